@@ -1,0 +1,93 @@
+//! `/api/user`: read and edit a profile.
+
+use axum::{Json, Router, extract::State, routing::get};
+use serde::Deserialize;
+use shared::{
+    ApiError, ApiJson, ApiQuery, AppState, Caller,
+    auth::hash_password,
+    store::users::{ProfileChange, User},
+    types::{Email, Id, LatLng, Latitude, Longitude, Password, Role},
+};
+
+pub fn router(state: AppState) -> Router {
+    shared::http::finish(
+        Router::new()
+            .route("/api/user/profile", get(profile).put(update_profile))
+            .with_state(state),
+    )
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct ForUser {
+    user_id: Option<Id>,
+}
+
+async fn profile(
+    State(app): State<AppState>,
+    caller: Caller,
+    ApiQuery(q): ApiQuery<ForUser>,
+) -> Result<Json<User>, ApiError> {
+    let id = caller.acting_for(q.user_id)?;
+    app.store
+        .user(id)
+        .await?
+        .map(Json)
+        .ok_or_else(|| ApiError::NotFound("User not found".into()))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ProfileUpdate {
+    email: Email,
+    latitude: Option<Latitude>,
+    longitude: Option<Longitude>,
+    /// Empty or absent keeps the current password.
+    password: Option<String>,
+}
+
+async fn update_profile(
+    State(app): State<AppState>,
+    caller: Caller,
+    ApiQuery(q): ApiQuery<ForUser>,
+    ApiJson(req): ApiJson<ProfileUpdate>,
+) -> Result<Json<User>, ApiError> {
+    let id = caller.acting_for(q.user_id)?;
+    let target = app
+        .store
+        .user(id)
+        .await?
+        .ok_or_else(|| ApiError::NotFound("User not found".into()))?;
+    let location = match (req.latitude, req.longitude) {
+        // Admins have no location; one sent anyway is ignored.
+        _ if target.role == Role::Admin => None,
+        (Some(lat), Some(lng)) => Some(LatLng { lat, lng }),
+        (None, None) => None,
+        (Some(_), None) => {
+            return Err(ApiError::bad_request("longitude", "Missing 'longitude': latitude and longitude go together"));
+        }
+        (None, Some(_)) => {
+            return Err(ApiError::bad_request("latitude", "Missing 'latitude': latitude and longitude go together"));
+        }
+    };
+    let password_hash = match req.password.filter(|p| !p.is_empty()) {
+        Some(p) => {
+            let p = Password::try_from(p)
+                .map_err(|e| ApiError::bad_request("password", format!("Invalid 'password': {e}")))?;
+            Some(hash_password(&p).await?)
+        }
+        None => None,
+    };
+    let user = app
+        .store
+        .update_profile(
+            id,
+            ProfileChange {
+                email: req.email,
+                location,
+                password_hash,
+            },
+        )
+        .await?;
+    Ok(Json(user))
+}

@@ -1,0 +1,285 @@
+//! Passwords (argon2id, OWASP parameters) and tokens (HS256 JWT, algorithm pinned),
+//! plus the extractors that turn a bearer token into a [`Caller`].
+
+use std::sync::OnceLock;
+
+use argon2::{
+    Algorithm, Argon2, Params, PasswordHash, PasswordHasher, PasswordVerifier, Version,
+    password_hash::{SaltString, rand_core::OsRng},
+};
+use axum::{extract::FromRequestParts, http::request::Parts};
+use jsonwebtoken::{DecodingKey, EncodingKey, Header, Validation, decode, encode};
+use serde::{Deserialize, Serialize};
+
+use crate::{
+    AppState,
+    error::ApiError,
+    types::{Id, Password, Role},
+};
+
+/// Tokens live 12 hours.
+pub const TOKEN_TTL_SECS: i64 = 12 * 60 * 60;
+
+fn argon2() -> Argon2<'static> {
+    // OWASP: argon2id, m = 19 MiB, t = 2, p = 1.
+    let params = Params::new(19_456, 2, 1, None).expect("constant parameters are valid");
+    Argon2::new(Algorithm::Argon2id, Version::V0x13, params)
+}
+
+/// Hashes on the blocking pool: ~20 ms of CPU must not stall the async runtime.
+pub async fn hash_password(password: &Password) -> Result<String, ApiError> {
+    let plain = password.expose().to_owned();
+    tokio::task::spawn_blocking(move || hash_blocking(&plain))
+        .await
+        .map_err(ApiError::internal)?
+}
+
+fn hash_blocking(plain: &str) -> Result<String, ApiError> {
+    let salt = SaltString::generate(&mut OsRng);
+    argon2()
+        .hash_password(plain.as_bytes(), &salt)
+        .map(|h| h.to_string())
+        .map_err(ApiError::internal)
+}
+
+/// Verifies `candidate` against `stored`, or against a dummy hash when the user does
+/// not exist, so both answers take the same time and reveal nothing.
+pub async fn verify_password(stored: Option<String>, candidate: String) -> Result<bool, ApiError> {
+    tokio::task::spawn_blocking(move || {
+        let exists = stored.is_some();
+        let hash = stored.unwrap_or_else(|| dummy_hash().to_owned());
+        let parsed = PasswordHash::new(&hash).map_err(ApiError::internal)?;
+        let ok = argon2()
+            .verify_password(candidate.as_bytes(), &parsed)
+            .is_ok();
+        Ok(ok && exists)
+    })
+    .await
+    .map_err(ApiError::internal)?
+}
+
+fn dummy_hash() -> &'static str {
+    static DUMMY: OnceLock<String> = OnceLock::new();
+    DUMMY.get_or_init(|| {
+        hash_blocking("dummy password that no account has").expect("hashing a constant works")
+    })
+}
+
+/// Warms the dummy hash at cold start so the first unknown-user login is not faster
+/// or slower than the rest.
+pub fn warm_up() {
+    let _ = dummy_hash();
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Claims {
+    /// The user id, as a string (RFC 7519 says `sub` is a string).
+    pub sub: String,
+    pub role: Role,
+    pub iat: i64,
+    pub exp: i64,
+}
+
+pub struct AuthKeys {
+    encoding: EncodingKey,
+    decoding: DecodingKey,
+    validation: Validation,
+}
+
+impl AuthKeys {
+    pub fn new(secret: &[u8]) -> Self {
+        let mut validation = Validation::new(jsonwebtoken::Algorithm::HS256);
+        validation.set_required_spec_claims(&["exp", "sub", "iat"]);
+        validation.leeway = 5;
+        AuthKeys {
+            encoding: EncodingKey::from_secret(secret),
+            decoding: DecodingKey::from_secret(secret),
+            validation,
+        }
+    }
+
+    pub fn issue(&self, user_id: Id, role: Role) -> Result<String, ApiError> {
+        let now = crate::types::epoch_seconds();
+        let claims = Claims {
+            sub: user_id.to_string(),
+            role,
+            iat: now,
+            exp: now + TOKEN_TTL_SECS,
+        };
+        encode(&Header::new(jsonwebtoken::Algorithm::HS256), &claims, &self.encoding)
+            .map_err(ApiError::internal)
+    }
+
+    /// Any failure (bad signature, `alg: none`, expired, malformed) is the same 401.
+    pub fn verify(&self, token: &str) -> Result<Caller, ApiError> {
+        let data = decode::<Claims>(token, &self.decoding, &self.validation)
+            .map_err(|_| ApiError::Unauthorized("Invalid or expired token".into()))?;
+        let id = data
+            .claims
+            .sub
+            .parse::<Id>()
+            .map_err(|_| ApiError::Unauthorized("Invalid or expired token".into()))?;
+        Ok(Caller {
+            id,
+            role: data.claims.role,
+        })
+    }
+}
+
+/// A signed-in caller. Extracting it answers 401 unless a valid bearer token came.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Caller {
+    pub id: Id,
+    pub role: Role,
+}
+
+impl Caller {
+    pub fn is_admin(&self) -> bool {
+        self.role.is_admin()
+    }
+
+    /// The user a request acts for: `user_id` when given, else the caller. Only an
+    /// admin may act for someone else (403 otherwise).
+    pub fn acting_for(&self, user_id: Option<Id>) -> Result<Id, ApiError> {
+        match user_id {
+            None => Ok(self.id),
+            Some(id) if id == self.id || self.is_admin() => Ok(id),
+            Some(_) => Err(ApiError::Forbidden(
+                "You may only access your own data".into(),
+            )),
+        }
+    }
+}
+
+fn bearer(parts: &Parts) -> Result<Option<&str>, ApiError> {
+    let Some(value) = parts.headers.get(axum::http::header::AUTHORIZATION) else {
+        return Ok(None);
+    };
+    let value = value
+        .to_str()
+        .map_err(|_| ApiError::Unauthorized("Invalid or expired token".into()))?;
+    match value.split_once(' ') {
+        Some((scheme, token)) if scheme.eq_ignore_ascii_case("bearer") && !token.trim().is_empty() => {
+            Ok(Some(token.trim()))
+        }
+        _ => Err(ApiError::Unauthorized(
+            "Authorization must be 'Bearer <token>'".into(),
+        )),
+    }
+}
+
+impl FromRequestParts<AppState> for Caller {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        match bearer(parts)? {
+            Some(token) => state.auth.verify(token),
+            None => Err(ApiError::Unauthorized("Authentication required".into())),
+        }
+    }
+}
+
+/// For public reads: signed out is fine, but a token that is present must be valid.
+#[derive(Debug, Clone, Copy)]
+pub struct MaybeCaller(pub Option<Caller>);
+
+impl FromRequestParts<AppState> for MaybeCaller {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        match bearer(parts)? {
+            Some(token) => state.auth.verify(token).map(|c| MaybeCaller(Some(c))),
+            None => Ok(MaybeCaller(None)),
+        }
+    }
+}
+
+/// A signed-in admin: 401 without a valid token, 403 for any other role.
+#[derive(Debug, Clone, Copy)]
+pub struct AdminCaller(pub Caller);
+
+impl FromRequestParts<AppState> for AdminCaller {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        let caller = Caller::from_request_parts(parts, state).await?;
+        if caller.is_admin() {
+            Ok(AdminCaller(caller))
+        } else {
+            Err(ApiError::Forbidden("Administrator access required".into()))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use base64::Engine as _;
+
+    fn keys() -> AuthKeys {
+        AuthKeys::new(b"0123456789abcdef0123456789abcdef")
+    }
+
+    #[test]
+    fn a_token_round_trips() {
+        let k = keys();
+        let id = Id::try_from(7).unwrap();
+        let caller = k.verify(&k.issue(id, Role::Admin).unwrap()).unwrap();
+        assert_eq!(caller, Caller { id, role: Role::Admin });
+    }
+
+    #[test]
+    fn forged_tokens_are_refused() {
+        let k = keys();
+        let token = k.issue(Id::try_from(7).unwrap(), Role::User).unwrap();
+        let other = AuthKeys::new(b"another-secret-another-secret-xx");
+        assert!(other.verify(&token).is_err(), "wrong secret");
+
+        let parts: Vec<&str> = token.split('.').collect();
+        let b64 = |s: &str| base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(s);
+        let none_header = b64(r#"{"alg":"none","typ":"JWT"}"#);
+        assert!(k.verify(&format!("{none_header}.{}.", parts[1])).is_err(), "alg none");
+
+        let now = crate::types::epoch_seconds();
+        let admin_payload = b64(&format!(
+            r#"{{"sub":"7","role":"ADMIN","iat":{now},"exp":{}}}"#,
+            now + 3600
+        ));
+        assert!(
+            k.verify(&format!("{}.{admin_payload}.{}", parts[0], parts[2])).is_err(),
+            "role changed in payload"
+        );
+        assert!(k.verify("not-a-token").is_err());
+    }
+
+    #[test]
+    fn expired_tokens_are_refused() {
+        let k = keys();
+        let now = crate::types::epoch_seconds();
+        let claims = Claims { sub: "7".into(), role: Role::User, iat: now - 100_000, exp: now - 60 };
+        let token = encode(&Header::default(), &claims, &EncodingKey::from_secret(b"0123456789abcdef0123456789abcdef")).unwrap();
+        assert!(k.verify(&token).is_err());
+    }
+
+    #[test]
+    fn acting_for_someone_else_needs_admin() {
+        let me = Id::try_from(1).unwrap();
+        let other = Id::try_from(2).unwrap();
+        let user = Caller { id: me, role: Role::User };
+        assert_eq!(user.acting_for(None).unwrap(), me);
+        assert_eq!(user.acting_for(Some(me)).unwrap(), me);
+        assert!(matches!(user.acting_for(Some(other)), Err(ApiError::Forbidden(_))));
+        let admin = Caller { id: me, role: Role::Admin };
+        assert_eq!(admin.acting_for(Some(other)).unwrap(), other);
+    }
+
+    #[tokio::test]
+    async fn passwords_hash_and_verify() {
+        let pw = Password::try_from("correct horse".to_owned()).unwrap();
+        let hash = hash_password(&pw).await.unwrap();
+        assert!(hash.starts_with("$argon2id$v=19$m=19456,t=2,p=1$"), "{hash}");
+        assert!(verify_password(Some(hash.clone()), "correct horse".into()).await.unwrap());
+        assert!(!verify_password(Some(hash), "wrong horse".into()).await.unwrap());
+        assert!(!verify_password(None, "dummy password that no account has".into()).await.unwrap());
+    }
+}

@@ -1,0 +1,113 @@
+//! Configuration, read from the environment once at cold start.
+
+use std::time::Duration;
+
+/// Local development may run without a secret; nowhere else.
+const LOCAL_DEV_SECRET: &str = "local-development-secret-not-for-production-use-0123456789";
+pub const MIN_SECRET_BYTES: usize = 32;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AppEnv {
+    Local,
+    Deployed,
+}
+
+#[derive(Clone)]
+pub struct Config {
+    pub table_name: String,
+    /// DynamoDB Local's URL; absent in AWS.
+    pub dynamodb_endpoint: Option<String>,
+    pub region: String,
+    pub app_env: AppEnv,
+    pub jwt_secret: Vec<u8>,
+    /// Per-attempt timeout towards DynamoDB: short, so a dead database answers 503 fast.
+    pub db_attempt_timeout: Duration,
+    pub db_operation_timeout: Duration,
+    pub db_max_attempts: u32,
+}
+
+impl std::fmt::Debug for Config {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Config")
+            .field("table_name", &self.table_name)
+            .field("dynamodb_endpoint", &self.dynamodb_endpoint)
+            .field("region", &self.region)
+            .field("app_env", &self.app_env)
+            .field("jwt_secret", &"***")
+            .finish()
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("environment variable {0} is required")]
+    Missing(&'static str),
+    #[error("JWT_SECRET must be at least {MIN_SECRET_BYTES} bytes outside local development")]
+    WeakSecret,
+}
+
+impl Config {
+    /// Reads `TABLE_NAME`, `DYNAMODB_ENDPOINT`, `AWS_REGION`, `APP_ENV`, `JWT_SECRET`.
+    pub fn from_env() -> Result<Self, ConfigError> {
+        Self::from_lookup(|k| std::env::var(k).ok().filter(|v| !v.is_empty()))
+    }
+
+    pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<Self, ConfigError> {
+        let app_env = match get("APP_ENV").as_deref() {
+            Some("local") | Some("test") => AppEnv::Local,
+            _ => AppEnv::Deployed,
+        };
+        let table_name = get("TABLE_NAME").ok_or(ConfigError::Missing("TABLE_NAME"))?;
+        let jwt_secret = match (get("JWT_SECRET"), app_env) {
+            (Some(s), _) if s.len() >= MIN_SECRET_BYTES => s.into_bytes(),
+            (None, AppEnv::Local) => LOCAL_DEV_SECRET.as_bytes().to_vec(),
+            (Some(s), AppEnv::Local) => s.into_bytes(),
+            (_, AppEnv::Deployed) => return Err(ConfigError::WeakSecret),
+        };
+        Ok(Config {
+            table_name,
+            dynamodb_endpoint: get("DYNAMODB_ENDPOINT"),
+            region: get("AWS_REGION").unwrap_or_else(|| "us-east-1".into()),
+            app_env,
+            jwt_secret,
+            db_attempt_timeout: Duration::from_millis(800),
+            db_operation_timeout: Duration::from_millis(2500),
+            db_max_attempts: 3,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn cfg(pairs: &[(&str, &str)]) -> Result<Config, ConfigError> {
+        let map: HashMap<String, String> = pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        Config::from_lookup(|k| map.get(k).cloned())
+    }
+
+    #[test]
+    fn deployed_functions_refuse_a_missing_or_short_secret() {
+        assert!(matches!(
+            cfg(&[("TABLE_NAME", "t")]),
+            Err(ConfigError::WeakSecret)
+        ));
+        assert!(matches!(
+            cfg(&[("TABLE_NAME", "t"), ("JWT_SECRET", "short")]),
+            Err(ConfigError::WeakSecret)
+        ));
+        let long = "x".repeat(32);
+        assert!(cfg(&[("TABLE_NAME", "t"), ("JWT_SECRET", &long)]).is_ok());
+    }
+
+    #[test]
+    fn local_development_has_a_default_secret() {
+        let c = cfg(&[("TABLE_NAME", "t"), ("APP_ENV", "local")]).unwrap();
+        assert!(c.jwt_secret.len() >= MIN_SECRET_BYTES);
+        assert!(matches!(cfg(&[]), Err(ConfigError::Missing("TABLE_NAME"))));
+    }
+}

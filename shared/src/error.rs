@@ -1,0 +1,137 @@
+//! One error type for every function. Each variant maps to one HTTP status and a
+//! `{message, field?}` body; a 500 carries only the request id, never internals.
+
+use axum::{
+    Json,
+    http::{HeaderValue, StatusCode, header},
+    response::{IntoResponse, Response},
+};
+use serde::Serialize;
+
+use crate::telemetry;
+
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    /// Bad input: the message names the problem, `field` the offending input.
+    #[error("{message}")]
+    BadRequest {
+        message: String,
+        field: Option<String>,
+    },
+    #[error("{0}")]
+    Unauthorized(String),
+    #[error("{0}")]
+    Forbidden(String),
+    #[error("{0}")]
+    NotFound(String),
+    #[error("{0}")]
+    Conflict(String),
+    #[error("Request body is too large")]
+    PayloadTooLarge,
+    #[error("{0}")]
+    UnsupportedMediaType(String),
+    #[error("{0}")]
+    Unprocessable(String),
+    #[error("{message}")]
+    TooManyRequests {
+        message: String,
+        retry_after_secs: u64,
+    },
+    /// The database did not answer in time; the client may retry shortly.
+    #[error("Service temporarily unavailable, please retry")]
+    Unavailable,
+    /// A bug or an unexpected dependency failure. The detail is logged, not sent.
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+/// The JSON error body of DESIGN.md section 5.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ErrorBody {
+    pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub request_id: Option<String>,
+}
+
+impl ApiError {
+    pub fn bad_request(field: impl Into<String>, message: impl Into<String>) -> Self {
+        Self::BadRequest {
+            message: message.into(),
+            field: Some(field.into()),
+        }
+    }
+
+    pub fn invalid(message: impl Into<String>) -> Self {
+        Self::BadRequest {
+            message: message.into(),
+            field: None,
+        }
+    }
+
+    pub fn internal(err: impl std::fmt::Display) -> Self {
+        Self::Internal(err.to_string())
+    }
+
+    pub fn status(&self) -> StatusCode {
+        match self {
+            Self::BadRequest { .. } => StatusCode::BAD_REQUEST,
+            Self::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            Self::Forbidden(_) => StatusCode::FORBIDDEN,
+            Self::NotFound(_) => StatusCode::NOT_FOUND,
+            Self::Conflict(_) => StatusCode::CONFLICT,
+            Self::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            Self::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            Self::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            Self::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
+            Self::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+            Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let status = self.status();
+        let request_id = telemetry::current_request_id();
+        let body = match &self {
+            Self::Internal(detail) => {
+                tracing::error!(error = %detail, request_id = request_id.as_deref().unwrap_or("-"), "internal error");
+                ErrorBody {
+                    message: "Internal server error".into(),
+                    field: None,
+                    request_id,
+                }
+            }
+            Self::BadRequest { message, field } => ErrorBody {
+                message: message.clone(),
+                field: field.clone(),
+                request_id: None,
+            },
+            other => ErrorBody {
+                message: other.to_string(),
+                field: None,
+                request_id: None,
+            },
+        };
+        let mut response = (status, Json(body)).into_response();
+        let retry_after = match &self {
+            Self::TooManyRequests {
+                retry_after_secs, ..
+            } => Some(*retry_after_secs),
+            Self::Unavailable => Some(1),
+            _ => None,
+        };
+        if let Some(secs) = retry_after {
+            response.headers_mut().insert(
+                header::RETRY_AFTER,
+                HeaderValue::from_str(&secs.max(1).to_string()).expect("digits are a valid header"),
+            );
+        }
+        response
+    }
+}
+
+pub type ApiResult<T> = Result<T, ApiError>;

@@ -1,0 +1,301 @@
+//! Request parsing that turns every kind of bad input into a 4xx `{message, field}`
+//! naming the problem, and the layers every function's router shares.
+
+use axum::{
+    Router,
+    body::Bytes,
+    extract::{
+        DefaultBodyLimit, FromRequest, FromRequestParts, Request, path::ErrorKind,
+        rejection::PathRejection,
+    },
+    http::{StatusCode, header, request::Parts},
+    middleware,
+    response::{IntoResponse, Response},
+};
+use serde::de::DeserializeOwned;
+
+use crate::{error::ApiError, telemetry};
+
+/// Bodies are small JSON objects; anything larger is refused with 413.
+pub const MAX_BODY_BYTES: usize = 64 * 1024;
+
+/// A JSON body parsed with the field path of the first problem in the error.
+pub struct ApiJson<T>(pub T);
+
+impl<T, S> FromRequest<S> for ApiJson<T>
+where
+    T: DeserializeOwned,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
+        let is_json = req
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.split(';').next())
+            .map(|mime| {
+                let mime = mime.trim().to_ascii_lowercase();
+                mime == "application/json" || mime.ends_with("+json")
+            })
+            .unwrap_or(false);
+        if !is_json {
+            return Err(ApiError::UnsupportedMediaType(
+                "Content-Type must be application/json".into(),
+            ));
+        }
+        let bytes = Bytes::from_request(req, state).await.map_err(|rejection| {
+            if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                ApiError::PayloadTooLarge
+            } else {
+                ApiError::invalid("Could not read the request body")
+            }
+        })?;
+        parse_json(&bytes).map(ApiJson)
+    }
+}
+
+/// Parses JSON, reporting the path of the first bad field (`patient.age`).
+pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Err(ApiError::invalid(
+            "Request body is empty; expected a JSON object",
+        ));
+    }
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let value = serde_path_to_error::deserialize(&mut de).map_err(|err| {
+        let path = err.path().to_string();
+        let inner = err.into_inner();
+        if inner.is_syntax() || inner.is_eof() {
+            return ApiError::invalid(format!("Malformed JSON: {}", strip_position(&inner)));
+        }
+        field_error(&path, &strip_position(&inner), "")
+    })?;
+    de.end()
+        .map_err(|e| ApiError::invalid(format!("Malformed JSON: {}", strip_position(&e))))?;
+    Ok(value)
+}
+
+/// Query parameters parsed with the offending parameter named in the error.
+pub struct ApiQuery<T>(pub T);
+
+impl<T, S> FromRequestParts<S> for ApiQuery<T>
+where
+    T: DeserializeOwned,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, ApiError> {
+        parse_query(parts.uri.query().unwrap_or("")).map(ApiQuery)
+    }
+}
+
+pub fn parse_query<T: DeserializeOwned>(query: &str) -> Result<T, ApiError> {
+    let de = serde_urlencoded::Deserializer::new(form_urlencoded::parse(query.as_bytes()));
+    serde_path_to_error::deserialize(de).map_err(|err| {
+        let path = err.path().to_string();
+        field_error(&path, &err.into_inner().to_string(), "query parameter ")
+    })
+}
+
+/// Path parameters (`/api/hospitals/{id}`) with a 400 naming the parameter.
+pub struct ApiPath<T>(pub T);
+
+impl<T, S> FromRequestParts<S> for ApiPath<T>
+where
+    T: DeserializeOwned + Send,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        match axum::extract::Path::<T>::from_request_parts(parts, state).await {
+            Ok(axum::extract::Path(value)) => Ok(ApiPath(value)),
+            Err(PathRejection::FailedToDeserializePathParams(err)) => {
+                Err(match err.into_kind() {
+                    ErrorKind::ParseErrorAtKey { key, value, .. } => ApiError::bad_request(
+                        key.clone(),
+                        format!("Invalid path parameter '{key}': '{value}' is not a valid id"),
+                    ),
+                    ErrorKind::Message(msg) => {
+                        ApiError::bad_request("id", format!("Invalid path parameter: {msg}"))
+                    }
+                    other => ApiError::invalid(format!("Invalid path parameter: {other}")),
+                })
+            }
+            Err(other) => Err(ApiError::invalid(other.body_text())),
+        }
+    }
+}
+
+/// Maps a serde error at `path` to a 400 that names the field.
+fn field_error(path: &str, inner: &str, what: &str) -> ApiError {
+    let parent = if path == "." { "" } else { path };
+    let join = |name: &str| {
+        if parent.is_empty() {
+            name.to_owned()
+        } else {
+            format!("{parent}.{name}")
+        }
+    };
+    if let Some(name) = backticked(inner, "missing field `") {
+        let field = join(name);
+        return ApiError::bad_request(field.clone(), format!("Missing {what}'{field}'"));
+    }
+    if let Some(name) = backticked(inner, "unknown field `") {
+        let field = join(name);
+        return ApiError::bad_request(field.clone(), format!("Unknown {what}'{field}'"));
+    }
+    if parent.is_empty() {
+        return ApiError::invalid(format!("Invalid request: {inner}"));
+    }
+    ApiError::bad_request(parent, format!("Invalid {what}'{parent}': {inner}"))
+}
+
+fn backticked<'a>(text: &'a str, prefix: &str) -> Option<&'a str> {
+    let rest = text.strip_prefix(prefix)?;
+    rest.split('`').next()
+}
+
+/// serde_json appends " at line 1 column 7": the client wants the reason, not offsets.
+fn strip_position(err: &serde_json::Error) -> String {
+    let text = err.to_string();
+    match text.rfind(" at line ") {
+        Some(i) => text[..i].to_owned(),
+        None => text,
+    }
+}
+
+/// The layers every function shares: JSON 404/405, the body limit, request id and
+/// one log line per request.
+pub fn finish(router: Router) -> Router {
+    router
+        .fallback(|| async { ApiError::NotFound("No such route".into()) })
+        .layer(middleware::map_response(json_for_bare_errors))
+        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(middleware::from_fn(telemetry::request_context))
+}
+
+/// Axum answers some errors itself (405 and friends) with a text body; the contract
+/// promises JSON everywhere.
+async fn json_for_bare_errors(response: Response) -> Response {
+    let status = response.status();
+    let is_json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
+    if !(status.is_client_error() || status.is_server_error()) || is_json {
+        return response;
+    }
+    let message = status.canonical_reason().unwrap_or("Request failed");
+    let error = match status {
+        StatusCode::PAYLOAD_TOO_LARGE => ApiError::PayloadTooLarge,
+        StatusCode::METHOD_NOT_ALLOWED => {
+            let mut r = (
+                status,
+                axum::Json(serde_json::json!({ "message": "Method not allowed" })),
+            )
+                .into_response();
+            if let Some(allow) = response.headers().get(header::ALLOW) {
+                r.headers_mut().insert(header::ALLOW, allow.clone());
+            }
+            return r;
+        }
+        s if s.is_server_error() => ApiError::Internal(format!("bare {s} response")),
+        _ => {
+            return (
+                status,
+                axum::Json(serde_json::json!({ "message": message })),
+            )
+                .into_response();
+        }
+    };
+    error.into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::Deserialize;
+
+    #[derive(Debug, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Patient {
+        name: String,
+        age: u8,
+    }
+
+    #[derive(Debug, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Body {
+        patient: Patient,
+    }
+
+    fn err_of(json: &str) -> (String, Option<String>) {
+        match parse_json::<Body>(json.as_bytes()).unwrap_err() {
+            ApiError::BadRequest { message, field } => (message, field),
+            other => panic!("expected 400, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn wrong_type_names_the_nested_field() {
+        let (msg, field) = err_of(r#"{"patient":{"name":"A","age":"ten"}}"#);
+        assert_eq!(field.as_deref(), Some("patient.age"));
+        assert!(msg.contains("patient.age"), "{msg}");
+        assert!(!msg.contains("line 1"), "{msg}");
+    }
+
+    #[test]
+    fn missing_and_unknown_fields_are_named() {
+        let (_, field) = err_of(r#"{"patient":{"name":"A"}}"#);
+        assert_eq!(field.as_deref(), Some("patient.age"));
+        let (msg, field) = err_of(r#"{"patient":{"name":"A","age":3},"x":1}"#);
+        assert_eq!(field.as_deref(), Some("x"));
+        assert!(msg.starts_with("Unknown"), "{msg}");
+        let (_, field) = err_of(r#"{}"#);
+        assert_eq!(field.as_deref(), Some("patient"));
+    }
+
+    #[test]
+    fn malformed_and_empty_json_are_400_without_field() {
+        let (msg, field) = err_of(r#"{"patient":"#);
+        assert!(msg.starts_with("Malformed JSON"), "{msg}");
+        assert_eq!(field, None);
+        let (msg, _) = err_of("  ");
+        assert!(msg.contains("empty"), "{msg}");
+        let (msg, _) = err_of(r#"{"patient":{"name":"A","age":3}} trailing"#);
+        assert!(msg.starts_with("Malformed JSON"), "{msg}");
+    }
+
+    #[derive(Debug, Deserialize)]
+    #[allow(dead_code)]
+    struct Q {
+        lat: f64,
+        page: Option<u32>,
+    }
+
+    #[test]
+    fn query_errors_name_the_parameter() {
+        let ApiError::BadRequest { field, message } = parse_query::<Q>("lat=abc").unwrap_err()
+        else {
+            panic!()
+        };
+        assert_eq!(field.as_deref(), Some("lat"));
+        assert!(message.contains("'lat'"), "{message}");
+        let ApiError::BadRequest { field, .. } = parse_query::<Q>("page=1").unwrap_err() else {
+            panic!()
+        };
+        assert_eq!(field.as_deref(), Some("lat"));
+        let ApiError::BadRequest { field, .. } = parse_query::<Q>("lat=1&page=-1").unwrap_err()
+        else {
+            panic!()
+        };
+        assert_eq!(field.as_deref(), Some("page"));
+        assert_eq!(parse_query::<Q>("lat=1.5").unwrap().lat, 1.5);
+    }
+}

@@ -1,0 +1,115 @@
+//! The table definition, once. `manage create-tables` and the tests create the table
+//! from it; a test checks that template.yaml declares exactly the same thing.
+
+use aws_sdk_dynamodb::{
+    Client,
+    types::{
+        AttributeDefinition, BillingMode, GlobalSecondaryIndex, KeySchemaElement, KeyType,
+        Projection, ProjectionType, ScalarAttributeType, TimeToLiveSpecification,
+    },
+};
+
+use super::db_error;
+use crate::error::ApiError;
+
+/// The TTL attribute (epoch seconds) of short-lived items.
+pub const TTL_ATTRIBUTE: &str = "ttl";
+
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct IndexDef {
+    pub name: &'static str,
+    pub hash: &'static str,
+    pub range: &'static str,
+    /// `ALL` or `KEYS_ONLY`.
+    pub projection: &'static str,
+}
+
+/// Attribute name and type (`S` or `N`) of every key attribute.
+pub const ATTRIBUTES: &[(&str, &str)] = &[
+    ("pk", "S"),
+    ("sk", "S"),
+    ("gsi1pk", "S"),
+    ("gsi1sk", "S"),
+    ("listpk", "S"),
+    ("listsk", "S"),
+    ("availpk", "S"),
+    ("availsk", "S"),
+    ("geopk", "S"),
+    ("geosk", "N"),
+];
+
+pub const PRIMARY: (&str, &str) = ("pk", "sk");
+
+pub const INDEXES: &[IndexDef] = &[
+    IndexDef { name: "gsi1", hash: "gsi1pk", range: "gsi1sk", projection: "ALL" },
+    IndexDef { name: "list", hash: "listpk", range: "listsk", projection: "KEYS_ONLY" },
+    IndexDef { name: "avail", hash: "availpk", range: "availsk", projection: "ALL" },
+    IndexDef { name: "geo", hash: "geopk", range: "geosk", projection: "ALL" },
+];
+
+fn key_schema(hash: &str, range: &str) -> Result<Vec<KeySchemaElement>, ApiError> {
+    Ok(vec![
+        KeySchemaElement::builder()
+            .attribute_name(hash)
+            .key_type(KeyType::Hash)
+            .build()
+            .map_err(ApiError::internal)?,
+        KeySchemaElement::builder()
+            .attribute_name(range)
+            .key_type(KeyType::Range)
+            .build()
+            .map_err(ApiError::internal)?,
+    ])
+}
+
+/// Creates the table (on-demand) with its indexes and TTL, unless it exists.
+/// Returns whether it was created.
+pub async fn create_table(client: &Client, table: &str) -> Result<bool, ApiError> {
+    let existing = client.describe_table().table_name(table).send().await;
+    if existing.is_ok() {
+        return Ok(false);
+    }
+    let mut request = client
+        .create_table()
+        .table_name(table)
+        .billing_mode(BillingMode::PayPerRequest)
+        .set_key_schema(Some(key_schema(PRIMARY.0, PRIMARY.1)?));
+    for (name, kind) in ATTRIBUTES {
+        request = request.attribute_definitions(
+            AttributeDefinition::builder()
+                .attribute_name(*name)
+                .attribute_type(if *kind == "N" { ScalarAttributeType::N } else { ScalarAttributeType::S })
+                .build()
+                .map_err(ApiError::internal)?,
+        );
+    }
+    for index in INDEXES {
+        request = request.global_secondary_indexes(
+            GlobalSecondaryIndex::builder()
+                .index_name(index.name)
+                .set_key_schema(Some(key_schema(index.hash, index.range)?))
+                .projection(
+                    Projection::builder()
+                        .projection_type(ProjectionType::from(index.projection))
+                        .build(),
+                )
+                .build()
+                .map_err(ApiError::internal)?,
+        );
+    }
+    request.send().await.map_err(db_error)?;
+    client
+        .update_time_to_live()
+        .table_name(table)
+        .time_to_live_specification(
+            TimeToLiveSpecification::builder()
+                .attribute_name(TTL_ATTRIBUTE)
+                .enabled(true)
+                .build()
+                .map_err(ApiError::internal)?,
+        )
+        .send()
+        .await
+        .map_err(db_error)?;
+    Ok(true)
+}

@@ -1,0 +1,210 @@
+//! Integration-test support: every test gets its own freshly created table on the
+//! real DynamoDB Local that `make test` starts, so tests run in parallel. Requests go
+//! through the function's real router as `lambda_http` requests.
+
+use axum::Router;
+use http::{HeaderMap, Method, StatusCode};
+use serde_json::Value;
+use tokio::sync::OnceCell;
+use tower::ServiceExt;
+
+use crate::{
+    AppState,
+    config::{AppEnv, Config},
+    store::{schema, users::NewUser},
+    types::{Email, Id, LatLng, Phone, Role, Username},
+};
+
+pub const TEST_PASSWORD: &str = "password123";
+const TEST_SECRET: &str = "test-secret-test-secret-test-secret-0123";
+
+/// The DynamoDB Local endpoint; the suite refuses to run (never skips) without it.
+pub fn endpoint() -> String {
+    std::env::var("DYNAMODB_ENDPOINT").unwrap_or_else(|_| {
+        panic!(
+            "DYNAMODB_ENDPOINT is not set. The integration tests need DynamoDB Local: run them \
+             with `make test`, which starts one, or export DYNAMODB_ENDPOINT=http://127.0.0.1:<port>."
+        )
+    })
+}
+
+pub fn test_config(table: &str) -> Config {
+    Config {
+        table_name: table.to_owned(),
+        dynamodb_endpoint: Some(endpoint()),
+        region: "us-east-1".into(),
+        app_env: AppEnv::Local,
+        jwt_secret: TEST_SECRET.as_bytes().to_vec(),
+        db_attempt_timeout: std::time::Duration::from_secs(5),
+        db_operation_timeout: std::time::Duration::from_secs(15),
+        db_max_attempts: 3,
+    }
+}
+
+/// A state over a brand-new table.
+pub async fn fresh_state() -> AppState {
+    let table = format!("test-{}", uuid::Uuid::new_v4().simple());
+    let state = AppState::new(test_config(&table)).await;
+    schema::create_table(state.store.client(), &table)
+        .await
+        .unwrap_or_else(|e| {
+            panic!("could not create a table on DynamoDB Local at {}: {e:?}", endpoint())
+        });
+    state
+}
+
+/// One argon2 hash of [`TEST_PASSWORD`], shared by all test users (hashing is slow).
+pub async fn test_password_hash() -> String {
+    static HASH: OnceCell<String> = OnceCell::const_new();
+    HASH.get_or_init(|| async {
+        let pw = crate::types::Password::try_from(TEST_PASSWORD.to_owned()).unwrap();
+        crate::auth::hash_password(&pw).await.unwrap()
+    })
+    .await
+    .clone()
+}
+
+#[derive(Debug, Clone)]
+pub struct TestUser {
+    pub id: Id,
+    pub username: String,
+    pub token: String,
+}
+
+#[derive(Debug)]
+pub struct TestResponse {
+    pub status: StatusCode,
+    pub headers: HeaderMap,
+    pub body: Value,
+}
+
+impl TestResponse {
+    /// The `message` of an error body (empty when there is none).
+    pub fn message(&self) -> &str {
+        self.body.get("message").and_then(Value::as_str).unwrap_or("")
+    }
+    pub fn field(&self) -> Option<&str> {
+        self.body.get("field").and_then(Value::as_str)
+    }
+}
+
+pub struct TestApp {
+    pub state: AppState,
+    router: Router,
+}
+
+impl TestApp {
+    pub async fn new(router: fn(AppState) -> Router) -> Self {
+        let state = fresh_state().await;
+        TestApp {
+            router: router(state.clone()),
+            state,
+        }
+    }
+
+    /// Another function's router over the same table (e.g. auth + user together).
+    pub fn with_router(&self, router: fn(AppState) -> Router) -> TestApp {
+        TestApp {
+            router: router(self.state.clone()),
+            state: self.state.clone(),
+        }
+    }
+
+    /// Creates a user straight in the store and returns a token for them.
+    pub async fn create_user(&self, username: &str, role: Role) -> TestUser {
+        let user = self
+            .state
+            .store
+            .create_user(NewUser {
+                username: Username::try_from(username.to_owned()).unwrap(),
+                email: Email::try_from(format!("{username}@example.com")).unwrap(),
+                phone: Phone::try_from("+15550001111".to_owned()).unwrap(),
+                location: match role {
+                    Role::User => Some(LatLng::new(30.67, 74.33).unwrap()),
+                    Role::Admin => None,
+                },
+                role,
+                password_hash: test_password_hash().await,
+            })
+            .await
+            .unwrap();
+        TestUser {
+            id: user.id,
+            username: user.username,
+            token: self.state.auth.issue(user.id, role).unwrap(),
+        }
+    }
+
+    pub async fn user(&self, username: &str) -> TestUser {
+        self.create_user(username, Role::User).await
+    }
+
+    pub async fn admin(&self) -> TestUser {
+        self.create_user("admin", Role::Admin).await
+    }
+
+    /// Sends a JSON request (`body` None = no body) with an optional bearer token.
+    pub async fn call(
+        &self,
+        method: Method,
+        uri: &str,
+        token: Option<&str>,
+        body: Option<Value>,
+    ) -> TestResponse {
+        let mut builder = http::Request::builder().method(method).uri(uri);
+        if let Some(token) = token {
+            builder = builder.header("authorization", format!("Bearer {token}"));
+        }
+        let body = match body {
+            Some(json) => {
+                builder = builder.header("content-type", "application/json");
+                lambda_http::Body::from(json.to_string())
+            }
+            None => lambda_http::Body::Empty,
+        };
+        self.send(builder.body(body).unwrap()).await
+    }
+
+    /// Sends any request, e.g. a malformed body or odd headers.
+    pub async fn send(&self, request: http::Request<lambda_http::Body>) -> TestResponse {
+        let response = self.router.clone().oneshot(request).await.unwrap();
+        let status = response.status();
+        let headers = response.headers().clone();
+        let bytes = http_body_util::BodyExt::collect(response.into_body())
+            .await
+            .unwrap()
+            .to_bytes();
+        let body = if bytes.is_empty() {
+            Value::Null
+        } else {
+            serde_json::from_slice(&bytes).unwrap_or_else(|_| {
+                panic!("response body is not JSON: {}", String::from_utf8_lossy(&bytes))
+            })
+        };
+        TestResponse {
+            status,
+            headers,
+            body,
+        }
+    }
+
+    pub async fn get(&self, uri: &str, token: Option<&str>) -> TestResponse {
+        self.call(Method::GET, uri, token, None).await
+    }
+
+    pub async fn post(&self, uri: &str, token: Option<&str>, body: Value) -> TestResponse {
+        self.call(Method::POST, uri, token, Some(body)).await
+    }
+
+    pub async fn put(&self, uri: &str, token: Option<&str>, body: Value) -> TestResponse {
+        self.call(Method::PUT, uri, token, Some(body)).await
+    }
+
+    pub async fn patch(&self, uri: &str, token: Option<&str>) -> TestResponse {
+        self.call(Method::PATCH, uri, token, None).await
+    }
+
+    pub async fn delete(&self, uri: &str, token: Option<&str>) -> TestResponse {
+        self.call(Method::DELETE, uri, token, None).await
+    }
+}

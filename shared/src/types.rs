@@ -1,0 +1,378 @@
+//! Newtypes that parse input: once a value of one of these types exists, it is valid,
+//! so code that receives one never checks again. Each `Deserialize` goes through
+//! `TryFrom`, so a bad field becomes a 400 naming it (see `http::parse_json`).
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// Largest id a JavaScript client can hold exactly (2^53).
+pub const MAX_ID: u64 = 1 << 53;
+
+/// A positive integer id below 2^53 (the clients send ids as JSON numbers).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(try_from = "u64", into = "u64")]
+pub struct Id(u64);
+
+impl Id {
+    pub fn get(self) -> u64 {
+        self.0
+    }
+    /// Zero-padded so that string order equals numeric order in sort keys.
+    pub fn padded(self) -> String {
+        format!("{:016}", self.0)
+    }
+}
+
+impl TryFrom<u64> for Id {
+    type Error = String;
+    fn try_from(v: u64) -> Result<Self, String> {
+        if (1..MAX_ID).contains(&v) {
+            Ok(Id(v))
+        } else {
+            Err(format!("must be a positive integer below 2^53, got {v}"))
+        }
+    }
+}
+
+impl From<Id> for u64 {
+    fn from(id: Id) -> u64 {
+        id.0
+    }
+}
+
+impl fmt::Display for Id {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::str::FromStr for Id {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        let v: u64 = s.parse().map_err(|_| format!("'{s}' is not a valid id"))?;
+        Id::try_from(v)
+    }
+}
+
+macro_rules! string_newtype {
+    ($name:ident) => {
+        impl $name {
+            pub fn as_str(&self) -> &str {
+                &self.0
+            }
+        }
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(&self.0)
+            }
+        }
+        impl From<$name> for String {
+            fn from(v: $name) -> String {
+                v.0
+            }
+        }
+    };
+}
+
+/// 3–32 ASCII letters, digits, `_`, `.` or `-`; unique case-insensitively.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct Username(String);
+string_newtype!(Username);
+
+impl Username {
+    /// The key uniqueness is checked on.
+    pub fn key(&self) -> String {
+        self.0.to_ascii_lowercase()
+    }
+}
+
+impl TryFrom<String> for Username {
+    type Error = String;
+    fn try_from(v: String) -> Result<Self, String> {
+        let v = v.trim().to_owned();
+        let len = v.chars().count();
+        if !(3..=32).contains(&len) {
+            return Err("must be 3 to 32 characters long".into());
+        }
+        if !v
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'))
+        {
+            return Err("may contain only letters A-Z, digits and _ . -".into());
+        }
+        Ok(Username(v))
+    }
+}
+
+/// A syntactically valid address of at most 254 characters; unique case-insensitively.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct Email(String);
+string_newtype!(Email);
+
+impl Email {
+    pub fn key(&self) -> String {
+        self.0.to_lowercase()
+    }
+}
+
+impl TryFrom<String> for Email {
+    type Error = String;
+    fn try_from(v: String) -> Result<Self, String> {
+        let v = v.trim().to_owned();
+        // email_address accepts quoted local parts and IP literals; a real inbox has a
+        // dotted domain, so require one too.
+        let domain_ok = v
+            .rsplit_once('@')
+            .is_some_and(|(_, d)| d.contains('.') && !d.starts_with('.') && !d.ends_with('.'));
+        if v.len() > 254 || !email_address::EmailAddress::is_valid(&v) || !domain_ok {
+            return Err("must be a valid email address".into());
+        }
+        Ok(Email(v))
+    }
+}
+
+/// 8–128 characters. Never serialized: it only travels into the hasher.
+#[derive(Clone, PartialEq, Eq, Deserialize)]
+#[serde(try_from = "String")]
+pub struct Password(String);
+
+impl Password {
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Password {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Password(***)")
+    }
+}
+
+impl TryFrom<String> for Password {
+    type Error = String;
+    fn try_from(v: String) -> Result<Self, String> {
+        let len = v.chars().count();
+        if !(8..=128).contains(&len) {
+            return Err("must be 8 to 128 characters long".into());
+        }
+        Ok(Password(v))
+    }
+}
+
+/// 7–15 digits with an optional leading `+`. Spaces, dashes, dots and brackets that
+/// people type between digit groups are accepted and dropped.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct Phone(String);
+string_newtype!(Phone);
+
+impl TryFrom<String> for Phone {
+    type Error = String;
+    fn try_from(v: String) -> Result<Self, String> {
+        let v = v.trim();
+        let (plus, rest) = match v.strip_prefix('+') {
+            Some(rest) => ("+", rest),
+            None => ("", v),
+        };
+        let mut digits = String::with_capacity(rest.len());
+        for c in rest.chars() {
+            match c {
+                '0'..='9' => digits.push(c),
+                ' ' | '-' | '.' | '(' | ')' => {}
+                _ => return Err("must be 7 to 15 digits, optionally starting with +".into()),
+            }
+        }
+        if !(7..=15).contains(&digits.len()) {
+            return Err("must be 7 to 15 digits, optionally starting with +".into());
+        }
+        Ok(Phone(format!("{plus}{digits}")))
+    }
+}
+
+/// Degrees north, −90..=90.
+#[derive(Debug, Clone, Copy, PartialEq, PartialOrd, Serialize, Deserialize)]
+#[serde(try_from = "f64", into = "f64")]
+pub struct Latitude(f64);
+
+/// Degrees east, −180..=180.
+#[derive(Debug, Clone, Copy, PartialEq, PartialOrd, Serialize, Deserialize)]
+#[serde(try_from = "f64", into = "f64")]
+pub struct Longitude(f64);
+
+impl TryFrom<f64> for Latitude {
+    type Error = String;
+    fn try_from(v: f64) -> Result<Self, String> {
+        if v.is_finite() && (-90.0..=90.0).contains(&v) {
+            Ok(Latitude(v))
+        } else {
+            Err(format!("must be a number from -90 to 90, got {v}"))
+        }
+    }
+}
+
+impl TryFrom<f64> for Longitude {
+    type Error = String;
+    fn try_from(v: f64) -> Result<Self, String> {
+        if v.is_finite() && (-180.0..=180.0).contains(&v) {
+            Ok(Longitude(v))
+        } else {
+            Err(format!("must be a number from -180 to 180, got {v}"))
+        }
+    }
+}
+
+impl From<Latitude> for f64 {
+    fn from(v: Latitude) -> f64 {
+        v.0
+    }
+}
+
+impl From<Longitude> for f64 {
+    fn from(v: Longitude) -> f64 {
+        v.0
+    }
+}
+
+impl Latitude {
+    pub fn get(self) -> f64 {
+        self.0
+    }
+}
+
+impl Longitude {
+    pub fn get(self) -> f64 {
+        self.0
+    }
+}
+
+/// A point on the globe; both halves already in range.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LatLng {
+    pub lat: Latitude,
+    pub lng: Longitude,
+}
+
+impl LatLng {
+    pub fn new(lat: f64, lng: f64) -> Result<Self, String> {
+        Ok(LatLng {
+            lat: Latitude::try_from(lat)?,
+            lng: Longitude::try_from(lng)?,
+        })
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum Role {
+    User,
+    Admin,
+}
+
+impl Role {
+    pub fn is_admin(self) -> bool {
+        self == Role::Admin
+    }
+}
+
+/// Current time as an RFC 3339 UTC string with millisecond precision, the form every
+/// timestamp is stored and sent in (string order equals time order).
+pub fn now_rfc3339() -> String {
+    format_rfc3339(time::OffsetDateTime::now_utc())
+}
+
+pub fn format_rfc3339(t: time::OffsetDateTime) -> String {
+    let t = t.to_offset(time::UtcOffset::UTC);
+    let format = time::macros::format_description!(
+        "[year]-[month]-[day]T[hour]:[minute]:[second].[subsecond digits:3]Z"
+    );
+    t.format(&format).expect("a UTC time always formats")
+}
+
+/// Seconds since the Unix epoch, for TTL attributes.
+pub fn epoch_seconds() -> i64 {
+    time::OffsetDateTime::now_utc().unix_timestamp()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_positive_and_below_2_pow_53() {
+        assert!(Id::try_from(0).is_err());
+        assert!(Id::try_from(1).is_ok());
+        assert!(Id::try_from(MAX_ID - 1).is_ok());
+        assert!(Id::try_from(MAX_ID).is_err());
+        assert!(Id::try_from(1 << 60).is_err());
+        assert!("-1".parse::<Id>().is_err());
+        assert!("abc".parse::<Id>().is_err());
+        assert_eq!(Id::try_from(42).unwrap().padded(), "0000000000000042");
+    }
+
+    #[test]
+    fn usernames() {
+        for ok in ["abc", "a.b-c_d", "Demo123", &"x".repeat(32)] {
+            assert!(Username::try_from(ok.to_owned()).is_ok(), "{ok}");
+        }
+        for bad in ["ab", "", "has space", "ünïcode", "emoji😀x", &"x".repeat(33), "a/b"] {
+            assert!(Username::try_from(bad.to_owned()).is_err(), "{bad}");
+        }
+        assert_eq!(Username::try_from("DeMo".to_owned()).unwrap().key(), "demo");
+    }
+
+    #[test]
+    fn emails() {
+        assert!(Email::try_from("a@b.co".to_owned()).is_ok());
+        assert_eq!(
+            Email::try_from(" A@B.co ".to_owned()).unwrap().key(),
+            "a@b.co"
+        );
+        for bad in ["", "a", "a@", "@b.co", "a@b", "a b@c.de", "a@b.", "a@.b"] {
+            assert!(Email::try_from(bad.to_owned()).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn passwords_count_characters() {
+        assert!(Password::try_from("1234567".to_owned()).is_err());
+        assert!(Password::try_from("12345678".to_owned()).is_ok());
+        assert!(Password::try_from("é".repeat(128)).is_ok());
+        assert!(Password::try_from("x".repeat(129)).is_err());
+        assert_eq!(
+            format!("{:?}", Password::try_from("secret123".to_owned()).unwrap()),
+            "Password(***)"
+        );
+    }
+
+    #[test]
+    fn phones() {
+        assert_eq!(
+            Phone::try_from("+91 98765-43210".to_owned()).unwrap().as_str(),
+            "+919876543210"
+        );
+        assert!(Phone::try_from("1234567".to_owned()).is_ok());
+        for bad in ["123456", "1234567890123456", "12a4567", "++1234567", "1+234567"] {
+            assert!(Phone::try_from(bad.to_owned()).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn coordinates() {
+        assert!(Latitude::try_from(90.0).is_ok());
+        assert!(Latitude::try_from(90.0001).is_err());
+        assert!(Latitude::try_from(f64::NAN).is_err());
+        assert!(Longitude::try_from(-180.0).is_ok());
+        assert!(Longitude::try_from(180.5).is_err());
+    }
+
+    #[test]
+    fn timestamps_sort_as_strings() {
+        let a = format_rfc3339(time::macros::datetime!(2026-01-02 03:04:05.006 UTC));
+        assert_eq!(a, "2026-01-02T03:04:05.006Z");
+        let b = format_rfc3339(time::macros::datetime!(2026-01-02 03:04:05.010 UTC));
+        assert!(a < b);
+    }
+}
