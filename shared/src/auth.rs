@@ -106,8 +106,12 @@ impl AuthKeys {
             iat: now,
             exp: now + TOKEN_TTL_SECS,
         };
-        encode(&Header::new(jsonwebtoken::Algorithm::HS256), &claims, &self.encoding)
-            .map_err(ApiError::internal)
+        encode(
+            &Header::new(jsonwebtoken::Algorithm::HS256),
+            &claims,
+            &self.encoding,
+        )
+        .map_err(ApiError::internal)
     }
 
     /// Any failure (bad signature, `alg: none`, expired, malformed) is the same 401.
@@ -159,7 +163,9 @@ fn bearer(parts: &Parts) -> Result<Option<&str>, ApiError> {
         .to_str()
         .map_err(|_| ApiError::Unauthorized("Invalid or expired token".into()))?;
     match value.split_once(' ') {
-        Some((scheme, token)) if scheme.eq_ignore_ascii_case("bearer") && !token.trim().is_empty() => {
+        Some((scheme, token))
+            if scheme.eq_ignore_ascii_case("bearer") && !token.trim().is_empty() =>
+        {
             Ok(Some(token.trim()))
         }
         _ => Err(ApiError::Unauthorized(
@@ -225,7 +231,13 @@ mod tests {
         let k = keys();
         let id = Id::try_from(7).unwrap();
         let caller = k.verify(&k.issue(id, Role::Admin).unwrap()).unwrap();
-        assert_eq!(caller, Caller { id, role: Role::Admin });
+        assert_eq!(
+            caller,
+            Caller {
+                id,
+                role: Role::Admin
+            }
+        );
     }
 
     #[test]
@@ -238,7 +250,10 @@ mod tests {
         let parts: Vec<&str> = token.split('.').collect();
         let b64 = |s: &str| base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(s);
         let none_header = b64(r#"{"alg":"none","typ":"JWT"}"#);
-        assert!(k.verify(&format!("{none_header}.{}.", parts[1])).is_err(), "alg none");
+        assert!(
+            k.verify(&format!("{none_header}.{}.", parts[1])).is_err(),
+            "alg none"
+        );
 
         let now = crate::types::epoch_seconds();
         let admin_payload = b64(&format!(
@@ -246,7 +261,8 @@ mod tests {
             now + 3600
         ));
         assert!(
-            k.verify(&format!("{}.{admin_payload}.{}", parts[0], parts[2])).is_err(),
+            k.verify(&format!("{}.{admin_payload}.{}", parts[0], parts[2]))
+                .is_err(),
             "role changed in payload"
         );
         assert!(k.verify("not-a-token").is_err());
@@ -256,8 +272,18 @@ mod tests {
     fn expired_tokens_are_refused() {
         let k = keys();
         let now = crate::types::epoch_seconds();
-        let claims = Claims { sub: "7".into(), role: Role::User, iat: now - 100_000, exp: now - 60 };
-        let token = encode(&Header::default(), &claims, &EncodingKey::from_secret(b"0123456789abcdef0123456789abcdef")).unwrap();
+        let claims = Claims {
+            sub: "7".into(),
+            role: Role::User,
+            iat: now - 100_000,
+            exp: now - 60,
+        };
+        let token = encode(
+            &Header::default(),
+            &claims,
+            &EncodingKey::from_secret(b"0123456789abcdef0123456789abcdef"),
+        )
+        .unwrap();
         assert!(k.verify(&token).is_err());
     }
 
@@ -265,11 +291,20 @@ mod tests {
     fn acting_for_someone_else_needs_admin() {
         let me = Id::try_from(1).unwrap();
         let other = Id::try_from(2).unwrap();
-        let user = Caller { id: me, role: Role::User };
+        let user = Caller {
+            id: me,
+            role: Role::User,
+        };
         assert_eq!(user.acting_for(None).unwrap(), me);
         assert_eq!(user.acting_for(Some(me)).unwrap(), me);
-        assert!(matches!(user.acting_for(Some(other)), Err(ApiError::Forbidden(_))));
-        let admin = Caller { id: me, role: Role::Admin };
+        assert!(matches!(
+            user.acting_for(Some(other)),
+            Err(ApiError::Forbidden(_))
+        ));
+        let admin = Caller {
+            id: me,
+            role: Role::Admin,
+        };
         assert_eq!(admin.acting_for(Some(other)).unwrap(), other);
     }
 
@@ -277,9 +312,24 @@ mod tests {
     async fn passwords_hash_and_verify() {
         let pw = Password::try_from("correct horse".to_owned()).unwrap();
         let hash = hash_password(&pw).await.unwrap();
-        assert!(hash.starts_with("$argon2id$v=19$m=19456,t=2,p=1$"), "{hash}");
-        assert!(verify_password(Some(hash.clone()), "correct horse".into()).await.unwrap());
-        assert!(!verify_password(Some(hash), "wrong horse".into()).await.unwrap());
-        assert!(!verify_password(None, "dummy password that no account has".into()).await.unwrap());
+        assert!(
+            hash.starts_with("$argon2id$v=19$m=19456,t=2,p=1$"),
+            "{hash}"
+        );
+        assert!(
+            verify_password(Some(hash.clone()), "correct horse".into())
+                .await
+                .unwrap()
+        );
+        assert!(
+            !verify_password(Some(hash), "wrong horse".into())
+                .await
+                .unwrap()
+        );
+        assert!(
+            !verify_password(None, "dummy password that no account has".into())
+                .await
+                .unwrap()
+        );
     }
 }

@@ -113,18 +113,16 @@ where
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
         match axum::extract::Path::<T>::from_request_parts(parts, state).await {
             Ok(axum::extract::Path(value)) => Ok(ApiPath(value)),
-            Err(PathRejection::FailedToDeserializePathParams(err)) => {
-                Err(match err.into_kind() {
-                    ErrorKind::ParseErrorAtKey { key, value, .. } => ApiError::bad_request(
-                        key.clone(),
-                        format!("Invalid path parameter '{key}': '{value}' is not a valid id"),
-                    ),
-                    ErrorKind::Message(msg) => {
-                        ApiError::bad_request("id", format!("Invalid path parameter: {msg}"))
-                    }
-                    other => ApiError::invalid(format!("Invalid path parameter: {other}")),
-                })
-            }
+            Err(PathRejection::FailedToDeserializePathParams(err)) => Err(match err.into_kind() {
+                ErrorKind::ParseErrorAtKey { key, value, .. } => ApiError::bad_request(
+                    key.clone(),
+                    format!("Invalid path parameter '{key}': '{value}' is not a valid id"),
+                ),
+                ErrorKind::Message(msg) => {
+                    ApiError::bad_request("id", format!("Invalid path parameter: {msg}"))
+                }
+                other => ApiError::invalid(format!("Invalid path parameter: {other}")),
+            }),
             Err(other) => Err(ApiError::invalid(other.body_text())),
         }
     }
@@ -145,7 +143,12 @@ fn field_error(path: &str, inner: &str, what: &str) -> ApiError {
         return ApiError::bad_request(field.clone(), format!("Missing {what}'{field}'"));
     }
     if let Some(name) = backticked(inner, "unknown field `") {
-        let field = join(name);
+        // serde_path_to_error already put the unknown key at the end of the path.
+        let field = if parent == name || parent.ends_with(&format!(".{name}")) {
+            parent.to_owned()
+        } else {
+            join(name)
+        };
         return ApiError::bad_request(field.clone(), format!("Unknown {what}'{field}'"));
     }
     if parent.is_empty() {

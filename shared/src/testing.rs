@@ -48,7 +48,10 @@ pub async fn fresh_state() -> AppState {
     schema::create_table(state.store.client(), &table)
         .await
         .unwrap_or_else(|e| {
-            panic!("could not create a table on DynamoDB Local at {}: {e:?}", endpoint())
+            panic!(
+                "could not create a table on DynamoDB Local at {}: {e:?}",
+                endpoint()
+            )
         });
     state
 }
@@ -81,7 +84,10 @@ pub struct TestResponse {
 impl TestResponse {
     /// The `message` of an error body (empty when there is none).
     pub fn message(&self) -> &str {
-        self.body.get("message").and_then(Value::as_str).unwrap_or("")
+        self.body
+            .get("message")
+            .and_then(Value::as_str)
+            .unwrap_or("")
     }
     pub fn field(&self) -> Option<&str> {
         self.body.get("field").and_then(Value::as_str)
@@ -178,7 +184,10 @@ impl TestApp {
             Value::Null
         } else {
             serde_json::from_slice(&bytes).unwrap_or_else(|_| {
-                panic!("response body is not JSON: {}", String::from_utf8_lossy(&bytes))
+                panic!(
+                    "response body is not JSON: {}",
+                    String::from_utf8_lossy(&bytes)
+                )
             })
         };
         TestResponse {

@@ -317,7 +317,15 @@ mod tests {
         for ok in ["abc", "a.b-c_d", "Demo123", &"x".repeat(32)] {
             assert!(Username::try_from(ok.to_owned()).is_ok(), "{ok}");
         }
-        for bad in ["ab", "", "has space", "ünïcode", "emoji😀x", &"x".repeat(33), "a/b"] {
+        for bad in [
+            "ab",
+            "",
+            "has space",
+            "ünïcode",
+            "emoji😀x",
+            &"x".repeat(33),
+            "a/b",
+        ] {
             assert!(Username::try_from(bad.to_owned()).is_err(), "{bad}");
         }
         assert_eq!(Username::try_from("DeMo".to_owned()).unwrap().key(), "demo");
@@ -350,11 +358,19 @@ mod tests {
     #[test]
     fn phones() {
         assert_eq!(
-            Phone::try_from("+91 98765-43210".to_owned()).unwrap().as_str(),
+            Phone::try_from("+91 98765-43210".to_owned())
+                .unwrap()
+                .as_str(),
             "+919876543210"
         );
         assert!(Phone::try_from("1234567".to_owned()).is_ok());
-        for bad in ["123456", "1234567890123456", "12a4567", "++1234567", "1+234567"] {
+        for bad in [
+            "123456",
+            "1234567890123456",
+            "12a4567",
+            "++1234567",
+            "1+234567",
+        ] {
             assert!(Phone::try_from(bad.to_owned()).is_err(), "{bad}");
         }
     }

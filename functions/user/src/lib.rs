@@ -64,16 +64,23 @@ async fn update_profile(
         (Some(lat), Some(lng)) => Some(LatLng { lat, lng }),
         (None, None) => None,
         (Some(_), None) => {
-            return Err(ApiError::bad_request("longitude", "Missing 'longitude': latitude and longitude go together"));
+            return Err(ApiError::bad_request(
+                "longitude",
+                "Missing 'longitude': latitude and longitude go together",
+            ));
         }
         (None, Some(_)) => {
-            return Err(ApiError::bad_request("latitude", "Missing 'latitude': latitude and longitude go together"));
+            return Err(ApiError::bad_request(
+                "latitude",
+                "Missing 'latitude': latitude and longitude go together",
+            ));
         }
     };
     let password_hash = match req.password.filter(|p| !p.is_empty()) {
         Some(p) => {
-            let p = Password::try_from(p)
-                .map_err(|e| ApiError::bad_request("password", format!("Invalid 'password': {e}")))?;
+            let p = Password::try_from(p).map_err(|e| {
+                ApiError::bad_request("password", format!("Invalid 'password': {e}"))
+            })?;
             Some(hash_password(&p).await?)
         }
         None => None,

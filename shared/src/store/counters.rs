@@ -18,11 +18,18 @@ pub const AMBULANCES: &str = "ambulances";
 pub const BOOKINGS: &str = "bookings";
 
 /// A transaction item adding `deltas` to counter `name` on a random shard.
-pub fn add(store: &Store, name: &str, deltas: &[(&str, i64)]) -> Result<TransactWriteItem, ApiError> {
+pub fn add(
+    store: &Store,
+    name: &str,
+    deltas: &[(&str, i64)],
+) -> Result<TransactWriteItem, ApiError> {
     let shard = rand::random::<u32>() % SHARDS;
     let mut update = Update::builder()
         .table_name(store.table())
-        .set_key(Some(key(format!("COUNTER#{name}"), format!("SHARD#{shard}"))));
+        .set_key(Some(key(
+            format!("COUNTER#{name}"),
+            format!("SHARD#{shard}"),
+        )));
     let mut parts = Vec::with_capacity(deltas.len());
     for (i, (field, delta)) in deltas.iter().enumerate() {
         parts.push(format!("#f{i} :v{i}"));

@@ -159,7 +159,11 @@ impl Store {
         &self.table
     }
 
-    pub async fn get<T: DeserializeOwned>(&self, pk: &str, sk: &str) -> Result<Option<T>, ApiError> {
+    pub async fn get<T: DeserializeOwned>(
+        &self,
+        pk: &str,
+        sk: &str,
+    ) -> Result<Option<T>, ApiError> {
         let out = self
             .client
             .get_item()
@@ -223,9 +227,9 @@ impl Store {
                             })
                             .collect(),
                     }),
-                    TransactWriteItemsError::TransactionInProgressException(_) => {
-                        Some(Cancelled { reasons: vec![(Some("TransactionConflict".into()), None)] })
-                    }
+                    TransactWriteItemsError::TransactionInProgressException(_) => Some(Cancelled {
+                        reasons: vec![(Some("TransactionConflict".into()), None)],
+                    }),
                     _ => None,
                 },
                 _ => None,
@@ -247,7 +251,10 @@ impl Store {
     }
 
     /// Reads items by key, in the order given, skipping keys that no longer exist.
-    pub async fn batch_get<T: DeserializeOwned>(&self, keys: Vec<Item>) -> Result<Vec<T>, ApiError> {
+    pub async fn batch_get<T: DeserializeOwned>(
+        &self,
+        keys: Vec<Item>,
+    ) -> Result<Vec<T>, ApiError> {
         let mut found: HashMap<(String, String), Item> = HashMap::with_capacity(keys.len());
         for chunk in keys.chunks(100) {
             let mut pending = Some(
@@ -270,7 +277,12 @@ impl Store {
                     .send()
                     .await
                     .map_err(db_error)?;
-                for item in out.responses.unwrap_or_default().remove(&self.table).unwrap_or_default() {
+                for item in out
+                    .responses
+                    .unwrap_or_default()
+                    .remove(&self.table)
+                    .unwrap_or_default()
+                {
                     found.insert(item_key(&item), item);
                 }
                 pending = out
@@ -320,8 +332,14 @@ impl Store {
             for item in out.items.unwrap_or_default() {
                 if seen >= skip && keys.len() < size as usize {
                     keys.push(key(
-                        item.get("pk").and_then(|v| v.as_s().ok()).cloned().unwrap_or_default(),
-                        item.get("sk").and_then(|v| v.as_s().ok()).cloned().unwrap_or_default(),
+                        item.get("pk")
+                            .and_then(|v| v.as_s().ok())
+                            .cloned()
+                            .unwrap_or_default(),
+                        item.get("sk")
+                            .and_then(|v| v.as_s().ok())
+                            .cloned()
+                            .unwrap_or_default(),
                     ));
                 }
                 seen += 1;

@@ -41,10 +41,30 @@ pub const ATTRIBUTES: &[(&str, &str)] = &[
 pub const PRIMARY: (&str, &str) = ("pk", "sk");
 
 pub const INDEXES: &[IndexDef] = &[
-    IndexDef { name: "gsi1", hash: "gsi1pk", range: "gsi1sk", projection: "ALL" },
-    IndexDef { name: "list", hash: "listpk", range: "listsk", projection: "KEYS_ONLY" },
-    IndexDef { name: "avail", hash: "availpk", range: "availsk", projection: "ALL" },
-    IndexDef { name: "geo", hash: "geopk", range: "geosk", projection: "ALL" },
+    IndexDef {
+        name: "gsi1",
+        hash: "gsi1pk",
+        range: "gsi1sk",
+        projection: "ALL",
+    },
+    IndexDef {
+        name: "list",
+        hash: "listpk",
+        range: "listsk",
+        projection: "KEYS_ONLY",
+    },
+    IndexDef {
+        name: "avail",
+        hash: "availpk",
+        range: "availsk",
+        projection: "ALL",
+    },
+    IndexDef {
+        name: "geo",
+        hash: "geopk",
+        range: "geosk",
+        projection: "ALL",
+    },
 ];
 
 fn key_schema(hash: &str, range: &str) -> Result<Vec<KeySchemaElement>, ApiError> {
@@ -78,7 +98,11 @@ pub async fn create_table(client: &Client, table: &str) -> Result<bool, ApiError
         request = request.attribute_definitions(
             AttributeDefinition::builder()
                 .attribute_name(*name)
-                .attribute_type(if *kind == "N" { ScalarAttributeType::N } else { ScalarAttributeType::S })
+                .attribute_type(if *kind == "N" {
+                    ScalarAttributeType::N
+                } else {
+                    ScalarAttributeType::S
+                })
                 .build()
                 .map_err(ApiError::internal)?,
         );

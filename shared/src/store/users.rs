@@ -108,7 +108,14 @@ fn put_new(store: &Store, item: super::Item) -> Result<TransactWriteItem, ApiErr
 }
 
 fn guard(store: &Store, pk: String, user_id: Id) -> Result<TransactWriteItem, ApiError> {
-    put_new(store, to_item(&Guard { pk, sk: "GUARD".into(), user_id })?)
+    put_new(
+        store,
+        to_item(&Guard {
+            pk,
+            sk: "GUARD".into(),
+            user_id,
+        })?,
+    )
 }
 
 const LOGIN_WINDOW_SECS: i64 = 15 * 60;
@@ -140,23 +147,29 @@ impl Store {
         ];
         match self.transact(tx).await {
             Ok(()) => Ok(item.into()),
-            Err(TxError::Cancelled(c)) if c.failed_at(1) => Err(ApiError::Conflict(
-                "Username is already taken".into(),
-            )),
-            Err(TxError::Cancelled(c)) if c.failed_at(2) => Err(ApiError::Conflict(
-                "Email is already registered".into(),
-            )),
+            Err(TxError::Cancelled(c)) if c.failed_at(1) => {
+                Err(ApiError::Conflict("Username is already taken".into()))
+            }
+            Err(TxError::Cancelled(c)) if c.failed_at(2) => {
+                Err(ApiError::Conflict("Email is already registered".into()))
+            }
             Err(TxError::Cancelled(c)) => Err(ApiError::internal(format!("{c:?}"))),
             Err(TxError::Api(e)) => Err(e),
         }
     }
 
     pub async fn user(&self, id: Id) -> Result<Option<User>, ApiError> {
-        Ok(self.get::<UserItem>(&user_pk(id), "USER").await?.map(User::from))
+        Ok(self
+            .get::<UserItem>(&user_pk(id), "USER")
+            .await?
+            .map(User::from))
     }
 
     /// The user and their password hash, for login only.
-    pub async fn user_for_login(&self, username: &Username) -> Result<Option<(User, String)>, ApiError> {
+    pub async fn user_for_login(
+        &self,
+        username: &Username,
+    ) -> Result<Option<(User, String)>, ApiError> {
         let Some(guard) = self.get::<Guard>(&username_pk(username), "GUARD").await? else {
             return Ok(None);
         };
@@ -253,14 +266,18 @@ impl Store {
                 .send()
                 .await
                 .map_err(db_error)?;
-            let user = self.user(user.id).await?.ok_or_else(|| ApiError::internal("user vanished"))?;
+            let user = self
+                .user(user.id)
+                .await?
+                .ok_or_else(|| ApiError::internal("user vanished"))?;
             return Ok((user, false));
         }
         let user = self
             .create_user(NewUser {
                 username: username.clone(),
                 email: email.clone(),
-                phone: crate::types::Phone::try_from("0000000".to_owned()).map_err(ApiError::internal)?,
+                phone: crate::types::Phone::try_from("0000000".to_owned())
+                    .map_err(ApiError::internal)?,
                 location: None,
                 role: Role::Admin,
                 password_hash,
@@ -278,7 +295,9 @@ impl Store {
             window_start: i64,
         }
         let now = epoch_seconds();
-        if let Some(t) = self.get::<Throttle>(&throttle_pk(username), "THROTTLE").await?
+        if let Some(t) = self
+            .get::<Throttle>(&throttle_pk(username), "THROTTLE")
+            .await?
             && t.window_start > now - LOGIN_WINDOW_SECS
             && t.count >= LOGIN_MAX_FAILURES
         {
@@ -328,7 +347,9 @@ impl Store {
                         .map(|(k, v)| (k.to_owned(), v))
                         .collect(),
                     ))
-                    .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::None)
+                    .return_values_on_condition_check_failure(
+                        ReturnValuesOnConditionCheckFailure::None,
+                    )
                     .send()
                     .await
                     .map_err(db_error)?;

@@ -1,0 +1,339 @@
+//! /api/auth against DynamoDB Local: every rule of registration and sign-in, and
+//! that bad input is a 4xx naming the problem that writes nothing.
+
+use futures::future::join_all;
+use http::StatusCode;
+use serde_json::{Value, json};
+use shared::testing::{TEST_PASSWORD, TestApp, TestResponse};
+
+async fn app() -> TestApp {
+    TestApp::new(auth::router).await
+}
+
+fn registration(username: &str) -> Value {
+    json!({
+        "username": username,
+        "email": format!("{username}@example.com"),
+        "password": "s3cret-pass",
+        "phone": "+91 98765 43210",
+        "latitude": 30.67,
+        "longitude": 74.33
+    })
+}
+
+async fn register(app: &TestApp, body: Value) -> TestResponse {
+    app.post("/api/auth/register", None, body).await
+}
+
+async fn login(app: &TestApp, username: &str, password: &str) -> TestResponse {
+    app.post(
+        "/api/auth/login",
+        None,
+        json!({ "username": username, "password": password }),
+    )
+    .await
+}
+
+#[tokio::test]
+async fn registering_creates_a_user_and_signs_them_in() {
+    let app = app().await;
+    let mut body = registration("Asha_1");
+    body["role"] = json!("ADMIN"); // ignored: registration always creates a USER
+    let res = register(&app, body).await;
+    assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+    assert_eq!(res.body["role"], "USER");
+    assert_eq!(res.body["user"]["role"], "USER");
+    assert_eq!(res.body["user"]["username"], "Asha_1");
+    assert_eq!(res.body["user"]["phone"], "+919876543210");
+    assert_eq!(res.body["id"], res.body["user"]["id"]);
+    assert!(res.body["user"].get("passwordHash").is_none());
+    assert!(res.body["user"].get("password").is_none());
+    let caller = app
+        .state
+        .auth
+        .verify(res.body["token"].as_str().unwrap())
+        .unwrap();
+    assert_eq!(caller.id.get(), res.body["id"].as_u64().unwrap());
+    assert_eq!(app.state.store.user_count().await.unwrap(), 1);
+
+    let res = login(&app, "asha_1", "s3cret-pass").await;
+    assert_eq!(res.status, StatusCode::OK, "{:?}", res.body);
+    assert_eq!(res.body["user"]["username"], "Asha_1");
+    assert_eq!(res.body["role"], "USER");
+}
+
+#[tokio::test]
+async fn usernames_and_emails_are_unique_ignoring_case() {
+    let app = app().await;
+    assert_eq!(
+        register(&app, registration("ravi")).await.status,
+        StatusCode::CREATED
+    );
+
+    let mut same_name = registration("RAVI");
+    same_name["email"] = json!("other@example.com");
+    let res = register(&app, same_name).await;
+    assert_eq!(res.status, StatusCode::CONFLICT);
+    assert!(res.message().contains("Username"), "{}", res.message());
+
+    let mut same_email = registration("ravi2");
+    same_email["email"] = json!("Ravi@Example.com");
+    let res = register(&app, same_email).await;
+    assert_eq!(res.status, StatusCode::CONFLICT);
+    assert!(res.message().contains("Email"), "{}", res.message());
+    assert_eq!(app.state.store.user_count().await.unwrap(), 1);
+}
+
+#[tokio::test]
+async fn concurrent_registrations_of_one_name_create_one_user() {
+    let app = app().await;
+    let attempts = (0..10).map(|i| {
+        let mut body = registration("racer");
+        body["email"] = json!(format!("racer{i}@example.com"));
+        register(&app, body)
+    });
+    let results = join_all(attempts).await;
+    let created = results
+        .iter()
+        .filter(|r| r.status == StatusCode::CREATED)
+        .count();
+    let conflicts = results
+        .iter()
+        .filter(|r| r.status == StatusCode::CONFLICT)
+        .count();
+    assert_eq!(
+        (created, conflicts),
+        (1, 9),
+        "{:?}",
+        results.iter().map(|r| r.status).collect::<Vec<_>>()
+    );
+    assert_eq!(app.state.store.user_count().await.unwrap(), 1);
+}
+
+#[tokio::test]
+async fn bad_registrations_name_the_field_and_write_nothing() {
+    let app = app().await;
+    let cases: Vec<(&str, Value, &str)> = vec![
+        ("username", json!("ab"), "short username"),
+        ("username", json!("x".repeat(33)), "long username"),
+        ("username", json!("námé"), "unicode username"),
+        ("username", json!("has space"), "space in username"),
+        ("username", json!(42), "number as username"),
+        ("email", json!("not-an-email"), "bad email"),
+        ("email", json!("a@b"), "email without a dotted domain"),
+        ("password", json!("short"), "short password"),
+        ("password", json!("x".repeat(129)), "long password"),
+        ("phone", json!("12345"), "short phone"),
+        ("phone", json!("1234567890123456"), "long phone"),
+        ("phone", json!("12ab567"), "letters in phone"),
+        ("latitude", json!(91), "latitude out of range"),
+        ("latitude", json!("30.6"), "latitude as a string"),
+        ("longitude", json!(-180.5), "longitude out of range"),
+        ("longitude", json!(null), "null longitude"),
+    ];
+    for (field, value, what) in cases {
+        let mut body = registration("valid_name");
+        body[field] = value;
+        let res = register(&app, body).await;
+        assert_eq!(
+            res.status,
+            StatusCode::BAD_REQUEST,
+            "{what}: {:?}",
+            res.body
+        );
+        assert_eq!(res.field(), Some(field), "{what}: {:?}", res.body);
+        assert!(res.message().contains(field), "{what}: {}", res.message());
+    }
+    for field in [
+        "username",
+        "email",
+        "password",
+        "phone",
+        "latitude",
+        "longitude",
+    ] {
+        let mut body = registration("valid_name");
+        body.as_object_mut().unwrap().remove(field);
+        let res = register(&app, body).await;
+        assert_eq!(res.status, StatusCode::BAD_REQUEST, "missing {field}");
+        assert_eq!(res.field(), Some(field));
+        assert!(res.message().starts_with("Missing"), "{}", res.message());
+    }
+    let mut body = registration("valid_name");
+    body["isAdmin"] = json!(true);
+    let res = register(&app, body).await;
+    assert_eq!(res.status, StatusCode::BAD_REQUEST);
+    assert_eq!(res.field(), Some("isAdmin"));
+
+    assert_eq!(
+        app.state.store.user_count().await.unwrap(),
+        0,
+        "nothing was written"
+    );
+}
+
+fn raw(
+    body: impl Into<lambda_http::Body>,
+    content_type: Option<&str>,
+) -> http::Request<lambda_http::Body> {
+    let mut b = http::Request::builder()
+        .method("POST")
+        .uri("/api/auth/register");
+    if let Some(ct) = content_type {
+        b = b.header("content-type", ct);
+    }
+    b.body(body.into()).unwrap()
+}
+
+#[tokio::test]
+async fn malformed_oversized_and_non_json_bodies_are_refused() {
+    let app = app().await;
+    let res = app
+        .send(raw(r#"{"username": "abc", "#, Some("application/json")))
+        .await;
+    assert_eq!(res.status, StatusCode::BAD_REQUEST);
+    assert!(
+        res.message().starts_with("Malformed JSON"),
+        "{}",
+        res.message()
+    );
+
+    let res = app.send(raw("", Some("application/json"))).await;
+    assert_eq!(res.status, StatusCode::BAD_REQUEST);
+
+    let res = app.send(raw("[1,2,3]", Some("application/json"))).await;
+    assert_eq!(res.status, StatusCode::BAD_REQUEST);
+
+    let big = format!(r#"{{"username":"{}"}}"#, "a".repeat(1024 * 1024));
+    let res = app.send(raw(big, Some("application/json"))).await;
+    assert_eq!(res.status, StatusCode::PAYLOAD_TOO_LARGE, "{:?}", res.body);
+    assert!(!res.message().is_empty());
+
+    let res = app
+        .send(raw(registration("textual").to_string(), Some("text/plain")))
+        .await;
+    assert_eq!(res.status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    let res = app
+        .send(raw(registration("textual").to_string(), None))
+        .await;
+    assert_eq!(res.status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
+
+    assert_eq!(app.state.store.user_count().await.unwrap(), 0);
+}
+
+#[tokio::test]
+async fn wrong_password_and_unknown_user_look_the_same() {
+    let app = app().await;
+    let user = app.user("meera").await;
+    let wrong = login(&app, &user.username, "not-the-password").await;
+    let unknown = login(&app, "nobody_here", "not-the-password").await;
+    let invalid_name = login(&app, "x", "not-the-password").await;
+    for res in [&wrong, &unknown, &invalid_name] {
+        assert_eq!(res.status, StatusCode::UNAUTHORIZED);
+        assert_eq!(
+            res.body,
+            json!({ "message": "Invalid username or password" })
+        );
+    }
+    let ok = login(&app, "MEERA", TEST_PASSWORD).await;
+    assert_eq!(ok.status, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn login_needs_both_fields() {
+    let app = app().await;
+    let res = app
+        .post(
+            "/api/auth/login",
+            None,
+            json!({ "username": "", "password": "x" }),
+        )
+        .await;
+    assert_eq!(
+        (res.status, res.field()),
+        (StatusCode::BAD_REQUEST, Some("username"))
+    );
+    let res = app
+        .post("/api/auth/login", None, json!({ "username": "abc" }))
+        .await;
+    assert_eq!(
+        (res.status, res.field()),
+        (StatusCode::BAD_REQUEST, Some("password"))
+    );
+}
+
+#[tokio::test]
+async fn five_failures_lock_the_username_for_a_while() {
+    let app = app().await;
+    let user = app.user("target").await;
+    for attempt in 1..=5 {
+        let res = login(&app, "target", "wrong-password").await;
+        assert_eq!(res.status, StatusCode::UNAUTHORIZED, "attempt {attempt}");
+    }
+    // Even the right password is refused now, with a hint when to come back.
+    let res = login(&app, &user.username, TEST_PASSWORD).await;
+    assert_eq!(res.status, StatusCode::TOO_MANY_REQUESTS, "{:?}", res.body);
+    let retry: u64 = res.headers["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((1..=900).contains(&retry), "retry-after {retry}");
+    // Other users are not affected.
+    let other = app.user("bystander").await;
+    assert_eq!(
+        login(&app, &other.username, TEST_PASSWORD).await.status,
+        StatusCode::OK
+    );
+}
+
+#[tokio::test]
+async fn a_successful_login_clears_earlier_failures() {
+    let app = app().await;
+    let user = app.user("forgetful").await;
+    for _ in 0..4 {
+        login(&app, "forgetful", "wrong-password").await;
+    }
+    assert_eq!(
+        login(&app, &user.username, TEST_PASSWORD).await.status,
+        StatusCode::OK
+    );
+    for _ in 0..4 {
+        login(&app, "forgetful", "wrong-password").await;
+    }
+    assert_eq!(
+        login(&app, &user.username, TEST_PASSWORD).await.status,
+        StatusCode::OK
+    );
+}
+
+#[tokio::test]
+async fn unknown_routes_and_methods_answer_json() {
+    let app = app().await;
+    let res = app.get("/api/auth/nope", None).await;
+    assert_eq!(res.status, StatusCode::NOT_FOUND);
+    assert!(!res.message().is_empty());
+    let res = app.get("/api/auth/login", None).await;
+    assert_eq!(res.status, StatusCode::METHOD_NOT_ALLOWED);
+    assert_eq!(res.message(), "Method not allowed");
+}
+
+/// The same router behind the real Lambda adapter: an API Gateway HTTP API (v2)
+/// event is turned into a request by lambda_http exactly as in AWS.
+#[tokio::test]
+async fn an_api_gateway_event_reaches_the_router() {
+    let app = app().await;
+    let body = registration("via_gateway").to_string().replace('"', "\\\"");
+    let event = format!(
+        r#"{{"version":"2.0","routeKey":"ANY /api/auth/{{proxy+}}","rawPath":"/api/auth/register",
+        "rawQueryString":"","headers":{{"content-type":"application/json"}},
+        "requestContext":{{"accountId":"1","apiId":"a","domainName":"x","domainPrefix":"x",
+        "http":{{"method":"POST","path":"/api/auth/register","protocol":"HTTP/1.1","sourceIp":"127.0.0.1","userAgent":"t"}},
+        "requestId":"req-1","routeKey":"ANY /api/auth/{{proxy+}}","stage":"$default","time":"23/Nov/2026:00:00:00 +0000","timeEpoch":0}},
+        "body":"{body}","isBase64Encoded":false}}"#
+    );
+    let request = lambda_http::request::from_str(&event).expect("a valid API Gateway v2 event");
+    let res = app.send(request).await;
+    assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+    assert_eq!(res.body["user"]["username"], "via_gateway");
+}
