@@ -1,0 +1,135 @@
+//! Operator commands against the table named by `TABLE_NAME` (in `AWS_REGION`, or
+//! DynamoDB Local when `DYNAMODB_ENDPOINT` is set):
+//!
+//! ```text
+//! manage create-tables                              create the table if absent
+//! manage seed                                       local demo data, only where empty
+//! manage create-admin --username NAME --email EMAIL create or promote an admin;
+//!                                                   password from ADMIN_PASSWORD or stdin
+//! ```
+
+use std::process::ExitCode;
+
+use shared::{
+    ApiError, Store,
+    auth::hash_password,
+    config::Config,
+    store::{schema, users::NewUser},
+    types::{Email, LatLng, Password, Phone, Role, Username},
+};
+
+const USAGE: &str =
+    "usage: manage create-tables | seed | create-admin --username NAME --email EMAIL";
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match run(&args).await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("manage: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn run(args: &[String]) -> Result<(), String> {
+    let command = args.first().map(String::as_str).ok_or(USAGE)?;
+    // The CLI signs no tokens, so it needs no JWT secret.
+    let config = Config::from_lookup(|k| match k {
+        "JWT_SECRET" => Some("x".repeat(32)),
+        _ => std::env::var(k).ok().filter(|v| !v.is_empty()),
+    })
+    .map_err(|e| e.to_string())?;
+    let client = shared::store::connect(&config).await;
+    let store = Store::new(client.clone(), config.table_name.clone());
+    let fail = |e: ApiError| format!("{e:?}");
+    match command {
+        "create-tables" => {
+            let created = schema::create_table(&client, &config.table_name)
+                .await
+                .map_err(fail)?;
+            println!(
+                "table {} {}",
+                config.table_name,
+                if created { "created" } else { "already exists" }
+            );
+            Ok(())
+        }
+        "seed" => seed(&store).await.map_err(fail),
+        "create-admin" => {
+            let username = flag(args, "--username").ok_or(USAGE)?;
+            let email = flag(args, "--email").ok_or(USAGE)?;
+            let password = match std::env::var("ADMIN_PASSWORD") {
+                Ok(p) => p,
+                Err(_) => {
+                    eprint!("password for {username}: ");
+                    let mut line = String::new();
+                    std::io::stdin()
+                        .read_line(&mut line)
+                        .map_err(|e| e.to_string())?;
+                    line.trim_end_matches(['\r', '\n']).to_owned()
+                }
+            };
+            let username = Username::try_from(username).map_err(|e| format!("username {e}"))?;
+            let email = Email::try_from(email).map_err(|e| format!("email {e}"))?;
+            let password = Password::try_from(password).map_err(|e| format!("password {e}"))?;
+            let hash = hash_password(&password).await.map_err(fail)?;
+            let (user, created) = store
+                .upsert_admin(&username, &email, hash)
+                .await
+                .map_err(fail)?;
+            println!(
+                "admin {} (id {}) {}",
+                user.username,
+                user.id,
+                if created {
+                    "created"
+                } else {
+                    "promoted / password reset"
+                }
+            );
+            Ok(())
+        }
+        _ => Err(USAGE.into()),
+    }
+}
+
+fn flag(args: &[String], name: &str) -> Option<String> {
+    args.iter()
+        .position(|a| a == name)
+        .and_then(|i| args.get(i + 1))
+        .cloned()
+}
+
+/// Local demo data. Each part is only written where it is missing, so a restart
+/// never duplicates or overwrites anything.
+async fn seed(store: &Store) -> Result<(), ApiError> {
+    let accounts = [
+        ("admin", "admin@example.com", "admin12345", Role::Admin),
+        ("demo", "demo@example.com", "demo12345", Role::User),
+    ];
+    for (name, email, password, role) in accounts {
+        let username = Username::try_from(name.to_owned()).map_err(ApiError::internal)?;
+        if store.user_for_login(&username).await?.is_some() {
+            continue;
+        }
+        let password = Password::try_from(password.to_owned()).map_err(ApiError::internal)?;
+        store
+            .create_user(NewUser {
+                username,
+                email: Email::try_from(email.to_owned()).map_err(ApiError::internal)?,
+                phone: Phone::try_from("+919800000000".to_owned()).map_err(ApiError::internal)?,
+                location: (role == Role::User)
+                    .then(|| LatLng::new(30.67, 74.33))
+                    .transpose()
+                    .map_err(ApiError::internal)?,
+                role,
+                password_hash: hash_password(&password).await?,
+            })
+            .await?;
+        println!("seeded {name}");
+    }
+    println!("demo logins (local only): admin / admin12345, demo / demo12345");
+    Ok(())
+}
