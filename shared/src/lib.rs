@@ -2,6 +2,7 @@
 //! this crate: parse the request, check the caller, call in here, map to JSON.
 
 pub mod auth;
+pub mod booking;
 pub mod config;
 pub mod error;
 pub mod http;

@@ -1,0 +1,320 @@
+//! Bookings: the request a user makes (parsed into types that can only hold valid
+//! values) and the status state machine, as plain functions.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::{error::ApiError, types::Id};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum BookingStatus {
+    Pending,
+    Active,
+    Completed,
+    Cancelled,
+}
+
+impl BookingStatus {
+    pub const ALL: [BookingStatus; 4] = [
+        BookingStatus::Pending,
+        BookingStatus::Active,
+        BookingStatus::Completed,
+        BookingStatus::Cancelled,
+    ];
+
+    /// COMPLETED and CANCELLED are final: nothing moves out of them.
+    pub fn is_final(self) -> bool {
+        matches!(self, BookingStatus::Completed | BookingStatus::Cancelled)
+    }
+
+    /// The statuses this one may move to.
+    pub fn next(self) -> &'static [BookingStatus] {
+        use BookingStatus::*;
+        match self {
+            Pending => &[Active, Cancelled],
+            Active => &[Completed, Cancelled],
+            Completed | Cancelled => &[],
+        }
+    }
+
+    /// The camelCase name of this status's counter field.
+    pub fn counter_field(self) -> &'static str {
+        match self {
+            BookingStatus::Pending => "pending",
+            BookingStatus::Active => "active",
+            BookingStatus::Completed => "completed",
+            BookingStatus::Cancelled => "cancelled",
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BookingStatus::Pending => "PENDING",
+            BookingStatus::Active => "ACTIVE",
+            BookingStatus::Completed => "COMPLETED",
+            BookingStatus::Cancelled => "CANCELLED",
+        }
+    }
+}
+
+impl fmt::Display for BookingStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Checks one move of the state machine; a refused move is a 409 that says which.
+pub fn check_transition(from: BookingStatus, to: BookingStatus) -> Result<(), ApiError> {
+    if from.next().contains(&to) {
+        return Ok(());
+    }
+    let why = if from.is_final() {
+        format!("{from} is final")
+    } else {
+        let allowed: Vec<&str> = from.next().iter().map(|s| s.as_str()).collect();
+        format!("from {from} it can only become {}", allowed.join(" or "))
+    };
+    Err(ApiError::Conflict(format!(
+        "Cannot change booking status from {from} to {to}: {why}"
+    )))
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum BookingType {
+    #[default]
+    Normal,
+    Emergency,
+}
+
+/// 1–100 characters after trimming.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct PatientName(String);
+
+impl TryFrom<String> for PatientName {
+    type Error = String;
+    fn try_from(v: String) -> Result<Self, String> {
+        let v = v.trim();
+        match v.chars().count() {
+            1..=100 => Ok(PatientName(v.to_owned())),
+            0 => Err("must not be blank".into()),
+            _ => Err("must be at most 100 characters".into()),
+        }
+    }
+}
+
+impl From<PatientName> for String {
+    fn from(v: PatientName) -> String {
+        v.0
+    }
+}
+
+/// Whole years, 0–150.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "u64", into = "u8")]
+pub struct PatientAge(u8);
+
+impl TryFrom<u64> for PatientAge {
+    type Error = String;
+    fn try_from(v: u64) -> Result<Self, String> {
+        if v <= 150 {
+            Ok(PatientAge(v as u8))
+        } else {
+            Err(format!("must be a whole number from 0 to 150, got {v}"))
+        }
+    }
+}
+
+impl From<PatientAge> for u8 {
+    fn from(v: PatientAge) -> u8 {
+        v.0
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Gender {
+    Male,
+    Female,
+    Other,
+}
+
+/// 1–500 characters after trimming.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct Condition(String);
+
+impl TryFrom<String> for Condition {
+    type Error = String;
+    fn try_from(v: String) -> Result<Self, String> {
+        let v = v.trim();
+        match v.chars().count() {
+            1..=500 => Ok(Condition(v.to_owned())),
+            0 => Err("must not be blank".into()),
+            _ => Err("must be at most 500 characters".into()),
+        }
+    }
+}
+
+impl From<Condition> for String {
+    fn from(v: Condition) -> String {
+        v.0
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Patient {
+    pub name: PatientName,
+    pub age: PatientAge,
+    pub gender: Gender,
+    pub condition: Condition,
+}
+
+/// The body of `POST /api/booking/book`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct BookingRequest {
+    pub hospital_id: Id,
+    pub ambulance_id: Id,
+    #[serde(default)]
+    pub booking_type: BookingType,
+    pub patient: Patient,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::http::parse_json;
+    use BookingStatus::*;
+
+    #[test]
+    fn the_state_machine_allows_exactly_four_moves() {
+        let mut allowed = vec![];
+        for from in BookingStatus::ALL {
+            for to in BookingStatus::ALL {
+                if check_transition(from, to).is_ok() {
+                    allowed.push((from, to));
+                }
+            }
+        }
+        assert_eq!(
+            allowed,
+            vec![
+                (Pending, Active),
+                (Pending, Cancelled),
+                (Active, Completed),
+                (Active, Cancelled)
+            ]
+        );
+        let Err(ApiError::Conflict(msg)) = check_transition(Completed, Active) else {
+            panic!()
+        };
+        assert_eq!(
+            msg,
+            "Cannot change booking status from COMPLETED to ACTIVE: COMPLETED is final"
+        );
+        let Err(ApiError::Conflict(msg)) = check_transition(Pending, Completed) else {
+            panic!()
+        };
+        assert!(
+            msg.ends_with("from PENDING it can only become ACTIVE or CANCELLED"),
+            "{msg}"
+        );
+    }
+
+    fn request(patch: impl FnOnce(&mut serde_json::Value)) -> Result<BookingRequest, ApiError> {
+        let mut v = serde_json::json!({
+            "hospitalId": 1, "ambulanceId": 2, "bookingType": "EMERGENCY",
+            "patient": {"name": " Ravi ", "age": 40, "gender": "Male", "condition": "chest pain"}
+        });
+        patch(&mut v);
+        parse_json(v.to_string().as_bytes())
+    }
+
+    fn field_of(r: Result<BookingRequest, ApiError>) -> Option<String> {
+        match r {
+            Err(ApiError::BadRequest { field, .. }) => field,
+            other => panic!("expected a 400, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_valid_request_parses_and_trims() {
+        let r = request(|_| {}).unwrap();
+        assert_eq!(String::from(r.patient.name), "Ravi");
+        assert_eq!(r.booking_type, BookingType::Emergency);
+        let r = request(|v| {
+            v.as_object_mut().unwrap().remove("bookingType");
+        })
+        .unwrap();
+        assert_eq!(r.booking_type, BookingType::Normal);
+        assert!(request(|v| v["patient"]["age"] = 0.into()).is_ok());
+        assert!(request(|v| v["patient"]["age"] = 150.into()).is_ok());
+    }
+
+    #[test]
+    fn every_bad_field_is_named() {
+        use serde_json::json;
+        let cases: Vec<(Box<dyn FnOnce(&mut serde_json::Value)>, &str)> = vec![
+            (
+                Box::new(|v| v["patient"]["age"] = json!(151)),
+                "patient.age",
+            ),
+            (Box::new(|v| v["patient"]["age"] = json!(-1)), "patient.age"),
+            (
+                Box::new(|v| v["patient"]["age"] = json!("ten")),
+                "patient.age",
+            ),
+            (
+                Box::new(|v| v["patient"]["age"] = json!(3.5)),
+                "patient.age",
+            ),
+            (
+                Box::new(|v| v["patient"]["gender"] = json!("x")),
+                "patient.gender",
+            ),
+            (
+                Box::new(|v| v["patient"]["name"] = json!("   ")),
+                "patient.name",
+            ),
+            (
+                Box::new(|v| v["patient"]["name"] = json!("n".repeat(101))),
+                "patient.name",
+            ),
+            (
+                Box::new(|v| v["patient"]["condition"] = json!("")),
+                "patient.condition",
+            ),
+            (
+                Box::new(|v| v["patient"]["condition"] = json!("c".repeat(501))),
+                "patient.condition",
+            ),
+            (
+                Box::new(|v| v["bookingType"] = json!("URGENT")),
+                "bookingType",
+            ),
+            (
+                Box::new(|v| {
+                    v.as_object_mut().unwrap().remove("patient");
+                }),
+                "patient",
+            ),
+            (Box::new(|v| v["hospitalId"] = json!(0)), "hospitalId"),
+            (Box::new(|v| v["ambulanceId"] = json!(-1)), "ambulanceId"),
+            (
+                Box::new(|v| v["ambulanceId"] = json!(1u64 << 60)),
+                "ambulanceId",
+            ),
+            (
+                Box::new(|v| v["patient"]["blood"] = json!("O+")),
+                "patient.blood",
+            ),
+        ];
+        for (patch, field) in cases {
+            assert_eq!(field_of(request(patch)).as_deref(), Some(field));
+        }
+    }
+}
