@@ -10,9 +10,14 @@ case "$mode" in
   --db-path) dir=${1:?dir}; mkdir -p "$dir"; storage=(-dbPath "$dir"); log_file=${2:?logfile} ;;
   *) die "usage: ddb-local.sh PORT (--in-memory | --db-path DIR) LOGFILE" ;;
 esac
+log_file="$(realpath -m "$log_file")"
+mkdir -p "$(dirname "$log_file")"
+if [ "$mode" = --db-path ]; then storage=(-dbPath "$(realpath -m "$dir")"); fi
 [ -f "$DDB_DIR/DynamoDBLocal.jar" ] || "$ROOT/scripts/ensure-tools.sh" ddb
 
 # -sharedDb: one database whatever the credentials/region a client signs with.
+# It writes a metadata file into its working directory: keep that out of the repo.
+cd "$(dirname "$log_file")"
 setsid java -Djava.library.path="$DDB_DIR/DynamoDBLocal_lib" -jar "$DDB_DIR/DynamoDBLocal.jar" \
   -sharedDb -port "$port" "${storage[@]}" >"$log_file" 2>&1 < /dev/null &
 pid=$!

@@ -258,7 +258,8 @@ mod tests {
     #[test]
     fn every_bad_field_is_named() {
         use serde_json::json;
-        let cases: Vec<(Box<dyn FnOnce(&mut serde_json::Value)>, &str)> = vec![
+        type Patch = Box<dyn FnOnce(&mut serde_json::Value)>;
+        let cases: Vec<(Patch, &str)> = vec![
             (
                 Box::new(|v| v["patient"]["age"] = json!(151)),
                 "patient.age",
