@@ -1,0 +1,38 @@
+import { useEffect } from 'react'
+import { Link, Outlet, useNavigate } from 'react-router'
+import { onUnauthorized } from '../lib/api'
+import { S } from '../strings'
+import { TopBar } from './TopBar'
+
+export function Layout() {
+  const navigate = useNavigate()
+  // Any 401 on an authenticated call: the session is gone, so sign in again.
+  useEffect(() => {
+    onUnauthorized(() => navigate('/login', { replace: true, state: { message: S.sessionExpired } }))
+    return () => onUnauthorized(null)
+  }, [navigate])
+
+  return (
+    <div className="flex min-h-screen flex-col">
+      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2">
+        Skip to content
+      </a>
+      <TopBar />
+      <main id="main" className="mx-auto w-full max-w-6xl flex-1 px-4 py-8">
+        <Outlet />
+      </main>
+      <footer className="border-t border-slate-200 bg-white">
+        <div className="mx-auto flex max-w-6xl flex-col gap-4 px-4 py-6 text-sm text-slate-600 md:flex-row md:items-center md:justify-between">
+          <p>© {new Date().getFullYear()} AmbuCare · In an emergency call {S.emergencyNumber}.</p>
+          <nav aria-label="Footer" className="flex flex-wrap gap-4">
+            <Link to="/about" className="hover:text-brand-700">About</Link>
+            <Link to="/booking" className="hover:text-brand-700">Book Ambulance</Link>
+            <Link to="/hospitals/nearest" className="hover:text-brand-700">Nearest Hospitals</Link>
+            <Link to="/history" className="hover:text-brand-700">History</Link>
+            <Link to="/profile" className="hover:text-brand-700">Profile</Link>
+          </nav>
+        </div>
+      </footer>
+    </div>
+  )
+}

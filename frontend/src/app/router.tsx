@@ -1,0 +1,57 @@
+import { lazy, Suspense, type ComponentType, type ReactNode } from 'react'
+import { createBrowserRouter } from 'react-router'
+import { Spinner } from '../components/Feedback'
+import { HomePage } from '../features/home/routes/HomePage'
+import { LoginPage } from '../features/auth/routes/LoginPage'
+import { RegisterPage } from '../features/auth/routes/RegisterPage'
+import { RequireAdmin, RequireAuth } from './guards'
+import { Layout } from './Layout'
+import { NotFoundPage } from './NotFoundPage'
+
+// Screens behind a sign-in are split out, so the first load stays small.
+function page(load: () => Promise<{ default: ComponentType }>): ReactNode {
+  const Page = lazy(load)
+  return (
+    <Suspense fallback={<Spinner />}>
+      <Page />
+    </Suspense>
+  )
+}
+
+const about = page(() => import('../features/about/routes/AboutPage'))
+const profile = page(() => import('../features/profile/routes/ProfilePage'))
+const history = page(() => import('../features/booking/routes/HistoryPage'))
+const booking = page(() => import('../features/booking/routes/BookAmbulancePage'))
+const nearest = page(() => import('../features/hospitals/routes/NearestHospitalsPage'))
+const hospitalAmbulances = page(() => import('../features/hospitals/routes/HospitalAmbulancesPage'))
+const adminDashboard = page(() => import('../features/admin/routes/AdminDashboardPage'))
+const adminHospitals = page(() => import('../features/admin/routes/AdminHospitalsPage'))
+const adminAmbulances = page(() => import('../features/admin/routes/AdminAmbulancesPage'))
+const adminBookings = page(() => import('../features/admin/routes/AdminBookingsPage'))
+
+const auth = (node: ReactNode) => <RequireAuth>{node}</RequireAuth>
+const admin = (node: ReactNode) => <RequireAdmin>{node}</RequireAdmin>
+
+export const router = createBrowserRouter([
+  {
+    element: <Layout />,
+    children: [
+      { path: '/', element: <HomePage /> },
+      { path: '/about', element: about },
+      { path: '/login', element: <LoginPage /> },
+      { path: '/register', element: <RegisterPage /> },
+      { path: '/profile', element: auth(profile) },
+      { path: '/history', element: auth(history) },
+      { path: '/hospitals/nearest', element: auth(nearest) },
+      { path: '/hospitals/:id/ambulances', element: auth(hospitalAmbulances) },
+      { path: '/book-ambulance', element: auth(booking) },
+      // Links across the spec point here; it is the same booking form.
+      { path: '/booking', element: auth(booking) },
+      { path: '/admin', element: admin(adminDashboard) },
+      { path: '/admin/hospitals', element: admin(adminHospitals) },
+      { path: '/admin/ambulances', element: admin(adminAmbulances) },
+      { path: '/admin/bookings', element: admin(adminBookings) },
+      { path: '*', element: <NotFoundPage /> },
+    ],
+  },
+])

@@ -1,0 +1,98 @@
+import { Link } from 'react-router'
+import { S } from '../../../strings'
+
+const services = [
+  { title: 'Emergency ambulance booking', text: 'Book an emergency or a normal ambulance for a patient in under a minute.' },
+  { title: 'Nearest hospital finder', text: 'See the hospitals closest to you with distance and contact details.' },
+  { title: 'Live availability', text: 'Only ambulances that are free right now can be booked: no double bookings.' },
+  { title: 'Booking history', text: 'Follow every booking from request to completion.' },
+]
+
+const team = [
+  { name: 'Dr. Aanya Kapoor', role: 'Medical Director' },
+  { name: 'Rohan Mehta', role: 'Head of Operations' },
+  { name: 'Simran Gill', role: 'Lead Engineer' },
+]
+
+export default function AboutPage() {
+  return (
+    <div className="space-y-10">
+      <section className="text-center">
+        <h1 className="mb-3 text-3xl font-extrabold">About AmbuCare</h1>
+        <p className="mx-auto max-w-2xl text-slate-600">
+          Our mission is simple: get every patient the right ambulance and the nearest hospital as fast as possible,
+          because in an emergency every minute counts.
+        </p>
+      </section>
+
+      <section aria-labelledby="mission" className="card p-6">
+        <h2 id="mission" className="mb-2 text-xl font-bold">Our mission</h2>
+        <p className="text-slate-700">
+          We connect patients and their families with nearby hospitals and available ambulances in real time, so that
+          help is booked in seconds, not minutes.
+        </p>
+      </section>
+
+      <section aria-labelledby="services">
+        <h2 id="services" className="mb-4 text-xl font-bold">Our services</h2>
+        <div className="grid gap-4 sm:grid-cols-2">
+          {services.map((s) => (
+            <div key={s.title} className="card p-5">
+              <h3 className="font-semibold">{s.title}</h3>
+              <p className="mt-1 text-sm text-slate-600">{s.text}</p>
+            </div>
+          ))}
+        </div>
+      </section>
+
+      <section aria-labelledby="impact">
+        <h2 id="impact" className="mb-4 text-xl font-bold">Our impact</h2>
+        <div className="grid gap-4 sm:grid-cols-3">
+          {[
+            ['1000+', 'lives saved'],
+            ['50+', 'partner hospitals'],
+            ['100+', 'ambulances'],
+          ].map(([figure, label]) => (
+            <div key={label} className="card p-6 text-center">
+              <p className="text-3xl font-extrabold text-brand-700">{figure}</p>
+              <p className="text-slate-600">{label}</p>
+            </div>
+          ))}
+        </div>
+      </section>
+
+      <section aria-labelledby="team">
+        <h2 id="team" className="mb-4 text-xl font-bold">Our team</h2>
+        <div className="grid gap-4 sm:grid-cols-3">
+          {team.map((m) => (
+            <div key={m.name} className="card p-6 text-center">
+              <span aria-hidden="true" className="mx-auto mb-3 flex h-14 w-14 items-center justify-center rounded-full bg-slate-200 text-lg font-bold">
+                {m.name.split(' ').slice(-1)[0]?.slice(0, 1)}
+              </span>
+              <p className="font-semibold">{m.name}</p>
+              <p className="text-sm text-slate-600">{m.role}</p>
+            </div>
+          ))}
+        </div>
+      </section>
+
+      <section aria-labelledby="contact" className="card p-6">
+        <h2 id="contact" className="mb-2 text-xl font-bold">Contact us</h2>
+        <ul className="space-y-1 text-slate-700">
+          <li>Emergency: <a className="font-semibold text-brand-700" href={`tel:${S.emergencyNumber}`}>{S.emergencyNumber}</a> (some regions: 112)</li>
+          <li>Email: <a className="text-blue-700 underline" href="mailto:help@ambucare.example">help@ambucare.example</a></li>
+          <li>Address: 12 Civil Lines, Bathinda, Punjab</li>
+        </ul>
+      </section>
+
+      <div role="note" className="rounded-lg border border-amber-300 bg-amber-50 p-4 text-amber-900">
+        <p className="font-semibold">Project Under Development</p>
+        <p className="text-sm">This is a demonstration project. In a real emergency, always call {S.emergencyNumber} directly.</p>
+      </div>
+
+      <div className="text-center">
+        <Link to="/" className="btn-primary">Back to Home</Link>
+      </div>
+    </div>
+  )
+}

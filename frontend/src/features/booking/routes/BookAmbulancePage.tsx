@@ -1,0 +1,5 @@
+import { PagePlaceholder } from '../../../components/PagePlaceholder'
+
+export default function Page() {
+  return <PagePlaceholder title="Book an Ambulance" />
+}

@@ -1,0 +1,119 @@
+import { Link } from 'react-router'
+import { Alert } from '../../../components/Feedback'
+import { LiveClock } from '../../../components/LiveClock'
+import { useSession } from '../../../lib/session'
+import { S } from '../../../strings'
+import { homeErrorMessage, useHomeStats, zeroStats } from '../api/home'
+
+export function HomePage() {
+  const session = useSession()
+  const signedIn = Boolean(session)
+  const stats = useHomeStats(signedIn)
+  const figures = stats.data ?? zeroStats
+  const loading = stats.isPending
+
+  const tiles = [
+    { label: 'Active Ambulances', value: loading ? '…' : String(figures.ambulances.available), icon: '🚑' },
+    { label: 'Response Time', value: '8 min', icon: '⏱️' },
+    { label: 'Hospitals', value: loading ? '…' : String(figures.hospitals), icon: '🏥' },
+    { label: 'Satisfaction', value: '98%', icon: '⭐' },
+  ]
+
+  const services = [
+    { to: '/booking', title: 'Book an Ambulance', text: 'Normal or emergency transport in a few taps.', icon: '🚑' },
+    { to: '/hospitals/nearest', title: 'Nearest Hospitals', text: 'Hospitals closest to you, with distance and contact.', icon: '🏥' },
+    { to: '/history', title: 'Booking History', text: 'Follow the live status of your bookings.', icon: '📋' },
+  ]
+
+  return (
+    <div className="space-y-10">
+      <section className="overflow-hidden rounded-2xl bg-gradient-to-br from-brand-700 to-brand-500 px-6 py-12 text-white shadow-lg sm:px-10">
+        <p className="mb-2 text-sm font-semibold uppercase tracking-widest text-brand-100">24/7 emergency response</p>
+        <h1 className="mb-4 max-w-2xl text-3xl font-extrabold leading-tight sm:text-4xl">
+          Fast ambulance booking and the nearest hospital, when every minute counts.
+        </h1>
+        <p className="mb-8 max-w-xl text-brand-50">
+          Find hospitals near you, see which ambulances are free right now and book one for a patient in under a minute.
+        </p>
+        <div className="flex flex-wrap gap-3">
+          <a href={`tel:${S.emergencyNumber}`} className="btn bg-white px-6 py-3 text-base text-brand-700 hover:bg-brand-50">
+            <span aria-hidden="true">📞</span> Call Emergency ({S.emergencyNumber})
+          </a>
+          {signedIn ? (
+            <Link to="/booking" className="btn border border-white/70 px-6 py-3 text-base text-white hover:bg-white/10">
+              Book Ambulance
+            </Link>
+          ) : (
+            <Link to="/register" className="btn border border-white/70 px-6 py-3 text-base text-white hover:bg-white/10">
+              Get Started
+            </Link>
+          )}
+        </div>
+      </section>
+
+      {!signedIn && (
+        <Alert tone="info">
+          {S.home.unauthorized}{' '}
+          <Link to="/login" className="font-semibold underline">Log in</Link>
+        </Alert>
+      )}
+
+      <section aria-label="Statistics" className="grid grid-cols-2 gap-4 lg:grid-cols-4">
+        {tiles.map((t) => (
+          <div key={t.label} className="card p-5">
+            <p className="text-2xl" aria-hidden="true">{t.icon}</p>
+            <p className="mt-2 text-2xl font-bold text-slate-900">{t.value}</p>
+            <p className="text-sm text-slate-600">{t.label}</p>
+          </div>
+        ))}
+      </section>
+
+      <section aria-labelledby="services-title">
+        <h2 id="services-title" className="mb-4 text-xl font-bold">Our services</h2>
+        <div className="grid gap-4 md:grid-cols-2 lg:grid-cols-4">
+          {services.map((s) => (
+            <Link key={s.to} to={s.to} className="card block p-5 transition hover:border-brand-500 hover:shadow-md">
+              <p className="text-2xl" aria-hidden="true">{s.icon}</p>
+              <h3 className="mt-2 font-semibold">{s.title}</h3>
+              <p className="mt-1 text-sm text-slate-600">{s.text}</p>
+            </Link>
+          ))}
+          <div className="card p-5">
+            <p className="text-2xl" aria-hidden="true">☎️</p>
+            <h3 className="mt-2 font-semibold">24/7 Helpline</h3>
+            <p className="mt-1 text-sm text-slate-600">Trained staff answer around the clock.</p>
+          </div>
+        </div>
+      </section>
+
+      <section aria-labelledby="live-title" className="card p-6">
+        <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
+          <h2 id="live-title" className="text-xl font-bold">Live status</h2>
+          <LiveClock className="rounded-md bg-slate-100 px-3 py-1 text-slate-700" />
+        </div>
+        {stats.isError && (
+          <div className="mb-4">
+            <Alert tone={signedIn ? 'warning' : 'error'}>{homeErrorMessage(stats.error, signedIn)}</Alert>
+          </div>
+        )}
+        <p className="mb-4 text-lg" aria-live="polite">
+          <span className="font-bold text-green-700">{figures.ambulances.available}</span> of{' '}
+          <span className="font-bold">{figures.ambulances.total}</span> ambulances are currently available
+        </p>
+        <div className="mb-4 grid grid-cols-3 gap-3 text-center text-sm">
+          <div className="rounded-lg bg-green-50 p-3"><p className="text-lg font-bold text-green-700">{figures.ambulances.available}</p>Available</div>
+          <div className="rounded-lg bg-blue-50 p-3"><p className="text-lg font-bold text-blue-700">{figures.ambulances.onDuty}</p>On Duty</div>
+          <div className="rounded-lg bg-amber-50 p-3"><p className="text-lg font-bold text-amber-700">{figures.ambulances.maintenance}</p>Maintenance</div>
+        </div>
+        <div className="flex gap-3">
+          {stats.isError && (
+            <button type="button" className="btn-primary" onClick={() => stats.refetch()}>Retry</button>
+          )}
+          <button type="button" className="btn-secondary" onClick={() => stats.refetch()} disabled={stats.isFetching}>
+            {stats.isFetching ? 'Refreshing...' : 'Refresh'}
+          </button>
+        </div>
+      </section>
+    </div>
+  )
+}

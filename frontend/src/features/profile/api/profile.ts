@@ -1,0 +1,31 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { api } from '../../../lib/api'
+import { updateStoredUser } from '../../../lib/session'
+import type { User } from '../../../lib/types'
+
+export interface ProfileUpdate {
+  email: string
+  latitude?: number
+  longitude?: number
+  password?: string
+}
+
+export const profileQuery = (userId: number) => ({
+  queryKey: ['profile', userId],
+  queryFn: () => api<User>('/user/profile', { query: { userId } }),
+})
+
+export function useProfile(userId: number) {
+  return useQuery(profileQuery(userId))
+}
+
+export function useUpdateProfile(userId: number) {
+  const client = useQueryClient()
+  return useMutation({
+    mutationFn: (body: ProfileUpdate) => api<User>('/user/profile', { method: 'PUT', body }),
+    onSuccess: (user) => {
+      client.setQueryData(['profile', userId], user)
+      updateStoredUser(user)
+    },
+  })
+}

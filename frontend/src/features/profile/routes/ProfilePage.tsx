@@ -1,0 +1,166 @@
+import { useEffect, useState, type FormEvent } from 'react'
+import { Alert, ErrorState, Spinner } from '../../../components/Feedback'
+import { UseLocationButton } from '../../../components/UseLocationButton'
+import { messageOf } from '../../../lib/api'
+import { formatCoord, formatDate } from '../../../lib/format'
+import { isAdmin, useSession } from '../../../lib/session'
+import type { User } from '../../../lib/types'
+import { S } from '../../../strings'
+import { useProfile, useUpdateProfile } from '../api/profile'
+import { buildProfileUpdate, type ProfileForm } from '../validation'
+
+function toForm(user: User): ProfileForm {
+  return {
+    email: user.email,
+    latitude: user.latitude?.toString() ?? '',
+    longitude: user.longitude?.toString() ?? '',
+    password: '',
+  }
+}
+
+export default function ProfilePage() {
+  const session = useSession()
+  if (!session) {
+    return <Alert tone="warning">{S.notLoggedIn}</Alert>
+  }
+  return <Profile userId={session.user.id} />
+}
+
+function Profile({ userId }: { userId: number }) {
+  const profile = useProfile(userId)
+  const update = useUpdateProfile(userId)
+  const [editing, setEditing] = useState(false)
+  const [form, setForm] = useState<ProfileForm | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  const [success, setSuccess] = useState<string | null>(null)
+
+  useEffect(() => {
+    if (!success) return
+    const t = setTimeout(() => setSuccess(null), 3000)
+    return () => clearTimeout(t)
+  }, [success])
+
+  if (profile.isPending) return <Spinner label="Loading profile..." />
+  if (profile.isError) return <ErrorState message={S.fetchProfileFailed} onRetry={() => profile.refetch()} />
+
+  const user = profile.data
+  const admin = isAdmin(user)
+
+  const startEdit = () => {
+    setForm(toForm(user))
+    setError(null)
+    setSuccess(null)
+    setEditing(true)
+  }
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault()
+    if (!form) return
+    const { body, error } = buildProfileUpdate(form, admin)
+    if (!body) {
+      setError(error ?? S.updateProfileFailed)
+      return
+    }
+    update.mutate(body, {
+      onSuccess: () => {
+        setEditing(false)
+        setError(null)
+        setSuccess(S.profileUpdated)
+      },
+      onError: (err) => setError(messageOf(err, S.updateProfileFailed)),
+    })
+  }
+
+  return (
+    <div className="mx-auto max-w-3xl space-y-6">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-2xl font-bold">My Profile</h1>
+        {!editing && (
+          <button type="button" className="btn-blue" onClick={startEdit}>
+            Edit Profile
+          </button>
+        )}
+      </div>
+      {success && <Alert tone="success">{success}</Alert>}
+      {error && <Alert tone="error">{error}</Alert>}
+
+      {!editing || !form ? (
+        <div className="grid gap-6 md:grid-cols-3">
+          <section className="card p-6 md:col-span-2" aria-label="Account details">
+            <div className="mb-6 flex items-center gap-4">
+              <span aria-hidden="true" className="flex h-14 w-14 items-center justify-center rounded-full bg-brand-100 text-xl font-bold uppercase text-brand-700">
+                {user.username.slice(0, 1)}
+              </span>
+              <div>
+                <p className="text-lg font-semibold">{user.username}</p>
+                <p className="flex items-center gap-2 text-sm text-slate-600">
+                  {user.role}
+                  {admin && <span className="rounded-full bg-purple-100 px-2 py-0.5 text-xs font-semibold text-purple-800">Admin</span>}
+                </p>
+              </div>
+            </div>
+            <dl className="grid gap-4 sm:grid-cols-2">
+              <Detail term="Username" value={user.username} />
+              <Detail term="Email" value={user.email} />
+              {!admin && <Detail term="Latitude" value={formatCoord(user.latitude)} />}
+              {!admin && <Detail term="Longitude" value={formatCoord(user.longitude)} />}
+              <Detail term="Role" value={user.role} />
+              <Detail term="Member since" value={formatDate(user.createdAt)} />
+            </dl>
+          </section>
+          <section className="card p-6" aria-label="Quick stats">
+            <h2 className="mb-4 font-semibold">Quick stats</h2>
+            <ul className="space-y-3 text-sm">
+              <li className="flex justify-between"><span className="text-slate-600">Account status</span><span className="font-semibold text-green-700">Active</span></li>
+              <li className="flex justify-between"><span className="text-slate-600">Emergency line</span><span className="font-semibold">{S.emergencyNumber}</span></li>
+              <li className="flex justify-between"><span className="text-slate-600">Support</span><span className="font-semibold">24/7</span></li>
+            </ul>
+          </section>
+        </div>
+      ) : (
+        <form onSubmit={submit} noValidate className="card space-y-4 p-6" aria-label="Edit profile">
+          <div>
+            <label htmlFor="email" className="label">Email</label>
+            <input id="email" type="email" className="input" autoComplete="email" value={form.email} onChange={(e) => setForm({ ...form, email: e.target.value })} />
+          </div>
+          {!admin && (
+            <div className="grid gap-4 sm:grid-cols-2">
+              <div>
+                <label htmlFor="latitude" className="label">Latitude</label>
+                <input id="latitude" className="input" inputMode="decimal" value={form.latitude} onChange={(e) => setForm({ ...form, latitude: e.target.value })} />
+              </div>
+              <div>
+                <label htmlFor="longitude" className="label">Longitude</label>
+                <input id="longitude" className="input" inputMode="decimal" value={form.longitude} onChange={(e) => setForm({ ...form, longitude: e.target.value })} />
+              </div>
+              <div className="sm:col-span-2">
+                <UseLocationButton onLocated={(c) => setForm((f) => f && { ...f, latitude: c.latitude.toFixed(6), longitude: c.longitude.toFixed(6) })} />
+              </div>
+            </div>
+          )}
+          <div>
+            <label htmlFor="new-password" className="label">New password (optional)</label>
+            <input id="new-password" type="password" className="input" autoComplete="new-password" placeholder="Leave blank to keep your password" value={form.password} onChange={(e) => setForm({ ...form, password: e.target.value })} />
+          </div>
+          <div className="flex gap-3">
+            <button type="submit" className="btn-primary" disabled={update.isPending}>
+              {update.isPending ? 'Saving...' : 'Save'}
+            </button>
+            <button type="button" className="btn-secondary" onClick={() => { setEditing(false); setError(null) }}>
+              Cancel
+            </button>
+          </div>
+        </form>
+      )}
+    </div>
+  )
+}
+
+function Detail({ term, value }: { term: string; value: string }) {
+  return (
+    <div>
+      <dt className="text-xs font-medium uppercase tracking-wide text-slate-500">{term}</dt>
+      <dd className="mt-1 break-all text-slate-900">{value}</dd>
+    </div>
+  )
+}

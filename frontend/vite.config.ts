@@ -1,0 +1,22 @@
+/// <reference types="vitest/config" />
+import { defineConfig } from 'vite'
+import react from '@vitejs/plugin-react'
+import tailwindcss from '@tailwindcss/vite'
+
+// /api goes to the functions (cargo lambda watch locally), so the app and the API
+// share one origin, as they do behind CloudFront.
+const apiTarget = process.env.API_PROXY_TARGET ?? 'http://127.0.0.1:9000'
+const proxy = { '/api': { target: apiTarget, changeOrigin: false } }
+
+export default defineConfig({
+  plugins: [react(), tailwindcss()],
+  server: { port: 5173, proxy },
+  preview: { proxy },
+  build: { sourcemap: true },
+  test: {
+    environment: 'jsdom',
+    setupFiles: ['./src/test/setup.ts'],
+    include: ['src/**/*.test.{ts,tsx}'],
+    css: false,
+  },
+})
