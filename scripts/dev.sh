@@ -39,16 +39,16 @@ cargo build --quiet --workspace --bins
 "$ROOT/target/debug/manage" seed
 
 log "starting the functions (cargo lambda watch) on :$API_PORT"
-(cd "$ROOT" && setsid cargo lambda watch -a 127.0.0.1 -P "$API_PORT" >"$LOG_DIR/functions.log" 2>&1 < /dev/null) &
+(cd "$ROOT" && exec setsid cargo lambda watch -A 127.0.0.1 -P "$API_PORT" >"$LOG_DIR/functions.log" 2>&1 < /dev/null) &
 pids+=("$!")
 
 log "starting the web app (Vite) on :$WEB_PORT"
 (cd "$ROOT/frontend" && API_PROXY_TARGET="http://127.0.0.1:$API_PORT" \
-  setsid npm run dev -- --host 127.0.0.1 --port "$WEB_PORT" --strictPort >"$LOG_DIR/web.log" 2>&1 < /dev/null) &
+  exec setsid npm run dev -- --host 127.0.0.1 --port "$WEB_PORT" --strictPort >"$LOG_DIR/web.log" 2>&1 < /dev/null) &
 pids+=("$!")
 
-wait_http "$WEB_PORT" 120 || { tail -n 30 "$LOG_DIR/web.log"; die "the web app did not start"; }
-wait_http "$API_PORT" 120 || { tail -n 30 "$LOG_DIR/functions.log"; die "the functions did not start"; }
+wait_http "$WEB_PORT" 120 "${pids[2]}" || { tail -n 30 "$LOG_DIR/web.log"; die "the web app did not start"; }
+wait_http "$API_PORT" 120 "${pids[1]}" || { tail -n 30 "$LOG_DIR/functions.log"; die "the functions did not start"; }
 
 cat <<BANNER
 

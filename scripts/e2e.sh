@@ -31,9 +31,9 @@ cargo build --quiet --workspace --bins
 "$ROOT/target/debug/manage" seed
 
 API_PORT=$(free_port)
-(cd "$ROOT" && setsid cargo lambda watch -a 127.0.0.1 -P "$API_PORT" >"$LOG_DIR/functions.log" 2>&1 < /dev/null) &
+(cd "$ROOT" && exec setsid cargo lambda watch -A 127.0.0.1 -P "$API_PORT" >"$LOG_DIR/functions.log" 2>&1 < /dev/null) &
 pids+=("$!")
-wait_http "$API_PORT" 120 || die "cargo lambda watch did not start"
+wait_http "$API_PORT" 120 "${pids[1]}" || die "cargo lambda watch did not start"
 # Each function is started on its first request; warm them all before the browser.
 for group in auth user hospitals ambulances booking admin; do
   [ -d "$ROOT/functions/$group" ] || continue
@@ -48,9 +48,9 @@ done
 WEB_PORT=$(free_port)
 (cd "$ROOT/frontend" && npm run build --silent >"$LOG_DIR/build.log" 2>&1) || { cat "$LOG_DIR/build.log"; die "frontend build failed"; }
 (cd "$ROOT/frontend" && API_PROXY_TARGET="http://127.0.0.1:$API_PORT" \
-  setsid npx vite preview --host 127.0.0.1 --port "$WEB_PORT" --strictPort >"$LOG_DIR/web.log" 2>&1 < /dev/null) &
+  exec setsid npx vite preview --host 127.0.0.1 --port "$WEB_PORT" --strictPort >"$LOG_DIR/web.log" 2>&1 < /dev/null) &
 pids+=("$!")
-wait_http "$WEB_PORT" 60 || die "vite preview did not start"
+wait_http "$WEB_PORT" 60 "${pids[2]}" || die "vite preview did not start"
 
 log "running Playwright against http://127.0.0.1:$WEB_PORT"
 (cd "$ROOT/frontend" && E2E_BASE_URL="http://127.0.0.1:$WEB_PORT" npx playwright test)

@@ -19,11 +19,13 @@ free_port() {
   python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
 }
 
-# Waits until an HTTP server answers on 127.0.0.1:$1 (any status), up to $2 seconds.
+# Waits until an HTTP server answers on 127.0.0.1:$1 (any status), up to $2 seconds;
+# gives up at once if process $3 (when given) has exited.
 wait_http() {
-  local port=$1 secs=${2:-60} path=${3:-/}
+  local port=$1 secs=${2:-60} pid=${3:-}
   for _ in $(seq $((secs * 4))); do
-    if curl -s -o /dev/null "http://127.0.0.1:$port$path"; then return 0; fi
+    if curl -s -o /dev/null "http://127.0.0.1:$port/"; then return 0; fi
+    if [ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null; then return 1; fi
     sleep 0.25
   done
   return 1

@@ -8,7 +8,7 @@ export function Layout() {
   const navigate = useNavigate()
   // Any 401 on an authenticated call: the session is gone, so sign in again.
   useEffect(() => {
-    onUnauthorized(() => navigate('/login', { replace: true, state: { message: S.sessionExpired } }))
+    onUnauthorized(() => navigate('/login', { replace: true }))
     return () => onUnauthorized(null)
   }, [navigate])
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { api, ApiError, buildUrl, messageOf, onUnauthorized } from './api'
-import { getSession, saveSession } from './session'
+import { getSession, getSignOutNotice, saveSession } from './session'
 
 function respond(status: number, body?: unknown) {
   return vi.fn().mockResolvedValue(
@@ -48,6 +48,7 @@ describe('api', () => {
     await expect(api('/user/profile')).rejects.toMatchObject({ status: 401 })
     expect(handler).toHaveBeenCalledOnce()
     expect(getSession()).toBeNull()
+    expect(getSignOutNotice()).toBe('Your session has expired. Please sign in again.')
   })
 
   it('does not call the sign-out handler for a signed-out 401 (a failed login)', async () => {

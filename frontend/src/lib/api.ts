@@ -1,5 +1,6 @@
 // The one fetch wrapper: base path, bearer token, JSON, typed errors, timeouts and
 // the sign-out on any 401 of an authenticated call.
+import { S } from '../strings'
 import { clearSession, getSession } from './session'
 
 export type ErrorKind = 'http' | 'network' | 'timeout'
@@ -31,7 +32,7 @@ export interface RequestOptions {
 
 let unauthorizedHandler: (() => void) | null = null
 
-/** Called after a 401 on a call that carried a token (the session is already cleared). */
+/** Called after a 401 to a call that carried a token (the session is already cleared). */
 export function onUnauthorized(handler: (() => void) | null) {
   unauthorizedHandler = handler
 }
@@ -86,7 +87,7 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
         : `Request failed with status code ${response.status}`
     const field = typeof body.field === 'string' ? body.field : undefined
     if (response.status === 401 && session) {
-      clearSession()
+      clearSession(S.sessionExpired)
       unauthorizedHandler?.()
     }
     throw new ApiError(message, response.status, 'http', field)

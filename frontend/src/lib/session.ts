@@ -12,6 +12,8 @@ export interface Session {
 }
 
 let cached: Session | null | undefined
+// Why the last session ended (e.g. it expired), shown once on the sign-in screen.
+let signOutNotice: string | null = null
 const listeners = new Set<() => void>()
 
 function read(): Session | null {
@@ -48,6 +50,7 @@ export function saveSession(auth: AuthResponse, fallbackUser?: Partial<User>) {
   }
   localStorage.setItem(TOKEN_KEY, auth.token)
   localStorage.setItem(USER_KEY, JSON.stringify(user))
+  signOutNotice = null
   emit()
 }
 
@@ -57,10 +60,15 @@ export function updateStoredUser(user: User) {
   emit()
 }
 
-export function clearSession() {
+export function clearSession(notice: string | null = null) {
+  signOutNotice = notice
   localStorage.removeItem(TOKEN_KEY)
   localStorage.removeItem(USER_KEY)
   emit()
+}
+
+export function getSignOutNotice(): string | null {
+  return signOutNotice
 }
 
 function subscribe(listener: () => void) {

@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react'
 import { Link, useLocation, useNavigate } from 'react-router'
 import { Alert } from '../../../components/Feedback'
 import { ApiError } from '../../../lib/api'
+import { getSignOutNotice } from '../../../lib/session'
 import { S } from '../../../strings'
 import { useLogin } from '../api/auth'
 
@@ -16,7 +17,7 @@ export function loginErrorMessage(error: unknown): string {
 export function LoginPage() {
   const navigate = useNavigate()
   const location = useLocation()
-  const notice = (location.state as { message?: string } | null)?.message
+  const notice = (location.state as { message?: string } | null)?.message ?? getSignOutNotice()
   const [username, setUsername] = useState('')
   const [password, setPassword] = useState('')
   const [showPassword, setShowPassword] = useState(false)
