@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react'
 import { Link, NavLink, useLocation, useNavigate } from 'react-router'
 import { clearSession, isAdmin, useSession } from '../lib/session'
 import { S } from '../strings'
+import { Icon } from '../components/Icon'
 
 const linkClass = ({ isActive }: { isActive: boolean }) =>
   `rounded-md px-3 py-2 text-sm font-medium ${isActive ? 'bg-brand-50 text-brand-700' : 'text-slate-700 hover:bg-slate-100'}`
@@ -81,7 +82,7 @@ export function TopBar() {
     <header className="sticky top-0 z-40 border-b border-slate-200 bg-white/95 backdrop-blur">
       <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-3 px-4">
         <Link to="/" className="flex items-center gap-2 text-lg font-bold text-brand-700">
-          <span aria-hidden="true">🚑</span> AmbuCare
+          <Icon name="ambulance" className="h-7 w-7" /> AmbuCare
         </Link>
         <nav aria-label="Main" className="hidden items-center gap-1 md:flex">
           {links}
@@ -92,7 +93,7 @@ export function TopBar() {
             className="btn bg-brand-600 text-white shadow hover:bg-brand-700"
             aria-label={`Emergency: call ${S.emergencyNumber}`}
           >
-            <span aria-hidden="true">📞</span>
+            <Icon name="phone" className="h-4 w-4" />
             <span className="hidden sm:inline">Emergency</span> {S.emergencyNumber}
           </a>
           {user && (
@@ -137,9 +138,7 @@ export function TopBar() {
             aria-controls="mobile-menu"
             onClick={() => setMobileOpen(!mobileOpen)}
           >
-            <span aria-hidden="true" className="text-xl">
-              {mobileOpen ? '✕' : '☰'}
-            </span>
+            <Icon name={mobileOpen ? 'close' : 'menu'} className="h-6 w-6" />
           </button>
         </div>
       </div>

@@ -1,5 +1,6 @@
 import { useState } from 'react'
 import { currentPosition, type Coords } from '../lib/geolocation'
+import { Icon } from './Icon'
 
 /** 'Use my current location': fills coordinates from the browser, or says why not. */
 export function UseLocationButton({ onLocated }: { onLocated: (c: Coords) => void }) {
@@ -23,7 +24,7 @@ export function UseLocationButton({ onLocated }: { onLocated: (c: Coords) => voi
           }
         }}
       >
-        <span aria-hidden="true">📍</span> {busy ? 'Locating...' : 'Use my current location'}
+        <Icon name="pin" className="h-4 w-4" /> {busy ? 'Locating...' : 'Use my current location'}
       </button>
       {error && (
         <p role="alert" className="mt-2 text-sm text-red-700">

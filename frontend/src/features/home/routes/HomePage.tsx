@@ -4,6 +4,7 @@ import { LiveClock } from '../../../components/LiveClock'
 import { useSession } from '../../../lib/session'
 import { S } from '../../../strings'
 import { homeErrorMessage, useHomeStats, zeroStats } from '../api/home'
+import { Icon, type IconName } from '../../../components/Icon'
 
 export function HomePage() {
   const session = useSession()
@@ -12,17 +13,17 @@ export function HomePage() {
   const figures = stats.data ?? zeroStats
   const loading = stats.isPending
 
-  const tiles = [
-    { label: 'Active Ambulances', value: loading ? '…' : String(figures.ambulances.available), icon: '🚑' },
-    { label: 'Response Time', value: '8 min', icon: '⏱️' },
-    { label: 'Hospitals', value: loading ? '…' : String(figures.hospitals), icon: '🏥' },
-    { label: 'Satisfaction', value: '98%', icon: '⭐' },
+  const tiles: { label: string; value: string; icon: IconName }[] = [
+    { label: 'Active Ambulances', value: loading ? '…' : String(figures.ambulances.available), icon: 'ambulance' },
+    { label: 'Response Time', value: '8 min', icon: 'clock' },
+    { label: 'Hospitals', value: loading ? '…' : String(figures.hospitals), icon: 'hospital' },
+    { label: 'Satisfaction', value: '98%', icon: 'star' },
   ]
 
-  const services = [
-    { to: '/booking', title: 'Book an Ambulance', text: 'Normal or emergency transport in a few taps.', icon: '🚑' },
-    { to: '/hospitals/nearest', title: 'Nearest Hospitals', text: 'Hospitals closest to you, with distance and contact.', icon: '🏥' },
-    { to: '/history', title: 'Booking History', text: 'Follow the live status of your bookings.', icon: '📋' },
+  const services: { to: string; title: string; text: string; icon: IconName }[] = [
+    { to: '/booking', title: 'Book an Ambulance', text: 'Normal or emergency transport in a few taps.', icon: 'ambulance' },
+    { to: '/hospitals/nearest', title: 'Nearest Hospitals', text: 'Hospitals closest to you, with distance and contact.', icon: 'hospital' },
+    { to: '/history', title: 'Booking History', text: 'Follow the live status of your bookings.', icon: 'list' },
   ]
 
   return (
@@ -37,7 +38,7 @@ export function HomePage() {
         </p>
         <div className="flex flex-wrap gap-3">
           <a href={`tel:${S.emergencyNumber}`} className="btn bg-white px-6 py-3 text-base text-brand-700 hover:bg-brand-50">
-            <span aria-hidden="true">📞</span> Call Emergency ({S.emergencyNumber})
+            <Icon name="phone" /> Call Emergency ({S.emergencyNumber})
           </a>
           {signedIn ? (
             <Link to="/booking" className="btn border border-white/70 px-6 py-3 text-base text-white hover:bg-white/10">
@@ -61,7 +62,7 @@ export function HomePage() {
       <section aria-label="Statistics" className="grid grid-cols-2 gap-4 lg:grid-cols-4">
         {tiles.map((t) => (
           <div key={t.label} className="card p-5">
-            <p className="text-2xl" aria-hidden="true">{t.icon}</p>
+            <span className="inline-flex rounded-lg bg-brand-50 p-2 text-brand-700"><Icon name={t.icon} className="h-6 w-6" /></span>
             <p className="mt-2 text-2xl font-bold text-slate-900">{t.value}</p>
             <p className="text-sm text-slate-600">{t.label}</p>
           </div>
@@ -73,13 +74,13 @@ export function HomePage() {
         <div className="grid gap-4 md:grid-cols-2 lg:grid-cols-4">
           {services.map((s) => (
             <Link key={s.to} to={s.to} className="card block p-5 transition hover:border-brand-500 hover:shadow-md">
-              <p className="text-2xl" aria-hidden="true">{s.icon}</p>
+              <span className="inline-flex rounded-lg bg-brand-50 p-2 text-brand-700"><Icon name={s.icon} className="h-6 w-6" /></span>
               <h3 className="mt-2 font-semibold">{s.title}</h3>
               <p className="mt-1 text-sm text-slate-600">{s.text}</p>
             </Link>
           ))}
           <div className="card p-5">
-            <p className="text-2xl" aria-hidden="true">☎️</p>
+            <span className="inline-flex rounded-lg bg-brand-50 p-2 text-brand-700"><Icon name="headset" className="h-6 w-6" /></span>
             <h3 className="mt-2 font-semibold">24/7 Helpline</h3>
             <p className="mt-1 text-sm text-slate-600">Trained staff answer around the clock.</p>
           </div>
