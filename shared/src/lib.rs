@@ -5,6 +5,7 @@ pub mod auth;
 pub mod booking;
 pub mod config;
 pub mod error;
+pub mod geo;
 pub mod http;
 pub mod store;
 pub mod telemetry;
