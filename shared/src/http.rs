@@ -118,6 +118,10 @@ where
                     key.clone(),
                     format!("Invalid path parameter '{key}': '{value}' is not a valid id"),
                 ),
+                ErrorKind::ParseError { value, .. } => ApiError::bad_request(
+                    "id",
+                    format!("Invalid path parameter 'id': '{value}' is not a valid id"),
+                ),
                 ErrorKind::Message(msg) => {
                     ApiError::bad_request("id", format!("Invalid path parameter: {msg}"))
                 }
@@ -126,6 +130,23 @@ where
             Err(other) => Err(ApiError::invalid(other.body_text())),
         }
     }
+}
+
+/// Zero-based `page` and `size` (default `default_size`, 1 to `max_size`).
+pub fn page_params(
+    page: Option<u32>,
+    size: Option<u32>,
+    default_size: u32,
+    max_size: u32,
+) -> Result<(u32, u32), ApiError> {
+    let size = size.unwrap_or(default_size);
+    if !(1..=max_size).contains(&size) {
+        return Err(ApiError::bad_request(
+            "size",
+            format!("Invalid query parameter 'size': must be 1 to {max_size}"),
+        ));
+    }
+    Ok((page.unwrap_or(0), size))
 }
 
 /// Maps a serde error at `path` to a 400 that names the field.

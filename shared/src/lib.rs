@@ -7,6 +7,7 @@ pub mod config;
 pub mod error;
 pub mod geo;
 pub mod http;
+pub mod seed;
 pub mod store;
 pub mod telemetry;
 pub mod types;

@@ -277,6 +277,51 @@ impl Role {
     }
 }
 
+/// Free text of 1 to `MAX` characters after trimming (names, addresses...).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct Text<const MAX: usize>(String);
+
+impl<const MAX: usize> TryFrom<String> for Text<MAX> {
+    type Error = String;
+    fn try_from(v: String) -> Result<Self, String> {
+        let v = v.trim();
+        match v.chars().count() {
+            0 => Err("must not be blank".into()),
+            n if n > MAX => Err(format!("must be at most {MAX} characters")),
+            _ => Ok(Text(v.to_owned())),
+        }
+    }
+}
+
+impl<const MAX: usize> From<Text<MAX>> for String {
+    fn from(v: Text<MAX>) -> String {
+        v.0
+    }
+}
+
+/// Optional free text: absent, null or blank all mean "none".
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(try_from = "Option<String>", into = "Option<String>")]
+pub struct OptionalText<const MAX: usize>(pub Option<String>);
+
+impl<const MAX: usize> TryFrom<Option<String>> for OptionalText<MAX> {
+    type Error = String;
+    fn try_from(v: Option<String>) -> Result<Self, String> {
+        match v.as_deref().map(str::trim) {
+            None | Some("") => Ok(OptionalText(None)),
+            Some(t) if t.chars().count() > MAX => Err(format!("must be at most {MAX} characters")),
+            Some(t) => Ok(OptionalText(Some(t.to_owned()))),
+        }
+    }
+}
+
+impl<const MAX: usize> From<OptionalText<MAX>> for Option<String> {
+    fn from(v: OptionalText<MAX>) -> Option<String> {
+        v.0
+    }
+}
+
 /// Current time as an RFC 3339 UTC string with millisecond precision, the form every
 /// timestamp is stored and sent in (string order equals time order).
 pub fn now_rfc3339() -> String {

@@ -130,6 +130,13 @@ async fn seed(store: &Store) -> Result<(), ApiError> {
             .await?;
         println!("seeded {name}");
     }
+    let seeded = shared::seed::seed_hospitals_and_ambulances(store).await?;
+    if seeded.hospitals > 0 {
+        println!(
+            "seeded {} hospitals and {} ambulances",
+            seeded.hospitals, seeded.ambulances
+        );
+    }
     println!("demo logins (local only): admin / admin12345, demo / demo12345");
     Ok(())
 }

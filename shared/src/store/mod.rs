@@ -2,7 +2,9 @@
 //! `serde_dynamo`; every request path is GetItem, Query, BatchGetItem or
 //! TransactWriteItems (see docs/data-model.md).
 
+pub mod ambulances;
 pub mod counters;
+pub mod hospitals;
 pub mod schema;
 pub mod users;
 

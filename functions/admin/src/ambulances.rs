@@ -1,0 +1,106 @@
+use axum::{
+    Json, Router,
+    extract::State,
+    http::StatusCode,
+    routing::{delete, get, patch, post},
+};
+use serde::Deserialize;
+use shared::{
+    AdminCaller, ApiError, ApiJson, ApiQuery, AppState,
+    store::ambulances::{Ambulance, AmbulanceStatus, AmbulanceType, NewAmbulance},
+    types::{Id, OptionalText, Text},
+};
+
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/admin/ambulances/all", get(all))
+        .route("/api/admin/ambulances/add", post(add))
+        .route("/api/admin/ambulances/remove", delete(remove))
+        .route("/api/admin/ambulance/status", patch(set_status))
+}
+
+async fn all(
+    State(app): State<AppState>,
+    _admin: AdminCaller,
+) -> Result<Json<Vec<Ambulance>>, ApiError> {
+    Ok(Json(app.store.all_ambulances().await?))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct HospitalRef {
+    id: Id,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct AddAmbulance {
+    number: Text<32>,
+    status: AmbulanceStatus,
+    hospital: HospitalRef,
+    #[serde(default)]
+    driver_info: OptionalText<200>,
+    #[serde(default, rename = "type")]
+    ambulance_type: Option<AmbulanceType>,
+    #[serde(default)]
+    contact_info: OptionalText<100>,
+}
+
+async fn add(
+    State(app): State<AppState>,
+    _admin: AdminCaller,
+    ApiJson(req): ApiJson<AddAmbulance>,
+) -> Result<(StatusCode, Json<Ambulance>), ApiError> {
+    if req.status == AmbulanceStatus::OnDuty {
+        return Err(ApiError::bad_request(
+            "status",
+            "Invalid 'status': a new ambulance is AVAILABLE or MAINTENANCE",
+        ));
+    }
+    let ambulance = app
+        .store
+        .add_ambulance(NewAmbulance {
+            number: req.number.into(),
+            driver_info: req.driver_info.0,
+            status: req.status,
+            ambulance_type: req.ambulance_type.unwrap_or_default(),
+            contact_info: req.contact_info.0,
+            hospital_id: req.hospital.id,
+        })
+        .await?;
+    Ok((StatusCode::CREATED, Json(ambulance)))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct RemoveQuery {
+    ambulance_id: Id,
+}
+
+async fn remove(
+    State(app): State<AppState>,
+    _admin: AdminCaller,
+    ApiQuery(q): ApiQuery<RemoveQuery>,
+) -> Result<StatusCode, ApiError> {
+    app.store.remove_ambulance(q.ambulance_id).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct StatusQuery {
+    ambulance_id: Id,
+    status: AmbulanceStatus,
+}
+
+async fn set_status(
+    State(app): State<AppState>,
+    _admin: AdminCaller,
+    ApiQuery(q): ApiQuery<StatusQuery>,
+) -> Result<Json<Ambulance>, ApiError> {
+    Ok(Json(
+        app.store
+            .set_ambulance_status(q.ambulance_id, q.status)
+            .await?,
+    ))
+}

@@ -1,0 +1,64 @@
+use axum::{
+    Json, Router,
+    extract::State,
+    http::StatusCode,
+    routing::{delete, post},
+};
+use serde::Deserialize;
+use shared::{
+    AdminCaller, ApiError, ApiJson, ApiQuery, AppState,
+    store::hospitals::{Hospital, NewHospital},
+    types::{Id, LatLng, Latitude, Longitude, OptionalText, Text},
+};
+
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/admin/hospitals/add", post(add))
+        .route("/api/admin/hospitals/remove", delete(remove))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct AddHospital {
+    name: Text<200>,
+    address: Text<500>,
+    latitude: Latitude,
+    longitude: Longitude,
+    #[serde(default)]
+    contact_info: OptionalText<100>,
+}
+
+async fn add(
+    State(app): State<AppState>,
+    _admin: AdminCaller,
+    ApiJson(req): ApiJson<AddHospital>,
+) -> Result<(StatusCode, Json<Hospital>), ApiError> {
+    let hospital = app
+        .store
+        .add_hospital(NewHospital {
+            name: req.name.into(),
+            address: req.address.into(),
+            location: LatLng {
+                lat: req.latitude,
+                lng: req.longitude,
+            },
+            contact_info: req.contact_info.0,
+        })
+        .await?;
+    Ok((StatusCode::CREATED, Json(hospital)))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct RemoveQuery {
+    hospital_id: Id,
+}
+
+async fn remove(
+    State(app): State<AppState>,
+    _admin: AdminCaller,
+    ApiQuery(q): ApiQuery<RemoveQuery>,
+) -> Result<StatusCode, ApiError> {
+    app.store.remove_hospital(q.hospital_id).await?;
+    Ok(StatusCode::NO_CONTENT)
+}

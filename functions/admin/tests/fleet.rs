@@ -1,0 +1,664 @@
+//! Hospitals and ambulances through the admin, hospitals and ambulances functions,
+//! against DynamoDB Local.
+
+use http::StatusCode;
+use rand::{Rng, SeedableRng, rngs::StdRng};
+use serde_json::{Value, json};
+use shared::{
+    geo::haversine_km,
+    store::ambulances::{
+        AmbulanceCounts, AmbulanceStatus, StatusMove, status_change, status_counter_delta,
+    },
+    testing::{TestApp, TestUser},
+    types::Id,
+};
+
+struct Apps {
+    admin_app: TestApp,
+    hospitals: TestApp,
+    ambulances: TestApp,
+    admin: TestUser,
+}
+
+async fn apps() -> Apps {
+    let admin_app = TestApp::new(admin::router).await;
+    let admin = admin_app.admin().await;
+    Apps {
+        hospitals: admin_app.with_router(hospitals::router),
+        ambulances: admin_app.with_router(ambulances::router),
+        admin_app,
+        admin,
+    }
+}
+
+impl Apps {
+    async fn add_hospital(&self, name: &str, lat: f64, lng: f64) -> Value {
+        let res = self
+            .admin_app
+            .post(
+                "/api/admin/hospitals/add",
+                Some(&self.admin.token),
+                json!({ "name": name, "address": format!("{name} Road"), "latitude": lat, "longitude": lng, "contactInfo": "+911234567" }),
+            )
+            .await;
+        assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+        res.body
+    }
+
+    async fn add_ambulance(&self, number: &str, hospital: &Value, status: &str) -> Value {
+        let res = self
+            .admin_app
+            .post(
+                "/api/admin/ambulances/add",
+                Some(&self.admin.token),
+                json!({ "number": number, "status": status, "hospital": { "id": hospital["id"] }, "driverInfo": "Ravi Kumar", "type": "ALS", "contactInfo": "+919999999" }),
+            )
+            .await;
+        assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+        res.body
+    }
+
+    async fn counts(&self, query: &str) -> AmbulanceCounts {
+        let res = self
+            .ambulances
+            .get(&format!("/api/ambulances/counts{query}"), None)
+            .await;
+        assert_eq!(res.status, StatusCode::OK, "{:?}", res.body);
+        serde_json::from_value(res.body).unwrap()
+    }
+
+    /// Recounts the fleet from the ambulances themselves.
+    async fn recount(&self) -> AmbulanceCounts {
+        let res = self
+            .admin_app
+            .get("/api/admin/ambulances/all", Some(&self.admin.token))
+            .await;
+        let statuses: Vec<AmbulanceStatus> = res
+            .body
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| serde_json::from_value(a["status"].clone()).unwrap())
+            .collect();
+        AmbulanceCounts::of(statuses.iter())
+    }
+}
+
+fn id_of(v: &Value) -> Id {
+    Id::try_from(v["id"].as_u64().unwrap()).unwrap()
+}
+
+#[tokio::test]
+async fn every_admin_route_needs_an_admin() {
+    let a = apps().await;
+    let user = a.admin_app.user("plain").await;
+    let routes: [(&str, &str, Option<Value>); 6] = [
+        (
+            "POST",
+            "/api/admin/hospitals/add",
+            Some(json!({"name":"x","address":"y","latitude":1,"longitude":1})),
+        ),
+        ("DELETE", "/api/admin/hospitals/remove?hospitalId=1", None),
+        ("GET", "/api/admin/ambulances/all", None),
+        (
+            "POST",
+            "/api/admin/ambulances/add",
+            Some(json!({"number":"A1","status":"AVAILABLE","hospital":{"id":1}})),
+        ),
+        ("DELETE", "/api/admin/ambulances/remove?ambulanceId=1", None),
+        (
+            "PATCH",
+            "/api/admin/ambulance/status?ambulanceId=1&status=AVAILABLE",
+            None,
+        ),
+    ];
+    for (method, uri, body) in routes {
+        let m: http::Method = method.parse().unwrap();
+        let anon = a.admin_app.call(m.clone(), uri, None, body.clone()).await;
+        assert_eq!(anon.status, StatusCode::UNAUTHORIZED, "{method} {uri}");
+        let res = a.admin_app.call(m, uri, Some(&user.token), body).await;
+        assert_eq!(res.status, StatusCode::FORBIDDEN, "{method} {uri}");
+    }
+    assert_eq!(
+        a.hospitals.get("/api/hospitals/all", None).await.body["totalElements"],
+        0,
+        "nothing was written"
+    );
+}
+
+#[tokio::test]
+async fn hospitals_page_by_name_with_exact_totals() {
+    let a = apps().await;
+    for i in 0..23 {
+        a.add_hospital(
+            &format!("Hospital {:02}", 22 - i),
+            30.0 + i as f64 * 0.01,
+            74.0,
+        )
+        .await;
+    }
+    let res = a
+        .hospitals
+        .get("/api/hospitals/all?page=0&size=10", None)
+        .await;
+    assert_eq!(res.status, StatusCode::OK);
+    assert_eq!(res.body["totalElements"], 23);
+    assert_eq!(res.body["totalPages"], 3);
+    assert_eq!(res.body["content"][0]["name"], "Hospital 00");
+    assert_eq!(res.body["content"].as_array().unwrap().len(), 10);
+    let last = a
+        .hospitals
+        .get("/api/hospitals/all?page=2&size=10", None)
+        .await;
+    let names: Vec<&str> = last.body["content"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["Hospital 20", "Hospital 21", "Hospital 22"]);
+    let beyond = a
+        .hospitals
+        .get("/api/hospitals/all?page=9&size=10", None)
+        .await;
+    assert_eq!(beyond.body["content"], json!([]));
+    let default = a.hospitals.get("/api/hospitals/all", None).await;
+    assert_eq!(
+        (default.body["page"].clone(), default.body["size"].clone()),
+        (json!(0), json!(10))
+    );
+    let one = a
+        .hospitals
+        .get(
+            &format!("/api/hospitals/{}", last.body["content"][0]["id"]),
+            None,
+        )
+        .await;
+    assert_eq!(one.body["name"], "Hospital 20");
+    assert_eq!(
+        a.hospitals.get("/api/hospitals/999999", None).await.status,
+        StatusCode::NOT_FOUND
+    );
+}
+
+#[tokio::test]
+async fn bad_parameters_are_400_naming_them() {
+    let a = apps().await;
+    let cases = [
+        (&a.hospitals, "/api/hospitals/nearest?lat=91&lng=10", "lat"),
+        (&a.hospitals, "/api/hospitals/nearest?lat=10&lng=abc", "lng"),
+        (&a.hospitals, "/api/hospitals/nearest?lng=10", "lat"),
+        (
+            &a.hospitals,
+            "/api/hospitals/nearest?lat=1&lng=1&limit=51",
+            "limit",
+        ),
+        (
+            &a.hospitals,
+            "/api/hospitals/nearest?lat=1&lng=1&radiusKm=501",
+            "radiusKm",
+        ),
+        (&a.hospitals, "/api/hospitals/all?page=-1", "page"),
+        (&a.hospitals, "/api/hospitals/all?size=0", "size"),
+        (&a.hospitals, "/api/hospitals/all?size=1000000", "size"),
+        (&a.hospitals, "/api/hospitals/abc", "id"),
+        (
+            &a.ambulances,
+            "/api/ambulances/available?hospitalId=1152921504606846976",
+            "hospitalId",
+        ),
+        (&a.ambulances, "/api/ambulances/available", "hospitalId"),
+        (
+            &a.ambulances,
+            "/api/ambulances/counts?hospitalId=0",
+            "hospitalId",
+        ),
+    ];
+    for (app, uri, field) in cases {
+        let res = app.get(uri, None).await;
+        assert_eq!(res.status, StatusCode::BAD_REQUEST, "{uri}: {:?}", res.body);
+        assert_eq!(res.field(), Some(field), "{uri}: {:?}", res.body);
+    }
+    let token = Some(a.admin.token.as_str());
+    let res = a
+        .admin_app
+        .patch(
+            "/api/admin/ambulance/status?ambulanceId=1&status=BROKEN",
+            token,
+        )
+        .await;
+    assert_eq!(
+        (res.status, res.field()),
+        (StatusCode::BAD_REQUEST, Some("status"))
+    );
+    let res = a
+        .admin_app
+        .post(
+            "/api/admin/hospitals/add",
+            token,
+            json!({"name":" ","address":"a","latitude":1,"longitude":1}),
+        )
+        .await;
+    assert_eq!(
+        (res.status, res.field()),
+        (StatusCode::BAD_REQUEST, Some("name"))
+    );
+    let res = a
+        .admin_app
+        .post(
+            "/api/admin/hospitals/add",
+            token,
+            json!({"name":"n","address":"a","latitude":91,"longitude":1}),
+        )
+        .await;
+    assert_eq!(
+        (res.status, res.field()),
+        (StatusCode::BAD_REQUEST, Some("latitude"))
+    );
+    let res = a
+        .admin_app
+        .post(
+            "/api/admin/ambulances/add",
+            token,
+            json!({"number":"X","status":"ON_DUTY","hospital":{"id":1}}),
+        )
+        .await;
+    assert_eq!(
+        (res.status, res.field()),
+        (StatusCode::BAD_REQUEST, Some("status"))
+    );
+    let res = a
+        .admin_app
+        .post(
+            "/api/admin/ambulances/add",
+            token,
+            json!({"number":"X","status":"AVAILABLE","hospital":{"id":1},"type":"JET"}),
+        )
+        .await;
+    assert_eq!(
+        (res.status, res.field()),
+        (StatusCode::BAD_REQUEST, Some("type"))
+    );
+    let res = a
+        .admin_app
+        .post(
+            "/api/admin/ambulances/add",
+            token,
+            json!({"number":"X","status":"AVAILABLE","hospital":{"id":424242}}),
+        )
+        .await;
+    assert_eq!(res.status, StatusCode::NOT_FOUND);
+    assert_eq!(
+        a.counts("").await,
+        AmbulanceCounts::default(),
+        "nothing was written"
+    );
+}
+
+#[tokio::test]
+async fn nearest_equals_brute_force_including_the_antimeridian() {
+    let a = apps().await;
+    let mut rng = StdRng::seed_from_u64(7);
+    let mut points = vec![];
+    for i in 0..70 {
+        let (lat, lng) = if i % 2 == 0 {
+            (
+                30.67 + rng.random_range(-0.8..0.8),
+                74.33 + rng.random_range(-0.8..0.8),
+            )
+        } else {
+            let mut lng: f64 = 179.6 + rng.random_range(-0.8..0.8);
+            if lng > 180.0 {
+                lng -= 360.0
+            }
+            (-16.5 + rng.random_range(-0.8..0.8), lng)
+        };
+        a.add_hospital(&format!("H{i}"), lat, lng).await;
+        points.push((lat, lng));
+    }
+    for (lat, lng, limit) in [
+        (30.67, 74.33, 10),
+        (31.0, 74.0, 5),
+        (-16.5, 179.99, 10),
+        (-16.4, -179.8, 7),
+        (-16.5, 179.2, 50),
+    ] {
+        let res = a
+            .hospitals
+            .get(
+                &format!("/api/hospitals/nearest?lat={lat}&lng={lng}&limit={limit}"),
+                None,
+            )
+            .await;
+        assert_eq!(res.status, StatusCode::OK, "{:?}", res.body);
+        let got: Vec<f64> = res
+            .body
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| h["distance"].as_f64().unwrap())
+            .collect();
+        let mut want: Vec<f64> = points
+            .iter()
+            .map(|(plat, plng)| haversine_km(lat, lng, *plat, *plng))
+            .filter(|d| *d <= 100.0)
+            .collect();
+        want.sort_by(f64::total_cmp);
+        want.truncate(limit);
+        assert_eq!(got.len(), want.len(), "at {lat},{lng}");
+        for (g, w) in got.iter().zip(&want) {
+            assert!((g - w).abs() < 0.001, "at {lat},{lng}: {got:?} vs {want:?}");
+        }
+        assert!(got.windows(2).all(|w| w[0] <= w[1]), "nearest first");
+    }
+}
+
+#[tokio::test]
+async fn public_reads_hide_driver_and_contact_details() {
+    let a = apps().await;
+    let h = a.add_hospital("City Hospital", 30.0, 74.0).await;
+    a.add_ambulance("PB-01", &h, "AVAILABLE").await;
+    let user = a.admin_app.user("reader").await;
+    for uri in [
+        "/api/ambulances/available/all".to_owned(),
+        format!("/api/ambulances/hospital/{}", h["id"]),
+        format!("/api/ambulances/available?hospitalId={}", h["id"]),
+    ] {
+        let anon = a.ambulances.get(&uri, None).await;
+        assert_eq!(anon.status, StatusCode::OK, "{uri}");
+        assert!(
+            anon.body[0].get("driverInfo").is_none(),
+            "{uri}: {:?}",
+            anon.body
+        );
+        assert!(anon.body[0].get("contactInfo").is_none());
+        assert_eq!(anon.body[0]["hospital"]["name"], "City Hospital");
+        let signed = a.ambulances.get(&uri, Some(&user.token)).await;
+        assert_eq!(signed.body[0]["driverInfo"], "Ravi Kumar", "{uri}");
+        assert_eq!(signed.body[0]["type"], "ALS");
+    }
+}
+
+#[tokio::test]
+async fn ambulance_numbers_are_unique_and_statuses_move() {
+    let a = apps().await;
+    let token = Some(a.admin.token.as_str());
+    let h = a.add_hospital("General", 30.0, 74.0).await;
+    let amb = a.add_ambulance("PB-10-AB-1234", &h, "AVAILABLE").await;
+    let dup = a
+        .admin_app
+        .post(
+            "/api/admin/ambulances/add",
+            token,
+            json!({"number":"pb-10-ab-1234","status":"AVAILABLE","hospital":{"id":h["id"]}}),
+        )
+        .await;
+    assert_eq!(dup.status, StatusCode::CONFLICT);
+    assert!(dup.message().contains("already exists"));
+
+    let res = a
+        .admin_app
+        .patch(
+            &format!(
+                "/api/admin/ambulance/status?ambulanceId={}&status=ON_DUTY",
+                amb["id"]
+            ),
+            token,
+        )
+        .await;
+    assert_eq!(res.status, StatusCode::OK);
+    assert_eq!(res.body["status"], "ON_DUTY");
+    let avail = a
+        .ambulances
+        .get("/api/ambulances/available/all", None)
+        .await;
+    assert_eq!(avail.body, json!([]), "not listed as available any more");
+    assert_eq!(
+        a.counts("").await,
+        AmbulanceCounts {
+            total: 1,
+            available: 0,
+            on_duty: 1,
+            maintenance: 0
+        }
+    );
+    let res = a
+        .admin_app
+        .patch(
+            &format!(
+                "/api/admin/ambulance/status?ambulanceId={}&status=AVAILABLE",
+                amb["id"]
+            ),
+            token,
+        )
+        .await;
+    assert_eq!(res.body["status"], "AVAILABLE");
+    assert_eq!(
+        a.ambulances
+            .get("/api/ambulances/available/all", None)
+            .await
+            .body
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
+
+    let res = a
+        .admin_app
+        .delete(
+            &format!("/api/admin/ambulances/remove?ambulanceId={}", amb["id"]),
+            token,
+        )
+        .await;
+    assert_eq!(res.status, StatusCode::NO_CONTENT);
+    assert_eq!(a.counts("").await, AmbulanceCounts::default());
+    let again = a.add_ambulance("PB-10-AB-1234", &h, "MAINTENANCE").await;
+    assert_eq!(again["status"], "MAINTENANCE", "the number is free again");
+}
+
+/// What a booking does to an ambulance (the booking function does it in its own
+/// transaction): here, to prove admins cannot free or remove a held ambulance.
+async fn hold(a: &Apps, ambulance: &Value, booking: u64) {
+    let store = &a.admin_app.state.store;
+    let id = id_of(ambulance);
+    let hospital = Id::try_from(ambulance["hospitalId"].as_u64().unwrap()).unwrap();
+    store
+        .transact(vec![
+            status_change(
+                store,
+                StatusMove {
+                    ambulance: id,
+                    hospital_of_ambulance: hospital,
+                    from: AmbulanceStatus::Available,
+                    to: AmbulanceStatus::OnDuty,
+                    require_hospital: Some(hospital),
+                    expected_holder: None,
+                    held_by: Some(Id::try_from(booking).unwrap()),
+                },
+            )
+            .unwrap(),
+            status_counter_delta(store, AmbulanceStatus::Available, AmbulanceStatus::OnDuty)
+                .unwrap(),
+        ])
+        .await
+        .unwrap();
+}
+
+#[tokio::test]
+async fn held_ambulances_cannot_be_freed_or_removed_nor_their_hospital() {
+    let a = apps().await;
+    let token = Some(a.admin.token.as_str());
+    let h = a.add_hospital("Busy", 30.0, 74.0).await;
+    let held = a.add_ambulance("HELD-1", &h, "AVAILABLE").await;
+    let idle = a.add_ambulance("IDLE-1", &h, "MAINTENANCE").await;
+    hold(&a, &held, 77).await;
+    for status in ["AVAILABLE", "MAINTENANCE"] {
+        let res = a
+            .admin_app
+            .patch(
+                &format!(
+                    "/api/admin/ambulance/status?ambulanceId={}&status={status}",
+                    held["id"]
+                ),
+                token,
+            )
+            .await;
+        assert_eq!(res.status, StatusCode::CONFLICT, "{status}");
+        assert!(res.message().contains("#77"), "{}", res.message());
+    }
+    let res = a
+        .admin_app
+        .delete(
+            &format!("/api/admin/ambulances/remove?ambulanceId={}", held["id"]),
+            token,
+        )
+        .await;
+    assert_eq!(res.status, StatusCode::CONFLICT);
+    let res = a
+        .admin_app
+        .delete(
+            &format!("/api/admin/hospitals/remove?hospitalId={}", h["id"]),
+            token,
+        )
+        .await;
+    assert_eq!(res.status, StatusCode::CONFLICT);
+    assert!(res.message().contains("#77"), "{}", res.message());
+    // Nothing was removed.
+    assert_eq!(
+        a.counts("").await,
+        AmbulanceCounts {
+            total: 2,
+            available: 0,
+            on_duty: 1,
+            maintenance: 1
+        }
+    );
+    assert_eq!(
+        a.hospitals
+            .get(&format!("/api/hospitals/{}", h["id"]), None)
+            .await
+            .status,
+        StatusCode::OK
+    );
+    let _ = idle;
+}
+
+#[tokio::test]
+async fn removing_a_hospital_takes_its_idle_ambulances() {
+    let a = apps().await;
+    let token = Some(a.admin.token.as_str());
+    let keep = a.add_hospital("Keep", 30.0, 74.0).await;
+    let gone = a.add_hospital("Gone", 30.1, 74.1).await;
+    a.add_ambulance("K-1", &keep, "AVAILABLE").await;
+    for i in 0..50 {
+        a.add_ambulance(
+            &format!("G-{i}"),
+            &gone,
+            if i % 3 == 0 {
+                "MAINTENANCE"
+            } else {
+                "AVAILABLE"
+            },
+        )
+        .await;
+    }
+    let res = a
+        .admin_app
+        .delete(
+            &format!("/api/admin/hospitals/remove?hospitalId={}", gone["id"]),
+            token,
+        )
+        .await;
+    assert_eq!(res.status, StatusCode::NO_CONTENT, "{:?}", res.body);
+    assert_eq!(
+        a.hospitals
+            .get(&format!("/api/hospitals/{}", gone["id"]), None)
+            .await
+            .status,
+        StatusCode::NOT_FOUND
+    );
+    assert_eq!(
+        a.hospitals.get("/api/hospitals/all", None).await.body["totalElements"],
+        1
+    );
+    assert_eq!(
+        a.counts("").await,
+        AmbulanceCounts {
+            total: 1,
+            available: 1,
+            on_duty: 0,
+            maintenance: 0
+        }
+    );
+    assert_eq!(a.counts("").await, a.recount().await);
+    let res = a
+        .admin_app
+        .delete(
+            &format!("/api/admin/hospitals/remove?hospitalId={}", gone["id"]),
+            token,
+        )
+        .await;
+    assert_eq!(res.status, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn counters_equal_a_recount_after_random_operations() {
+    let a = apps().await;
+    let token = Some(a.admin.token.as_str());
+    let mut rng = StdRng::seed_from_u64(42);
+    let hospitals = [
+        a.add_hospital("A", 30.0, 74.0).await,
+        a.add_hospital("B", 30.2, 74.2).await,
+    ];
+    let mut fleet: Vec<Value> = vec![];
+    for step in 0..60 {
+        match rng.random_range(0..4) {
+            0 | 1 if fleet.len() < 12 => {
+                let h = &hospitals[rng.random_range(0..2)];
+                let status = if rng.random_bool(0.7) {
+                    "AVAILABLE"
+                } else {
+                    "MAINTENANCE"
+                };
+                fleet.push(a.add_ambulance(&format!("R-{step}"), h, status).await);
+            }
+            2 if !fleet.is_empty() => {
+                let amb = &fleet[rng.random_range(0..fleet.len())];
+                let status = ["AVAILABLE", "ON_DUTY", "MAINTENANCE"][rng.random_range(0..3)];
+                let res = a
+                    .admin_app
+                    .patch(
+                        &format!(
+                            "/api/admin/ambulance/status?ambulanceId={}&status={status}",
+                            amb["id"]
+                        ),
+                        token,
+                    )
+                    .await;
+                assert_eq!(res.status, StatusCode::OK);
+            }
+            _ if !fleet.is_empty() => {
+                let amb = fleet.swap_remove(rng.random_range(0..fleet.len()));
+                let res = a
+                    .admin_app
+                    .delete(
+                        &format!("/api/admin/ambulances/remove?ambulanceId={}", amb["id"]),
+                        token,
+                    )
+                    .await;
+                assert_eq!(res.status, StatusCode::NO_CONTENT);
+            }
+            _ => {}
+        }
+    }
+    assert_eq!(a.counts("").await, a.recount().await);
+    for h in &hospitals {
+        let per = a.counts(&format!("?hospitalId={}", h["id"])).await;
+        let list = a
+            .ambulances
+            .get(&format!("/api/ambulances/hospital/{}", h["id"]), None)
+            .await;
+        assert_eq!(per.total as usize, list.body.as_array().unwrap().len());
+    }
+}

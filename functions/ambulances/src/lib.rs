@@ -1,0 +1,90 @@
+//! `/api/ambulances`: public reads of the fleet. Driver and contact details only go
+//! to signed-in callers.
+
+use axum::{Json, Router, extract::State, routing::get};
+use serde::Deserialize;
+use shared::{
+    ApiError, ApiPath, ApiQuery, AppState, MaybeCaller,
+    store::ambulances::{Ambulance, AmbulanceCounts},
+    types::Id,
+};
+
+pub fn router(state: AppState) -> Router {
+    shared::http::finish(
+        Router::new()
+            .route("/api/ambulances/available", get(available))
+            .route("/api/ambulances/available/all", get(available_all))
+            .route("/api/ambulances/hospital/{id}", get(of_hospital))
+            .route("/api/ambulances/counts", get(counts))
+            .with_state(state),
+    )
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct HospitalQuery {
+    hospital_id: Id,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct OptionalHospitalQuery {
+    hospital_id: Option<Id>,
+}
+
+fn shown(list: Vec<Ambulance>, caller: MaybeCaller) -> Json<Vec<Ambulance>> {
+    Json(
+        list.into_iter()
+            .map(|a| a.public(caller.0.is_some()))
+            .collect(),
+    )
+}
+
+async fn require_hospital(app: &AppState, id: Id) -> Result<(), ApiError> {
+    match app.store.hospital(id).await? {
+        Some(_) => Ok(()),
+        None => Err(ApiError::NotFound(format!("Hospital {id} not found"))),
+    }
+}
+
+async fn available(
+    State(app): State<AppState>,
+    caller: MaybeCaller,
+    ApiQuery(q): ApiQuery<HospitalQuery>,
+) -> Result<Json<Vec<Ambulance>>, ApiError> {
+    require_hospital(&app, q.hospital_id).await?;
+    Ok(shown(
+        app.store.available_ambulances(Some(q.hospital_id)).await?,
+        caller,
+    ))
+}
+
+async fn available_all(
+    State(app): State<AppState>,
+    caller: MaybeCaller,
+) -> Result<Json<Vec<Ambulance>>, ApiError> {
+    Ok(shown(app.store.available_ambulances(None).await?, caller))
+}
+
+async fn of_hospital(
+    State(app): State<AppState>,
+    caller: MaybeCaller,
+    ApiPath(id): ApiPath<Id>,
+) -> Result<Json<Vec<Ambulance>>, ApiError> {
+    require_hospital(&app, id).await?;
+    Ok(shown(app.store.hospital_ambulances(id).await?, caller))
+}
+
+async fn counts(
+    State(app): State<AppState>,
+    _caller: MaybeCaller,
+    ApiQuery(q): ApiQuery<OptionalHospitalQuery>,
+) -> Result<Json<AmbulanceCounts>, ApiError> {
+    Ok(Json(match q.hospital_id {
+        Some(id) => {
+            require_hospital(&app, id).await?;
+            app.store.hospital_counts(id).await?
+        }
+        None => app.store.fleet_counts().await?,
+    }))
+}

@@ -1,0 +1,104 @@
+//! `/api/hospitals`: public reads of hospitals, incl. the nearest-hospital search.
+
+use axum::{Json, Router, extract::State, routing::get};
+use serde::Deserialize;
+use shared::{
+    ApiError, ApiPath, ApiQuery, AppState, MaybeCaller,
+    store::{Page, hospitals::Hospital},
+    types::{Id, LatLng, Latitude, Longitude},
+};
+
+pub fn router(state: AppState) -> Router {
+    shared::http::finish(
+        Router::new()
+            .route("/api/hospitals/nearest", get(nearest))
+            .route("/api/hospitals/all", get(all))
+            .route("/api/hospitals/{id}", get(one))
+            .with_state(state),
+    )
+}
+
+pub const DEFAULT_LIMIT: u32 = 10;
+pub const MAX_LIMIT: u32 = 50;
+pub const DEFAULT_RADIUS_KM: f64 = 100.0;
+pub const MAX_RADIUS_KM: f64 = 500.0;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct NearestQuery {
+    lat: Latitude,
+    lng: Longitude,
+    limit: Option<u32>,
+    radius_km: Option<f64>,
+}
+
+async fn nearest(
+    State(app): State<AppState>,
+    _caller: MaybeCaller,
+    ApiQuery(q): ApiQuery<NearestQuery>,
+) -> Result<Json<Vec<Hospital>>, ApiError> {
+    let limit = q.limit.unwrap_or(DEFAULT_LIMIT);
+    if !(1..=MAX_LIMIT).contains(&limit) {
+        return Err(ApiError::bad_request(
+            "limit",
+            format!("Invalid query parameter 'limit': must be 1 to {MAX_LIMIT}"),
+        ));
+    }
+    let radius = q.radius_km.unwrap_or(DEFAULT_RADIUS_KM);
+    if !(radius.is_finite() && radius > 0.0 && radius <= MAX_RADIUS_KM) {
+        return Err(ApiError::bad_request(
+            "radiusKm",
+            format!(
+                "Invalid query parameter 'radiusKm': must be more than 0 and at most {MAX_RADIUS_KM}"
+            ),
+        ));
+    }
+    let (hospitals, stats) = app
+        .store
+        .nearest_hospitals(
+            LatLng {
+                lat: q.lat,
+                lng: q.lng,
+            },
+            limit as usize,
+            radius,
+        )
+        .await?;
+    tracing::debug!(
+        queries = stats.queries,
+        items = stats.items_read,
+        "nearest search"
+    );
+    Ok(Json(hospitals))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PageQuery {
+    page: Option<u32>,
+    size: Option<u32>,
+}
+
+/// The hospital list pages are capped at 1000 (the dashboard loads them all).
+pub const MAX_PAGE_SIZE: u32 = 1000;
+
+async fn all(
+    State(app): State<AppState>,
+    _caller: MaybeCaller,
+    ApiQuery(q): ApiQuery<PageQuery>,
+) -> Result<Json<Page<Hospital>>, ApiError> {
+    let (page, size) = shared::http::page_params(q.page, q.size, 10, MAX_PAGE_SIZE)?;
+    Ok(Json(app.store.hospitals_page(page, size).await?))
+}
+
+async fn one(
+    State(app): State<AppState>,
+    _caller: MaybeCaller,
+    ApiPath(id): ApiPath<Id>,
+) -> Result<Json<Hospital>, ApiError> {
+    app.store
+        .hospital(id)
+        .await?
+        .map(Json)
+        .ok_or_else(|| ApiError::NotFound(format!("Hospital {id} not found")))
+}

@@ -1,0 +1,294 @@
+//! Hospitals: adding, paging by name, nearest search on the geo index, removal.
+
+use aws_sdk_dynamodb::types::{Delete, Put, TransactWriteItem, Update};
+use futures::future::try_join_all;
+use serde::{Deserialize, Serialize};
+
+use super::{
+    Page, Store, TxError, ambulances::AmbulanceCounts, counters, db_error, from_item, key, n, s,
+    to_item,
+};
+use crate::{
+    error::ApiError,
+    geo::{self, Located, Range, SearchStats},
+    types::{Id, LatLng, now_rfc3339},
+};
+
+/// A hospital as the API shows it; `distance` (km) only from the nearest search.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Hospital {
+    pub id: Id,
+    pub name: String,
+    pub address: String,
+    pub latitude: f64,
+    pub longitude: f64,
+    pub contact_info: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub distance: Option<f64>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct HospitalItem {
+    pk: String,
+    sk: String,
+    pub(crate) id: Id,
+    pub(crate) name: String,
+    pub(crate) address: String,
+    latitude: f64,
+    longitude: f64,
+    contact_info: Option<String>,
+    /// Kept in the same transactions as ambulance adds and removes, so a removal
+    /// can prove it saw every ambulance of the hospital.
+    #[serde(default)]
+    ambulance_count: u64,
+    listpk: String,
+    listsk: String,
+    geopk: String,
+    geosk: u64,
+    created_at: String,
+}
+
+impl From<HospitalItem> for Hospital {
+    fn from(i: HospitalItem) -> Self {
+        Hospital {
+            id: i.id,
+            name: i.name,
+            address: i.address,
+            latitude: i.latitude,
+            longitude: i.longitude,
+            contact_info: i.contact_info,
+            distance: None,
+        }
+    }
+}
+
+impl Located for HospitalItem {
+    fn latitude(&self) -> f64 {
+        self.latitude
+    }
+    fn longitude(&self) -> f64 {
+        self.longitude
+    }
+}
+
+pub struct NewHospital {
+    pub name: String,
+    pub address: String,
+    pub location: LatLng,
+    pub contact_info: Option<String>,
+}
+
+pub(crate) fn hospital_pk(id: Id) -> String {
+    format!("HOSPITAL#{id}")
+}
+
+/// The condition-checked +1/-1 of a hospital's ambulance count, for the ambulance
+/// transactions.
+pub(crate) fn ambulance_count_delta(
+    store: &Store,
+    hospital: Id,
+    delta: i64,
+) -> Result<TransactWriteItem, ApiError> {
+    Ok(TransactWriteItem::builder()
+        .update(
+            Update::builder()
+                .table_name(store.table())
+                .set_key(Some(key(hospital_pk(hospital), "HOSPITAL")))
+                .update_expression("ADD ambulanceCount :d")
+                .condition_expression("attribute_exists(pk)")
+                .expression_attribute_values(":d", n(delta))
+                .build()
+                .map_err(ApiError::internal)?,
+        )
+        .build())
+}
+
+impl Store {
+    pub async fn add_hospital(&self, new: NewHospital) -> Result<Hospital, ApiError> {
+        let id = self.next_id("hospital").await?;
+        let (geopk, geosk) = geo::keys_of(new.location.lat.get(), new.location.lng.get());
+        let item = HospitalItem {
+            pk: hospital_pk(id),
+            sk: "HOSPITAL".into(),
+            id,
+            listpk: "HOSPITALS".into(),
+            listsk: format!("{}#{}", new.name.to_lowercase(), id.padded()),
+            name: new.name,
+            address: new.address,
+            latitude: new.location.lat.get(),
+            longitude: new.location.lng.get(),
+            contact_info: new.contact_info,
+            ambulance_count: 0,
+            geopk,
+            geosk,
+            created_at: now_rfc3339(),
+        };
+        let put = Put::builder()
+            .table_name(self.table())
+            .set_item(Some(to_item(&item)?))
+            .condition_expression("attribute_not_exists(pk)")
+            .build()
+            .map_err(ApiError::internal)?;
+        self.transact(vec![
+            TransactWriteItem::builder().put(put).build(),
+            counters::add(self, counters::HOSPITALS, &[("total", 1)])?,
+        ])
+        .await
+        .map_err(|e| match e {
+            TxError::Api(e) => e,
+            TxError::Cancelled(c) => ApiError::internal(format!("{c:?}")),
+        })?;
+        Ok(item.into())
+    }
+
+    pub(crate) async fn hospital_item(&self, id: Id) -> Result<Option<HospitalItem>, ApiError> {
+        self.get(&hospital_pk(id), "HOSPITAL").await
+    }
+
+    pub async fn hospital(&self, id: Id) -> Result<Option<Hospital>, ApiError> {
+        Ok(self.hospital_item(id).await?.map(Hospital::from))
+    }
+
+    pub async fn hospital_count(&self) -> Result<u64, ApiError> {
+        let total = counters::read(self, counters::HOSPITALS)
+            .await?
+            .get("total")
+            .copied()
+            .unwrap_or(0);
+        Ok(total.max(0) as u64)
+    }
+
+    /// One page of hospitals in name order; the total comes from the counter.
+    pub async fn hospitals_page(&self, page: u32, size: u32) -> Result<Page<Hospital>, ApiError> {
+        let total = self.hospital_count().await?;
+        let keys = if u64::from(page) * u64::from(size) >= total {
+            vec![]
+        } else {
+            self.list_page_keys("HOSPITALS", page, size, false).await?
+        };
+        let items: Vec<HospitalItem> = self.batch_get(keys).await?;
+        Ok(Page::new(
+            items.into_iter().map(Hospital::from).collect(),
+            total,
+            page,
+            size,
+        ))
+    }
+
+    /// The `k` nearest hospitals within `radius_km`, nearest first, with distances.
+    pub async fn nearest_hospitals(
+        &self,
+        center: LatLng,
+        k: usize,
+        radius_km: f64,
+    ) -> Result<(Vec<Hospital>, SearchStats), ApiError> {
+        let (found, stats) = geo::nearest(
+            center.lat.get(),
+            center.lng.get(),
+            k,
+            radius_km,
+            |ranges: Vec<Range>| async move {
+                let pages = try_join_all(ranges.iter().map(|r| self.geo_range(r))).await?;
+                Ok::<_, ApiError>(pages.into_iter().flatten().collect::<Vec<HospitalItem>>())
+            },
+        )
+        .await?;
+        Ok((
+            found
+                .into_iter()
+                .map(|(item, d)| Hospital {
+                    distance: Some((d * 1000.0).round() / 1000.0),
+                    ..Hospital::from(item)
+                })
+                .collect(),
+            stats,
+        ))
+    }
+
+    async fn geo_range(&self, r: &Range) -> Result<Vec<HospitalItem>, ApiError> {
+        let mut items = vec![];
+        let mut start = None;
+        loop {
+            let out = self
+                .client()
+                .query()
+                .table_name(self.table())
+                .index_name("geo")
+                .key_condition_expression("geopk = :p AND geosk BETWEEN :lo AND :hi")
+                .expression_attribute_values(":p", s(&r.partition))
+                .expression_attribute_values(":lo", n(r.lo))
+                .expression_attribute_values(":hi", n(r.hi))
+                .set_exclusive_start_key(start)
+                .send()
+                .await
+                .map_err(db_error)?;
+            for item in out.items.unwrap_or_default() {
+                items.push(from_item(item)?);
+            }
+            start = out.last_evaluated_key;
+            if start.is_none() {
+                return Ok(items);
+            }
+        }
+    }
+
+    /// Removes a hospital with its idle ambulances. Refused (409) while any of its
+    /// ambulances is held by an open booking. Ambulances go in transactions of up to
+    /// 45 (DynamoDB allows 100 items per transaction), each keeping the counters
+    /// exact; the hospital goes last, on the condition that it has no ambulance left,
+    /// so an ambulance added meanwhile is never orphaned.
+    pub async fn remove_hospital(&self, id: Id) -> Result<(), ApiError> {
+        if self.hospital_item(id).await?.is_none() {
+            return Err(ApiError::NotFound(format!("Hospital {id} not found")));
+        }
+        let ambulances = self.hospital_ambulance_items(id).await?;
+        if let Some(held) = ambulances.iter().find(|a| a.held_by.is_some()) {
+            return Err(ApiError::Conflict(format!(
+                "Hospital {id} cannot be removed: ambulance {} is held by open booking #{}",
+                held.number,
+                held.held_by.map(|b| b.to_string()).unwrap_or_default()
+            )));
+        }
+        for chunk in ambulances.chunks(45) {
+            let mut tx = vec![];
+            for a in chunk {
+                tx.extend(self.delete_ambulance_items(a)?);
+            }
+            let gone = AmbulanceCounts::of(chunk.iter().map(|a| &a.status));
+            let by_status = [
+                ("total", -gone.total),
+                ("available", -gone.available),
+                ("onDuty", -gone.on_duty),
+                ("maintenance", -gone.maintenance),
+            ];
+            tx.push(ambulance_count_delta(self, id, -(chunk.len() as i64))?);
+            tx.push(counters::add(self, counters::AMBULANCES, &by_status)?);
+            self.transact(tx).await.map_err(|e| match e {
+                TxError::Api(e) => e,
+                TxError::Cancelled(_) => ApiError::Conflict(format!(
+                    "Hospital {id} changed while it was being removed (an ambulance was just booked or edited); nothing more was removed, please retry"
+                )),
+            })?;
+        }
+        let delete = Delete::builder()
+            .table_name(self.table())
+            .set_key(Some(key(hospital_pk(id), "HOSPITAL")))
+            .condition_expression("attribute_exists(pk) AND (attribute_not_exists(ambulanceCount) OR ambulanceCount = :zero)")
+            .expression_attribute_values(":zero", n(0))
+            .build()
+            .map_err(ApiError::internal)?;
+        self.transact(vec![
+            TransactWriteItem::builder().delete(delete).build(),
+            counters::add(self, counters::HOSPITALS, &[("total", -1)])?,
+        ])
+        .await
+        .map_err(|e| match e {
+            TxError::Api(e) => e,
+            TxError::Cancelled(_) => ApiError::Conflict(format!(
+                "Hospital {id} got a new ambulance while it was being removed; please retry"
+            )),
+        })
+    }
+}
