@@ -1,5 +1,104 @@
-import { PagePlaceholder } from '../../../components/PagePlaceholder'
+import { Link, useParams } from 'react-router'
+import { EmptyState, ErrorState, Spinner } from '../../../components/Feedback'
+import { Icon } from '../../../components/Icon'
+import { StatusBadge } from '../../../components/StatusBadge'
+import { ambulanceTypeLabel } from '../../../lib/format'
+import { useSession } from '../../../lib/session'
+import { S } from '../../../strings'
+import { useHospital, useHospitalAmbulances, useHospitalCounts } from '../api/hospitals'
 
-export default function Page() {
-  return <PagePlaceholder title="Hospital Ambulances" />
+/** The spec's fixed coordinates, used only when the user has none of their own. */
+const DEFAULT_LOCATION = { lat: 30.67, lng: 74.33 }
+
+export default function HospitalAmbulancesPage() {
+  const id = Number(useParams().id)
+  const user = useSession()?.user
+  const hospital = useHospital(id)
+  const ambulances = useHospitalAmbulances(id)
+  const counts = useHospitalCounts(id)
+  const back =
+    user?.latitude != null && user?.longitude != null
+      ? `/hospitals/nearest?lat=${user.latitude}&lng=${user.longitude}`
+      : `/hospitals/nearest?lat=${DEFAULT_LOCATION.lat}&lng=${DEFAULT_LOCATION.lng}`
+
+  if (!Number.isInteger(id) || id <= 0) return <ErrorState message={S.hospitalAmbulancesFailed} />
+  if (hospital.isPending || ambulances.isPending) return <Spinner label="Loading ambulances..." />
+  if (hospital.isError || ambulances.isError) {
+    return (
+      <ErrorState
+        message={S.hospitalAmbulancesFailed}
+        onRetry={() => {
+          void hospital.refetch()
+          void ambulances.refetch()
+        }}
+      />
+    )
+  }
+
+  const c = counts.data
+  const cards = [
+    { label: 'Total Ambulances', value: c?.total, style: 'text-slate-900' },
+    { label: 'Available', value: c?.available, style: 'text-green-700' },
+    { label: 'On Duty', value: c?.onDuty, style: 'text-blue-700' },
+    { label: 'Maintenance', value: c?.maintenance, style: 'text-amber-700' },
+  ]
+
+  return (
+    <div className="space-y-6">
+      <Link to={back} className="btn-ghost -ml-3">← Back to nearest hospitals</Link>
+      <div>
+        <h1 className="text-2xl font-bold">{hospital.data.name} Ambulances</h1>
+        <p className="text-slate-600">{hospital.data.address}</p>
+      </div>
+      <section aria-label="Ambulance counts" className="grid grid-cols-2 gap-4 md:grid-cols-4">
+        {cards.map((card) => (
+          <div key={card.label} className="card p-4">
+            <p className={`text-2xl font-bold ${card.style}`}>{card.value ?? '…'}</p>
+            <p className="text-sm text-slate-600">{card.label}</p>
+          </div>
+        ))}
+      </section>
+      {ambulances.data.length === 0 ? (
+        <EmptyState title="No Ambulances Found">
+          <p className="text-slate-600">No ambulances are currently available at this hospital.</p>
+        </EmptyState>
+      ) : (
+        <ul className="grid gap-4 md:grid-cols-2">
+          {ambulances.data.map((a) => (
+            <li key={a.id} className="card flex flex-col gap-3 p-5">
+              <div className="flex items-center justify-between gap-3">
+                <h2 className="flex items-center gap-2 font-semibold">
+                  <Icon name="ambulance" /> {a.number}
+                </h2>
+                <StatusBadge status={a.status} />
+              </div>
+              <dl className="grid grid-cols-2 gap-2 text-sm">
+                <dt className="text-slate-500">Driver</dt>
+                <dd>{a.driverInfo ?? '—'}</dd>
+                <dt className="text-slate-500">Type</dt>
+                <dd>{ambulanceTypeLabel[a.type] ?? a.type}</dd>
+                <dt className="text-slate-500">Contact</dt>
+                <dd>
+                  {a.contactInfo ? (
+                    <a className="text-blue-700 hover:underline" href={`tel:${a.contactInfo.replace(/\s+/g, '')}`}>{a.contactInfo}</a>
+                  ) : (
+                    '—'
+                  )}
+                </dd>
+              </dl>
+              {a.status === 'AVAILABLE' ? (
+                <Link to={`/book-ambulance?hospitalId=${id}&ambulanceId=${a.id}`} className="btn-primary">
+                  Book Now
+                </Link>
+              ) : (
+                <button type="button" className="btn-secondary" disabled>
+                  Not Available
+                </button>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  )
 }

@@ -1,0 +1,64 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { api } from '../../../lib/api'
+import type { Ambulance, AmbulanceStatus, AmbulanceType, Hospital } from '../../../lib/types'
+
+export interface NewHospital {
+  name: string
+  address: string
+  latitude: number
+  longitude: number
+  contactInfo?: string
+}
+
+export interface NewAmbulance {
+  number: string
+  status: AmbulanceStatus
+  hospital: { id: number }
+  driverInfo?: string
+  type: AmbulanceType
+  contactInfo?: string
+}
+
+export function useAdminAmbulances() {
+  return useQuery({ queryKey: ['admin', 'ambulances'], queryFn: () => api<Ambulance[]>('/admin/ambulances/all') })
+}
+
+/** Every change to the fleet or the hospitals refreshes all views of them. */
+function useFleetMutation<T, R>(fn: (input: T) => Promise<R>) {
+  const client = useQueryClient()
+  return useMutation({
+    mutationFn: fn,
+    onSettled: () => {
+      void client.invalidateQueries({ queryKey: ['admin'] })
+      void client.invalidateQueries({ queryKey: ['hospitals'] })
+      void client.invalidateQueries({ queryKey: ['ambulances'] })
+      void client.invalidateQueries({ queryKey: ['home-stats'] })
+    },
+  })
+}
+
+export const useAddHospital = () =>
+  useFleetMutation((body: NewHospital) => api<Hospital>('/admin/hospitals/add', { method: 'POST', body }))
+
+export const useRemoveHospital = () =>
+  useFleetMutation((hospitalId: number) =>
+    api<void>('/admin/hospitals/remove', { method: 'DELETE', query: { hospitalId } }),
+  )
+
+export const useAddAmbulance = () =>
+  useFleetMutation((body: NewAmbulance) => api<Ambulance>('/admin/ambulances/add', { method: 'POST', body }))
+
+export const useRemoveAmbulance = () =>
+  useFleetMutation((ambulanceId: number) =>
+    api<void>('/admin/ambulances/remove', { method: 'DELETE', query: { ambulanceId } }),
+  )
+
+export const useSetAmbulanceStatus = () =>
+  useFleetMutation(({ ambulanceId, status }: { ambulanceId: number; status: AmbulanceStatus }) =>
+    api<Ambulance>('/admin/ambulance/status', { method: 'PATCH', query: { ambulanceId, status } }),
+  )
+
+/** Spec 4: Toggle Status sends ON_DUTY for an AVAILABLE ambulance, else AVAILABLE. */
+export function toggledStatus(current: AmbulanceStatus): AmbulanceStatus {
+  return current === 'AVAILABLE' ? 'ON_DUTY' : 'AVAILABLE'
+}
