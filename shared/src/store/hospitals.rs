@@ -1,7 +1,7 @@
 //! Hospitals: adding, paging by name, nearest search on the geo index, removal.
 
 use aws_sdk_dynamodb::types::{Delete, Put, TransactWriteItem, Update};
-use futures::future::try_join_all;
+use futures::{StreamExt, TryStreamExt, future::try_join_all};
 use serde::{Deserialize, Serialize};
 
 use super::{
@@ -141,6 +141,79 @@ impl Store {
             TxError::Cancelled(c) => ApiError::internal(format!("{c:?}")),
         })?;
         Ok(item.into())
+    }
+
+    /// Loads many hospitals fast with BatchWriteItem, for benchmarks only: ids are
+    /// given, and the hospitals counter is set to the number loaded.
+    pub async fn bulk_load_hospitals(
+        &self,
+        hospitals: Vec<(Id, NewHospital)>,
+    ) -> Result<(), ApiError> {
+        use aws_sdk_dynamodb::types::{PutRequest, WriteRequest};
+        let total = hospitals.len() as i64;
+        let mut requests = vec![];
+        for (id, new) in hospitals {
+            let (geopk, geosk) = geo::keys_of(new.location.lat.get(), new.location.lng.get());
+            let item = HospitalItem {
+                pk: hospital_pk(id),
+                sk: "HOSPITAL".into(),
+                id,
+                listpk: "HOSPITALS".into(),
+                listsk: format!("{}#{}", new.name.to_lowercase(), id.padded()),
+                name: new.name,
+                address: new.address,
+                latitude: new.location.lat.get(),
+                longitude: new.location.lng.get(),
+                contact_info: new.contact_info,
+                ambulance_count: 0,
+                geopk,
+                geosk,
+                created_at: now_rfc3339(),
+            };
+            requests.push(
+                WriteRequest::builder()
+                    .put_request(
+                        PutRequest::builder()
+                            .set_item(Some(to_item(&item)?))
+                            .build()
+                            .map_err(ApiError::internal)?,
+                    )
+                    .build(),
+            );
+        }
+        let batches: Vec<Vec<WriteRequest>> =
+            requests.chunks(25).map(<[WriteRequest]>::to_vec).collect();
+        futures::stream::iter(batches)
+            .map(|batch| async move {
+                let mut pending = batch;
+                while !pending.is_empty() {
+                    let out = self
+                        .client()
+                        .batch_write_item()
+                        .request_items(self.table(), pending)
+                        .send()
+                        .await
+                        .map_err(db_error)?;
+                    pending = out
+                        .unprocessed_items
+                        .and_then(|mut u| u.remove(self.table()))
+                        .unwrap_or_default();
+                }
+                Ok::<_, ApiError>(())
+            })
+            .buffer_unordered(16)
+            .try_collect::<Vec<_>>()
+            .await?;
+        self.transact(vec![counters::add(
+            self,
+            counters::HOSPITALS,
+            &[("total", total)],
+        )?])
+        .await
+        .map_err(|e| match e {
+            TxError::Api(e) => e,
+            TxError::Cancelled(c) => ApiError::internal(format!("{c:?}")),
+        })
     }
 
     pub(crate) async fn hospital_item(&self, id: Id) -> Result<Option<HospitalItem>, ApiError> {
