@@ -5,7 +5,10 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::{error::ApiError, types::Id};
+use crate::{
+    error::ApiError,
+    types::{Id, Text},
+};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "UPPERCASE")]
@@ -90,27 +93,7 @@ pub enum BookingType {
 }
 
 /// 1–100 characters after trimming.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(try_from = "String", into = "String")]
-pub struct PatientName(String);
-
-impl TryFrom<String> for PatientName {
-    type Error = String;
-    fn try_from(v: String) -> Result<Self, String> {
-        let v = v.trim();
-        match v.chars().count() {
-            1..=100 => Ok(PatientName(v.to_owned())),
-            0 => Err("must not be blank".into()),
-            _ => Err("must be at most 100 characters".into()),
-        }
-    }
-}
-
-impl From<PatientName> for String {
-    fn from(v: PatientName) -> String {
-        v.0
-    }
-}
+pub type PatientName = Text<100>;
 
 /// Whole years, 0–150.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -142,27 +125,7 @@ pub enum Gender {
 }
 
 /// 1–500 characters after trimming.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(try_from = "String", into = "String")]
-pub struct Condition(String);
-
-impl TryFrom<String> for Condition {
-    type Error = String;
-    fn try_from(v: String) -> Result<Self, String> {
-        let v = v.trim();
-        match v.chars().count() {
-            1..=500 => Ok(Condition(v.to_owned())),
-            0 => Err("must not be blank".into()),
-            _ => Err("must be at most 500 characters".into()),
-        }
-    }
-}
-
-impl From<Condition> for String {
-    fn from(v: Condition) -> String {
-        v.0
-    }
-}
+pub type Condition = Text<500>;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

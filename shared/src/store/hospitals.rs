@@ -80,6 +80,28 @@ pub struct NewHospital {
     pub contact_info: Option<String>,
 }
 
+impl HospitalItem {
+    fn new(id: Id, new: NewHospital) -> Self {
+        let (geopk, geosk) = geo::keys_of(new.location.lat.get(), new.location.lng.get());
+        HospitalItem {
+            pk: hospital_pk(id),
+            sk: "HOSPITAL".into(),
+            id,
+            listpk: "HOSPITALS".into(),
+            listsk: format!("{}#{}", new.name.to_lowercase(), id.padded()),
+            name: new.name,
+            address: new.address,
+            latitude: new.location.lat.get(),
+            longitude: new.location.lng.get(),
+            contact_info: new.contact_info,
+            ambulance_count: 0,
+            geopk,
+            geosk,
+            created_at: now_rfc3339(),
+        }
+    }
+}
+
 pub(crate) fn hospital_pk(id: Id) -> String {
     format!("HOSPITAL#{id}")
 }
@@ -108,23 +130,7 @@ pub(crate) fn ambulance_count_delta(
 impl Store {
     pub async fn add_hospital(&self, new: NewHospital) -> Result<Hospital, ApiError> {
         let id = self.next_id("hospital").await?;
-        let (geopk, geosk) = geo::keys_of(new.location.lat.get(), new.location.lng.get());
-        let item = HospitalItem {
-            pk: hospital_pk(id),
-            sk: "HOSPITAL".into(),
-            id,
-            listpk: "HOSPITALS".into(),
-            listsk: format!("{}#{}", new.name.to_lowercase(), id.padded()),
-            name: new.name,
-            address: new.address,
-            latitude: new.location.lat.get(),
-            longitude: new.location.lng.get(),
-            contact_info: new.contact_info,
-            ambulance_count: 0,
-            geopk,
-            geosk,
-            created_at: now_rfc3339(),
-        };
+        let item = HospitalItem::new(id, new);
         let put = Put::builder()
             .table_name(self.table())
             .set_item(Some(to_item(&item)?))
@@ -153,23 +159,7 @@ impl Store {
         let total = hospitals.len() as i64;
         let mut requests = vec![];
         for (id, new) in hospitals {
-            let (geopk, geosk) = geo::keys_of(new.location.lat.get(), new.location.lng.get());
-            let item = HospitalItem {
-                pk: hospital_pk(id),
-                sk: "HOSPITAL".into(),
-                id,
-                listpk: "HOSPITALS".into(),
-                listsk: format!("{}#{}", new.name.to_lowercase(), id.padded()),
-                name: new.name,
-                address: new.address,
-                latitude: new.location.lat.get(),
-                longitude: new.location.lng.get(),
-                contact_info: new.contact_info,
-                ambulance_count: 0,
-                geopk,
-                geosk,
-                created_at: now_rfc3339(),
-            };
+            let item = HospitalItem::new(id, new);
             requests.push(
                 WriteRequest::builder()
                     .put_request(
