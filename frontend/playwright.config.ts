@@ -6,12 +6,15 @@ export default defineConfig({
   outputDir: './e2e-artifacts/test-results',
   workers: 1,
   retries: 0,
-  timeout: 60_000,
-  expect: { timeout: 10_000 },
+  // Generous: a 2-core machine runs the functions, DynamoDB Local and Chromium at once.
+  timeout: 90_000,
+  expect: { timeout: 15_000 },
   reporter: [['list'], ['html', { outputFolder: 'e2e-artifacts/report', open: 'never' }]],
   use: {
     baseURL: process.env.E2E_BASE_URL ?? 'http://127.0.0.1:5173',
     viewport: { width: 1280, height: 800 },
+    actionTimeout: 20_000,
+    navigationTimeout: 45_000,
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     launchOptions: {

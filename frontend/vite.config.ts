@@ -10,8 +10,9 @@ const proxy = { '/api': { target: apiTarget, changeOrigin: false } }
 
 export default defineConfig({
   plugins: [react(), tailwindcss()],
-  server: { port: 5173, proxy },
-  preview: { proxy },
+  // 127.0.0.1 explicitly: 'localhost' may resolve to ::1 only, and the e2e default is 127.0.0.1.
+  server: { host: '127.0.0.1', port: 5173, proxy },
+  preview: { host: '127.0.0.1', proxy },
   build: { sourcemap: true },
   test: {
     environment: 'jsdom',

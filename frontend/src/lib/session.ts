@@ -71,7 +71,8 @@ export function getSignOutNotice(): string | null {
   return signOutNotice
 }
 
-function subscribe(listener: () => void) {
+/** Calls `listener` whenever the session changes (this tab or another). */
+export function subscribeSession(listener: () => void) {
   listeners.add(listener)
   const onStorage = (e: StorageEvent) => {
     if (e.key === TOKEN_KEY || e.key === USER_KEY || e.key === null) emit()
@@ -84,7 +85,7 @@ function subscribe(listener: () => void) {
 }
 
 export function useSession(): Session | null {
-  return useSyncExternalStore(subscribe, getSession, () => null)
+  return useSyncExternalStore(subscribeSession, getSession, () => null)
 }
 
 /** Roles compare case-insensitively; anything not admin acts as a user (spec 6). */
