@@ -1,6 +1,8 @@
-import { expect, type Page } from '@playwright/test'
+import path from 'node:path'
+import { expect, test, type Page } from '@playwright/test'
 
-export const SCREENSHOTS = 'e2e-artifacts/screenshots'
+/** frontend/e2e-artifacts/screenshots, wherever Playwright was started from. */
+const screenshotDir = () => path.join(test.info().project.testDir, '..', 'e2e-artifacts', 'screenshots')
 
 /** Third-party hosts (map tiles) are blocked: the app must work without them. */
 export async function blockThirdParty(page: Page) {
@@ -20,16 +22,21 @@ export async function login(page: Page, username: string, password: string) {
 }
 
 export async function logout(page: Page) {
-  const menu = page.getByRole('button', { name: /^[A-Za-z0-9]/ }).filter({ has: page.locator('span[aria-hidden]') })
-  await menu.first().click()
+  await page.getByRole('button', { name: /account menu$/ }).click()
   await page.getByRole('menuitem', { name: 'Logout' }).click()
   await expect(page).toHaveURL(/\/login$/)
 }
 
+/** Saves `<name>-desktop.png` (1280x800) and `<name>-mobile.png` (390x844), full page. */
 export async function screenshot(page: Page, name: string) {
-  await page.setViewportSize({ width: 1280, height: 800 })
-  await page.screenshot({ path: `${SCREENSHOTS}/${name}-desktop.png`, fullPage: true })
-  await page.setViewportSize({ width: 390, height: 844 })
-  await page.screenshot({ path: `${SCREENSHOTS}/${name}-mobile.png`, fullPage: true })
+  await page.waitForLoadState('networkidle')
+  for (const [kind, size] of [
+    ['desktop', { width: 1280, height: 800 }],
+    ['mobile', { width: 390, height: 844 }],
+  ] as const) {
+    await page.setViewportSize(size)
+    await page.evaluate(() => document.fonts.ready)
+    await page.screenshot({ path: path.join(screenshotDir(), `${name}-${kind}.png`), fullPage: true, animations: 'disabled' })
+  }
   await page.setViewportSize({ width: 1280, height: 800 })
 }

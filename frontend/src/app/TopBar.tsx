@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react'
 import { Link, NavLink, useLocation, useNavigate } from 'react-router'
 import { clearSession, isAdmin, useSession } from '../lib/session'
 import { S } from '../strings'
@@ -11,31 +11,13 @@ export function TopBar() {
   const session = useSession()
   const navigate = useNavigate()
   const location = useLocation()
-  // Menus remember the page they were opened on, so navigating closes them.
+  // The mobile menu remembers the page it was opened on, so navigating closes it.
   const [mobileOpenAt, setMobileOpenAt] = useState<string | null>(null)
-  const [menuOpenAt, setMenuOpenAt] = useState<string | null>(null)
   const mobileOpen = mobileOpenAt === location.pathname
-  const menuOpen = menuOpenAt === location.pathname
   const setMobileOpen = (open: boolean) => setMobileOpenAt(open ? location.pathname : null)
-  const setMenuOpen = (open: boolean) => setMenuOpenAt(open ? location.pathname : null)
-  const menuRef = useRef<HTMLDivElement>(null)
   const user = session?.user
   const admin = isAdmin(user)
   const displayName = user?.username || user?.email || 'User'
-
-  useEffect(() => {
-    if (!menuOpen) return
-    const onClick = (e: MouseEvent) => {
-      if (!menuRef.current?.contains(e.target as Node)) setMenuOpenAt(null)
-    }
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && setMenuOpenAt(null)
-    document.addEventListener('mousedown', onClick)
-    document.addEventListener('keydown', onKey)
-    return () => {
-      document.removeEventListener('mousedown', onClick)
-      document.removeEventListener('keydown', onKey)
-    }
-  }, [menuOpen])
 
   const logout = () => {
     clearSession()
@@ -91,45 +73,12 @@ export function TopBar() {
           <a
             href={`tel:${S.emergencyNumber}`}
             className="btn bg-brand-600 text-white shadow hover:bg-brand-700"
-            aria-label={`Emergency: call ${S.emergencyNumber}`}
           >
             <Icon name="phone" className="h-4 w-4" />
-            <span className="hidden sm:inline">Emergency</span> {S.emergencyNumber}
+            {/* Narrow screens show only the number; the name stays "Emergency 911". */}
+            <span className="sr-only sm:not-sr-only">Emergency</span> {S.emergencyNumber}
           </a>
-          {user && (
-            <div className="relative hidden md:block" ref={menuRef}>
-              <button
-                type="button"
-                className="btn-ghost"
-                aria-haspopup="menu"
-                aria-expanded={menuOpen}
-                onClick={() => setMenuOpen(!menuOpen)}
-              >
-                <span
-                  aria-hidden="true"
-                  className="flex h-7 w-7 items-center justify-center rounded-full bg-slate-200 text-xs font-bold uppercase"
-                >
-                  {displayName.slice(0, 1)}
-                </span>
-                {displayName}
-              </button>
-              {menuOpen && (
-                <div role="menu" className="absolute right-0 mt-2 w-44 rounded-lg border border-slate-200 bg-white py-1 shadow-lg">
-                  <Link role="menuitem" to="/profile" className="block px-4 py-2 text-sm hover:bg-slate-100">
-                    Profile
-                  </Link>
-                  <button
-                    role="menuitem"
-                    type="button"
-                    onClick={logout}
-                    className="block w-full px-4 py-2 text-left text-sm hover:bg-slate-100"
-                  >
-                    Logout
-                  </button>
-                </div>
-              )}
-            </div>
-          )}
+          {user && <UserMenu key={location.pathname} displayName={displayName} onLogout={logout} />}
           <button
             type="button"
             className="btn-ghost md:hidden"
@@ -143,7 +92,13 @@ export function TopBar() {
         </div>
       </div>
       {mobileOpen && (
-        <nav id="mobile-menu" aria-label="Mobile" className="flex flex-col gap-1 border-t border-slate-200 px-4 py-3 md:hidden">
+        <nav
+          id="mobile-menu"
+          aria-label="Mobile"
+          className="flex flex-col gap-1 border-t border-slate-200 px-4 py-3 md:hidden"
+          // A link to the page already shown changes nothing, so close on any link.
+          onClick={(e) => (e.target as HTMLElement).closest('a') && setMobileOpen(false)}
+        >
           {links}
           {user && (
             <>
@@ -159,5 +114,98 @@ export function TopBar() {
         </nav>
       )}
     </header>
+  )
+}
+
+/**
+ * The signed-in person's menu (Profile, Logout), as an ARIA menu button: Enter, Space
+ * or ArrowDown opens it on the first item, arrows move, Escape closes and returns focus.
+ * Keyed by the page, so navigating closes it.
+ */
+function UserMenu({ displayName, onLogout }: { displayName: string; onLogout: () => void }) {
+  const [open, setOpen] = useState(false)
+  const rootRef = useRef<HTMLDivElement>(null)
+  const buttonRef = useRef<HTMLButtonElement>(null)
+  const menuRef = useRef<HTMLDivElement>(null)
+  const items = () => Array.from(menuRef.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? [])
+
+  useEffect(() => {
+    if (!open) return
+    items()[0]?.focus()
+    const onPointer = (e: MouseEvent) => {
+      if (!rootRef.current?.contains(e.target as Node)) setOpen(false)
+    }
+    document.addEventListener('mousedown', onPointer)
+    return () => document.removeEventListener('mousedown', onPointer)
+  }, [open])
+
+  const onMenuKey = (e: KeyboardEvent<HTMLDivElement>) => {
+    const list = items()
+    const at = list.indexOf(document.activeElement as HTMLElement)
+    const focus = (i: number) => list[(i + list.length) % list.length]?.focus()
+    if (e.key === 'ArrowDown') focus(at + 1)
+    else if (e.key === 'ArrowUp') focus(at - 1)
+    else if (e.key === 'Home') focus(0)
+    else if (e.key === 'End') focus(list.length - 1)
+    else if (e.key === 'Escape') {
+      setOpen(false)
+      buttonRef.current?.focus()
+    } else if (e.key === 'Tab') {
+      setOpen(false)
+      return
+    } else return
+    e.preventDefault()
+  }
+
+  return (
+    <div className="relative hidden md:block" ref={rootRef}>
+      <button
+        ref={buttonRef}
+        type="button"
+        className="btn-ghost"
+        aria-label={`${displayName}, account menu`}
+        aria-haspopup="menu"
+        aria-expanded={open}
+        aria-controls={open ? 'user-menu' : undefined}
+        onClick={() => setOpen(!open)}
+        onKeyDown={(e) => {
+          if (e.key === 'ArrowDown' && !open) {
+            e.preventDefault()
+            setOpen(true)
+          }
+        }}
+      >
+        <span
+          aria-hidden="true"
+          className="flex h-7 w-7 items-center justify-center rounded-full bg-slate-200 text-xs font-bold uppercase"
+        >
+          {displayName.slice(0, 1)}
+        </span>
+        <span className="max-w-40 truncate">{displayName}</span>
+      </button>
+      {open && (
+        <div
+          id="user-menu"
+          ref={menuRef}
+          role="menu"
+          aria-label="Account"
+          onKeyDown={onMenuKey}
+          className="absolute right-0 mt-2 w-44 rounded-lg border border-slate-200 bg-white py-1 shadow-lg"
+        >
+          <Link role="menuitem" tabIndex={-1} to="/profile" onClick={() => setOpen(false)} className="block px-4 py-2 text-sm hover:bg-slate-100 focus:bg-slate-100">
+            Profile
+          </Link>
+          <button
+            role="menuitem"
+            tabIndex={-1}
+            type="button"
+            onClick={onLogout}
+            className="block w-full px-4 py-2 text-left text-sm hover:bg-slate-100 focus:bg-slate-100"
+          >
+            Logout
+          </button>
+        </div>
+      )}
+    </div>
   )
 }
