@@ -3,19 +3,30 @@ import type { RegisterInput } from './api/auth'
 
 export type RegisterForm = Record<keyof RegisterInput, string>
 
+export interface RegisterCheck {
+  input?: RegisterInput
+  error?: string
+  /** The fields to mark invalid, first one to focus. */
+  fields?: (keyof RegisterForm)[]
+}
+
 /** Spec 5: every field required (trimmed); latitude and longitude numeric, in range. */
-export function validateRegister(form: RegisterForm): { input?: RegisterInput; error?: string } {
+export function validateRegister(form: RegisterForm): RegisterCheck {
   const values = Object.fromEntries(
     Object.entries(form).map(([k, v]) => [k, k === 'password' ? v : v.trim()]),
   ) as RegisterForm
-  if (Object.values(values).some((v) => v.trim() === '')) return { error: S.fillAllFields }
+  const blank = (Object.keys(values) as (keyof RegisterForm)[]).filter((k) => values[k].trim() === '')
+  if (blank.length > 0) return { error: S.fillAllFields, fields: blank }
   const latitude = parseCoordinate(values.latitude)
   const longitude = parseCoordinate(values.longitude)
   if (latitude === null || longitude === null) {
-    return { error: 'Latitude and longitude must be numbers.' }
+    const fields: (keyof RegisterForm)[] = []
+    if (latitude === null) fields.push('latitude')
+    if (longitude === null) fields.push('longitude')
+    return { error: S.coordinatesNotNumbers, fields }
   }
-  if (latitude < -90 || latitude > 90) return { error: 'Latitude must be between -90 and 90.' }
-  if (longitude < -180 || longitude > 180) return { error: 'Longitude must be between -180 and 180.' }
+  if (latitude < -90 || latitude > 90) return { error: S.latitudeRange, fields: ['latitude'] }
+  if (longitude < -180 || longitude > 180) return { error: S.longitudeRange, fields: ['longitude'] }
   return { input: { ...values, latitude, longitude } }
 }
 

@@ -28,7 +28,7 @@ export function LoginPage() {
     e.preventDefault()
     setError(null)
     if (!username.trim() || !password) {
-      setError('Please enter your username and password.')
+      setError(S.loginFieldsRequired)
       return
     }
     login.mutate(

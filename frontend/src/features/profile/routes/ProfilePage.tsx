@@ -76,7 +76,7 @@ function Profile({ userId }: { userId: number }) {
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-2xl font-bold">My Profile</h1>
         {!editing && (
-          <button type="button" className="btn-blue" onClick={startEdit}>
+          <button type="button" className="btn-secondary" onClick={startEdit}>
             Edit Profile
           </button>
         )}
