@@ -1,30 +1,66 @@
 import { useQuery } from '@tanstack/react-query'
 import { api, ApiError } from '../../../lib/api'
-import type { AmbulanceCounts, Hospital, Page } from '../../../lib/types'
+import type { Ambulance, AmbulanceCounts, Hospital, Page } from '../../../lib/types'
 import { S } from '../../../strings'
 
 export interface HomeStats {
+  /** Hospitals in the system (the page's maintained total). */
   hospitals: number
+  /** The whole fleet by status, counted by the server. */
   ambulances: AmbulanceCounts
+  /** Ambulances free right now (may be empty when that sub-fetch fails). */
+  available: Ambulance[]
 }
 
 export const zeroStats: HomeStats = {
   hospitals: 0,
   ambulances: { total: 0, available: 0, onDuty: 0, maintenance: 0 },
+  available: [],
 }
 
-async function fetchHomeStats(): Promise<HomeStats> {
-  const [counts, hospitals] = await Promise.all([
+/** Spec 9: an ambulance is available if its lowercased status is available, ready, free or idle. */
+export function isAvailableStatus(status: string | null | undefined): boolean {
+  return ['available', 'ready', 'free', 'idle'].includes((status ?? '').toLowerCase())
+}
+
+/** Signed-out visitors only look at the first 3 hospitals in the fallback (spec 7). */
+const PUBLIC_FALLBACK_HOSPITALS = 3
+
+/**
+ * The available ambulances: `/ambulances/available/all`, and when that fails, each
+ * hospital's available ambulances instead. Failures here are swallowed (spec 8).
+ */
+async function fetchAvailable(hospitals: Hospital[], signedIn: boolean): Promise<Ambulance[]> {
+  try {
+    return await api<Ambulance[]>('/ambulances/available/all')
+  } catch {
+    const some = signedIn ? hospitals : hospitals.slice(0, PUBLIC_FALLBACK_HOSPITALS)
+    const lists = await Promise.all(
+      some.map((h) =>
+        api<Ambulance[]>('/ambulances/available', { query: { hospitalId: h.id } }).catch(() => [] as Ambulance[]),
+      ),
+    )
+    return lists.flat()
+  }
+}
+
+export async function fetchHomeStats(signedIn: boolean): Promise<HomeStats> {
+  // The hospital list and the fleet counts are the page's figures: if either fails,
+  // the whole load fails and the page says why (homeErrorMessage).
+  const [hospitals, counts] = await Promise.all([
+    api<Page<Hospital>>('/hospitals/all', { query: { page: 0, size: 10 } }),
     api<AmbulanceCounts>('/ambulances/counts'),
-    api<Page<Hospital>>('/hospitals/all', { query: { page: 0, size: 1 } }),
   ])
-  return { ambulances: counts, hospitals: hospitals.totalElements }
+  const available = (await fetchAvailable(hospitals.content ?? [], signedIn)).filter((a) =>
+    isAvailableStatus(a.status),
+  )
+  return { hospitals: hospitals.totalElements ?? hospitals.content?.length ?? 0, ambulances: counts, available }
 }
 
 export function useHomeStats(signedIn: boolean) {
   return useQuery({
     queryKey: ['home-stats', signedIn],
-    queryFn: fetchHomeStats,
+    queryFn: () => fetchHomeStats(signedIn),
     refetchInterval: 30_000,
   })
 }

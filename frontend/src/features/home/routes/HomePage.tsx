@@ -5,6 +5,7 @@ import { useSession } from '../../../lib/session'
 import { S } from '../../../strings'
 import { homeErrorMessage, useHomeStats, zeroStats } from '../api/home'
 import { Icon, type IconName } from '../../../components/Icon'
+import { ambulanceTypeLabel } from '../../../lib/format'
 
 export function HomePage() {
   const session = useSession()
@@ -28,28 +29,40 @@ export function HomePage() {
 
   return (
     <div className="space-y-10">
-      <section className="overflow-hidden rounded-2xl bg-gradient-to-br from-brand-700 to-brand-500 px-6 py-12 text-white shadow-lg sm:px-10">
-        <p className="mb-2 text-sm font-semibold uppercase tracking-widest text-brand-100">24/7 emergency response</p>
-        <h1 className="mb-4 max-w-2xl text-3xl font-extrabold leading-tight sm:text-4xl">
-          Fast ambulance booking and the nearest hospital, when every minute counts.
-        </h1>
-        <p className="mb-8 max-w-xl text-brand-50">
-          Find hospitals near you, see which ambulances are free right now and book one for a patient in under a minute.
-        </p>
-        <div className="flex flex-wrap gap-3">
-          <a href={`tel:${S.emergencyNumber}`} className="btn bg-white px-6 py-3 text-base text-brand-700 hover:bg-brand-50">
-            <Icon name="phone" /> Call Emergency ({S.emergencyNumber})
-          </a>
-          {signedIn ? (
-            <Link to="/booking" className="btn border border-white/70 px-6 py-3 text-base text-white hover:bg-white/10">
-              Book Ambulance
-            </Link>
-          ) : (
-            <Link to="/register" className="btn border border-white/70 px-6 py-3 text-base text-white hover:bg-white/10">
-              Get Started
-            </Link>
-          )}
+      <section className="grid gap-8 overflow-hidden rounded-2xl bg-gradient-to-br from-brand-700 to-brand-500 px-6 py-12 text-white shadow-lg sm:px-10 lg:grid-cols-[1fr_18rem] lg:items-center">
+        <div>
+          <p className="mb-2 text-sm font-semibold uppercase tracking-widest text-brand-100">24/7 emergency response</p>
+          <h1 className="mb-4 max-w-2xl text-3xl font-extrabold leading-tight sm:text-4xl">
+            Fast ambulance booking and the nearest hospital, when every minute counts.
+          </h1>
+          <p className="mb-8 max-w-xl text-brand-50">
+            Find hospitals near you, see which ambulances are free right now and book one for a patient in under a minute.
+          </p>
+          <div className="flex flex-wrap gap-3">
+            <a href={`tel:${S.emergencyNumber}`} className="btn bg-white px-6 py-3 text-base text-brand-700 hover:bg-brand-50">
+              <Icon name="phone" /> Call Emergency ({S.emergencyNumber})
+            </a>
+            {signedIn ? (
+              <Link to="/booking" className="btn border border-white/70 px-6 py-3 text-base text-white hover:bg-white/10">
+                Book Ambulance
+              </Link>
+            ) : (
+              <Link to="/register" className="btn border border-white/70 px-6 py-3 text-base text-white hover:bg-white/10">
+                Get Started
+              </Link>
+            )}
+          </div>
         </div>
+        <aside aria-label="Right now" className="hidden rounded-xl bg-white/10 p-6 ring-1 ring-white/25 lg:block">
+          <p className="flex items-center gap-2 text-sm font-semibold uppercase tracking-wide text-brand-100">
+            <span aria-hidden="true" className="h-2.5 w-2.5 animate-pulse rounded-full bg-green-300" /> Right now
+          </p>
+          <p className="mt-3 text-5xl font-extrabold tabular-nums">{loading ? '…' : figures.ambulances.available}</p>
+          <p className="text-brand-50">ambulances ready to dispatch</p>
+          <p className="mt-4 border-t border-white/20 pt-4 text-sm text-brand-50">
+            across <span className="font-semibold text-white">{loading ? '…' : figures.hospitals}</span> partner hospitals
+          </p>
+        </aside>
       </section>
 
       {!signedIn && (
@@ -106,6 +119,22 @@ export function HomePage() {
           <div className="rounded-lg bg-blue-50 p-3"><p className="text-lg font-bold text-blue-700">{figures.ambulances.onDuty}</p>On Duty</div>
           <div className="rounded-lg bg-amber-50 p-3"><p className="text-lg font-bold text-amber-700">{figures.ambulances.maintenance}</p>Maintenance</div>
         </div>
+        {figures.available.length > 0 && (
+          <div className="mb-4">
+            <h3 className="mb-2 text-sm font-semibold uppercase tracking-wide text-slate-500">Ready to dispatch</h3>
+            <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200">
+              {figures.available.slice(0, 4).map((a) => (
+                <li key={a.id} className="flex flex-wrap items-center justify-between gap-2 px-4 py-3 text-sm">
+                  <span>
+                    <span className="font-semibold">{a.number}</span>
+                    <span className="text-slate-500"> · {ambulanceTypeLabel[a.type] ?? a.type}</span>
+                  </span>
+                  <span className="text-slate-600">{a.hospital?.name ?? S.unknownHospital}</span>
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
         <div className="flex gap-3">
           {stats.isError && (
             <button type="button" className="btn-primary" onClick={() => stats.refetch()}>Retry</button>
