@@ -1,9 +1,20 @@
-/** A screen whose issue has not landed yet says so plainly instead of a dead link. */
-export function PagePlaceholder({ title }: { title: string }) {
+import { Link } from 'react-router'
+
+/**
+ * A screen whose feature has not landed yet. It says plainly what the screen will
+ * be, so a link to it is never a dead end.
+ */
+export function PagePlaceholder({ title, purpose }: { title: string; purpose: string }) {
   return (
     <div className="card mx-auto max-w-xl p-8 text-center">
+      <p className="mb-2 inline-flex rounded-full bg-amber-100 px-3 py-1 text-xs font-semibold uppercase tracking-wide text-amber-900">
+        Coming soon
+      </p>
       <h1 className="mb-2 text-2xl font-bold">{title}</h1>
-      <p className="text-slate-600">This screen is being built and will be available soon.</p>
+      <p className="mb-6 text-slate-600">{purpose}</p>
+      <Link to="/" className="btn-secondary">
+        Back to Home
+      </Link>
     </div>
   )
 }
