@@ -14,6 +14,15 @@ const team = [
   { name: 'Simran Gill', role: 'Lead Engineer' },
 ]
 
+/** "Dr. Aanya Kapoor" → "AK": first and last name, titles skipped. */
+const initials = (name: string) =>
+  name
+    .split(' ')
+    .filter((w) => !w.endsWith('.'))
+    .filter((_, i, words) => i === 0 || i === words.length - 1)
+    .map((w) => w[0])
+    .join('')
+
 export default function AboutPage() {
   return (
     <div className="space-y-10">
@@ -47,15 +56,15 @@ export default function AboutPage() {
 
       <section aria-labelledby="impact">
         <h2 id="impact" className="mb-4 text-xl font-bold">Our impact</h2>
-        <div className="grid gap-4 sm:grid-cols-3">
+        <div className="grid grid-cols-3 gap-3 sm:gap-4">
           {[
             ['1000+', 'lives saved'],
             ['50+', 'partner hospitals'],
             ['100+', 'ambulances'],
           ].map(([figure, label]) => (
-            <div key={label} className="card p-6 text-center">
-              <p className="text-3xl font-extrabold text-brand-700">{figure}</p>
-              <p className="text-slate-600">{label}</p>
+            <div key={label} className="card px-2 py-5 text-center sm:p-6">
+              <p className="text-2xl font-extrabold text-brand-700 sm:text-3xl">{figure}</p>
+              <p className="text-sm text-slate-600 sm:text-base">{label}</p>
             </div>
           ))}
         </div>
@@ -67,7 +76,7 @@ export default function AboutPage() {
           {team.map((m) => (
             <div key={m.name} className="card p-6 text-center">
               <span aria-hidden="true" className="mx-auto mb-3 flex h-14 w-14 items-center justify-center rounded-full bg-slate-200 text-lg font-bold">
-                {m.name.split(' ').slice(-1)[0]?.slice(0, 1)}
+                {initials(m.name)}
               </span>
               <p className="font-semibold">{m.name}</p>
               <p className="text-sm text-slate-600">{m.role}</p>

@@ -53,16 +53,18 @@ export function HomePage() {
             )}
           </div>
         </div>
-        <aside aria-label="Right now" className="hidden rounded-xl bg-white/10 p-6 ring-1 ring-white/25 lg:block">
-          <p className="flex items-center gap-2 text-sm font-semibold uppercase tracking-wide text-brand-100">
-            <span aria-hidden="true" className="h-2.5 w-2.5 animate-pulse rounded-full bg-green-300" /> Right now
-          </p>
-          <p className="mt-3 text-5xl font-extrabold tabular-nums">{loading ? '…' : figures.ambulances.available}</p>
-          <p className="text-brand-50">ambulances ready to dispatch</p>
-          <p className="mt-4 border-t border-white/20 pt-4 text-sm text-brand-50">
-            across <span className="font-semibold text-white">{loading ? '…' : figures.hospitals}</span> partner hospitals
-          </p>
-        </aside>
+        {stats.data && (
+          <aside aria-label="Right now" className="hidden rounded-xl bg-white/10 p-6 ring-1 ring-white/25 lg:block">
+            <p className="flex items-center gap-2 text-sm font-semibold uppercase tracking-wide text-brand-100">
+              <span aria-hidden="true" className="h-2.5 w-2.5 animate-pulse rounded-full bg-green-300" /> Right now
+            </p>
+            <p className="mt-3 text-5xl font-extrabold tabular-nums">{stats.data.ambulances.available}</p>
+            <p className="text-brand-50">ambulances ready to dispatch</p>
+            <p className="mt-4 border-t border-white/20 pt-4 text-sm text-brand-50">
+              across <span className="font-semibold text-white">{stats.data.hospitals}</span> partner hospitals
+            </p>
+          </aside>
+        )}
       </section>
 
       {!signedIn && (
@@ -110,14 +112,18 @@ export function HomePage() {
             <Alert tone={signedIn ? 'warning' : 'error'}>{homeErrorMessage(stats.error, signedIn)}</Alert>
           </div>
         )}
-        <p className="mb-4 text-lg" aria-live="polite">
-          <span className="font-bold text-green-700">{figures.ambulances.available}</span> of{' '}
-          <span className="font-bold">{figures.ambulances.total}</span> ambulances are currently available
-        </p>
+        {loading ? (
+          <p className="mb-4 text-lg text-slate-500" role="status">Loading live figures...</p>
+        ) : (
+          <p className="mb-4 text-lg" aria-live="polite">
+            <span className="font-bold text-green-700">{figures.ambulances.available}</span> of{' '}
+            <span className="font-bold">{figures.ambulances.total}</span> ambulances are currently available
+          </p>
+        )}
         <div className="mb-4 grid grid-cols-3 gap-3 text-center text-sm">
-          <div className="rounded-lg bg-green-50 p-3"><p className="text-lg font-bold text-green-700">{figures.ambulances.available}</p>Available</div>
-          <div className="rounded-lg bg-blue-50 p-3"><p className="text-lg font-bold text-blue-700">{figures.ambulances.onDuty}</p>On Duty</div>
-          <div className="rounded-lg bg-amber-50 p-3"><p className="text-lg font-bold text-amber-700">{figures.ambulances.maintenance}</p>Maintenance</div>
+          <div className="rounded-lg bg-green-50 p-3"><p className="text-lg font-bold text-green-700">{loading ? '…' : figures.ambulances.available}</p>Available</div>
+          <div className="rounded-lg bg-blue-50 p-3"><p className="text-lg font-bold text-blue-700">{loading ? '…' : figures.ambulances.onDuty}</p>On Duty</div>
+          <div className="rounded-lg bg-amber-50 p-3"><p className="text-lg font-bold text-amber-700">{loading ? '…' : figures.ambulances.maintenance}</p>Maintenance</div>
         </div>
         {figures.available.length > 0 && (
           <div className="mb-4">
@@ -140,7 +146,7 @@ export function HomePage() {
             <button type="button" className="btn-primary" onClick={() => stats.refetch()}>Retry</button>
           )}
           <button type="button" className="btn-secondary" onClick={() => stats.refetch()} disabled={stats.isFetching}>
-            {stats.isFetching ? 'Refreshing...' : 'Refresh'}
+            {stats.isFetching && !loading ? 'Refreshing...' : 'Refresh'}
           </button>
         </div>
       </section>

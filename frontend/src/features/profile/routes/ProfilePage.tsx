@@ -41,7 +41,13 @@ function Profile({ userId }: { userId: number }) {
   }, [success])
 
   if (profile.isPending) return <Spinner label="Loading profile..." />
-  if (profile.isError) return <ErrorState message={S.fetchProfileFailed} onRetry={() => profile.refetch()} />
+  if (profile.isError) {
+    return (
+      <div className="mx-auto max-w-3xl">
+        <ErrorState message={S.fetchProfileFailed} onRetry={() => profile.refetch()} />
+      </div>
+    )
+  }
 
   const user = profile.data
   const admin = isAdmin(user)
