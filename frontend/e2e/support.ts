@@ -2,7 +2,8 @@ import path from 'node:path'
 import { expect, test, type Page } from '@playwright/test'
 
 /** frontend/e2e-artifacts/screenshots, wherever Playwright was started from. */
-const screenshotDir = () => path.join(test.info().project.testDir, '..', 'e2e-artifacts', 'screenshots')
+export const screenshotPath = (file: string) =>
+  path.join(test.info().project.testDir, '..', 'e2e-artifacts', 'screenshots', file)
 
 /** Third-party hosts (map tiles) are blocked: the app must work without them. */
 export async function blockThirdParty(page: Page) {
@@ -36,7 +37,7 @@ export async function screenshot(page: Page, name: string) {
   ] as const) {
     await page.setViewportSize(size)
     await page.evaluate(() => document.fonts.ready)
-    await page.screenshot({ path: path.join(screenshotDir(), `${name}-${kind}.png`), fullPage: true, animations: 'disabled' })
+    await page.screenshot({ path: screenshotPath(`${name}-${kind}.png`), fullPage: true, animations: 'disabled' })
   }
   await page.setViewportSize({ width: 1280, height: 800 })
 }
