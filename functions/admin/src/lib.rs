@@ -1,7 +1,8 @@
-//! `/api/admin`: hospital, ambulance (and later booking) management. Every route
+//! `/api/admin`: hospital, ambulance and booking management, and the dashboard figures. Every route
 //! takes an [`shared::AdminCaller`]: 401 signed out, 403 for a user.
 
 mod ambulances;
+mod bookings;
 mod hospitals;
 
 use axum::Router;
@@ -12,6 +13,7 @@ pub fn router(state: AppState) -> Router {
         Router::new()
             .merge(hospitals::routes())
             .merge(ambulances::routes())
+            .merge(bookings::routes())
             .with_state(state),
     )
 }

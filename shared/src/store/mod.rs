@@ -3,6 +3,7 @@
 //! TransactWriteItems (see docs/data-model.md).
 
 pub mod ambulances;
+pub mod bookings;
 pub mod counters;
 pub mod hospitals;
 pub mod schema;

@@ -1,0 +1,85 @@
+use axum::{
+    Json, Router,
+    extract::State,
+    routing::{get, patch},
+};
+use serde::{Deserialize, Serialize};
+use shared::{
+    AdminCaller, ApiError, ApiQuery, AppState,
+    booking::BookingStatus,
+    store::{
+        Page,
+        ambulances::AmbulanceCounts,
+        bookings::{Booking, BookingCounts},
+    },
+    types::Id,
+};
+
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/admin/bookings/all/paged", get(paged))
+        .route("/api/admin/bookings/status", patch(set_status))
+        .route("/api/admin/stats", get(stats))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PageQuery {
+    page: Option<u32>,
+    size: Option<u32>,
+}
+
+async fn paged(
+    State(app): State<AppState>,
+    _admin: AdminCaller,
+    ApiQuery(q): ApiQuery<PageQuery>,
+) -> Result<Json<Page<Booking>>, ApiError> {
+    let (page, size) = shared::http::page_params(q.page, q.size, 10, 100)?;
+    Ok(Json(app.store.bookings_page(page, size).await?))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct StatusQuery {
+    booking_id: Id,
+    status: BookingStatus,
+}
+
+async fn set_status(
+    State(app): State<AppState>,
+    _admin: AdminCaller,
+    ApiQuery(q): ApiQuery<StatusQuery>,
+) -> Result<Json<Booking>, ApiError> {
+    Ok(Json(
+        app.store.set_booking_status(q.booking_id, q.status).await?,
+    ))
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Stats {
+    users: i64,
+    hospitals: u64,
+    bookings: BookingCounts,
+    today_bookings: i64,
+    ambulances: AmbulanceCounts,
+}
+
+/// The dashboard's figures, all from counters kept in the writing transactions.
+async fn stats(State(app): State<AppState>, _admin: AdminCaller) -> Result<Json<Stats>, ApiError> {
+    let s = &app.store;
+    let (users, hospitals, bookings, today, ambulances) = tokio::try_join!(
+        s.user_count(),
+        s.hospital_count(),
+        s.booking_counts(),
+        s.bookings_today(),
+        s.fleet_counts()
+    )?;
+    Ok(Json(Stats {
+        users,
+        hospitals,
+        bookings,
+        today_bookings: today,
+        ambulances,
+    }))
+}

@@ -1,0 +1,116 @@
+//! `/api/booking`: book an ambulance, follow and cancel one's bookings.
+
+use axum::{
+    Json, Router,
+    extract::{FromRequestParts, State},
+    http::{StatusCode, request::Parts},
+    routing::{get, patch, post},
+};
+use serde::Deserialize;
+use shared::{
+    ApiError, ApiJson, ApiPath, ApiQuery, AppState, Caller,
+    booking::{BookingRequest, BookingStatus},
+    store::bookings::Booking,
+    types::Id,
+};
+
+pub fn router(state: AppState) -> Router {
+    shared::http::finish(
+        Router::new()
+            .route("/api/booking/book", post(book))
+            .route("/api/booking/history", get(history))
+            .route("/api/booking/cancel", patch(cancel))
+            .route("/api/booking/{id}", get(one))
+            .with_state(state),
+    )
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct ForUser {
+    user_id: Option<Id>,
+}
+
+/// The optional `Idempotency-Key` header: 1–200 visible ASCII characters.
+pub struct IdempotencyKey(pub Option<String>);
+
+impl<S: Send + Sync> FromRequestParts<S> for IdempotencyKey {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, ApiError> {
+        let Some(value) = parts.headers.get("idempotency-key") else {
+            return Ok(IdempotencyKey(None));
+        };
+        let bad = || {
+            ApiError::bad_request(
+                "Idempotency-Key",
+                "Invalid 'Idempotency-Key' header: must be 1 to 200 visible ASCII characters",
+            )
+        };
+        let key = value.to_str().map_err(|_| bad())?.trim();
+        if key.is_empty() || key.len() > 200 || !key.bytes().all(|b| b.is_ascii_graphic()) {
+            return Err(bad());
+        }
+        Ok(IdempotencyKey(Some(key.to_owned())))
+    }
+}
+
+async fn book(
+    State(app): State<AppState>,
+    caller: Caller,
+    ApiQuery(q): ApiQuery<ForUser>,
+    IdempotencyKey(key): IdempotencyKey,
+    ApiJson(req): ApiJson<BookingRequest>,
+) -> Result<(StatusCode, Json<Booking>), ApiError> {
+    let user = caller.acting_for(q.user_id)?;
+    let booking = app.store.book(user, req, key.as_deref()).await?;
+    Ok((StatusCode::CREATED, Json(booking)))
+}
+
+async fn history(
+    State(app): State<AppState>,
+    caller: Caller,
+    ApiQuery(q): ApiQuery<ForUser>,
+) -> Result<Json<Vec<Booking>>, ApiError> {
+    let user = caller.acting_for(q.user_id)?;
+    Ok(Json(app.store.user_bookings(user).await?))
+}
+
+/// A booking its owner or an admin may see; anyone else gets 403 (and an unknown id
+/// 404, which tells nothing since ids are sequential anyway).
+async fn owned(app: &AppState, caller: Caller, id: Id) -> Result<Booking, ApiError> {
+    let booking = app
+        .store
+        .booking(id)
+        .await?
+        .ok_or_else(|| ApiError::NotFound(format!("Booking {id} not found")))?;
+    caller.acting_for(Some(booking.user_id))?;
+    Ok(booking)
+}
+
+async fn one(
+    State(app): State<AppState>,
+    caller: Caller,
+    ApiPath(id): ApiPath<Id>,
+) -> Result<Json<Booking>, ApiError> {
+    Ok(Json(owned(&app, caller, id).await?))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct CancelQuery {
+    booking_id: Id,
+}
+
+async fn cancel(
+    State(app): State<AppState>,
+    caller: Caller,
+    ApiQuery(q): ApiQuery<CancelQuery>,
+) -> Result<Json<Booking>, ApiError> {
+    owned(&app, caller, q.booking_id).await?;
+    Ok(Json(
+        app.store
+            .set_booking_status(q.booking_id, BookingStatus::Cancelled)
+            .await?,
+    ))
+}
