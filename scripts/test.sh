@@ -16,6 +16,8 @@ DDB_PORT=$(free_port)
 ddb_pid="$("$ROOT/scripts/ddb-local.sh" "$DDB_PORT" --in-memory "$LOG_DIR/dynamodb.log")"
 trap 'stop_group "$ddb_pid"' EXIT
 export DYNAMODB_ENDPOINT="http://127.0.0.1:$DDB_PORT"
+# The fault tests start (and kill) DynamoDB Local processes of their own.
+export DDB_LOCAL_DIR="$DDB_DIR"
 stage "DynamoDB Local (in memory) on :$DDB_PORT"
 
 stage "cargo fmt --check"

@@ -29,9 +29,14 @@ pub fn endpoint() -> String {
 }
 
 pub fn test_config(table: &str) -> Config {
+    config_at(table, &endpoint())
+}
+
+/// A test configuration for a DynamoDB Local at `endpoint` (fault tests run their own).
+pub fn config_at(table: &str, endpoint: &str) -> Config {
     Config {
         table_name: table.to_owned(),
-        dynamodb_endpoint: Some(endpoint()),
+        dynamodb_endpoint: Some(endpoint.to_owned()),
         region: "us-east-1".into(),
         app_env: AppEnv::Local,
         jwt_secret: TEST_SECRET.as_bytes().to_vec(),
@@ -102,6 +107,14 @@ pub struct TestApp {
 impl TestApp {
     pub async fn new(router: fn(AppState) -> Router) -> Self {
         let state = fresh_state().await;
+        TestApp {
+            router: router(state.clone()),
+            state,
+        }
+    }
+
+    /// A function's router over an existing state.
+    pub fn with_state(state: AppState, router: fn(AppState) -> Router) -> TestApp {
         TestApp {
             router: router(state.clone()),
             state,

@@ -121,7 +121,13 @@ pub async fn create_table(client: &Client, table: &str) -> Result<bool, ApiError
                 .map_err(ApiError::internal)?,
         );
     }
-    request.send().await.map_err(db_error)?;
+    match request.send().await {
+        Ok(_) => {}
+        // A retried create whose first attempt went through: the table is there.
+        Err(aws_sdk_dynamodb::error::SdkError::ServiceError(e))
+            if e.err().is_resource_in_use_exception() => {}
+        Err(e) => return Err(db_error(e)),
+    }
     client
         .update_time_to_live()
         .table_name(table)

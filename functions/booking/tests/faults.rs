@@ -1,0 +1,295 @@
+//! Faults: the suite starts its own DynamoDB Local (the jar from DDB_LOCAL_DIR, set by
+//! `make test`), then hangs it and kills it under load. Requests must answer 503 with
+//! Retry-After within 3 s, the same function process must recover when the database
+//! comes back, and no booking may be half-written.
+
+use std::{
+    net::TcpStream,
+    process::{Child, Command, Stdio},
+    time::{Duration, Instant},
+};
+
+use futures::future::join_all;
+use http::StatusCode;
+use serde_json::{Value, json};
+use shared::{
+    AppState,
+    config::Config,
+    store::{
+        ambulances::{AmbulanceStatus, AmbulanceType, NewAmbulance},
+        hospitals::NewHospital,
+        schema,
+    },
+    testing::TestApp,
+    types::{Id, LatLng},
+};
+
+struct Ddb {
+    child: Child,
+    port: u16,
+    data: std::path::PathBuf,
+}
+
+fn jar_dir() -> String {
+    std::env::var("DDB_LOCAL_DIR").unwrap_or_else(|_| {
+        panic!("DDB_LOCAL_DIR is not set: run the tests with `make test`, which installs DynamoDB Local and sets it")
+    })
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+impl Ddb {
+    fn start(port: u16, data: std::path::PathBuf) -> Ddb {
+        let dir = jar_dir();
+        std::fs::create_dir_all(&data).unwrap();
+        let child = Command::new("java")
+            .arg(format!("-Djava.library.path={dir}/DynamoDBLocal_lib"))
+            .args([
+                "-jar",
+                &format!("{dir}/DynamoDBLocal.jar"),
+                "-sharedDb",
+                "-port",
+                &port.to_string(),
+                "-dbPath",
+            ])
+            .arg(&data)
+            .current_dir(&data)
+            .stdout(Stdio::null())
+            .spawn()
+            .expect("java starts DynamoDB Local");
+        let started = Instant::now();
+        while TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(
+                started.elapsed() < Duration::from_secs(30),
+                "DynamoDB Local did not start"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        Ddb { child, port, data }
+    }
+
+    fn signal(&self, sig: &str) {
+        let ok = Command::new("kill")
+            .args([sig, &self.child.id().to_string()])
+            .status()
+            .unwrap()
+            .success();
+        assert!(ok, "kill {sig}");
+    }
+
+    fn stop(mut self) -> (u16, std::path::PathBuf) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        (self.port, self.data.clone())
+    }
+}
+
+impl Drop for Ddb {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The production client settings (short timeouts, 3 attempts), not the tests' patient ones.
+async fn state(port: u16) -> AppState {
+    let endpoint = format!("http://127.0.0.1:{port}");
+    let config = Config::from_lookup(|k| match k {
+        "TABLE_NAME" => Some("faults".to_owned()),
+        "DYNAMODB_ENDPOINT" => Some(endpoint.clone()),
+        "APP_ENV" => Some("local".to_owned()),
+        _ => None,
+    })
+    .unwrap();
+    let state = AppState::new(config).await;
+    schema::create_table(state.store.client(), "faults")
+        .await
+        .unwrap();
+    state
+}
+
+async fn timed(app: &TestApp, token: &str) -> (StatusCode, Duration, Option<String>) {
+    let started = Instant::now();
+    let res = app.get("/api/booking/history", Some(token)).await;
+    let retry = res
+        .headers
+        .get("retry-after")
+        .map(|v| v.to_str().unwrap().to_owned());
+    (res.status, started.elapsed(), retry)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_dead_or_hung_database_is_a_fast_503_and_the_function_recovers() {
+    let data = std::env::temp_dir().join(format!("ddb-faults-{}", uuid::Uuid::new_v4().simple()));
+    let ddb = Ddb::start(free_port(), data);
+    let state = state(ddb.port).await;
+    let app = TestApp::with_state(state, booking::router);
+    let user = app.user("patient").await;
+    assert_eq!(timed(&app, &user.token).await.0, StatusCode::OK);
+
+    // Hung (SIGSTOP): the attempt timeouts end it.
+    ddb.signal("-STOP");
+    let (status, took, retry) = timed(&app, &user.token).await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
+    assert!(took < Duration::from_secs(3), "took {took:?}");
+    assert_eq!(retry.as_deref(), Some("1"));
+    ddb.signal("-CONT");
+    assert_eq!(
+        timed(&app, &user.token).await.0,
+        StatusCode::OK,
+        "recovers after a hang"
+    );
+
+    // Dead (killed): connection refused, retried, then 503.
+    let (port, data) = ddb.stop();
+    let (status, took, retry) = timed(&app, &user.token).await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
+    assert!(took < Duration::from_secs(3), "took {took:?}");
+    assert!(retry.is_some());
+
+    // Back on the same port with the same data: the same router serves again.
+    let _ddb = Ddb::start(port, data);
+    let started = Instant::now();
+    loop {
+        let (status, _, _) = timed(&app, &user.token).await;
+        if status == StatusCode::OK {
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "did not recover: {status}"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn bookings_interrupted_by_a_dead_database_are_whole_or_absent() {
+    let data = std::env::temp_dir().join(format!("ddb-faults-{}", uuid::Uuid::new_v4().simple()));
+    let ddb = Ddb::start(free_port(), data);
+    let state = state(ddb.port).await;
+    let store = state.store.clone();
+    let app = TestApp::with_state(state.clone(), booking::router);
+    let admin = TestApp::with_state(state, admin::router);
+    let admin_user = admin.admin().await;
+    let hospital = store
+        .add_hospital(NewHospital {
+            name: "H".into(),
+            address: "A".into(),
+            location: LatLng::new(30.0, 74.0).unwrap(),
+            contact_info: None,
+        })
+        .await
+        .unwrap();
+    let mut ambulances = vec![];
+    let mut users = vec![];
+    for i in 0..80 {
+        let a = store
+            .add_ambulance(NewAmbulance {
+                number: format!("F-{i}"),
+                driver_info: None,
+                status: AmbulanceStatus::Available,
+                ambulance_type: AmbulanceType::Bls,
+                contact_info: None,
+                hospital_id: hospital.id,
+            })
+            .await
+            .unwrap();
+        ambulances.push(a);
+        users.push(app.user(&format!("user{i}")).await);
+    }
+
+    // A burst of bookings; the database dies in the middle of it.
+    let burst = join_all(users.iter().zip(&ambulances).map(|(u, a)| {
+        app.post(
+            "/api/booking/book",
+            Some(&u.token),
+            json!({"hospitalId": hospital.id, "ambulanceId": a.id, "patient": {"name": "P", "age": 30, "gender": "Other", "condition": "c"}}),
+        )
+    }));
+    let killer = async {
+        tokio::time::sleep(Duration::from_millis(30)).await;
+        ddb.stop()
+    };
+    let (results, (port, data)) = tokio::join!(burst, killer);
+    let codes: Vec<StatusCode> = results.iter().map(|r| r.status).collect();
+    assert!(
+        codes
+            .iter()
+            .all(|c| *c == StatusCode::CREATED || *c == StatusCode::SERVICE_UNAVAILABLE),
+        "{codes:?}"
+    );
+    assert!(
+        codes.contains(&StatusCode::SERVICE_UNAVAILABLE),
+        "the database died during the burst: {codes:?}"
+    );
+
+    let _ddb = Ddb::start(port, data);
+    let started = Instant::now();
+    let page = loop {
+        let page = admin
+            .get(
+                "/api/admin/bookings/all/paged?size=100",
+                Some(&admin_user.token),
+            )
+            .await;
+        if page.status == StatusCode::OK || started.elapsed() > Duration::from_secs(20) {
+            break page;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+
+    // Every stored booking holds its ambulance, every held ambulance has its booking,
+    // and the counters equal a recount.
+    assert_eq!(page.status, StatusCode::OK, "{:?}", page.body);
+    let bookings: Vec<Value> = page.body["content"].as_array().unwrap().clone();
+    for b in &bookings {
+        let amb = Id::try_from(b["ambulanceId"].as_u64().unwrap()).unwrap();
+        assert_eq!(
+            store.ambulance_holder(amb).await.unwrap(),
+            Some(Id::try_from(b["id"].as_u64().unwrap()).unwrap())
+        );
+    }
+    let mut held = 0;
+    for a in &ambulances {
+        let now = store.ambulance(a.id).await.unwrap().unwrap();
+        if let Some(holder) = store.ambulance_holder(a.id).await.unwrap() {
+            held += 1;
+            assert_eq!(now.status, AmbulanceStatus::OnDuty);
+            assert!(
+                bookings
+                    .iter()
+                    .any(|b| b["id"].as_u64() == Some(holder.get())),
+                "ambulance {} held by a missing booking",
+                a.number
+            );
+        } else {
+            assert_eq!(
+                now.status,
+                AmbulanceStatus::Available,
+                "ambulance {} stuck",
+                a.number
+            );
+        }
+    }
+    assert_eq!(held, bookings.len());
+    assert_eq!(
+        page.body["totalElements"].as_u64().unwrap() as usize,
+        bookings.len(),
+        "booking counter"
+    );
+    let fleet = store.fleet_counts().await.unwrap();
+    assert_eq!(
+        (fleet.total, fleet.on_duty, fleet.available),
+        (80, held as i64, 80 - held as i64)
+    );
+    // Each 201 the clients saw is a stored booking.
+    let created = codes.iter().filter(|c| **c == StatusCode::CREATED).count();
+    assert!(created <= bookings.len());
+}
