@@ -6,7 +6,7 @@ cd "$ROOT"
 "$ROOT/scripts/ensure-tools.sh" ddb
 
 log "building the benchmark (profile bench-local: release without LTO)"
-cargo build --quiet --profile bench-local -p shared --bin bench_nearest
+cargo build --quiet --profile bench-local -p shared --bin bench_nearest --bin bench_booking
 if ls target/release/auth >/dev/null 2>&1; then
   echo "release binary sizes (x86_64, from the last release build):"
   for f in auth user hospitals ambulances booking admin; do
@@ -20,3 +20,4 @@ ddb_pid="$("$ROOT/scripts/ddb-local.sh" "$DDB_PORT" --in-memory "$LOG_DIR/dynamo
 trap 'stop_group "$ddb_pid"' EXIT
 export DYNAMODB_ENDPOINT="http://127.0.0.1:$DDB_PORT"
 target/bench-local/bench_nearest
+target/bench-local/bench_booking
