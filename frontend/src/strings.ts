@@ -43,6 +43,13 @@ export const S = {
   bookingStatusFailed: 'Failed to update booking status',
   bookingStatusUpdated: 'Booking status updated successfully!',
   hospitalAmbulancesFailed: 'Failed to fetch ambulances or hospital',
+  // Beyond the spec: booking form details, cancelling, the map.
+  ageRange: 'Age must be a whole number from 0 to 150.',
+  genderInvalid: 'Gender must be Male, Female or Other.',
+  ambulanceGone: 'The ambulance you picked is no longer available. Please choose another.',
+  bookingCancelled: 'Booking cancelled.',
+  cancelBookingFailed: 'Failed to cancel booking',
+  mapTilesFailed: 'Map tiles could not be loaded; the hospitals are still marked.',
   home: {
     forbidden: 'Access denied. Some data may not be available.',
     unauthorized: 'Please log in to view complete dashboard data.',

@@ -1,3 +1,4 @@
+import { vi } from 'vitest'
 import { render } from '@testing-library/react'
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router'
 import { AppProviders, createQueryClient } from '../app/providers'
@@ -24,3 +25,34 @@ export const json = (status: number, body?: unknown) =>
     status,
     headers: { 'Content-Type': 'application/json' },
   })
+
+export interface FetchCall {
+  method: string
+  path: string
+  query: URLSearchParams
+  headers: Record<string, string>
+  body: unknown
+}
+
+/**
+ * A fetch stub that answers by "METHOD /path" (without /api and the query string);
+ * unknown routes get a 404. Returns the mock and the list of calls made.
+ */
+export function routeFetch(routes: Record<string, (call: FetchCall) => Response | Promise<Response>>) {
+  const calls: FetchCall[] = []
+  const mock = vi.fn(async (url: string, init: RequestInit = {}) => {
+    const u = new URL(url, 'http://test')
+    const call: FetchCall = {
+      method: init.method ?? 'GET',
+      path: u.pathname.replace(/^\/api/, ''),
+      query: u.searchParams,
+      headers: (init.headers ?? {}) as Record<string, string>,
+      body: init.body ? JSON.parse(String(init.body)) : undefined,
+    }
+    calls.push(call)
+    const handler = routes[`${call.method} ${call.path}`]
+    return handler ? handler(call) : json(404, { message: `no stub for ${call.method} ${call.path}` })
+  })
+  vi.stubGlobal('fetch', mock)
+  return { mock, calls }
+}

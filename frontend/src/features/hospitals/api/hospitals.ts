@@ -2,10 +2,11 @@ import { useQuery } from '@tanstack/react-query'
 import { api } from '../../../lib/api'
 import type { Ambulance, AmbulanceCounts, Hospital, Page } from '../../../lib/types'
 
-export function useNearestHospitals(lat: number | null, lng: number | null) {
+/** The `limit` (server default 10, at most 50) nearest hospitals, nearest first. */
+export function useNearestHospitals(lat: number | null, lng: number | null, limit?: number) {
   return useQuery({
-    queryKey: ['hospitals', 'nearest', lat, lng],
-    queryFn: () => api<Hospital[]>('/hospitals/nearest', { query: { lat, lng } }),
+    queryKey: ['hospitals', 'nearest', lat, lng, limit ?? null],
+    queryFn: () => api<Hospital[]>('/hospitals/nearest', { query: { lat, lng, limit } }),
     enabled: lat !== null && lng !== null,
   })
 }

@@ -1,9 +1,12 @@
+import { useState } from 'react'
 import { Link, useParams } from 'react-router'
 import { EmptyState, ErrorState, Spinner } from '../../../components/Feedback'
 import { Icon } from '../../../components/Icon'
 import { StatusBadge } from '../../../components/StatusBadge'
 import { ambulanceTypeLabel } from '../../../lib/format'
 import { useSession } from '../../../lib/session'
+import type { Ambulance } from '../../../lib/types'
+import { BookingDialog } from '../../booking/components/BookingDialog'
 import { S } from '../../../strings'
 import { useHospital, useHospitalAmbulances, useHospitalCounts } from '../api/hospitals'
 
@@ -16,6 +19,7 @@ export default function HospitalAmbulancesPage() {
   const hospital = useHospital(id)
   const ambulances = useHospitalAmbulances(id)
   const counts = useHospitalCounts(id)
+  const [booking, setBooking] = useState<Ambulance | null>(null)
   const back =
     user?.latitude != null && user?.longitude != null
       ? `/hospitals/nearest?lat=${user.latitude}&lng=${user.longitude}`
@@ -87,9 +91,14 @@ export default function HospitalAmbulancesPage() {
                 </dd>
               </dl>
               {a.status === 'AVAILABLE' ? (
-                <Link to={`/book-ambulance?hospitalId=${id}&ambulanceId=${a.id}`} className="btn-primary">
+                <button
+                  type="button"
+                  className="btn-primary"
+                  aria-label={`Book Now: ambulance ${a.number}`}
+                  onClick={() => setBooking(a)}
+                >
                   Book Now
-                </Link>
+                </button>
               ) : (
                 <button type="button" className="btn-secondary" disabled>
                   Not Available
@@ -98,6 +107,17 @@ export default function HospitalAmbulancesPage() {
             </li>
           ))}
         </ul>
+      )}
+      {booking && (
+        <BookingDialog
+          hospitalId={id}
+          ambulance={booking}
+          onClose={() => setBooking(null)}
+          onConflict={() => {
+            void ambulances.refetch()
+            void counts.refetch()
+          }}
+        />
       )}
     </div>
   )

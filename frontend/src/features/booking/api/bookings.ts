@@ -1,0 +1,90 @@
+import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query'
+import { useRef } from 'react'
+import { api, ApiError } from '../../../lib/api'
+import { newIdempotencyKey } from '../../../lib/idempotency'
+import type { Ambulance, Booking, BookingType, Patient } from '../../../lib/types'
+import { isOpen } from '../status'
+
+export interface BookingRequest {
+  hospitalId: number
+  ambulanceId: number
+  bookingType: BookingType
+  patient: Patient
+}
+
+/** While any booking is open, its status is refreshed every 10 s. */
+export const HISTORY_POLL_MS = 10_000
+
+export const historyQuery = (userId: number) => ({
+  queryKey: ['bookings', 'history', userId],
+  queryFn: () => api<Booking[]>('/booking/history', { query: { userId } }),
+})
+
+/** Poll every 10 s while a booking is PENDING or ACTIVE; stop once all are final. */
+export const pollWhileOpen = (bookings: Booking[] | undefined): number | false =>
+  bookings?.some((b) => isOpen(b.bookingStatus)) ? HISTORY_POLL_MS : false
+
+export function useHistory(userId: number) {
+  return useQuery({ ...historyQuery(userId), refetchInterval: (query) => pollWhileOpen(query.state.data) })
+}
+
+export function useAvailableAmbulances(hospitalId: number | null) {
+  return useQuery({
+    queryKey: ['ambulances', 'available', hospitalId],
+    queryFn: () => api<Ambulance[]>('/ambulances/available', { query: { hospitalId } }),
+    enabled: hospitalId !== null,
+  })
+}
+
+/** A booking changes bookings, the fleet's statuses and every count built on them. */
+export function refreshAfterBooking(client: QueryClient) {
+  for (const key of ['bookings', 'ambulances', 'admin', 'home-stats']) {
+    void client.invalidateQueries({ queryKey: [key] })
+  }
+}
+
+/**
+ * The same submission (same body) keeps its Idempotency-Key, so a retry after a lost
+ * answer returns the first booking; a changed body is a new submission with a new key.
+ */
+export function keyFor(previous: { key: string; body: string } | null, body: string) {
+  return previous && previous.body === body ? previous : { key: newIdempotencyKey(), body }
+}
+
+/** Network trouble and 502–504 leave the outcome unknown: retrying with the key is safe. */
+const retriable = (error: unknown) =>
+  error instanceof ApiError && (error.kind !== 'http' || [502, 503, 504].includes(error.status))
+
+export function useBook(userId: number | undefined) {
+  const client = useQueryClient()
+  const submission = useRef<{ key: string; body: string } | null>(null)
+  const mutation = useMutation({
+    mutationFn: ({ body, key }: { body: BookingRequest; key: string }) =>
+      api<Booking>('/booking/book', {
+        method: 'POST',
+        query: { userId },
+        body,
+        headers: { 'Idempotency-Key': key },
+      }),
+    retry: (count, error) => count < 1 && retriable(error),
+    retryDelay: 800,
+    onSuccess: () => {
+      submission.current = null
+      refreshAfterBooking(client)
+    },
+  })
+  const book = (body: BookingRequest, options?: Parameters<typeof mutation.mutate>[1]) => {
+    submission.current = keyFor(submission.current, JSON.stringify(body))
+    mutation.mutate({ body, key: submission.current.key }, options)
+  }
+  return { ...mutation, book }
+}
+
+export function useCancelBooking() {
+  const client = useQueryClient()
+  return useMutation({
+    mutationFn: (bookingId: number) =>
+      api<Booking>('/booking/cancel', { method: 'PATCH', query: { bookingId } }),
+    onSettled: () => refreshAfterBooking(client),
+  })
+}

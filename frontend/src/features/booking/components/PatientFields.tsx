@@ -1,0 +1,123 @@
+import type { BookingType } from '../../../lib/types'
+import { genders, MAX_CONDITION, MAX_NAME, type BookingField, type PatientForm } from '../validation'
+
+const types: { value: BookingType; label: string; description: string }[] = [
+  { value: 'NORMAL', label: 'Normal', description: 'Regular medical transport' },
+  { value: 'EMERGENCY', label: 'Emergency', description: 'Urgent medical care' },
+]
+
+export const invalidStyle = 'border-red-500 ring-2 ring-red-100'
+
+/** Booking type radio and the patient's name, age, gender and medical condition. */
+export function PatientFields({
+  idPrefix,
+  value,
+  invalid,
+  onChange,
+}: {
+  idPrefix: string
+  value: PatientForm
+  invalid: BookingField[]
+  onChange: (patch: Partial<PatientForm>) => void
+}) {
+  const id = (name: string) => `${idPrefix}-${name}`
+  const bad = (f: BookingField) => invalid.includes(f)
+  const field = (f: BookingField) => ({
+    id: id(f),
+    className: `input ${bad(f) ? invalidStyle : ''}`,
+    'aria-invalid': bad(f) || undefined,
+    required: true,
+  })
+
+  return (
+    <>
+      <fieldset className="sm:col-span-2">
+        <legend className="label">Booking Type</legend>
+        <div className="grid gap-3 sm:grid-cols-2">
+          {types.map((t) => {
+            const checked = value.bookingType === t.value
+            const emergency = t.value === 'EMERGENCY'
+            return (
+              <label
+                key={t.value}
+                htmlFor={id(`type-${t.value}`)}
+                className={`flex cursor-pointer items-start gap-3 rounded-lg border p-3 transition ${
+                  checked
+                    ? emergency
+                      ? 'border-brand-500 bg-brand-50'
+                      : 'border-blue-500 bg-blue-50'
+                    : 'border-slate-300 hover:bg-slate-50'
+                }`}
+              >
+                <input
+                  id={id(`type-${t.value}`)}
+                  type="radio"
+                  name={id('type')}
+                  value={t.value}
+                  checked={checked}
+                  onChange={() => onChange({ bookingType: t.value })}
+                  className={`mt-1 ${emergency ? 'accent-brand-600' : 'accent-blue-600'}`}
+                  aria-describedby={id(`type-${t.value}-desc`)}
+                />
+                <span>
+                  <span className={`block font-semibold ${emergency ? 'text-brand-700' : 'text-slate-900'}`}>{t.label}</span>
+                  <span id={id(`type-${t.value}-desc`)} className="block text-sm text-slate-600">
+                    {t.description}
+                  </span>
+                </span>
+              </label>
+            )
+          })}
+        </div>
+      </fieldset>
+      <div className="sm:col-span-2">
+        <label htmlFor={id('name')} className="label">Patient Name</label>
+        <input
+          {...field('name')}
+          autoComplete="name"
+          maxLength={MAX_NAME}
+          value={value.name}
+          onChange={(e) => onChange({ name: e.target.value })}
+        />
+      </div>
+      <div>
+        <label htmlFor={id('age')} className="label">Age</label>
+        <input
+          {...field('age')}
+          type="number"
+          inputMode="numeric"
+          min={0}
+          max={150}
+          step={1}
+          value={value.age}
+          onChange={(e) => onChange({ age: e.target.value })}
+        />
+      </div>
+      <div>
+        <label htmlFor={id('gender')} className="label">Gender</label>
+        <select {...field('gender')} value={value.gender} onChange={(e) => onChange({ gender: e.target.value })}>
+          <option value="">Select gender</option>
+          {genders.map((g) => (
+            <option key={g} value={g}>{g}</option>
+          ))}
+        </select>
+      </div>
+      <div className="sm:col-span-2">
+        <label htmlFor={id('condition')} className="label">Medical Condition</label>
+        <textarea
+          {...field('condition')}
+          rows={3}
+          maxLength={MAX_CONDITION}
+          placeholder="Describe the patient's condition or symptoms"
+          value={value.condition}
+          onChange={(e) => onChange({ condition: e.target.value })}
+        />
+      </div>
+    </>
+  )
+}
+
+export function submitLabel(type: BookingType, pending: boolean) {
+  if (pending) return 'Booking...'
+  return type === 'EMERGENCY' ? 'Book Emergency Ambulance' : 'Book Ambulance'
+}

@@ -1,0 +1,78 @@
+import { useEffect, useState } from 'react'
+import { useNavigate } from 'react-router'
+import { ApiError, messageOf } from '../../lib/api'
+import { useSession } from '../../lib/session'
+import type { Booking } from '../../lib/types'
+import { S } from '../../strings'
+import { useBook } from './api/bookings'
+import { fieldOf, validateBooking, type BookingField, type BookingForm } from './validation'
+
+/** Spec 4: after a booking the user is taken to /history 1.5 s later. */
+export const REDIRECT_MS = 1500
+
+/**
+ * Validates and sends a booking form. On 409 (someone else got the ambulance) the
+ * server's message is shown and `onConflict` refreshes the list; after a success the
+ * caller resets its form and this hook navigates to /history after 1.5 s.
+ */
+export function useBookingSubmit({
+  idPrefix,
+  onConflict,
+  onBooked,
+}: {
+  idPrefix: string
+  onConflict?: () => void
+  onBooked?: (booking: Booking) => void
+}) {
+  const session = useSession()
+  const navigate = useNavigate()
+  const booking = useBook(session?.user.id)
+  const [error, setError] = useState<string | null>(null)
+  const [success, setSuccess] = useState<string | null>(null)
+  const [invalid, setInvalid] = useState<BookingField[]>([])
+
+  useEffect(() => {
+    if (!success) return
+    const t = setTimeout(() => navigate('/history'), REDIRECT_MS)
+    return () => clearTimeout(t)
+  }, [success, navigate])
+
+  const fail = (message: string, fields: BookingField[] = []) => {
+    setError(message)
+    setInvalid(fields)
+    if (fields[0]) document.getElementById(`${idPrefix}-${fields[0]}`)?.focus()
+  }
+
+  const submit = (form: BookingForm) => {
+    setError(null)
+    setInvalid([])
+    if (!session) {
+      fail(S.loginToBook)
+      return
+    }
+    const check = validateBooking(form)
+    if (!check.request) {
+      fail(check.error ?? S.fillRequired, check.fields)
+      return
+    }
+    booking.book(check.request, {
+      onSuccess: (created) => {
+        setSuccess(S.bookingSuccess)
+        onBooked?.(created)
+      },
+      onError: (err) => {
+        if (err instanceof ApiError && err.status === 409) {
+          fail(messageOf(err, S.bookingFailed), ['ambulanceId'])
+          onConflict?.()
+          return
+        }
+        const field = err instanceof ApiError ? fieldOf(err.field) : undefined
+        fail(messageOf(err, S.bookingFailed), field ? [field] : [])
+      },
+    })
+  }
+
+  const clearInvalid = (fields: BookingField[]) => setInvalid((list) => list.filter((f) => !fields.includes(f)))
+
+  return { submit, error, success, invalid, clearInvalid, pending: booking.isPending }
+}

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest'
+import { keyFor } from './api/bookings'
+import { fieldOf, validateBooking, type BookingForm } from './validation'
+
+const good: BookingForm = {
+  hospitalId: '3',
+  ambulanceId: '31',
+  bookingType: 'NORMAL',
+  name: '  Asha Devi ',
+  age: '42',
+  gender: 'Female',
+  condition: ' Chest pain ',
+}
+
+describe('validateBooking (spec 5)', () => {
+  it('builds the request: numbers for ids and age, trimmed text', () => {
+    expect(validateBooking(good)).toEqual({
+      request: {
+        hospitalId: 3,
+        ambulanceId: 31,
+        bookingType: 'NORMAL',
+        patient: { name: 'Asha Devi', age: 42, gender: 'Female', condition: 'Chest pain' },
+      },
+    })
+  })
+
+  it('keeps EMERGENCY', () => {
+    expect(validateBooking({ ...good, bookingType: 'EMERGENCY' }).request?.bookingType).toBe('EMERGENCY')
+  })
+
+  it.each(['hospitalId', 'ambulanceId', 'name', 'age', 'gender', 'condition'] as const)(
+    "says 'Please fill in all required fields.' when %s is missing or blank",
+    (field) => {
+      const check = validateBooking({ ...good, [field]: '   ' })
+      expect(check.request).toBeUndefined()
+      expect(check.error).toBe('Please fill in all required fields.')
+      expect(check.fields).toEqual([field])
+    },
+  )
+
+  it('marks every missing field, in form order', () => {
+    const check = validateBooking({ ...good, hospitalId: '', name: '', condition: '' })
+    expect(check.error).toBe('Please fill in all required fields.')
+    expect(check.fields).toEqual(['hospitalId', 'name', 'condition'])
+  })
+
+  it.each(['0', '150'])('accepts age %s', (age) => {
+    expect(validateBooking({ ...good, age }).request?.patient.age).toBe(Number(age))
+  })
+
+  it.each(['-1', '151', '3.5', 'ten', '1e2'])('refuses age %s', (age) => {
+    expect(validateBooking({ ...good, age })).toEqual({ error: 'Age must be a whole number from 0 to 150.', fields: ['age'] })
+  })
+
+  it('refuses a gender other than Male, Female or Other', () => {
+    expect(validateBooking({ ...good, gender: 'x' })).toEqual({ error: 'Gender must be Male, Female or Other.', fields: ['gender'] })
+  })
+
+  it('maps the server field names onto the form', () => {
+    expect(fieldOf('patient.age')).toBe('age')
+    expect(fieldOf('patient.condition')).toBe('condition')
+    expect(fieldOf('ambulanceId')).toBe('ambulanceId')
+    expect(fieldOf('bookingType')).toBeUndefined()
+    expect(fieldOf(undefined)).toBeUndefined()
+  })
+})
+
+describe('Idempotency-Key per submission', () => {
+  it('keeps the key while the body is the same and makes a new one when it changes', () => {
+    const first = keyFor(null, '{"a":1}')
+    expect(first.key).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
+    expect(keyFor(first, '{"a":1}')).toBe(first)
+    const second = keyFor(first, '{"a":2}')
+    expect(second.key).not.toBe(first.key)
+  })
+})

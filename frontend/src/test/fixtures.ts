@@ -1,0 +1,55 @@
+import type { Ambulance, Booking, Hospital, User } from '../lib/types'
+
+export const demoUser: User = {
+  id: 7,
+  username: 'demo',
+  email: 'demo@example.com',
+  phone: '+15550100',
+  latitude: 30.67,
+  longitude: 74.33,
+  role: 'USER',
+  createdAt: '2026-01-15T10:00:00Z',
+}
+
+export const adminUser: User = { ...demoUser, id: 1, username: 'admin', email: 'admin@example.com', latitude: null, longitude: null, role: 'ADMIN' }
+
+export const hospital = (id: number, name: string, distance?: number): Hospital => ({
+  id,
+  name,
+  address: `${id} Main Road`,
+  latitude: 30.6 + id / 100,
+  longitude: 74.3,
+  contactInfo: '+91 100 200',
+  ...(distance === undefined ? {} : { distance }),
+})
+
+export const ambulance = (id: number, hospitalId: number, status: Ambulance['status'] = 'AVAILABLE'): Ambulance => ({
+  id,
+  number: `PB-${id}`,
+  driverInfo: `Driver ${id}`,
+  status,
+  type: 'BLS',
+  contactInfo: null,
+  hospitalId,
+  hospital: { id: hospitalId, name: `Hospital ${hospitalId}`, address: `${hospitalId} Main Road` },
+})
+
+export function booking(id: number, overrides: Partial<Booking> = {}): Booking {
+  return {
+    id,
+    bookingStatus: 'PENDING',
+    bookingType: 'NORMAL',
+    bookingTime: '2026-03-01T09:30:00Z',
+    userId: 7,
+    username: 'demo',
+    userEmail: 'demo@example.com',
+    hospitalId: 3,
+    hospitalName: 'City Hospital',
+    hospital: { id: 3, name: 'City Hospital', address: '3 Main Road' },
+    ambulanceId: 30 + id,
+    ambulanceNumber: `PB-${30 + id}`,
+    ambulance: { id: 30 + id, number: `PB-${30 + id}`, type: 'BLS', driverInfo: 'Ravi Kumar' },
+    patient: { name: `Patient ${id}`, age: 40, gender: 'Female', condition: 'Chest pain' },
+    ...overrides,
+  }
+}
