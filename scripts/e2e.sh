@@ -47,6 +47,7 @@ done
 
 WEB_PORT=$(free_port)
 (cd "$ROOT/frontend" && npm run build --silent >"$LOG_DIR/build.log" 2>&1) || { cat "$LOG_DIR/build.log"; die "frontend build failed"; }
+python3 "$ROOT/scripts/bundle-budget.py" "$ROOT/frontend/dist"
 (cd "$ROOT/frontend" && API_PROXY_TARGET="http://127.0.0.1:$API_PORT" \
   exec setsid npx vite preview --host 127.0.0.1 --port "$WEB_PORT" --strictPort >"$LOG_DIR/web.log" 2>&1 < /dev/null) &
 pids+=("$!")
