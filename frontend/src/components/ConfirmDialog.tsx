@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react'
 import { Dialog } from './Dialog'
 
 /** The spec's removal dialog: 'Confirm Removal', 'This action cannot be undone.' */
@@ -24,6 +25,41 @@ export function ConfirmRemoval({
         </button>
         <button type="button" className="btn-primary" disabled={busy} onClick={onConfirm}>
           {busy ? 'Removing...' : confirmLabel}
+        </button>
+      </div>
+    </Dialog>
+  )
+}
+
+/** A yes/no question in a dialog, for actions other than removal. */
+export function ConfirmAction({
+  title,
+  children,
+  confirmLabel,
+  busyLabel,
+  cancelLabel = 'Cancel',
+  busy,
+  onConfirm,
+  onCancel,
+}: {
+  title: string
+  children: ReactNode
+  confirmLabel: string
+  busyLabel: string
+  cancelLabel?: string
+  busy: boolean
+  onConfirm: () => void
+  onCancel: () => void
+}) {
+  return (
+    <Dialog title={title} onClose={onCancel}>
+      <div className="mb-6 space-y-2 text-slate-700">{children}</div>
+      <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+        <button type="button" className="btn-secondary" onClick={onCancel}>
+          {cancelLabel}
+        </button>
+        <button type="button" className="btn-primary" disabled={busy} onClick={onConfirm}>
+          {busy ? busyLabel : confirmLabel}
         </button>
       </div>
     </Dialog>

@@ -1,11 +1,165 @@
-import { PagePlaceholder } from '../../../components/PagePlaceholder'
+import { useState } from 'react'
+import { Link } from 'react-router'
+import { ConfirmAction } from '../../../components/ConfirmDialog'
+import { Alert, EmptyState, ErrorState, Spinner } from '../../../components/Feedback'
+import { Icon } from '../../../components/Icon'
+import { StatusBadge } from '../../../components/StatusBadge'
+import { messageOf } from '../../../lib/api'
+import { formatDateTime } from '../../../lib/format'
+import { useSession } from '../../../lib/session'
+import type { Booking } from '../../../lib/types'
+import { useFlash } from '../../../lib/useFlash'
+import { S } from '../../../strings'
+import { useCancelBooking, useHistory } from '../api/bookings'
+import { BookingTypeBadge } from '../components/BookingTypeBadge'
+import { isOpen } from '../status'
 
-// Placeholder until the booking feature lands (issue 5).
-export default function Page() {
+export default function HistoryPage() {
+  const session = useSession()
+  if (!session) return <Alert tone="warning">{S.loginToBook}</Alert>
+  return <History userId={session.user.id} />
+}
+
+function History({ userId }: { userId: number }) {
+  const history = useHistory(userId)
+  const cancel = useCancelBooking()
+  const [flash, setFlash] = useFlash(2500)
+  const [cancelling, setCancelling] = useState<Booking | null>(null)
+
+  const header = (
+    <div className="flex flex-wrap items-center justify-between gap-3">
+      <div>
+        <h1 className="text-2xl font-bold">Booking History</h1>
+        <p className="text-sm text-slate-600">Your ambulance bookings, newest first.</p>
+      </div>
+      <Link to="/booking" className="btn-primary">
+        <Icon name="ambulance" /> Book Ambulance
+      </Link>
+    </div>
+  )
+
+  if (history.isPending) return <div className="space-y-6">{header}<Spinner label="Loading your bookings..." /></div>
+  if (history.isError) {
+    return (
+      <div className="space-y-6">
+        {header}
+        <ErrorState message={S.historyFailed} onRetry={() => history.refetch()} />
+      </div>
+    )
+  }
+
+  const bookings = history.data
+  const count = (status: string) => bookings.filter((b) => b.bookingStatus === status).length
+  const live = bookings.some((b) => isOpen(b.bookingStatus))
+  const cards = [
+    { label: 'Total Bookings', value: bookings.length, style: 'text-slate-900' },
+    { label: 'Active', value: count('ACTIVE'), style: 'text-blue-700' },
+    { label: 'Completed', value: count('COMPLETED'), style: 'text-green-700' },
+    { label: 'Cancelled', value: count('CANCELLED'), style: 'text-red-700' },
+  ]
+
+  const confirmCancel = () => {
+    if (!cancelling) return
+    cancel.mutate(cancelling.id, {
+      onSuccess: () => setFlash({ tone: 'success', text: S.bookingCancelled }),
+      onError: (err) => setFlash({ tone: 'error', text: messageOf(err, S.cancelBookingFailed) }),
+      onSettled: () => setCancelling(null),
+    })
+  }
+
   return (
-    <PagePlaceholder
-      title="Booking History"
-      purpose="Your bookings and their live status will be listed here once the booking feature lands."
-    />
+    <div className="space-y-6">
+      {header}
+      {flash && <Alert tone={flash.tone}>{flash.text}</Alert>}
+      {bookings.length === 0 ? (
+        <EmptyState title="No bookings yet">
+          <p className="text-slate-600">When you book an ambulance it will appear here with its live status.</p>
+          <Link to="/booking" className="btn-primary">Book your first ambulance</Link>
+        </EmptyState>
+      ) : (
+        <>
+          <section aria-label="Booking totals" className="grid grid-cols-2 gap-4 md:grid-cols-4">
+            {cards.map((c) => (
+              <div key={c.label} className="card p-4">
+                <p className={`text-2xl font-bold ${c.style}`}>{c.value}</p>
+                <p className="text-sm text-slate-600">{c.label}</p>
+              </div>
+            ))}
+          </section>
+          {live && (
+            <p className="flex items-center gap-2 text-sm text-slate-600">
+              <span className="h-2 w-2 animate-pulse rounded-full bg-green-500" aria-hidden="true" />
+              Open bookings update automatically.
+            </p>
+          )}
+          <div className="card overflow-hidden">
+            <table className="stack-table w-full text-left text-sm">
+              <caption className="sr-only">Your bookings</caption>
+              <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
+                <tr>
+                  <th scope="col" className="px-4 py-3">Hospital</th>
+                  <th scope="col" className="px-4 py-3">Ambulance</th>
+                  <th scope="col" className="px-4 py-3">Patient</th>
+                  <th scope="col" className="px-4 py-3">Type</th>
+                  <th scope="col" className="px-4 py-3">Date &amp; Time</th>
+                  <th scope="col" className="px-4 py-3">Status</th>
+                  <th scope="col" className="px-4 py-3"><span className="sr-only">Actions</span></th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100">
+                {bookings.map((b) => (
+                  <tr key={b.id} className="align-top">
+                    <td data-label="Hospital" className="px-4 md:py-3">
+                      <span>
+                        <span className="block font-medium text-slate-900">{b.hospitalName || b.hospital?.name || S.unknownHospital}</span>
+                        {b.hospital?.address && <span className="block text-xs text-slate-500">{b.hospital.address}</span>}
+                      </span>
+                    </td>
+                    <td data-label="Ambulance" className="px-4 md:py-3">{b.ambulanceNumber || b.ambulance?.number || '—'}</td>
+                    <td data-label="Patient" className="px-4 md:py-3">
+                      <span>
+                        <span className="block font-medium">{b.patient?.name ?? '—'}</span>
+                        {b.patient && <span className="block text-xs text-slate-500">{b.patient.age} · {b.patient.gender}</span>}
+                      </span>
+                    </td>
+                    <td data-label="Type" className="px-4 md:py-3"><BookingTypeBadge type={b.bookingType} /></td>
+                    <td data-label="Date & Time" className="px-4 md:py-3 md:whitespace-nowrap">{formatDateTime(b.bookingTime)}</td>
+                    <td data-label="Status" className="px-4 md:py-3"><StatusBadge status={b.bookingStatus} /></td>
+                    <td className="px-4 md:py-3 md:text-right">
+                      {isOpen(b.bookingStatus) && (
+                        <button
+                          type="button"
+                          className="btn-secondary w-full px-3 py-1 text-red-700 md:w-auto"
+                          aria-label={`Cancel booking ${b.id}`}
+                          onClick={() => setCancelling(b)}
+                        >
+                          Cancel
+                        </button>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      )}
+      {cancelling && (
+        <ConfirmAction
+          title="Cancel Booking"
+          confirmLabel="Cancel Booking"
+          busyLabel="Cancelling..."
+          cancelLabel="Keep Booking"
+          busy={cancel.isPending}
+          onConfirm={confirmCancel}
+          onCancel={() => setCancelling(null)}
+        >
+          <p>
+            Cancel the booking of ambulance {cancelling.ambulanceNumber} for {cancelling.patient?.name}?
+          </p>
+          <p className="text-sm text-slate-600">The ambulance is released for other patients. This cannot be undone.</p>
+        </ConfirmAction>
+      )}
+    </div>
   )
 }
