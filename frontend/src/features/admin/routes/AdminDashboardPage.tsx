@@ -1,21 +1,197 @@
 import { Link } from 'react-router'
-import { LiveClock } from '../../../components/LiveClock'
+import { ErrorState, Spinner } from '../../../components/Feedback'
+import { Icon, type IconName } from '../../../components/Icon'
+import { LiveClock, useNow } from '../../../components/LiveClock'
+import { StatusBadge } from '../../../components/StatusBadge'
+import { formatDateTime } from '../../../lib/format'
+import { useSession } from '../../../lib/session'
+import { S } from '../../../strings'
+import { BookingTypeBadge } from '../../booking/components/BookingTypeBadge'
+import { useAdminBookings, useAdminStats, type AdminStats } from '../api/bookings'
 
-// The full dashboard (live figures, recent bookings) comes with the booking issue;
-// the management screens are reachable from here already.
+const RECENT = 3
+
 export default function AdminDashboardPage() {
+  const user = useSession()?.user
+  const stats = useAdminStats()
+  const recent = useAdminBookings(0)
+  const now = useNow(60_000)
+
   return (
     <div className="space-y-6">
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-2xl font-bold">Admin Dashboard</h1>
-        <LiveClock className="rounded-md bg-slate-100 px-3 py-1" />
+        <div>
+          <h1 className="text-2xl font-bold">Admin Dashboard</h1>
+          <p className="text-sm text-slate-600">
+            Welcome back{user?.username ? `, ${user.username}` : ''}. {now.toLocaleDateString(undefined, { weekday: 'long', year: 'numeric', month: 'long', day: 'numeric' })}
+          </p>
+        </div>
+        <div className="flex items-center gap-2 rounded-lg bg-slate-100 px-3 py-2 text-slate-800">
+          <Icon name="clock" className="h-4 w-4" />
+          <LiveClock />
+        </div>
       </div>
-      <section aria-label="Quick actions" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-        <Link to="/admin/hospitals" className="card block p-5 hover:border-brand-500"><p className="font-semibold">Manage Hospitals</p><p className="text-sm text-slate-600">Add and remove hospitals</p></Link>
-        <Link to="/admin/ambulances" className="card block p-5 hover:border-brand-500"><p className="font-semibold">Manage Ambulances</p><p className="text-sm text-slate-600">Fleet, status and drivers</p></Link>
-        <Link to="/admin/bookings" className="card block p-5 hover:border-brand-500"><p className="font-semibold">View All Bookings</p><p className="text-sm text-slate-600">Every booking and its status</p></Link>
-        <div className="card p-5 opacity-70"><p className="font-semibold">System Settings</p><p className="text-sm text-slate-600">Coming later</p></div>
+
+      {stats.isPending ? (
+        <Spinner label="Loading dashboard..." />
+      ) : stats.isError ? (
+        <ErrorState message={S.dashboardFailed} onRetry={() => stats.refetch()} />
+      ) : (
+        <StatCards stats={stats.data} />
+      )}
+
+      <section aria-labelledby="quick-actions" className="space-y-3">
+        <h2 id="quick-actions" className="text-lg font-semibold">Quick Actions</h2>
+        <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+          <QuickAction to="/admin/hospitals" icon="hospital" title="Manage Hospitals" text="Add and remove hospitals" />
+          <QuickAction to="/admin/ambulances" icon="ambulance" title="Manage Ambulances" text="Fleet, status and drivers" />
+          <QuickAction to="/admin/bookings" icon="list" title="View All Bookings" text="Every booking and its status" />
+          <div className="card flex items-start gap-3 border-dashed p-5 text-slate-500" aria-disabled="true">
+            <Icon name="star" />
+            <div>
+              <p className="font-semibold">System Settings</p>
+              <p className="text-sm">Coming later</p>
+            </div>
+          </div>
+        </div>
       </section>
+
+      <div className="grid gap-6 lg:grid-cols-[1fr_20rem]">
+        <section aria-labelledby="recent-bookings" className="card p-5">
+          <div className="mb-4 flex items-center justify-between gap-3">
+            <h2 id="recent-bookings" className="text-lg font-semibold">Recent Bookings</h2>
+            <Link to="/admin/bookings" className="text-sm font-semibold text-blue-700 hover:underline">View all</Link>
+          </div>
+          {recent.isPending ? (
+            <Spinner label="Loading bookings..." />
+          ) : recent.isError ? (
+            <ErrorState message={S.dashboardFailed} onRetry={() => recent.refetch()} />
+          ) : recent.data.content.length === 0 ? (
+            <p className="py-6 text-center text-slate-600">No bookings have been made yet.</p>
+          ) : (
+            <ul className="divide-y divide-slate-100">
+              {recent.data.content.slice(0, RECENT).map((b) => (
+                <li key={b.id} className="flex flex-wrap items-start justify-between gap-3 py-3">
+                  <div className="min-w-0">
+                    <p className="font-medium text-slate-900">
+                      #{b.id} · {b.patient?.name ?? '—'} <BookingTypeBadge type={b.bookingType} />
+                    </p>
+                    <p className="text-sm text-slate-600">
+                      {b.hospitalName || b.hospital?.name || S.unknownHospital} · {b.ambulanceNumber || b.ambulance?.number}
+                    </p>
+                    <p className="text-xs text-slate-500">{formatDateTime(b.bookingTime)} · {b.userEmail || b.username}</p>
+                  </div>
+                  <StatusBadge status={b.bookingStatus} />
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+
+        <div className="space-y-6">
+          {stats.data && <FleetPanel stats={stats.data} />}
+          <section aria-labelledby="system-status" className="card p-5">
+            <h2 id="system-status" className="mb-3 text-lg font-semibold">System Status</h2>
+            <ul className="space-y-2 text-sm">
+              {['API Server', 'Database', 'Booking Service', 'Location Services'].map((name) => (
+                <li key={name} className="flex items-center justify-between">
+                  <span>{name}</span>
+                  <span className="inline-flex items-center gap-1.5 font-medium text-green-700">
+                    <span className="h-2 w-2 rounded-full bg-green-500" aria-hidden="true" /> Online
+                  </span>
+                </li>
+              ))}
+            </ul>
+            <p className="mt-3 text-xs text-slate-500">A static overview; live health checks come later.</p>
+          </section>
+        </div>
+      </div>
     </div>
+  )
+}
+
+function StatCards({ stats }: { stats: AdminStats }) {
+  const open = stats.bookings.pending + stats.bookings.active
+  const cards: { label: string; value: number; note: string; icon: IconName; style: string }[] = [
+    { label: 'Registered Users', value: stats.users, note: 'Accounts in the system', icon: 'star', style: 'bg-blue-100 text-blue-700' },
+    { label: 'Hospitals', value: stats.hospitals, note: 'Partner hospitals', icon: 'hospital', style: 'bg-green-100 text-green-700' },
+    { label: 'Ambulances', value: stats.ambulances.total, note: `${stats.ambulances.available} available now`, icon: 'ambulance', style: 'bg-brand-100 text-brand-700' },
+    { label: 'Total Bookings', value: stats.bookings.total, note: `${stats.todayBookings} today (UTC) · ${open} open`, icon: 'list', style: 'bg-amber-100 text-amber-800' },
+  ]
+  return (
+    <section aria-label="Statistics" className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-4">
+      {cards.map((c) => (
+        <div key={c.label} className="card flex items-start justify-between gap-3 p-5">
+          <div>
+            <p className="text-sm text-slate-600">{c.label}</p>
+            <p className="text-3xl font-bold text-slate-900">{c.value.toLocaleString()}</p>
+            <p className="text-xs text-slate-500">{c.note}</p>
+          </div>
+          <span className={`rounded-lg p-2 ${c.style}`}><Icon name={c.icon} /></span>
+        </div>
+      ))}
+    </section>
+  )
+}
+
+function Bars({ rows, total }: { rows: [string, number, string][]; total: number }) {
+  return (
+    <ul className="space-y-3 text-sm">
+      {rows.map(([label, value, color]) => (
+        <li key={label}>
+          <div className="mb-1 flex justify-between">
+            <span>{label}</span>
+            <span className="font-semibold tabular-nums">{value}</span>
+          </div>
+          <div className="h-2 rounded-full bg-slate-100" aria-hidden="true">
+            <div className={`h-2 rounded-full ${color}`} style={{ width: `${total > 0 ? Math.round((value / total) * 100) : 0}%` }} />
+          </div>
+        </li>
+      ))}
+    </ul>
+  )
+}
+
+function FleetPanel({ stats }: { stats: AdminStats }) {
+  const a = stats.ambulances
+  const b = stats.bookings
+  return (
+    <>
+      <section aria-labelledby="fleet-status" className="card p-5">
+        <h2 id="fleet-status" className="mb-3 text-lg font-semibold">Ambulance Status</h2>
+        <Bars
+          total={a.total}
+          rows={[
+            ['Available', a.available, 'bg-green-500'],
+            ['On Duty', a.onDuty, 'bg-blue-500'],
+            ['Maintenance', a.maintenance, 'bg-amber-500'],
+          ]}
+        />
+      </section>
+      <section aria-labelledby="booking-status" className="card p-5">
+        <h2 id="booking-status" className="mb-3 text-lg font-semibold">Bookings by Status</h2>
+        <Bars
+          total={b.total}
+          rows={[
+            ['Pending', b.pending, 'bg-yellow-400'],
+            ['Active', b.active, 'bg-blue-500'],
+            ['Completed', b.completed, 'bg-green-500'],
+            ['Cancelled', b.cancelled, 'bg-red-400'],
+          ]}
+        />
+      </section>
+    </>
+  )
+}
+
+function QuickAction({ to, icon, title, text }: { to: string; icon: IconName; title: string; text: string }) {
+  return (
+    <Link to={to} className="card flex items-start gap-3 p-5 transition hover:border-brand-500 hover:shadow">
+      <span className="text-brand-600"><Icon name={icon} /></span>
+      <span>
+        <span className="block font-semibold">{title}</span>
+        <span className="block text-sm text-slate-600">{text}</span>
+      </span>
+    </Link>
   )
 }
