@@ -52,6 +52,12 @@ async fn main() {
             _ => std::env::var(k).ok(),
         })
         .unwrap();
+        // Patient timeouts: bulk loading on a busy machine is not what is measured.
+        let config = Config {
+            db_attempt_timeout: std::time::Duration::from_secs(10),
+            db_operation_timeout: std::time::Duration::from_secs(30),
+            ..config
+        };
         let client = shared::store::connect(&config).await;
         schema::create_table(&client, &table).await.unwrap();
         let store = Store::new(client, table.clone());
