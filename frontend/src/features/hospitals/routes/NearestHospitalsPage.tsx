@@ -1,4 +1,4 @@
-import { useEffect } from 'react'
+import { lazy, Suspense, useEffect } from 'react'
 import { Link, useNavigate, useSearchParams } from 'react-router'
 import { Alert, EmptyState, ErrorState, Spinner } from '../../../components/Feedback'
 import { Icon } from '../../../components/Icon'
@@ -8,6 +8,14 @@ import { formatCoord, formatDistance } from '../../../lib/format'
 import { useSession } from '../../../lib/session'
 import { S } from '../../../strings'
 import { useNearestHospitals } from '../api/hospitals'
+
+// Leaflet is loaded only when there are results to show (issue 4: keep the first load small).
+const HospitalMap = lazy(() => import('../components/HospitalMap'))
+const mapPlaceholder = (
+  <div className="flex h-72 items-center justify-center rounded-xl border border-slate-200 bg-slate-100 text-sm text-slate-500 md:h-96">
+    Loading map...
+  </div>
+)
 
 export default function NearestHospitalsPage() {
   const [params] = useSearchParams()
@@ -63,32 +71,37 @@ export default function NearestHospitalsPage() {
           <p className="text-sm text-slate-600">Try another location, or call {S.emergencyNumber} in an emergency.</p>
         </EmptyState>
       ) : (
-        <ol className="space-y-4">
-          {search.data.map((h, i) => (
-            <li key={h.id} className="card flex flex-col gap-4 p-5 sm:flex-row sm:items-center sm:justify-between">
-              <div className="min-w-0">
-                <div className="flex flex-wrap items-center gap-2">
-                  <h2 className="text-lg font-semibold">{h.name}</h2>
-                  {i === 0 && <span className="rounded-full bg-green-100 px-2.5 py-0.5 text-xs font-semibold text-green-800">Closest</span>}
+        <>
+          <Suspense fallback={mapPlaceholder}>
+            <HospitalMap lat={lat} lng={lng} hospitals={search.data} />
+          </Suspense>
+          <ol className="space-y-4">
+            {search.data.map((h, i) => (
+              <li key={h.id} className="card flex flex-col gap-4 p-5 sm:flex-row sm:items-center sm:justify-between">
+                <div className="min-w-0">
+                  <div className="flex flex-wrap items-center gap-2">
+                    <h2 className="text-lg font-semibold">{h.name}</h2>
+                    {i === 0 && <span className="rounded-full bg-green-100 px-2.5 py-0.5 text-xs font-semibold text-green-800">Closest</span>}
+                  </div>
+                  <p className="text-sm text-slate-600">{h.address}</p>
+                  <p className="mt-2 flex flex-wrap gap-x-5 gap-y-1 text-sm">
+                    <span className="inline-flex items-center gap-1 font-medium text-slate-800">
+                      <Icon name="pin" className="h-4 w-4" /> {formatDistance(h.distance)}
+                    </span>
+                    {h.contactInfo && (
+                      <a href={`tel:${h.contactInfo.replace(/\s+/g, '')}`} className="inline-flex items-center gap-1 text-blue-700 hover:underline">
+                        <Icon name="phone" className="h-4 w-4" /> {h.contactInfo}
+                      </a>
+                    )}
+                  </p>
                 </div>
-                <p className="text-sm text-slate-600">{h.address}</p>
-                <p className="mt-2 flex flex-wrap gap-x-5 gap-y-1 text-sm">
-                  <span className="inline-flex items-center gap-1 font-medium text-slate-800">
-                    <Icon name="pin" className="h-4 w-4" /> {formatDistance(h.distance)}
-                  </span>
-                  {h.contactInfo && (
-                    <a href={`tel:${h.contactInfo.replace(/\s+/g, '')}`} className="inline-flex items-center gap-1 text-blue-700 hover:underline">
-                      <Icon name="phone" className="h-4 w-4" /> {h.contactInfo}
-                    </a>
-                  )}
-                </p>
-              </div>
-              <Link to={`/hospitals/${h.id}/ambulances`} className="btn-blue shrink-0">
-                View Ambulances
-              </Link>
-            </li>
-          ))}
-        </ol>
+                <Link to={`/hospitals/${h.id}/ambulances`} className="btn-blue shrink-0">
+                  View Ambulances
+                </Link>
+              </li>
+            ))}
+          </ol>
+        </>
       )}
     </div>
   )
