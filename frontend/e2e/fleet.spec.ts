@@ -13,6 +13,13 @@ test('a user finds the nearest hospitals, opens one and comes back', async ({ pa
   await expect(items.first().getByText('Closest')).toBeVisible()
   await expect(page.getByText('Closest')).toHaveCount(1)
   await expect(items.first().getByText(/\d+\.\d km/)).toBeVisible()
+  // The map loads on demand; with third-party tiles blocked it says so and still shows
+  // the hospitals and the search position as markers.
+  const map = page.getByRole('region', { name: 'Map of the nearest hospitals' })
+  await expect(map).toBeVisible()
+  await expect(map.getByText('You are here')).toBeVisible()
+  await expect.poll(() => map.locator('path.leaflet-interactive').count()).toBeGreaterThan(2)
+  await expect(map.getByText('Map tiles could not be loaded; the hospitals are still marked.')).toBeVisible()
   await screenshot(page, 'nearest-hospitals')
 
   const name = await items.first().getByRole('heading').innerText()
