@@ -38,7 +38,7 @@ export default function HospitalMap({ lat, lng, hospitals }: { lat: number; lng:
   const center: LatLngExpression = [lat, lng]
 
   return (
-    <div role="region" aria-label="Map of the nearest hospitals" className="relative isolate">
+    <div role="region" aria-label="Map of the nearest hospitals" className="isolate">
       <MapContainer
         center={center}
         zoom={12}
@@ -72,14 +72,20 @@ export default function HospitalMap({ lat, lng, hospitals }: { lat: number; lng:
           radius={9}
           pathOptions={{ color: '#ffffff', weight: 3, fillColor: '#2563eb', fillOpacity: 1 }}
         >
-          <Tooltip permanent direction="top" offset={[0, -10]}>You are here</Tooltip>
+          <Tooltip>You are here</Tooltip>
         </CircleMarker>
       </MapContainer>
-      {tilesFailed && (
-        <p role="status" className="pointer-events-none absolute inset-x-3 bottom-3 z-[1000] rounded-md bg-white/90 px-3 py-1.5 text-xs text-slate-700 shadow">
-          {S.mapTilesFailed}
+      <div className="mt-2 flex flex-wrap items-center justify-between gap-x-4 gap-y-1 text-xs text-slate-600">
+        <p className="flex flex-wrap gap-x-4 gap-y-1">
+          <span className="inline-flex items-center gap-1.5">
+            <span className="h-3 w-3 rounded-full border-2 border-white bg-blue-600 shadow" aria-hidden="true" /> You are here
+          </span>
+          <span className="inline-flex items-center gap-1.5">
+            <span className="h-3 w-3 rounded-full border border-red-800 bg-red-500" aria-hidden="true" /> Hospital (larger: the closest)
+          </span>
         </p>
-      )}
+        {tilesFailed && <p role="status">{S.mapTilesFailed}</p>}
+      </div>
     </div>
   )
 }
