@@ -34,10 +34,11 @@ export function TopBar() {
           <NavLink to="/history" className={linkClass}>
             History
           </NavLink>
-          <NavLink to="/book-ambulance" className={linkClass}>
+          {/* /booking is the same form, and a hospital's ambulances belong to Hospitals. */}
+          <NavLink to="/book-ambulance" className={({ isActive }) => linkClass({ isActive: isActive || location.pathname === '/booking' })}>
             Book Ambulance
           </NavLink>
-          <NavLink to="/hospitals/nearest" className={linkClass}>
+          <NavLink to="/hospitals/nearest" className={({ isActive }) => linkClass({ isActive: isActive || location.pathname.startsWith('/hospitals/') })}>
             Hospitals
           </NavLink>
         </>

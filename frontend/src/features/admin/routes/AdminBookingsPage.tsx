@@ -94,7 +94,8 @@ export default function AdminBookingsPage() {
           <h1 className="text-2xl font-bold">All Bookings</h1>
           {bookings.data && (
             <p className="text-sm text-slate-600">
-              {bookings.data.totalElements} bookings in all, newest first. Counts, search and filter apply to this page.
+              {bookings.data.totalElements} booking{bookings.data.totalElements === 1 ? '' : 's'} in all, newest first. Counts,
+              search and filter apply to this page.
             </p>
           )}
         </div>
