@@ -79,6 +79,10 @@ test('a user books from a hospital page, an admin sets it ACTIVE then COMPLETED,
   await expect(admin.getByText('Booking status updated successfully!')).toBeVisible()
   await expect(status.locator('option')).toHaveText(['ACTIVE', 'COMPLETED', 'CANCELLED'])
 
+  await admin.getByLabel('Search bookings').fill('')
+  await screenshot(admin, 'admin-bookings')
+  await admin.getByLabel('Search bookings').fill(number)
+
   // The user's open history follows without a reload.
   await expect(row.getByText('ACTIVE')).toBeVisible({ timeout: 25_000 })
 
@@ -86,9 +90,6 @@ test('a user books from a hospital page, an admin sets it ACTIVE then COMPLETED,
   await expect(admin.getByText('Booking status updated successfully!')).toBeVisible()
   await expect(adminRow.getByText('COMPLETED')).toBeVisible()
   await expect(adminRow.getByRole('combobox')).toHaveCount(0)
-  await admin.getByLabel('Search bookings').fill('')
-  await screenshot(admin, 'admin-bookings')
-  await admin.getByLabel('Search bookings').fill(number)
   await adminRow.getByRole('button', { name: /^View booking/ }).click()
   const details = admin.getByRole('dialog', { name: /^Booking #\d+$/ })
   await expect(details).toContainText(patient)
