@@ -202,11 +202,17 @@ pub struct Latitude(f64);
 #[serde(try_from = "f64", into = "f64")]
 pub struct Longitude(f64);
 
+/// DynamoDB stores no number of magnitude below 1e-130 (a subnormal like 2.2e-309
+/// was a 500): a coordinate that close to 0 is 0.
+fn flush_tiny(v: f64) -> f64 {
+    if v.abs() < 1e-100 { 0.0 } else { v }
+}
+
 impl TryFrom<f64> for Latitude {
     type Error = String;
     fn try_from(v: f64) -> Result<Self, String> {
         if v.is_finite() && (-90.0..=90.0).contains(&v) {
-            Ok(Latitude(v))
+            Ok(Latitude(flush_tiny(v)))
         } else {
             Err(format!("must be a number from -90 to 90, got {v}"))
         }
@@ -217,7 +223,7 @@ impl TryFrom<f64> for Longitude {
     type Error = String;
     fn try_from(v: f64) -> Result<Self, String> {
         if v.is_finite() && (-180.0..=180.0).contains(&v) {
-            Ok(Longitude(v))
+            Ok(Longitude(flush_tiny(v)))
         } else {
             Err(format!("must be a number from -180 to 180, got {v}"))
         }
@@ -427,6 +433,9 @@ mod tests {
         assert!(Latitude::try_from(f64::NAN).is_err());
         assert!(Longitude::try_from(-180.0).is_ok());
         assert!(Longitude::try_from(180.5).is_err());
+        assert_eq!(Latitude::try_from(2.2e-309).unwrap().get(), 0.0);
+        assert_eq!(Longitude::try_from(-1e-200).unwrap().get(), 0.0);
+        assert_eq!(Longitude::try_from(1e-90).unwrap().get(), 1e-90);
     }
 
     #[test]
