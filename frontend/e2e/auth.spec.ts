@@ -56,7 +56,7 @@ test('an admin sees the Admin link but not History, Book Ambulance or Hospitals'
   await expect(nav.getByRole('link', { name: 'Book Ambulance' })).toHaveCount(0)
   await expect(nav.getByRole('link', { name: 'Hospitals' })).toHaveCount(0)
   // The profile hides the location of an admin and shows the badge.
-  await expect(page.getByText('Admin', { exact: true })).toBeVisible()
+  await expect(page.getByRole('region', { name: 'Account details' }).getByText('Admin', { exact: true })).toBeVisible()
   await expect(page.getByText('Latitude')).toHaveCount(0)
 })
 
