@@ -31,3 +31,8 @@ export const ambulanceStatusLabel: Record<string, string> = {
   ON_DUTY: 'On Duty',
   MAINTENANCE: 'Maintenance',
 }
+
+/** A tap-to-call link for a phone number as typed ("+91 95881 18850"). */
+export function telHref(phone: string): string {
+  return `tel:${phone.replace(/\s+/g, '')}`
+}

@@ -1,4 +1,5 @@
-import type { BookingStatus } from '../../lib/types'
+import type { Booking, BookingStatus } from '../../lib/types'
+import { S } from '../../strings'
 
 /**
  * The server's state machine (DESIGN.md 4): PENDING → ACTIVE | CANCELLED,
@@ -31,3 +32,9 @@ export const bookingStatusLabel: Record<BookingStatus, string> = {
 }
 
 export const bookingTypeLabel: Record<string, string> = { NORMAL: 'Normal', EMERGENCY: 'Emergency' }
+
+/** The names a booking stored when it was made (spec 9: 'Unknown Hospital' when missing). */
+export const bookingHospital = (b: Pick<Booking, 'hospitalName' | 'hospital'>) =>
+  b.hospitalName || b.hospital?.name || S.unknownHospital
+export const bookingAmbulance = (b: Pick<Booking, 'ambulanceNumber' | 'ambulance'>) =>
+  b.ambulanceNumber || b.ambulance?.number || '—'

@@ -1,6 +1,7 @@
 import { useMemo, useState, type FormEvent } from 'react'
 import { Link } from 'react-router'
 import { ConfirmRemoval } from '../../../components/ConfirmDialog'
+import { CountCards } from '../../../components/CountCards'
 import { Alert, EmptyState, ErrorState, Spinner } from '../../../components/Feedback'
 import { Pagination } from '../../../components/Pagination'
 import { StatusBadge } from '../../../components/StatusBadge'
@@ -154,21 +155,15 @@ export default function AdminAmbulancesPage() {
           </div>
         </form>
       )}
-      <section aria-label="Fleet counts" className="grid grid-cols-2 gap-4 md:grid-cols-4">
-        {(
-          [
-            ['Total', all.length, 'text-slate-900'],
-            ['Available', count('AVAILABLE'), 'text-green-700'],
-            ['On Duty', count('ON_DUTY'), 'text-blue-700'],
-            ['Maintenance', count('MAINTENANCE'), 'text-amber-700'],
-          ] as const
-        ).map(([label, value, style]) => (
-          <div key={label} className="card p-4">
-            <p className={`text-2xl font-bold ${style}`}>{value}</p>
-            <p className="text-sm text-slate-600">{label}</p>
-          </div>
-        ))}
-      </section>
+      <CountCards
+        label="Fleet counts"
+        counts={[
+          { label: 'Total', value: all.length, style: 'text-slate-900' },
+          { label: 'Available', value: count('AVAILABLE'), style: 'text-green-700' },
+          { label: 'On Duty', value: count('ON_DUTY'), style: 'text-blue-700' },
+          { label: 'Maintenance', value: count('MAINTENANCE'), style: 'text-amber-700' },
+        ]}
+      />
       <div className="flex flex-wrap gap-3">
         <label htmlFor="amb-search" className="sr-only">Search ambulances</label>
         <input id="amb-search" className="input max-w-xs" placeholder="Search by number or driver" value={search} onChange={(e) => { setSearch(e.target.value); setPage(1) }} />

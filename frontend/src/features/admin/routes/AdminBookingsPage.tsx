@@ -1,5 +1,6 @@
 import { useMemo, useState, type ReactNode } from 'react'
 import { Link } from 'react-router'
+import { CountCards } from '../../../components/CountCards'
 import { Dialog } from '../../../components/Dialog'
 import { Alert, EmptyState, ErrorState, Spinner } from '../../../components/Feedback'
 import { Pagination } from '../../../components/Pagination'
@@ -10,11 +11,9 @@ import type { Booking, BookingStatus } from '../../../lib/types'
 import { useFlash } from '../../../lib/useFlash'
 import { S } from '../../../strings'
 import { BookingTypeBadge } from '../../booking/components/BookingTypeBadge'
-import { bookingStatuses, bookingStatusLabel, nextStatuses } from '../../booking/status'
+import { bookingAmbulance as ambulanceOf, bookingHospital as hospitalOf, bookingStatuses, bookingStatusLabel, nextStatuses } from '../../booking/status'
 import { useAdminBookings, useSetBookingStatus } from '../api/bookings'
 
-const hospitalOf = (b: Booking) => b.hospitalName || b.hospital?.name || S.unknownHospital
-const ambulanceOf = (b: Booking) => b.ambulanceNumber || b.ambulance?.number || '—'
 
 /** Search (id, user email, hospital name, ambulance number) and status filter, on one page. */
 export function filterBookings(list: Booking[], search: string, status: 'ALL' | BookingStatus): Booking[] {
@@ -104,21 +103,15 @@ export default function AdminBookingsPage() {
         </button>
       </div>
       {flash && <Alert tone={flash.tone}>{flash.text}</Alert>}
-      <section aria-label="Booking counts on this page" className="grid grid-cols-2 gap-4 md:grid-cols-4">
-        {(
-          [
-            ['Total', content.length, 'text-slate-900'],
-            ['Active', count('ACTIVE'), 'text-blue-700'],
-            ['Completed', count('COMPLETED'), 'text-green-700'],
-            ['Cancelled', count('CANCELLED'), 'text-red-700'],
-          ] as const
-        ).map(([label, value, style]) => (
-          <div key={label} className="card p-4">
-            <p className={`text-2xl font-bold ${style}`}>{bookings.data ? value : '…'}</p>
-            <p className="text-sm text-slate-600">{label}</p>
-          </div>
-        ))}
-      </section>
+      <CountCards
+        label="Booking counts on this page"
+        counts={[
+          { label: 'Total', value: bookings.data && content.length, style: 'text-slate-900' },
+          { label: 'Active', value: bookings.data && count('ACTIVE'), style: 'text-blue-700' },
+          { label: 'Completed', value: bookings.data && count('COMPLETED'), style: 'text-green-700' },
+          { label: 'Cancelled', value: bookings.data && count('CANCELLED'), style: 'text-red-700' },
+        ]}
+      />
       <div className="flex flex-wrap gap-3">
         <label htmlFor="booking-search" className="sr-only">Search bookings</label>
         <input

@@ -7,6 +7,7 @@ import { formatDateTime } from '../../../lib/format'
 import { useSession } from '../../../lib/session'
 import { S } from '../../../strings'
 import { BookingTypeBadge } from '../../booking/components/BookingTypeBadge'
+import { bookingAmbulance, bookingHospital } from '../../booking/status'
 import { useAdminBookings, useAdminStats, type AdminStats } from '../api/bookings'
 
 const RECENT = 3
@@ -77,7 +78,7 @@ export default function AdminDashboardPage() {
                       #{b.id} · {b.patient?.name ?? '—'} <BookingTypeBadge type={b.bookingType} />
                     </p>
                     <p className="text-sm text-slate-600">
-                      {b.hospitalName || b.hospital?.name || S.unknownHospital} · {b.ambulanceNumber || b.ambulance?.number}
+                      {bookingHospital(b)} · {bookingAmbulance(b)}
                     </p>
                     <p className="text-xs text-slate-500">{formatDateTime(b.bookingTime)} · {b.userEmail || b.username}</p>
                   </div>

@@ -165,4 +165,14 @@ describe('BookAmbulancePage', () => {
     ])
     expect(calls.some((c) => c.path === '/hospitals/nearest')).toBe(false)
   })
+
+  it("says 'Please log in to book an ambulance' when nobody is signed in", async () => {
+    const { calls } = server()
+    renderRoutes([{ path: '/book-ambulance', element: <BookAmbulancePage /> }], '/book-ambulance?hospitalId=3&ambulanceId=31')
+    await waitFor(() => expect(ambulanceSelect().value).toBe('31'))
+    await fillPatient()
+    await userEvent.click(screen.getByRole('button', { name: 'Book Ambulance' }))
+    expect(screen.getByRole('alert')).toHaveTextContent('Please log in to book an ambulance')
+    expect(calls.some((c) => c.method === 'POST')).toBe(false)
+  })
 })

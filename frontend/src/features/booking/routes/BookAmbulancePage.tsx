@@ -2,7 +2,7 @@ import { useMemo, useState, type FormEvent } from 'react'
 import { Link, useSearchParams } from 'react-router'
 import { Alert } from '../../../components/Feedback'
 import { Icon } from '../../../components/Icon'
-import { ambulanceTypeLabel, formatDistance } from '../../../lib/format'
+import { ambulanceTypeLabel, formatDistance, telHref } from '../../../lib/format'
 import { useSession } from '../../../lib/session'
 import type { Hospital } from '../../../lib/types'
 import { S } from '../../../strings'
@@ -220,7 +220,7 @@ export default function BookAmbulancePage() {
             <p className="text-slate-600">{chosenHospital.address}</p>
             {chosenHospital.distance != null && <p className="text-slate-600">{formatDistance(chosenHospital.distance)} away</p>}
             {chosenHospital.contactInfo && (
-              <a href={`tel:${chosenHospital.contactInfo.replace(/\s+/g, '')}`} className="text-blue-700 hover:underline">
+              <a href={telHref(chosenHospital.contactInfo)} className="text-blue-700 hover:underline">
                 {chosenHospital.contactInfo}
               </a>
             )}

@@ -1,6 +1,7 @@
 import { useState } from 'react'
 import { Link } from 'react-router'
 import { ConfirmAction } from '../../../components/ConfirmDialog'
+import { CountCards } from '../../../components/CountCards'
 import { Alert, EmptyState, ErrorState, Spinner } from '../../../components/Feedback'
 import { Icon } from '../../../components/Icon'
 import { StatusBadge } from '../../../components/StatusBadge'
@@ -12,7 +13,7 @@ import { useFlash } from '../../../lib/useFlash'
 import { S } from '../../../strings'
 import { useCancelBooking, useHistory } from '../api/bookings'
 import { BookingTypeBadge } from '../components/BookingTypeBadge'
-import { isOpen } from '../status'
+import { bookingAmbulance, bookingHospital, isOpen } from '../status'
 
 export default function HistoryPage() {
   const session = useSession()
@@ -78,14 +79,7 @@ function History({ userId }: { userId: number }) {
         </EmptyState>
       ) : (
         <>
-          <section aria-label="Booking totals" className="grid grid-cols-2 gap-4 md:grid-cols-4">
-            {cards.map((c) => (
-              <div key={c.label} className="card p-4">
-                <p className={`text-2xl font-bold ${c.style}`}>{c.value}</p>
-                <p className="text-sm text-slate-600">{c.label}</p>
-              </div>
-            ))}
-          </section>
+          <CountCards label="Booking totals" counts={cards} />
           {live && (
             <p className="flex items-center gap-2 text-sm text-slate-600">
               <span className="h-2 w-2 animate-pulse rounded-full bg-green-500" aria-hidden="true" />
@@ -111,11 +105,11 @@ function History({ userId }: { userId: number }) {
                   <tr key={b.id} className="align-top">
                     <td data-label="Hospital" className="px-4 md:py-3">
                       <span>
-                        <span className="block font-medium text-slate-900">{b.hospitalName || b.hospital?.name || S.unknownHospital}</span>
+                        <span className="block font-medium text-slate-900">{bookingHospital(b)}</span>
                         {b.hospital?.address && <span className="block text-xs text-slate-500">{b.hospital.address}</span>}
                       </span>
                     </td>
-                    <td data-label="Ambulance" className="px-4 md:py-3">{b.ambulanceNumber || b.ambulance?.number || '—'}</td>
+                    <td data-label="Ambulance" className="px-4 md:py-3">{bookingAmbulance(b)}</td>
                     <td data-label="Patient" className="px-4 md:py-3">
                       <span>
                         <span className="block font-medium">{b.patient?.name ?? '—'}</span>

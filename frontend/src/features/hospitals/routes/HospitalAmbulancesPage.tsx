@@ -1,9 +1,10 @@
 import { useState } from 'react'
 import { Link, useParams } from 'react-router'
+import { CountCards } from '../../../components/CountCards'
 import { EmptyState, ErrorState, Spinner } from '../../../components/Feedback'
 import { Icon } from '../../../components/Icon'
 import { StatusBadge } from '../../../components/StatusBadge'
-import { ambulanceTypeLabel } from '../../../lib/format'
+import { ambulanceTypeLabel, telHref } from '../../../lib/format'
 import { useSession } from '../../../lib/session'
 import type { Ambulance } from '../../../lib/types'
 import { BookingDialog } from '../../booking/components/BookingDialog'
@@ -54,14 +55,7 @@ export default function HospitalAmbulancesPage() {
         <h1 className="text-2xl font-bold">{hospital.data.name} Ambulances</h1>
         <p className="text-slate-600">{hospital.data.address}</p>
       </div>
-      <section aria-label="Ambulance counts" className="grid grid-cols-2 gap-4 md:grid-cols-4">
-        {cards.map((card) => (
-          <div key={card.label} className="card p-4">
-            <p className={`text-2xl font-bold ${card.style}`}>{card.value ?? '…'}</p>
-            <p className="text-sm text-slate-600">{card.label}</p>
-          </div>
-        ))}
-      </section>
+      <CountCards label="Ambulance counts" counts={cards} />
       {ambulances.data.length === 0 ? (
         <EmptyState title="No Ambulances Found">
           <p className="text-slate-600">No ambulances are currently available at this hospital.</p>
@@ -84,7 +78,7 @@ export default function HospitalAmbulancesPage() {
                 <dt className="text-slate-500">Contact</dt>
                 <dd>
                   {a.contactInfo ? (
-                    <a className="text-blue-700 hover:underline" href={`tel:${a.contactInfo.replace(/\s+/g, '')}`}>{a.contactInfo}</a>
+                    <a className="text-blue-700 hover:underline" href={telHref(a.contactInfo)}>{a.contactInfo}</a>
                   ) : (
                     '—'
                   )}

@@ -4,7 +4,7 @@ import { Alert, EmptyState, ErrorState, Spinner } from '../../../components/Feed
 import { Icon } from '../../../components/Icon'
 import { UseLocationButton } from '../../../components/UseLocationButton'
 import { parseCoordinate } from '../../auth/validation'
-import { formatCoord, formatDistance } from '../../../lib/format'
+import { formatCoord, formatDistance, telHref } from '../../../lib/format'
 import { useSession } from '../../../lib/session'
 import { S } from '../../../strings'
 import { useNearestHospitals } from '../api/hospitals'
@@ -89,7 +89,7 @@ export default function NearestHospitalsPage() {
                       <Icon name="pin" className="h-4 w-4" /> {formatDistance(h.distance)}
                     </span>
                     {h.contactInfo && (
-                      <a href={`tel:${h.contactInfo.replace(/\s+/g, '')}`} className="inline-flex items-center gap-1 text-blue-700 hover:underline">
+                      <a href={telHref(h.contactInfo)} className="inline-flex items-center gap-1 text-blue-700 hover:underline">
                         <Icon name="phone" className="h-4 w-4" /> {h.contactInfo}
                       </a>
                     )}
