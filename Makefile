@@ -1,12 +1,17 @@
-# The two commands a newcomer needs: `make dev` and `make test`.
-.PHONY: dev dev-reset test e2e bench admin sam-validate help
+# The two commands a newcomer needs: `make dev` and `make test`. See README.md.
+.PHONY: help dev dev-reset test e2e bench admin lint-sam sam-validate lambda-build fuzz-api
 
 help:
-	@echo "make dev        run the whole app locally with demo data (http://localhost:5173)"
-	@echo "make dev-reset  the same, after wiping the local data"
-	@echo "make test       run every test (starts its own DynamoDB Local)"
-	@echo "make bench      print performance figures"
-	@echo "make admin USERNAME=... EMAIL=...  create or promote an admin (TABLE_NAME, AWS_REGION from env)"
+	@echo "make dev          run the whole app locally with demo data (http://localhost:5173)"
+	@echo "make dev-reset    the same, after wiping the local data (also: make dev RESET=1)"
+	@echo "make test         run every test (starts its own DynamoDB Local); CI runs .ci/run"
+	@echo "make e2e          only the end-to-end browser tests (part of make test)"
+	@echo "make bench        print performance figures"
+	@echo "make fuzz-api     schemathesis on docs/openapi.yaml against the local stack (FUZZ_MAX_EXAMPLES=100)"
+	@echo "make admin USERNAME=... EMAIL=...  create or promote an admin (TABLE_NAME, AWS_REGION from env;"
+	@echo "                  password from ADMIN_PASSWORD or asked for)"
+	@echo "make lint-sam     sam validate --lint (installs the SAM CLI from PyPI if missing)"
+	@echo "make lambda-build release zips for Lambda (arm64), as sam build makes them, with sizes"
 
 dev:
 	@scripts/dev.sh
@@ -23,10 +28,18 @@ e2e:
 bench:
 	@scripts/bench.sh
 
+fuzz-api:
+	@scripts/fuzz-api.sh
+
 admin:
 	@test -n "$(USERNAME)" -a -n "$(EMAIL)" || { echo "usage: make admin USERNAME=name EMAIL=address"; exit 2; }
 	cargo run --quiet -p shared --bin manage -- create-admin --username "$(USERNAME)" --email "$(EMAIL)"
 
-sam-validate:
+lint-sam:
 	@scripts/ensure-tools.sh sam
-	sam validate --lint
+	SAM_CLI_TELEMETRY=0 sam validate --lint --template template.yaml
+
+sam-validate: lint-sam
+
+lambda-build:
+	@scripts/lambda-build.sh

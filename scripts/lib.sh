@@ -3,7 +3,7 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TOOLS="$ROOT/.tools"
-DDB_DIR="$TOOLS/dynamodb-local"
+DDB_DIR="${DDB_DIR:-$TOOLS/dynamodb-local}"
 DDB_VERSION="10.3.0"
 
 # DynamoDB Local accepts any credentials; the SDK just needs some.
@@ -31,6 +31,14 @@ wait_http() {
   return 1
 }
 
+# Fails loudly when something already listens on 127.0.0.1:$1 (say what it is for).
+require_free_port() {
+  local port=$1 what=$2
+  if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+    die "port $port ($what) is already in use; stop whatever listens there (ss -ltnp 'sport = :$port')"
+  fi
+}
+
 # Kills a background process and everything in its process group.
 stop_group() {
   local pid=$1 sig=${2:-TERM}
@@ -39,4 +47,41 @@ stop_group() {
   kill "-$sig" -- "-$pid" 2>/dev/null || kill "-$sig" "$pid" 2>/dev/null || true
   for _ in $(seq 40); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.25; done
   kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null || true
+}
+
+# Stops `cargo lambda watch` (started with setsid, pid $1). The watcher runs each
+# function as `cargo run` in a process group of its own: SIGINT makes the watcher stop
+# them, and whatever is still alive afterwards is stopped here, so nothing leaks.
+stop_watch() {
+  local pid=$1 kids
+  [ -n "$pid" ] || return 0
+  kids="$(pgrep -P "$pid" || true)"
+  stop_group "$pid" INT
+  for kid in $kids; do kill -TERM -- "-$kid" 2>/dev/null || true; done
+  for kid in $kids; do
+    for _ in $(seq 20); do pgrep -g "$kid" >/dev/null || continue 2; sleep 0.25; done
+    kill -KILL -- "-$kid" 2>/dev/null || true
+  done
+}
+
+# Waits until every function under functions/ answers through the watcher on port $1
+# with a 4xx (the request is deliberately incomplete), up to $2 seconds each. The
+# watcher starts a function on demand, so this also warms them all up.
+wait_functions() {
+  local port=$1 secs=${2:-180} code group dir
+  for dir in "$ROOT"/functions/*/; do
+    group="$(basename "$dir")"
+    code=000
+    for _ in $(seq "$secs"); do
+      if [ "$group" = auth ]; then
+        code=$(curl -s -o /dev/null -w '%{http_code}' -m 60 -X POST -H 'Content-Type: application/json' \
+          -d '{}' "http://127.0.0.1:$port/api/auth/login" || true)
+      else
+        code=$(curl -s -o /dev/null -w '%{http_code}' -m 60 "http://127.0.0.1:$port/api/$group/warm-up" || true)
+      fi
+      case "$code" in 4??) break ;; esac
+      sleep 1
+    done
+    case "$code" in 4??) ;; *) log "function $group did not answer (last status $code)"; return 1 ;; esac
+  done
 }
