@@ -1,8 +1,10 @@
 //! Local demo data: hospitals around the default city (30.67, 74.33) and three
-//! other cities, with a mixed fleet. Generated from a fixed seed (no real people),
-//! through the normal store functions so indexes and counters are right.
+//! other cities, with a mixed fleet. Generated from a fixed seed through the normal
+//! store functions, so indexes and counters are right. Names are combinations of
+//! common words and initials (no real people); phone numbers have a subscriber
+//! number starting with 0 after the area code, which no real Indian number has.
 
-use rand::{Rng, SeedableRng, rngs::StdRng};
+use rand::{Rng, SeedableRng, rngs::StdRng, seq::SliceRandom};
 
 use crate::{
     error::ApiError,
@@ -31,6 +33,8 @@ const FIRST: &[&str] = &[
     "Silver Oak",
     "Mercy",
     "Metro",
+    "Guru Nanak",
+    "Apex",
 ];
 const SECOND: &[&str] = &[
     "Hospital",
@@ -48,6 +52,8 @@ const STREETS: &[&str] = &[
     "Canal Road",
     "Bus Stand Road",
     "Ring Road",
+    "Hospital Bazaar",
+    "Power House Road",
 ];
 const DRIVERS: &[&str] = &[
     "A. Singh",
@@ -60,92 +66,154 @@ const DRIVERS: &[&str] = &[
     "J. Brar",
     "N. Dhillon",
     "V. Mehta",
+    "H. Kaur",
+    "T. Bedi",
+    "L. Sidhu",
+    "G. Bansal",
 ];
 
-const CITIES: &[(&str, f64, f64, usize, f64)] = &[
-    // name, lat, lng, hospitals, spread (km)
-    ("Bathinda", 30.67, 74.33, 40, 60.0),
-    ("Ludhiana", 30.90, 75.85, 4, 12.0),
-    ("Amritsar", 31.63, 74.87, 4, 12.0),
-    ("Chandigarh", 30.73, 76.78, 4, 12.0),
+struct City {
+    name: &'static str,
+    state: &'static str,
+    lat: f64,
+    lng: f64,
+    hospitals: usize,
+    spread_km: f64,
+    std_code: &'static str,
+    plate: &'static str,
+}
+
+const CITIES: &[City] = &[
+    City {
+        name: "Bathinda",
+        state: "Punjab",
+        lat: 30.67,
+        lng: 74.33,
+        hospitals: 40,
+        spread_km: 60.0,
+        std_code: "164",
+        plate: "PB-03",
+    },
+    City {
+        name: "Ludhiana",
+        state: "Punjab",
+        lat: 30.90,
+        lng: 75.85,
+        hospitals: 4,
+        spread_km: 12.0,
+        std_code: "161",
+        plate: "PB-10",
+    },
+    City {
+        name: "Amritsar",
+        state: "Punjab",
+        lat: 31.63,
+        lng: 74.87,
+        hospitals: 4,
+        spread_km: 12.0,
+        std_code: "183",
+        plate: "PB-02",
+    },
+    City {
+        name: "Chandigarh",
+        state: "Chandigarh",
+        lat: 30.73,
+        lng: 76.78,
+        hospitals: 4,
+        spread_km: 10.0,
+        std_code: "172",
+        plate: "CH-01",
+    },
 ];
 
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct SeedSummary {
     pub hospitals: usize,
     pub ambulances: usize,
 }
 
-/// Seeds hospitals and ambulances, only when there are no hospitals yet.
+/// Not a dialable number: Indian subscriber numbers never start with 0.
+fn phone(rng: &mut StdRng, std_code: &str) -> String {
+    format!(
+        "+91 {std_code} 0{:02} {:04}",
+        rng.random_range(0..100),
+        rng.random_range(0..10_000)
+    )
+}
+
+/// Seeds 52 hospitals and about 180 ambulances, only when there are no hospitals
+/// yet (so a second run, or a database someone already filled, is left alone).
 pub async fn seed_hospitals_and_ambulances(store: &Store) -> Result<SeedSummary, ApiError> {
     let mut summary = SeedSummary::default();
     if store.hospital_count().await? > 0 {
         return Ok(summary);
     }
     let mut rng = StdRng::seed_from_u64(2026);
+    let mut names: Vec<(&str, &str)> = FIRST
+        .iter()
+        .flat_map(|f| SECOND.iter().map(move |s| (*f, *s)))
+        .collect();
+    names.shuffle(&mut rng);
+    let mut names = names.into_iter();
     let mut plate = 1000;
-    for (city, lat, lng, count, spread_km) in CITIES {
-        for i in 0..*count {
-            // A point within `spread_km` of the city centre.
-            let r = spread_km * rng.random::<f64>().sqrt();
+    for city in CITIES {
+        for _ in 0..city.hospitals {
+            // A point within `spread_km` of the city centre, uniform over the disk.
+            let r = city.spread_km * rng.random::<f64>().sqrt();
             let angle = rng.random::<f64>() * std::f64::consts::TAU;
-            let hlat = lat + r * angle.sin() / 111.0;
-            let hlng = lng + r * angle.cos() / (111.0 * lat.to_radians().cos());
-            let name = format!(
-                "{} {}{}",
-                FIRST[rng.random_range(0..FIRST.len())],
-                SECOND[rng.random_range(0..SECOND.len())],
-                if *count > 10 {
-                    format!(" {}", i + 1)
-                } else {
-                    format!(", {city}")
-                }
-            );
+            let lat = city.lat + r * angle.sin() / 111.2;
+            let lng = city.lng + r * angle.cos() / (111.2 * city.lat.to_radians().cos());
+            let (first, second) = names.next().expect("enough name combinations");
+            let name = if city.hospitals > 10 {
+                format!("{first} {second}")
+            } else {
+                format!("{first} {second}, {}", city.name)
+            };
             let hospital = store
                 .add_hospital(NewHospital {
                     name,
                     address: format!(
-                        "{} {}, {city}, Punjab",
+                        "{} {}, {}, {}",
                         rng.random_range(1..300),
-                        STREETS[rng.random_range(0..STREETS.len())]
+                        STREETS[rng.random_range(0..STREETS.len())],
+                        city.name,
+                        city.state
                     ),
-                    location: LatLng::new(hlat, hlng).map_err(ApiError::internal)?,
-                    contact_info: Some(format!(
-                        "+91 {}",
-                        rng.random_range(7_000_000_000u64..9_999_999_999)
-                    )),
+                    location: LatLng::new(lat, lng).map_err(ApiError::internal)?,
+                    contact_info: Some(phone(&mut rng, city.std_code)),
                 })
                 .await?;
             summary.hospitals += 1;
-            for _ in 0..rng.random_range(2..=4) {
+            for _ in 0..rng.random_range(3..=4) {
                 plate += 1;
                 let status = match rng.random_range(0..10) {
                     0..=6 => AmbulanceStatus::Available,
                     7 | 8 => AmbulanceStatus::OnDuty,
                     _ => AmbulanceStatus::Maintenance,
                 };
+                let letters: String = (0..2)
+                    .map(|_| char::from(b'A' + rng.random_range(0..26u8)))
+                    .collect();
                 let ambulance = store
                     .add_ambulance(NewAmbulance {
-                        number: format!("PB-{:02}-{}", rng.random_range(1..40), plate),
+                        number: format!("{}-{letters}-{plate}", city.plate),
                         driver_info: Some(format!(
                             "{} ({})",
                             DRIVERS[rng.random_range(0..DRIVERS.len())],
-                            rng.random_range(9_000_000_000u64..9_999_999_999)
+                            phone(&mut rng, city.std_code)
                         )),
+                        // A new ambulance is AVAILABLE or MAINTENANCE.
                         status: if status == AmbulanceStatus::OnDuty {
                             AmbulanceStatus::Available
                         } else {
                             status
                         },
-                        ambulance_type: [
-                            AmbulanceType::Bls,
-                            AmbulanceType::Als,
-                            AmbulanceType::Pta,
-                        ][rng.random_range(0..3)],
-                        contact_info: Some(format!(
-                            "+91 {}",
-                            rng.random_range(7_000_000_000u64..9_999_999_999)
-                        )),
+                        ambulance_type: match rng.random_range(0..10) {
+                            0..=4 => AmbulanceType::Bls,
+                            5..=7 => AmbulanceType::Als,
+                            _ => AmbulanceType::Pta,
+                        },
+                        contact_info: Some(phone(&mut rng, city.std_code)),
                         hospital_id: hospital.id,
                     })
                     .await?;

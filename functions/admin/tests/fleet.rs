@@ -213,6 +213,45 @@ async fn bad_parameters_are_400_naming_them() {
             "/api/ambulances/counts?hospitalId=0",
             "hospitalId",
         ),
+        (
+            &a.ambulances,
+            "/api/ambulances/counts?hospitalId=abc",
+            "hospitalId",
+        ),
+        (&a.ambulances, "/api/ambulances/hospital/0", "id"),
+        (
+            &a.ambulances,
+            "/api/ambulances/hospital/9007199254740992",
+            "id",
+        ),
+        (
+            &a.hospitals,
+            "/api/hospitals/nearest?lat=1&lng=1&limit=0",
+            "limit",
+        ),
+        (
+            &a.hospitals,
+            "/api/hospitals/nearest?lat=1&lng=1&limit=x",
+            "limit",
+        ),
+        (
+            &a.hospitals,
+            "/api/hospitals/nearest?lat=1&lng=1&radiusKm=0",
+            "radiusKm",
+        ),
+        (
+            &a.hospitals,
+            "/api/hospitals/nearest?lat=1&lng=1&radiusKm=abc",
+            "radiusKm",
+        ),
+        (&a.hospitals, "/api/hospitals/nearest?lat=NaN&lng=1", "lat"),
+        (
+            &a.hospitals,
+            "/api/hospitals/nearest?lat=1&lng=-180.5",
+            "lng",
+        ),
+        (&a.hospitals, "/api/hospitals/all?page=abc", "page"),
+        (&a.hospitals, "/api/hospitals/1152921504606846976", "id"),
     ];
     for (app, uri, field) in cases {
         let res = app.get(uri, None).await;
@@ -220,17 +259,100 @@ async fn bad_parameters_are_400_naming_them() {
         assert_eq!(res.field(), Some(field), "{uri}: {:?}", res.body);
     }
     let token = Some(a.admin.token.as_str());
-    let res = a
-        .admin_app
-        .patch(
+    for (method, uri, field) in [
+        (
+            http::Method::PATCH,
             "/api/admin/ambulance/status?ambulanceId=1&status=BROKEN",
-            token,
-        )
-        .await;
-    assert_eq!(
-        (res.status, res.field()),
-        (StatusCode::BAD_REQUEST, Some("status"))
-    );
+            "status",
+        ),
+        (
+            http::Method::PATCH,
+            "/api/admin/ambulance/status?ambulanceId=1",
+            "status",
+        ),
+        (
+            http::Method::PATCH,
+            "/api/admin/ambulance/status?ambulanceId=0&status=AVAILABLE",
+            "ambulanceId",
+        ),
+        (
+            http::Method::DELETE,
+            "/api/admin/hospitals/remove?hospitalId=1152921504606846976",
+            "hospitalId",
+        ),
+        (
+            http::Method::DELETE,
+            "/api/admin/hospitals/remove",
+            "hospitalId",
+        ),
+        (
+            http::Method::DELETE,
+            "/api/admin/ambulances/remove?ambulanceId=-1",
+            "ambulanceId",
+        ),
+    ] {
+        let res = a.admin_app.call(method, uri, token, None).await;
+        assert_eq!(
+            (res.status, res.field()),
+            (StatusCode::BAD_REQUEST, Some(field)),
+            "{uri}: {:?}",
+            res.body
+        );
+    }
+    for (body, field) in [
+        (json!({"name":"n","address":"a","latitude":1}), "longitude"),
+        (
+            json!({"name":"x".repeat(201),"address":"a","latitude":1,"longitude":1}),
+            "name",
+        ),
+        (
+            json!({"name":"n","address":"a","latitude":"1","longitude":1}),
+            "latitude",
+        ),
+        (
+            json!({"name":"n","address":"a","latitude":1,"longitude":1,"contactInfo":"9".repeat(101)}),
+            "contactInfo",
+        ),
+    ] {
+        let res = a
+            .admin_app
+            .post("/api/admin/hospitals/add", token, body)
+            .await;
+        assert_eq!(
+            (res.status, res.field()),
+            (StatusCode::BAD_REQUEST, Some(field)),
+            "{:?}",
+            res.body
+        );
+    }
+    for (body, field) in [
+        (json!({"status":"AVAILABLE","hospital":{"id":1}}), "number"),
+        (
+            json!({"number":"  ","status":"AVAILABLE","hospital":{"id":1}}),
+            "number",
+        ),
+        (
+            json!({"number":"X".repeat(33),"status":"AVAILABLE","hospital":{"id":1}}),
+            "number",
+        ),
+        (json!({"number":"X","status":"AVAILABLE"}), "hospital"),
+        (
+            json!({"number":"X","status":"AVAILABLE","hospital":{"id":0}}),
+            "hospital.id",
+        ),
+        (json!({"number":"X","hospital":{"id":1}}), "status"),
+    ] {
+        let res = a
+            .admin_app
+            .post("/api/admin/ambulances/add", token, body)
+            .await;
+        assert_eq!(
+            (res.status, res.field()),
+            (StatusCode::BAD_REQUEST, Some(field)),
+            "{:?}",
+            res.body
+        );
+    }
     let res = a
         .admin_app
         .post(
@@ -400,14 +522,18 @@ async fn ambulance_numbers_are_unique_and_statuses_move() {
         .admin_app
         .patch(
             &format!(
-                "/api/admin/ambulance/status?ambulanceId={}&status=ON_DUTY",
+                "/api/admin/ambulance/status?ambulanceId={}&status=on_duty",
                 amb["id"]
             ),
             token,
         )
         .await;
-    assert_eq!(res.status, StatusCode::OK);
+    assert_eq!(res.status, StatusCode::OK, "statuses parse in any case");
     assert_eq!(res.body["status"], "ON_DUTY");
+    assert_eq!(
+        res.body["driverInfo"], "Ravi Kumar",
+        "admins see the driver"
+    );
     let avail = a
         .ambulances
         .get("/api/ambulances/available/all", None)
@@ -460,6 +586,13 @@ async fn ambulance_numbers_are_unique_and_statuses_move() {
 /// What a booking does to an ambulance (the booking function does it in its own
 /// transaction): here, to prove admins cannot free or remove a held ambulance.
 async fn hold(a: &Apps, ambulance: &Value, booking: u64) {
+    assert!(
+        try_hold(a, ambulance, booking).await,
+        "could not hold {ambulance}"
+    );
+}
+
+async fn try_hold(a: &Apps, ambulance: &Value, booking: u64) -> bool {
     let store = &a.admin_app.state.store;
     let id = id_of(ambulance);
     let hospital = Id::try_from(ambulance["hospitalId"].as_u64().unwrap()).unwrap();
@@ -482,7 +615,33 @@ async fn hold(a: &Apps, ambulance: &Value, booking: u64) {
                 .unwrap(),
         ])
         .await
-        .unwrap();
+        .is_ok()
+}
+
+/// What the end of a booking does: ON_DUTY held by `booking` back to AVAILABLE.
+async fn try_release(a: &Apps, ambulance: &Value, booking: u64) -> bool {
+    let store = &a.admin_app.state.store;
+    let hospital = Id::try_from(ambulance["hospitalId"].as_u64().unwrap()).unwrap();
+    store
+        .transact(vec![
+            status_change(
+                store,
+                StatusMove {
+                    ambulance: id_of(ambulance),
+                    hospital_of_ambulance: hospital,
+                    from: AmbulanceStatus::OnDuty,
+                    to: AmbulanceStatus::Available,
+                    require_hospital: None,
+                    expected_holder: Some(Id::try_from(booking).unwrap()),
+                    held_by: None,
+                },
+            )
+            .unwrap(),
+            status_counter_delta(store, AmbulanceStatus::OnDuty, AmbulanceStatus::Available)
+                .unwrap(),
+        ])
+        .await
+        .is_ok()
 }
 
 #[tokio::test]
@@ -612,8 +771,10 @@ async fn counters_equal_a_recount_after_random_operations() {
         a.add_hospital("B", 30.2, 74.2).await,
     ];
     let mut fleet: Vec<Value> = vec![];
-    for step in 0..60 {
-        match rng.random_range(0..4) {
+    // ambulance id -> the booking holding it
+    let mut held: std::collections::HashMap<u64, u64> = Default::default();
+    for step in 0..90u64 {
+        match rng.random_range(0..6) {
             0 | 1 if fleet.len() < 12 => {
                 let h = &hospitals[rng.random_range(0..2)];
                 let status = if rng.random_bool(0.7) {
@@ -636,18 +797,49 @@ async fn counters_equal_a_recount_after_random_operations() {
                         token,
                     )
                     .await;
-                assert_eq!(res.status, StatusCode::OK);
+                let amb_id = amb["id"].as_u64().unwrap();
+                if held.contains_key(&amb_id) && status != "ON_DUTY" {
+                    assert_eq!(res.status, StatusCode::CONFLICT);
+                } else {
+                    assert_eq!(res.status, StatusCode::OK, "{:?}", res.body);
+                }
+            }
+            3 if !fleet.is_empty() => {
+                // A booking takes an ambulance (only an AVAILABLE free one moves).
+                let amb = fleet[rng.random_range(0..fleet.len())].clone();
+                let amb_id = amb["id"].as_u64().unwrap();
+                if try_hold(&a, &amb, 1000 + step).await {
+                    held.insert(amb_id, 1000 + step);
+                }
+            }
+            4 if !held.is_empty() => {
+                // A booking ends and frees its ambulance.
+                let (&amb_id, &booking) = held.iter().next().unwrap();
+                let amb = fleet.iter().find(|f| f["id"] == amb_id).unwrap().clone();
+                assert!(try_release(&a, &amb, booking).await);
+                held.remove(&amb_id);
             }
             _ if !fleet.is_empty() => {
-                let amb = fleet.swap_remove(rng.random_range(0..fleet.len()));
+                let i = rng.random_range(0..fleet.len());
+                let amb_id = fleet[i]["id"].as_u64().unwrap();
                 let res = a
                     .admin_app
                     .delete(
-                        &format!("/api/admin/ambulances/remove?ambulanceId={}", amb["id"]),
+                        &format!("/api/admin/ambulances/remove?ambulanceId={amb_id}"),
                         token,
                     )
                     .await;
-                assert_eq!(res.status, StatusCode::NO_CONTENT);
+                if let Some(booking) = held.get(&amb_id) {
+                    assert_eq!(res.status, StatusCode::CONFLICT);
+                    assert!(
+                        res.message().contains(&format!("#{booking}")),
+                        "{}",
+                        res.message()
+                    );
+                } else {
+                    assert_eq!(res.status, StatusCode::NO_CONTENT);
+                    fleet.swap_remove(i);
+                }
             }
             _ => {}
         }
@@ -661,4 +853,90 @@ async fn counters_equal_a_recount_after_random_operations() {
             .await;
         assert_eq!(per.total as usize, list.body.as_array().unwrap().len());
     }
+}
+
+#[tokio::test]
+async fn a_big_hospital_with_one_held_ambulance_is_not_touched() {
+    let a = apps().await;
+    let token = Some(a.admin.token.as_str());
+    let h = a.add_hospital("Big", 30.0, 74.0).await;
+    let mut fleet = vec![];
+    for i in 0..60 {
+        fleet.push(a.add_ambulance(&format!("BIG-{i}"), &h, "AVAILABLE").await);
+    }
+    hold(&a, &fleet[57], 4242).await;
+    let before = a.counts("").await;
+    let res = a
+        .admin_app
+        .delete(
+            &format!("/api/admin/hospitals/remove?hospitalId={}", h["id"]),
+            token,
+        )
+        .await;
+    assert_eq!(res.status, StatusCode::CONFLICT);
+    assert!(
+        res.message().contains("#4242") && res.message().contains("BIG-57"),
+        "{}",
+        res.message()
+    );
+    assert_eq!(a.counts("").await, before, "nothing was removed");
+    assert_eq!(a.recount().await, before);
+
+    // Once the booking ends, the whole fleet (two transactions) goes with it.
+    assert!(try_release(&a, &fleet[57], 4242).await);
+    let res = a
+        .admin_app
+        .delete(
+            &format!("/api/admin/hospitals/remove?hospitalId={}", h["id"]),
+            token,
+        )
+        .await;
+    assert_eq!(res.status, StatusCode::NO_CONTENT, "{:?}", res.body);
+    assert_eq!(a.counts("").await, AmbulanceCounts::default());
+    assert_eq!(a.recount().await, AmbulanceCounts::default());
+    // The numbers are free again.
+    let other = a.add_hospital("Other", 30.0, 74.0).await;
+    a.add_ambulance("BIG-0", &other, "AVAILABLE").await;
+}
+
+#[tokio::test]
+async fn a_small_hospital_goes_in_one_transaction_with_its_numbers_freed() {
+    let a = apps().await;
+    let token = Some(a.admin.token.as_str());
+    let h = a.add_hospital("Small", 30.0, 74.0).await;
+    for (i, status) in ["AVAILABLE", "MAINTENANCE", "AVAILABLE"].iter().enumerate() {
+        a.add_ambulance(&format!("S-{i}"), &h, status).await;
+    }
+    let amb = a.add_ambulance("S-3", &h, "AVAILABLE").await;
+    let res = a
+        .admin_app
+        .patch(
+            &format!(
+                "/api/admin/ambulance/status?ambulanceId={}&status=ON_DUTY",
+                amb["id"]
+            ),
+            token,
+        )
+        .await;
+    assert_eq!(res.status, StatusCode::OK, "manual ON_DUTY, no booking");
+    let res = a
+        .admin_app
+        .delete(
+            &format!("/api/admin/hospitals/remove?hospitalId={}", h["id"]),
+            token,
+        )
+        .await;
+    assert_eq!(res.status, StatusCode::NO_CONTENT, "{:?}", res.body);
+    assert_eq!(a.counts("").await, AmbulanceCounts::default());
+    assert_eq!(
+        a.hospitals.get("/api/hospitals/all", None).await.body["totalElements"],
+        0
+    );
+    let res = a
+        .ambulances
+        .get(&format!("/api/ambulances/hospital/{}", h["id"]), None)
+        .await;
+    assert_eq!(res.status, StatusCode::NOT_FOUND);
+    let other = a.add_hospital("Other", 30.0, 74.0).await;
+    a.add_ambulance("s-3", &other, "AVAILABLE").await;
 }

@@ -1,7 +1,13 @@
 //! `make bench`: the nearest-hospital search at 100, 10 000 and 100 000 hospitals in
 //! DynamoDB Local (DYNAMODB_ENDPOINT), k = 10. Prints items read and Query calls per
 //! search, and p50/p95 latency. Hospitals: half uniform over a ~1000 km box, half in a
-//! dense city of ~15 km radius; search points likewise.
+//! dense city of ~15 km radius; search points likewise. Then the same figures apart
+//! for country and city points, and for the searches that returned all 10 (at 100
+//! hospitals most country points have fewer than 10 within 100 km, so they read
+//! little: the overall mean there is not a like-for-like baseline).
+//!
+//! `BENCH_SEARCHES` (default 200) searches per size; `BENCH_SIZES` (default
+//! `100,10000,100000`).
 
 use std::time::Instant;
 
@@ -16,16 +22,57 @@ use shared::{
 const BOX: (f64, f64, f64, f64) = (22.0, 31.0, 70.0, 80.0); // lat min/max, lng min/max
 const CITY: (f64, f64) = (28.61, 77.21);
 
-fn point(rng: &mut StdRng) -> (f64, f64) {
+/// A point: uniform over the box, or (half the time) over the city; and which.
+fn point(rng: &mut StdRng) -> (f64, f64, bool) {
     if rng.random_bool(0.5) {
         (
             rng.random_range(BOX.0..BOX.1),
             rng.random_range(BOX.2..BOX.3),
+            false,
         )
     } else {
         let r = 0.135 * rng.random::<f64>().sqrt();
         let a = rng.random::<f64>() * std::f64::consts::TAU;
-        (CITY.0 + r * a.sin(), CITY.1 + r * a.cos())
+        (CITY.0 + r * a.sin(), CITY.1 + r * a.cos(), true)
+    }
+}
+
+/// Sums over a group of searches.
+#[derive(Default)]
+struct Group {
+    searches: usize,
+    items: usize,
+    queries: usize,
+    rounds: usize,
+    times: Vec<f64>,
+}
+
+impl Group {
+    fn add(&mut self, stats: shared::geo::SearchStats, ms: f64) {
+        self.searches += 1;
+        self.items += stats.items_read;
+        self.queries += stats.queries;
+        self.rounds += stats.rounds;
+        self.times.push(ms);
+    }
+
+    fn row(&mut self, label: &str) -> String {
+        if self.searches == 0 {
+            return format!("{label:>22} {:>9}", 0);
+        }
+        self.times.sort_by(f64::total_cmp);
+        let pct =
+            |p: f64| self.times[((self.times.len() as f64 * p) as usize).min(self.times.len() - 1)];
+        let n = self.searches as f64;
+        format!(
+            "{label:>22} {:>9} {:>12.1} {:>14.1} {:>7.1} {:>8.1} {:>8.1}",
+            self.searches,
+            self.items as f64 / n,
+            self.queries as f64 / n,
+            self.rounds as f64 / n,
+            pct(0.50),
+            pct(0.95)
+        )
     }
 }
 
@@ -40,11 +87,21 @@ async fn main() {
     println!(
         "nearest-hospital search, k = 10, radius 100 km, {searches} searches per size, DynamoDB Local at {endpoint}"
     );
+    let sizes: Vec<usize> = std::env::var("BENCH_SIZES")
+        .ok()
+        .map(|v| v.split(',').filter_map(|s| s.trim().parse().ok()).collect())
+        .unwrap_or_else(|| vec![100, 10_000, 100_000]);
     println!(
-        "{:>9} {:>12} {:>14} {:>10} {:>10}",
-        "hospitals", "items/search", "queries/search", "p50 ms", "p95 ms"
+        "{:>22} {:>9} {:>12} {:>14} {:>7} {:>8} {:>8}",
+        "hospitals / points",
+        "searches",
+        "items/search",
+        "queries/search",
+        "rounds",
+        "p50 ms",
+        "p95 ms"
     );
-    for size in [100usize, 10_000, 100_000] {
+    for size in sizes {
         let table = format!("bench-{size}-{}", rand::random::<u32>());
         let config = Config::from_lookup(|k| match k {
             "TABLE_NAME" => Some(table.clone()),
@@ -64,7 +121,7 @@ async fn main() {
         let mut rng = StdRng::seed_from_u64(size as u64);
         let hospitals = (1..=size as u64)
             .map(|i| {
-                let (lat, lng) = point(&mut rng);
+                let (lat, lng, _) = point(&mut rng);
                 (
                     Id::try_from(i).unwrap(),
                     NewHospital {
@@ -79,28 +136,28 @@ async fn main() {
         store.bulk_load_hospitals(hospitals).await.unwrap();
 
         let mut rng = StdRng::seed_from_u64(7);
-        let (mut items, mut queries, mut times) = (0usize, 0usize, vec![]);
+        // all, country points, city points, searches that returned 10
+        let mut groups: [Group; 4] = Default::default();
         for _ in 0..searches {
-            let (lat, lng) = point(&mut rng);
+            let (lat, lng, in_city) = point(&mut rng);
             let start = Instant::now();
-            let (_, stats) = store
+            let (found, stats) = store
                 .nearest_hospitals(LatLng::new(lat, lng).unwrap(), 10, 100.0)
                 .await
                 .unwrap();
-            times.push(start.elapsed().as_secs_f64() * 1000.0);
-            items += stats.items_read;
-            queries += stats.queries;
+            let ms = start.elapsed().as_secs_f64() * 1000.0;
+            groups[0].add(stats, ms);
+            groups[if in_city { 2 } else { 1 }].add(stats, ms);
+            if found.len() == 10 {
+                groups[3].add(stats, ms);
+            }
         }
-        times.sort_by(f64::total_cmp);
-        let pct = |p: f64| times[((times.len() as f64 * p) as usize).min(times.len() - 1)];
-        println!(
-            "{:>9} {:>12.1} {:>14.1} {:>10.1} {:>10.1}",
-            size,
-            items as f64 / searches as f64,
-            queries as f64 / searches as f64,
-            pct(0.50),
-            pct(0.95)
-        );
+        for (i, label) in ["all", "country points", "city points", "returned 10"]
+            .iter()
+            .enumerate()
+        {
+            println!("{}", groups[i].row(&format!("{size} / {label}")));
+        }
         let _ = store
             .client()
             .delete_table()

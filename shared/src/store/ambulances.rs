@@ -9,7 +9,9 @@ use super::{
 };
 use crate::{error::ApiError, types::Id};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// Serialized as `AVAILABLE`, `ON_DUTY`, `MAINTENANCE`; parsed case-insensitively
+/// (`on_duty`, `On-Duty` and `on duty` too), as people type query strings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum AmbulanceStatus {
     Available,
@@ -42,7 +44,8 @@ impl AmbulanceStatus {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+/// Serialized as `BLS`, `ALS`, `PTA`; parsed case-insensitively.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 #[serde(rename_all = "UPPERCASE")]
 pub enum AmbulanceType {
     /// Basic life support.
@@ -52,6 +55,64 @@ pub enum AmbulanceType {
     Als,
     /// Patient transport.
     Pta,
+}
+
+impl std::str::FromStr for AmbulanceStatus {
+    type Err = String;
+    fn from_str(v: &str) -> Result<Self, String> {
+        let key: String = v
+            .trim()
+            .chars()
+            .map(|c| match c {
+                '-' | ' ' => '_',
+                c => c.to_ascii_uppercase(),
+            })
+            .collect();
+        AmbulanceStatus::ALL
+            .into_iter()
+            .find(|s| s.as_str() == key)
+            .ok_or_else(|| {
+                format!("unknown status '{v}': expected AVAILABLE, ON_DUTY or MAINTENANCE")
+            })
+    }
+}
+
+impl<'de> Deserialize<'de> for AmbulanceStatus {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let v = String::deserialize(d)?;
+        v.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+impl AmbulanceType {
+    pub const ALL: [AmbulanceType; 3] =
+        [AmbulanceType::Bls, AmbulanceType::Als, AmbulanceType::Pta];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AmbulanceType::Bls => "BLS",
+            AmbulanceType::Als => "ALS",
+            AmbulanceType::Pta => "PTA",
+        }
+    }
+}
+
+impl std::str::FromStr for AmbulanceType {
+    type Err = String;
+    fn from_str(v: &str) -> Result<Self, String> {
+        let key = v.trim().to_ascii_uppercase();
+        AmbulanceType::ALL
+            .into_iter()
+            .find(|t| t.as_str() == key)
+            .ok_or_else(|| format!("unknown type '{v}': expected BLS, ALS or PTA"))
+    }
+}
+
+impl<'de> Deserialize<'de> for AmbulanceType {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let v = String::deserialize(d)?;
+        v.parse().map_err(serde::de::Error::custom)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -566,4 +627,76 @@ fn held_conflict(number: &str, booking: Id, what: &str) -> ApiError {
     ApiError::Conflict(format!(
         "Ambulance {number} is held by open booking #{booking} and cannot be {what} until that booking is completed or cancelled"
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn statuses_parse_case_insensitively_and_serialize_in_capitals() {
+        for (text, status) in [
+            ("AVAILABLE", AmbulanceStatus::Available),
+            ("available", AmbulanceStatus::Available),
+            (" On_Duty ", AmbulanceStatus::OnDuty),
+            ("on-duty", AmbulanceStatus::OnDuty),
+            ("maintenance", AmbulanceStatus::Maintenance),
+        ] {
+            assert_eq!(text.parse::<AmbulanceStatus>(), Ok(status), "{text}");
+        }
+        assert!("BROKEN".parse::<AmbulanceStatus>().is_err());
+        assert!("ONDUTY".parse::<AmbulanceStatus>().is_err());
+        assert_eq!(
+            serde_json::to_value(AmbulanceStatus::OnDuty).unwrap(),
+            "ON_DUTY"
+        );
+        let t: AmbulanceType = serde_json::from_str("\"als\"").unwrap();
+        assert_eq!(t, AmbulanceType::Als);
+        assert_eq!(serde_json::to_value(t).unwrap(), "ALS");
+        assert!(serde_json::from_str::<AmbulanceType>("\"JET\"").is_err());
+        assert_eq!(AmbulanceType::default(), AmbulanceType::Bls);
+    }
+
+    #[test]
+    fn signed_out_callers_see_no_driver_or_contact() {
+        let a = Ambulance {
+            id: Id::try_from(1).unwrap(),
+            number: "PB-1".into(),
+            driver_info: Some("R. Kumar".into()),
+            status: AmbulanceStatus::Available,
+            ambulance_type: AmbulanceType::Als,
+            contact_info: Some("+911234567".into()),
+            hospital_id: Id::try_from(2).unwrap(),
+            hospital: HospitalRef {
+                id: Id::try_from(2).unwrap(),
+                name: "City".into(),
+                address: "Road".into(),
+            },
+        };
+        let public = serde_json::to_value(a.clone().public(false)).unwrap();
+        assert!(public.get("driverInfo").is_none() && public.get("contactInfo").is_none());
+        assert_eq!(public["hospital"]["name"], "City");
+        assert_eq!(public["type"], "ALS");
+        let full = serde_json::to_value(a.public(true)).unwrap();
+        assert_eq!(full["driverInfo"], "R. Kumar");
+        assert_eq!(full["hospitalId"], 2);
+    }
+
+    #[test]
+    fn counter_deltas_and_counts() {
+        let c = AmbulanceCounts::of(&[
+            AmbulanceStatus::Available,
+            AmbulanceStatus::OnDuty,
+            AmbulanceStatus::Available,
+        ]);
+        assert_eq!(
+            c,
+            AmbulanceCounts {
+                total: 3,
+                available: 2,
+                on_duty: 1,
+                maintenance: 0
+            }
+        );
+    }
 }

@@ -5,8 +5,9 @@ use futures::{StreamExt, TryStreamExt, future::try_join_all};
 use serde::{Deserialize, Serialize};
 
 use super::{
-    Page, Store, TxError, ambulances::AmbulanceCounts, counters, db_error, from_item, key, n, s,
-    to_item,
+    Cancelled, Page, Store, TxError,
+    ambulances::{AmbulanceCounts, AmbulanceItem},
+    counters, db_error, from_item, key, n, s, to_item,
 };
 use crate::{
     error::ApiError,
@@ -297,61 +298,104 @@ impl Store {
         }
     }
 
-    /// Removes a hospital with its idle ambulances. Refused (409) while any of its
-    /// ambulances is held by an open booking. Ambulances go in transactions of up to
-    /// 45 (DynamoDB allows 100 items per transaction), each keeping the counters
-    /// exact; the hospital goes last, on the condition that it has no ambulance left,
-    /// so an ambulance added meanwhile is never orphaned.
+    /// Removes a hospital with its idle ambulances. Refused (409 naming the booking)
+    /// while any of its ambulances is held by an open booking.
+    ///
+    /// Up to [`AMBULANCES_PER_REMOVAL`] ambulances, everything goes in one
+    /// transaction: each ambulance deleted on the condition that its status is the
+    /// one read and no booking holds it, its number guard, the hospital on the
+    /// condition that its `ambulanceCount` is the number of ambulances deleted (so an
+    /// ambulance the index did not show yet, or one added meanwhile, makes the whole
+    /// removal fail instead of being orphaned), and the counters.
+    ///
+    /// A bigger fleet does not fit in one transaction (100 items): its surplus goes
+    /// first in transactions of [`AMBULANCES_PER_REMOVAL`] ambulances, each keeping
+    /// the counters and the hospital's `ambulanceCount` exact, and the last one
+    /// takes the hospital. If something changes in between (an ambulance booked),
+    /// the removal stops with a 409 and what was removed stays removed; the hospital
+    /// and its remaining ambulances are intact and consistent, and a retry finishes.
     pub async fn remove_hospital(&self, id: Id) -> Result<(), ApiError> {
         if self.hospital_item(id).await?.is_none() {
             return Err(ApiError::NotFound(format!("Hospital {id} not found")));
         }
         let ambulances = self.hospital_ambulance_items(id).await?;
         if let Some(held) = ambulances.iter().find(|a| a.held_by.is_some()) {
-            return Err(ApiError::Conflict(format!(
-                "Hospital {id} cannot be removed: ambulance {} is held by open booking #{}",
-                held.number,
-                held.held_by.map(|b| b.to_string()).unwrap_or_default()
-            )));
+            return Err(hospital_held_conflict(id, held));
         }
-        for chunk in ambulances.chunks(45) {
+        let (first, last) = ambulances.split_at(ambulances.len() % AMBULANCES_PER_REMOVAL);
+        let mut chunks: Vec<&[AmbulanceItem]> = last.chunks(AMBULANCES_PER_REMOVAL).collect();
+        if !first.is_empty() || chunks.is_empty() {
+            chunks.insert(0, first);
+        }
+        let final_chunk = chunks.len() - 1;
+        for (i, chunk) in chunks.into_iter().enumerate() {
             let mut tx = vec![];
             for a in chunk {
                 tx.extend(self.delete_ambulance_items(a)?);
             }
             let gone = AmbulanceCounts::of(chunk.iter().map(|a| &a.status));
-            let by_status = [
-                ("total", -gone.total),
-                ("available", -gone.available),
-                ("onDuty", -gone.on_duty),
-                ("maintenance", -gone.maintenance),
-            ];
-            tx.push(ambulance_count_delta(self, id, -(chunk.len() as i64))?);
-            tx.push(counters::add(self, counters::AMBULANCES, &by_status)?);
-            self.transact(tx).await.map_err(|e| match e {
-                TxError::Api(e) => e,
-                TxError::Cancelled(_) => ApiError::Conflict(format!(
-                    "Hospital {id} changed while it was being removed (an ambulance was just booked or edited); nothing more was removed, please retry"
-                )),
-            })?;
+            if gone.total != 0 {
+                tx.push(counters::add(
+                    self,
+                    counters::AMBULANCES,
+                    &[
+                        ("total", -gone.total),
+                        ("available", -gone.available),
+                        ("onDuty", -gone.on_duty),
+                        ("maintenance", -gone.maintenance),
+                    ],
+                )?);
+            }
+            if i == final_chunk {
+                let delete = Delete::builder()
+                    .table_name(self.table())
+                    .set_key(Some(key(hospital_pk(id), "HOSPITAL")))
+                    .condition_expression("attribute_exists(pk) AND ambulanceCount = :n")
+                    .expression_attribute_values(":n", n(chunk.len()))
+                    .build()
+                    .map_err(ApiError::internal)?;
+                tx.push(TransactWriteItem::builder().delete(delete).build());
+                tx.push(counters::add(self, counters::HOSPITALS, &[("total", -1)])?);
+            } else {
+                tx.push(ambulance_count_delta(self, id, -(chunk.len() as i64))?);
+            }
+            match self.transact(tx).await {
+                Ok(()) => {}
+                Err(TxError::Api(e)) => return Err(e),
+                Err(TxError::Cancelled(c)) => {
+                    return Err(self.removal_conflict(id, chunk, &c).await);
+                }
+            }
         }
-        let delete = Delete::builder()
-            .table_name(self.table())
-            .set_key(Some(key(hospital_pk(id), "HOSPITAL")))
-            .condition_expression("attribute_exists(pk) AND (attribute_not_exists(ambulanceCount) OR ambulanceCount = :zero)")
-            .expression_attribute_values(":zero", n(0))
-            .build()
-            .map_err(ApiError::internal)?;
-        self.transact(vec![
-            TransactWriteItem::builder().delete(delete).build(),
-            counters::add(self, counters::HOSPITALS, &[("total", -1)])?,
-        ])
-        .await
-        .map_err(|e| match e {
-            TxError::Api(e) => e,
-            TxError::Cancelled(_) => ApiError::Conflict(format!(
-                "Hospital {id} got a new ambulance while it was being removed; please retry"
-            )),
-        })
+        Ok(())
     }
+
+    /// Why a removal transaction was refused, as clearly as we can tell.
+    async fn removal_conflict(&self, id: Id, chunk: &[AmbulanceItem], c: &Cancelled) -> ApiError {
+        // Ambulance i of the chunk is transaction items 2i (itself) and 2i + 1 (guard).
+        for (i, a) in chunk.iter().enumerate() {
+            if c.failed_at(2 * i)
+                && let Ok(Some(now)) = self.ambulance_item(a.id).await
+                && now.held_by.is_some()
+            {
+                return hospital_held_conflict(id, &now);
+            }
+        }
+        ApiError::Conflict(format!(
+            "Hospital {id} changed while it was being removed (an ambulance was just added, booked or edited); please retry"
+        ))
+    }
+}
+
+/// Ambulances removed per transaction: 2 items each (the ambulance and its number
+/// guard) plus up to 3 (the hospital or its count, and two counters) stay within
+/// DynamoDB's 100 items.
+pub const AMBULANCES_PER_REMOVAL: usize = 48;
+
+fn hospital_held_conflict(id: Id, held: &AmbulanceItem) -> ApiError {
+    ApiError::Conflict(format!(
+        "Hospital {id} cannot be removed: its ambulance {} is held by open booking #{}; complete or cancel that booking first",
+        held.number,
+        held.held_by.map(|b| b.to_string()).unwrap_or_default()
+    ))
 }

@@ -1,0 +1,68 @@
+//! The demo seed through the public routes: what `make dev` shows on a fresh machine.
+
+use http::StatusCode;
+use serde_json::Value;
+use shared::{
+    geo::haversine_km, seed::seed_hospitals_and_ambulances, store::ambulances::AmbulanceCounts,
+    testing::TestApp,
+};
+
+#[tokio::test]
+async fn the_seed_fills_an_empty_table_once_with_consistent_counters() {
+    let app = TestApp::new(ambulances::router).await;
+    let store = &app.state.store;
+    let summary = seed_hospitals_and_ambulances(store).await.unwrap();
+    assert_eq!(summary.hospitals, 52);
+    assert!(summary.ambulances >= 150, "{summary:?}");
+
+    let hospitals = store.hospitals_page(0, 1000).await.unwrap();
+    assert_eq!(hospitals.total_elements, 52);
+    let near_default = hospitals
+        .content
+        .iter()
+        .filter(|h| haversine_km(30.67, 74.33, h.latitude, h.longitude) <= 60.0)
+        .count();
+    assert!(
+        near_default >= 40,
+        "{near_default} within 60 km of the default city"
+    );
+    let mut names: Vec<&str> = hospitals.content.iter().map(|h| h.name.as_str()).collect();
+    names.dedup();
+    assert_eq!(names.len(), 52, "hospital names are distinct");
+    assert!(hospitals.content.iter().all(|h| h.contact_info.is_some()));
+
+    // The fleet counters equal a recount, and the fleet is mixed.
+    let fleet = store.all_ambulances().await.unwrap();
+    assert_eq!(fleet.len(), summary.ambulances);
+    let recount = AmbulanceCounts::of(fleet.iter().map(|a| &a.status));
+    let res = app.get("/api/ambulances/counts", None).await;
+    assert_eq!(res.status, StatusCode::OK);
+    let counts: AmbulanceCounts = serde_json::from_value(res.body).unwrap();
+    assert_eq!(counts, recount);
+    assert!(counts.available > counts.total / 2, "{counts:?}");
+    assert!(counts.on_duty > 0 && counts.maintenance > 0, "{counts:?}");
+    let types: std::collections::HashSet<String> = fleet
+        .iter()
+        .map(|a| {
+            serde_json::to_value(a.ambulance_type)
+                .unwrap()
+                .as_str()
+                .unwrap()
+                .to_owned()
+        })
+        .collect();
+    assert_eq!(types.len(), 3, "{types:?}");
+
+    // Available ones are on the sparse index; the seed never holds one for a booking.
+    let res = app.get("/api/ambulances/available/all", None).await;
+    let available: &Vec<Value> = res.body.as_array().unwrap();
+    assert_eq!(available.len() as i64, counts.available);
+    for a in &fleet {
+        assert_eq!(store.ambulance_holder(a.id).await.unwrap(), None);
+    }
+
+    // A second run leaves everything as it was.
+    let again = seed_hospitals_and_ambulances(store).await.unwrap();
+    assert_eq!((again.hospitals, again.ambulances), (0, 0));
+    assert_eq!(store.hospital_count().await.unwrap(), 52);
+}
