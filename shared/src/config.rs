@@ -44,12 +44,43 @@ pub enum ConfigError {
     Missing(&'static str),
     #[error("JWT_SECRET must be at least {MIN_SECRET_BYTES} bytes outside local development")]
     WeakSecret,
+    /// Never carries the secret itself: only the SDK's description of the failure.
+    #[error("could not read the JWT secret from Secrets Manager: {0}")]
+    SecretUnreadable(String),
+    #[error("JWT_SECRET_ARN is set but only Config::load reads Secrets Manager")]
+    SecretNotLoaded,
+}
+
+fn env(key: &str) -> Option<String> {
+    std::env::var(key).ok().filter(|v| !v.is_empty())
 }
 
 impl Config {
     /// Reads `TABLE_NAME`, `DYNAMODB_ENDPOINT`, `AWS_REGION`, `APP_ENV`, `JWT_SECRET`.
+    /// Never calls AWS; see [`Config::load`] for the deployed functions.
     pub fn from_env() -> Result<Self, ConfigError> {
-        Self::from_lookup(|k| std::env::var(k).ok().filter(|v| !v.is_empty()))
+        Self::from_lookup(env)
+    }
+
+    /// A function's cold start. In AWS the template gives `JWT_SECRET_ARN` and no
+    /// `JWT_SECRET`: the secret is read from Secrets Manager here, once, and held for
+    /// the life of the execution environment. When `JWT_SECRET` is set (local runs,
+    /// tests, `sam local`, cold-start measurements) it wins and nothing calls AWS.
+    /// Either way the secret passes the same rule: at least [`MIN_SECRET_BYTES`]
+    /// outside local development. Failures are logged here, without the secret.
+    pub async fn load() -> Result<Self, ConfigError> {
+        let result = match (env("JWT_SECRET"), env("JWT_SECRET_ARN")) {
+            (None, Some(arn)) => match fetch_secret(&arn, env("AWS_REGION")).await {
+                Ok(secret) => Self::from_lookup(|k| match k {
+                    "JWT_SECRET" => Some(secret.clone()),
+                    _ => env(k),
+                }),
+                Err(e) => Err(e),
+            },
+            _ => Self::from_env(),
+        };
+        result
+            .inspect_err(|e| tracing::error!(error = %e, "configuration error; refusing to start"))
     }
 
     pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<Self, ConfigError> {
@@ -58,6 +89,9 @@ impl Config {
             _ => AppEnv::Deployed,
         };
         let table_name = get("TABLE_NAME").ok_or(ConfigError::Missing("TABLE_NAME"))?;
+        if get("JWT_SECRET").is_none() && get("JWT_SECRET_ARN").is_some() {
+            return Err(ConfigError::SecretNotLoaded);
+        }
         let jwt_secret = match (get("JWT_SECRET"), app_env) {
             (Some(s), _) if s.len() >= MIN_SECRET_BYTES => s.into_bytes(),
             (None, AppEnv::Local) => LOCAL_DEV_SECRET.as_bytes().to_vec(),
@@ -75,6 +109,35 @@ impl Config {
             db_max_attempts: 3,
         })
     }
+}
+
+/// `GetSecretValue` on the secret the template created (its ARN is all the function
+/// is told). Short timeouts: this runs inside Lambda's 10 s init phase, and a failure
+/// there is retried by Lambda on the next request.
+async fn fetch_secret(arn: &str, region: Option<String>) -> Result<String, ConfigError> {
+    use aws_config::{BehaviorVersion, Region, timeout::TimeoutConfig};
+    use aws_sdk_secretsmanager::error::DisplayErrorContext;
+
+    let mut loader = aws_config::defaults(BehaviorVersion::latest()).timeout_config(
+        TimeoutConfig::builder()
+            .connect_timeout(Duration::from_secs(1))
+            .operation_attempt_timeout(Duration::from_secs(2))
+            .operation_timeout(Duration::from_secs(5))
+            .build(),
+    );
+    if let Some(region) = region {
+        loader = loader.region(Region::new(region));
+    }
+    let client = aws_sdk_secretsmanager::Client::new(&loader.load().await);
+    let out = client
+        .get_secret_value()
+        .secret_id(arn)
+        .send()
+        .await
+        .map_err(|e| ConfigError::SecretUnreadable(DisplayErrorContext(e).to_string()))?;
+    out.secret_string()
+        .map(str::to_owned)
+        .ok_or_else(|| ConfigError::SecretUnreadable(format!("{arn} has no SecretString")))
 }
 
 #[cfg(test)]
@@ -109,5 +172,18 @@ mod tests {
         let c = cfg(&[("TABLE_NAME", "t"), ("APP_ENV", "local")]).unwrap();
         assert!(c.jwt_secret.len() >= MIN_SECRET_BYTES);
         assert!(matches!(cfg(&[]), Err(ConfigError::Missing("TABLE_NAME"))));
+    }
+
+    /// The secret's ARN alone does not make a config: only [`Config::load`] turns it
+    /// into a secret, so nothing reads Secrets Manager by accident.
+    #[test]
+    fn an_arn_is_not_a_secret() {
+        assert!(matches!(
+            cfg(&[
+                ("TABLE_NAME", "t"),
+                ("JWT_SECRET_ARN", "arn:aws:secretsmanager:x")
+            ]),
+            Err(ConfigError::SecretNotLoaded)
+        ));
     }
 }
