@@ -1,5 +1,6 @@
 //! The table is defined once in Rust (`store::schema`); template.yaml must declare
 //! exactly the same keys, indexes and projections, so local and deployed never drift.
+//! (`manage create-tables` and the tests create their tables from `store::schema`.)
 
 use std::collections::BTreeSet;
 
@@ -9,23 +10,22 @@ use shared::store::schema::{ATTRIBUTES, INDEXES, PRIMARY, TTL_ATTRIBUTE};
 fn template() -> Value {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../template.yaml");
     let text = std::fs::read_to_string(path).expect("template.yaml at the repository root");
-    // CloudFormation tags (!Ref, !Sub, ...) are irrelevant to the table's shape.
-    let text = text
-        .lines()
-        .map(|l| {
-            l.replace("!Ref ", "Ref_")
-                .replace("!Sub ", "Sub_")
-                .replace("!GetAtt ", "GetAtt_")
-                .replace("!If ", "If_")
-                .replace("!Equals ", "Equals_")
-                .replace("!Not ", "Not_")
-                .replace("!Join ", "Join_")
-                .replace("!Select ", "Select_")
-                .replace("!Split ", "Split_")
-        })
-        .collect::<Vec<_>>()
-        .join("\n");
+    // CloudFormation's short tags (!Ref, !If, ...) parse as tagged values.
     serde_yaml::from_str(&text).expect("template.yaml is YAML")
+}
+
+/// `!If [IsProd, true, false]` as (condition, then, else).
+fn if_of(v: &Value) -> Option<(String, Value, Value)> {
+    let Value::Tagged(t) = v else { return None };
+    if t.tag != "If" {
+        return None;
+    }
+    let args = t.value.as_sequence()?;
+    Some((
+        args[0].as_str()?.to_owned(),
+        args[1].clone(),
+        args[2].clone(),
+    ))
 }
 
 fn keys(schema: &Value) -> (String, String) {
@@ -107,4 +107,33 @@ fn template_declares_the_same_table_as_the_code() {
         TTL_ATTRIBUTE
     );
     assert_eq!(props["TimeToLiveSpecification"]["Enabled"], true);
+}
+
+/// What the issue asks of the deployed table beyond its keys.
+#[test]
+fn the_deployed_table_is_protected() {
+    let t = template();
+    let props = &t["Resources"]["Table"]["Properties"];
+    assert_eq!(
+        props["PointInTimeRecoverySpecification"]["PointInTimeRecoveryEnabled"],
+        true
+    );
+    assert_eq!(props["SSESpecification"]["SSEEnabled"], true);
+    // Deletion protection exactly when the stage is prod.
+    let (condition, then, otherwise) =
+        if_of(&props["DeletionProtectionEnabled"]).expect("DeletionProtectionEnabled: !If [...]");
+    assert_eq!((then, otherwise), (Value::Bool(true), Value::Bool(false)));
+    let Value::Tagged(equals) = &t["Conditions"][condition.as_str()] else {
+        panic!("condition {condition} is not !Equals");
+    };
+    assert_eq!(equals.tag, "Equals");
+    let args = equals.value.as_sequence().unwrap();
+    let Value::Tagged(stage) = &args[0] else {
+        panic!("{condition} compares {:?}", args[0]);
+    };
+    assert_eq!(
+        (stage.tag.to_string(), &stage.value),
+        ("!Ref".into(), &Value::from("Stage"))
+    );
+    assert_eq!(args[1], "prod");
 }

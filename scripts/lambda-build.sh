@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# `make lambda-build`: what `sam build` does for each function (BuildMethod
+# rust-cargolambda): a release build for Lambda's arm64 (cross-compiled with zig,
+# which cargo-lambda brings from PyPI), zipped. Prints the build time and each
+# function's binary and zip size. Output: target/lambda/<function>/bootstrap.zip
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+cd "$ROOT" || exit 1
+"$ROOT/scripts/ensure-tools.sh" cargo-lambda rust-arm64
+
+packages=()
+for dir in functions/*/; do packages+=(-p "$(basename "$dir")"); done
+
+t0=$(date +%s)
+cargo lambda build --release --arm64 --output-format zip "${packages[@]}"
+secs=$(( $(date +%s) - t0 ))
+
+echo
+echo "cargo lambda build --release --arm64: ${secs}s on $(nproc) cores"
+python3 - functions/*/ <<'PY'
+import os, sys, zipfile
+print(f"  {'function':<11} {'bootstrap':>10} {'zip':>10}")
+for d in sys.argv[1:]:
+    f = os.path.basename(os.path.normpath(d))
+    z = f"target/lambda/{f}/bootstrap.zip"
+    if not os.path.exists(z):
+        sys.exit(f"missing {z}")
+    raw = zipfile.ZipFile(z).getinfo("bootstrap").file_size
+    print(f"  {f:<11} {raw/1048576:7.2f} MiB {os.path.getsize(z)/1048576:6.2f} MiB")
+PY
