@@ -12,6 +12,8 @@ help:
 	@echo "                  password from ADMIN_PASSWORD or asked for)"
 	@echo "make lint-sam     sam validate --lint (installs the SAM CLI from PyPI if missing)"
 	@echo "make lambda-build release zips for Lambda (arm64), as sam build makes them, with sizes"
+	@echo "make deploy       sam build + sam deploy + the frontend to S3/CloudFront (CONFIG_ENV=prod for prod; README)"
+	@echo "make smoke URL=... register, sign in, nearest hospitals, profile against a deployed (or local) URL"
 
 dev:
 	@scripts/dev.sh
@@ -43,3 +45,11 @@ sam-validate: lint-sam
 
 lambda-build:
 	@scripts/lambda-build.sh
+
+.PHONY: deploy smoke
+deploy:
+	@scripts/deploy.sh
+
+smoke:
+	@test -n "$(URL)" || { echo "usage: make smoke URL=https://<site or API base URL>"; exit 2; }
+	@scripts/smoke.sh "$(URL)"
