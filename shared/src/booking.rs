@@ -97,8 +97,15 @@ pub type PatientName = Text<100>;
 
 /// Whole years, 0–150.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(try_from = "u64", into = "u8")]
+#[serde(try_from = "crate::types::WholeNumber", into = "u8")]
 pub struct PatientAge(u8);
+
+impl TryFrom<crate::types::WholeNumber> for PatientAge {
+    type Error = String;
+    fn try_from(v: crate::types::WholeNumber) -> Result<Self, String> {
+        PatientAge::try_from(v.0)
+    }
+}
 
 impl TryFrom<u64> for PatientAge {
     type Error = String;
@@ -216,6 +223,13 @@ mod tests {
         assert_eq!(r.booking_type, BookingType::Normal);
         assert!(request(|v| v["patient"]["age"] = 0.into()).is_ok());
         assert!(request(|v| v["patient"]["age"] = 150.into()).is_ok());
+        // JSON has one number type: 40.0 is the whole number 40 (ids alike).
+        let r = request(|v| {
+            v["patient"]["age"] = serde_json::json!(40.0);
+            v["ambulanceId"] = serde_json::json!(7.0);
+        })
+        .unwrap();
+        assert_eq!((u8::from(r.patient.age), r.ambulance_id.get()), (40, 7));
     }
 
     #[test]

@@ -11,8 +11,50 @@ pub const MAX_ID: u64 = 1 << 53;
 
 /// A positive integer id below 2^53 (the clients send ids as JSON numbers).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(try_from = "u64", into = "u64")]
+#[serde(try_from = "WholeNumber", into = "u64")]
 pub struct Id(u64);
+
+/// A non-negative whole JSON number: `5812` or `5812.0` (JSON has one number type,
+/// and JSON Schema's `integer` accepts both). Query strings and path segments parse
+/// as before: their deserializers read the text as an unsigned integer themselves.
+#[derive(Debug, Clone, Copy)]
+pub struct WholeNumber(pub u64);
+
+impl<'de> Deserialize<'de> for WholeNumber {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl serde::de::Visitor<'_> for Visitor {
+            type Value = WholeNumber;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a non-negative whole number")
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<WholeNumber, E> {
+                Ok(WholeNumber(v))
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<WholeNumber, E> {
+                u64::try_from(v)
+                    .map(WholeNumber)
+                    .map_err(|_| E::invalid_value(serde::de::Unexpected::Signed(v), &self))
+            }
+            fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<WholeNumber, E> {
+                // 2^64 as f64 is exact; below it every whole f64 fits a u64.
+                if v.fract() == 0.0 && (0.0..18_446_744_073_709_551_616.0).contains(&v) {
+                    Ok(WholeNumber(v as u64))
+                } else {
+                    Err(E::invalid_value(serde::de::Unexpected::Float(v), &self))
+                }
+            }
+        }
+        d.deserialize_u64(Visitor)
+    }
+}
+
+impl TryFrom<WholeNumber> for Id {
+    type Error = String;
+    fn try_from(v: WholeNumber) -> Result<Self, String> {
+        Id::try_from(v.0)
+    }
+}
 
 impl Id {
     pub fn get(self) -> u64 {
@@ -361,6 +403,26 @@ mod tests {
         assert!("-1".parse::<Id>().is_err());
         assert!("abc".parse::<Id>().is_err());
         assert_eq!(Id::try_from(42).unwrap().padded(), "0000000000000042");
+    }
+
+    #[test]
+    fn ids_are_json_numbers_with_a_whole_value() {
+        let id = |json: &str| serde_json::from_str::<Id>(json).map(Id::get);
+        assert_eq!(id("5812").unwrap(), 5812);
+        assert_eq!(id("5812.0").unwrap(), 5812);
+        assert_eq!(id("1e3").unwrap(), 1000);
+        for bad in [
+            "0",
+            "-1",
+            "1.5",
+            "-0.0",
+            "9007199254740992",
+            "1e300",
+            "\"1\"",
+            "null",
+        ] {
+            assert!(id(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]
