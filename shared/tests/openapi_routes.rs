@@ -1,0 +1,254 @@
+//! docs/openapi.yaml describes every route: this fails when a function's router
+//! serves a (method, path) the spec lacks, or the spec lists one no router serves.
+//! Routes are read from the source (`.route("/api/...", get(a).put(b))` in
+//! functions/*/src), so a new route cannot ship undocumented.
+
+use std::{
+    collections::{BTreeMap, BTreeSet},
+    fs,
+    path::{Path, PathBuf},
+};
+
+use serde_yaml::Value;
+
+type Route = (String, String); // (METHOD, path)
+
+const METHODS: [&str; 8] = [
+    "get", "put", "post", "delete", "patch", "head", "options", "trace",
+];
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn spec() -> Value {
+    let path = root().join("docs/openapi.yaml");
+    let text = fs::read_to_string(&path).expect("docs/openapi.yaml exists");
+    serde_yaml::from_str(&text).expect("docs/openapi.yaml is YAML")
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// The text between the parenthesis at `open` and its match, skipping string literals.
+fn balanced(text: &str, open: usize) -> &str {
+    let bytes = text.as_bytes();
+    assert_eq!(bytes[open], b'(');
+    let (mut depth, mut in_str, mut i) = (0usize, false, open);
+    while i < bytes.len() {
+        match (in_str, bytes[i]) {
+            (true, b'\\') => i += 1,
+            (true, b'"') => in_str = false,
+            (false, b'"') => in_str = true,
+            (false, b'(') => depth += 1,
+            (false, b')') => {
+                depth -= 1;
+                if depth == 0 {
+                    return &text[open + 1..i];
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    panic!("unbalanced parentheses after byte {open}");
+}
+
+/// `get(a).put(b)` or `axum::routing::get(a)` -> ["GET", "PUT"]: the calls at the top
+/// level of the method-router expression.
+fn methods_of(expr: &str) -> Vec<String> {
+    let mut found = vec![];
+    let bytes = expr.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'(' {
+            let name_end = expr[..i].trim_end().len();
+            let name_start = expr[..name_end]
+                .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .map_or(0, |p| p + 1);
+            let name = &expr[name_start..name_end];
+            assert!(
+                METHODS.contains(&name),
+                "unsupported method router `{name}(...)` in `{expr}`: teach this test about it"
+            );
+            found.push(name.to_ascii_uppercase());
+            i += balanced(&expr[i..], 0).len() + 2;
+        } else {
+            i += 1;
+        }
+    }
+    assert!(!found.is_empty(), "no method in `{expr}`");
+    found
+}
+
+/// Every (METHOD, path) the functions' routers serve, with the function serving it.
+fn router_routes() -> BTreeMap<Route, String> {
+    let mut routes = BTreeMap::new();
+    let functions = root().join("functions");
+    let mut groups: Vec<PathBuf> = fs::read_dir(&functions)
+        .expect("functions/ exists")
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.join("Cargo.toml").exists())
+        .collect();
+    groups.sort();
+    assert!(
+        groups.len() >= 6,
+        "expected the six functions, got {groups:?}"
+    );
+    for group in groups {
+        let name = group.file_name().unwrap().to_string_lossy().into_owned();
+        let mut files = vec![];
+        rust_files(&group.join("src"), &mut files);
+        files.sort();
+        let mut count = 0;
+        for file in files {
+            // Comment lines may mention `.route(` without declaring one.
+            let text: String = fs::read_to_string(&file)
+                .unwrap()
+                .lines()
+                .filter(|l| !l.trim_start().starts_with("//"))
+                .map(|l| format!("{l}\n"))
+                .collect();
+            for forbidden in [".nest(", ".nest_service(", ".route_service("] {
+                assert!(
+                    !text.contains(forbidden),
+                    "{}: `{forbidden}` hides paths from this test; declare full paths with .route",
+                    file.display()
+                );
+            }
+            let mut at = 0;
+            while let Some(pos) = text[at..].find(".route(") {
+                let open = at + pos + ".route".len();
+                let args = balanced(&text, open);
+                let args = args.trim();
+                let path_end = args[1..].find('"').expect("a string path") + 1;
+                assert!(args.starts_with('"'), "{}: .route({args})", file.display());
+                let path = &args[1..path_end];
+                let rest = args[path_end + 1..].trim_start();
+                let expr = rest
+                    .strip_prefix(',')
+                    .expect("`.route(path, methods)`")
+                    .trim()
+                    .trim_end_matches(',');
+                assert!(
+                    path.starts_with(&format!("/api/{name}/")) || path == format!("/api/{name}"),
+                    "{}: {path} is not under /api/{name}, so API Gateway would not route it to this function",
+                    file.display()
+                );
+                for method in methods_of(expr) {
+                    let route = (method, path.to_owned());
+                    if let Some(other) = routes.insert(route.clone(), name.clone()) {
+                        panic!("{route:?} is served twice ({other} and {name})");
+                    }
+                }
+                count += 1;
+                at = open + 1;
+            }
+        }
+        assert!(count > 0, "functions/{name} declares no route");
+    }
+    routes
+}
+
+fn spec_routes(spec: &Value) -> BTreeSet<Route> {
+    let paths = spec["paths"].as_mapping().expect("paths is a mapping");
+    let mut routes = BTreeSet::new();
+    for (path, item) in paths {
+        let path = path.as_str().unwrap();
+        for (key, _) in item.as_mapping().expect("a path item is a mapping") {
+            let key = key.as_str().unwrap();
+            if METHODS.contains(&key) {
+                routes.insert((key.to_ascii_uppercase(), path.to_owned()));
+            }
+        }
+    }
+    routes
+}
+
+#[test]
+fn every_route_is_in_the_spec_and_every_spec_route_is_served() {
+    let served = router_routes();
+    let documented = spec_routes(&spec());
+    let undocumented: Vec<String> = served
+        .iter()
+        .filter(|(r, _)| !documented.contains(*r))
+        .map(|((m, p), f)| format!("  {m} {p}  (functions/{f})"))
+        .collect();
+    let unserved: Vec<String> = documented
+        .iter()
+        .filter(|r| !served.contains_key(*r))
+        .map(|(m, p)| format!("  {m} {p}"))
+        .collect();
+    assert!(
+        undocumented.is_empty() && unserved.is_empty(),
+        "docs/openapi.yaml and the routers disagree.\n\
+         Served but missing from docs/openapi.yaml:\n{}\n\
+         In docs/openapi.yaml but served by no function:\n{}",
+        undocumented.join("\n"),
+        unserved.join("\n"),
+    );
+    assert!(served.len() >= 20, "only {} routes found", served.len());
+}
+
+/// The statuses every route shares are documented on every route: 503 (database
+/// unavailable) and 500 (the request-id body) everywhere, 401 wherever a token is
+/// read, 403 on admin routes, 400/413/415 wherever a JSON body is read.
+#[test]
+fn every_operation_documents_the_statuses_it_can_answer() {
+    let spec = spec();
+    let mut problems = vec![];
+    for (path, item) in spec["paths"].as_mapping().unwrap() {
+        let path = path.as_str().unwrap();
+        for (method, op) in item.as_mapping().unwrap() {
+            let method = method.as_str().unwrap();
+            if !METHODS.contains(&method) {
+                continue;
+            }
+            let responses = op["responses"].as_mapping().expect("responses");
+            let has = |code: &str| responses.contains_key(Value::from(code));
+            let mut need = vec!["500", "503"];
+            let public = matches!(path, "/api/auth/register" | "/api/auth/login");
+            if !public {
+                need.push("401");
+            }
+            if path.starts_with("/api/admin/") {
+                need.push("403");
+                assert_eq!(
+                    op["security"],
+                    serde_yaml::from_str::<Value>("[{bearerAuth: []}]").unwrap(),
+                    "{method} {path}: admin routes require the token"
+                );
+            }
+            if !op["requestBody"].is_null() {
+                need.extend(["400", "413", "415"]);
+            }
+            if path.contains('{')
+                || op["parameters"]
+                    .as_sequence()
+                    .is_some_and(|p| !p.is_empty())
+            {
+                need.push("400");
+            }
+            if !responses
+                .keys()
+                .any(|k| k.as_str().is_some_and(|k| k.starts_with('2')))
+            {
+                problems.push(format!("{method} {path}: no 2xx response"));
+            }
+            for code in need {
+                if !has(code) {
+                    problems.push(format!("{method} {path}: {code} not documented"));
+                }
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
