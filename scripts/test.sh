@@ -43,6 +43,7 @@ else
   stage "Rust tests (cargo test, DynamoDB Local)" cargo test --workspace --no-fail-fast
 fi
 stage "SAM template: sam validate --lint" sam validate --lint --template "$ROOT/template.yaml"
+stage "API contract: schemathesis against the local stack (bounded)" "$ROOT/scripts/fuzz-api.sh" --bounded
 stage "frontend: eslint" npm --prefix frontend run --silent lint
 stage "frontend: tsc --noEmit" npm --prefix frontend run --silent typecheck
 stage "frontend: vitest" npm --prefix frontend test --silent
