@@ -1,0 +1,416 @@
+//! `bench-init [--runs N] BIN_DIR`: each function's binary (BIN_DIR/<group>, e.g.
+//! target/release) started as Lambda starts it, against a local stand-in for the
+//! Lambda Runtime API, N times. Prints per function:
+//!
+//! - size of the binary;
+//! - init: from just before the process is spawned to its first
+//!   `GET /2018-06-01/runtime/invocation/next` (where Lambda ends "Init Duration"),
+//!   median and max;
+//! - first and second invocation: one API Gateway v2 event answered (from handing
+//!   the event out to the `.../response` POST), the first on a cold DynamoDB
+//!   connection, the second warm; median.
+//!
+//! The environment is the one Lambda sets (AWS_LAMBDA_*, AWS_REGION, credentials)
+//! plus the function's own (TABLE_NAME, JWT_SECRET, APP_ENV=local,
+//! DYNAMODB_ENDPOINT): nothing else is inherited. Needs DynamoDB Local at
+//! DYNAMODB_ENDPOINT; the table is created, seeded and dropped here.
+
+use std::{
+    collections::VecDeque,
+    path::{Path, PathBuf},
+    process::Stdio,
+    sync::{Arc, Mutex},
+    time::{Duration, Instant},
+};
+
+use axum::{
+    Router,
+    body::Bytes,
+    extract::State,
+    http::{HeaderMap, HeaderValue, StatusCode},
+    response::{IntoResponse, Response},
+    routing::{get, post},
+};
+use local_stack::{BENCH_PASSWORD, BENCH_SECRET, Fixture, GROUPS, endpoint, percentile};
+use serde_json::{Value, json};
+use tokio::sync::mpsc;
+
+/// What the stand-in saw, in order.
+enum Seen {
+    Next(Instant),
+    Response(Instant, Bytes),
+    Error(String),
+}
+
+struct StandIn {
+    events: Mutex<VecDeque<(String, Value)>>,
+    seen: mpsc::UnboundedSender<Seen>,
+}
+
+/// `GET /runtime/invocation/next`: the next queued event, or (none left) an answer
+/// that never comes, as a Lambda with no traffic would leave the runtime waiting.
+async fn next(State(s): State<Arc<StandIn>>) -> Response {
+    let _ = s.seen.send(Seen::Next(Instant::now()));
+    let event = s.events.lock().expect("lock").pop_front();
+    let Some((request_id, event)) = event else {
+        return std::future::pending().await;
+    };
+    let deadline = time::OffsetDateTime::now_utc().unix_timestamp() * 1000 + 10_000;
+    let mut headers = HeaderMap::new();
+    let mut set = |name: &'static str, value: String| {
+        headers.insert(name, HeaderValue::from_str(&value).expect("header value"));
+    };
+    set("lambda-runtime-aws-request-id", request_id);
+    set("lambda-runtime-deadline-ms", deadline.to_string());
+    set(
+        "lambda-runtime-invoked-function-arn",
+        "arn:aws:lambda:us-east-1:123456789012:function:bench".into(),
+    );
+    set(
+        "lambda-runtime-trace-id",
+        "Root=1-5759e988-bd862e3fe1be46a994272793;Parent=53995c3f42cd8ad8;Sampled=0".into(),
+    );
+    set("content-type", "application/json".into());
+    (headers, event.to_string()).into_response()
+}
+
+async fn response(State(s): State<Arc<StandIn>>, body: Bytes) -> StatusCode {
+    let _ = s.seen.send(Seen::Response(Instant::now(), body));
+    StatusCode::ACCEPTED
+}
+
+async fn error(State(s): State<Arc<StandIn>>, body: Bytes) -> StatusCode {
+    let _ = s
+        .seen
+        .send(Seen::Error(String::from_utf8_lossy(&body).into_owned()));
+    StatusCode::ACCEPTED
+}
+
+/// An API Gateway HTTP API (payload 2.0) event for `method path?query`.
+fn event(
+    group: &str,
+    method: &str,
+    path: &str,
+    query: &str,
+    token: Option<&str>,
+    body: Option<Value>,
+) -> Value {
+    let host = "abc123.execute-api.us-east-1.amazonaws.com";
+    let mut headers = json!({
+        "accept": "application/json",
+        "host": host,
+        "user-agent": "bench-init",
+        "x-forwarded-for": "127.0.0.1",
+        "x-forwarded-port": "443",
+        "x-forwarded-proto": "https",
+    });
+    if let Some(token) = token {
+        headers["authorization"] = json!(format!("Bearer {token}"));
+    }
+    if body.is_some() {
+        headers["content-type"] = json!("application/json");
+    }
+    let query_params: serde_json::Map<String, Value> = query
+        .split('&')
+        .filter(|kv| !kv.is_empty())
+        .filter_map(|kv| kv.split_once('='))
+        .map(|(k, v)| (k.to_owned(), json!(v)))
+        .collect();
+    let route_key = format!("ANY /api/{group}/{{proxy+}}");
+    let now = time::OffsetDateTime::now_utc();
+    let mut event = json!({
+        "version": "2.0",
+        "routeKey": route_key,
+        "rawPath": path,
+        "rawQueryString": query,
+        "headers": headers,
+        "pathParameters": { "proxy": path.trim_start_matches(&format!("/api/{group}/")) },
+        "requestContext": {
+            "accountId": "123456789012",
+            "apiId": "abc123",
+            "domainName": host,
+            "domainPrefix": "abc123",
+            "http": {
+                "method": method,
+                "path": path,
+                "protocol": "HTTP/1.1",
+                "sourceIp": "127.0.0.1",
+                "userAgent": "bench-init"
+            },
+            "requestId": format!("{:016x}", rand::random::<u64>()),
+            "routeKey": route_key,
+            "stage": "$default",
+            "time": now.format(&time::format_description::well_known::Rfc2822).unwrap_or_default(),
+            "timeEpoch": now.unix_timestamp() * 1000
+        },
+        "isBase64Encoded": false
+    });
+    if !query_params.is_empty() {
+        event["queryStringParameters"] = Value::Object(query_params);
+    }
+    if let Some(body) = body {
+        event["body"] = json!(body.to_string());
+    }
+    event
+}
+
+/// The request each function answers in the benchmark: a real read (or sign-in)
+/// against the seeded table, expected to answer 200.
+fn event_for(group: &str, f: &Fixture, hospital: u64) -> Value {
+    let user = Some(f.user.token.as_str());
+    let admin = Some(f.admin.token.as_str());
+    match group {
+        "auth" => event(
+            group,
+            "POST",
+            "/api/auth/login",
+            "",
+            None,
+            Some(json!({"username": f.user.username, "password": BENCH_PASSWORD})),
+        ),
+        "user" => event(group, "GET", "/api/user/profile", "", user, None),
+        "hospitals" => event(
+            group,
+            "GET",
+            "/api/hospitals/nearest",
+            "lat=30.67&lng=74.33",
+            None,
+            None,
+        ),
+        "ambulances" => event(
+            group,
+            "GET",
+            &format!("/api/ambulances/hospital/{hospital}"),
+            "",
+            user,
+            None,
+        ),
+        "booking" => event(group, "GET", "/api/booking/history", "", user, None),
+        "admin" => event(group, "GET", "/api/admin/stats", "", admin, None),
+        other => panic!("no event for {other}"),
+    }
+}
+
+/// Lambda's memory settings in template.yaml (auth and user 1024 MB, the rest 256).
+fn memory_of(group: &str) -> &'static str {
+    match group {
+        "auth" | "user" => "1024",
+        _ => "256",
+    }
+}
+
+struct Run {
+    init_ms: f64,
+    first_ms: f64,
+    second_ms: f64,
+    status: i64,
+}
+
+async fn one_run(
+    group: &str,
+    binary: &Path,
+    table: &str,
+    event: &Value,
+    log: &Path,
+) -> Result<Run, String> {
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let stand_in = Arc::new(StandIn {
+        events: Mutex::new(VecDeque::from([
+            ("req-1".to_owned(), event.clone()),
+            ("req-2".to_owned(), event.clone()),
+        ])),
+        seen: tx,
+    });
+    let app = Router::new()
+        .route("/2018-06-01/runtime/invocation/next", get(next))
+        .route(
+            "/2018-06-01/runtime/invocation/{id}/response",
+            post(response),
+        )
+        .route("/2018-06-01/runtime/invocation/{id}/error", post(error))
+        .route("/2018-06-01/runtime/init/error", post(error))
+        .with_state(stand_in);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .map_err(|e| e.to_string())?;
+    let api = listener.local_addr().map_err(|e| e.to_string())?;
+    let server = tokio::spawn(async move { axum::serve(listener, app).await });
+
+    let log_file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(log)
+        .map_err(|e| e.to_string())?;
+    let mut command = tokio::process::Command::new(binary);
+    command
+        .env_clear()
+        .envs([
+            ("AWS_LAMBDA_RUNTIME_API", api.to_string().as_str()),
+            ("AWS_LAMBDA_FUNCTION_NAME", &format!("ambulance-{group}")),
+            ("AWS_LAMBDA_FUNCTION_VERSION", "$LATEST"),
+            ("AWS_LAMBDA_FUNCTION_MEMORY_SIZE", memory_of(group)),
+            (
+                "AWS_LAMBDA_LOG_STREAM_NAME",
+                "2026/11/23/[$LATEST]0123456789abcdef0123456789abcdef",
+            ),
+            (
+                "AWS_LAMBDA_LOG_GROUP_NAME",
+                &format!("/aws/lambda/ambulance-{group}"),
+            ),
+            ("AWS_LAMBDA_INITIALIZATION_TYPE", "on-demand"),
+            ("AWS_REGION", "us-east-1"),
+            ("AWS_DEFAULT_REGION", "us-east-1"),
+            ("AWS_ACCESS_KEY_ID", "local"),
+            ("AWS_SECRET_ACCESS_KEY", "local"),
+            ("AWS_SESSION_TOKEN", "local"),
+            ("LAMBDA_TASK_ROOT", "/var/task"),
+            ("LAMBDA_RUNTIME_DIR", "/var/runtime"),
+            ("_HANDLER", "bootstrap"),
+            ("TZ", ":UTC"),
+            ("LANG", "en_US.UTF-8"),
+            ("RUST_LOG", "info"),
+            ("TABLE_NAME", table),
+            ("JWT_SECRET", BENCH_SECRET),
+            ("APP_ENV", "local"),
+            ("DYNAMODB_ENDPOINT", &endpoint()),
+        ])
+        .stdin(Stdio::null())
+        .stdout(log_file.try_clone().map_err(|e| e.to_string())?)
+        .stderr(log_file)
+        .kill_on_drop(true);
+
+    let started = Instant::now();
+    let mut child = command
+        .spawn()
+        .map_err(|e| format!("could not start {}: {e}", binary.display()))?;
+    let outcome = async {
+        let mut nexts = vec![];
+        let mut answers = vec![];
+        while nexts.len() < 3 {
+            let seen = tokio::time::timeout(Duration::from_secs(30), rx.recv())
+                .await
+                .map_err(|_| "no request to the Runtime API within 30 s".to_owned())?
+                .ok_or("the stand-in stopped")?;
+            match seen {
+                Seen::Next(at) => nexts.push(at),
+                Seen::Response(at, body) => answers.push((at, body)),
+                Seen::Error(body) => return Err(format!("the function reported an error: {body}")),
+            }
+        }
+        // The first /next ends init and gets event 1; the second, sent after event 1
+        // was answered, gets event 2; the third waits.
+        let (init, second_next) = (nexts[0], nexts[1]);
+        let status = serde_json::from_slice::<Value>(&answers[0].1)
+            .ok()
+            .and_then(|v| v["statusCode"].as_i64())
+            .unwrap_or(-1);
+        Ok(Run {
+            init_ms: (init - started).as_secs_f64() * 1000.0,
+            first_ms: (answers[0].0 - init).as_secs_f64() * 1000.0,
+            second_ms: (answers[1].0 - second_next).as_secs_f64() * 1000.0,
+            status,
+        })
+    }
+    .await;
+    let _ = child.kill().await;
+    server.abort();
+    outcome
+}
+
+fn median(samples: &mut [f64]) -> f64 {
+    samples.sort_by(f64::total_cmp);
+    percentile(samples, 0.5)
+}
+
+#[tokio::main]
+async fn main() {
+    let mut args = std::env::args().skip(1);
+    let mut runs = 10usize;
+    let mut dir = None;
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--runs" => runs = args.next().and_then(|n| n.parse().ok()).expect("--runs N"),
+            other => dir = Some(PathBuf::from(other)),
+        }
+    }
+    let dir = dir.expect("usage: bench-init [--runs N] BIN_DIR");
+    let log_dir = PathBuf::from(std::env::var("BENCH_LOG_DIR").unwrap_or_else(|_| ".".into()));
+
+    let fixture = Fixture::create("bench-init", None).await;
+    let hospital = fixture
+        .state
+        .store
+        .hospitals_page(0, 1)
+        .await
+        .expect("hospitals page")
+        .content[0]
+        .id;
+    println!(
+        "Lambda init (process start -> first GET /runtime/invocation/next), {runs} runs each, binaries in {}:",
+        dir.display()
+    );
+    println!(
+        "  {:<11} {:>9} {:>11} {:>8} {:>13} {:>14}  event",
+        "function", "size MiB", "init median", "max", "1st invoke", "2nd invoke"
+    );
+    let mut failed = false;
+    let mut worst_init: f64 = 0.0;
+    for group in GROUPS {
+        let binary = dir.join(group);
+        let size = std::fs::metadata(&binary)
+            .map(|m| m.len() as f64 / 1048576.0)
+            .unwrap_or_else(|e| panic!("{}: {e}", binary.display()));
+        let event = event_for(group, &fixture, hospital.get());
+        let log = log_dir.join(format!("init-{group}.log"));
+        let _ = std::fs::remove_file(&log);
+        let (mut init, mut first, mut second, mut statuses) = (vec![], vec![], vec![], vec![]);
+        for _ in 0..runs {
+            match one_run(group, &binary, &fixture.table, &event, &log).await {
+                Ok(run) => {
+                    init.push(run.init_ms);
+                    first.push(run.first_ms);
+                    second.push(run.second_ms);
+                    statuses.push(run.status);
+                }
+                Err(e) => {
+                    eprintln!("  {group}: {e} (log: {})", log.display());
+                    failed = true;
+                    break;
+                }
+            }
+        }
+        if init.is_empty() {
+            continue;
+        }
+        let max = init.iter().cloned().fold(0.0, f64::max);
+        worst_init = worst_init.max(median(&mut init.clone()));
+        let ok = statuses.iter().all(|s| *s == 200);
+        failed |= !ok;
+        println!(
+            "  {:<11} {:>9.2} {:>8.1} ms {:>5.1} ms {:>10.1} ms {:>11.1} ms  {} {} -> {}",
+            group,
+            size,
+            median(&mut init),
+            max,
+            median(&mut first),
+            median(&mut second),
+            event["requestContext"]["http"]["method"]
+                .as_str()
+                .unwrap_or(""),
+            event["rawPath"].as_str().unwrap_or(""),
+            if ok {
+                "200".to_owned()
+            } else {
+                format!("{statuses:?}")
+            }
+        );
+    }
+    println!(
+        "  goal: init <= 20 ms (median): {}",
+        if worst_init <= 20.0 { "met" } else { "NOT met" }
+    );
+    fixture.drop_table().await;
+    if failed {
+        std::process::exit(1);
+    }
+}
