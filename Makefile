@@ -7,6 +7,7 @@ help:
 	@echo "make test         run every test (starts its own DynamoDB Local); CI runs .ci/run"
 	@echo "make e2e          only the end-to-end browser tests (part of make test)"
 	@echo "make bench        print performance figures"
+	@echo "make load         load test on loopback: 50 clients for 30 s, mixed workload (LOAD_CONNECTIONS, LOAD_DURATION)"
 	@echo "make fuzz-api     schemathesis on docs/openapi.yaml against the local stack (FUZZ_MAX_EXAMPLES=100)"
 	@echo "make admin USERNAME=... EMAIL=...  create or promote an admin (TABLE_NAME, AWS_REGION from env;"
 	@echo "                  password from ADMIN_PASSWORD or asked for)"
@@ -29,6 +30,10 @@ e2e:
 
 bench:
 	@scripts/bench.sh
+
+.PHONY: load
+load:
+	@scripts/load.sh
 
 fuzz-api:
 	@scripts/fuzz-api.sh
