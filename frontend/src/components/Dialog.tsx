@@ -1,6 +1,11 @@
-import { useEffect, useId, useRef, type ReactNode } from 'react'
+import { useEffect, useId, useLayoutEffect, useRef, type ReactNode } from 'react'
 
-/** A modal dialog: traps focus, closes on Escape, gives focus back when closed. */
+/**
+ * A modal dialog on the browser's own <dialog>, opened with showModal(): the rest of
+ * the page is inert (Tab stays in the dialog, the page behind cannot be reached or
+ * read), Escape asks to close it, focus starts on its first control and goes back to
+ * the control that opened it when it closes. Render it to open it; unmount it to close.
+ */
 export function Dialog({
   title,
   onClose,
@@ -10,59 +15,48 @@ export function Dialog({
   onClose: () => void
   children: ReactNode
 }) {
-  const ref = useRef<HTMLDivElement>(null)
+  const ref = useRef<HTMLDialogElement>(null)
   const titleId = useId()
-
+  const onCloseRef = useRef(onClose)
   useEffect(() => {
-    const previous = document.activeElement as HTMLElement | null
-    const node = ref.current
-    const focusables = () =>
-      Array.from(
-        node?.querySelectorAll<HTMLElement>(
-          'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])',
-        ) ?? [],
-      )
-    ;(focusables()[0] ?? node)?.focus()
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') {
-        e.preventDefault()
-        onClose()
-      } else if (e.key === 'Tab') {
-        const items = focusables()
-        if (items.length === 0) return
-        const first = items[0]!
-        const last = items[items.length - 1]!
-        if (e.shiftKey && document.activeElement === first) {
-          e.preventDefault()
-          last.focus()
-        } else if (!e.shiftKey && document.activeElement === last) {
-          e.preventDefault()
-          first.focus()
-        }
-      }
-    }
-    document.addEventListener('keydown', onKey)
+    onCloseRef.current = onClose
+  })
+  // Set while React takes the dialog away, so that closing it then is not a request to close.
+  const unmounting = useRef(false)
+
+  // A layout effect: its cleanup runs while the <dialog> is still in the document, so
+  // close() can give focus back to the opener.
+  useLayoutEffect(() => {
+    const dialog = ref.current!
+    unmounting.current = false
+    dialog.showModal()
     return () => {
-      document.removeEventListener('keydown', onKey)
-      previous?.focus()
+      unmounting.current = true
+      dialog.close()
     }
-  }, [onClose])
+  }, [])
 
   return (
-    <div className="fixed inset-0 z-50 flex items-center justify-center bg-slate-900/50 p-4">
-      <div
-        ref={ref}
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        tabIndex={-1}
-        className="max-h-[90vh] w-full max-w-lg overflow-y-auto rounded-xl bg-white p-6 shadow-xl"
-      >
-        <h2 id={titleId} className="mb-4 text-lg font-semibold text-slate-900">
-          {title}
-        </h2>
-        {children}
-      </div>
-    </div>
+    <dialog
+      ref={ref}
+      aria-labelledby={titleId}
+      aria-modal="true"
+      // Escape: the owner decides (it unmounts the dialog).
+      onCancel={(e) => {
+        e.preventDefault()
+        onCloseRef.current()
+      }}
+      // The browser may close it on its own (a second Escape in a row): keep React in
+      // step. ('close' comes a task later: under StrictMode the dialog is open again.)
+      onClose={() => {
+        if (!unmounting.current && !ref.current?.open) onCloseRef.current()
+      }}
+      className="m-auto max-h-[90vh] w-[calc(100%-2rem)] max-w-lg overflow-y-auto rounded-xl bg-white p-6 text-slate-900 shadow-xl backdrop:bg-slate-900/50"
+    >
+      <h2 id={titleId} className="mb-4 text-lg font-semibold text-slate-900">
+        {title}
+      </h2>
+      {children}
+    </dialog>
   )
 }
