@@ -205,7 +205,7 @@ export default function AdminAmbulancesPage() {
                     <p className="text-sm">Contact: {a.contactInfo ?? '—'}</p>
                     <div className="flex gap-2 pt-1">
                       <button type="button" className="btn-blue" disabled={setStatus.isPending} onClick={() => toggle(a)}>Toggle Status</button>
-                      <button type="button" className="btn-secondary text-red-700" aria-label={`Remove ambulance ${a.number}`} onClick={() => setRemoving(a)}>Delete</button>
+                      <button type="button" className="btn-secondary text-red-700" aria-label={`Remove ambulance ${a.number}`} onClick={() => setRemoving(a)}>Remove</button>
                     </div>
                   </li>
                 ))}

@@ -40,6 +40,10 @@ describe('LoginPage', () => {
     expect(input).toHaveAttribute('type', 'password')
     await userEvent.click(screen.getByRole('button', { name: 'Show password' }))
     expect(input).toHaveAttribute('type', 'text')
+    const hide = screen.getByRole('button', { name: 'Hide password' })
+    expect(hide).not.toHaveAttribute('aria-pressed')
+    await userEvent.click(hide)
+    expect(input).toHaveAttribute('type', 'password')
   })
 
   it('stores the session and goes to /profile on success', async () => {

@@ -67,8 +67,10 @@ export function LoginPage() {
               <button
                 type="button"
                 className="btn-secondary"
-                aria-pressed={showPassword}
+                // The name says what pressing it does; no aria-pressed as well, or a
+                // screen reader would announce "Hide password, pressed".
                 aria-label={showPassword ? 'Hide password' : 'Show password'}
+                aria-controls="password"
                 onClick={() => setShowPassword((s) => !s)}
               >
                 {showPassword ? 'Hide' : 'Show'}

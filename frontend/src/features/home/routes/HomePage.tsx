@@ -29,7 +29,7 @@ export function HomePage() {
 
   return (
     <div className="space-y-10">
-      <section className="grid gap-8 overflow-hidden rounded-2xl bg-gradient-to-br from-brand-700 to-brand-500 px-6 py-12 text-white shadow-lg sm:px-10 lg:grid-cols-[1fr_18rem] lg:items-center">
+      <section className="grid gap-8 overflow-hidden rounded-2xl bg-gradient-to-br from-brand-800 to-brand-700 px-6 py-12 text-white shadow-lg sm:px-10 lg:grid-cols-[1fr_18rem] lg:items-center">
         <div>
           <p className="mb-2 text-sm font-semibold uppercase tracking-widest text-brand-100">24/7 emergency response</p>
           <h1 className="mb-4 max-w-2xl text-3xl font-extrabold leading-tight sm:text-4xl">
