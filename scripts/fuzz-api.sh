@@ -217,7 +217,8 @@ pairs=$(cut -d' ' -f1 "$BOOKING_PAIRS" | sort -u | wc -l)
   echo "fuzz-api $(date -u +%Y-%m-%dT%H:%MZ) $([ "$BOUNDED" = 1 ] && echo bounded || echo full):" \
     "schemathesis $SCHEMATHESIS_VERSION, $MAX_EXAMPLES examples per operation${SEED:+, seed $SEED}, $(nproc) cores"
   for who in user admin; do
-    echo "$who: $(grep -E '^  [0-9]+ generated' "$OUT/$who.log" | tail -n 1 | sed 's/^ *//')"
+    echo "$who: $(grep -E '^  [0-9]+ generated' "$OUT/$who.log" | tail -n 1 | sed 's/^ *//')," \
+      "$(grep -E '^Seed: ' "$OUT/$who.log" | tail -n 1 | tr 'S' 's')"
   done
   echo "stand-in 500s ignored: $emulator; bookings refused for a foreign ambulance: $pairs"
   echo "result: $([ "$status" = 0 ] && echo passed || echo FAILED) in ${SECONDS}s"
