@@ -67,8 +67,12 @@ export LOAD_DATA="$LOG_DIR/data.lua" LOAD_RESULT="$LOG_DIR/result.json"
 cpu_secs() { awk -v hz="$(getconf CLK_TCK)" '{ printf "%.1f", ($14 + $15) / hz }' "/proc/$1/stat"; }
 ddb_cpu0=$(cpu_secs "$ddb_pid"); serve_cpu0=$(cpu_secs "$serve_pid")
 # One thread per connection: the script counts each answer under the kind that asked.
+# wrk ends early on Ctrl-C and still reports: remember it, and report nothing then.
+interrupted=0; trap 'interrupted=1' INT TERM
 wrk -t "$CONNECTIONS" -c "$CONNECTIONS" -d "$DURATION" --timeout 10s \
   -s "$LOAD_DIR/mixed.lua" "$BASE" >"$LOG_DIR/wrk.txt" 2>&1 || { cat "$LOG_DIR/wrk.txt"; die "wrk failed"; }
+trap 'exit 130' INT TERM
+[ "$interrupted" = 0 ] || { log "interrupted"; exit 130; }
 ddb_cpu=$(awk -v a="$ddb_cpu0" -v b="$(cpu_secs "$ddb_pid")" 'BEGIN { printf "%.1f", b - a }')
 serve_cpu=$(awk -v a="$serve_cpu0" -v b="$(cpu_secs "$serve_pid")" 'BEGIN { printf "%.1f", b - a }')
 echo "CPU used during the run: DynamoDB Local ${ddb_cpu} s, the functions' server ${serve_cpu} s" \
