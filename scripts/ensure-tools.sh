@@ -51,9 +51,11 @@ rust_arm64() {
 }
 
 sam() {
-  command -v sam >/dev/null 2>&1 && return
+  # Not `command -v`: a pyenv shim named sam may exist for another Python version only.
+  command sam --version >/dev/null 2>&1 && return
   log "installing the AWS SAM CLI from PyPI"
   pip install --quiet --disable-pip-version-check aws-sam-cli
+  command sam --version >/dev/null || die "the SAM CLI did not install (pip install aws-sam-cli)"
 }
 
 [ $# -gt 0 ] || set -- cargo-lambda ddb frontend
