@@ -39,19 +39,4 @@ impl AppState {
             config: Arc::new(config),
         }
     }
-
-    /// Reads the environment; a deployed function with a missing or weak secret
-    /// stops here, at cold start, instead of serving forgeable tokens.
-    pub async fn from_env() -> Result<Self, config::ConfigError> {
-        Ok(Self::new(config::Config::from_env()?).await)
-    }
-}
-
-/// The whole cold start of a function: logs, config, state, then serve.
-pub async fn run(router: fn(AppState) -> axum::Router) -> Result<(), lambda_http::Error> {
-    telemetry::init();
-    let state = AppState::from_env().await.inspect_err(|e| {
-        tracing::error!(error = %e, "configuration error; refusing to start");
-    })?;
-    lambda_http::run(router(state)).await
 }
