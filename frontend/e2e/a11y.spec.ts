@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test'
-import { blockThirdParty, login, screenshotPath } from './support'
+import { blockThirdParty, login, screenshot } from './support'
 
 // Accessibility in the browser: axe-core (WCAG 2.0/2.1 A and AA) on every screen and
 // every dialog, signed out, as a user and as an admin, at 1280 and 390 px wide; every
@@ -207,12 +207,11 @@ async function checkDialog(page: Page, opener: Locator, name: string | RegExp, s
   await expect(dialog).toBeVisible()
   expect(await inside(dialog)).toBe('inside')
 
-  // What the person sees: the viewport, not the full page behind the backdrop.
-  for (const [kind, size] of [['desktop', WIDTHS[0]!], ['mobile', WIDTHS[1]!]] as const) {
+  for (const size of WIDTHS) {
     await page.setViewportSize(size)
     await expectAccessible(page, `dialog ${name} (${size.width} px)`)
-    if (shot) await page.screenshot({ path: screenshotPath(`${shot}-${kind}.png`), animations: 'disabled' })
   }
+  if (shot) await screenshot(page, shot)
   await page.setViewportSize(WIDTHS[0]!)
 
   const controls = await dialog.evaluate(

@@ -28,16 +28,21 @@ export async function logout(page: Page) {
   await expect(page).toHaveURL(/\/login$/)
 }
 
-/** Saves `<name>-desktop.png` (1280x800) and `<name>-mobile.png` (390x844), full page. */
+/**
+ * Saves `<name>-desktop.png` (1280x800) and `<name>-mobile.png` (390x844), full page;
+ * with a modal dialog open, the viewport only: that is all a person sees then (a full
+ * page would show the backdrop over the first screenful only).
+ */
 export async function screenshot(page: Page, name: string) {
   await page.waitForLoadState('networkidle')
+  const modal = (await page.locator('dialog[open]').count()) > 0
   for (const [kind, size] of [
     ['desktop', { width: 1280, height: 800 }],
     ['mobile', { width: 390, height: 844 }],
   ] as const) {
     await page.setViewportSize(size)
     await page.evaluate(() => document.fonts.ready)
-    await page.screenshot({ path: screenshotPath(`${name}-${kind}.png`), fullPage: true, animations: 'disabled' })
+    await page.screenshot({ path: screenshotPath(`${name}-${kind}.png`), fullPage: !modal, animations: 'disabled' })
   }
   await page.setViewportSize({ width: 1280, height: 800 })
 }
