@@ -72,5 +72,5 @@ web_pid=$!
 wait_http "$WEB_PORT" 60 "$web_pid" || die "vite preview did not start"
 
 log "running Playwright against http://127.0.0.1:$WEB_PORT (functions :$API_PORT, DynamoDB Local :$DDB_PORT)"
-(cd "$ROOT/frontend" && E2E_BASE_URL="http://127.0.0.1:$WEB_PORT" npx playwright test)
+(cd "$ROOT/frontend" && E2E_BASE_URL="http://127.0.0.1:$WEB_PORT" npx playwright test "$@")
 log "screenshots: frontend/e2e-artifacts/screenshots/  report: frontend/e2e-artifacts/report/index.html"
