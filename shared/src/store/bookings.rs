@@ -156,15 +156,18 @@ impl Store {
         {
             return Ok(existing);
         }
-        let account = self
-            .user(user)
-            .await?
-            .ok_or_else(|| ApiError::NotFound(format!("User {user} not found")))?;
-        let hospital = self
-            .hospital(req.hospital_id)
-            .await?
+        // Three independent reads at once (one round trip, not three); their errors
+        // are still reported in this order.
+        let (account, hospital, ambulance) = tokio::join!(
+            self.user(user),
+            self.hospital(req.hospital_id),
+            self.ambulance(req.ambulance_id)
+        );
+        let account =
+            account?.ok_or_else(|| ApiError::NotFound(format!("User {user} not found")))?;
+        let hospital = hospital?
             .ok_or_else(|| ApiError::NotFound(format!("Hospital {} not found", req.hospital_id)))?;
-        let ambulance = self.ambulance(req.ambulance_id).await?.ok_or_else(|| {
+        let ambulance = ambulance?.ok_or_else(|| {
             ApiError::NotFound(format!("Ambulance {} not found", req.ambulance_id))
         })?;
         if ambulance.hospital_id != hospital.id {
@@ -412,11 +415,13 @@ impl Store {
                 }
             }
             match self.transact(tx).await {
+                // The update changed only the status, on the condition that it was
+                // `from`: the booking as read, with the new status, is what is stored.
                 Ok(()) => {
-                    return self
-                        .booking(id)
-                        .await?
-                        .ok_or_else(|| ApiError::NotFound(format!("Booking {id} not found")));
+                    return Ok(Booking {
+                        booking_status: to,
+                        ..booking
+                    });
                 }
                 // Someone moved it at the same time: look again and re-check the move.
                 Err(TxError::Cancelled(_)) => continue,
