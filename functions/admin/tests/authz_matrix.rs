@@ -2,27 +2,14 @@
 //! on A's resources, in one table. Rows run top to bottom; within a row the callers
 //! go in that order, so the owner's and the admin's writes come last.
 
-use axum::Router;
 use http::Method;
 use serde_json::{Value, json};
-use shared::{
-    AppState,
-    testing::{TEST_PASSWORD, TestApp},
-};
+use shared::testing::{TEST_PASSWORD, TestApp};
 
 const ANON: usize = 0;
 
-fn group_router(path: &str) -> fn(AppState) -> Router {
-    match path.split('/').nth(2).unwrap() {
-        "auth" => auth::router,
-        "user" => user::router,
-        "hospitals" => hospitals::router,
-        "ambulances" => ambulances::router,
-        "booking" => booking::router,
-        "admin" => admin::router,
-        other => panic!("no function for /api/{other}"),
-    }
-}
+mod common;
+use common::group_router;
 
 #[tokio::test]
 async fn the_authorization_matrix() {

@@ -6,26 +6,13 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use axum::Router;
 use http::{Method, StatusCode};
-use shared::{
-    AppState,
-    testing::{TestApp, TestResponse},
-};
+use shared::testing::{TestApp, TestResponse};
 
 const METHODS: [&str; 5] = ["get", "put", "post", "delete", "patch"];
 
-fn group_router(path: &str) -> fn(AppState) -> Router {
-    match path.split('/').nth(2).unwrap() {
-        "auth" => auth::router,
-        "user" => user::router,
-        "hospitals" => hospitals::router,
-        "ambulances" => ambulances::router,
-        "booking" => booking::router,
-        "admin" => admin::router,
-        other => panic!("no function for /api/{other}"),
-    }
-}
+mod common;
+use common::group_router;
 
 /// path -> documented methods, read from the `paths:` block of docs/openapi.yaml
 /// (two-space path keys, four-space method keys, as the file is written).
