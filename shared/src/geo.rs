@@ -91,7 +91,7 @@ impl Default for SearchParams {
     fn default() -> Self {
         SearchParams {
             first_target_km: 0.15,
-            // Chosen with `cost_by_size` (docs/performance.md): of the settings
+            // Chosen with the `geo_tune` binary (docs/performance.md): of the settings
             // tried, about the fewest items at 100 000 hospitals, with a third fewer
             // Queries than 4 cells per radius.
             cells_per_radius: 3.0,
@@ -1086,81 +1086,6 @@ mod tests {
             let lng = wrap(clng + qlng_off * spread);
             let (got, _) = search(&points, lat, lng, k, radius);
             prop_assert_eq!(distances(&got), brute(&points, lat, lng, k, radius));
-        }
-    }
-
-    /// The benchmark's workload in memory (`cargo test -p shared --release geo::tests::
-    /// cost_by_size -- --ignored --nocapture`): items read and Queries per search, for
-    /// city and country points apart. `GEO_PARAMS="first,cells,growth,margin,refine;..."` tries
-    /// other knobs.
-    #[test]
-    #[ignore]
-    fn cost_by_size() {
-        let city = (28.61, 77.21);
-        let place = |next: &mut dyn FnMut() -> f64| {
-            if next() < 0.5 {
-                (22.0 + 9.0 * next(), 70.0 + 10.0 * next(), false)
-            } else {
-                let r = 0.135 * next().sqrt();
-                let a = next() * std::f64::consts::TAU;
-                (city.0 + r * a.sin(), city.1 + r * a.cos(), true)
-            }
-        };
-        let params: Vec<SearchParams> = match std::env::var("GEO_PARAMS") {
-            Ok(v) => v
-                .split(';')
-                .map(|p| {
-                    let f: Vec<f64> = p.split(',').map(|x| x.trim().parse().unwrap()).collect();
-                    SearchParams {
-                        first_target_km: f[0],
-                        cells_per_radius: f[1],
-                        empty_growth: f[2],
-                        margin: f[3],
-                        refine: f[4] as u8,
-                    }
-                })
-                .collect(),
-            Err(_) => vec![SearchParams::default()],
-        };
-        for size in [100usize, 10_000, 100_000] {
-            let mut next = rng(size as u64);
-            let points: Vec<P> = (0..size)
-                .map(|id| {
-                    let (lat, lng, _) = place(&mut next);
-                    P { id, lat, lng }
-                })
-                .collect();
-            let idx = index(&points);
-            for params in &params {
-                let mut next = rng(7);
-                // [country, city] x (searches, items, queries, rounds)
-                let mut sums = [[0usize; 4]; 2];
-                for _ in 0..400 {
-                    let (lat, lng, in_city) = place(&mut next);
-                    let (_, stats) = search_in(*params, &idx, lat, lng, 10, 100.0);
-                    let s = &mut sums[usize::from(in_city)];
-                    s[0] += 1;
-                    s[1] += stats.items_read;
-                    s[2] += stats.queries;
-                    s[3] += stats.rounds;
-                }
-                let all = [0, 1, 2, 3].map(|i| sums[0][i] + sums[1][i]);
-                let per = |s: [usize; 4]| {
-                    let n = s[0].max(1) as f64;
-                    format!(
-                        "items {:5.1} queries {:5.1} rounds {:3.1}",
-                        s[1] as f64 / n,
-                        s[2] as f64 / n,
-                        s[3] as f64 / n
-                    )
-                };
-                println!(
-                    "{size:>7} {params:?}\n    all: {}\n    country: {}\n    city: {}",
-                    per(all),
-                    per(sums[0]),
-                    per(sums[1])
-                );
-            }
         }
     }
 }
