@@ -111,6 +111,18 @@ pub fn haversine_km(lat1: f64, lng1: f64, lat2: f64, lng2: f64) -> f64 {
     2.0 * EARTH_RADIUS_KM * a.sqrt().min(1.0).asin()
 }
 
+/// A longitude moved past ±180° (a point offset across the antimeridian) brought back
+/// into range.
+pub fn wrap_longitude(lng: f64) -> f64 {
+    if lng > 180.0 {
+        lng - 360.0
+    } else if lng < -180.0 {
+        lng + 360.0
+    } else {
+        lng
+    }
+}
+
 fn point(lat: f64, lng: f64) -> LatLng {
     LatLng::new(lat, lng).expect("coordinates were validated before reaching the index")
 }
@@ -1019,16 +1031,6 @@ mod tests {
         }
     }
 
-    fn wrap(lng: f64) -> f64 {
-        if lng > 180.0 {
-            lng - 360.0
-        } else if lng < -180.0 {
-            lng + 360.0
-        } else {
-            lng
-        }
-    }
-
     fn make_points(
         center_lat: f64,
         center_lng: f64,
@@ -1041,7 +1043,7 @@ mod tests {
             .map(|(id, (a, b))| P {
                 id,
                 lat: (center_lat + a * spread).clamp(-90.0, 90.0),
-                lng: wrap(center_lng + b * spread),
+                lng: wrap_longitude(center_lng + b * spread),
             })
             .collect()
     }
@@ -1083,7 +1085,7 @@ mod tests {
         ) {
             let points = make_points(clat, clng, spread, &offs);
             let lat = (clat + qlat_off * spread).clamp(-90.0, 90.0);
-            let lng = wrap(clng + qlng_off * spread);
+            let lng = wrap_longitude(clng + qlng_off * spread);
             let (got, _) = search(&points, lat, lng, k, radius);
             prop_assert_eq!(distances(&got), brute(&points, lat, lng, k, radius));
         }

@@ -7,21 +7,11 @@ use http::StatusCode;
 use rand::{Rng, SeedableRng, rngs::StdRng};
 use serde_json::Value;
 use shared::{
-    geo::haversine_km,
+    geo::{haversine_km, wrap_longitude},
     store::hospitals::NewHospital,
     testing::TestApp,
     types::{Id, LatLng},
 };
-
-fn wrap(lng: f64) -> f64 {
-    if lng > 180.0 {
-        lng - 360.0
-    } else if lng < -180.0 {
-        lng + 360.0
-    } else {
-        lng
-    }
-}
 
 /// `n` hospitals around (lat, lng), `spread` degrees either way.
 fn around(rng: &mut StdRng, lat: f64, lng: f64, spread: f64, n: usize) -> Vec<(f64, f64)> {
@@ -29,7 +19,7 @@ fn around(rng: &mut StdRng, lat: f64, lng: f64, spread: f64, n: usize) -> Vec<(f
         .map(|_| {
             (
                 (lat + rng.random_range(-spread..spread)).clamp(-90.0, 90.0),
-                wrap(lng + rng.random_range(-spread..spread)),
+                wrap_longitude(lng + rng.random_range(-spread..spread)),
             )
         })
         .collect()
@@ -129,7 +119,7 @@ async fn nearest_equals_brute_force_on_random_sets() {
     ];
     for (i, (clat, clng, spread)) in centres.iter().cycle().take(40).enumerate() {
         let lat = (clat + rng.random_range(-spread..*spread)).clamp(-90.0, 90.0);
-        let lng = wrap(clng + rng.random_range(-spread..*spread));
+        let lng = wrap_longitude(clng + rng.random_range(-spread..*spread));
         let limit = [1, 5, 10, 50][i % 4];
         let radius = [100.0, 500.0, 3.0, 37.5][i % 4];
         check(&app, &points, lat, lng, limit, radius).await;
