@@ -181,6 +181,53 @@ async fn hospitals_page_by_name_with_exact_totals() {
     );
 }
 
+/// Pages within the first Query of keys read the total and the keys at once; deeper
+/// pages read the total first. Both give the same pages, in name order across the
+/// BatchGetItem requests (100 keys each, run at once).
+#[tokio::test]
+async fn deep_and_shallow_hospital_pages() {
+    use shared::{
+        store::hospitals::NewHospital,
+        types::{LatLng, Latitude, Longitude},
+    };
+    let a = apps().await;
+    let store = &a.admin_app.state.store;
+    let n = 1005u64;
+    let hospitals = (1..=n)
+        .map(|i| {
+            (
+                Id::try_from(i).unwrap(),
+                NewHospital {
+                    name: format!("H{:04}", (i * 7919) % 10_000),
+                    address: "Road".into(),
+                    location: LatLng {
+                        lat: Latitude::try_from(30.0).unwrap(),
+                        lng: Longitude::try_from(74.0).unwrap(),
+                    },
+                    contact_info: None,
+                },
+            )
+        })
+        .collect();
+    store.bulk_load_hospitals(hospitals).await.unwrap();
+
+    let first = store.hospitals_page(0, 1000).await.unwrap();
+    assert_eq!((first.total_elements, first.total_pages), (n, 2));
+    let names: Vec<&str> = first.content.iter().map(|h| h.name.as_str()).collect();
+    assert_eq!(names.len(), 1000);
+    assert!(names.windows(2).all(|w| w[0] < w[1]), "in name order");
+    let deep = store.hospitals_page(1, 1000).await.unwrap();
+    assert_eq!(deep.total_elements, n);
+    assert_eq!(deep.content.len(), 5);
+    assert!(names[999] < deep.content[0].name.as_str());
+    for (page, size) in [(2, 1000), (101, 10), (9, 1000)] {
+        let past = store.hospitals_page(page, size).await.unwrap();
+        assert_eq!((past.content.len(), past.total_elements), (0, n), "{page}");
+    }
+    let middle = store.hospitals_page(50, 10).await.unwrap();
+    assert_eq!(middle.content[0].name, names[500]);
+}
+
 #[tokio::test]
 async fn bad_parameters_are_400_naming_them() {
     let a = apps().await;

@@ -34,6 +34,12 @@ async fn the_seed_fills_an_empty_table_once_with_consistent_counters() {
     // The fleet counters equal a recount, and the fleet is mixed.
     let fleet = store.all_ambulances().await.unwrap();
     assert_eq!(fleet.len(), summary.ambulances);
+    // By number, across the BatchGetItem requests of 100 keys (run at once).
+    let order: Vec<(String, u64)> = fleet
+        .iter()
+        .map(|a| (a.number.to_lowercase(), a.id.get()))
+        .collect();
+    assert!(order.is_sorted(), "by number");
     let recount = AmbulanceCounts::of(fleet.iter().map(|a| &a.status));
     let res = app.get("/api/ambulances/counts", None).await;
     assert_eq!(res.status, StatusCode::OK);

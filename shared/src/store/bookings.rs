@@ -343,13 +343,13 @@ impl Store {
     }
 
     /// All bookings, newest first; the pages before `page` are skipped reading keys only.
+    /// The total comes from the counter, read at the same time as the page's keys
+    /// (see [`Store::counted_page_keys`]).
     pub async fn bookings_page(&self, page: u32, size: u32) -> Result<Page<Booking>, ApiError> {
-        let total = self.booking_counts().await?.total.max(0) as u64;
-        let keys = if u64::from(page) * u64::from(size) >= total {
-            vec![]
-        } else {
-            self.list_page_keys("BOOKINGS", page, size, true).await?
-        };
+        let total = async { Ok(self.booking_counts().await?.total.max(0) as u64) };
+        let (total, keys) = self
+            .counted_page_keys(total, "BOOKINGS", page, size, true)
+            .await?;
         let items: Vec<BookingItem> = self.batch_get(keys).await?;
         Ok(Page::new(
             items.into_iter().map(|i| i.booking).collect(),

@@ -224,14 +224,12 @@ impl Store {
         Ok(total.max(0) as u64)
     }
 
-    /// One page of hospitals in name order; the total comes from the counter.
+    /// One page of hospitals in name order; the total comes from the counter (read
+    /// at the same time as the page's keys, see [`Store::counted_page_keys`]).
     pub async fn hospitals_page(&self, page: u32, size: u32) -> Result<Page<Hospital>, ApiError> {
-        let total = self.hospital_count().await?;
-        let keys = if u64::from(page) * u64::from(size) >= total {
-            vec![]
-        } else {
-            self.list_page_keys("HOSPITALS", page, size, false).await?
-        };
+        let (total, keys) = self
+            .counted_page_keys(self.hospital_count(), "HOSPITALS", page, size, false)
+            .await?;
         let items: Vec<HospitalItem> = self.batch_get(keys).await?;
         Ok(Page::new(
             items.into_iter().map(Hospital::from).collect(),

@@ -18,6 +18,7 @@ use aws_sdk_dynamodb::{
     operation::transact_write_items::TransactWriteItemsError,
     types::{AttributeValue, KeysAndAttributes, TransactWriteItem},
 };
+use futures::{StreamExt, TryStreamExt};
 use serde::{Serialize, de::DeserializeOwned};
 
 use crate::{config::Config, error::ApiError, types::Id};
@@ -254,53 +255,96 @@ impl Store {
     }
 
     /// Reads items by key, in the order given, skipping keys that no longer exist.
+    /// The requests of 100 keys each run at once (up to [`BATCH_GETS_AT_ONCE`]), not
+    /// one after the other.
     pub async fn batch_get<T: DeserializeOwned>(
         &self,
         keys: Vec<Item>,
     ) -> Result<Vec<T>, ApiError> {
         let mut found: HashMap<(String, String), Item> = HashMap::with_capacity(keys.len());
-        for chunk in keys.chunks(100) {
-            let mut pending = Some(
-                KeysAndAttributes::builder()
-                    .set_keys(Some(chunk.to_vec()))
-                    .consistent_read(true)
-                    .build()
-                    .map_err(ApiError::internal)?,
-            );
-            let mut rounds = 0;
-            while let Some(request) = pending.take() {
-                rounds += 1;
-                if rounds > 8 {
-                    return Err(ApiError::Unavailable);
-                }
-                let out = self
-                    .client
-                    .batch_get_item()
-                    .request_items(&self.table, request)
-                    .send()
-                    .await
-                    .map_err(db_error)?;
-                for item in out
-                    .responses
-                    .unwrap_or_default()
-                    .remove(&self.table)
-                    .unwrap_or_default()
-                {
-                    found.insert(item_key(&item), item);
-                }
-                pending = out
-                    .unprocessed_keys
-                    .and_then(|mut u| u.remove(&self.table))
-                    .filter(|k| !k.keys().is_empty());
-                if pending.is_some() {
-                    tokio::time::sleep(Duration::from_millis(20 * rounds)).await;
-                }
-            }
+        let requests: Vec<Vec<Item>> = keys.chunks(100).map(<[Item]>::to_vec).collect();
+        let chunks: Vec<Vec<Item>> = futures::stream::iter(requests)
+            .map(|chunk| self.batch_get_chunk(chunk))
+            .buffer_unordered(BATCH_GETS_AT_ONCE)
+            .try_collect()
+            .await?;
+        for item in chunks.into_iter().flatten() {
+            found.insert(item_key(&item), item);
         }
         keys.iter()
             .filter_map(|k| found.remove(&item_key(k)))
             .map(from_item)
             .collect()
+    }
+
+    /// One BatchGetItem of up to 100 keys, asking again for the unprocessed ones.
+    async fn batch_get_chunk(&self, chunk: Vec<Item>) -> Result<Vec<Item>, ApiError> {
+        let mut found = Vec::with_capacity(chunk.len());
+        let mut pending = Some(
+            KeysAndAttributes::builder()
+                .set_keys(Some(chunk))
+                .consistent_read(true)
+                .build()
+                .map_err(ApiError::internal)?,
+        );
+        let mut rounds = 0;
+        while let Some(request) = pending.take() {
+            rounds += 1;
+            if rounds > 8 {
+                return Err(ApiError::Unavailable);
+            }
+            let out = self
+                .client
+                .batch_get_item()
+                .request_items(&self.table, request)
+                .send()
+                .await
+                .map_err(db_error)?;
+            found.extend(
+                out.responses
+                    .unwrap_or_default()
+                    .remove(&self.table)
+                    .unwrap_or_default(),
+            );
+            pending = out
+                .unprocessed_keys
+                .and_then(|mut u| u.remove(&self.table))
+                .filter(|k| !k.keys().is_empty());
+            if pending.is_some() {
+                tokio::time::sleep(Duration::from_millis(20 * rounds)).await;
+            }
+        }
+        Ok(found)
+    }
+
+    /// A page of a counted list: the list's total (`total`, from its counter) and the
+    /// page's keys ([`Store::list_page_keys`]); no keys for a page past the total.
+    /// When the page lies within the first Query of keys (skip + size ≤
+    /// [`LIST_QUERY_LIMIT`]) the two are read at once, one round trip instead of
+    /// two; a deeper page reads the total first, so that a page past the end does not
+    /// walk the whole index.
+    pub async fn counted_page_keys(
+        &self,
+        total: impl Future<Output = Result<u64, ApiError>>,
+        list: &str,
+        page: u32,
+        size: u32,
+        newest_first: bool,
+    ) -> Result<(u64, Vec<Item>), ApiError> {
+        let skip = u64::from(page) * u64::from(size);
+        let (total, keys) = if skip + u64::from(size) <= LIST_QUERY_LIMIT {
+            tokio::try_join!(total, self.list_page_keys(list, page, size, newest_first))?
+        } else {
+            let total = total.await?;
+            if skip >= total {
+                return Ok((total, vec![]));
+            }
+            (
+                total,
+                self.list_page_keys(list, page, size, newest_first).await?,
+            )
+        };
+        Ok((total, if skip >= total { vec![] } else { keys }))
     }
 
     /// One page of keys from the KEYS_ONLY `list` index: the pages before it are
@@ -327,7 +371,7 @@ impl Store {
                 .key_condition_expression("listpk = :p")
                 .expression_attribute_values(":p", s(list))
                 .scan_index_forward(!newest_first)
-                .limit(want.min(1000) as i32)
+                .limit(want.min(LIST_QUERY_LIMIT) as i32)
                 .set_exclusive_start_key(start.take())
                 .send()
                 .await
@@ -354,6 +398,12 @@ impl Store {
         }
     }
 }
+
+/// Keys one Query of the `list` index asks for at most.
+pub const LIST_QUERY_LIMIT: u64 = 1000;
+
+/// BatchGetItem requests of one [`Store::batch_get`] in flight at once.
+pub const BATCH_GETS_AT_ONCE: usize = 8;
 
 fn item_key(item: &Item) -> (String, String) {
     let get = |k: &str| {
