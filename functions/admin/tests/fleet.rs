@@ -577,6 +577,16 @@ async fn ambulance_numbers_are_unique_and_statuses_move() {
         .await;
     assert_eq!(res.status, StatusCode::OK, "statuses parse in any case");
     assert_eq!(res.body["status"], "ON_DUTY");
+    let listed = a
+        .admin_app
+        .get("/api/admin/ambulances/all", token)
+        .await
+        .body;
+    assert_eq!(
+        listed,
+        json!([res.body]),
+        "the answer is the ambulance as stored"
+    );
     assert_eq!(
         res.body["driverInfo"], "Ravi Kumar",
         "admins see the driver"

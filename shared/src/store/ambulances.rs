@@ -342,11 +342,15 @@ pub fn status_counter_delta(
 
 impl Store {
     pub async fn add_ambulance(&self, new: NewAmbulance) -> Result<Ambulance, ApiError> {
-        let hospital = self
-            .hospital_item(new.hospital_id)
-            .await?
+        // The hospital (for its name and address) and a fresh id at once: independent.
+        // An unknown hospital then leaves a gap in the ids, as any refused add does.
+        let (hospital, id) = tokio::join!(
+            self.hospital_item(new.hospital_id),
+            self.next_id("ambulance")
+        );
+        let hospital = hospital?
             .ok_or_else(|| ApiError::NotFound(format!("Hospital {} not found", new.hospital_id)))?;
-        let id = self.next_id("ambulance").await?;
+        let id = id?;
         let available = new.status == AmbulanceStatus::Available;
         let item = AmbulanceItem {
             pk: ambulance_pk(id),
@@ -586,9 +590,14 @@ impl Store {
                 a.number
             )),
         })?;
-        self.ambulance(id)
-            .await?
-            .ok_or_else(|| ApiError::NotFound(format!("Ambulance {id} not found")))
+        // The move changed only the status (and the `avail` keys and `heldBy`, which
+        // the API does not show), on the condition that the status was the one read
+        // and no booking held it; nothing else of an ambulance is ever rewritten. So
+        // the ambulance as read, with the new status, is what is stored: no second read.
+        Ok(Ambulance {
+            status: to,
+            ..a.into()
+        })
     }
 
     /// Every item of a Query, following pages.

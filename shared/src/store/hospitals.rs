@@ -313,10 +313,15 @@ impl Store {
     /// the removal stops with a 409 and what was removed stays removed; the hospital
     /// and its remaining ambulances are intact and consistent, and a retry finishes.
     pub async fn remove_hospital(&self, id: Id) -> Result<(), ApiError> {
-        if self.hospital_item(id).await?.is_none() {
+        // Two independent reads at once; the hospital's 404 still comes first. (The
+        // final transaction's condition on `ambulanceCount`, not this read, is what
+        // proves the list of ambulances complete.)
+        let (hospital, ambulances) =
+            tokio::join!(self.hospital_item(id), self.hospital_ambulance_items(id));
+        if hospital?.is_none() {
             return Err(ApiError::NotFound(format!("Hospital {id} not found")));
         }
-        let ambulances = self.hospital_ambulance_items(id).await?;
+        let ambulances = ambulances?;
         if let Some(held) = ambulances.iter().find(|a| a.held_by.is_some()) {
             return Err(hospital_held_conflict(id, held));
         }
