@@ -107,10 +107,11 @@ async fn cancel(
     caller: Caller,
     ApiQuery(q): ApiQuery<CancelQuery>,
 ) -> Result<Json<Booking>, ApiError> {
-    owned(&app, caller, q.booking_id).await?;
+    // The booking read to check the caller is the one the move starts from.
+    let booking = owned(&app, caller, q.booking_id).await?;
     Ok(Json(
         app.store
-            .set_booking_status(q.booking_id, BookingStatus::Cancelled)
+            .set_read_booking_status(booking, BookingStatus::Cancelled)
             .await?,
     ))
 }

@@ -151,18 +151,27 @@ impl Store {
         idempotency_key: Option<&str>,
         hash: &str,
     ) -> Result<Booking, ApiError> {
-        if let Some(key) = idempotency_key
-            && let Some(existing) = self.replay(user, key, hash).await?
-        {
-            return Ok(existing);
-        }
-        // Three independent reads at once (one round trip, not three); their errors
-        // are still reported in this order.
-        let (account, hospital, ambulance) = tokio::join!(
+        // Everything the transaction needs that does not depend on anything else, at
+        // once (one round trip, not three): an earlier booking under the idempotency
+        // key, the user, the hospital, the ambulance and a fresh booking id. Their
+        // errors are still reported in this order, the id's last. A refused request
+        // leaves a gap in the booking ids (as a lost race always did).
+        let earlier = async {
+            match idempotency_key {
+                Some(key) => self.replay(user, key, hash).await,
+                None => Ok(None),
+            }
+        };
+        let (earlier, account, hospital, ambulance, id) = tokio::join!(
+            earlier,
             self.user(user),
             self.hospital(req.hospital_id),
-            self.ambulance(req.ambulance_id)
+            self.ambulance(req.ambulance_id),
+            self.next_id("booking")
         );
+        if let Some(existing) = earlier? {
+            return Ok(existing);
+        }
         let account =
             account?.ok_or_else(|| ApiError::NotFound(format!("User {user} not found")))?;
         let hospital = hospital?
@@ -183,7 +192,7 @@ impl Store {
             return Err(not_available());
         }
 
-        let id = self.next_id("booking").await?;
+        let id = id?;
         let time = now_rfc3339();
         let booking = Booking {
             id,
@@ -362,11 +371,35 @@ impl Store {
     /// Moves a booking along the state machine; a final status frees its ambulance in
     /// the same transaction. A refused move is a 409 saying which.
     pub async fn set_booking_status(&self, id: Id, to: BookingStatus) -> Result<Booking, ApiError> {
+        self.move_booking(id, to, None).await
+    }
+
+    /// [`Store::set_booking_status`] of a booking the caller has just read (to check
+    /// who may move it): the first attempt starts from it instead of reading it again.
+    /// The move is still conditional on the status read, and a refused attempt reads
+    /// the booking afresh.
+    pub async fn set_read_booking_status(
+        &self,
+        booking: Booking,
+        to: BookingStatus,
+    ) -> Result<Booking, ApiError> {
+        self.move_booking(booking.id, to, Some(booking)).await
+    }
+
+    async fn move_booking(
+        &self,
+        id: Id,
+        to: BookingStatus,
+        mut read: Option<Booking>,
+    ) -> Result<Booking, ApiError> {
         for _ in 0..3 {
-            let booking = self
-                .booking(id)
-                .await?
-                .ok_or_else(|| ApiError::NotFound(format!("Booking {id} not found")))?;
+            let booking = match read.take() {
+                Some(booking) => booking,
+                None => self
+                    .booking(id)
+                    .await?
+                    .ok_or_else(|| ApiError::NotFound(format!("Booking {id} not found")))?,
+            };
             let from = booking.booking_status;
             check_transition(from, to)?;
             let mut tx = vec![
