@@ -86,10 +86,11 @@ async fn update_profile(
         }
         None => None,
     };
+    // The user as read above is what the store's conditional write starts from.
     let user = app
         .store
         .update_profile(
-            id,
+            &target,
             ProfileChange {
                 email: req.email,
                 location,

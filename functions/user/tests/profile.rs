@@ -5,8 +5,10 @@ use base64::Engine as _;
 use http::StatusCode;
 use serde_json::json;
 use shared::{
+    ApiError,
+    store::users::ProfileChange,
     testing::{TEST_PASSWORD, TestApp},
-    types::Role,
+    types::{Email, Role},
 };
 
 async fn app() -> TestApp {
@@ -317,4 +319,58 @@ async fn an_admin_edit_with_half_a_location_is_a_400_too() {
     }
     let res = app.get("/api/user/profile", Some(&admin.token)).await;
     assert_eq!(res.body["email"], "admin@example.com");
+}
+
+/// The edit answers the user as stored, and the store writes only from a fresh read:
+/// a write based on a user read before someone changed the email is a 409 and changes
+/// nothing (with the same email or a new one).
+#[tokio::test]
+async fn the_answer_is_what_is_stored_and_a_stale_read_writes_nothing() {
+    let app = app().await;
+    let me = app.user("stale").await;
+    let store = &app.state.store;
+    let before = store.user(me.id).await.unwrap().unwrap();
+
+    // The same email in other letters: one item changes, the answer is the stored user.
+    let res = app
+        .put(
+            "/api/user/profile",
+            Some(&me.token),
+            json!({ "email": "Stale@Example.com", "latitude": 1.5, "longitude": 2.5 }),
+        )
+        .await;
+    assert_eq!(res.status, StatusCode::OK, "{:?}", res.body);
+    assert_eq!(res.body["email"], "Stale@Example.com");
+    assert_eq!(res.body["latitude"], 1.5);
+    let stored = app.get("/api/user/profile", Some(&me.token)).await;
+    assert_eq!(res.body, stored.body);
+
+    // `before` has the old spelling of the email: it is stale now.
+    let email = |e: &str| Email::try_from(e.to_owned()).unwrap();
+    for new_email in ["stale@example.com", "elsewhere@example.com"] {
+        let err = store
+            .update_profile(
+                &before,
+                ProfileChange {
+                    email: email(new_email),
+                    location: None,
+                    password_hash: None,
+                },
+            )
+            .await
+            .unwrap_err();
+        assert!(matches!(err, ApiError::Conflict(_)), "{new_email}: {err:?}");
+    }
+    let after = app.get("/api/user/profile", Some(&me.token)).await;
+    assert_eq!(after.body, stored.body, "nothing changed");
+    // The unused email was not claimed.
+    let other = app.user("other").await;
+    let res = app
+        .put(
+            "/api/user/profile",
+            Some(&other.token),
+            json!({ "email": "elsewhere@example.com" }),
+        )
+        .await;
+    assert_eq!(res.status, StatusCode::OK, "{:?}", res.body);
 }

@@ -1,13 +1,17 @@
 //! Users, their uniqueness guards and the login throttle.
 
+use std::collections::HashMap;
+
 use aws_sdk_dynamodb::{
     error::SdkError,
     operation::update_item::UpdateItemError,
-    types::{Delete, Put, ReturnValuesOnConditionCheckFailure, TransactWriteItem, Update},
+    types::{
+        Delete, Put, ReturnValue, ReturnValuesOnConditionCheckFailure, TransactWriteItem, Update,
+    },
 };
 use serde::{Deserialize, Serialize};
 
-use super::{Store, TxError, counters, db_error, key, n, s, to_item};
+use super::{Store, TxError, counters, db_error, from_item, key, n, s, to_item};
 use crate::{
     error::ApiError,
     types::{Email, Id, LatLng, Role, Username, epoch_seconds, now_rfc3339},
@@ -182,63 +186,99 @@ impl Store {
             }))
     }
 
-    /// Updates email, location and password. A new email is claimed and the old one
-    /// released in the same transaction; a concurrent change answers 409.
-    pub async fn update_profile(&self, id: Id, change: ProfileChange) -> Result<User, ApiError> {
-        let current = self
-            .get::<UserItem>(&user_pk(id), "USER")
-            .await?
-            .ok_or_else(|| ApiError::NotFound("User not found".into()))?;
+    /// Updates email, location and password of `current`, the user as the caller
+    /// has just read it (the write is conditional on its email, so a change made
+    /// since then answers 409 instead of being overwritten). A new email is claimed
+    /// and the old one released in the same transaction. When the email stays, the
+    /// one item changes with a conditional UpdateItem that answers the item as it
+    /// stored it (one call); a new email takes the transaction and a read after it.
+    pub async fn update_profile(
+        &self,
+        current: &User,
+        change: ProfileChange,
+    ) -> Result<User, ApiError> {
+        let id = current.id;
         let old_email = Email::try_from(current.email.clone()).map_err(ApiError::internal)?;
+        let changed_meanwhile =
+            || ApiError::Conflict("The profile was changed at the same time; please retry".into());
 
         let mut sets = vec!["#email = :email".to_owned()];
-        let mut update = Update::builder()
-            .table_name(self.table())
-            .set_key(Some(key(user_pk(id), "USER")))
-            .condition_expression("attribute_exists(pk) AND #email = :old")
-            .expression_attribute_names("#email", "email")
-            .expression_attribute_values(":email", s(change.email.as_str()))
-            .expression_attribute_values(":old", s(current.email.as_str()));
+        let names = HashMap::from([("#email".to_owned(), "email".to_owned())]);
+        let mut values = HashMap::from([
+            (":email".to_owned(), s(change.email.as_str())),
+            (":old".to_owned(), s(current.email.as_str())),
+        ]);
         if let Some(loc) = change.location {
             sets.push("latitude = :lat, longitude = :lng".into());
-            update = update
-                .expression_attribute_values(":lat", n(loc.lat.get()))
-                .expression_attribute_values(":lng", n(loc.lng.get()));
+            values.insert(":lat".into(), n(loc.lat.get()));
+            values.insert(":lng".into(), n(loc.lng.get()));
         }
         if let Some(hash) = &change.password_hash {
             sets.push("passwordHash = :hash".into());
-            update = update.expression_attribute_values(":hash", s(hash));
+            values.insert(":hash".into(), s(hash));
         }
-        let update = update
-            .update_expression(format!("SET {}", sets.join(", ")))
+        let expression = format!("SET {}", sets.join(", "));
+        let condition = "attribute_exists(pk) AND #email = :old";
+
+        let email_changes = old_email.key() != change.email.key();
+        if !email_changes {
+            let out = self
+                .client()
+                .update_item()
+                .table_name(self.table())
+                .set_key(Some(key(user_pk(id), "USER")))
+                .update_expression(expression)
+                .condition_expression(condition)
+                .set_expression_attribute_names(Some(names))
+                .set_expression_attribute_values(Some(values))
+                .return_values(ReturnValue::AllNew)
+                .send()
+                .await;
+            return match out {
+                Ok(out) => Ok(from_item::<UserItem>(out.attributes.unwrap_or_default())?.into()),
+                // The email changed since `current` was read, or an email change of
+                // the same user is in flight.
+                Err(SdkError::ServiceError(e))
+                    if matches!(
+                        e.err(),
+                        UpdateItemError::ConditionalCheckFailedException(_)
+                            | UpdateItemError::TransactionConflictException(_)
+                    ) =>
+                {
+                    Err(changed_meanwhile())
+                }
+                Err(e) => Err(db_error(e)),
+            };
+        }
+
+        let update = Update::builder()
+            .table_name(self.table())
+            .set_key(Some(key(user_pk(id), "USER")))
+            .update_expression(expression)
+            .condition_expression(condition)
+            .set_expression_attribute_names(Some(names))
+            .set_expression_attribute_values(Some(values))
             .build()
             .map_err(ApiError::internal)?;
-        let mut tx = vec![TransactWriteItem::builder().update(update).build()];
-        let email_changes = old_email.key() != change.email.key();
-        if email_changes {
-            tx.push(guard(self, email_pk(&change.email), id)?);
-            tx.push(
-                TransactWriteItem::builder()
-                    .delete(
-                        Delete::builder()
-                            .table_name(self.table())
-                            .set_key(Some(key(email_pk(&old_email), "GUARD")))
-                            .build()
-                            .map_err(ApiError::internal)?,
-                    )
-                    .build(),
-            );
-        }
+        let tx = vec![
+            TransactWriteItem::builder().update(update).build(),
+            guard(self, email_pk(&change.email), id)?,
+            TransactWriteItem::builder()
+                .delete(
+                    Delete::builder()
+                        .table_name(self.table())
+                        .set_key(Some(key(email_pk(&old_email), "GUARD")))
+                        .build()
+                        .map_err(ApiError::internal)?,
+                )
+                .build(),
+        ];
         match self.transact(tx).await {
             Ok(()) => {}
-            Err(TxError::Cancelled(c)) if email_changes && c.failed_at(1) => {
+            Err(TxError::Cancelled(c)) if c.failed_at(1) => {
                 return Err(ApiError::Conflict("Email is already registered".into()));
             }
-            Err(TxError::Cancelled(_)) => {
-                return Err(ApiError::Conflict(
-                    "The profile was changed at the same time; please retry".into(),
-                ));
-            }
+            Err(TxError::Cancelled(_)) => return Err(changed_meanwhile()),
             Err(TxError::Api(e)) => return Err(e),
         }
         self.user(id)
