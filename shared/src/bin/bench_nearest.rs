@@ -4,7 +4,9 @@
 //! dense city of ~15 km radius; search points likewise. Then the same figures apart
 //! for country and city points, and for the searches that returned all 10 (at 100
 //! hospitals most country points have fewer than 10 within 100 km, so they read
-//! little: the overall mean there is not a like-for-like baseline).
+//! little: the overall mean there is not a like-for-like baseline). `found` is the
+//! mean number returned, a floor for items read by any exact search; `items/found`
+//! is items read per hospital returned.
 //!
 //! `BENCH_SEARCHES` (default 200) searches per size; `BENCH_SIZES` (default
 //! `100,10000,100000`).
@@ -41,6 +43,8 @@ fn point(rng: &mut StdRng) -> (f64, f64, bool) {
 #[derive(Default)]
 struct Group {
     searches: usize,
+    /// Hospitals returned: no exact search reads fewer items than it returns.
+    found: usize,
     items: usize,
     queries: usize,
     rounds: usize,
@@ -48,8 +52,9 @@ struct Group {
 }
 
 impl Group {
-    fn add(&mut self, stats: shared::geo::SearchStats, ms: f64) {
+    fn add(&mut self, found: usize, stats: shared::geo::SearchStats, ms: f64) {
         self.searches += 1;
+        self.found += found;
         self.items += stats.items_read;
         self.queries += stats.queries;
         self.rounds += stats.rounds;
@@ -65,9 +70,11 @@ impl Group {
             |p: f64| self.times[((self.times.len() as f64 * p) as usize).min(self.times.len() - 1)];
         let n = self.searches as f64;
         format!(
-            "{label:>22} {:>9} {:>12.1} {:>14.1} {:>7.1} {:>8.1} {:>8.1}",
+            "{label:>22} {:>9} {:>8.2} {:>12.1} {:>11.2} {:>14.1} {:>7.1} {:>8.1} {:>8.1}",
             self.searches,
+            self.found as f64 / n,
             self.items as f64 / n,
+            self.items as f64 / self.found.max(1) as f64,
             self.queries as f64 / n,
             self.rounds as f64 / n,
             pct(0.50),
@@ -92,10 +99,12 @@ async fn main() {
         .map(|v| v.split(',').filter_map(|s| s.trim().parse().ok()).collect())
         .unwrap_or_else(|| vec![100, 10_000, 100_000]);
     println!(
-        "{:>22} {:>9} {:>12} {:>14} {:>7} {:>8} {:>8}",
+        "{:>22} {:>9} {:>8} {:>12} {:>11} {:>14} {:>7} {:>8} {:>8}",
         "hospitals / points",
         "searches",
+        "found",
         "items/search",
+        "items/found",
         "queries/search",
         "rounds",
         "p50 ms",
@@ -146,10 +155,11 @@ async fn main() {
                 .await
                 .unwrap();
             let ms = start.elapsed().as_secs_f64() * 1000.0;
-            groups[0].add(stats, ms);
-            groups[if in_city { 2 } else { 1 }].add(stats, ms);
-            if found.len() == 10 {
-                groups[3].add(stats, ms);
+            let n = found.len();
+            groups[0].add(n, stats, ms);
+            groups[if in_city { 2 } else { 1 }].add(n, stats, ms);
+            if n == 10 {
+                groups[3].add(n, stats, ms);
             }
         }
         for (i, label) in ["all", "country points", "city points", "returned 10"]
