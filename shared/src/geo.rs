@@ -85,6 +85,9 @@ pub struct SearchParams {
     /// How many times, in the round that proves the answer, cells crossing the
     /// target circle are split into children.
     pub refine: u8,
+    /// Treat the first target as the k-th distance (refine it as a proving round).
+    /// Only for `geo_tune`'s oracle, which knows that distance beforehand.
+    pub first_round_proves: bool,
 }
 
 impl Default for SearchParams {
@@ -98,6 +101,7 @@ impl Default for SearchParams {
             empty_growth: 5.0,
             margin: 0.9,
             refine: 2,
+            first_round_proves: false,
         }
     }
 }
@@ -564,7 +568,7 @@ where
     // Whether this round's target is the k-th distance seen (the round that proves
     // the answer): only then are cells on the circle split finer, which reads fewer
     // items past it at the price of more Queries.
-    let mut proving = false;
+    let mut proving = params.first_round_proves;
     loop {
         let refine = if proving { params.refine } else { 0 };
         let mut res = resolution_for(target, params.cells_per_radius);

@@ -5,11 +5,19 @@
 //!
 //! `cargo run --profile bench-local -p shared --bin geo_tune`; other knobs with
 //! `GEO_PARAMS="first_km,cells_per_radius,empty_growth,margin,refine;..."`.
+//!
+//! Also printed: `found`, the mean number of hospitals returned (no exact search reads
+//! fewer items). `GEO_ORACLE=f` starts each search with one proving round at `f` times
+//! the true 10th distance (found by brute force): what the search would read if it
+//! knew where to stop.
 
 use std::collections::BTreeMap;
 
 use rand::{Rng, SeedableRng, rngs::StdRng};
-use shared::geo::{Located, Range, SearchParams, SearchStats, keys_of, nearest_with};
+use shared::geo::{Located, Range, SearchParams, SearchStats, haversine_km, keys_of, nearest_with};
+
+const K: usize = 10;
+const RADIUS_KM: f64 = 100.0;
 
 #[derive(Clone)]
 struct Point {
@@ -62,7 +70,7 @@ fn search(params: SearchParams, idx: &Index, at: &Point) -> SearchStats {
         async move { Ok::<_, ()>(out) }
     };
     let (_, stats) =
-        futures::executor::block_on(nearest_with(params, at.lat, at.lng, 10, 100.0, fetch))
+        futures::executor::block_on(nearest_with(params, at.lat, at.lng, K, RADIUS_KM, fetch))
             .expect("the in-memory fetch cannot fail");
     stats
 }
@@ -81,6 +89,7 @@ fn parse_params(v: &str) -> Vec<SearchParams> {
                 empty_growth: f[2],
                 margin: f[3],
                 refine: f[4] as u8,
+                first_round_proves: false,
             }
         })
         .collect()
@@ -90,40 +99,60 @@ fn main() {
     let params = std::env::var("GEO_PARAMS")
         .map(|v| parse_params(&v))
         .unwrap_or_else(|_| vec![SearchParams::default()]);
+    let oracle: Option<f64> = std::env::var("GEO_ORACLE")
+        .ok()
+        .map(|v| v.parse().expect("GEO_ORACLE: a number"));
     for size in [100usize, 10_000, 100_000] {
         let mut rng = StdRng::seed_from_u64(size as u64);
         let mut idx = Index::new();
+        let mut all = Vec::with_capacity(size);
         for _ in 0..size {
             let (p, _) = place(&mut rng);
+            all.push(p.clone());
             let (pk, sk) = keys_of(p.lat, p.lng);
             idx.entry(pk).or_default().entry(sk).or_default().push(p);
         }
         for params in &params {
             let mut rng = StdRng::seed_from_u64(7);
-            // [country, city] x (searches, items, queries, rounds)
-            let mut sums = [[0usize; 4]; 2];
+            // [country, city] x (searches, found, items, queries, rounds)
+            let mut sums = [[0usize; 5]; 2];
             for _ in 0..400 {
                 let (at, in_city) = place(&mut rng);
-                let stats = search(*params, &idx, &at);
+                let mut within: Vec<f64> = all
+                    .iter()
+                    .map(|q| haversine_km(at.lat, at.lng, q.lat, q.lng))
+                    .filter(|d| *d <= RADIUS_KM)
+                    .collect();
+                within.sort_by(f64::total_cmp);
+                let mut params = *params;
+                if let Some(f) = oracle
+                    && within.len() >= K
+                {
+                    params.first_target_km = within[K - 1] * f;
+                    params.first_round_proves = true;
+                }
+                let stats = search(params, &idx, &at);
                 let s = &mut sums[usize::from(in_city)];
                 s[0] += 1;
-                s[1] += stats.items_read;
-                s[2] += stats.queries;
-                s[3] += stats.rounds;
+                s[1] += within.len().min(K);
+                s[2] += stats.items_read;
+                s[3] += stats.queries;
+                s[4] += stats.rounds;
             }
-            let all = [0, 1, 2, 3].map(|i| sums[0][i] + sums[1][i]);
-            let per = |s: [usize; 4]| {
+            let both = [0, 1, 2, 3, 4].map(|i| sums[0][i] + sums[1][i]);
+            let per = |s: [usize; 5]| {
                 let n = s[0].max(1) as f64;
                 format!(
-                    "items {:5.1} queries {:5.1} rounds {:3.1}",
+                    "found {:4.1} items {:5.1} queries {:5.1} rounds {:3.1}",
                     s[1] as f64 / n,
                     s[2] as f64 / n,
-                    s[3] as f64 / n
+                    s[3] as f64 / n,
+                    s[4] as f64 / n
                 )
             };
             println!(
                 "{size:>7} {params:?}\n    all: {}\n    country: {}\n    city: {}",
-                per(all),
+                per(both),
                 per(sums[0]),
                 per(sums[1])
             );
