@@ -43,7 +43,7 @@
 //! in the same test, is about 0.15.
 
 use std::{
-    collections::{HashMap, HashSet},
+    collections::{BTreeMap, HashMap, HashSet},
     future::Future,
 };
 
@@ -635,11 +635,58 @@ where
     Ok((found, stats))
 }
 
+/// The index in memory, as DynamoDB holds it (partition → geosk → items): the same
+/// search without a database, for the property tests and the `geo_tune` tool.
+pub struct MemoryIndex<T> {
+    partitions: BTreeMap<String, BTreeMap<u64, Vec<T>>>,
+}
+
+impl<T: Located + Clone> MemoryIndex<T> {
+    pub fn new(items: impl IntoIterator<Item = T>) -> Self {
+        let mut partitions: BTreeMap<String, BTreeMap<u64, Vec<T>>> = BTreeMap::new();
+        for item in items {
+            let (pk, sk) = item.geo_keys();
+            partitions
+                .entry(pk)
+                .or_default()
+                .entry(sk)
+                .or_default()
+                .push(item);
+        }
+        MemoryIndex { partitions }
+    }
+
+    /// [`nearest_with`] over this index.
+    pub fn nearest(
+        &self,
+        params: SearchParams,
+        lat: f64,
+        lng: f64,
+        k: usize,
+        radius_km: f64,
+    ) -> (Vec<(T, f64)>, SearchStats) {
+        let fetch = |ranges: Vec<Range>| {
+            let mut out = vec![];
+            for r in &ranges {
+                if let Some(part) = self.partitions.get(&r.partition) {
+                    for items in part.range(r.lo..=r.hi).map(|(_, v)| v) {
+                        out.extend(items.iter().cloned());
+                    }
+                }
+            }
+            std::future::ready(Ok::<_, std::convert::Infallible>(out))
+        };
+        match futures::executor::block_on(nearest_with(params, lat, lng, k, radius_km, fetch)) {
+            Ok(found) => found,
+            Err(never) => match never {},
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
-    use std::collections::BTreeMap;
 
     #[derive(Debug, Clone, PartialEq)]
     struct P {
@@ -657,44 +704,6 @@ mod tests {
         }
     }
 
-    /// The index as DynamoDB holds it, in memory: partition -> geosk -> items.
-    type Index = BTreeMap<String, BTreeMap<u64, Vec<P>>>;
-
-    fn index(points: &[P]) -> Index {
-        let mut idx: Index = BTreeMap::new();
-        for p in points {
-            let (pk, sk) = keys_of(p.lat, p.lng);
-            idx.entry(pk)
-                .or_default()
-                .entry(sk)
-                .or_default()
-                .push(p.clone());
-        }
-        idx
-    }
-
-    fn search_in(
-        params: SearchParams,
-        idx: &Index,
-        lat: f64,
-        lng: f64,
-        k: usize,
-        radius: f64,
-    ) -> (Vec<(P, f64)>, SearchStats) {
-        let fetch = |ranges: Vec<Range>| {
-            let mut out = vec![];
-            for r in &ranges {
-                if let Some(part) = idx.get(&r.partition) {
-                    for items in part.range(r.lo..=r.hi).map(|(_, v)| v) {
-                        out.extend(items.iter().cloned());
-                    }
-                }
-            }
-            async move { Ok::<_, ()>(out) }
-        };
-        futures::executor::block_on(nearest_with(params, lat, lng, k, radius, fetch)).unwrap()
-    }
-
     fn search(
         points: &[P],
         lat: f64,
@@ -702,7 +711,13 @@ mod tests {
         k: usize,
         radius: f64,
     ) -> (Vec<(P, f64)>, SearchStats) {
-        search_in(SearchParams::default(), &index(points), lat, lng, k, radius)
+        MemoryIndex::new(points.iter().cloned()).nearest(
+            SearchParams::default(),
+            lat,
+            lng,
+            k,
+            radius,
+        )
     }
 
     fn brute(points: &[P], lat: f64, lng: f64, k: usize, radius: f64) -> Vec<f64> {

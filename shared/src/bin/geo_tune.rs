@@ -11,10 +11,8 @@
 //! the true 10th distance (found by brute force): what the search would read if it
 //! knew where to stop.
 
-use std::collections::BTreeMap;
-
 use rand::{Rng, SeedableRng, rngs::StdRng};
-use shared::geo::{Located, Range, SearchParams, SearchStats, haversine_km, keys_of, nearest_with};
+use shared::geo::{Located, MemoryIndex, SearchParams, SearchStats, haversine_km};
 
 const K: usize = 10;
 const RADIUS_KM: f64 = 100.0;
@@ -33,9 +31,6 @@ impl Located for Point {
         self.lng
     }
 }
-
-/// The index as DynamoDB holds it: partition -> geosk -> items.
-type Index = BTreeMap<String, BTreeMap<u64, Vec<Point>>>;
 
 /// A point of the workload, and whether it is in the city.
 fn place(rng: &mut StdRng) -> (Point, bool) {
@@ -57,22 +52,8 @@ fn place(rng: &mut StdRng) -> (Point, bool) {
     }
 }
 
-fn search(params: SearchParams, idx: &Index, at: &Point) -> SearchStats {
-    let fetch = |ranges: Vec<Range>| {
-        let mut out = vec![];
-        for r in &ranges {
-            if let Some(part) = idx.get(&r.partition) {
-                for items in part.range(r.lo..=r.hi).map(|(_, v)| v) {
-                    out.extend(items.iter().cloned());
-                }
-            }
-        }
-        async move { Ok::<_, ()>(out) }
-    };
-    let (_, stats) =
-        futures::executor::block_on(nearest_with(params, at.lat, at.lng, K, RADIUS_KM, fetch))
-            .expect("the in-memory fetch cannot fail");
-    stats
+fn search(params: SearchParams, idx: &MemoryIndex<Point>, at: &Point) -> SearchStats {
+    idx.nearest(params, at.lat, at.lng, K, RADIUS_KM).1
 }
 
 fn parse_params(v: &str) -> Vec<SearchParams> {
@@ -104,14 +85,8 @@ fn main() {
         .map(|v| v.parse().expect("GEO_ORACLE: a number"));
     for size in [100usize, 10_000, 100_000] {
         let mut rng = StdRng::seed_from_u64(size as u64);
-        let mut idx = Index::new();
-        let mut all = Vec::with_capacity(size);
-        for _ in 0..size {
-            let (p, _) = place(&mut rng);
-            all.push(p.clone());
-            let (pk, sk) = keys_of(p.lat, p.lng);
-            idx.entry(pk).or_default().entry(sk).or_default().push(p);
-        }
+        let all: Vec<Point> = (0..size).map(|_| place(&mut rng).0).collect();
+        let idx = MemoryIndex::new(all.iter().cloned());
         for params in &params {
             let mut rng = StdRng::seed_from_u64(7);
             // [country, city] x (searches, found, items, queries, rounds)
