@@ -61,6 +61,33 @@ pub async fn fresh_state() -> AppState {
     state
 }
 
+/// A store over a brand-new table `<prefix>-<random>` on the DynamoDB Local of
+/// `DYNAMODB_ENDPOINT`, with patient timeouts: the benchmarks measure the search and
+/// the bookings, not how a busy machine's emulator queues requests.
+pub async fn bench_store(prefix: &str) -> crate::Store {
+    let table = format!("{prefix}-{}", uuid::Uuid::new_v4().simple());
+    let config = Config {
+        db_attempt_timeout: std::time::Duration::from_secs(10),
+        db_operation_timeout: std::time::Duration::from_secs(30),
+        ..config_at(&table, &endpoint())
+    };
+    let client = crate::store::connect(&config).await;
+    schema::create_table(&client, &table)
+        .await
+        .unwrap_or_else(|e| panic!("could not create a table on DynamoDB Local: {e:?}"));
+    crate::Store::new(client, table)
+}
+
+/// Drops a [`bench_store`]'s table (best effort: the database is in memory anyway).
+pub async fn drop_table(store: &crate::Store) {
+    let _ = store
+        .client()
+        .delete_table()
+        .table_name(store.table())
+        .send()
+        .await;
+}
+
 /// One argon2 hash of [`TEST_PASSWORD`], shared by all test users (hashing is slow).
 pub async fn test_password_hash() -> String {
     static HASH: OnceCell<String> = OnceCell::const_new();

@@ -6,15 +6,14 @@ use std::time::Instant;
 
 use futures::future::join_all;
 use shared::{
-    ApiError, Store,
+    ApiError,
     booking::BookingRequest,
-    config::Config,
     store::{
         ambulances::{AmbulanceStatus, AmbulanceType, NewAmbulance},
         hospitals::NewHospital,
-        schema,
         users::NewUser,
     },
+    testing,
     types::{Email, Id, LatLng, Phone, Role, Username},
 };
 
@@ -30,22 +29,7 @@ fn request(hospital: Id, ambulance: Id) -> BookingRequest {
 
 #[tokio::main]
 async fn main() {
-    let table = format!("bench-booking-{}", rand::random::<u32>());
-    let config = Config::from_lookup(|k| match k {
-        "TABLE_NAME" => Some(table.clone()),
-        "APP_ENV" => Some("local".into()),
-        _ => std::env::var(k).ok(),
-    })
-    .unwrap();
-    // Patient timeouts: a busy machine is not what is measured.
-    let config = Config {
-        db_attempt_timeout: std::time::Duration::from_secs(10),
-        db_operation_timeout: std::time::Duration::from_secs(30),
-        ..config
-    };
-    let client = shared::store::connect(&config).await;
-    schema::create_table(&client, &table).await.unwrap();
-    let store = Store::new(client, table.clone());
+    let store = testing::bench_store("bench-booking").await;
     let hospital = store
         .add_hospital(NewHospital {
             name: "Bench".into(),
@@ -138,10 +122,5 @@ async fn main() {
         "races of 100 bookers for one ambulance: {}",
         winners.join("; ")
     );
-    let _ = store
-        .client()
-        .delete_table()
-        .table_name(&table)
-        .send()
-        .await;
+    testing::drop_table(&store).await;
 }

@@ -15,9 +15,8 @@ use std::time::Instant;
 
 use rand::{Rng, SeedableRng, rngs::StdRng};
 use shared::{
-    Store,
-    config::Config,
-    store::{hospitals::NewHospital, schema},
+    store::hospitals::NewHospital,
+    testing,
     types::{Id, LatLng},
 };
 
@@ -111,22 +110,7 @@ async fn main() {
         "p95 ms"
     );
     for size in sizes {
-        let table = format!("bench-{size}-{}", rand::random::<u32>());
-        let config = Config::from_lookup(|k| match k {
-            "TABLE_NAME" => Some(table.clone()),
-            "APP_ENV" => Some("local".into()),
-            _ => std::env::var(k).ok(),
-        })
-        .unwrap();
-        // Patient timeouts: bulk loading on a busy machine is not what is measured.
-        let config = Config {
-            db_attempt_timeout: std::time::Duration::from_secs(10),
-            db_operation_timeout: std::time::Duration::from_secs(30),
-            ..config
-        };
-        let client = shared::store::connect(&config).await;
-        schema::create_table(&client, &table).await.unwrap();
-        let store = Store::new(client, table.clone());
+        let store = testing::bench_store(&format!("bench-{size}")).await;
         let mut rng = StdRng::seed_from_u64(size as u64);
         let hospitals = (1..=size as u64)
             .map(|i| {
@@ -168,11 +152,6 @@ async fn main() {
         {
             println!("{}", groups[i].row(&format!("{size} / {label}")));
         }
-        let _ = store
-            .client()
-            .delete_table()
-            .table_name(&table)
-            .send()
-            .await;
+        testing::drop_table(&store).await;
     }
 }
