@@ -1,10 +1,12 @@
 //! `bench-warm [--iterations N]`: the warm latency of every route, in-process
 //! (`router(state).oneshot`, what a warm Lambda does with an event) against DynamoDB
-//! Local at DYNAMODB_ENDPOINT, next to a bare DynamoDB GetItem measured in the same
-//! run: one GetItem before every route call, so both see the same machine noise.
-//! Prints p50, p95, p95 as a multiple of the GetItem p95, and the DynamoDB calls each
-//! request made (counted by an SDK interceptor). The table is created, seeded and
-//! dropped here.
+//! Local at DYNAMODB_ENDPOINT, next to two bare DynamoDB calls measured in the same
+//! run: a GetItem and a TransactWriteItems (a Put and a conditional Update, the shape
+//! of the routes' transactions) before every route call, so all see the same machine
+//! noise. Prints p50, p95, p95 as a multiple of the GetItem p95 (the goal's measure)
+//! and of the TransactWriteItems p95 (how much of a transaction route is the
+//! transaction itself), and the DynamoDB calls each request made (counted by an SDK
+//! interceptor). The table is created, seeded and dropped here.
 
 use std::{
     collections::BTreeMap,
@@ -127,6 +129,7 @@ struct Bench {
     routes: Vec<&'static str>,
     samples: BTreeMap<&'static str, Samples>,
     get_item: Vec<f64>,
+    tx_write: Vec<f64>,
     record: bool,
 }
 
@@ -153,7 +156,47 @@ impl Bench {
         }
     }
 
-    /// Times one route (after one bare GetItem) and checks its status.
+    /// A bare TransactWriteItems of two items on scratch keys no route reads: a Put
+    /// and an Update with a condition that holds, as the routes' transactions are
+    /// made of. Idempotent: it writes the same values every time.
+    async fn tx_write(&mut self) {
+        use aws_sdk_dynamodb::types::{Put, TransactWriteItem, Update};
+        use shared::store::{key, n, s};
+        let table = self.fixture.table.clone();
+        let mut item = key("BENCH#txwrite", "PUT");
+        item.insert("value".into(), n(1));
+        let put = Put::builder()
+            .table_name(&table)
+            .set_item(Some(item))
+            .build()
+            .expect("Put");
+        let update = Update::builder()
+            .table_name(&table)
+            .set_key(Some(key("BENCH#txwrite", "UPDATE")))
+            .update_expression("SET #v = :v")
+            .condition_expression("attribute_not_exists(heldBy)")
+            .expression_attribute_names("#v", "value")
+            .expression_attribute_values(":v", s("same"))
+            .build()
+            .expect("Update");
+        let start = Instant::now();
+        self.fixture
+            .state
+            .store
+            .client()
+            .transact_write_items()
+            .transact_items(TransactWriteItem::builder().put(put).build())
+            .transact_items(TransactWriteItem::builder().update(update).build())
+            .send()
+            .await
+            .expect("TransactWriteItems");
+        if self.record {
+            self.tx_write.push(ms_since(start));
+        }
+    }
+
+    /// Times one route (after one bare GetItem and one bare TransactWriteItems) and
+    /// checks its status.
     async fn route(
         &mut self,
         label: &'static str,
@@ -164,6 +207,7 @@ impl Bench {
         body: Option<Value>,
     ) -> Value {
         self.get_item().await;
+        self.tx_write().await;
         let answer = self.api.call(method, uri, token, body).await;
         if !self.routes.contains(&label) {
             self.routes.push(label);
@@ -244,6 +288,7 @@ async fn main() {
         routes: vec![],
         samples: BTreeMap::new(),
         get_item: vec![],
+        tx_write: vec![],
         record: false,
         fixture,
     };
@@ -465,6 +510,9 @@ async fn main() {
     bench.get_item.sort_by(f64::total_cmp);
     let get_p50 = percentile(&bench.get_item, 0.5);
     let get_p95 = percentile(&bench.get_item, 0.95);
+    bench.tx_write.sort_by(f64::total_cmp);
+    let tx_p50 = percentile(&bench.tx_write, 0.5);
+    let tx_p95 = percentile(&bench.tx_write, 0.95);
     println!(
         "warm latency in-process, {iterations} iterations; bare DynamoDB GetItem (consistent) in the same run: p50 {:.2} ms, p95 {:.2} ms ({} samples)",
         get_p50,
@@ -472,8 +520,15 @@ async fn main() {
         bench.get_item.len()
     );
     println!(
-        "  {:<38} {:>8} {:>8} {:>11} {:>11} {:>9}  goal: p95 <= 3x GetItem p95",
-        "route", "p50 ms", "p95 ms", "p50/GetItem", "p95/GetItem", "DB calls"
+        "bare TransactWriteItems (a Put and a conditional Update) in the same run: p50 {:.2} ms, p95 {:.2} ms ({} samples; p95 {:.1}x GetItem p95)",
+        tx_p50,
+        tx_p95,
+        bench.tx_write.len(),
+        tx_p95 / get_p95
+    );
+    println!(
+        "  {:<38} {:>8} {:>8} {:>11} {:>11} {:>11} {:>9}  goal: p95 <= 3x GetItem p95",
+        "route", "p50 ms", "p95 ms", "p50/GetItem", "p95/GetItem", "p95/TxWrite", "DB calls"
     );
     let (mut met, mut failed) = (0, false);
     for label in &bench.routes {
@@ -494,12 +549,13 @@ async fn main() {
         met += usize::from(ok);
         let p50 = percentile(&s.ms, 0.5);
         println!(
-            "  {:<38} {:>8.2} {:>8.2} {:>10.1}x {:>10.1}x {:>9}  {}",
+            "  {:<38} {:>8.2} {:>8.2} {:>10.1}x {:>10.1}x {:>10.1}x {:>9}  {}",
             label,
             p50,
             p95,
             p50 / get_p50,
             ratio,
+            p95 / tx_p95,
             calls,
             if ok { "met" } else { "not met" }
         );
