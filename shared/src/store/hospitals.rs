@@ -218,9 +218,7 @@ impl Store {
     pub async fn hospital_count(&self) -> Result<u64, ApiError> {
         let total = counters::read(self, counters::HOSPITALS)
             .await?
-            .get("total")
-            .copied()
-            .unwrap_or(0);
+            .get("total");
         Ok(total.max(0) as u64)
     }
 

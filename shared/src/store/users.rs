@@ -411,11 +411,7 @@ impl Store {
     }
 
     pub async fn user_count(&self) -> Result<i64, ApiError> {
-        Ok(counters::read(self, counters::USERS)
-            .await?
-            .get("total")
-            .copied()
-            .unwrap_or(0))
+        Ok(counters::read(self, counters::USERS).await?.get("total"))
     }
 }
 
