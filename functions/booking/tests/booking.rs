@@ -156,11 +156,6 @@ impl World {
             recount
         );
         assert_eq!(stats["todayBookings"], recount.total);
-        // The dashboard reads every counter's shards in one BatchGetItem; each alone
-        // is a Query of its shards: the same sums.
-        let store = &self.admin_app.state.store;
-        assert_eq!(stats["users"], store.user_count().await.unwrap());
-        assert_eq!(stats["hospitals"], store.hospital_count().await.unwrap());
     }
 }
 

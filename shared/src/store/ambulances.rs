@@ -222,16 +222,6 @@ pub struct AmbulanceCounts {
 }
 
 impl AmbulanceCounts {
-    /// From the fleet counter ([`counters::AMBULANCES`]).
-    pub fn from_counter(c: &counters::Totals) -> Self {
-        AmbulanceCounts {
-            total: c.get("total"),
-            available: c.get("available"),
-            on_duty: c.get("onDuty"),
-            maintenance: c.get("maintenance"),
-        }
-    }
-
     pub fn of<'a>(statuses: impl IntoIterator<Item = &'a AmbulanceStatus>) -> Self {
         let mut c = AmbulanceCounts::default();
         for s in statuses {
@@ -491,9 +481,14 @@ impl Store {
 
     /// Fleet counts from the counters kept in every status-changing transaction.
     pub async fn fleet_counts(&self) -> Result<AmbulanceCounts, ApiError> {
-        Ok(AmbulanceCounts::from_counter(
-            &counters::read(self, counters::AMBULANCES).await?,
-        ))
+        let c = counters::read(self, counters::AMBULANCES).await?;
+        let get = |f: &str| c.get(f).copied().unwrap_or(0);
+        Ok(AmbulanceCounts {
+            total: get("total"),
+            available: get("available"),
+            on_duty: get("onDuty"),
+            maintenance: get("maintenance"),
+        })
     }
 
     pub async fn hospital_counts(&self, hospital: Id) -> Result<AmbulanceCounts, ApiError> {

@@ -9,10 +9,7 @@ use sha2::{Digest, Sha256};
 
 use super::{
     Page, Store, TxError,
-    ambulances::{
-        AmbulanceCounts, AmbulanceStatus, AmbulanceType, StatusMove, status_change,
-        status_counter_delta,
-    },
+    ambulances::{AmbulanceStatus, AmbulanceType, StatusMove, status_change, status_counter_delta},
     counters, db_error, from_item, key, n, s,
     schema::TTL_ATTRIBUTE,
     to_item,
@@ -87,19 +84,7 @@ struct IdempotencyItem {
     ttl: i64,
 }
 
-/// The admin dashboard (`GET /api/admin/stats`), all from maintained counters.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Dashboard {
-    pub users: i64,
-    pub hospitals: i64,
-    pub bookings: BookingCounts,
-    /// Bookings made on the current UTC day.
-    pub today_bookings: i64,
-    pub ambulances: AmbulanceCounts,
-}
-
-/// Bookings by status.
+/// Figures for the admin dashboard, all from maintained counters.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct BookingCounts {
@@ -108,19 +93,6 @@ pub struct BookingCounts {
     pub active: i64,
     pub completed: i64,
     pub cancelled: i64,
-}
-
-impl BookingCounts {
-    /// From the bookings counter ([`counters::BOOKINGS`]).
-    pub fn from_counter(c: &counters::Totals) -> Self {
-        BookingCounts {
-            total: c.get("total"),
-            pending: c.get("pending"),
-            active: c.get("active"),
-            completed: c.get("completed"),
-            cancelled: c.get("cancelled"),
-        }
-    }
 }
 
 fn booking_pk(id: Id) -> String {
@@ -495,31 +467,20 @@ impl Store {
     }
 
     pub async fn booking_counts(&self) -> Result<BookingCounts, ApiError> {
-        Ok(BookingCounts::from_counter(
-            &counters::read(self, counters::BOOKINGS).await?,
-        ))
+        let c = counters::read(self, counters::BOOKINGS).await?;
+        let get = |f: &str| c.get(f).copied().unwrap_or(0);
+        Ok(BookingCounts {
+            total: get("total"),
+            pending: get("pending"),
+            active: get("active"),
+            completed: get("completed"),
+            cancelled: get("cancelled"),
+        })
     }
 
-    /// The admin dashboard's figures: five counters with one BatchGetItem.
-    pub async fn dashboard(&self) -> Result<Dashboard, ApiError> {
-        let today = day_counter(&now_rfc3339());
-        let [users, hospitals, bookings, today, ambulances] = counters::read_many(
-            self,
-            [
-                counters::USERS,
-                counters::HOSPITALS,
-                counters::BOOKINGS,
-                &today,
-                counters::AMBULANCES,
-            ],
-        )
-        .await?;
-        Ok(Dashboard {
-            users: users.get("total"),
-            hospitals: hospitals.get("total"),
-            bookings: BookingCounts::from_counter(&bookings),
-            today_bookings: today.get("total"),
-            ambulances: AmbulanceCounts::from_counter(&ambulances),
-        })
+    /// Bookings made on the UTC day of `now`.
+    pub async fn bookings_today(&self) -> Result<i64, ApiError> {
+        let c = counters::read(self, &day_counter(&now_rfc3339())).await?;
+        Ok(c.get("total").copied().unwrap_or(0))
     }
 }

@@ -1,7 +1,7 @@
 //! Counters maintained inside the same transactions as the changes they count, so
 //! they never drift. Each counter is split over a few shard items: concurrent
 //! transactions on different ambulances rarely touch the same shard, and a read sums
-//! the shards with one Query (or several counters' shards with one BatchGetItem).
+//! the shards with one Query.
 
 use std::collections::HashMap;
 
@@ -26,7 +26,10 @@ pub fn add(
     let shard = rand::random::<u32>() % SHARDS;
     let mut update = Update::builder()
         .table_name(store.table())
-        .set_key(Some(key(counter_pk(name), format!("SHARD#{shard}"))));
+        .set_key(Some(key(
+            format!("COUNTER#{name}"),
+            format!("SHARD#{shard}"),
+        )));
     let mut parts = Vec::with_capacity(deltas.len());
     for (i, (field, delta)) in deltas.iter().enumerate() {
         parts.push(format!("#f{i} :v{i}"));
@@ -41,69 +44,26 @@ pub fn add(
     Ok(TransactWriteItem::builder().update(update).build())
 }
 
-/// A counter's fields, each summed over the counter's shards.
-#[derive(Debug, Default, Clone, PartialEq, Eq)]
-pub struct Totals(HashMap<String, i64>);
-
-impl Totals {
-    /// The field's total; a field no transaction has touched yet is 0.
-    pub fn get(&self, field: &str) -> i64 {
-        self.0.get(field).copied().unwrap_or(0)
-    }
-
-    fn add_shard(&mut self, shard: HashMap<String, serde_json::Value>) {
-        for (field, value) in shard {
-            if let Some(v) = value.as_i64() {
-                *self.0.entry(field).or_insert(0) += v;
-            }
-        }
-    }
-}
-
-fn counter_pk(name: &str) -> String {
-    format!("COUNTER#{name}")
-}
-
-/// One counter: its shards with one Query.
-pub async fn read(store: &Store, name: &str) -> Result<Totals, ApiError> {
+/// The sum of every numeric field over the counter's shards (missing fields are 0).
+pub async fn read(store: &Store, name: &str) -> Result<HashMap<String, i64>, ApiError> {
     let out = store
         .client()
         .query()
         .table_name(store.table())
         .key_condition_expression("pk = :p")
-        .expression_attribute_values(":p", s(counter_pk(name)))
+        .expression_attribute_values(":p", s(format!("COUNTER#{name}")))
         .consistent_read(true)
         .send()
         .await
         .map_err(db_error)?;
-    let mut totals = Totals::default();
+    let mut totals = HashMap::new();
     for item in out.items.unwrap_or_default() {
-        totals.add_shard(super::from_item(item)?);
-    }
-    Ok(totals)
-}
-
-/// Several counters with one BatchGetItem of all their shards (one call where a
-/// Query each would be several).
-pub async fn read_many<const N: usize>(
-    store: &Store,
-    names: [&str; N],
-) -> Result<[Totals; N], ApiError> {
-    let keys = names
-        .iter()
-        .flat_map(|name| {
-            (0..SHARDS).map(move |shard| key(counter_pk(name), format!("SHARD#{shard}")))
-        })
-        .collect();
-    let shards: Vec<HashMap<String, serde_json::Value>> = store.batch_get(keys).await?;
-    let mut totals: [Totals; N] = std::array::from_fn(|_| Totals::default());
-    for shard in shards {
-        let pk = shard
-            .get("pk")
-            .and_then(serde_json::Value::as_str)
-            .unwrap_or_default();
-        if let Some(i) = names.iter().position(|name| counter_pk(name) == pk) {
-            totals[i].add_shard(shard);
+        for (field, value) in item {
+            if let Ok(v) = value.as_n()
+                && let Ok(v) = v.parse::<i64>()
+            {
+                *totals.entry(field).or_insert(0) += v;
+            }
         }
     }
     Ok(totals)

@@ -218,7 +218,9 @@ impl Store {
     pub async fn hospital_count(&self) -> Result<u64, ApiError> {
         let total = counters::read(self, counters::HOSPITALS)
             .await?
-            .get("total");
+            .get("total")
+            .copied()
+            .unwrap_or(0);
         Ok(total.max(0) as u64)
     }
 

@@ -411,7 +411,11 @@ impl Store {
     }
 
     pub async fn user_count(&self) -> Result<i64, ApiError> {
-        Ok(counters::read(self, counters::USERS).await?.get("total"))
+        Ok(counters::read(self, counters::USERS)
+            .await?
+            .get("total")
+            .copied()
+            .unwrap_or(0))
     }
 }
 
