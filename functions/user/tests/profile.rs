@@ -15,6 +15,26 @@ async fn app() -> TestApp {
     TestApp::new(user::router).await
 }
 
+/// Each edit of the caller's own profile is a 400 naming `field`.
+async fn assert_edits_are_400(
+    app: &TestApp,
+    token: &str,
+    cases: impl IntoIterator<Item = (serde_json::Value, &str)>,
+) {
+    for (body, field) in cases {
+        let res = app
+            .put("/api/user/profile", Some(token), body.clone())
+            .await;
+        assert_eq!(
+            res.status,
+            StatusCode::BAD_REQUEST,
+            "{body}: {:?}",
+            res.body
+        );
+        assert_eq!(res.field(), Some(field), "{body}");
+    }
+}
+
 #[tokio::test]
 async fn a_user_reads_their_own_profile_without_the_hash() {
     let app = app().await;
@@ -257,18 +277,7 @@ async fn bad_profile_edits_name_the_field_and_change_nothing() {
         ),
         (json!({ "email": "c@example.com", "role": "ADMIN" }), "role"),
     ];
-    for (body, field) in cases {
-        let res = app
-            .put("/api/user/profile", Some(&me.token), body.clone())
-            .await;
-        assert_eq!(
-            res.status,
-            StatusCode::BAD_REQUEST,
-            "{body}: {:?}",
-            res.body
-        );
-        assert_eq!(res.field(), Some(field), "{body}");
-    }
+    assert_edits_are_400(&app, &me.token, cases).await;
     let res = app.get("/api/user/profile", Some(&me.token)).await;
     assert_eq!(res.body["email"], "careful@example.com");
     assert_eq!(res.body["role"], "USER");
@@ -296,7 +305,7 @@ async fn users_cannot_edit_others_but_admins_can() {
 async fn an_admin_edit_with_half_a_location_is_a_400_too() {
     let app = app().await;
     let admin = app.admin().await;
-    for (body, field) in [
+    let cases = [
         (
             json!({ "email": "root@example.com", "latitude": null, "longitude": 179.0 }),
             "latitude",
@@ -305,18 +314,8 @@ async fn an_admin_edit_with_half_a_location_is_a_400_too() {
             json!({ "email": "root@example.com", "latitude": 10.0 }),
             "longitude",
         ),
-    ] {
-        let res = app
-            .put("/api/user/profile", Some(&admin.token), body.clone())
-            .await;
-        assert_eq!(
-            res.status,
-            StatusCode::BAD_REQUEST,
-            "{body}: {:?}",
-            res.body
-        );
-        assert_eq!(res.field(), Some(field), "{body}");
-    }
+    ];
+    assert_edits_are_400(&app, &admin.token, cases).await;
     let res = app.get("/api/user/profile", Some(&admin.token)).await;
     assert_eq!(res.body["email"], "admin@example.com");
 }
