@@ -35,12 +35,12 @@ export DYNAMODB_ENDPOINT="http://127.0.0.1:$DDB_PORT"
 target/bench-local/bench_nearest
 target/bench-local/bench_booking
 
-# Lambda figures (tools/localstack). Init: each function's release binary (what is
+# Lambda figures (tools/perf). Init: each function's release binary (what is
 # deployed: thin LTO, opt-level "s") started INIT_RUNS times against a local stand-in
 # for the Lambda Runtime API, timed from process start to its first request for work.
 # Warm: every route in-process, WARM_ITERATIONS times, next to a bare GetItem.
 log "building the functions with --release (first time: several minutes) and the Lambda benchmarks"
 cargo build --quiet --release -p auth -p user -p hospitals -p ambulances -p booking -p admin
-cargo build --quiet --profile bench-local -p local-stack --bin bench_init --bin bench_warm
+cargo build --quiet --profile bench-local -p perf-tools --bin bench_init --bin bench_warm
 BENCH_LOG_DIR="$LOG_DIR" target/bench-local/bench_init --runs "${INIT_RUNS:-10}" target/release
 target/bench-local/bench_warm --iterations "${WARM_ITERATIONS:-200}"

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # `make load`: a bounded load test on loopback. In-memory DynamoDB Local seeded with
 # the demo data (manage create-tables / seed) -> the six functions' routers on one
-# port (tools/localstack `serve`) -> users registered and ambulances added through
+# port (tools/perf `serve`) -> users registered and ambulances added through
 # the API (prep.py) -> wrk: LOAD_CONNECTIONS clients (50) for LOAD_DURATION (30s), a
 # mixed workload (nearest search, ambulance lists, profile reads, bookings; see
-# tools/localstack/load/mixed.lua). Prints p50/p95/p99, throughput and answers per
+# tools/perf/load/mixed.lua). Prints p50/p95/p99, throughput and answers per
 # kind; exits non-zero on any 5xx, connection error or timeout. Stops everything it
 # started on exit, Ctrl-C included. Figures: docs/performance.md.
 #
@@ -18,7 +18,7 @@ CONNECTIONS=${LOAD_CONNECTIONS:-50}
 DB_TIMEOUTS=${LOAD_DB_TIMEOUTS:-patient}
 DURATION=${LOAD_DURATION:-30s}
 LOG_DIR="$ROOT/target/load-logs"
-LOAD_DIR="$ROOT/tools/localstack/load"
+LOAD_DIR="$ROOT/tools/perf/load"
 
 # wrk (Debian's package): the load generator, with a Lua script per request.
 if ! command -v wrk >/dev/null 2>&1; then
@@ -30,7 +30,7 @@ fi
 "$ROOT/scripts/ensure-tools.sh" ddb
 
 log "building the local server (profile bench-local: release without LTO)"
-cargo build --quiet --profile bench-local -p local-stack --bin serve -p shared --bin manage
+cargo build --quiet --profile bench-local -p perf-tools --bin serve -p shared --bin manage
 
 rm -rf "$LOG_DIR"; mkdir -p "$LOG_DIR"
 ddb_pid="" serve_pid=""

@@ -37,7 +37,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         "serve: the six routers on http://{}",
         listener.local_addr()?
     );
-    axum::serve(listener, local_stack::api(state))
+    axum::serve(listener, perf_tools::api(state))
         .with_graceful_shutdown(async {
             let mut term =
                 tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())

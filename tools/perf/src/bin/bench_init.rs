@@ -32,7 +32,7 @@ use axum::{
     response::{IntoResponse, Response},
     routing::{get, post},
 };
-use local_stack::{BENCH_PASSWORD, BENCH_SECRET, Fixture, GROUPS, endpoint, percentile};
+use perf_tools::{BENCH_PASSWORD, BENCH_SECRET, Fixture, GROUPS, endpoint, percentile};
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 

@@ -20,7 +20,7 @@ use aws_sdk_dynamodb::config::{
 use axum::{Router, body::Body};
 use http::{Method, Request, StatusCode};
 use http_body_util::BodyExt;
-use local_stack::{BENCH_PASSWORD, Fixture, bench_config, ms_since, percentile, router_of};
+use perf_tools::{BENCH_PASSWORD, Fixture, bench_config, ms_since, percentile, router_of};
 use serde_json::{Value, json};
 use shared::AppState;
 use tower::ServiceExt;
@@ -59,7 +59,7 @@ struct Answer {
 impl Api {
     fn new(state: &AppState) -> Api {
         Api {
-            routers: local_stack::GROUPS
+            routers: perf_tools::GROUPS
                 .iter()
                 .map(|g| (*g, router_of(g).expect("group")(state.clone())))
                 .collect(),

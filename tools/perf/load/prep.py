@@ -76,7 +76,7 @@ def lua_list(items):
 
 
 with open(OUT, "w") as f:
-    f.write("-- written by tools/localstack/load/prep.py for one make load run\nreturn {\n")
+    f.write("-- written by tools/perf/load/prep.py for one make load run\nreturn {\n")
     f.write("  tokens = " + lua_list(json.dumps(t) for t in tokens) + ",\n")
     f.write("  hospitals = " + lua_list(
         f"{{id={h['id']},lat={h['latitude']},lng={h['longitude']}}}" for h in hospitals) + ",\n")
