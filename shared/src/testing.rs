@@ -11,8 +11,22 @@ use tower::ServiceExt;
 use crate::{
     AppState,
     config::{AppEnv, Config},
-    store::{schema, users::NewUser},
-    types::{Email, Id, LatLng, Phone, Role, Username},
+    domain::{
+        hospital::NewHospital,
+        user::{NewUser, Role},
+    },
+    error::ApiError,
+    store::{
+        Store,
+        counters::{self, Total},
+        db_error,
+        hospitals::HospitalItem,
+        retry, schema,
+        table::to_item,
+        tx::Label,
+        tx::Tx,
+    },
+    types::{Email, Id, LatLng, Phone, Username},
 };
 
 pub const TEST_PASSWORD: &str = "password123";
@@ -255,5 +269,66 @@ impl TestApp {
 
     pub async fn delete(&self, uri: &str, token: Option<&str>) -> TestResponse {
         self.call(Method::DELETE, uri, token, None).await
+    }
+}
+
+impl Store {
+    /// Loads many hospitals fast with BatchWriteItem, for benchmarks and big test
+    /// sets only: ids are given, and the hospitals counter is set to the number
+    /// loaded. Unprocessed items are sent again with the store's retry policy.
+    pub async fn bulk_load_hospitals(
+        &self,
+        hospitals: Vec<(Id, NewHospital)>,
+    ) -> Result<(), ApiError> {
+        use aws_sdk_dynamodb::types::{PutRequest, WriteRequest};
+        use backon::Retryable;
+        use futures::{StreamExt, TryStreamExt};
+
+        let total = hospitals.len() as i64;
+        let mut requests = vec![];
+        for (id, new) in hospitals {
+            let put = PutRequest::builder()
+                .set_item(Some(to_item(&HospitalItem::new(id, new))?))
+                .build()
+                .map_err(ApiError::internal)?;
+            requests.push(WriteRequest::builder().put_request(put).build());
+        }
+        futures::stream::iter(requests.chunks(25))
+            .map(|batch| async move {
+                let pending = std::sync::Mutex::new(batch.to_vec());
+                let round = || async {
+                    let batch = std::mem::take(&mut *pending.lock().expect("not poisoned"));
+                    let out = self
+                        .client()
+                        .batch_write_item()
+                        .request_items(self.table(), batch)
+                        .send()
+                        .await
+                        .map_err(|e| Some(db_error(e)))?;
+                    let left = out
+                        .unprocessed_items
+                        .and_then(|mut u| u.remove(self.table()))
+                        .unwrap_or_default();
+                    if left.is_empty() {
+                        return Ok(());
+                    }
+                    *pending.lock().expect("not poisoned") = left;
+                    Err(None)
+                };
+                round
+                    .retry(retry::policy().with_max_times(20))
+                    .when(Option::is_none)
+                    .await
+                    .map_err(|e| e.unwrap_or(ApiError::Unavailable))
+            })
+            .buffer_unordered(16)
+            .try_collect::<Vec<()>>()
+            .await?;
+        let mut tx = Tx::new();
+        tx.push(
+            Label::Counter,
+            counters::add(counters::HOSPITALS, &Total { total })?,
+        );
+        self.commit_or_500(tx).await
     }
 }

@@ -5,10 +5,9 @@ use http::StatusCode;
 use rand::{Rng, SeedableRng, rngs::StdRng};
 use serde_json::{Value, json};
 use shared::{
+    domain::ambulance::{AmbulanceCounts, AmbulanceStatus},
     geo::haversine_km,
-    store::ambulances::{
-        AmbulanceCounts, AmbulanceStatus, StatusMove, status_change, status_counter_delta,
-    },
+    store::{Tx, ambulances::StatusMove},
     testing::{TestApp, TestUser},
     types::Id,
 };
@@ -187,7 +186,7 @@ async fn hospitals_page_by_name_with_exact_totals() {
 #[tokio::test]
 async fn deep_and_shallow_hospital_pages() {
     use shared::{
-        store::hospitals::NewHospital,
+        domain::hospital::NewHospital,
         types::{LatLng, Latitude, Longitude},
     };
     let a = apps().await;
@@ -653,52 +652,38 @@ async fn try_hold(a: &Apps, ambulance: &Value, booking: u64) -> bool {
     let store = &a.admin_app.state.store;
     let id = id_of(ambulance);
     let hospital = Id::try_from(ambulance["hospitalId"].as_u64().unwrap()).unwrap();
-    store
-        .transact(vec![
-            status_change(
-                store,
-                StatusMove {
-                    ambulance: id,
-                    hospital_of_ambulance: hospital,
-                    from: AmbulanceStatus::Available,
-                    to: AmbulanceStatus::OnDuty,
-                    require_hospital: Some(hospital),
-                    expected_holder: None,
-                    held_by: Some(Id::try_from(booking).unwrap()),
-                },
-            )
-            .unwrap(),
-            status_counter_delta(store, AmbulanceStatus::Available, AmbulanceStatus::OnDuty)
-                .unwrap(),
-        ])
-        .await
-        .is_ok()
+    let mut tx = Tx::new();
+    StatusMove {
+        ambulance: id,
+        hospital_of_ambulance: hospital,
+        from: AmbulanceStatus::Available,
+        to: AmbulanceStatus::OnDuty,
+        require_hospital: Some(hospital),
+        expected_holder: None,
+        held_by: Some(Id::try_from(booking).unwrap()),
+    }
+    .push_into(&mut tx)
+    .unwrap();
+    store.commit(tx).await.is_ok()
 }
 
 /// What the end of a booking does: ON_DUTY held by `booking` back to AVAILABLE.
 async fn try_release(a: &Apps, ambulance: &Value, booking: u64) -> bool {
     let store = &a.admin_app.state.store;
     let hospital = Id::try_from(ambulance["hospitalId"].as_u64().unwrap()).unwrap();
-    store
-        .transact(vec![
-            status_change(
-                store,
-                StatusMove {
-                    ambulance: id_of(ambulance),
-                    hospital_of_ambulance: hospital,
-                    from: AmbulanceStatus::OnDuty,
-                    to: AmbulanceStatus::Available,
-                    require_hospital: None,
-                    expected_holder: Some(Id::try_from(booking).unwrap()),
-                    held_by: None,
-                },
-            )
-            .unwrap(),
-            status_counter_delta(store, AmbulanceStatus::OnDuty, AmbulanceStatus::Available)
-                .unwrap(),
-        ])
-        .await
-        .is_ok()
+    let mut tx = Tx::new();
+    StatusMove {
+        ambulance: id_of(ambulance),
+        hospital_of_ambulance: hospital,
+        from: AmbulanceStatus::OnDuty,
+        to: AmbulanceStatus::Available,
+        require_hospital: None,
+        expected_holder: Some(Id::try_from(booking).unwrap()),
+        held_by: None,
+    }
+    .push_into(&mut tx)
+    .unwrap();
+    store.commit(tx).await.is_ok()
 }
 
 #[tokio::test]

@@ -15,11 +15,11 @@ use serde_json::{Value, json};
 use shared::{
     AppState,
     config::Config,
-    store::{
-        ambulances::{AmbulanceStatus, AmbulanceType, NewAmbulance},
-        hospitals::NewHospital,
-        schema,
+    domain::{
+        ambulance::{AmbulanceStatus, AmbulanceType, NewAmbulance},
+        hospital::NewHospital,
     },
+    store::schema,
     testing::{TestApp, config_at},
     types::{Id, LatLng},
 };

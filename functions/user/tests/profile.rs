@@ -6,9 +6,9 @@ use http::StatusCode;
 use serde_json::json;
 use shared::{
     ApiError,
-    store::users::ProfileChange,
+    domain::user::{ProfileChange, Role},
     testing::{TEST_PASSWORD, TestApp},
-    types::{Email, Role},
+    types::Email,
 };
 
 async fn app() -> TestApp {
