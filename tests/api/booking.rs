@@ -22,8 +22,8 @@ struct World {
 }
 
 async fn world() -> World {
-    let booking = TestApp::new(booking::router).await;
-    let admin_app = booking.with_router(admin::router);
+    let booking = TestApp::new(api_tests::system).await;
+    let admin_app = booking.with_router(api_tests::system);
     let admin = admin_app.admin().await;
     let hospital = admin_app
         .post(
