@@ -1,20 +1,23 @@
 //! Passwords (argon2id, OWASP parameters) and tokens (HS256 JWT, algorithm pinned),
 //! plus the extractors that turn a bearer token into a [`Caller`].
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use argon2::{
     Algorithm, Argon2, Params, PasswordHash, PasswordHasher, PasswordVerifier, Version,
     password_hash::{SaltString, rand_core::OsRng},
 };
-use axum::{extract::FromRequestParts, http::request::Parts};
+use axum::{
+    extract::{FromRef, FromRequestParts},
+    http::request::Parts,
+};
 use jsonwebtoken::{DecodingKey, EncodingKey, Header, Validation, decode, encode};
 use serde::{Deserialize, Serialize};
 
 use crate::{
-    AppState,
+    domain::user::Role,
     error::ApiError,
-    types::{Id, Password, Role},
+    types::{Id, Password},
 };
 
 /// Tokens live 12 hours.
@@ -174,12 +177,17 @@ fn bearer(parts: &Parts) -> Result<Option<&str>, ApiError> {
     }
 }
 
-impl FromRequestParts<AppState> for Caller {
+/// The extractors read the keys from any router state that holds them (`AppState`).
+impl<S> FromRequestParts<S> for Caller
+where
+    Arc<AuthKeys>: FromRef<S>,
+    S: Send + Sync,
+{
     type Rejection = ApiError;
 
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
         match bearer(parts)? {
-            Some(token) => state.auth.verify(token),
+            Some(token) => Arc::<AuthKeys>::from_ref(state).verify(token),
             None => Err(ApiError::Unauthorized("Authentication required".into())),
         }
     }
@@ -189,12 +197,18 @@ impl FromRequestParts<AppState> for Caller {
 #[derive(Debug, Clone, Copy)]
 pub struct MaybeCaller(pub Option<Caller>);
 
-impl FromRequestParts<AppState> for MaybeCaller {
+impl<S> FromRequestParts<S> for MaybeCaller
+where
+    Arc<AuthKeys>: FromRef<S>,
+    S: Send + Sync,
+{
     type Rejection = ApiError;
 
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
         match bearer(parts)? {
-            Some(token) => state.auth.verify(token).map(|c| MaybeCaller(Some(c))),
+            Some(token) => Arc::<AuthKeys>::from_ref(state)
+                .verify(token)
+                .map(|c| MaybeCaller(Some(c))),
             None => Ok(MaybeCaller(None)),
         }
     }
@@ -204,10 +218,14 @@ impl FromRequestParts<AppState> for MaybeCaller {
 #[derive(Debug, Clone, Copy)]
 pub struct AdminCaller(pub Caller);
 
-impl FromRequestParts<AppState> for AdminCaller {
+impl<S> FromRequestParts<S> for AdminCaller
+where
+    Arc<AuthKeys>: FromRef<S>,
+    S: Send + Sync,
+{
     type Rejection = ApiError;
 
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
         let caller = Caller::from_request_parts(parts, state).await?;
         if caller.is_admin() {
             Ok(AdminCaller(caller))

@@ -1,12 +1,20 @@
 //! The ambulance service's domain, once. Every function crate is a thin adapter over
 //! this crate: parse the request, check the caller, call in here, map to JSON.
+//!
+//! - `domain`: the entities and their rules (no database);
+//! - `store`: DynamoDB (items, keys, queries, transactions);
+//! - `types`: newtypes that parse input; `http`, `error`, `auth`: the HTTP edge;
+//! - `app`, `config`, `lambda`, `telemetry`: a function's start-up;
+//! - `geo`: the nearest search; `seed`: local demo data; `testing`: test support.
 
+pub mod app;
 pub mod auth;
-pub mod booking;
 pub mod config;
+pub mod domain;
 pub mod error;
 pub mod geo;
 pub mod http;
+pub mod lambda;
 pub mod seed;
 pub mod store;
 pub mod telemetry;
@@ -15,28 +23,8 @@ pub mod types;
 #[cfg(feature = "test-support")]
 pub mod testing;
 
-use std::sync::Arc;
-
+pub use app::AppState;
 pub use auth::{AdminCaller, Caller, MaybeCaller};
 pub use error::{ApiError, ApiResult};
 pub use http::{ApiJson, ApiPath, ApiQuery};
 pub use store::Store;
-
-/// What every handler gets: the store and the token keys, built once per cold start.
-#[derive(Clone)]
-pub struct AppState {
-    pub store: Store,
-    pub auth: Arc<auth::AuthKeys>,
-    pub config: Arc<config::Config>,
-}
-
-impl AppState {
-    pub async fn new(config: config::Config) -> Self {
-        let client = store::connect(&config).await;
-        AppState {
-            store: Store::new(client, config.table_name.clone()),
-            auth: Arc::new(auth::AuthKeys::new(&config.jwt_secret)),
-            config: Arc::new(config),
-        }
-    }
-}

@@ -7,12 +7,12 @@
 use rand::{Rng, SeedableRng, rngs::StdRng, seq::SliceRandom};
 
 use crate::{
-    error::ApiError,
-    store::{
-        Store,
-        ambulances::{AmbulanceStatus, AmbulanceType, NewAmbulance},
-        hospitals::NewHospital,
+    domain::{
+        ambulance::{AmbulanceStatus, AmbulanceType, NewAmbulance},
+        hospital::NewHospital,
     },
+    error::ApiError,
+    store::Store,
     types::LatLng,
 };
 

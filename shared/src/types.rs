@@ -312,19 +312,6 @@ impl LatLng {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "UPPERCASE")]
-pub enum Role {
-    User,
-    Admin,
-}
-
-impl Role {
-    pub fn is_admin(self) -> bool {
-        self == Role::Admin
-    }
-}
-
 /// Free text of 1 to `MAX` characters after trimming (names, addresses...).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(try_from = "String", into = "String")]

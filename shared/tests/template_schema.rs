@@ -4,14 +4,14 @@
 
 use std::collections::BTreeSet;
 
-use serde_yaml::Value;
+use serde_norway::Value;
 use shared::store::schema::{ATTRIBUTES, INDEXES, PRIMARY, TTL_ATTRIBUTE};
 
 fn template() -> Value {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../template.yaml");
     let text = std::fs::read_to_string(path).expect("template.yaml at the repository root");
     // CloudFormation's short tags (!Ref, !If, ...) parse as tagged values.
-    serde_yaml::from_str(&text).expect("template.yaml is YAML")
+    serde_norway::from_str(&text).expect("template.yaml is YAML")
 }
 
 /// `!If [IsProd, true, false]` as (condition, then, else).

@@ -7,7 +7,7 @@ use axum::{
 use serde::Deserialize;
 use shared::{
     AdminCaller, ApiError, ApiJson, ApiQuery, AppState,
-    store::ambulances::{Ambulance, AmbulanceStatus, AmbulanceType, NewAmbulance},
+    domain::ambulance::{self, Ambulance, AmbulanceStatus, AmbulanceType, NewAmbulance},
     types::{Id, OptionalText, Text},
 };
 
@@ -51,12 +51,7 @@ async fn add(
     _admin: AdminCaller,
     ApiJson(req): ApiJson<AddAmbulance>,
 ) -> Result<(StatusCode, Json<Ambulance>), ApiError> {
-    if req.status == AmbulanceStatus::OnDuty {
-        return Err(ApiError::bad_request(
-            "status",
-            "Invalid 'status': a new ambulance is AVAILABLE or MAINTENANCE",
-        ));
-    }
+    ambulance::check_new_status(req.status)?;
     let ambulance = app
         .store
         .add_ambulance(NewAmbulance {

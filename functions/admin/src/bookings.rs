@@ -6,11 +6,10 @@ use axum::{
 use serde::{Deserialize, Serialize};
 use shared::{
     AdminCaller, ApiError, ApiQuery, AppState,
-    booking::BookingStatus,
-    store::{
-        Page,
-        ambulances::AmbulanceCounts,
-        bookings::{Booking, BookingCounts},
+    domain::{
+        ambulance::AmbulanceCounts,
+        booking::{Booking, BookingCounts, BookingStatus},
+        page::Page,
     },
     types::Id,
 };

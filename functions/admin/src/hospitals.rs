@@ -7,7 +7,7 @@ use axum::{
 use serde::Deserialize;
 use shared::{
     AdminCaller, ApiError, ApiJson, ApiQuery, AppState,
-    store::hospitals::{Hospital, NewHospital},
+    domain::hospital::{Hospital, NewHospital},
     types::{Id, LatLng, Latitude, Longitude, OptionalText, Text},
 };
 

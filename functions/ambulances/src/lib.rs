@@ -5,7 +5,10 @@ use axum::{Json, Router, extract::State, routing::get};
 use serde::Deserialize;
 use shared::{
     ApiError, ApiPath, ApiQuery, AppState, MaybeCaller,
-    store::ambulances::{Ambulance, AmbulanceCounts},
+    domain::{
+        ambulance::{Ambulance, AmbulanceCounts},
+        hospital,
+    },
     types::Id,
 };
 
@@ -43,7 +46,7 @@ fn shown(list: Vec<Ambulance>, caller: MaybeCaller) -> Json<Vec<Ambulance>> {
 async fn require_hospital(app: &AppState, id: Id) -> Result<(), ApiError> {
     match app.store.hospital(id).await? {
         Some(_) => Ok(()),
-        None => Err(ApiError::NotFound(format!("Hospital {id} not found"))),
+        None => Err(hospital::not_found(id)),
     }
 }
 

@@ -3,7 +3,7 @@
 use http::StatusCode;
 use serde_json::Value;
 use shared::{
-    geo::haversine_km, seed::seed_hospitals_and_ambulances, store::ambulances::AmbulanceCounts,
+    domain::ambulance::AmbulanceCounts, geo::haversine_km, seed::seed_hospitals_and_ambulances,
     testing::TestApp,
 };
 

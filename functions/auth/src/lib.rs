@@ -5,11 +5,15 @@ use serde::{Deserialize, Serialize, de::IgnoredAny};
 use shared::{
     ApiError, ApiJson, AppState,
     auth::{hash_password, verify_password},
-    store::users::{NewUser, User},
-    types::{Email, Id, LatLng, Latitude, Longitude, Password, Phone, Role, Username},
+    domain::user::{NewUser, Role, User},
+    types::{Email, Id, LatLng, Latitude, Longitude, Password, Phone, Username},
 };
 
+/// The routes. Also starts hashing the login dummy in the background (once per
+/// process), so the first unknown-user login costs the same as any other without
+/// slowing cold start.
 pub fn router(state: AppState) -> Router {
+    tokio::task::spawn_blocking(shared::auth::warm_up);
     shared::http::finish(
         Router::new()
             .route("/api/auth/register", post(register))

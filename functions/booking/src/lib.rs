@@ -9,8 +9,7 @@ use axum::{
 use serde::Deserialize;
 use shared::{
     ApiError, ApiJson, ApiPath, ApiQuery, AppState, Caller,
-    booking::{BookingRequest, BookingStatus},
-    store::bookings::Booking,
+    domain::booking::{self, Booking, BookingRequest, BookingStatus},
     types::Id,
 };
 
@@ -83,7 +82,7 @@ async fn owned(app: &AppState, caller: Caller, id: Id) -> Result<Booking, ApiErr
         .store
         .booking(id)
         .await?
-        .ok_or_else(|| ApiError::NotFound(format!("Booking {id} not found")))?;
+        .ok_or_else(|| booking::not_found(id))?;
     caller.acting_for(Some(booking.user_id))?;
     Ok(booking)
 }

@@ -4,7 +4,10 @@ use axum::{Json, Router, extract::State, routing::get};
 use serde::Deserialize;
 use shared::{
     ApiError, ApiPath, ApiQuery, AppState, MaybeCaller,
-    store::{Page, hospitals::Hospital},
+    domain::{
+        hospital::{self, Hospital},
+        page::Page,
+    },
     types::{Id, LatLng, Latitude, Longitude},
 };
 
@@ -100,5 +103,5 @@ async fn one(
         .hospital(id)
         .await?
         .map(Json)
-        .ok_or_else(|| ApiError::NotFound(format!("Hospital {id} not found")))
+        .ok_or_else(|| hospital::not_found(id))
 }

@@ -7,8 +7,8 @@ use http::StatusCode;
 use rand::{Rng, SeedableRng, rngs::StdRng};
 use serde_json::Value;
 use shared::{
+    domain::hospital::NewHospital,
     geo::{haversine_km, wrap_longitude},
-    store::hospitals::NewHospital,
     testing::TestApp,
     types::{Id, LatLng},
 };

@@ -5,8 +5,8 @@ use serde::Deserialize;
 use shared::{
     ApiError, ApiJson, ApiQuery, AppState, Caller,
     auth::hash_password,
-    store::users::{ProfileChange, User},
-    types::{Email, Id, LatLng, Latitude, Longitude, Password, Role},
+    domain::user::{self, ProfileChange, Role, User},
+    types::{Email, Id, Latitude, Longitude, Password},
 };
 
 pub fn router(state: AppState) -> Router {
@@ -33,7 +33,7 @@ async fn profile(
         .user(id)
         .await?
         .map(Json)
-        .ok_or_else(|| ApiError::NotFound("User not found".into()))
+        .ok_or_else(user::not_found)
 }
 
 #[derive(Deserialize)]
@@ -53,30 +53,11 @@ async fn update_profile(
     ApiJson(req): ApiJson<ProfileUpdate>,
 ) -> Result<Json<User>, ApiError> {
     let id = caller.acting_for(q.user_id)?;
-    let target = app
-        .store
-        .user(id)
-        .await?
-        .ok_or_else(|| ApiError::NotFound("User not found".into()))?;
+    let target = app.store.user(id).await?.ok_or_else(user::not_found)?;
     // The pair is checked for everyone (the contract says so); then an admin's,
     // who has no location, is ignored.
-    let location = match (req.latitude, req.longitude) {
-        (Some(lat), Some(lng)) => Some(LatLng { lat, lng }),
-        (None, None) => None,
-        (Some(_), None) => {
-            return Err(ApiError::bad_request(
-                "longitude",
-                "Missing 'longitude': latitude and longitude go together",
-            ));
-        }
-        (None, Some(_)) => {
-            return Err(ApiError::bad_request(
-                "latitude",
-                "Missing 'latitude': latitude and longitude go together",
-            ));
-        }
-    }
-    .filter(|_| target.role != Role::Admin);
+    let location =
+        user::location_pair(req.latitude, req.longitude)?.filter(|_| target.role != Role::Admin);
     let password_hash = match req.password.filter(|p| !p.is_empty()) {
         Some(p) => {
             let p = Password::try_from(p).map_err(|e| {

@@ -7,14 +7,14 @@ use std::time::Instant;
 use futures::future::join_all;
 use shared::{
     ApiError,
-    booking::BookingRequest,
-    store::{
-        ambulances::{AmbulanceStatus, AmbulanceType, NewAmbulance},
-        hospitals::NewHospital,
-        users::NewUser,
+    domain::{
+        ambulance::{AmbulanceStatus, AmbulanceType, NewAmbulance},
+        booking::BookingRequest,
+        hospital::NewHospital,
+        user::{NewUser, Role},
     },
     testing,
-    types::{Email, Id, LatLng, Phone, Role, Username},
+    types::{Email, Id, LatLng, Phone, Username},
 };
 
 fn request(hospital: Id, ambulance: Id) -> BookingRequest {

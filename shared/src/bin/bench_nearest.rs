@@ -29,7 +29,7 @@ use aws_sdk_dynamodb::{
 use rand::{Rng, SeedableRng, rngs::StdRng};
 use shared::{
     Store,
-    store::hospitals::NewHospital,
+    domain::hospital::NewHospital,
     testing,
     types::{Id, LatLng},
 };

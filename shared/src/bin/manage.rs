@@ -14,8 +14,9 @@ use shared::{
     ApiError, Store,
     auth::hash_password,
     config::Config,
-    store::{schema, users::NewUser},
-    types::{Email, LatLng, Password, Phone, Role, Username},
+    domain::user::{NewUser, Role},
+    store::schema,
+    types::{Email, LatLng, Password, Phone, Username},
 };
 
 const USAGE: &str =

@@ -9,7 +9,7 @@ use aws_sdk_dynamodb::{
     },
 };
 
-use super::db_error;
+use super::table::db_error;
 use crate::error::ApiError;
 
 /// The TTL attribute (epoch seconds) of short-lived items.
@@ -40,27 +40,36 @@ pub const ATTRIBUTES: &[(&str, &str)] = &[
 
 pub const PRIMARY: (&str, &str) = ("pk", "sk");
 
+/// Ambulances of a hospital; a user's bookings newest first.
+pub const GSI1: &str = "gsi1";
+/// Keys only, for paging hospitals by name, all ambulances, all bookings.
+pub const LIST: &str = "list";
+/// Sparse: the available ambulances only.
+pub const AVAIL: &str = "avail";
+/// Hospitals by H3 cell, for the nearest search.
+pub const GEO: &str = "geo";
+
 pub const INDEXES: &[IndexDef] = &[
     IndexDef {
-        name: "gsi1",
+        name: GSI1,
         hash: "gsi1pk",
         range: "gsi1sk",
         projection: "ALL",
     },
     IndexDef {
-        name: "list",
+        name: LIST,
         hash: "listpk",
         range: "listsk",
         projection: "KEYS_ONLY",
     },
     IndexDef {
-        name: "avail",
+        name: AVAIL,
         hash: "availpk",
         range: "availsk",
         projection: "ALL",
     },
     IndexDef {
-        name: "geo",
+        name: GEO,
         hash: "geopk",
         range: "geosk",
         projection: "ALL",

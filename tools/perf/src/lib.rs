@@ -10,8 +10,9 @@ use shared::{
     ApiError, AppState, Store,
     auth::hash_password,
     config::{AppEnv, Config},
-    store::{schema, users::NewUser},
-    types::{Email, Id, LatLng, Password, Phone, Role, Username},
+    domain::user::{NewUser, Role},
+    store::schema,
+    types::{Email, Id, LatLng, Password, Phone, Username},
 };
 use tower::ServiceExt;
 

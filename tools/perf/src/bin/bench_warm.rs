@@ -160,11 +160,11 @@ impl Bench {
     /// and an Update with a condition that holds, as the routes' transactions are
     /// made of. Idempotent: it writes the same values every time.
     async fn tx_write(&mut self) {
-        use aws_sdk_dynamodb::types::{Put, TransactWriteItem, Update};
-        use shared::store::{key, n, s};
+        use aws_sdk_dynamodb::types::{AttributeValue, Put, TransactWriteItem, Update};
+        use shared::store::key;
         let table = self.fixture.table.clone();
         let mut item = key("BENCH#txwrite", "PUT");
-        item.insert("value".into(), n(1));
+        item.insert("value".into(), AttributeValue::N("1".into()));
         let put = Put::builder()
             .table_name(&table)
             .set_item(Some(item))
@@ -176,7 +176,7 @@ impl Bench {
             .update_expression("SET #v = :v")
             .condition_expression("attribute_not_exists(heldBy)")
             .expression_attribute_names("#v", "value")
-            .expression_attribute_values(":v", s("same"))
+            .expression_attribute_values(":v", AttributeValue::S("same".into()))
             .build()
             .expect("Update");
         let start = Instant::now();

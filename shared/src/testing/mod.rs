@@ -1,6 +1,17 @@
 //! Integration-test support: every test gets its own freshly created table on the
 //! real DynamoDB Local that `make test` starts, so tests run in parallel. Requests go
-//! through the function's real router as `lambda_http` requests.
+//! through the function's real router as `lambda_http` requests, and every DynamoDB
+//! call they make is checked against the function's grants in template.yaml
+//! ([`iam`]).
+//!
+//! A new function's tests start with `TestApp::new(my_function::router)`, seed what
+//! they need with the fixtures (`app.user(..)`, `app.admin()`, `app.seed_hospital(..)`,
+//! `app.seed_ambulance(..)`) and call routes with `app.get/post/put/patch/delete`.
+
+pub mod ddb_local;
+pub mod iam;
+
+use std::sync::{Arc, Mutex};
 
 use axum::Router;
 use http::{HeaderMap, Method, StatusCode};
@@ -11,8 +22,23 @@ use tower::ServiceExt;
 use crate::{
     AppState,
     config::{AppEnv, Config},
-    store::{schema, users::NewUser},
-    types::{Email, Id, LatLng, Phone, Role, Username},
+    domain::{
+        ambulance::{Ambulance, AmbulanceStatus, AmbulanceType, NewAmbulance},
+        hospital::{Hospital, NewHospital},
+        user::{NewUser, Role},
+    },
+    error::ApiError,
+    store::{
+        Store,
+        counters::{self, Total},
+        db_error,
+        hospitals::HospitalItem,
+        retry, schema,
+        table::to_item,
+        tx::Label,
+        tx::Tx,
+    },
+    types::{Email, Id, LatLng, Phone, Username},
 };
 
 pub const TEST_PASSWORD: &str = "password123";
@@ -44,6 +70,20 @@ pub fn config_at(table: &str, endpoint: &str) -> Config {
         db_operation_timeout: std::time::Duration::from_secs(15),
         db_max_attempts: 3,
     }
+}
+
+/// `state` with the interceptor that records and checks DynamoDB calls ([`iam`]).
+fn recorded(mut state: AppState) -> AppState {
+    let client = state.store.client();
+    let client = aws_sdk_dynamodb::Client::from_conf(
+        client
+            .config()
+            .to_builder()
+            .interceptor(iam::RecordCalls)
+            .build(),
+    );
+    state.store = Store::new(client, state.store.table().to_owned());
+    state
 }
 
 /// A state over a brand-new table.
@@ -129,22 +169,22 @@ impl TestResponse {
 pub struct TestApp {
     pub state: AppState,
     router: Router,
+    /// The DynamoDB calls of this app's requests, by function.
+    calls: Arc<Mutex<iam::Calls>>,
 }
 
 impl TestApp {
     pub async fn new(router: fn(AppState) -> Router) -> Self {
-        let state = fresh_state().await;
-        TestApp {
-            router: router(state.clone()),
-            state,
-        }
+        Self::with_state(fresh_state().await, router)
     }
 
     /// A function's router over an existing state.
     pub fn with_state(state: AppState, router: fn(AppState) -> Router) -> TestApp {
+        let state = recorded(state);
         TestApp {
             router: router(state.clone()),
             state,
+            calls: Arc::default(),
         }
     }
 
@@ -153,7 +193,61 @@ impl TestApp {
         TestApp {
             router: router(self.state.clone()),
             state: self.state.clone(),
+            calls: self.calls.clone(),
         }
+    }
+
+    /// The DynamoDB calls this app's requests made so far, by function (the route
+    /// group of the request's path), as IAM actions and resources.
+    pub fn dynamodb_calls(
+        &self,
+    ) -> std::collections::BTreeMap<String, std::collections::BTreeSet<iam::Grant>> {
+        self.calls.lock().expect("not poisoned").made.clone()
+    }
+
+    /// Whether `password` signs `username` in: the check login makes, against the
+    /// stored hash.
+    pub async fn password_works(&self, username: &str, password: &str) -> bool {
+        let username = Username::try_from(username.to_owned()).unwrap();
+        let stored = self.state.store.user_for_login(&username).await.unwrap();
+        crate::auth::verify_password(stored.map(|(_, hash)| hash), password.to_owned())
+            .await
+            .unwrap()
+    }
+
+    /// A hospital straight in the store.
+    pub async fn seed_hospital(&self, name: &str, lat: f64, lng: f64) -> Hospital {
+        self.state
+            .store
+            .add_hospital(NewHospital {
+                name: name.to_owned(),
+                address: format!("{name} Road"),
+                location: LatLng::new(lat, lng).unwrap(),
+                contact_info: Some("+911234567".into()),
+            })
+            .await
+            .unwrap()
+    }
+
+    /// An ALS ambulance of `hospital` straight in the store (driver "Ravi Kumar").
+    pub async fn seed_ambulance(
+        &self,
+        hospital: Id,
+        number: &str,
+        status: AmbulanceStatus,
+    ) -> Ambulance {
+        self.state
+            .store
+            .add_ambulance(NewAmbulance {
+                number: number.to_owned(),
+                driver_info: Some("Ravi Kumar".into()),
+                status,
+                ambulance_type: AmbulanceType::Als,
+                contact_info: Some("+919999999".into()),
+                hospital_id: hospital,
+            })
+            .await
+            .unwrap()
     }
 
     /// Creates a user straight in the store and returns a token for them.
@@ -211,9 +305,26 @@ impl TestApp {
         self.send(builder.body(body).unwrap()).await
     }
 
-    /// Sends any request, e.g. a malformed body or odd headers.
+    /// Sends any request, e.g. a malformed body or odd headers. Fails the test when
+    /// the function made a DynamoDB call its template.yaml policy does not grant.
     pub async fn send(&self, request: http::Request<lambda_http::Body>) -> TestResponse {
-        let response = self.router.clone().oneshot(request).await.unwrap();
+        // API Gateway routes /api/<group>/... to the function of that group.
+        let function = request
+            .uri()
+            .path()
+            .strip_prefix("/api/")
+            .and_then(|rest| rest.split('/').next())
+            .unwrap_or("(no function)")
+            .to_owned();
+        let response = iam::serving(
+            &function,
+            self.calls.clone(),
+            self.router.clone().oneshot(request),
+        )
+        .await
+        .unwrap();
+        let refused = std::mem::take(&mut self.calls.lock().expect("not poisoned").refused);
+        assert!(refused.is_empty(), "{}", refused.join("\n"));
         let status = response.status();
         let headers = response.headers().clone();
         let bytes = http_body_util::BodyExt::collect(response.into_body())
@@ -255,5 +366,66 @@ impl TestApp {
 
     pub async fn delete(&self, uri: &str, token: Option<&str>) -> TestResponse {
         self.call(Method::DELETE, uri, token, None).await
+    }
+}
+
+impl Store {
+    /// Loads many hospitals fast with BatchWriteItem, for benchmarks and big test
+    /// sets only: ids are given, and the hospitals counter is set to the number
+    /// loaded. Unprocessed items are sent again with the store's retry policy.
+    pub async fn bulk_load_hospitals(
+        &self,
+        hospitals: Vec<(Id, NewHospital)>,
+    ) -> Result<(), ApiError> {
+        use aws_sdk_dynamodb::types::{PutRequest, WriteRequest};
+        use backon::Retryable;
+        use futures::{StreamExt, TryStreamExt};
+
+        let total = hospitals.len() as i64;
+        let mut requests = vec![];
+        for (id, new) in hospitals {
+            let put = PutRequest::builder()
+                .set_item(Some(to_item(&HospitalItem::new(id, new))?))
+                .build()
+                .map_err(ApiError::internal)?;
+            requests.push(WriteRequest::builder().put_request(put).build());
+        }
+        futures::stream::iter(requests.chunks(25))
+            .map(|batch| async move {
+                let pending = std::sync::Mutex::new(batch.to_vec());
+                let round = || async {
+                    let batch = std::mem::take(&mut *pending.lock().expect("not poisoned"));
+                    let out = self
+                        .client()
+                        .batch_write_item()
+                        .request_items(self.table(), batch)
+                        .send()
+                        .await
+                        .map_err(|e| Some(db_error(e)))?;
+                    let left = out
+                        .unprocessed_items
+                        .and_then(|mut u| u.remove(self.table()))
+                        .unwrap_or_default();
+                    if left.is_empty() {
+                        return Ok(());
+                    }
+                    *pending.lock().expect("not poisoned") = left;
+                    Err(None)
+                };
+                round
+                    .retry(retry::policy().with_max_times(20))
+                    .when(Option::is_none)
+                    .await
+                    .map_err(|e| e.unwrap_or(ApiError::Unavailable))
+            })
+            .buffer_unordered(16)
+            .try_collect::<Vec<()>>()
+            .await?;
+        let mut tx = Tx::new();
+        tx.push(
+            Label::Counter,
+            counters::add(counters::HOSPITALS, &Total { total })?,
+        );
+        self.commit_or_500(tx).await
     }
 }

@@ -1,14 +1,13 @@
 //! Hospitals and ambulances through the admin, hospitals and ambulances functions,
-//! against DynamoDB Local.
+//! against DynamoDB Local. (The nearest search against brute force is
+//! `functions/hospitals/tests/nearest.rs`.)
 
 use http::StatusCode;
 use rand::{Rng, SeedableRng, rngs::StdRng};
 use serde_json::{Value, json};
 use shared::{
-    geo::haversine_km,
-    store::ambulances::{
-        AmbulanceCounts, AmbulanceStatus, StatusMove, status_change, status_counter_delta,
-    },
+    domain::ambulance::{AmbulanceCounts, AmbulanceStatus},
+    store::{Tx, ambulances::StatusMove},
     testing::{TestApp, TestUser},
     types::Id,
 };
@@ -21,11 +20,11 @@ struct Apps {
 }
 
 async fn apps() -> Apps {
-    let admin_app = TestApp::new(admin::router).await;
+    let admin_app = TestApp::new(api_tests::system).await;
     let admin = admin_app.admin().await;
     Apps {
-        hospitals: admin_app.with_router(hospitals::router),
-        ambulances: admin_app.with_router(ambulances::router),
+        hospitals: admin_app.with_router(api_tests::system),
+        ambulances: admin_app.with_router(api_tests::system),
         admin_app,
         admin,
     }
@@ -187,7 +186,7 @@ async fn hospitals_page_by_name_with_exact_totals() {
 #[tokio::test]
 async fn deep_and_shallow_hospital_pages() {
     use shared::{
-        store::hospitals::NewHospital,
+        domain::hospital::NewHospital,
         types::{LatLng, Latitude, Longitude},
     };
     let a = apps().await;
@@ -465,64 +464,6 @@ async fn bad_parameters_are_400_naming_them() {
 }
 
 #[tokio::test]
-async fn nearest_equals_brute_force_including_the_antimeridian() {
-    let a = apps().await;
-    let mut rng = StdRng::seed_from_u64(7);
-    let mut points = vec![];
-    for i in 0..70 {
-        let (lat, lng) = if i % 2 == 0 {
-            (
-                30.67 + rng.random_range(-0.8..0.8),
-                74.33 + rng.random_range(-0.8..0.8),
-            )
-        } else {
-            let mut lng: f64 = 179.6 + rng.random_range(-0.8..0.8);
-            if lng > 180.0 {
-                lng -= 360.0
-            }
-            (-16.5 + rng.random_range(-0.8..0.8), lng)
-        };
-        a.add_hospital(&format!("H{i}"), lat, lng).await;
-        points.push((lat, lng));
-    }
-    for (lat, lng, limit) in [
-        (30.67, 74.33, 10),
-        (31.0, 74.0, 5),
-        (-16.5, 179.99, 10),
-        (-16.4, -179.8, 7),
-        (-16.5, 179.2, 50),
-    ] {
-        let res = a
-            .hospitals
-            .get(
-                &format!("/api/hospitals/nearest?lat={lat}&lng={lng}&limit={limit}"),
-                None,
-            )
-            .await;
-        assert_eq!(res.status, StatusCode::OK, "{:?}", res.body);
-        let got: Vec<f64> = res
-            .body
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|h| h["distance"].as_f64().unwrap())
-            .collect();
-        let mut want: Vec<f64> = points
-            .iter()
-            .map(|(plat, plng)| haversine_km(lat, lng, *plat, *plng))
-            .filter(|d| *d <= 100.0)
-            .collect();
-        want.sort_by(f64::total_cmp);
-        want.truncate(limit);
-        assert_eq!(got.len(), want.len(), "at {lat},{lng}");
-        for (g, w) in got.iter().zip(&want) {
-            assert!((g - w).abs() < 0.001, "at {lat},{lng}: {got:?} vs {want:?}");
-        }
-        assert!(got.windows(2).all(|w| w[0] <= w[1]), "nearest first");
-    }
-}
-
-#[tokio::test]
 async fn public_reads_hide_driver_and_contact_details() {
     let a = apps().await;
     let h = a.add_hospital("City Hospital", 30.0, 74.0).await;
@@ -653,52 +594,38 @@ async fn try_hold(a: &Apps, ambulance: &Value, booking: u64) -> bool {
     let store = &a.admin_app.state.store;
     let id = id_of(ambulance);
     let hospital = Id::try_from(ambulance["hospitalId"].as_u64().unwrap()).unwrap();
-    store
-        .transact(vec![
-            status_change(
-                store,
-                StatusMove {
-                    ambulance: id,
-                    hospital_of_ambulance: hospital,
-                    from: AmbulanceStatus::Available,
-                    to: AmbulanceStatus::OnDuty,
-                    require_hospital: Some(hospital),
-                    expected_holder: None,
-                    held_by: Some(Id::try_from(booking).unwrap()),
-                },
-            )
-            .unwrap(),
-            status_counter_delta(store, AmbulanceStatus::Available, AmbulanceStatus::OnDuty)
-                .unwrap(),
-        ])
-        .await
-        .is_ok()
+    let mut tx = Tx::new();
+    StatusMove {
+        ambulance: id,
+        hospital_of_ambulance: hospital,
+        from: AmbulanceStatus::Available,
+        to: AmbulanceStatus::OnDuty,
+        require_hospital: Some(hospital),
+        expected_holder: None,
+        held_by: Some(Id::try_from(booking).unwrap()),
+    }
+    .push_into(&mut tx)
+    .unwrap();
+    store.commit(tx).await.is_ok()
 }
 
 /// What the end of a booking does: ON_DUTY held by `booking` back to AVAILABLE.
 async fn try_release(a: &Apps, ambulance: &Value, booking: u64) -> bool {
     let store = &a.admin_app.state.store;
     let hospital = Id::try_from(ambulance["hospitalId"].as_u64().unwrap()).unwrap();
-    store
-        .transact(vec![
-            status_change(
-                store,
-                StatusMove {
-                    ambulance: id_of(ambulance),
-                    hospital_of_ambulance: hospital,
-                    from: AmbulanceStatus::OnDuty,
-                    to: AmbulanceStatus::Available,
-                    require_hospital: None,
-                    expected_holder: Some(Id::try_from(booking).unwrap()),
-                    held_by: None,
-                },
-            )
-            .unwrap(),
-            status_counter_delta(store, AmbulanceStatus::OnDuty, AmbulanceStatus::Available)
-                .unwrap(),
-        ])
-        .await
-        .is_ok()
+    let mut tx = Tx::new();
+    StatusMove {
+        ambulance: id_of(ambulance),
+        hospital_of_ambulance: hospital,
+        from: AmbulanceStatus::OnDuty,
+        to: AmbulanceStatus::Available,
+        require_hospital: None,
+        expected_holder: Some(Id::try_from(booking).unwrap()),
+        held_by: None,
+    }
+    .push_into(&mut tx)
+    .unwrap();
+    store.commit(tx).await.is_ok()
 }
 
 #[tokio::test]

@@ -8,12 +8,9 @@ use shared::testing::{TEST_PASSWORD, TestApp};
 
 const ANON: usize = 0;
 
-mod common;
-use common::group_router;
-
 #[tokio::test]
 async fn the_authorization_matrix() {
-    let base = TestApp::new(admin::router).await;
+    let base = TestApp::new(api_tests::system).await;
     let admin = base.admin().await;
     let a = base.user("owner_a").await;
     let b = base.user("other_b").await;
@@ -39,14 +36,13 @@ async fn the_authorization_matrix() {
         let res = base.post("/api/admin/ambulances/add", tok, json!({"number": format!("Z-{i}"), "status":"AVAILABLE", "hospital": {"id": hospital["id"]}})).await;
         ambs.push(res.body["id"].clone());
     }
-    let booking_app = TestApp::with_state(base.state.clone(), booking::router);
     let book = |amb: &Value| json!({"hospitalId": hospital["id"], "ambulanceId": amb, "patient": {"name":"P","age":40,"gender":"Male","condition":"c"}});
-    let a_booking = booking_app
+    let a_booking = base
         .post("/api/booking/book", Some(&a.token), book(&ambs[0]))
         .await
         .body["id"]
         .clone();
-    let a_pending = booking_app
+    let a_pending = base
         .post("/api/booking/book", Some(&a.token), book(&ambs[1]))
         .await
         .body["id"]
@@ -90,9 +86,8 @@ async fn the_authorization_matrix() {
     let names = ["signed out", "user B", "user A", "admin"];
     let mut failures = vec![];
     for (method, path, body, expected) in &rows {
-        let app = TestApp::with_state(base.state.clone(), group_router(path));
         for (i, caller) in callers.iter().enumerate() {
-            let res = app.call(method.clone(), path, *caller, body.clone()).await;
+            let res = base.call(method.clone(), path, *caller, body.clone()).await;
             if res.status.as_u16() != expected[i] {
                 failures.push(format!(
                     "{method} {path} as {}: expected {}, got {} {:?}",

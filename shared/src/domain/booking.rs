@@ -1,17 +1,25 @@
 //! Bookings: the request a user makes (parsed into types that can only hold valid
-//! values) and the status state machine, as plain functions.
-
-use std::fmt;
+//! values), the booking as stored and shown, and the status state machine.
+//!
+//! The state machine is [`BookingStatus::next`]; a move is checked by
+//! [`BookingStatus::move_to`], which answers the [`Transition`] the store writes
+//! (and whether it frees the ambulance). Trip stages will hang off the same
+//! transition.
 
 use serde::{Deserialize, Serialize};
+use strum::{AsRefStr, Display, VariantArray};
 
+use super::{ambulance::AmbulanceType, hospital::HospitalRef};
 use crate::{
     error::ApiError,
-    types::{Id, Text},
+    types::{Id, Text, WholeNumber},
 };
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, AsRefStr, Display, VariantArray,
+)]
 #[serde(rename_all = "UPPERCASE")]
+#[strum(serialize_all = "UPPERCASE")]
 pub enum BookingStatus {
     Pending,
     Active,
@@ -19,14 +27,21 @@ pub enum BookingStatus {
     Cancelled,
 }
 
-impl BookingStatus {
-    pub const ALL: [BookingStatus; 4] = [
-        BookingStatus::Pending,
-        BookingStatus::Active,
-        BookingStatus::Completed,
-        BookingStatus::Cancelled,
-    ];
+/// One allowed move of a booking's status.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Transition {
+    pub from: BookingStatus,
+    pub to: BookingStatus,
+}
 
+impl Transition {
+    /// Reaching a final status returns the ambulance to AVAILABLE (same transaction).
+    pub fn frees_ambulance(self) -> bool {
+        self.to.is_final()
+    }
+}
+
+impl BookingStatus {
     /// COMPLETED and CANCELLED are final: nothing moves out of them.
     pub fn is_final(self) -> bool {
         matches!(self, BookingStatus::Completed | BookingStatus::Cancelled)
@@ -42,46 +57,22 @@ impl BookingStatus {
         }
     }
 
-    /// The camelCase name of this status's counter field.
-    pub fn counter_field(self) -> &'static str {
-        match self {
-            BookingStatus::Pending => "pending",
-            BookingStatus::Active => "active",
-            BookingStatus::Completed => "completed",
-            BookingStatus::Cancelled => "cancelled",
+    /// Checks one move of the state machine; a refused move is a 409 that says which.
+    pub fn move_to(self, to: BookingStatus) -> Result<Transition, ApiError> {
+        let from = self;
+        if from.next().contains(&to) {
+            return Ok(Transition { from, to });
         }
+        let why = if from.is_final() {
+            format!("{from} is final")
+        } else {
+            let allowed: Vec<&str> = from.next().iter().map(AsRef::as_ref).collect();
+            format!("from {from} it can only become {}", allowed.join(" or "))
+        };
+        Err(ApiError::Conflict(format!(
+            "Cannot change booking status from {from} to {to}: {why}"
+        )))
     }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            BookingStatus::Pending => "PENDING",
-            BookingStatus::Active => "ACTIVE",
-            BookingStatus::Completed => "COMPLETED",
-            BookingStatus::Cancelled => "CANCELLED",
-        }
-    }
-}
-
-impl fmt::Display for BookingStatus {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// Checks one move of the state machine; a refused move is a 409 that says which.
-pub fn check_transition(from: BookingStatus, to: BookingStatus) -> Result<(), ApiError> {
-    if from.next().contains(&to) {
-        return Ok(());
-    }
-    let why = if from.is_final() {
-        format!("{from} is final")
-    } else {
-        let allowed: Vec<&str> = from.next().iter().map(|s| s.as_str()).collect();
-        format!("from {from} it can only become {}", allowed.join(" or "))
-    };
-    Err(ApiError::Conflict(format!(
-        "Cannot change booking status from {from} to {to}: {why}"
-    )))
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -97,12 +88,12 @@ pub type PatientName = Text<100>;
 
 /// Whole years, 0–150.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(try_from = "crate::types::WholeNumber", into = "u8")]
+#[serde(try_from = "WholeNumber", into = "u8")]
 pub struct PatientAge(u8);
 
-impl TryFrom<crate::types::WholeNumber> for PatientAge {
+impl TryFrom<WholeNumber> for PatientAge {
     type Error = String;
-    fn try_from(v: crate::types::WholeNumber) -> Result<Self, String> {
+    fn try_from(v: WholeNumber) -> Result<Self, String> {
         PatientAge::try_from(v.0)
     }
 }
@@ -154,6 +145,86 @@ pub struct BookingRequest {
     pub patient: Patient,
 }
 
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BookingAmbulance {
+    pub id: Id,
+    pub number: String,
+    #[serde(rename = "type")]
+    pub ambulance_type: AmbulanceType,
+    pub driver_info: Option<String>,
+}
+
+/// A booking as the API shows it (DESIGN.md section 5). Names are those stored at
+/// booking time, so history survives removed hospitals and ambulances.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Booking {
+    pub id: Id,
+    pub booking_status: BookingStatus,
+    pub booking_type: BookingType,
+    pub booking_time: String,
+    pub user_id: Id,
+    pub username: String,
+    pub user_email: String,
+    pub hospital_id: Id,
+    pub hospital_name: String,
+    pub hospital: HospitalRef,
+    pub ambulance_id: Id,
+    pub ambulance_number: String,
+    pub ambulance: BookingAmbulance,
+    pub patient: Patient,
+}
+
+/// Figures for the admin dashboard. The same fields are the bookings counter's (see
+/// `store::counters`), so a count and a change of counts are one type.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct BookingCounts {
+    pub total: i64,
+    pub pending: i64,
+    pub active: i64,
+    pub completed: i64,
+    pub cancelled: i64,
+}
+
+impl BookingCounts {
+    fn of_status(&mut self, status: BookingStatus) -> &mut i64 {
+        match status {
+            BookingStatus::Pending => &mut self.pending,
+            BookingStatus::Active => &mut self.active,
+            BookingStatus::Completed => &mut self.completed,
+            BookingStatus::Cancelled => &mut self.cancelled,
+        }
+    }
+
+    /// The change of counts a new (PENDING) booking makes.
+    pub fn booked() -> Self {
+        BookingCounts {
+            total: 1,
+            pending: 1,
+            ..Default::default()
+        }
+    }
+
+    /// The change of counts of one booking's move.
+    pub fn moved(t: Transition) -> Self {
+        let mut c = BookingCounts::default();
+        *c.of_status(t.from) -= 1;
+        *c.of_status(t.to) += 1;
+        c
+    }
+}
+
+pub fn not_found(id: Id) -> ApiError {
+    ApiError::NotFound(format!("Booking {id} not found"))
+}
+
+/// Someone else booked the ambulance first.
+pub fn ambulance_taken() -> ApiError {
+    ApiError::Conflict("Ambulance is no longer available".into())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -163,10 +234,10 @@ mod tests {
     #[test]
     fn the_state_machine_allows_exactly_four_moves() {
         let mut allowed = vec![];
-        for from in BookingStatus::ALL {
-            for to in BookingStatus::ALL {
-                if check_transition(from, to).is_ok() {
-                    allowed.push((from, to));
+        for from in BookingStatus::VARIANTS {
+            for to in BookingStatus::VARIANTS {
+                if from.move_to(*to).is_ok() {
+                    allowed.push((*from, *to));
                 }
             }
         }
@@ -179,19 +250,29 @@ mod tests {
                 (Active, Cancelled)
             ]
         );
-        let Err(ApiError::Conflict(msg)) = check_transition(Completed, Active) else {
+        let Err(ApiError::Conflict(msg)) = Completed.move_to(Active) else {
             panic!()
         };
         assert_eq!(
             msg,
             "Cannot change booking status from COMPLETED to ACTIVE: COMPLETED is final"
         );
-        let Err(ApiError::Conflict(msg)) = check_transition(Pending, Completed) else {
+        let Err(ApiError::Conflict(msg)) = Pending.move_to(Completed) else {
             panic!()
         };
         assert!(
             msg.ends_with("from PENDING it can only become ACTIVE or CANCELLED"),
             "{msg}"
+        );
+        assert!(Active.move_to(Cancelled).unwrap().frees_ambulance());
+        assert!(!Pending.move_to(Active).unwrap().frees_ambulance());
+        assert_eq!(
+            BookingCounts::moved(Active.move_to(Completed).unwrap()),
+            BookingCounts {
+                active: -1,
+                completed: 1,
+                ..Default::default()
+            }
         );
     }
 

@@ -63,7 +63,7 @@ fn coord(v: &Value) -> f64 {
 
 #[tokio::test]
 async fn registering_with_any_coordinate_is_a_201_or_a_400() {
-    let app = TestApp::new(auth::router).await;
+    let app = TestApp::new(api_tests::system).await;
     for (i, (text, expected)) in IN_RANGE.iter().enumerate() {
         // The same text as latitude, and (within ±180) as longitude.
         let body = format!(
@@ -116,7 +116,7 @@ async fn registering_with_any_coordinate_is_a_201_or_a_400() {
 
 #[tokio::test]
 async fn updating_a_profile_with_any_coordinate_is_a_200_or_a_400() {
-    let app = TestApp::new(user::router).await;
+    let app = TestApp::new(api_tests::system).await;
     let u = app.user("mover").await;
     for (text, expected) in IN_RANGE {
         let body =
@@ -141,7 +141,7 @@ async fn updating_a_profile_with_any_coordinate_is_a_200_or_a_400() {
 
 #[tokio::test]
 async fn adding_a_hospital_at_any_coordinate_is_a_201_or_a_400_and_the_search_finds_it() {
-    let app = TestApp::new(admin::router).await;
+    let app = TestApp::new(api_tests::system).await;
     let admin = app.admin().await;
     let tok = Some(admin.token.as_str());
     for (i, (text, expected)) in IN_RANGE.iter().enumerate() {
@@ -175,8 +175,7 @@ async fn adding_a_hospital_at_any_coordinate_is_a_201_or_a_400_and_the_search_fi
     }
 
     // The five flushed to (0, 0) and the one at 1e-90 are all at the origin.
-    let search = app.with_router(hospitals::router);
-    let res = search
+    let res = app
         .get(
             "/api/hospitals/nearest?lat=5e-324&lng=-0.0&radiusKm=1",
             None,
@@ -193,7 +192,7 @@ async fn adding_a_hospital_at_any_coordinate_is_a_201_or_a_400_and_the_search_fi
 
 #[tokio::test]
 async fn the_nearest_search_takes_any_query_number_or_answers_400() {
-    let app = TestApp::new(hospitals::router).await;
+    let app = TestApp::new(api_tests::system).await;
     for query in [
         "lat=5e-324&lng=-5e-324",
         "lat=-0&lng=-0.0",

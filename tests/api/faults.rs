@@ -1,13 +1,9 @@
-//! Faults: the suite starts its own DynamoDB Local (the jar from DDB_LOCAL_DIR, set by
-//! `make test`), then hangs it and kills it under load. Requests must answer 503 with
+//! Faults: the test starts its own DynamoDB Local (`scripts/ddb-local.sh`, through
+//! `shared::testing::ddb_local`), then hangs it and kills it under load. Requests must answer 503 with
 //! Retry-After within 3 s, the same function process must recover when the database
 //! comes back, and no booking may be half-written.
 
-use std::{
-    net::TcpStream,
-    process::{Child, Command, Stdio},
-    time::{Duration, Instant},
-};
+use std::time::{Duration, Instant};
 
 use futures::future::join_all;
 use http::StatusCode;
@@ -15,87 +11,17 @@ use serde_json::{Value, json};
 use shared::{
     AppState,
     config::Config,
-    store::{
-        ambulances::{AmbulanceStatus, AmbulanceType, NewAmbulance},
-        hospitals::NewHospital,
-        schema,
+    domain::{
+        ambulance::{AmbulanceStatus, AmbulanceType, NewAmbulance},
+        hospital::NewHospital,
     },
-    testing::{TestApp, config_at},
+    store::schema,
+    testing::{
+        TestApp, config_at,
+        ddb_local::{DynamoDbLocal as Ddb, free_port},
+    },
     types::{Id, LatLng},
 };
-
-struct Ddb {
-    child: Child,
-    port: u16,
-    data: std::path::PathBuf,
-}
-
-fn jar_dir() -> String {
-    std::env::var("DDB_LOCAL_DIR").unwrap_or_else(|_| {
-        panic!("DDB_LOCAL_DIR is not set: run the tests with `make test`, which installs DynamoDB Local and sets it")
-    })
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
-impl Ddb {
-    fn start(port: u16, data: std::path::PathBuf) -> Ddb {
-        let dir = jar_dir();
-        std::fs::create_dir_all(&data).unwrap();
-        let child = Command::new("java")
-            .arg(format!("-Djava.library.path={dir}/DynamoDBLocal_lib"))
-            .args([
-                "-jar",
-                &format!("{dir}/DynamoDBLocal.jar"),
-                "-sharedDb",
-                "-port",
-                &port.to_string(),
-                "-dbPath",
-            ])
-            .arg(&data)
-            .current_dir(&data)
-            .stdout(Stdio::null())
-            .spawn()
-            .expect("java starts DynamoDB Local");
-        let started = Instant::now();
-        while TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(
-                started.elapsed() < Duration::from_secs(30),
-                "DynamoDB Local did not start"
-            );
-            std::thread::sleep(Duration::from_millis(100));
-        }
-        Ddb { child, port, data }
-    }
-
-    fn signal(&self, sig: &str) {
-        let ok = Command::new("kill")
-            .args([sig, &self.child.id().to_string()])
-            .status()
-            .unwrap()
-            .success();
-        assert!(ok, "kill {sig}");
-    }
-
-    fn stop(mut self) -> (u16, std::path::PathBuf) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        (self.port, self.data.clone())
-    }
-}
-
-impl Drop for Ddb {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 /// Two states over one table on `port`: a patient one for setting up and checking
 /// (a busy test machine must not fail the setup), and one with the production

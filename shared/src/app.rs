@@ -1,0 +1,33 @@
+//! What every handler gets, built once per cold start.
+
+use std::sync::Arc;
+
+use axum::extract::FromRef;
+
+use crate::{auth::AuthKeys, config::Config, store};
+
+/// The store and the token keys.
+#[derive(Clone)]
+pub struct AppState {
+    pub store: store::Store,
+    pub auth: Arc<AuthKeys>,
+    pub config: Arc<Config>,
+}
+
+impl AppState {
+    pub async fn new(config: Config) -> Self {
+        let client = store::connect(&config).await;
+        AppState {
+            store: store::Store::new(client, config.table_name.clone()),
+            auth: Arc::new(AuthKeys::new(&config.jwt_secret)),
+            config: Arc::new(config),
+        }
+    }
+}
+
+/// The auth extractors (`Caller`, ...) take their keys from the state.
+impl FromRef<AppState> for Arc<AuthKeys> {
+    fn from_ref(state: &AppState) -> Self {
+        state.auth.clone()
+    }
+}

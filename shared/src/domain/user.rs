@@ -1,0 +1,108 @@
+//! Users: the account as the API shows it, roles, and what a new account or a
+//! profile edit carries.
+
+use serde::{Deserialize, Serialize};
+
+use crate::{
+    error::ApiError,
+    types::{Email, Id, LatLng, Latitude, Longitude, Phone, Username},
+};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum Role {
+    User,
+    Admin,
+}
+
+impl Role {
+    pub fn is_admin(self) -> bool {
+        self == Role::Admin
+    }
+}
+
+/// A user as the API shows it: never the password hash.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct User {
+    pub id: Id,
+    pub username: String,
+    pub email: String,
+    pub phone: String,
+    pub latitude: Option<f64>,
+    pub longitude: Option<f64>,
+    pub role: Role,
+    pub created_at: String,
+}
+
+pub struct NewUser {
+    pub username: Username,
+    pub email: Email,
+    pub phone: Phone,
+    pub location: Option<LatLng>,
+    pub role: Role,
+    pub password_hash: String,
+}
+
+pub struct ProfileChange {
+    pub email: Email,
+    /// `None` keeps the stored location.
+    pub location: Option<LatLng>,
+    pub password_hash: Option<String>,
+}
+
+/// Latitude and longitude go together: both (a new location), or neither (keep the
+/// stored one). Half a pair is a 400 naming the missing half.
+pub fn location_pair(
+    latitude: Option<Latitude>,
+    longitude: Option<Longitude>,
+) -> Result<Option<LatLng>, ApiError> {
+    match (latitude, longitude) {
+        (Some(lat), Some(lng)) => Ok(Some(LatLng { lat, lng })),
+        (None, None) => Ok(None),
+        (Some(_), None) => Err(ApiError::bad_request(
+            "longitude",
+            "Missing 'longitude': latitude and longitude go together",
+        )),
+        (None, Some(_)) => Err(ApiError::bad_request(
+            "latitude",
+            "Missing 'latitude': latitude and longitude go together",
+        )),
+    }
+}
+
+pub fn not_found() -> ApiError {
+    ApiError::NotFound("User not found".into())
+}
+
+pub fn username_taken() -> ApiError {
+    ApiError::Conflict("Username is already taken".into())
+}
+
+pub fn email_taken() -> ApiError {
+    ApiError::Conflict("Email is already registered".into())
+}
+
+/// A profile edit that lost a race with another edit of the same profile.
+pub fn changed_meanwhile() -> ApiError {
+    ApiError::Conflict("The profile was changed at the same time; please retry".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_location_is_both_halves_or_none() {
+        let lat = Latitude::try_from(30.0).ok();
+        let lng = Longitude::try_from(74.0).ok();
+        assert!(location_pair(lat, lng).unwrap().is_some());
+        assert!(location_pair(None, None).unwrap().is_none());
+        for (lat, lng, missing) in [(lat, None, "longitude"), (None, lng, "latitude")] {
+            let Err(ApiError::BadRequest { field, .. }) = location_pair(lat, lng) else {
+                panic!("half a pair is a 400");
+            };
+            assert_eq!(field.as_deref(), Some(missing));
+        }
+    }
+}

@@ -1,0 +1,19 @@
+//! A function's `main`: the state built once at cold start, then the Lambda runtime.
+
+use axum::Router;
+
+use crate::{app::AppState, config::Config, telemetry};
+
+/// Serves `router` on Lambda: JSON logs, the configuration (the JWT secret from
+/// Secrets Manager in AWS, JWT_SECRET locally) and the DynamoDB client, once.
+pub fn serve(router: fn(AppState) -> Router) -> Result<(), lambda_http::Error> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?
+        .block_on(async {
+            telemetry::init();
+            let config = Config::load().await?;
+            let state = AppState::new(config).await;
+            lambda_http::run(router(state)).await
+        })
+}

@@ -1,0 +1,490 @@
+//! Writes that change more than one entity at once, each in one transaction with
+//! conditions, so a race or a crash never leaves them half done:
+//!
+//! - booking: the booking is written and its ambulance moves AVAILABLE → ON_DUTY
+//!   (held by the booking) only together; a final status frees the ambulance in the
+//!   same transaction. So two people can never book one ambulance, and a crash can
+//!   never leave it stuck;
+//! - an ambulance is added to, or removed from, its hospital's count with it, and a
+//!   hospital goes only with all its ambulances.
+//!
+//! The rules (which moves are allowed, what a refusal says) are in `domain`.
+
+use std::sync::Mutex;
+
+use backon::Retryable;
+use serde::{Deserialize, Serialize};
+
+use super::{
+    ambulances::{AmbulanceItem, StatusMove},
+    bookings::{BookingItem, IDEMPOTENCY_TTL_SECS, IdempotencyItem, request_hash},
+    counters::{self, Total},
+    hospitals::count_ambulances,
+    keys::{self, Key},
+    retry,
+    schema::TTL_ATTRIBUTE,
+    table::Store,
+    tx::{Label, Refused, Tx, TxError, Write},
+};
+use crate::{
+    domain::{
+        ambulance::{self, Ambulance, AmbulanceCounts, AmbulanceStatus, NewAmbulance},
+        booking::{self, Booking, BookingAmbulance, BookingCounts, BookingRequest, BookingStatus},
+        hospital::{self, HospitalRef},
+    },
+    error::ApiError,
+    types::{Id, epoch_seconds, now_rfc3339},
+};
+
+/// Claims an ambulance number.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct NumberGuard {
+    #[serde(flatten)]
+    key: Key,
+    ambulance_id: Id,
+}
+
+/// Ambulances removed per transaction: 2 items each (the ambulance and its number
+/// guard) plus up to 3 (the hospital or its count, and two counters) stay within
+/// DynamoDB's 100 items.
+pub const AMBULANCES_PER_REMOVAL: usize = 48;
+
+/// How one attempt of a booking's move ended.
+enum MoveAttempt {
+    /// Someone moved the booking at the same time: read it again and re-check.
+    Raced,
+    Failed(ApiError),
+}
+
+impl From<ApiError> for MoveAttempt {
+    fn from(e: ApiError) -> Self {
+        MoveAttempt::Failed(e)
+    }
+}
+
+impl Store {
+    pub async fn add_ambulance(&self, new: NewAmbulance) -> Result<Ambulance, ApiError> {
+        // The hospital (for its name and address) and a fresh id at once: independent.
+        // An unknown hospital then leaves a gap in the ids, as any refused add does.
+        let (hospital, id) = tokio::join!(
+            self.hospital_item(new.hospital_id),
+            self.next_id("ambulance")
+        );
+        let hospital = hospital?.ok_or_else(|| hospital::not_found(new.hospital_id))?;
+        let id = id?;
+        let available = new.status == AmbulanceStatus::Available;
+        let item = AmbulanceItem {
+            key: keys::ambulance(id),
+            id,
+            gsi1pk: keys::hospital_ambulances(new.hospital_id),
+            gsi1sk: keys::ambulance_in_hospital(id),
+            listpk: keys::AMBULANCES.into(),
+            listsk: keys::by_name(&new.number, id),
+            availpk: available.then(|| keys::AVAILABLE.to_owned()),
+            availsk: available.then(|| keys::available(new.hospital_id, id)),
+            number: new.number.clone(),
+            driver_info: new.driver_info,
+            status: new.status,
+            ambulance_type: new.ambulance_type,
+            contact_info: new.contact_info,
+            hospital_id: new.hospital_id,
+            hospital_name: hospital.name,
+            hospital_address: hospital.address,
+            held_by: None,
+        };
+        let guard = NumberGuard {
+            key: keys::ambulance_number_guard(&new.number),
+            ambulance_id: id,
+        };
+        let mut tx = Tx::new();
+        tx.push(Label::Ambulance(id), Write::put(&item).absent())
+            .push(Label::AmbulanceNumberGuard(id), Write::put(&guard).absent())
+            .push(
+                Label::Hospital(new.hospital_id),
+                count_ambulances(new.hospital_id, 1),
+            )
+            .push(
+                Label::Counter,
+                counters::add(counters::AMBULANCES, &AmbulanceCounts::of(&[new.status]))?,
+            );
+        self.commit(tx).await.map_err(|e| {
+            e.or_refused(|r| {
+                if r.by(Label::AmbulanceNumberGuard(id)) {
+                    ambulance::number_taken(&new.number)
+                } else if r.by(Label::Hospital(new.hospital_id)) {
+                    hospital::not_found(new.hospital_id)
+                } else {
+                    ApiError::internal(format!("adding an ambulance refused: {r:?}"))
+                }
+            })
+        })?;
+        Ok(item.into())
+    }
+
+    /// Removes an idle ambulance; one held by an open booking is refused (409).
+    pub async fn remove_ambulance(&self, id: Id) -> Result<(), ApiError> {
+        let a = self
+            .ambulance_item(id)
+            .await?
+            .ok_or_else(|| ambulance::not_found(id))?;
+        if let Some(booking) = a.held_by {
+            return Err(ambulance::held_conflict(&a.number, booking, "removed"));
+        }
+        let mut tx = Tx::new();
+        a.push_removal(&mut tx);
+        tx.push(
+            Label::Hospital(a.hospital_id),
+            count_ambulances(a.hospital_id, -1),
+        )
+        .push(
+            Label::Counter,
+            counters::add(
+                counters::AMBULANCES,
+                &AmbulanceCounts::of(&[a.status]).removed(),
+            )?,
+        );
+        self.commit(tx).await.map_err(|e| {
+            e.or_refused(|_| ambulance::changed_meanwhile(&a.number, "while it was being removed"))
+        })
+    }
+
+    /// Removes a hospital with its idle ambulances. Refused (409 naming the booking)
+    /// while any of its ambulances is held by an open booking.
+    ///
+    /// Up to [`AMBULANCES_PER_REMOVAL`] ambulances, everything goes in one
+    /// transaction: each ambulance deleted on the condition that its status is the
+    /// one read and no booking holds it, its number guard, the hospital on the
+    /// condition that its `ambulanceCount` is the number of ambulances deleted (so an
+    /// ambulance the index did not show yet, or one added meanwhile, makes the whole
+    /// removal fail instead of being orphaned), and the counters.
+    ///
+    /// A bigger fleet does not fit in one transaction (100 items): its surplus goes
+    /// first in transactions of [`AMBULANCES_PER_REMOVAL`] ambulances, each keeping
+    /// the counters and the hospital's `ambulanceCount` exact, and the last one
+    /// takes the hospital. If something changes in between (an ambulance booked),
+    /// the removal stops with a 409 and what was removed stays removed; the hospital
+    /// and its remaining ambulances are intact and consistent, and a retry finishes.
+    pub async fn remove_hospital(&self, id: Id) -> Result<(), ApiError> {
+        // Two independent reads at once; the hospital's 404 still comes first. (The
+        // final transaction's condition on `ambulanceCount`, not this read, is what
+        // proves the list of ambulances complete.)
+        let (hospital, ambulances) =
+            tokio::join!(self.hospital_item(id), self.hospital_ambulance_items(id));
+        if hospital?.is_none() {
+            return Err(hospital::not_found(id));
+        }
+        let ambulances = ambulances?;
+        if let Some((held, booking)) = ambulances
+            .iter()
+            .find_map(|a| a.held_by.map(|booking| (a, booking)))
+        {
+            return Err(hospital::held_conflict(id, &held.number, booking));
+        }
+        let (first, last) = ambulances.split_at(ambulances.len() % AMBULANCES_PER_REMOVAL);
+        let mut chunks: Vec<&[AmbulanceItem]> = last.chunks(AMBULANCES_PER_REMOVAL).collect();
+        if !first.is_empty() || chunks.is_empty() {
+            chunks.insert(0, first);
+        }
+        let final_chunk = chunks.len() - 1;
+        for (i, chunk) in chunks.into_iter().enumerate() {
+            let mut tx = Tx::new();
+            for a in chunk {
+                a.push_removal(&mut tx);
+            }
+            let gone = AmbulanceCounts::of(chunk.iter().map(|a| &a.status));
+            if gone.total != 0 {
+                tx.push(
+                    Label::Counter,
+                    counters::add(counters::AMBULANCES, &gone.removed())?,
+                );
+            }
+            if i == final_chunk {
+                tx.push(
+                    Label::Hospital(id),
+                    Write::delete(keys::hospital(id))
+                        .exists()
+                        .when("ambulanceCount = :n")
+                        .value(":n", chunk.len()),
+                )
+                .push(
+                    Label::Counter,
+                    counters::add(counters::HOSPITALS, &Total { total: -1 })?,
+                );
+            } else {
+                tx.push(
+                    Label::Hospital(id),
+                    count_ambulances(id, -(chunk.len() as i64)),
+                );
+            }
+            if let Err(e) = self.commit(tx).await {
+                return Err(match e {
+                    TxError::Api(e) => e,
+                    TxError::Refused(r) => self.removal_conflict(id, &r).await,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Why a removal transaction was refused, as clearly as we can tell.
+    async fn removal_conflict(&self, id: Id, refused: &Refused) -> ApiError {
+        for label in refused.labels() {
+            if let Label::Ambulance(ambulance) = label
+                && let Ok(Some(now)) = self.ambulance_item(*ambulance).await
+                && let Some(booking) = now.held_by
+            {
+                return hospital::held_conflict(id, &now.number, booking);
+            }
+        }
+        hospital::changed_during_removal(id)
+    }
+
+    /// Books an ambulance for `user`. With an idempotency key, a retry of the same
+    /// request returns the first booking, and a different request under the same key
+    /// is refused (422); at most one booking is ever made per key.
+    pub async fn book(
+        &self,
+        user: Id,
+        req: BookingRequest,
+        idempotency_key: Option<&str>,
+    ) -> Result<Booking, ApiError> {
+        let hash = request_hash(user, &req)?;
+        match self.try_book(user, req, idempotency_key, &hash).await {
+            // The ambulance may be taken by a retry of this very request that got
+            // there first (DynamoDB reports only the first failed condition): then
+            // the answer is that booking, not a conflict.
+            Err(ApiError::Conflict(msg)) if idempotency_key.is_some() => {
+                match self
+                    .replay(user, idempotency_key.unwrap_or_default(), &hash)
+                    .await?
+                {
+                    Some(first) => Ok(first),
+                    None => Err(ApiError::Conflict(msg)),
+                }
+            }
+            other => other,
+        }
+    }
+
+    async fn try_book(
+        &self,
+        user: Id,
+        req: BookingRequest,
+        idempotency_key: Option<&str>,
+        hash: &str,
+    ) -> Result<Booking, ApiError> {
+        // Everything the transaction needs that does not depend on anything else, at
+        // once (one round trip, not three): an earlier booking under the idempotency
+        // key, the user, the hospital, the ambulance and a fresh booking id. Their
+        // errors are still reported in this order, the id's last. A refused request
+        // leaves a gap in the booking ids (as a lost race always did).
+        let earlier = async {
+            match idempotency_key {
+                Some(key) => self.replay(user, key, hash).await,
+                None => Ok(None),
+            }
+        };
+        let (earlier, account, hospital, ambulance, id) = tokio::join!(
+            earlier,
+            self.user(user),
+            self.hospital(req.hospital_id),
+            self.ambulance(req.ambulance_id),
+            self.next_id("booking")
+        );
+        if let Some(existing) = earlier? {
+            return Ok(existing);
+        }
+        let account =
+            account?.ok_or_else(|| ApiError::NotFound(format!("User {user} not found")))?;
+        let hospital = hospital?.ok_or_else(|| hospital::not_found(req.hospital_id))?;
+        let ambulance = ambulance?.ok_or_else(|| ambulance::not_found(req.ambulance_id))?;
+        if ambulance.hospital_id != hospital.id {
+            return Err(ApiError::bad_request(
+                "ambulanceId",
+                format!(
+                    "Ambulance {} does not belong to hospital {}",
+                    ambulance.number, hospital.name
+                ),
+            ));
+        }
+        if ambulance.status != AmbulanceStatus::Available {
+            return Err(booking::ambulance_taken());
+        }
+
+        let id = id?;
+        let booking = Booking {
+            id,
+            booking_status: BookingStatus::Pending,
+            booking_type: req.booking_type,
+            booking_time: now_rfc3339(),
+            user_id: user,
+            username: account.username,
+            user_email: account.email,
+            hospital_id: hospital.id,
+            hospital_name: hospital.name.clone(),
+            hospital: HospitalRef {
+                id: hospital.id,
+                name: hospital.name,
+                address: hospital.address,
+            },
+            ambulance_id: ambulance.id,
+            ambulance_number: ambulance.number.clone(),
+            ambulance: BookingAmbulance {
+                id: ambulance.id,
+                number: ambulance.number,
+                ambulance_type: ambulance.ambulance_type,
+                driver_info: ambulance.driver_info,
+            },
+            patient: req.patient.clone(),
+        };
+        let mut tx = Tx::new();
+        tx.push(
+            Label::Booking(id),
+            Write::put(&BookingItem::new(booking.clone())).absent(),
+        );
+        StatusMove {
+            ambulance: req.ambulance_id,
+            hospital_of_ambulance: req.hospital_id,
+            from: AmbulanceStatus::Available,
+            to: AmbulanceStatus::OnDuty,
+            require_hospital: Some(req.hospital_id),
+            expected_holder: None,
+            held_by: Some(id),
+        }
+        .push_into(&mut tx)?;
+        tx.push(
+            Label::Counter,
+            counters::add(counters::BOOKINGS, &BookingCounts::booked())?,
+        )
+        .push(
+            Label::Counter,
+            counters::add(
+                &counters::bookings_on_day(&booking.booking_time),
+                &Total::ONE,
+            )?,
+        );
+        if let Some(key) = idempotency_key {
+            let now = epoch_seconds();
+            let idem = IdempotencyItem {
+                key: keys::idempotency(user, key),
+                booking_id: id,
+                request_hash: hash.to_owned(),
+                ttl: now + IDEMPOTENCY_TTL_SECS,
+            };
+            // An expired key (TTL deletes lazily) may be reused.
+            tx.push(
+                Label::IdempotencyKey,
+                Write::put(&idem)
+                    .when("attribute_not_exists(pk) OR #ttl < :now")
+                    .name("#ttl", TTL_ATTRIBUTE)
+                    .value(":now", now),
+            );
+        }
+        match self.commit(tx).await {
+            Ok(()) => Ok(booking),
+            Err(TxError::Refused(r)) if r.by(Label::IdempotencyKey) => {
+                // A retry with the same key won the race: answer with its booking.
+                let key = idempotency_key.unwrap_or_default();
+                self.replay(user, key, hash).await?.ok_or_else(|| {
+                    ApiError::Conflict(
+                        "A booking with this Idempotency-Key is in progress; retry".into(),
+                    )
+                })
+            }
+            Err(TxError::Refused(r)) if r.by(Label::Ambulance(req.ambulance_id)) => {
+                Err(booking::ambulance_taken())
+            }
+            Err(e) => Err(e.into_api()),
+        }
+    }
+
+    /// Moves a booking along the state machine; a final status frees its ambulance in
+    /// the same transaction. A refused move is a 409 saying which.
+    pub async fn set_booking_status(&self, id: Id, to: BookingStatus) -> Result<Booking, ApiError> {
+        self.move_booking(id, to, None).await
+    }
+
+    /// [`Store::set_booking_status`] of a booking the caller has just read (to check
+    /// who may move it): the first attempt starts from it instead of reading it again.
+    /// The move is still conditional on the status read, and a refused attempt reads
+    /// the booking afresh.
+    pub async fn set_read_booking_status(
+        &self,
+        booking: Booking,
+        to: BookingStatus,
+    ) -> Result<Booking, ApiError> {
+        self.move_booking(booking.id, to, Some(booking)).await
+    }
+
+    async fn move_booking(
+        &self,
+        id: Id,
+        to: BookingStatus,
+        read: Option<Booking>,
+    ) -> Result<Booking, ApiError> {
+        let read = Mutex::new(read);
+        let attempt = || async {
+            let first = read.lock().expect("not poisoned").take();
+            let booking = match first {
+                Some(booking) => booking,
+                None => self
+                    .booking(id)
+                    .await?
+                    .ok_or_else(|| booking::not_found(id))?,
+            };
+            let transition = booking.booking_status.move_to(to)?;
+            let mut tx = Tx::new();
+            tx.push(
+                Label::Booking(id),
+                Write::update(keys::booking(id), "SET bookingStatus = :to")
+                    .when("bookingStatus = :from")
+                    .value(":to", transition.to)
+                    .value(":from", transition.from),
+            )
+            .push(
+                Label::Counter,
+                counters::add(counters::BOOKINGS, &BookingCounts::moved(transition))?,
+            );
+            if transition.frees_ambulance() {
+                // The ambulance is held by this booking (admins cannot change a held
+                // ambulance); free it. If it is no longer held by it, leave it be.
+                if let Some(amb) = self.ambulance_item(booking.ambulance_id).await?
+                    && amb.held_by == Some(id)
+                {
+                    StatusMove {
+                        ambulance: amb.id,
+                        hospital_of_ambulance: amb.hospital_id,
+                        from: amb.status,
+                        to: AmbulanceStatus::Available,
+                        require_hospital: None,
+                        expected_holder: Some(id),
+                        held_by: None,
+                    }
+                    .push_into(&mut tx)?;
+                }
+            }
+            match self.commit(tx).await {
+                // The update changed only the status, on the condition that it was
+                // `from`: the booking as read, with the new status, is what is stored.
+                Ok(()) => Ok(Booking {
+                    booking_status: to,
+                    ..booking
+                }),
+                Err(TxError::Refused(_)) => Err(MoveAttempt::Raced),
+                Err(TxError::Api(e)) => Err(MoveAttempt::Failed(e)),
+            }
+        };
+        match attempt
+            .retry(retry::policy().with_max_times(2))
+            .when(|e| matches!(e, MoveAttempt::Raced))
+            .await
+        {
+            Ok(booking) => Ok(booking),
+            Err(MoveAttempt::Failed(e)) => Err(e),
+            Err(MoveAttempt::Raced) => Err(ApiError::Conflict(format!(
+                "Booking {id} was changed at the same time; please retry"
+            ))),
+        }
+    }
+}

@@ -1,0 +1,131 @@
+//! Every key of the table, once (docs/data-model.md shows them as a table). An
+//! item's `pk`/`sk` and its index keys are made here and nowhere else.
+
+use std::collections::HashMap;
+
+use aws_sdk_dynamodb::types::AttributeValue;
+use serde::{Deserialize, Serialize};
+
+use crate::types::{Email, Id, Username};
+
+/// An item's primary key.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Key {
+    pub pk: String,
+    pub sk: String,
+}
+
+impl Key {
+    pub fn new(pk: impl Into<String>, sk: impl Into<String>) -> Key {
+        Key {
+            pk: pk.into(),
+            sk: sk.into(),
+        }
+    }
+
+    pub fn item(&self) -> HashMap<String, AttributeValue> {
+        HashMap::from([
+            ("pk".to_owned(), AttributeValue::S(self.pk.clone())),
+            ("sk".to_owned(), AttributeValue::S(self.sk.clone())),
+        ])
+    }
+}
+
+/// The item of a key, as the SDK takes it.
+pub fn key(pk: impl Into<String>, sk: impl Into<String>) -> HashMap<String, AttributeValue> {
+    Key::new(pk, sk).item()
+}
+
+pub fn user(id: Id) -> Key {
+    Key::new(format!("USER#{id}"), "USER")
+}
+
+pub fn username_guard(username: &Username) -> Key {
+    Key::new(format!("USERNAME#{}", username.key()), "GUARD")
+}
+
+pub fn email_guard(email: &Email) -> Key {
+    Key::new(format!("EMAIL#{}", email.key()), "GUARD")
+}
+
+pub fn login_throttle(username: &Username) -> Key {
+    Key::new(format!("LOGINFAIL#{}", username.key()), "THROTTLE")
+}
+
+pub fn hospital(id: Id) -> Key {
+    Key::new(format!("HOSPITAL#{id}"), "HOSPITAL")
+}
+
+pub fn ambulance(id: Id) -> Key {
+    Key::new(format!("AMBULANCE#{id}"), "AMBULANCE")
+}
+
+pub fn ambulance_number_guard(number: &str) -> Key {
+    Key::new(format!("AMBNUMBER#{}", number.to_lowercase()), "GUARD")
+}
+
+pub fn booking(id: Id) -> Key {
+    Key::new(format!("BOOKING#{id}"), "BOOKING")
+}
+
+pub fn idempotency(user: Id, key: &str) -> Key {
+    Key::new(format!("IDEM#{user}#{key}"), "IDEM")
+}
+
+pub fn sequence(entity: &str) -> Key {
+    Key::new(format!("SEQ#{entity}"), "SEQ")
+}
+
+/// The partition of a counter's shards, and one shard.
+pub fn counter(name: &str) -> String {
+    format!("COUNTER#{name}")
+}
+
+pub fn counter_shard(name: &str, shard: u32) -> Key {
+    Key::new(counter(name), format!("SHARD#{shard}"))
+}
+
+// ---- index keys
+
+/// `gsi1pk` of a hospital's ambulances.
+pub fn hospital_ambulances(hospital: Id) -> String {
+    format!("HOSP#{hospital}")
+}
+
+/// `gsi1sk` of an ambulance.
+pub fn ambulance_in_hospital(id: Id) -> String {
+    format!("AMB#{}", id.padded())
+}
+
+/// `gsi1pk` of a user's bookings.
+pub fn user_bookings(user: Id) -> String {
+    format!("USER#{user}")
+}
+
+/// `gsi1sk` and `listsk` of a booking: time order, ties by id.
+pub fn booking_time(time: &str, id: Id) -> String {
+    format!("{time}#{}", id.padded())
+}
+
+/// `listsk` of hospitals and ambulances: by lowercase name, ties by id.
+pub fn by_name(name: &str, id: Id) -> String {
+    format!("{}#{}", name.to_lowercase(), id.padded())
+}
+
+/// The `listpk` partitions of the `list` index.
+pub const HOSPITALS: &str = "HOSPITALS";
+pub const AMBULANCES: &str = "AMBULANCES";
+pub const BOOKINGS: &str = "BOOKINGS";
+
+/// `availpk` of every available ambulance (the sparse `avail` index).
+pub const AVAILABLE: &str = "AVAILABLE";
+
+/// `availsk` of an available ambulance: by hospital, so one hospital's are a prefix.
+pub fn available(hospital: Id, id: Id) -> String {
+    format!("{}{}", available_in(hospital), id.padded())
+}
+
+/// The `availsk` prefix of one hospital's available ambulances.
+pub fn available_in(hospital: Id) -> String {
+    format!("{}#", hospital.padded())
+}

@@ -1,0 +1,343 @@
+//! The table and the reads every store module shares: items by key, Queries through
+//! the SDK's paginator, BatchGetItem, sequences. Items map with `serde_dynamo`;
+//! nothing outside `store` sees an `AttributeValue`.
+
+use std::{collections::HashMap, sync::Mutex, time::Duration};
+
+use aws_sdk_dynamodb::{
+    Client,
+    config::{Credentials, retry::RetryConfig, timeout::TimeoutConfig},
+    error::{ProvideErrorMetadata, SdkError},
+    types::{AttributeValue, KeysAndAttributes, ReturnValue},
+};
+use backon::Retryable;
+use futures::{StreamExt, TryStreamExt};
+use serde::{Deserialize, Serialize, de::DeserializeOwned};
+
+use super::{
+    keys::{self, Key},
+    retry,
+};
+use crate::{config::Config, error::ApiError, types::Id};
+
+pub type Item = HashMap<String, AttributeValue>;
+
+/// The DynamoDB table and its client, built once per cold start.
+#[derive(Clone)]
+pub struct Store {
+    client: Client,
+    table: String,
+}
+
+/// Builds the SDK client with short timeouts and bounded retries, so a database
+/// outage becomes a fast 503 instead of a hung Lambda.
+pub async fn connect(config: &Config) -> Client {
+    let timeouts = TimeoutConfig::builder()
+        .connect_timeout(Duration::from_millis(500))
+        .operation_attempt_timeout(config.db_attempt_timeout)
+        .operation_timeout(config.db_operation_timeout)
+        .build();
+    let retry = RetryConfig::standard()
+        .with_max_attempts(config.db_max_attempts)
+        .with_initial_backoff(Duration::from_millis(40))
+        .with_max_backoff(Duration::from_millis(400));
+    let mut loader = aws_config::defaults(aws_config::BehaviorVersion::latest())
+        .region(aws_config::Region::new(config.region.clone()))
+        .timeout_config(timeouts)
+        .retry_config(retry);
+    if let Some(endpoint) = &config.dynamodb_endpoint {
+        // DynamoDB Local accepts any credentials.
+        loader = loader
+            .endpoint_url(endpoint)
+            .credentials_provider(Credentials::new("local", "local", None, None, "local"));
+    }
+    Client::new(&loader.load().await)
+}
+
+/// Maps an SDK failure: an unreachable, slow or throttled database is a 503 the
+/// client may retry; anything else is a bug (500, logged).
+pub fn db_error<E, R>(err: SdkError<E, R>) -> ApiError
+where
+    E: ProvideErrorMetadata + std::fmt::Debug,
+    R: std::fmt::Debug,
+{
+    match &err {
+        SdkError::TimeoutError(_) | SdkError::DispatchFailure(_) | SdkError::ResponseError(_) => {
+            tracing::warn!(error = ?err, "database unavailable");
+            ApiError::Unavailable
+        }
+        SdkError::ServiceError(service) if is_throttling(service.err().code()) => {
+            tracing::warn!(error = ?err, "database throttled");
+            ApiError::Unavailable
+        }
+        _ => ApiError::Internal(format!("{err:?}")),
+    }
+}
+
+/// Error codes that mean "busy, try again later", not "your request is wrong".
+pub(crate) fn is_throttling(code: Option<&str>) -> bool {
+    matches!(
+        code,
+        Some(
+            "ProvisionedThroughputExceededException"
+                | "ThrottlingException"
+                | "ThrottlingError"
+                | "ProvisionedThroughputExceeded"
+                | "RequestLimitExceeded"
+                | "InternalServerError"
+                | "ServiceUnavailable"
+        )
+    )
+}
+
+pub fn to_item<T: Serialize>(value: &T) -> Result<Item, ApiError> {
+    serde_dynamo::to_item(value).map_err(ApiError::internal)
+}
+
+pub fn from_item<T: DeserializeOwned>(item: Item) -> Result<T, ApiError> {
+    serde_dynamo::from_item(item).map_err(ApiError::internal)
+}
+
+/// A Query: its index (none: the table) and key condition, with values set through
+/// serde. `Query::on(schema::GSI1, "gsi1pk = :p").value(":p", ...)`.
+pub struct Query {
+    index: Option<&'static str>,
+    condition: &'static str,
+    values: Item,
+    newest_first: bool,
+    page_size: Option<i32>,
+    error: Option<ApiError>,
+}
+
+impl Query {
+    /// A Query of an index (see `schema`), eventually consistent as indexes are.
+    pub fn on(index: &'static str, condition: &'static str) -> Query {
+        Query {
+            index: Some(index),
+            ..Query::table(condition)
+        }
+    }
+
+    /// A strongly consistent Query of the table itself.
+    pub fn table(condition: &'static str) -> Query {
+        Query {
+            index: None,
+            condition,
+            values: Item::new(),
+            newest_first: false,
+            page_size: None,
+            error: None,
+        }
+    }
+
+    pub fn value(mut self, placeholder: &str, value: impl Serialize) -> Query {
+        match serde_dynamo::to_attribute_value(value) {
+            Ok(v) => {
+                self.values.insert(placeholder.to_owned(), v);
+            }
+            Err(e) => self.error = Some(ApiError::internal(e)),
+        }
+        self
+    }
+
+    /// Descending sort key order.
+    pub fn newest_first(mut self, yes: bool) -> Query {
+        self.newest_first = yes;
+        self
+    }
+
+    /// Items per request (DynamoDB's `Limit`); the paginator asks again until done.
+    pub fn page_size(mut self, items: u64) -> Query {
+        self.page_size = Some(items.min(i32::MAX as u64) as i32);
+        self
+    }
+}
+
+/// Keys one Query of the `list` index asks for at most.
+pub const LIST_QUERY_LIMIT: u64 = 1000;
+
+/// BatchGetItem requests of one [`Store::batch_get`] in flight at once.
+pub const BATCH_GETS_AT_ONCE: usize = 8;
+
+/// The atomic counter of a sequence (`SEQ#<entity>`).
+#[derive(Deserialize)]
+struct Sequence {
+    value: u64,
+}
+
+/// Why one BatchGetItem round did not finish its keys.
+enum Round {
+    /// DynamoDB left keys unprocessed and asks to come back for them.
+    Unprocessed,
+    Failed(ApiError),
+}
+
+impl Store {
+    pub fn new(client: Client, table: impl Into<String>) -> Self {
+        Store {
+            client,
+            table: table.into(),
+        }
+    }
+
+    pub fn client(&self) -> &Client {
+        &self.client
+    }
+
+    pub fn table(&self) -> &str {
+        &self.table
+    }
+
+    /// A strongly consistent GetItem.
+    pub async fn get<T: DeserializeOwned>(&self, key: &Key) -> Result<Option<T>, ApiError> {
+        let out = self
+            .client
+            .get_item()
+            .table_name(&self.table)
+            .set_key(Some(key.item()))
+            .consistent_read(true)
+            .send()
+            .await
+            .map_err(db_error)?;
+        out.item.map(from_item).transpose()
+    }
+
+    fn query_request(
+        &self,
+        q: Query,
+    ) -> Result<aws_sdk_dynamodb::operation::query::builders::QueryFluentBuilder, ApiError> {
+        if let Some(e) = q.error {
+            return Err(e);
+        }
+        Ok(self
+            .client
+            .query()
+            .table_name(&self.table)
+            .set_index_name(q.index.map(str::to_owned))
+            .key_condition_expression(q.condition)
+            .set_expression_attribute_values(Some(q.values))
+            .scan_index_forward(!q.newest_first)
+            .set_consistent_read(q.index.is_none().then_some(true))
+            .set_limit(q.page_size))
+    }
+
+    /// Every item of a Query, all pages.
+    pub async fn query_all<T: DeserializeOwned>(&self, q: Query) -> Result<Vec<T>, ApiError> {
+        let items: Vec<Item> = self
+            .query_request(q)?
+            .into_paginator()
+            .items()
+            .send()
+            .try_collect()
+            .await
+            .map_err(db_error)?;
+        items.into_iter().map(from_item).collect()
+    }
+
+    /// The first `n` items of a Query, asking for more pages only while needed.
+    pub async fn query_first<T: DeserializeOwned>(
+        &self,
+        q: Query,
+        n: usize,
+    ) -> Result<Vec<T>, ApiError> {
+        let mut items = self.query_request(q)?.into_paginator().items().send();
+        let mut out = Vec::with_capacity(n.min(1024));
+        while out.len() < n {
+            match items.next().await {
+                Some(item) => out.push(from_item(item.map_err(db_error)?)?),
+                None => break,
+            }
+        }
+        Ok(out)
+    }
+
+    /// A fresh id from the entity's atomic sequence.
+    pub async fn next_id(&self, entity: &str) -> Result<Id, ApiError> {
+        let out = self
+            .client
+            .update_item()
+            .table_name(&self.table)
+            .set_key(Some(keys::sequence(entity).item()))
+            .update_expression("ADD #v :one")
+            .expression_attribute_names("#v", "value")
+            .expression_attribute_values(":one", AttributeValue::N("1".into()))
+            .return_values(ReturnValue::UpdatedNew)
+            .send()
+            .await
+            .map_err(db_error)?;
+        let seq: Sequence = from_item(out.attributes.unwrap_or_default())?;
+        Id::try_from(seq.value).map_err(ApiError::internal)
+    }
+
+    /// Reads items by key, in the order given, skipping keys that no longer exist.
+    /// The requests of 100 keys each run at once (up to [`BATCH_GETS_AT_ONCE`]), not
+    /// one after the other.
+    pub async fn batch_get<T: DeserializeOwned>(&self, keys: Vec<Key>) -> Result<Vec<T>, ApiError> {
+        // Owned chunks: a borrowed one makes the future not `Send` for axum.
+        let requests: Vec<Vec<Key>> = keys.chunks(100).map(<[Key]>::to_vec).collect();
+        let chunks: Vec<Vec<Item>> = futures::stream::iter(requests)
+            .map(|chunk| self.batch_get_chunk(chunk))
+            .buffer_unordered(BATCH_GETS_AT_ONCE)
+            .try_collect()
+            .await?;
+        let mut found: HashMap<Key, Item> = HashMap::with_capacity(keys.len());
+        for item in chunks.into_iter().flatten() {
+            found.insert(from_item(item.clone())?, item);
+        }
+        keys.iter()
+            .filter_map(|k| found.remove(k))
+            .map(from_item)
+            .collect()
+    }
+
+    /// One BatchGetItem of up to 100 keys, asking again (with the store's retry
+    /// policy) for the keys DynamoDB left unprocessed.
+    async fn batch_get_chunk(&self, chunk: Vec<Key>) -> Result<Vec<Item>, ApiError> {
+        let found = Mutex::new(Vec::with_capacity(chunk.len()));
+        let pending = Mutex::new(Some(
+            KeysAndAttributes::builder()
+                .set_keys(Some(chunk.iter().map(Key::item).collect()))
+                .consistent_read(true)
+                .build()
+                .map_err(ApiError::internal)?,
+        ));
+        let round = || async {
+            let Some(request) = pending.lock().expect("not poisoned").take() else {
+                return Ok(());
+            };
+            let out = self
+                .client
+                .batch_get_item()
+                .request_items(&self.table, request)
+                .send()
+                .await
+                .map_err(|e| Round::Failed(db_error(e)))?;
+            found.lock().expect("not poisoned").extend(
+                out.responses
+                    .unwrap_or_default()
+                    .remove(&self.table)
+                    .unwrap_or_default(),
+            );
+            let left = out
+                .unprocessed_keys
+                .and_then(|mut u| u.remove(&self.table))
+                .filter(|k| !k.keys().is_empty());
+            match left {
+                Some(left) => {
+                    *pending.lock().expect("not poisoned") = Some(left);
+                    Err(Round::Unprocessed)
+                }
+                None => Ok(()),
+            }
+        };
+        match round
+            .retry(retry::policy())
+            .when(|e| matches!(e, Round::Unprocessed))
+            .await
+        {
+            Ok(()) => Ok(found.into_inner().expect("not poisoned")),
+            Err(Round::Unprocessed) => Err(ApiError::Unavailable),
+            Err(Round::Failed(e)) => Err(e),
+        }
+    }
+}

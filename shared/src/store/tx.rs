@@ -1,0 +1,413 @@
+//! One way to write. A [`Write`] is one item's put, update or delete with its
+//! condition, values set through serde; a [`Tx`] is a list of writes, each with a
+//! [`Label`], that DynamoDB applies all or none (TransactWriteItems). When a
+//! condition fails, [`Store::commit`] says which writes refused by their labels, so
+//! the order of the items never decides which error a user sees:
+//!
+//! ```ignore
+//! let mut tx = Tx::new();
+//! tx.push(Label::Booking, Write::put(&booking_item).absent());
+//! tx.push(Label::Ambulance(id), take_ambulance);
+//! match store.commit(tx).await {
+//!     Err(TxError::Refused(r)) if r.by(Label::Ambulance(id)) => Err(ambulance_taken()),
+//!     other => other.map_err(TxError::into_api),
+//! }
+//! ```
+
+use std::collections::HashMap;
+
+use aws_sdk_dynamodb::{
+    Client,
+    error::SdkError,
+    operation::{
+        transact_write_items::TransactWriteItemsError,
+        update_item::builders::UpdateItemFluentBuilder,
+    },
+    types::{AttributeValue, Delete, Put, ReturnValue, TransactWriteItem, Update},
+};
+use backon::Retryable;
+use serde::{Serialize, de::DeserializeOwned};
+
+use super::{
+    keys::Key,
+    retry,
+    table::{Item, Store, db_error, from_item, is_throttling, to_item},
+};
+use crate::{error::ApiError, types::Id};
+
+/// What an item of a transaction is, for telling which condition refused it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Label {
+    User,
+    UsernameGuard,
+    EmailGuard,
+    /// The guard of the email a profile edit gives up.
+    OldEmailGuard,
+    Hospital(Id),
+    Ambulance(Id),
+    AmbulanceNumberGuard(Id),
+    Booking(Id),
+    IdempotencyKey,
+    /// A shard of a counter (`counters`): never conditional.
+    Counter,
+}
+
+enum Op {
+    Put(Item),
+    Update(Key, String),
+    Delete(Key),
+}
+
+/// One item's write, with its condition and the names and values its expressions use.
+pub struct Write {
+    op: Op,
+    condition: Option<String>,
+    names: HashMap<String, String>,
+    values: Item,
+    /// A value that did not serialize: reported when the write is sent.
+    error: Option<ApiError>,
+}
+
+impl Write {
+    fn of(op: Op) -> Write {
+        Write {
+            op,
+            condition: None,
+            names: HashMap::new(),
+            values: Item::new(),
+            error: None,
+        }
+    }
+
+    /// Puts `item` (any `Serialize` with `pk` and `sk`), replacing what is there.
+    pub fn put<T: Serialize>(item: &T) -> Write {
+        match to_item(item) {
+            Ok(item) => Write::of(Op::Put(item)),
+            Err(e) => Write {
+                error: Some(e),
+                ..Write::of(Op::Put(Item::new()))
+            },
+        }
+    }
+
+    /// Updates the item at `key` with an update expression (`SET ...`, `ADD ...`).
+    pub fn update(key: Key, expression: impl Into<String>) -> Write {
+        Write::of(Op::Update(key, expression.into()))
+    }
+
+    pub fn delete(key: Key) -> Write {
+        Write::of(Op::Delete(key))
+    }
+
+    /// Replaces an update's expression (for expressions built from the values set).
+    pub(crate) fn set_expression(mut self, expression: String) -> Write {
+        if let Op::Update(_, e) = &mut self.op {
+            *e = expression;
+        }
+        self
+    }
+
+    /// Adds a condition (joined with AND to any earlier one).
+    pub fn when(mut self, condition: impl AsRef<str>) -> Write {
+        let condition = condition.as_ref();
+        self.condition = Some(match self.condition.take() {
+            Some(earlier) => format!("{earlier} AND {condition}"),
+            None => condition.to_owned(),
+        });
+        self
+    }
+
+    /// Only if no item has this key yet: the conditional put of unique things (a new
+    /// id, a username guard, an idempotency key).
+    pub fn absent(self) -> Write {
+        self.when("attribute_not_exists(pk)")
+    }
+
+    /// Only if the item exists.
+    pub fn exists(self) -> Write {
+        self.when("attribute_exists(pk)")
+    }
+
+    /// `#placeholder` stands for the attribute `name` (for reserved words).
+    pub fn name(mut self, placeholder: &str, name: &str) -> Write {
+        self.names.insert(placeholder.to_owned(), name.to_owned());
+        self
+    }
+
+    /// `:placeholder` is `value`, as serde_dynamo writes it.
+    pub fn value(mut self, placeholder: &str, value: impl Serialize) -> Write {
+        match serde_dynamo::to_attribute_value::<_, AttributeValue>(value) {
+            Ok(v) => {
+                self.values.insert(placeholder.to_owned(), v);
+            }
+            Err(e) => self.error = Some(ApiError::internal(e)),
+        }
+        self
+    }
+
+    fn names(&self) -> Option<HashMap<String, String>> {
+        (!self.names.is_empty()).then(|| self.names.clone())
+    }
+
+    fn values(&self) -> Option<Item> {
+        (!self.values.is_empty()).then(|| self.values.clone())
+    }
+
+    fn into_transact_item(self, table: &str) -> Result<TransactWriteItem, ApiError> {
+        if let Some(e) = self.error {
+            return Err(e);
+        }
+        let (names, values) = (self.names(), self.values());
+        let item = match self.op {
+            Op::Put(item) => TransactWriteItem::builder().put(
+                Put::builder()
+                    .table_name(table)
+                    .set_item(Some(item))
+                    .set_condition_expression(self.condition)
+                    .set_expression_attribute_names(names)
+                    .set_expression_attribute_values(values)
+                    .build()
+                    .map_err(ApiError::internal)?,
+            ),
+            Op::Update(key, expression) => TransactWriteItem::builder().update(
+                Update::builder()
+                    .table_name(table)
+                    .set_key(Some(key.item()))
+                    .update_expression(expression)
+                    .set_condition_expression(self.condition)
+                    .set_expression_attribute_names(names)
+                    .set_expression_attribute_values(values)
+                    .build()
+                    .map_err(ApiError::internal)?,
+            ),
+            Op::Delete(key) => TransactWriteItem::builder().delete(
+                Delete::builder()
+                    .table_name(table)
+                    .set_key(Some(key.item()))
+                    .set_condition_expression(self.condition)
+                    .set_expression_attribute_names(names)
+                    .set_expression_attribute_values(values)
+                    .build()
+                    .map_err(ApiError::internal)?,
+            ),
+        };
+        Ok(item.build())
+    }
+
+    /// This update as a single UpdateItem request (see `Store::update_returning`).
+    pub(crate) fn update_item(
+        self,
+        client: &Client,
+        table: &str,
+    ) -> Result<UpdateItemFluentBuilder, ApiError> {
+        if let Some(e) = self.error {
+            return Err(e);
+        }
+        let (names, values) = (self.names(), self.values());
+        let Op::Update(key, expression) = self.op else {
+            return Err(ApiError::internal("update_item of a put or delete"));
+        };
+        Ok(client
+            .update_item()
+            .table_name(table)
+            .set_key(Some(key.item()))
+            .update_expression(expression)
+            .set_condition_expression(self.condition)
+            .set_expression_attribute_names(names)
+            .set_expression_attribute_values(values))
+    }
+}
+
+/// Writes applied all or none.
+#[derive(Default)]
+pub struct Tx {
+    writes: Vec<(Label, Write)>,
+}
+
+impl Tx {
+    pub fn new() -> Tx {
+        Tx::default()
+    }
+
+    pub fn push(&mut self, label: Label, write: Write) -> &mut Tx {
+        self.writes.push((label, write));
+        self
+    }
+
+    pub fn len(&self) -> usize {
+        self.writes.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.writes.is_empty()
+    }
+}
+
+/// The writes whose conditions failed, by label.
+#[derive(Debug, Clone)]
+pub struct Refused(Vec<Label>);
+
+impl Refused {
+    pub fn by(&self, label: Label) -> bool {
+        self.0.contains(&label)
+    }
+
+    pub fn labels(&self) -> &[Label] {
+        &self.0
+    }
+}
+
+#[derive(Debug)]
+pub enum TxError {
+    /// A condition failed: the caller decides what that means (409, 404...).
+    Refused(Refused),
+    Api(ApiError),
+}
+
+impl From<ApiError> for TxError {
+    fn from(e: ApiError) -> Self {
+        TxError::Api(e)
+    }
+}
+
+impl TxError {
+    /// For transactions whose conditions can only fail through a bug: a refusal is a 500.
+    pub fn into_api(self) -> ApiError {
+        self.or_refused(|r| ApiError::internal(format!("transaction refused: {r:?}")))
+    }
+
+    /// The error, with a refusal mapped by `refused`.
+    pub fn or_refused(self, refused: impl FnOnce(Refused) -> ApiError) -> ApiError {
+        match self {
+            TxError::Refused(r) => refused(r),
+            TxError::Api(e) => e,
+        }
+    }
+}
+
+/// How one attempt of a transaction ended.
+enum Attempt {
+    /// Lost a race on an item with another transaction: worth another try.
+    Conflict,
+    Failed(TxError),
+}
+
+/// Reads DynamoDB's cancellation reasons (one per item, in order) as labels.
+fn attempt_error(
+    err: SdkError<TransactWriteItemsError, aws_sdk_dynamodb::config::http::HttpResponse>,
+    labels: &[Label],
+) -> Attempt {
+    let reasons = match &err {
+        SdkError::ServiceError(service) => match service.err() {
+            TransactWriteItemsError::TransactionCanceledException(e) => e.cancellation_reasons(),
+            TransactWriteItemsError::TransactionInProgressException(_) => return Attempt::Conflict,
+            _ => return Attempt::Failed(TxError::Api(db_error(err))),
+        },
+        _ => return Attempt::Failed(TxError::Api(db_error(err))),
+    };
+    let code = |c: &str| reasons.iter().any(|r| r.code() == Some(c));
+    let refused: Vec<Label> = labels
+        .iter()
+        .zip(reasons)
+        .filter(|(_, r)| r.code() == Some("ConditionalCheckFailed"))
+        .map(|(label, _)| *label)
+        .collect();
+    if !refused.is_empty() {
+        Attempt::Failed(TxError::Refused(Refused(refused)))
+    } else if code("TransactionConflict") {
+        Attempt::Conflict
+    } else if reasons.iter().any(|r| is_throttling(r.code())) {
+        tracing::warn!(?reasons, "transaction throttled");
+        Attempt::Failed(TxError::Api(ApiError::Unavailable))
+    } else {
+        Attempt::Failed(TxError::Api(ApiError::Internal(format!(
+            "transaction cancelled: {reasons:?}"
+        ))))
+    }
+}
+
+impl Store {
+    /// Runs a transaction, retrying (the store's policy) while it only loses races on
+    /// items; a failed condition comes back as [`TxError::Refused`] naming the labels.
+    pub async fn commit(&self, tx: Tx) -> Result<(), TxError> {
+        let mut labels = Vec::with_capacity(tx.len());
+        let mut items = Vec::with_capacity(tx.len());
+        for (label, write) in tx.writes {
+            labels.push(label);
+            items.push(write.into_transact_item(self.table())?);
+        }
+        let attempt = || async {
+            self.client()
+                .transact_write_items()
+                .set_transact_items(Some(items.clone()))
+                .send()
+                .await
+                .map(|_| ())
+                .map_err(|e| attempt_error(e, &labels))
+        };
+        match attempt
+            .retry(retry::policy())
+            .when(|e| matches!(e, Attempt::Conflict))
+            .await
+        {
+            Ok(()) => Ok(()),
+            Err(Attempt::Failed(e)) => Err(e),
+            Err(Attempt::Conflict) => {
+                tracing::warn!("transaction still conflicting after retries");
+                Err(TxError::Api(ApiError::Unavailable))
+            }
+        }
+    }
+
+    /// One UpdateItem (outside a transaction), answering the item as stored after it;
+    /// `Ok(None)` when its condition failed or it raced a transaction on the item.
+    pub async fn update_returning<T: DeserializeOwned>(
+        &self,
+        write: Write,
+    ) -> Result<Option<T>, ApiError> {
+        let out = write
+            .update_item(self.client(), self.table())?
+            .return_values(ReturnValue::AllNew)
+            .send()
+            .await;
+        match out {
+            Ok(out) => from_item(out.attributes.unwrap_or_default()).map(Some),
+            Err(SdkError::ServiceError(e))
+                if e.err().is_conditional_check_failed_exception()
+                    || e.err().is_transaction_conflict_exception() =>
+            {
+                Ok(None)
+            }
+            Err(e) => Err(db_error(e)),
+        }
+    }
+
+    /// One PutItem outside a transaction, replacing what is there.
+    pub async fn put_item<T: Serialize>(&self, item: &T) -> Result<(), ApiError> {
+        self.client()
+            .put_item()
+            .table_name(self.table())
+            .set_item(Some(to_item(item)?))
+            .send()
+            .await
+            .map_err(db_error)?;
+        Ok(())
+    }
+
+    /// One DeleteItem outside a transaction (no item: nothing happens).
+    pub async fn delete_item(&self, key: &Key) -> Result<(), ApiError> {
+        self.client()
+            .delete_item()
+            .table_name(self.table())
+            .set_key(Some(key.item()))
+            .send()
+            .await
+            .map_err(db_error)?;
+        Ok(())
+    }
+
+    /// A transaction whose conditions can only fail through a bug.
+    pub async fn commit_or_500(&self, tx: Tx) -> Result<(), ApiError> {
+        self.commit(tx).await.map_err(TxError::into_api)
+    }
+}

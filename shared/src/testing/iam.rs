@@ -1,0 +1,300 @@
+//! Least privilege, from what the functions really call: while a test's request is
+//! served, an SDK interceptor records every DynamoDB call as the IAM action and
+//! resource it needs, and refuses (as IAM would) one that template.yaml does not
+//! grant to the function serving the request; `TestApp::send` then fails the test
+//! naming it. `tests/api` checks the other direction (no grant goes unused).
+
+use std::{
+    collections::{BTreeMap, BTreeSet},
+    sync::{Arc, Mutex, OnceLock},
+};
+
+use aws_sdk_dynamodb::{
+    config::{ConfigBag, Intercept, interceptors::BeforeSerializationInterceptorContextRef},
+    operation::{
+        batch_get_item::BatchGetItemInput, batch_write_item::BatchWriteItemInput,
+        delete_item::DeleteItemInput, get_item::GetItemInput, put_item::PutItemInput,
+        query::QueryInput, scan::ScanInput, transact_get_items::TransactGetItemsInput,
+        transact_write_items::TransactWriteItemsInput, update_item::UpdateItemInput,
+    },
+};
+use serde_norway::Value;
+
+/// One permission: an IAM action (`dynamodb:Query`) on a resource of template.yaml
+/// (`Table`, `Table/index/geo`, `JwtSecret`).
+pub type Grant = (String, String);
+
+/// The calls of one app's requests, by function, and the refused ones.
+#[derive(Debug, Default)]
+pub struct Calls {
+    pub made: BTreeMap<String, BTreeSet<Grant>>,
+    pub refused: Vec<String>,
+}
+
+tokio::task_local! {
+    /// The function serving the request being handled, and where its calls go.
+    static SERVING: (String, Arc<Mutex<Calls>>);
+}
+
+/// Runs `request` as served by `function`, recording its DynamoDB calls in `calls`.
+pub async fn serving<F: Future>(function: &str, calls: Arc<Mutex<Calls>>, request: F) -> F::Output {
+    SERVING.scope((function.to_owned(), calls), request).await
+}
+
+/// The interceptor `TestApp` installs on its DynamoDB client.
+#[derive(Debug)]
+pub struct RecordCalls;
+
+impl Intercept for RecordCalls {
+    fn name(&self) -> &'static str {
+        "RecordCalls"
+    }
+
+    fn read_before_execution(
+        &self,
+        context: &BeforeSerializationInterceptorContextRef<'_>,
+        _cfg: &mut ConfigBag,
+    ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+        // Calls outside a request (fixtures, checks) belong to no function.
+        let Ok((function, calls)) = SERVING.try_with(|s| s.clone()) else {
+            return Ok(());
+        };
+        let input = context.input();
+        // The IAM actions (on `Table` or one of its indexes) this request needs.
+        let needs: Vec<Grant> = {
+            let grant = |action: &str, resource: String| (format!("dynamodb:{action}"), resource);
+            let table = || "Table".to_owned();
+            let on = |index: Option<&str>| index.map_or_else(table, |i| format!("Table/index/{i}"));
+            if input.downcast_ref::<GetItemInput>().is_some() {
+                vec![grant("GetItem", table())]
+            } else if input.downcast_ref::<PutItemInput>().is_some() {
+                vec![grant("PutItem", table())]
+            } else if input.downcast_ref::<UpdateItemInput>().is_some() {
+                vec![grant("UpdateItem", table())]
+            } else if input.downcast_ref::<DeleteItemInput>().is_some() {
+                vec![grant("DeleteItem", table())]
+            } else if let Some(q) = input.downcast_ref::<QueryInput>() {
+                vec![grant("Query", on(q.index_name()))]
+            } else if let Some(s) = input.downcast_ref::<ScanInput>() {
+                vec![grant("Scan", on(s.index_name()))]
+            } else if input.downcast_ref::<BatchGetItemInput>().is_some() {
+                vec![grant("BatchGetItem", table())]
+            } else if input.downcast_ref::<BatchWriteItemInput>().is_some() {
+                vec![grant("BatchWriteItem", table())]
+            } else if input.downcast_ref::<TransactGetItemsInput>().is_some() {
+                vec![grant("GetItem", table())]
+            } else if let Some(tx) = input.downcast_ref::<TransactWriteItemsInput>() {
+                // IAM checks each item's own action; there is no TransactWriteItems action.
+                tx.transact_items()
+                    .iter()
+                    .map(|item| {
+                        let action = if item.put().is_some() {
+                            "PutItem"
+                        } else if item.update().is_some() {
+                            "UpdateItem"
+                        } else if item.delete().is_some() {
+                            "DeleteItem"
+                        } else {
+                            "ConditionCheckItem"
+                        };
+                        grant(action, table())
+                    })
+                    .collect()
+            } else {
+                vec![grant(&format!("{input:?}"), table())]
+            }
+        };
+        let granted = template().grants(&function);
+        let mut calls = calls.lock().expect("not poisoned");
+        for need in needs {
+            if !granted.contains(&need) {
+                let refusal = format!(
+                    "functions/{function} called {} on {}, which template.yaml does not grant it",
+                    need.0, need.1
+                );
+                calls.refused.push(refusal.clone());
+                return Err(refusal.into());
+            }
+            calls.made.entry(function.clone()).or_default().insert(need);
+        }
+        Ok(())
+    }
+}
+
+/// A function of template.yaml: what it builds, serves and may do.
+#[derive(Debug, Default)]
+pub struct TemplateFunction {
+    pub logical_id: String,
+    /// `Events.*.Properties.Path`.
+    pub paths: BTreeSet<String>,
+    pub grants: BTreeSet<Grant>,
+    /// What makes the grants impossible to check (a `Role` of its own, a managed
+    /// policy, a `Deny`).
+    pub problems: Vec<String>,
+}
+
+/// The functions of template.yaml, by the crate they build (`BuildProperties.Binary`).
+#[derive(Debug, Default)]
+pub struct Template {
+    pub functions: BTreeMap<String, TemplateFunction>,
+}
+
+impl Template {
+    pub fn grants(&self, function: &str) -> BTreeSet<Grant> {
+        self.functions
+            .get(function)
+            .map(|f| f.grants.clone())
+            .unwrap_or_default()
+    }
+}
+
+/// template.yaml, parsed once.
+pub fn template() -> &'static Template {
+    static TEMPLATE: OnceLock<Template> = OnceLock::new();
+    TEMPLATE.get_or_init(|| {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../template.yaml");
+        let text = std::fs::read_to_string(path).expect("template.yaml at the repository root");
+        parse_template(&serde_norway::from_str(&text).expect("template.yaml is YAML"))
+    })
+}
+
+fn list(v: &Value) -> Vec<&Value> {
+    match v {
+        Value::Sequence(items) => items.iter().collect(),
+        Value::Null => vec![],
+        other => vec![other],
+    }
+}
+
+/// `!GetAtt Table.Arn` → `Table`, `!Sub "${Table.Arn}/index/x"` → `Table/index/x`,
+/// `!Ref JwtSecret` → `JwtSecret`; anything else as written (it will not match).
+fn resource_name(v: &Value) -> String {
+    match v {
+        Value::Tagged(t) => {
+            let inner = t.value.as_str().unwrap_or_default();
+            match t.tag.to_string().trim_start_matches('!') {
+                "GetAtt" => inner.trim_end_matches(".Arn").to_owned(),
+                "Ref" => inner.to_owned(),
+                "Sub" => inner.replace("${", "").replace(".Arn}", ""),
+                other => format!("!{other} {inner}"),
+            }
+        }
+        Value::String(s) => s.clone(),
+        other => format!("{other:?}"),
+    }
+}
+
+pub fn parse_template(t: &Value) -> Template {
+    let mut out = Template::default();
+    for (id, resource) in t["Resources"].as_mapping().expect("Resources") {
+        if resource["Type"] != "AWS::Serverless::Function" {
+            continue;
+        }
+        let logical_id = id.as_str().unwrap_or_default().to_owned();
+        let binary = resource["Metadata"]["BuildProperties"]["Binary"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{logical_id}: Metadata.BuildProperties.Binary"))
+            .to_owned();
+        let props = &resource["Properties"];
+        let mut f = TemplateFunction {
+            logical_id,
+            ..Default::default()
+        };
+        if !props["Role"].is_null() {
+            f.problems
+                .push("has a Role of its own: its grants cannot be checked here".into());
+        }
+        for event in props["Events"].as_mapping().into_iter().flatten() {
+            if let Some(path) = event.1["Properties"]["Path"].as_str() {
+                f.paths.insert(path.to_owned());
+            }
+        }
+        for policy in list(&props["Policies"]) {
+            if policy["Statement"].is_null() {
+                f.problems.push(format!(
+                    "uses the policy {policy:?}: write its statements out so they can be checked"
+                ));
+            }
+            for statement in list(&policy["Statement"]) {
+                if statement["Effect"] != "Allow" {
+                    f.problems
+                        .push(format!("has a statement that is not Allow: {statement:?}"));
+                    continue;
+                }
+                for action in list(&statement["Action"]) {
+                    for resource in list(&statement["Resource"]) {
+                        f.grants.insert((
+                            action.as_str().unwrap_or_default().to_owned(),
+                            resource_name(resource),
+                        ));
+                    }
+                }
+            }
+        }
+        assert!(
+            out.functions.insert(binary.clone(), f).is_none(),
+            "two functions build {binary}"
+        );
+    }
+    out
+}
+
+/// The differences between what a function was granted and what it called.
+pub fn compare(function: &str, granted: &BTreeSet<Grant>, called: &BTreeSet<Grant>) -> Vec<String> {
+    let dynamodb = |g: &&Grant| g.0.starts_with("dynamodb:");
+    let missing = called
+        .iter()
+        .filter(|g| !granted.contains(*g))
+        .map(|(a, r)| format!("functions/{function}: MISSING {a} on {r} (the code calls it)"));
+    let extra = granted
+        .iter()
+        .filter(dynamodb)
+        .filter(|g| !called.contains(*g))
+        .map(|(a, r)| {
+            format!("functions/{function}: EXTRA {a} on {r} (granted, but no request called it)")
+        });
+    missing.chain(extra).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_grant_too_few_or_too_many_is_named() {
+        let g = |a: &str, r: &str| (format!("dynamodb:{a}"), r.to_owned());
+        let granted = BTreeSet::from([
+            g("GetItem", "Table"),
+            g("Query", "Table/index/gsi1"),
+            ("secretsmanager:GetSecretValue".into(), "JwtSecret".into()),
+        ]);
+        let called = BTreeSet::from([g("GetItem", "Table"), g("Query", "Table/index/gsi1")]);
+        assert!(compare("f", &granted, &called).is_empty());
+        let mut more = called.clone();
+        more.insert(g("PutItem", "Table"));
+        assert_eq!(
+            compare("f", &granted, &more),
+            ["functions/f: MISSING dynamodb:PutItem on Table (the code calls it)"]
+        );
+        let fewer = BTreeSet::from([g("GetItem", "Table")]);
+        assert_eq!(
+            compare("f", &granted, &fewer),
+            [
+                "functions/f: EXTRA dynamodb:Query on Table/index/gsi1 (granted, but no request called it)"
+            ]
+        );
+    }
+
+    #[test]
+    fn the_template_parses_with_its_tags() {
+        let t = template();
+        let booking = &t.functions["booking"];
+        assert!(
+            booking
+                .grants
+                .contains(&("dynamodb:Query".to_owned(), "Table/index/gsi1".to_owned()))
+        );
+        assert!(booking.paths.contains("/api/booking/{proxy+}"));
+        assert_eq!(t.functions.len(), 6);
+    }
+}

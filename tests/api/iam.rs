@@ -1,0 +1,211 @@
+//! Least privilege, from what the functions really call. While any test's request is
+//! served, `shared::testing` records its DynamoDB calls and refuses one template.yaml
+//! does not grant the serving function (a grant too few fails the test that needs
+//! it). Here, a tour of every function's routes, down the paths that need each
+//! action (a failed login, an email change, a booking with an idempotency key, a
+//! hospital removal...), must use every DynamoDB grant the template gives: a grant
+//! too many fails this test. Each function may also read the JWT secret, nothing else.
+
+use std::collections::BTreeSet;
+
+use http::{Method, StatusCode};
+use serde_json::{Value, json};
+use shared::testing::{
+    TEST_PASSWORD, TestApp,
+    iam::{self, Grant},
+};
+
+/// Requests that together make every call the functions need.
+async fn tour(app: &TestApp) {
+    let admin = app.admin().await;
+    let user = app.user("tourist").await;
+    let (admin, user) = (Some(admin.token.as_str()), Some(user.token.as_str()));
+    let call = async |method: Method, uri: &str, token: Option<&str>, body: Option<Value>| {
+        let res = app.call(method.clone(), uri, token, body).await;
+        assert!(
+            res.status.is_success(),
+            "{method} {uri}: {} {:?}",
+            res.status,
+            res.body
+        );
+        res.body
+    };
+    let add_hospital = json!({"name": "Tour", "address": "A", "latitude": 30.0, "longitude": 74.0});
+    let h = call(
+        Method::POST,
+        "/api/admin/hospitals/add",
+        admin,
+        Some(add_hospital.clone()),
+    )
+    .await;
+    let gone = call(
+        Method::POST,
+        "/api/admin/hospitals/add",
+        admin,
+        Some(add_hospital),
+    )
+    .await;
+    let mut ambulances = vec![];
+    for (i, hospital) in [&h, &h, &h, &gone].iter().enumerate() {
+        let body = json!({"number": format!("T-{i}"), "status": "AVAILABLE", "hospital": {"id": hospital["id"]}});
+        ambulances.push(
+            call(Method::POST, "/api/admin/ambulances/add", admin, Some(body)).await["id"].clone(),
+        );
+    }
+    let (h, gone) = (&h["id"], &gone["id"]);
+
+    // auth: register; a failed login (starts a throttle window); a login (clears it).
+    let walker = json!({"username": "walker", "email": "walker@example.com", "password": TEST_PASSWORD,
+        "phone": "+15550001111", "latitude": 30.0, "longitude": 74.0});
+    call(Method::POST, "/api/auth/register", None, Some(walker)).await;
+    let wrong = app
+        .post(
+            "/api/auth/login",
+            None,
+            json!({"username": "walker", "password": "wrong-password"}),
+        )
+        .await;
+    assert_eq!(wrong.status, StatusCode::UNAUTHORIZED);
+    let login = json!({"username": "walker", "password": TEST_PASSWORD});
+    call(Method::POST, "/api/auth/login", None, Some(login)).await;
+
+    // user: read; edit keeping the email (one UpdateItem); a new email (transaction).
+    call(Method::GET, "/api/user/profile", user, None).await;
+    for email in ["tourist@example.com", "moved@example.com"] {
+        call(
+            Method::PUT,
+            "/api/user/profile",
+            user,
+            Some(json!({"email": email})),
+        )
+        .await;
+    }
+
+    // hospitals and ambulances: every read.
+    for uri in [
+        "/api/hospitals/all".to_owned(),
+        format!("/api/hospitals/{h}"),
+        "/api/hospitals/nearest?lat=30&lng=74".to_owned(),
+        format!("/api/ambulances/available?hospitalId={h}"),
+        "/api/ambulances/available/all".to_owned(),
+        format!("/api/ambulances/hospital/{h}"),
+        "/api/ambulances/counts".to_owned(),
+    ] {
+        call(Method::GET, &uri, None, None).await;
+    }
+
+    // booking: book (with an idempotency key), history, one, cancel.
+    let book = |amb: &Value| {
+        json!({"hospitalId": h, "ambulanceId": amb,
+        "patient": {"name": "P", "age": 40, "gender": "Male", "condition": "c"}})
+    };
+    let request = http::Request::builder()
+        .method(Method::POST)
+        .uri("/api/booking/book")
+        .header(
+            "authorization",
+            format!("Bearer {}", user.unwrap_or_default()),
+        )
+        .header("content-type", "application/json")
+        .header("idempotency-key", "tour-1")
+        .body(lambda_http::Body::from(book(&ambulances[0]).to_string()))
+        .unwrap();
+    let booked = app.send(request).await;
+    assert_eq!(booked.status, StatusCode::CREATED, "{:?}", booked.body);
+    let id = &booked.body["id"];
+    call(Method::GET, "/api/booking/history", user, None).await;
+    call(Method::GET, &format!("/api/booking/{id}"), user, None).await;
+    call(
+        Method::PATCH,
+        &format!("/api/booking/cancel?bookingId={id}"),
+        user,
+        None,
+    )
+    .await;
+
+    // admin: the fleet, the bookings, the dashboard, removals.
+    let pending = call(
+        Method::POST,
+        "/api/booking/book",
+        user,
+        Some(book(&ambulances[1])),
+    )
+    .await;
+    for uri in [
+        "/api/admin/ambulances/all".to_owned(),
+        "/api/admin/bookings/all/paged".to_owned(),
+        "/api/admin/stats".to_owned(),
+    ] {
+        call(Method::GET, &uri, admin, None).await;
+    }
+    for (method, uri) in [
+        (
+            Method::PATCH,
+            format!(
+                "/api/admin/bookings/status?bookingId={}&status=ACTIVE",
+                pending["id"]
+            ),
+        ),
+        (
+            Method::PATCH,
+            format!(
+                "/api/admin/ambulance/status?ambulanceId={}&status=MAINTENANCE",
+                ambulances[2]
+            ),
+        ),
+        (
+            Method::DELETE,
+            format!("/api/admin/ambulances/remove?ambulanceId={}", ambulances[2]),
+        ),
+        (
+            Method::DELETE,
+            format!("/api/admin/hospitals/remove?hospitalId={gone}"),
+        ),
+    ] {
+        call(method, &uri, admin, None).await;
+    }
+}
+
+#[tokio::test]
+async fn each_function_is_granted_exactly_the_dynamodb_calls_it_makes() {
+    let app = TestApp::new(api_tests::system).await;
+    tour(&app).await;
+    let called = app.dynamodb_calls();
+    let template = iam::template();
+    let secret: BTreeSet<Grant> =
+        [("secretsmanager:GetSecretValue".into(), "JwtSecret".into())].into();
+    let mut problems = vec![];
+    for (function, _) in api_tests::FUNCTIONS {
+        let Some(f) = template.functions.get(function) else {
+            problems.push(format!(
+                "functions/{function}: no function in template.yaml builds it"
+            ));
+            continue;
+        };
+        problems.extend(f.problems.iter().map(|p| format!("{}: {p}", f.logical_id)));
+        let calls = called.get(function).cloned().unwrap_or_default();
+        problems.extend(iam::compare(function, &f.grants, &calls));
+        let others: BTreeSet<Grant> = f
+            .grants
+            .iter()
+            .filter(|g| !g.0.starts_with("dynamodb:"))
+            .cloned()
+            .collect();
+        if others != secret {
+            problems.push(format!(
+                "{}: grants other than DynamoDB must be exactly secretsmanager:GetSecretValue on JwtSecret, found {others:?}",
+                f.logical_id
+            ));
+        }
+    }
+    // Shown with --nocapture: what the functions called.
+    for (function, calls) in &called {
+        let calls: Vec<String> = calls.iter().map(|(a, r)| format!("{a}@{r}")).collect();
+        println!("{function}: {}", calls.join(" "));
+    }
+    assert!(
+        problems.is_empty(),
+        "template.yaml's policies differ from the calls:\n{}",
+        problems.join("\n")
+    );
+}

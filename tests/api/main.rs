@@ -1,0 +1,13 @@
+//! The whole system's tests, one binary (zero2prod's `tests/api`): every function's
+//! router over one fresh table on DynamoDB Local (`api_tests::system`), requests as
+//! API Gateway routes them, every DynamoDB call checked against template.yaml.
+//! Tests of one function alone stay beside it (`functions/<f>/tests`).
+
+mod authz;
+mod booking;
+mod coordinates;
+mod faults;
+mod fleet;
+mod iam;
+mod openapi;
+mod route_groups;

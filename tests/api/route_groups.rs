@@ -1,0 +1,75 @@
+//! The route-group → function map, written in a few places, agrees with
+//! `api_tests::FUNCTIONS`: the crates under functions/, `cargo lambda watch`'s router
+//! (Cargo.toml) and the functions of template.yaml with their HttpApi events. (The
+//! routes of a function are under its group: `openapi.rs` checks that.)
+
+use std::{
+    collections::{BTreeMap, BTreeSet},
+    path::Path,
+};
+
+use shared::testing::iam;
+
+fn root() -> &'static Path {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+}
+
+fn groups() -> BTreeSet<String> {
+    api_tests::FUNCTIONS
+        .iter()
+        .map(|(g, _)| g.to_string())
+        .collect()
+}
+
+#[test]
+fn every_function_crate_is_in_the_table() {
+    let crates: BTreeSet<String> = std::fs::read_dir(root().join("functions"))
+        .expect("functions/")
+        .map(|e| e.expect("a directory entry").path())
+        .filter(|p| p.join("Cargo.toml").exists())
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(crates, groups());
+}
+
+#[test]
+fn cargo_lambda_watch_routes_each_group_to_its_function() {
+    let text = std::fs::read_to_string(root().join("Cargo.toml")).expect("Cargo.toml");
+    let manifest: toml::Table = text.parse().expect("Cargo.toml is TOML");
+    let router = &manifest["workspace"]["metadata"]["lambda"]["watch"]["router"];
+    let routes: BTreeMap<String, String> = router
+        .as_table()
+        .expect("[workspace.metadata.lambda.watch.router]")
+        .iter()
+        .map(|(path, f)| (path.clone(), f.as_str().unwrap_or_default().to_owned()))
+        .collect();
+    let expected: BTreeMap<String, String> = groups()
+        .into_iter()
+        .flat_map(|g| {
+            [
+                (format!("/api/{g}"), g.clone()),
+                (format!("/api/{g}/{{*proxy}}"), g),
+            ]
+        })
+        .collect();
+    assert_eq!(routes, expected);
+}
+
+#[test]
+fn api_gateway_routes_each_group_to_its_function() {
+    let template = iam::template();
+    let functions: BTreeSet<String> = template.functions.keys().cloned().collect();
+    assert_eq!(functions, groups(), "the functions template.yaml builds");
+    for (group, f) in &template.functions {
+        let expected: BTreeSet<String> =
+            [format!("/api/{group}"), format!("/api/{group}/{{proxy+}}")].into();
+        assert_eq!(f.paths, expected, "{}'s events", f.logical_id);
+    }
+}
+
+#[test]
+fn a_path_belongs_to_the_group_of_its_first_segment() {
+    assert_eq!(api_tests::group_of("/api/booking/book"), Some("booking"));
+    assert_eq!(api_tests::group_of("/api/admin"), Some("admin"));
+    assert_eq!(api_tests::group_of("/health"), None);
+}
