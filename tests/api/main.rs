@@ -6,8 +6,11 @@
 mod authz;
 mod booking;
 mod coordinates;
+mod crew;
+mod dispatch;
 mod faults;
 mod fleet;
 mod iam;
 mod openapi;
+mod positions;
 mod route_groups;

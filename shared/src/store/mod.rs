@@ -12,10 +12,13 @@
 pub mod ambulances;
 pub mod bookings;
 pub mod counters;
+pub mod crew;
 pub mod cross_aggregate;
+pub mod dispatch;
 pub mod hospitals;
 pub mod keys;
 pub mod paging;
+pub mod positions;
 pub mod retry;
 pub mod schema;
 pub mod table;

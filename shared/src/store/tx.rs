@@ -47,6 +47,9 @@ pub enum Label {
     Ambulance(Id),
     AmbulanceNumberGuard(Id),
     Booking(Id),
+    /// An ambulance's `FREEPOS` or `POSITION` item (`positions`).
+    FreeEntry(Id),
+    Position(Id),
     IdempotencyKey,
     /// A shard of a counter (`counters`): never conditional.
     Counter,
