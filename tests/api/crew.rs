@@ -5,7 +5,7 @@
 use http::{Method, StatusCode};
 use serde_json::{Value, json};
 use shared::{
-    testing::{TEST_PASSWORD, TestApp, TestUser},
+    testing::{TEST_PASSWORD, TestApp, TestResponse, TestUser},
     types::Id,
 };
 
@@ -76,6 +76,42 @@ impl Fleet {
             )
             .await;
         (res.status, res.body)
+    }
+
+    /// Binds crew `crew` (an id) to `ambulance` (a JSON id).
+    pub async fn move_crew(&self, crew: impl std::fmt::Display, ambulance: &Value) -> TestResponse {
+        self.app
+            .call(
+                Method::PATCH,
+                &format!("/api/admin/crew/{crew}"),
+                self.admin_token(),
+                Some(json!({ "ambulanceId": ambulance })),
+            )
+            .await
+    }
+
+    pub async fn remove_crew(&self, crew: impl std::fmt::Display) -> TestResponse {
+        self.app
+            .delete(&format!("/api/admin/crew/{crew}"), self.admin_token())
+            .await
+    }
+
+    /// `user` books `ambulance` of the fleet's hospital, picked up at `pickup` (none:
+    /// the user's stored location).
+    pub async fn book(
+        &self,
+        user: &TestUser,
+        ambulance: &Value,
+        pickup: Option<(f64, f64)>,
+    ) -> TestResponse {
+        let mut body = json!({"hospitalId": self.hospital["id"], "ambulanceId": ambulance["id"],
+            "patient": {"name": "P", "age": 30, "gender": "Male", "condition": "Fall"}});
+        if let Some((lat, lng)) = pickup {
+            body["pickup"] = json!({"latitude": lat, "longitude": lng});
+        }
+        self.app
+            .post("/api/booking/book", Some(&user.token), body)
+            .await
     }
 
     pub async fn crew_list(&self, query: &str) -> Value {
@@ -152,15 +188,7 @@ async fn admins_make_list_move_and_remove_crew() {
     assert_eq!(login.body["role"], "CREW");
 
     // Move: both ambulances' lists follow.
-    let res = f
-        .app
-        .call(
-            Method::PATCH,
-            &format!("/api/admin/crew/{}", made["id"]),
-            f.admin_token(),
-            Some(json!({"ambulanceId": a1["id"]})),
-        )
-        .await;
+    let res = f.move_crew(&made["id"], &a1["id"]).await;
     assert_eq!(res.status, StatusCode::OK, "{:?}", res.body);
     assert_eq!(res.body["ambulanceId"], a1["id"]);
     assert_eq!(
@@ -172,15 +200,7 @@ async fn admins_make_list_move_and_remove_crew() {
         2
     );
     // To an unknown ambulance: 404, nothing moved.
-    let res = f
-        .app
-        .call(
-            Method::PATCH,
-            &format!("/api/admin/crew/{}", made["id"]),
-            f.admin_token(),
-            Some(json!({"ambulanceId": 999_999})),
-        )
-        .await;
+    let res = f.move_crew(&made["id"], &json!(999_999)).await;
     assert_eq!(res.status, StatusCode::NOT_FOUND, "{:?}", res.body);
     assert_eq!(
         f.crew_list(&format!("?ambulanceId={}", a1["id"])).await["totalElements"],
@@ -188,16 +208,10 @@ async fn admins_make_list_move_and_remove_crew() {
     );
 
     // Remove: gone from the lists, the name is free again, the token stops.
-    let res = f
-        .app
-        .delete(&format!("/api/admin/crew/{}", made["id"]), f.admin_token())
-        .await;
+    let res = f.remove_crew(&made["id"]).await;
     assert_eq!(res.status, StatusCode::NO_CONTENT, "{:?}", res.body);
     assert_eq!(f.crew_list("").await["totalElements"], 2);
-    let again = f
-        .app
-        .delete(&format!("/api/admin/crew/{}", made["id"]), f.admin_token())
-        .await;
+    let again = f.remove_crew(&made["id"]).await;
     assert_eq!(again.status, StatusCode::NOT_FOUND);
     let (status, _) = f.create_crew("driver_two", a0).await;
     assert_eq!(
@@ -309,10 +323,7 @@ async fn bad_crew_requests_name_the_field_and_write_nothing() {
         assert!(res.field().is_some(), "{m} {uri}: {:?}", res.body);
     }
     // Only crew accounts move or go through these routes.
-    let res = f
-        .app
-        .delete(&format!("/api/admin/crew/{}", user.id), f.admin_token())
-        .await;
+    let res = f.remove_crew(user.id).await;
     assert_eq!(res.status, StatusCode::NOT_FOUND);
 }
 
@@ -359,15 +370,7 @@ async fn an_ambulance_or_hospital_with_crew_is_not_removed() {
     assert_eq!(res.status, StatusCode::NO_CONTENT, "{:?}", res.body);
     let spare = f.add_ambulance("SPARE", "MAINTENANCE").await;
     for c in f.crew_list("").await["content"].as_array().unwrap() {
-        let res = f
-            .app
-            .call(
-                Method::PATCH,
-                &format!("/api/admin/crew/{}", c["id"]),
-                f.admin_token(),
-                Some(json!({"ambulanceId": spare["id"]})),
-            )
-            .await;
+        let res = f.move_crew(&c["id"], &spare["id"]).await;
         assert_eq!(res.status, StatusCode::OK);
     }
     let res = f

@@ -485,15 +485,7 @@ async fn a_crew_moves_only_its_own_ambulances_booking() {
         "nothing was written"
     );
     // Moved to the booking's ambulance by an admin, it may at once.
-    let res =
-        d.f.app
-            .call(
-                Method::PATCH,
-                &format!("/api/admin/crew/{}", other_crew.id),
-                d.f.admin_token(),
-                Some(json!({"ambulanceId": d.f.ambulances[0]["id"]})),
-            )
-            .await;
+    let res = d.f.move_crew(other_crew.id, &d.f.ambulances[0]["id"]).await;
     assert_eq!(res.status, StatusCode::OK);
     assert_eq!(
         d.crew_step(other_crew, &b, "EN_ROUTE").await.0,
@@ -528,13 +520,7 @@ async fn a_crew_moves_only_its_own_ambulances_booking() {
         }
     }
     // A removed crew's token stops at once.
-    let res =
-        d.f.app
-            .delete(
-                &format!("/api/admin/crew/{}", d.crews[0].id),
-                d.f.admin_token(),
-            )
-            .await;
+    let res = d.f.remove_crew(d.crews[0].id).await;
     assert_eq!(res.status, StatusCode::NO_CONTENT);
     let res = d.f.app.get("/api/crew/me", Some(&d.crews[0].token)).await;
     assert_eq!(res.status, StatusCode::UNAUTHORIZED, "{:?}", res.body);

@@ -145,17 +145,7 @@ async fn the_requester_tracks_the_ambulance_with_an_eta() {
     let owner = f.app.user("owner").await;
     let stranger = f.app.user("stranger").await;
     let pickup = (30.70, 74.35);
-    let b = f
-        .app
-        .post(
-            "/api/booking/book",
-            Some(&owner.token),
-            json!({"hospitalId": f.hospital["id"], "ambulanceId": amb["id"],
-                   "patient": {"name": "P", "age": 30, "gender": "Male", "condition": "Fall"},
-                   "pickup": {"latitude": pickup.0, "longitude": pickup.1}}),
-        )
-        .await
-        .body;
+    let b = f.book(&owner, amb, Some(pickup)).await.body;
     let track_uri = format!("/api/booking/{}/track", b["id"]);
     let track = async |token: &str| f.app.get(&track_uri, Some(token)).await;
 
@@ -289,25 +279,11 @@ async fn the_live_map_shows_what_is_in_the_box() {
     assert_eq!(put.status, StatusCode::NO_CONTENT);
     let user = f.app.user("caller").await;
     let b = f
-        .app
-        .post(
-            "/api/booking/book",
-            Some(&user.token),
-            json!({"hospitalId": f.hospital["id"], "ambulanceId": f.ambulances[0]["id"],
-               "patient": {"name": "P", "age": 30, "gender": "Male", "condition": "Fall"},
-               "pickup": {"latitude": 30.70, "longitude": 74.35}}),
-        )
+        .book(&user, &f.ambulances[0], Some((30.70, 74.35)))
         .await
         .body;
     let gone = f
-        .app
-        .post(
-            "/api/booking/book",
-            Some(&user.token),
-            json!({"hospitalId": f.hospital["id"], "ambulanceId": f.ambulances[1]["id"],
-               "patient": {"name": "P", "age": 30, "gender": "Male", "condition": "Fall"},
-               "pickup": {"latitude": 30.71, "longitude": 74.36}}),
-        )
+        .book(&user, &f.ambulances[1], Some((30.71, 74.36)))
         .await
         .body;
     f.app
@@ -453,9 +429,7 @@ async fn free_entries_exist_exactly_for_available_ambulances_after_any_moves() {
                     .await;
             }
             2 | 3 => {
-                f.app.post("/api/booking/book", Some(&user.token),
-                    json!({"hospitalId": f.hospital["id"], "ambulanceId": amb["id"],
-                           "patient": {"name": "P", "age": 30, "gender": "Male", "condition": "c"}})).await;
+                f.book(&user, &amb, None).await;
             }
             4 if held.is_some() => {
                 let stage = [
@@ -495,10 +469,7 @@ async fn free_entries_exist_exactly_for_available_ambulances_after_any_moves() {
             }
             _ => {
                 // Remove (after moving its crew away) and add one.
-                let res = f
-                    .app
-                    .delete(&format!("/api/admin/crew/{}", crew.id), f.admin_token())
-                    .await;
+                let res = f.remove_crew(crew.id).await;
                 assert_eq!(res.status, StatusCode::NO_CONTENT);
                 let res = f
                     .app
