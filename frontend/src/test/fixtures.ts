@@ -1,4 +1,4 @@
-import type { Ambulance, Booking, Hospital, User } from '../lib/types'
+import type { Ambulance, Booking, Hospital, User } from '@/lib/types'
 
 export const demoUser: User = {
   id: 7,

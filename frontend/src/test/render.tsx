@@ -1,7 +1,7 @@
 import { vi } from 'vitest'
 import { render } from '@testing-library/react'
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router'
-import { AppProviders, createQueryClient } from '../app/providers'
+import { AppProviders, createQueryClient } from '@/app/providers'
 
 /**
  * Renders routes in a memory router with a fresh query client (no retries, so an

@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react'
 import { useNavigate } from 'react-router'
-import { ApiError, messageOf } from '../../lib/api'
-import { useSession } from '../../lib/session'
-import type { Booking } from '../../lib/types'
-import { S } from '../../strings'
+import { ApiError, messageOf } from '@/lib/api'
+import { useSession } from '@/lib/session'
+import type { Booking } from '@/lib/types'
+import { S } from '@/strings'
 import { useBook } from './api/bookings'
 import { fieldOf, validateBooking, type BookingField, type BookingForm } from './validation'
 

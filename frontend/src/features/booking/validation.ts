@@ -1,5 +1,5 @@
-import type { BookingType, Gender } from '../../lib/types'
-import { S } from '../../strings'
+import type { BookingType, Gender } from '@/lib/types'
+import { S } from '@/strings'
 import type { BookingRequest } from './api/bookings'
 
 export interface PatientForm {

@@ -1,5 +1,5 @@
 import { Link } from 'react-router'
-import { S } from '../../../strings'
+import { S } from '@/strings'
 
 const services = [
   { title: 'Emergency ambulance booking', text: 'Book an emergency or a normal ambulance for a patient in under a minute.' },

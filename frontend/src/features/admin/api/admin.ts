@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { api } from '../../../lib/api'
-import type { Ambulance, AmbulanceStatus, AmbulanceType, Hospital } from '../../../lib/types'
+import { api } from '@/lib/api'
+import type { Ambulance, AmbulanceStatus, AmbulanceType, Hospital } from '@/lib/types'
 
 export interface NewHospital {
   name: string

@@ -1,7 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { api } from '../../../lib/api'
-import type { Booking, BookingStatus, Page } from '../../../lib/types'
-import { refreshAfterBooking } from '../../booking/api/bookings'
+import { api } from '@/lib/api'
+import type { Booking, BookingStatus, Page } from '@/lib/types'
+import { refreshAfterBooking } from '@/features/booking'
 
 export const BOOKINGS_PAGE_SIZE = 10
 

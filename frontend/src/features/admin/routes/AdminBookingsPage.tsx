@@ -1,17 +1,23 @@
 import { useMemo, useState, type ReactNode } from 'react'
 import { Link } from 'react-router'
-import { CountCards } from '../../../components/CountCards'
-import { Dialog } from '../../../components/Dialog'
-import { Alert, EmptyState, ErrorState, Spinner } from '../../../components/Feedback'
-import { Pagination } from '../../../components/Pagination'
-import { StatusBadge } from '../../../components/StatusBadge'
-import { messageOf } from '../../../lib/api'
-import { ambulanceTypeLabel, formatDateTime } from '../../../lib/format'
-import type { Booking, BookingStatus } from '../../../lib/types'
-import { useFlash } from '../../../lib/useFlash'
-import { S } from '../../../strings'
-import { BookingTypeBadge } from '../../booking/components/BookingTypeBadge'
-import { bookingAmbulance as ambulanceOf, bookingHospital as hospitalOf, bookingStatuses, bookingStatusLabel, nextStatuses } from '../../booking/status'
+import { CountCards } from '@/components/CountCards'
+import { Dialog } from '@/components/Dialog'
+import { Alert, EmptyState, ErrorState, Spinner } from '@/components/Feedback'
+import { Pagination } from '@/components/Pagination'
+import { StatusBadge } from '@/components/StatusBadge'
+import { messageOf } from '@/lib/api'
+import { ambulanceTypeLabel, formatDateTime } from '@/lib/format'
+import type { Booking, BookingStatus } from '@/lib/types'
+import { useFlash } from '@/lib/useFlash'
+import { S } from '@/strings'
+import {
+  bookingAmbulance as ambulanceOf,
+  bookingHospital as hospitalOf,
+  bookingStatuses,
+  bookingStatusLabel,
+  BookingTypeBadge,
+  nextStatuses,
+} from '@/features/booking'
 import { useAdminBookings, useSetBookingStatus } from '../api/bookings'
 
 

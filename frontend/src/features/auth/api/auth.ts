@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query'
-import { api } from '../../../lib/api'
-import { saveSession } from '../../../lib/session'
-import type { AuthResponse } from '../../../lib/types'
+import { api } from '@/lib/api'
+import { saveSession } from '@/lib/session'
+import type { AuthResponse } from '@/lib/types'
 
 export interface LoginInput {
   username: string

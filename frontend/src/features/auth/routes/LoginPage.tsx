@@ -1,9 +1,9 @@
 import { useState, type FormEvent } from 'react'
 import { Link, useLocation, useNavigate } from 'react-router'
-import { Alert } from '../../../components/Feedback'
-import { ApiError } from '../../../lib/api'
-import { getSignOutNotice } from '../../../lib/session'
-import { S } from '../../../strings'
+import { Alert } from '@/components/Feedback'
+import { ApiError } from '@/lib/api'
+import { getSignOutNotice } from '@/lib/session'
+import { S } from '@/strings'
 import { useLogin } from '../api/auth'
 
 export function loginErrorMessage(error: unknown): string {

@@ -1,7 +1,7 @@
 import { screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { json, renderRoutes } from '../../../test/render'
+import { json, renderRoutes } from '@/test/render'
 import { RegisterPage } from './RegisterPage'
 
 function renderRegister() {

@@ -1,9 +1,9 @@
 import { useRef, useState, type FormEvent } from 'react'
 import { Link, useNavigate } from 'react-router'
-import { Alert } from '../../../components/Feedback'
-import { UseLocationButton } from '../../../components/UseLocationButton'
-import { ApiError, messageOf } from '../../../lib/api'
-import { S } from '../../../strings'
+import { Alert } from '@/components/Feedback'
+import { UseLocationButton } from '@/components/UseLocationButton'
+import { ApiError, messageOf } from '@/lib/api'
+import { S } from '@/strings'
 import { useRegister } from '../api/auth'
 import { validateRegister, type RegisterForm } from '../validation'
 

@@ -1,8 +1,8 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query'
 import { useRef } from 'react'
-import { api, ApiError } from '../../../lib/api'
-import { newIdempotencyKey } from '../../../lib/idempotency'
-import type { Ambulance, Booking, BookingType, Patient } from '../../../lib/types'
+import { api, ApiError } from '@/lib/api'
+import { newIdempotencyKey } from '@/lib/idempotency'
+import type { Ambulance, Booking, BookingType, Patient } from '@/lib/types'
 import { isOpen } from '../status'
 
 export interface BookingRequest {

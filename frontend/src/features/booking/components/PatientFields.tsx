@@ -1,4 +1,4 @@
-import type { BookingType } from '../../../lib/types'
+import type { BookingType } from '@/lib/types'
 import { genders, MAX_CONDITION, MAX_NAME, type BookingField, type PatientForm } from '../validation'
 
 const types: { value: BookingType; label: string; description: string }[] = [

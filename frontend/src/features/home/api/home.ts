@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query'
-import { api, ApiError } from '../../../lib/api'
-import type { Ambulance, AmbulanceCounts, Hospital, Page } from '../../../lib/types'
-import { S } from '../../../strings'
+import { api, ApiError } from '@/lib/api'
+import type { Ambulance, AmbulanceCounts, Hospital, Page } from '@/lib/types'
+import { S } from '@/strings'
 
 export interface HomeStats {
   /** Hospitals in the system (the page's maintained total). */

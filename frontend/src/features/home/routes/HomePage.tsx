@@ -1,11 +1,11 @@
 import { Link } from 'react-router'
-import { Alert } from '../../../components/Feedback'
-import { LiveClock } from '../../../components/LiveClock'
-import { useSession } from '../../../lib/session'
-import { S } from '../../../strings'
+import { Alert } from '@/components/Feedback'
+import { LiveClock } from '@/components/LiveClock'
+import { useSession } from '@/lib/session'
+import { S } from '@/strings'
 import { homeErrorMessage, useHomeStats, zeroStats } from '../api/home'
-import { Icon, type IconName } from '../../../components/Icon'
-import { ambulanceTypeLabel } from '../../../lib/format'
+import { Icon, type IconName } from '@/components/Icon'
+import { ambulanceTypeLabel } from '@/lib/format'
 
 export function HomePage() {
   const session = useSession()

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
-import { api } from '../../../lib/api'
-import type { Ambulance, AmbulanceCounts, Hospital, Page } from '../../../lib/types'
+import { api } from '@/lib/api'
+import type { Ambulance, AmbulanceCounts, Hospital, Page } from '@/lib/types'
 
 /** The `limit` (server default 10, at most 50) nearest hospitals, nearest first. */
 export function useNearestHospitals(lat: number | null, lng: number | null, limit?: number) {

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { api } from '../../../lib/api'
-import { updateStoredUser } from '../../../lib/session'
-import type { User } from '../../../lib/types'
+import { api } from '@/lib/api'
+import { updateStoredUser } from '@/lib/session'
+import type { User } from '@/lib/types'
 
 export interface ProfileUpdate {
   email: string

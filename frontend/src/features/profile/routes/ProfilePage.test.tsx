@@ -1,9 +1,9 @@
 import { screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { getSession, saveSession } from '../../../lib/session'
-import type { User } from '../../../lib/types'
-import { json, renderRoutes } from '../../../test/render'
+import { getSession, saveSession } from '@/lib/session'
+import type { User } from '@/lib/types'
+import { json, renderRoutes } from '@/test/render'
 import ProfilePage from './ProfilePage'
 
 const demo: User = {
