@@ -38,6 +38,24 @@ export default tseslint.config(
     },
   },
   restrict(['src/**/*.{ts,tsx}']),
+  // Query keys come from the feature's factory (features/<area>/api/keys.ts), built under
+  // a root of lib/queryKeys.ts, so that invalidating a root reaches every view of it.
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "Property[key.name='queryKey'] > ArrayExpression",
+          message: "Take the key from the feature's factory (api/keys.ts), not a literal array.",
+        },
+        {
+          selector: "CallExpression[callee.property.name=/^(set|get)Query(Data|State)$/] > ArrayExpression",
+          message: "Take the key from the feature's factory (api/keys.ts), not a literal array.",
+        },
+      ],
+    },
+  },
   // The shared layers know nothing of the features or the app shell.
   restrict(['src/lib/**/*.{ts,tsx}', 'src/components/**/*.{ts,tsx}', 'src/strings.ts'], {
     regex: '^@/(features|app)(/|$)',

@@ -1,6 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api'
+import { refreshAfterFleetChange } from '@/lib/queryKeys'
 import type { Ambulance, AmbulanceStatus, AmbulanceType, Hospital } from '@/lib/types'
+import { adminKeys } from './keys'
 
 export interface NewHospital {
   name: string
@@ -20,7 +22,7 @@ export interface NewAmbulance {
 }
 
 export function useAdminAmbulances() {
-  return useQuery({ queryKey: ['admin', 'ambulances'], queryFn: () => api<Ambulance[]>('/admin/ambulances/all') })
+  return useQuery({ queryKey: adminKeys.ambulances(), queryFn: () => api<Ambulance[]>('/admin/ambulances/all') })
 }
 
 /** Every change to the fleet or the hospitals refreshes all views of them. */
@@ -28,12 +30,7 @@ function useFleetMutation<T, R>(fn: (input: T) => Promise<R>) {
   const client = useQueryClient()
   return useMutation({
     mutationFn: fn,
-    onSettled: () => {
-      void client.invalidateQueries({ queryKey: ['admin'] })
-      void client.invalidateQueries({ queryKey: ['hospitals'] })
-      void client.invalidateQueries({ queryKey: ['ambulances'] })
-      void client.invalidateQueries({ queryKey: ['home-stats'] })
-    },
+    onSettled: () => refreshAfterFleetChange(client),
   })
 }
 

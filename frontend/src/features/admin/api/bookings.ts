@@ -1,7 +1,8 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api'
 import type { Booking, BookingStatus, Page } from '@/lib/types'
-import { refreshAfterBooking } from '@/features/booking'
+import { adminKeys } from './keys'
+import { refreshAfterBooking } from '@/lib/queryKeys'
 
 export const BOOKINGS_PAGE_SIZE = 10
 
@@ -16,14 +17,14 @@ export interface AdminStats {
 /** One page (zero-based) of every booking, newest first. */
 export function useAdminBookings(page: number, size = BOOKINGS_PAGE_SIZE) {
   return useQuery({
-    queryKey: ['admin', 'bookings', page, size],
+    queryKey: adminKeys.bookings(page, size),
     queryFn: () => api<Page<Booking>>('/admin/bookings/all/paged', { query: { page, size } }),
     placeholderData: keepPreviousData,
   })
 }
 
 export function useAdminStats() {
-  return useQuery({ queryKey: ['admin', 'stats'], queryFn: () => api<AdminStats>('/admin/stats') })
+  return useQuery({ queryKey: adminKeys.stats(), queryFn: () => api<AdminStats>('/admin/stats') })
 }
 
 export function useSetBookingStatus() {

@@ -1,9 +1,11 @@
-import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useRef } from 'react'
 import { api, ApiError } from '@/lib/api'
 import { newIdempotencyKey } from '@/lib/idempotency'
-import type { Ambulance, Booking, BookingType, Patient } from '@/lib/types'
+import { refreshAfterBooking } from '@/lib/queryKeys'
+import type { Booking, BookingType, Patient } from '@/lib/types'
 import { isOpen } from '../status'
+import { bookingKeys } from './keys'
 
 export interface BookingRequest {
   hospitalId: number
@@ -16,7 +18,7 @@ export interface BookingRequest {
 export const HISTORY_POLL_MS = 10_000
 
 export const historyQuery = (userId: number) => ({
-  queryKey: ['bookings', 'history', userId],
+  queryKey: bookingKeys.history(userId),
   queryFn: () => api<Booking[]>('/booking/history', { query: { userId } }),
 })
 
@@ -26,21 +28,6 @@ export const pollWhileOpen = (bookings: Booking[] | undefined): number | false =
 
 export function useHistory(userId: number) {
   return useQuery({ ...historyQuery(userId), refetchInterval: (query) => pollWhileOpen(query.state.data) })
-}
-
-export function useAvailableAmbulances(hospitalId: number | null) {
-  return useQuery({
-    queryKey: ['ambulances', 'available', hospitalId],
-    queryFn: () => api<Ambulance[]>('/ambulances/available', { query: { hospitalId } }),
-    enabled: hospitalId !== null,
-  })
-}
-
-/** A booking changes bookings, the fleet's statuses and every count built on them. */
-export function refreshAfterBooking(client: QueryClient) {
-  for (const key of ['bookings', 'ambulances', 'admin', 'home-stats']) {
-    void client.invalidateQueries({ queryKey: [key] })
-  }
 }
 
 /**

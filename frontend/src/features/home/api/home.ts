@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query'
 import { api, ApiError } from '@/lib/api'
 import type { Ambulance, AmbulanceCounts, Hospital, Page } from '@/lib/types'
 import { S } from '@/strings'
+import { homeKeys } from './keys'
 
 export interface HomeStats {
   /** Hospitals in the system (the page's maintained total). */
@@ -59,7 +60,7 @@ export async function fetchHomeStats(signedIn: boolean): Promise<HomeStats> {
 
 export function useHomeStats(signedIn: boolean) {
   return useQuery({
-    queryKey: ['home-stats', signedIn],
+    queryKey: homeKeys.stats(signedIn),
     queryFn: () => fetchHomeStats(signedIn),
     refetchInterval: 30_000,
   })

@@ -7,9 +7,10 @@ import { StatusBadge } from '@/components/StatusBadge'
 import { ambulanceTypeLabel, telHref } from '@/lib/format'
 import { useSession } from '@/lib/session'
 import type { Ambulance } from '@/lib/types'
+import { useHospitalAmbulances, useHospitalCounts } from '@/features/ambulances'
 import { BookingDialog } from '@/features/booking'
 import { S } from '@/strings'
-import { useHospital, useHospitalAmbulances, useHospitalCounts } from '../api/hospitals'
+import { useHospital } from '../api/hospitals'
 
 /** The spec's fixed coordinates, used only when the user has none of their own. */
 const DEFAULT_LOCATION = { lat: 30.67, lng: 74.33 }
