@@ -1,6 +1,6 @@
 import { S } from '@/strings'
 import { parseCoordinates } from '@/lib/coordinates'
-import type { ProfileUpdate } from './api/profile'
+import type { ProfileUpdate } from '@/lib/types'
 
 export interface ProfileForm {
   email: string

@@ -1,25 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api'
 import { refreshAfterFleetChange } from '@/lib/queryKeys'
-import type { Ambulance, AmbulanceStatus, AmbulanceType, Hospital } from '@/lib/types'
+import type { AddAmbulance, AddHospital, Ambulance, AmbulanceStatus, Hospital } from '@/lib/types'
 import { adminKeys } from './keys'
-
-export interface NewHospital {
-  name: string
-  address: string
-  latitude: number
-  longitude: number
-  contactInfo?: string
-}
-
-export interface NewAmbulance {
-  number: string
-  status: AmbulanceStatus
-  hospital: { id: number }
-  driverInfo?: string
-  type: AmbulanceType
-  contactInfo?: string
-}
 
 export function useAdminAmbulances() {
   return useQuery({ queryKey: adminKeys.ambulances(), queryFn: () => api<Ambulance[]>('/admin/ambulances/all') })
@@ -35,7 +18,7 @@ function useFleetMutation<T, R>(fn: (input: T) => Promise<R>) {
 }
 
 export const useAddHospital = () =>
-  useFleetMutation((body: NewHospital) => api<Hospital>('/admin/hospitals/add', { method: 'POST', body }))
+  useFleetMutation((body: AddHospital) => api<Hospital>('/admin/hospitals/add', { method: 'POST', body }))
 
 export const useRemoveHospital = () =>
   useFleetMutation((hospitalId: number) =>
@@ -43,7 +26,7 @@ export const useRemoveHospital = () =>
   )
 
 export const useAddAmbulance = () =>
-  useFleetMutation((body: NewAmbulance) => api<Ambulance>('/admin/ambulances/add', { method: 'POST', body }))
+  useFleetMutation((body: AddAmbulance) => api<Ambulance>('/admin/ambulances/add', { method: 'POST', body }))
 
 export const useRemoveAmbulance = () =>
   useFleetMutation((ambulanceId: number) =>

@@ -7,14 +7,14 @@ import { Pagination } from '@/components/Pagination'
 import { StatusBadge } from '@/components/StatusBadge'
 import { messageOf } from '@/lib/api'
 import { ambulanceTypeLabel } from '@/lib/format'
-import type { Ambulance, AmbulanceStatus, AmbulanceType } from '@/lib/types'
+import type { AddAmbulance, Ambulance, AmbulanceStatus, AmbulanceType } from '@/lib/types'
 import { useFlash } from '@/lib/useFlash'
 import { S } from '@/strings'
 import { useAllHospitals } from '@/features/hospitals'
 import { toggledStatus, useAddAmbulance, useAdminAmbulances, useRemoveAmbulance, useSetAmbulanceStatus } from '../api/admin'
 
 const PAGE_SIZE = 5
-const emptyForm = { number: '', status: 'AVAILABLE' as AmbulanceStatus, hospitalId: '', driverInfo: '', type: 'BLS' as AmbulanceType, contactInfo: '' }
+const emptyForm = { number: '', status: 'AVAILABLE' as AddAmbulance['status'], hospitalId: '', driverInfo: '', type: 'BLS' as AmbulanceType, contactInfo: '' }
 
 export default function AdminAmbulancesPage() {
   const ambulances = useAdminAmbulances()
@@ -129,7 +129,7 @@ export default function AdminAmbulancesPage() {
           </div>
           <div>
             <label htmlFor="a-status" className="label">Status</label>
-            <select id="a-status" className="input" value={form.status} onChange={(e) => setForm({ ...form, status: e.target.value as AmbulanceStatus })}>
+            <select id="a-status" className="input" value={form.status} onChange={(e) => setForm({ ...form, status: e.target.value as AddAmbulance['status'] })}>
               <option value="AVAILABLE">Available</option>
               <option value="MAINTENANCE">Maintenance</option>
             </select>

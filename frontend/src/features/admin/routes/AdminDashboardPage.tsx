@@ -4,10 +4,11 @@ import { Icon, type IconName } from '@/components/Icon'
 import { LiveClock, useNow } from '@/components/LiveClock'
 import { StatusBadge } from '@/components/StatusBadge'
 import { formatDateTime } from '@/lib/format'
+import type { Stats } from '@/lib/types'
 import { useSession } from '@/lib/session'
 import { S } from '@/strings'
 import { bookingAmbulance, bookingHospital, BookingTypeBadge } from '@/features/booking'
-import { useAdminBookings, useAdminStats, type AdminStats } from '../api/bookings'
+import { useAdminBookings, useAdminStats } from '../api/bookings'
 
 const RECENT = 3
 
@@ -110,7 +111,7 @@ export default function AdminDashboardPage() {
   )
 }
 
-function StatCards({ stats }: { stats: AdminStats }) {
+function StatCards({ stats }: { stats: Stats }) {
   const open = stats.bookings.pending + stats.bookings.active
   const cards: { label: string; value: number; note: string; icon: IconName; style: string }[] = [
     { label: 'Registered Users', value: stats.users, note: 'Accounts in the system', icon: 'star', style: 'bg-blue-100 text-blue-700' },
@@ -152,7 +153,7 @@ function Bars({ rows, total }: { rows: [string, number, string][]; total: number
   )
 }
 
-function FleetPanel({ stats }: { stats: AdminStats }) {
+function FleetPanel({ stats }: { stats: Stats }) {
   const a = stats.ambulances
   const b = stats.bookings
   return (

@@ -3,16 +3,9 @@ import { useRef } from 'react'
 import { api, ApiError } from '@/lib/api'
 import { newIdempotencyKey } from '@/lib/idempotency'
 import { refreshAfterBooking } from '@/lib/queryKeys'
-import type { Booking, BookingType, Patient } from '@/lib/types'
+import type { Booking, BookingRequest } from '@/lib/types'
 import { isOpen } from '../status'
 import { bookingKeys } from './keys'
-
-export interface BookingRequest {
-  hospitalId: number
-  ambulanceId: number
-  bookingType: BookingType
-  patient: Patient
-}
 
 /** While any booking is open, its status is refreshed every 10 s. */
 export const HISTORY_POLL_MS = 10_000

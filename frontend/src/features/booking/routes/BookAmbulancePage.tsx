@@ -4,7 +4,7 @@ import { Alert } from '@/components/Feedback'
 import { Icon } from '@/components/Icon'
 import { ambulanceTypeLabel, formatDistance, telHref } from '@/lib/format'
 import { useSession } from '@/lib/session'
-import type { Hospital } from '@/lib/types'
+import type { Hospital, NearestHospital } from '@/lib/types'
 import { S } from '@/strings'
 import { useAvailableAmbulances } from '@/features/ambulances'
 import { useAllHospitals, useNearestHospitals } from '@/features/hospitals'
@@ -19,7 +19,7 @@ const NEAREST_LIMIT = 50
 const idParam = (value: string | null) => (value && /^\d+$/.test(value) ? value : '')
 
 /** Nearest hospitals (with distance) first, then the rest of the list, without repeats. */
-export function orderHospitals(nearest: Hospital[] | undefined, all: Hospital[] | undefined) {
+export function orderHospitals(nearest: NearestHospital[] | undefined, all: Hospital[] | undefined) {
   const near = nearest ?? []
   const seen = new Set(near.map((h) => h.id))
   const rest = (all ?? []).filter((h) => !seen.has(h.id)).sort((a, b) => a.name.localeCompare(b.name))
@@ -70,7 +70,8 @@ export default function BookAmbulancePage() {
   const { near, rest } = orderHospitals(nearest.data, all.data)
   const hospitalsLoading = all.isPending && (!located || nearest.isPending)
   const hospitalsFailed = all.isError && (!located || nearest.isError)
-  const chosenHospital = [...near, ...rest].find((h) => String(h.id) === selection.hospitalId)
+  const chosenNear = near.find((h) => String(h.id) === selection.hospitalId)
+  const chosenHospital = chosenNear ?? rest.find((h) => String(h.id) === selection.hospitalId)
   const chosenAmbulance = ambulances?.find((a) => String(a.id) === selection.ambulanceId)
 
   const form: BookingForm = { ...patient, ...selection }
@@ -218,7 +219,7 @@ export default function BookAmbulancePage() {
           <div className="card space-y-1 p-5 text-sm">
             <p className="flex items-center gap-2 font-semibold text-slate-900"><Icon name="hospital" /> {chosenHospital.name}</p>
             <p className="text-slate-600">{chosenHospital.address}</p>
-            {chosenHospital.distance != null && <p className="text-slate-600">{formatDistance(chosenHospital.distance)} away</p>}
+            {chosenNear && <p className="text-slate-600">{formatDistance(chosenNear.distance)} away</p>}
             {chosenHospital.contactInfo && (
               <a href={telHref(chosenHospital.contactInfo)} className="text-blue-700 hover:underline">
                 {chosenHospital.contactInfo}

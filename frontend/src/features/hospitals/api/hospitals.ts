@@ -1,13 +1,13 @@
 import { useQuery } from '@tanstack/react-query'
 import { api } from '@/lib/api'
-import type { Hospital, Page } from '@/lib/types'
+import type { Hospital, HospitalPage, NearestHospital } from '@/lib/types'
 import { hospitalKeys } from './keys'
 
 /** The `limit` (server default 10, at most 50) nearest hospitals, nearest first. */
 export function useNearestHospitals(lat: number | null, lng: number | null, limit?: number) {
   return useQuery({
     queryKey: hospitalKeys.nearest(lat, lng, limit ?? null),
-    queryFn: () => api<Hospital[]>('/hospitals/nearest', { query: { lat, lng, limit } }),
+    queryFn: () => api<NearestHospital[]>('/hospitals/nearest', { query: { lat, lng, limit } }),
     enabled: lat !== null && lng !== null,
   })
 }
@@ -20,7 +20,7 @@ export function useHospital(id: number) {
 export function useAllHospitals() {
   return useQuery({
     queryKey: hospitalKeys.list(),
-    queryFn: () => api<Page<Hospital>>('/hospitals/all', { query: { page: 0, size: 1000 } }),
+    queryFn: () => api<HospitalPage>('/hospitals/all', { query: { page: 0, size: 1000 } }),
     select: (page) => page.content,
   })
 }

@@ -1,15 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api'
 import { updateStoredUser } from '@/lib/session'
-import type { User } from '@/lib/types'
+import type { ProfileUpdate, User } from '@/lib/types'
 import { profileKeys } from './keys'
-
-export interface ProfileUpdate {
-  email: string
-  latitude?: number
-  longitude?: number
-  password?: string
-}
 
 export const profileQuery = (userId: number) => ({
   queryKey: profileKeys.detail(userId),
