@@ -4,16 +4,14 @@ import { ConfirmAction } from '@/components/ConfirmDialog'
 import { CountCards } from '@/components/CountCards'
 import { Alert, EmptyState, ErrorState, Spinner } from '@/components/Feedback'
 import { Icon } from '@/components/Icon'
-import { StatusBadge } from '@/components/StatusBadge'
 import { messageOf } from '@/lib/api'
-import { formatDateTime } from '@/lib/format'
 import { useSession } from '@/lib/session'
 import type { Booking } from '@/lib/types'
 import { useFlash } from '@/lib/useFlash'
 import { S } from '@/strings'
 import { useCancelBooking, useHistory } from '../api/bookings'
-import { BookingTypeBadge } from '../components/BookingTypeBadge'
-import { bookingAmbulance, bookingHospital, isOpen } from '../status'
+import { HistoryTable } from '../components/HistoryTable'
+import { isOpen } from '../status'
 
 export default function HistoryPage() {
   const session = useSession()
@@ -86,56 +84,7 @@ function History({ userId }: { userId: number }) {
               Open bookings update automatically.
             </p>
           )}
-          <div className="card overflow-hidden">
-            <table className="stack-table w-full text-left text-sm">
-              <caption className="sr-only">Your bookings</caption>
-              <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
-                <tr>
-                  <th scope="col" className="px-4 py-3">Hospital</th>
-                  <th scope="col" className="px-4 py-3">Ambulance</th>
-                  <th scope="col" className="px-4 py-3">Patient</th>
-                  <th scope="col" className="px-4 py-3">Type</th>
-                  <th scope="col" className="px-4 py-3">Date &amp; Time</th>
-                  <th scope="col" className="px-4 py-3">Status</th>
-                  <th scope="col" className="px-4 py-3"><span className="sr-only">Actions</span></th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {bookings.map((b) => (
-                  <tr key={b.id} className="align-top">
-                    <td data-label="Hospital" className="px-4 md:py-3">
-                      <span>
-                        <span className="block font-medium text-slate-900">{bookingHospital(b)}</span>
-                        {b.hospital?.address && <span className="block text-xs text-slate-500">{b.hospital.address}</span>}
-                      </span>
-                    </td>
-                    <td data-label="Ambulance" className="px-4 md:py-3">{bookingAmbulance(b)}</td>
-                    <td data-label="Patient" className="px-4 md:py-3">
-                      <span>
-                        <span className="block font-medium">{b.patient?.name ?? '—'}</span>
-                        {b.patient && <span className="block text-xs text-slate-500">{b.patient.age} · {b.patient.gender}</span>}
-                      </span>
-                    </td>
-                    <td data-label="Type" className="px-4 md:py-3"><BookingTypeBadge type={b.bookingType} /></td>
-                    <td data-label="Date & Time" className="px-4 md:py-3 md:whitespace-nowrap">{formatDateTime(b.bookingTime)}</td>
-                    <td data-label="Status" className="px-4 md:py-3"><StatusBadge status={b.bookingStatus} /></td>
-                    <td className="px-4 md:py-3 md:text-right">
-                      {isOpen(b.bookingStatus) && (
-                        <button
-                          type="button"
-                          className="btn-secondary w-full px-3 py-1 text-red-700 md:w-auto"
-                          aria-label={`Cancel booking ${b.id}`}
-                          onClick={() => setCancelling(b)}
-                        >
-                          Cancel
-                        </button>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <HistoryTable bookings={bookings} onCancel={setCancelling} />
         </>
       )}
       {cancelling && (
