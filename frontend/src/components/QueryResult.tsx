@@ -10,15 +10,15 @@ export function QueryResult({
   query,
   loadingLabel,
   errorMessage,
-  isEmpty,
-  empty,
+  isEmpty = false,
+  empty = null,
   children,
 }: {
   query: { isPending: boolean; isError: boolean; refetch: () => unknown }
   loadingLabel?: string
   errorMessage: string
-  isEmpty: boolean
-  empty: ReactNode
+  isEmpty?: boolean
+  empty?: ReactNode
   children: ReactNode
 }) {
   if (query.isPending) return <Spinner label={loadingLabel} />

@@ -1,28 +1,37 @@
-import type { ReactNode } from 'react'
+import { useState, type ReactNode } from 'react'
 import { Link } from 'react-router'
+import { PageHeader } from '@/components/PageHeader'
+import type { Flash } from '@/lib/useFlash'
 
-/**
- * Back to the dashboard, the screen's title and its main action. With `subtitle` (null
- * while it has nothing to say) the title and the line under it share a block.
- */
-export function AdminPageHeader({ title, subtitle, action }: { title: string; subtitle?: ReactNode; action: ReactNode }) {
-  const heading = <h1 className="text-2xl font-bold">{title}</h1>
+/** Back to the dashboard, then the screen's title and its main action. */
+export function AdminPageHeader(props: { title: string; subtitle?: ReactNode; action: ReactNode }) {
   return (
     <>
       <Link to="/admin" className="btn-ghost -ml-3">← Back to dashboard</Link>
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        {subtitle === undefined ? heading : <div>{heading}{subtitle}</div>}
-        {action}
-      </div>
+      <PageHeader {...props} />
     </>
   )
 }
 
+/** Whether the screen's add form shows; once something is added it closes and says `added`. */
+export function useAddPanel(added: string, setFlash: (flash: Flash) => void) {
+  const [open, setOpen] = useState(false)
+  return {
+    open,
+    show: () => setOpen(true),
+    toggle: () => setOpen((o) => !o),
+    onAdded: () => {
+      setFlash({ tone: 'success', text: added })
+      setOpen(false)
+    },
+  }
+}
+
 /** 'Add X' / 'Close Form': shows and hides the screen's add form. */
-export function AddFormToggle({ open, label, onToggle }: { open: boolean; label: string; onToggle: () => void }) {
+export function AddFormToggle({ panel, label }: { panel: ReturnType<typeof useAddPanel>; label: string }) {
   return (
-    <button type="button" className="btn-primary" aria-expanded={open} onClick={onToggle}>
-      {open ? 'Close Form' : label}
+    <button type="button" className="btn-primary" aria-expanded={panel.open} onClick={panel.toggle}>
+      {panel.open ? 'Close Form' : label}
     </button>
   )
 }

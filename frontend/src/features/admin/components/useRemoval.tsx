@@ -1,8 +1,7 @@
 import { useState } from 'react'
 import type { UseMutationResult } from '@tanstack/react-query'
 import { ConfirmRemoval } from '@/components/ConfirmDialog'
-import { messageOf } from '@/lib/api'
-import type { Flash } from '@/lib/useFlash'
+import type { FlashOutcome } from '@/lib/useFlash'
 
 /**
  * Removing one item after the spec's confirmation: `ask(item)` opens the dialog (render
@@ -14,21 +13,21 @@ export function useRemoval<T extends { id: number }>({
   confirmLabel,
   removed,
   failed,
-  onFlash,
+  outcome,
 }: {
   remove: UseMutationResult<void, Error, number>
   question: string
   confirmLabel: string
   removed: string
   failed: string
-  onFlash: (flash: Flash) => void
+  /** The screen's banner (useFlash). */
+  outcome: FlashOutcome
 }) {
   const [removing, setRemoving] = useState<T | null>(null)
   const confirm = () => {
     if (!removing) return
     remove.mutate(removing.id, {
-      onSuccess: () => onFlash({ tone: 'success', text: removed }),
-      onError: (err) => onFlash({ tone: 'error', text: messageOf(err, failed) }),
+      ...outcome(removed, failed),
       onSettled: () => setRemoving(null),
     })
   }

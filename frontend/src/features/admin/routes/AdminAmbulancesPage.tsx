@@ -1,17 +1,15 @@
-import { useState } from 'react'
 import { CountCards } from '@/components/CountCards'
 import { Alert, EmptyState } from '@/components/Feedback'
 import { ListFilters } from '@/components/ListFilters'
 import { Pagination } from '@/components/Pagination'
 import { QueryResult } from '@/components/QueryResult'
-import { messageOf } from '@/lib/api'
 import type { Ambulance, AmbulanceStatus } from '@/lib/types'
 import { useFlash } from '@/lib/useFlash'
 import { usePagedFilter } from '@/lib/usePagedFilter'
 import { S } from '@/strings'
 import { toggledStatus, useAdminAmbulances, useRemoveAmbulance, useSetAmbulanceStatus } from '../api/admin'
 import { AddAmbulanceForm } from '../components/AddAmbulanceForm'
-import { AddFormToggle, AdminPageHeader } from '../components/AdminPageHeader'
+import { AddFormToggle, AdminPageHeader, useAddPanel } from '../components/AdminPageHeader'
 import { AmbulanceGroups } from '../components/AmbulanceGroups'
 import { useRemoval } from '../components/useRemoval'
 
@@ -28,8 +26,8 @@ const statusOf = (a: Ambulance) => a.status
 export default function AdminAmbulancesPage() {
   const ambulances = useAdminAmbulances()
   const setStatus = useSetAmbulanceStatus()
-  const [flash, setFlash] = useFlash(3000)
-  const [showForm, setShowForm] = useState(false)
+  const [flash, setFlash, outcome] = useFlash(3000)
+  const panel = useAddPanel(S.ambulanceAdded, setFlash)
   const all = ambulances.data ?? noAmbulances
   const list = usePagedFilter<Ambulance, AmbulanceStatus>({ items: all, matches, statusOf, pageSize: PAGE_SIZE })
   const removal = useRemoval<Ambulance>({
@@ -38,31 +36,21 @@ export default function AdminAmbulancesPage() {
     confirmLabel: 'Remove Ambulance',
     removed: S.ambulanceRemoved,
     failed: S.removeAmbulanceFailed,
-    onFlash: setFlash,
+    outcome,
   })
   const count = (s: AmbulanceStatus) => all.filter((a) => a.status === s).length
-  const onAdded = () => {
-    setFlash({ tone: 'success', text: S.ambulanceAdded })
-    setShowForm(false)
-  }
 
   const toggle = (a: Ambulance) =>
-    setStatus.mutate(
-      { ambulanceId: a.id, status: toggledStatus(a.status) },
-      {
-        onSuccess: () => setFlash({ tone: 'success', text: S.statusChanged }),
-        onError: (err) => setFlash({ tone: 'error', text: messageOf(err, S.statusChangeFailed) }),
-      },
-    )
+    setStatus.mutate({ ambulanceId: a.id, status: toggledStatus(a.status) }, outcome(S.statusChanged, S.statusChangeFailed))
 
   return (
     <div className="space-y-6">
       <AdminPageHeader
         title="Manage Ambulances"
-        action={<AddFormToggle open={showForm} label="Add Ambulance" onToggle={() => setShowForm((s) => !s)} />}
+        action={<AddFormToggle panel={panel} label="Add Ambulance" />}
       />
       {flash && <Alert tone={flash.tone}>{flash.text}</Alert>}
-      <AddAmbulanceForm open={showForm} onAdded={onAdded} />
+      <AddAmbulanceForm open={panel.open} onAdded={panel.onAdded} />
       <CountCards
         label="Fleet counts"
         counts={[
@@ -82,9 +70,8 @@ export default function AdminAmbulancesPage() {
         errorMessage={S.ambulancesFailed}
         isEmpty={list.filtered.length === 0}
         empty={
-          <EmptyState title="No Ambulances Found">
-            <p className="text-slate-600">{list.filtering ? 'No ambulances match your search criteria.' : 'No ambulances have been added yet.'}</p>
-            {!list.filtering && <button type="button" className="btn-primary" onClick={() => setShowForm(true)}>Add First Ambulance</button>}
+          <EmptyState title="No Ambulances Found" text={list.filtering ? 'No ambulances match your search criteria.' : 'No ambulances have been added yet.'}>
+            {!list.filtering && <button type="button" className="btn-primary" onClick={panel.show}>Add First Ambulance</button>}
           </EmptyState>
         }
       >

@@ -5,7 +5,6 @@ import { ListFilters } from '@/components/ListFilters'
 import { Pagination } from '@/components/Pagination'
 import { QueryResult } from '@/components/QueryResult'
 import { bookingAmbulance, bookingHospital, bookingStatuses, bookingStatusLabel } from '@/features/booking'
-import { messageOf } from '@/lib/api'
 import type { Booking, BookingStatus } from '@/lib/types'
 import { useFlash } from '@/lib/useFlash'
 import { usePagedFilter } from '@/lib/usePagedFilter'
@@ -34,7 +33,7 @@ export default function AdminBookingsPage() {
   const [page, setPage] = useState(1)
   const bookings = useAdminBookings(page - 1)
   const setStatus = useSetBookingStatus()
-  const [flash, setFlash] = useFlash(2500)
+  const [flash, , outcome] = useFlash(2500)
   const [viewing, setViewing] = useState<Booking | null>(null)
   const content = useMemo(() => bookings.data?.content ?? [], [bookings.data])
   const list = usePagedFilter<Booking, BookingStatus>({ items: content, matches, statusOf })
@@ -42,25 +41,19 @@ export default function AdminBookingsPage() {
   const totalPages = bookings.data?.totalPages ?? 0
 
   const change = (b: Booking, status: BookingStatus) =>
-    setStatus.mutate(
-      { bookingId: b.id, status },
-      {
-        onSuccess: () => setFlash({ tone: 'success', text: S.bookingStatusUpdated }),
-        onError: (err) => setFlash({ tone: 'error', text: messageOf(err, S.bookingStatusFailed) }),
-      },
-    )
+    setStatus.mutate({ bookingId: b.id, status }, outcome(S.bookingStatusUpdated, S.bookingStatusFailed))
 
   return (
     <div className="space-y-6">
       <AdminPageHeader
         title="All Bookings"
         subtitle={
-          bookings.data ? (
-            <p className="text-sm text-slate-600">
+          bookings.data && (
+            <>
               {bookings.data.totalElements} booking{bookings.data.totalElements === 1 ? '' : 's'} in all, newest first. Counts,
               search and filter apply to this page.
-            </p>
-          ) : null
+            </>
+          )
         }
         action={
           <button type="button" className="btn-secondary" onClick={() => void bookings.refetch()} disabled={bookings.isFetching}>
@@ -88,11 +81,7 @@ export default function AdminBookingsPage() {
         loadingLabel="Loading bookings..."
         errorMessage={S.bookingsFailed}
         isEmpty={list.shown.length === 0}
-        empty={
-          <EmptyState title="No Bookings Found">
-            <p className="text-slate-600">{list.filtering ? 'No bookings match your search criteria.' : 'No bookings have been made yet.'}</p>
-          </EmptyState>
-        }
+        empty={<EmptyState title="No Bookings Found" text={list.filtering ? 'No bookings match your search criteria.' : 'No bookings have been made yet.'} />}
       >
         <BookingsTable
           caption={`Bookings, page ${page} of ${Math.max(totalPages, 1)}`}

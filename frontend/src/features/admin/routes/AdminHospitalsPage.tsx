@@ -1,4 +1,3 @@
-import { useState } from 'react'
 import { Alert, EmptyState } from '@/components/Feedback'
 import { ListFilters } from '@/components/ListFilters'
 import { Pagination } from '@/components/Pagination'
@@ -11,7 +10,7 @@ import { usePagedFilter } from '@/lib/usePagedFilter'
 import { S } from '@/strings'
 import { useRemoveHospital } from '../api/admin'
 import { AddHospitalForm } from '../components/AddHospitalForm'
-import { AddFormToggle, AdminPageHeader } from '../components/AdminPageHeader'
+import { AddFormToggle, AdminPageHeader, useAddPanel } from '../components/AdminPageHeader'
 import { useRemoval } from '../components/useRemoval'
 
 const PAGE_SIZE = 5
@@ -20,8 +19,8 @@ const noHospitals: Hospital[] = []
 
 export default function AdminHospitalsPage() {
   const hospitals = useAllHospitals()
-  const [flash, setFlash] = useFlash(3000)
-  const [showForm, setShowForm] = useState(false)
+  const [flash, setFlash, outcome] = useFlash(3000)
+  const panel = useAddPanel(S.hospitalAdded, setFlash)
   const list = usePagedFilter({ items: hospitals.data ?? noHospitals, matches, pageSize: PAGE_SIZE })
   const removal = useRemoval<Hospital>({
     remove: useRemoveHospital(),
@@ -29,21 +28,17 @@ export default function AdminHospitalsPage() {
     confirmLabel: 'Remove Hospital',
     removed: S.hospitalRemoved,
     failed: S.removeHospitalFailed,
-    onFlash: setFlash,
+    outcome,
   })
-  const onAdded = () => {
-    setFlash({ tone: 'success', text: S.hospitalAdded })
-    setShowForm(false)
-  }
 
   return (
     <div className="space-y-6">
       <AdminPageHeader
         title="Manage Hospitals"
-        action={<AddFormToggle open={showForm} label="Add Hospital" onToggle={() => setShowForm((s) => !s)} />}
+        action={<AddFormToggle panel={panel} label="Add Hospital" />}
       />
       {flash && <Alert tone={flash.tone}>{flash.text}</Alert>}
-      <AddHospitalForm open={showForm} onAdded={onAdded} />
+      <AddHospitalForm open={panel.open} onAdded={panel.onAdded} />
       <ListFilters
         list={list}
         search={{ id: 'hospital-search', label: 'Search hospitals', placeholder: 'Search by name or address', className: 'max-w-md' }}
@@ -52,11 +47,7 @@ export default function AdminHospitalsPage() {
         query={hospitals}
         errorMessage={S.hospitalsFailed}
         isEmpty={list.filtered.length === 0}
-        empty={
-          <EmptyState title="No Hospitals Found">
-            <p className="text-slate-600">{list.search ? 'No hospitals match your search.' : 'No hospitals have been added yet.'}</p>
-          </EmptyState>
-        }
+        empty={<EmptyState title="No Hospitals Found" text={list.search ? 'No hospitals match your search.' : 'No hospitals have been added yet.'} />}
       >
         <ul className="space-y-3">
           {list.shown.map((h) => (

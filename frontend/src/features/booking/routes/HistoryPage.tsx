@@ -4,7 +4,7 @@ import { ConfirmAction } from '@/components/ConfirmDialog'
 import { CountCards } from '@/components/CountCards'
 import { Alert, EmptyState, ErrorState, Spinner } from '@/components/Feedback'
 import { Icon } from '@/components/Icon'
-import { messageOf } from '@/lib/api'
+import { PageHeader } from '@/components/PageHeader'
 import { useSession } from '@/lib/session'
 import type { Booking } from '@/lib/types'
 import { useFlash } from '@/lib/useFlash'
@@ -22,19 +22,19 @@ export default function HistoryPage() {
 function History({ userId }: { userId: number }) {
   const history = useHistory(userId)
   const cancel = useCancelBooking()
-  const [flash, setFlash] = useFlash(2500)
+  const [flash, , outcome] = useFlash(2500)
   const [cancelling, setCancelling] = useState<Booking | null>(null)
 
   const header = (
-    <div className="flex flex-wrap items-center justify-between gap-3">
-      <div>
-        <h1 className="text-2xl font-bold">Booking History</h1>
-        <p className="text-sm text-slate-600">Your ambulance bookings, newest first.</p>
-      </div>
-      <Link to="/booking" className="btn-primary">
-        <Icon name="ambulance" /> Book Ambulance
-      </Link>
-    </div>
+    <PageHeader
+      title="Booking History"
+      subtitle="Your ambulance bookings, newest first."
+      action={
+        <Link to="/booking" className="btn-primary">
+          <Icon name="ambulance" /> Book Ambulance
+        </Link>
+      }
+    />
   )
 
   if (history.isPending) return <div className="space-y-6">{header}<Spinner label="Loading your bookings..." /></div>
@@ -60,8 +60,7 @@ function History({ userId }: { userId: number }) {
   const confirmCancel = () => {
     if (!cancelling) return
     cancel.mutate(cancelling.id, {
-      onSuccess: () => setFlash({ tone: 'success', text: S.bookingCancelled }),
-      onError: (err) => setFlash({ tone: 'error', text: messageOf(err, S.cancelBookingFailed) }),
+      ...outcome(S.bookingCancelled, S.cancelBookingFailed),
       onSettled: () => setCancelling(null),
     })
   }
@@ -71,8 +70,7 @@ function History({ userId }: { userId: number }) {
       {header}
       {flash && <Alert tone={flash.tone}>{flash.text}</Alert>}
       {bookings.length === 0 ? (
-        <EmptyState title="No bookings yet">
-          <p className="text-slate-600">When you book an ambulance it will appear here with its live status.</p>
+        <EmptyState title="No bookings yet" text="When you book an ambulance it will appear here with its live status.">
           <Link to="/booking" className="btn-primary">Book your first ambulance</Link>
         </EmptyState>
       ) : (

@@ -58,9 +58,7 @@ export default function HospitalAmbulancesPage() {
       </div>
       <CountCards label="Ambulance counts" counts={cards} />
       {ambulances.data.length === 0 ? (
-        <EmptyState title="No Ambulances Found">
-          <p className="text-slate-600">No ambulances are currently available at this hospital.</p>
-        </EmptyState>
+        <EmptyState title="No Ambulances Found" text="No ambulances are currently available at this hospital." />
       ) : (
         <ul className="grid gap-4 md:grid-cols-2">
           {ambulances.data.map((a) => (

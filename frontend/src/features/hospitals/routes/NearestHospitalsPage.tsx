@@ -2,6 +2,7 @@ import { lazy, Suspense, useEffect } from 'react'
 import { Link, useNavigate, useSearchParams } from 'react-router'
 import { Alert, EmptyState, ErrorState, Spinner } from '@/components/Feedback'
 import { Icon } from '@/components/Icon'
+import { PageHeader } from '@/components/PageHeader'
 import { UseLocationButton } from '@/components/UseLocationButton'
 import { parseCoordinate } from '@/lib/coordinates'
 import { formatCoord, formatDistance, telHref } from '@/lib/format'
@@ -53,15 +54,7 @@ export default function NearestHospitalsPage() {
 
   return (
     <div className="space-y-6">
-      <div className="flex flex-wrap items-end justify-between gap-4">
-        <div>
-          <h1 className="text-2xl font-bold">Nearest Hospitals</h1>
-          <p className="text-sm text-slate-600">
-            Near {formatCoord(lat)}, {formatCoord(lng)}
-          </p>
-        </div>
-        {locate}
-      </div>
+      <PageHeader title="Nearest Hospitals" subtitle={`Near ${formatCoord(lat)}, ${formatCoord(lng)}`} action={locate} alignEnd />
       {search.isPending ? (
         <Spinner label="Finding hospitals near you..." />
       ) : search.isError ? (
