@@ -54,7 +54,16 @@ export default function NearestHospitalsPage() {
 
   return (
     <div className="space-y-6">
-      <PageHeader title="Nearest Hospitals" subtitle={`Near ${formatCoord(lat)}, ${formatCoord(lng)}`} action={locate} alignEnd />
+      <PageHeader
+        title="Nearest Hospitals"
+        subtitle={
+          <>
+            Near {formatCoord(lat)}, {formatCoord(lng)}
+          </>
+        }
+        action={locate}
+        alignEnd
+      />
       {search.isPending ? (
         <Spinner label="Finding hospitals near you..." />
       ) : search.isError ? (
