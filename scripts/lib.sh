@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared helpers for the project's scripts. Source it: `. "$(dirname "$0")/lib.sh"`.
 set -euo pipefail
 
