@@ -38,9 +38,12 @@ load:
 fuzz-api:
 	@scripts/fuzz-api.sh
 
+# The binary of the one workspace build that make dev uses (`cargo run -p shared` would
+# resolve shared's features alone and compile the AWS SDK again).
 admin:
 	@test -n "$(USERNAME)" -a -n "$(EMAIL)" || { echo "usage: make admin USERNAME=name EMAIL=address"; exit 2; }
-	cargo run --quiet -p shared --bin manage -- create-admin --username "$(USERNAME)" --email "$(EMAIL)"
+	cargo build --quiet --workspace --bins
+	target/debug/manage create-admin --username "$(USERNAME)" --email "$(EMAIL)"
 
 lint-sam:
 	@scripts/ensure-tools.sh sam
