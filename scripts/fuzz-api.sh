@@ -15,12 +15,7 @@
 cd "$ROOT"
 
 SCHEMATHESIS_VERSION="4.32.5"
-BOUNDED=0
-case "${1:-}" in
-  --bounded) BOUNDED=1 ;;
-  "") ;;
-  *) die "usage: scripts/fuzz-api.sh [--bounded]" ;;
-esac
+BOUNDED=$(optional_flag --bounded "scripts/fuzz-api.sh [--bounded]" "$@")
 if [ "$BOUNDED" = 1 ]; then
   MAX_EXAMPLES="${FUZZ_MAX_EXAMPLES:-20}"
   SEED="${FUZZ_SEED:-20260101}"

@@ -16,6 +16,18 @@ export AWS_SECRET_ACCESS_KEY="${AWS_SECRET_ACCESS_KEY:-local}"
 log() { printf '\033[1;34m==>\033[0m %s\n' "$*" >&2; }
 die() { printf '\033[1;31merror:\033[0m %s\n' "$*" >&2; exit 1; }
 
+# For a script with one optional flag: prints 1 when its arguments are exactly FLAG, 0
+# when there are none, and stops with the usage otherwise.
+#   FAST=$(optional_flag --fast "scripts/test.sh [--fast]" "$@")
+optional_flag() {
+  local flag=$1 usage=$2; shift 2
+  case "$#:${1:-}" in
+    0:) echo 0 ;;
+    "1:$flag") echo 1 ;;
+    *) die "usage: $usage" ;;
+  esac
+}
+
 # Runs `stage "title" command...`: prints the title, times the command and, when it
 # fails, the durations so far, then stops. print_summary prints every stage's duration.
 STAGES_STARTED=$(date +%s)

@@ -9,12 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 
-FAST=0
-case "${1:-}" in
-  --fast) FAST=1 ;;
-  "") ;;
-  *) die "usage: scripts/test.sh [--fast]" ;;
-esac
+FAST=$(optional_flag --fast "scripts/test.sh [--fast]" "$@")
 
 if [ "$FAST" = 1 ]; then
   stage "install what is missing" "$ROOT/scripts/ensure-tools.sh" frontend
