@@ -13,6 +13,7 @@ use axum::{
     response::{IntoResponse, Response},
 };
 use serde::de::DeserializeOwned;
+use tower_http::trace::TraceLayer;
 
 use crate::{error::ApiError, telemetry};
 
@@ -192,14 +193,20 @@ fn strip_position(err: &serde_json::Error) -> String {
     }
 }
 
-/// The layers every function shares: JSON 404/405, the body limit, request id and
-/// one log line per request.
+/// The layers every function shares: JSON 404/405, the body limit, the request id
+/// and one log line per request (tower-http's `TraceLayer`).
 pub fn finish(router: Router) -> Router {
+    let trace = TraceLayer::new_for_http()
+        .make_span_with(telemetry::request_span)
+        .on_request(())
+        .on_response(telemetry::log_response)
+        .on_failure(());
     router
         .fallback(|| async { ApiError::NotFound("No such route".into()) })
         .layer(middleware::map_response(json_for_bare_errors))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
-        .layer(middleware::from_fn(telemetry::request_context))
+        .layer(trace)
+        .layer(middleware::from_fn(telemetry::request_id))
 }
 
 /// Axum answers some errors itself (405 and friends) with a text body; the contract
@@ -301,6 +308,53 @@ mod tests {
     struct Q {
         lat: f64,
         page: Option<u32>,
+    }
+
+    /// The log writer of the test below.
+    #[derive(Clone, Default)]
+    struct Captured(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+    impl std::io::Write for Captured {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[tokio::test]
+    async fn one_json_line_per_request_with_method_route_status_latency_and_id() {
+        use tower::ServiceExt;
+        let logs = Captured::default();
+        let writer = logs.clone();
+        let _guard =
+            tracing::subscriber::set_default(telemetry::subscriber(move || writer.clone()));
+        let app = finish(Router::new().route(
+            "/api/x/{id}",
+            axum::routing::get(|| async { ApiError::Conflict("no".into()) }),
+        ));
+        let request = axum::http::Request::get("/api/x/42")
+            .header("x-request-id", "req-1")
+            .body(axum::body::Body::empty())
+            .unwrap();
+        let response = app.oneshot(request).await.unwrap();
+        assert_eq!(response.status(), StatusCode::CONFLICT);
+        assert_eq!(response.headers()["x-request-id"], "req-1");
+        let text = String::from_utf8(logs.0.lock().unwrap().clone()).unwrap();
+        let lines: Vec<serde_json::Value> = text
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(lines.len(), 1, "{text}");
+        let line = &lines[0];
+        assert_eq!(line["fields"]["message"], "request");
+        assert_eq!(line["fields"]["status"], 409);
+        assert!(line["fields"]["latency_ms"].as_f64().unwrap() >= 0.0);
+        assert_eq!(line["span"]["method"], "GET");
+        assert_eq!(line["span"]["route"], "/api/x/{id}");
+        assert_eq!(line["span"]["request_id"], "req-1");
     }
 
     #[test]
