@@ -12,10 +12,10 @@ use axum::{
     middleware,
     response::{IntoResponse, Response},
 };
-use serde::de::DeserializeOwned;
+use serde::{Deserialize, de::DeserializeOwned};
 use tower_http::trace::TraceLayer;
 
-use crate::{error::ApiError, telemetry};
+use crate::{error::ApiError, telemetry, types::Id};
 
 /// Bodies are small JSON objects; anything larger is refused with 413.
 pub const MAX_BODY_BYTES: usize = 64 * 1024;
@@ -131,6 +131,29 @@ where
             Err(other) => Err(ApiError::invalid(other.body_text())),
         }
     }
+}
+
+/// `?page=&size=` of a paged list.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PageQuery {
+    pub page: Option<u32>,
+    pub size: Option<u32>,
+}
+
+impl PageQuery {
+    /// The zero-based page and its size (default `default_size`, 1 to `max_size`).
+    pub fn parse(&self, default_size: u32, max_size: u32) -> Result<(u32, u32), ApiError> {
+        page_params(self.page, self.size, default_size, max_size)
+    }
+}
+
+/// `?userId=`: the user a request acts for (the caller when absent; only an admin
+/// may name someone else, see `Caller::acting_for`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ForUser {
+    pub user_id: Option<Id>,
 }
 
 /// Zero-based `page` and `size` (default `default_size`, 1 to `max_size`).
@@ -249,7 +272,6 @@ async fn json_for_bare_errors(response: Response) -> Response {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde::Deserialize;
 
     #[derive(Debug, Deserialize)]
     #[serde(deny_unknown_fields)]
@@ -310,27 +332,11 @@ mod tests {
         page: Option<u32>,
     }
 
-    /// The log writer of the test below.
-    #[derive(Clone, Default)]
-    struct Captured(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
-
-    impl std::io::Write for Captured {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            self.0.lock().unwrap().extend_from_slice(buf);
-            Ok(buf.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-
     #[tokio::test]
     async fn one_json_line_per_request_with_method_route_status_latency_and_id() {
         use tower::ServiceExt;
-        let logs = Captured::default();
-        let writer = logs.clone();
-        let _guard =
-            tracing::subscriber::set_default(telemetry::subscriber(move || writer.clone()));
+        let logs = crate::testing::CapturedLogs::default();
+        let _guard = tracing::subscriber::set_default(telemetry::subscriber(logs.clone()));
         let app = finish(Router::new().route(
             "/api/x/{id}",
             axum::routing::get(|| async { ApiError::Conflict("no".into()) }),
@@ -342,7 +348,7 @@ mod tests {
         let response = app.oneshot(request).await.unwrap();
         assert_eq!(response.status(), StatusCode::CONFLICT);
         assert_eq!(response.headers()["x-request-id"], "req-1");
-        let text = String::from_utf8(logs.0.lock().unwrap().clone()).unwrap();
+        let text = logs.text();
         let lines: Vec<serde_json::Value> = text
             .lines()
             .map(|l| serde_json::from_str(l).unwrap())
