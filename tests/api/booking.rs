@@ -121,19 +121,11 @@ impl World {
     /// The counters equal a recount of what is stored.
     async fn assert_counters_exact(&self) {
         let stats = self.stats().await;
-        let all = self
-            .admin_app
-            .get("/api/admin/ambulances/all", Some(&self.admin.token))
-            .await;
-        let statuses: Vec<_> = all
-            .body
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|a| serde_json::from_value(a["status"].clone()).unwrap())
-            .collect();
         let fleet: AmbulanceCounts = serde_json::from_value(stats["ambulances"].clone()).unwrap();
-        assert_eq!(fleet, AmbulanceCounts::of(statuses.iter()));
+        assert_eq!(
+            fleet,
+            crate::helpers::fleet_recount(&self.admin_app, &self.admin.token).await
+        );
         let page = self
             .admin_app
             .get(
