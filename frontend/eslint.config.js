@@ -1,7 +1,29 @@
+import fs from 'node:fs'
 import js from '@eslint/js'
 import globals from 'globals'
 import reactHooks from 'eslint-plugin-react-hooks'
 import tseslint from 'typescript-eslint'
+
+// Feature boundaries (frontend/README.md, "Layout"). A feature is a folder under
+// src/features/; every folder there is one, so a new feature is covered without an edit here.
+const features = fs
+  .readdirSync(new URL('./src/features', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name)
+
+const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
+// Relative imports stay near: anything two folders up or further is imported as `@/...`.
+const noClimbing = {
+  regex: '^(\\.\\./){2,}',
+  message: "Import from another area as '@/...', not by climbing with '../../'.",
+}
+
+/** No climbing in `files`, nor any of the `extra` import patterns. */
+const restrict = (files, ...extra) => ({
+  files,
+  rules: { 'no-restricted-imports': ['error', { patterns: [noClimbing, ...extra] }] },
+})
 
 export default tseslint.config(
   { ignores: ['dist', 'node_modules', 'e2e-artifacts', 'test-results', 'playwright-report'] },
@@ -15,4 +37,45 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
     },
   },
+  restrict(['src/**/*.{ts,tsx}']),
+  // Query keys come from the feature's factory (features/<area>/api/keys.ts), built under
+  // a root of lib/queryKeys.ts, so that invalidating a root reaches every view of it.
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "Property[key.name='queryKey'] > ArrayExpression",
+          message: "Take the key from the feature's factory (api/keys.ts), not a literal array.",
+        },
+        {
+          selector: "CallExpression[callee.property.name=/^(set|get)Query(Data|State)$/] > ArrayExpression",
+          message: "Take the key from the feature's factory (api/keys.ts), not a literal array.",
+        },
+      ],
+    },
+  },
+  // The shared layers know nothing of the features or the app shell.
+  restrict(['src/lib/**/*.{ts,tsx}', 'src/components/**/*.{ts,tsx}', 'src/strings.ts'], {
+    regex: '^@/(features|app)(/|$)',
+    message: 'lib/ and components/ are shared by every feature: they may not import a feature or the app shell.',
+  }),
+  // A feature uses another feature only through its index.ts (`@/features/<name>`) and
+  // never the app shell. Its top-level files may not step out with '../' (that is
+  // src/features/); one folder down, '../' stays inside the feature.
+  ...features.flatMap((name) => {
+    const own = [
+      {
+        regex: `^@/features/(?!${escape(name)}/)[^/]+/`,
+        message: "Use another feature through its index ('@/features/<name>'), not its insides.",
+      },
+      { regex: '^@/app(/|$)', message: 'A feature may not import the app shell (src/app).' },
+    ]
+    const stepOut = { regex: '^\\.\\./', message: "Import from another area as '@/...'." }
+    return [
+      restrict([`src/features/${name}/*.{ts,tsx}`], ...own, stepOut),
+      restrict([`src/features/${name}/*/**/*.{ts,tsx}`], ...own),
+    ]
+  }),
 )

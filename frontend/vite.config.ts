@@ -1,4 +1,5 @@
 /// <reference types="vitest/config" />
+import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vite'
 import react from '@vitejs/plugin-react'
 import tailwindcss from '@tailwindcss/vite'
@@ -10,6 +11,8 @@ const proxy = { '/api': { target: apiTarget, changeOrigin: false } }
 
 export default defineConfig({
   plugins: [react(), tailwindcss()],
+  // `@/x` is `src/x`, as tsconfig.app.json's paths say.
+  resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
   // 127.0.0.1 explicitly: 'localhost' may resolve to ::1 only, and the e2e default is 127.0.0.1.
   server: { host: '127.0.0.1', port: 5173, proxy },
   preview: { host: '127.0.0.1', proxy },

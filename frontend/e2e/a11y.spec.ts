@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test'
-import { blockThirdParty, login, screenshot } from './support'
+import { blockThirdParty, fillPatient, login, screenshot } from './support'
 
 // Accessibility in the browser: axe-core (WCAG 2.0/2.1 A and AA) on every screen and
 // every dialog, signed out, as a user and as an admin, at 1280 and 390 px wide; every
@@ -236,16 +236,25 @@ async function checkDialog(page: Page, opener: Locator, name: string | RegExp, s
   await expect(opener).toBeFocused()
 }
 
-test('signed out: home, about, sign in, register and an unknown address', async ({ page }) => {
-  await page.goto('/')
-  await expect(page.getByText(/^\d+ of \d+ ambulances are currently available$/)).toBeVisible()
-  await checkScreen(page, 'home (signed out)')
-  await expectEveryControlReachable(page, 'home (signed out)')
+/** Opens `path`, waits until `ready` shows, then checks the screen: axe, and every control reached with Tab. */
+async function checkRoute(page: Page, path: string, ready: Locator, name: string) {
+  await page.goto(path)
+  await expect(ready).toBeVisible()
+  await checkScreen(page, name)
+  await expectEveryControlReachable(page, name)
+}
 
-  await page.goto('/about')
-  await expect(page.getByText('Project Under Development')).toBeVisible()
-  await checkScreen(page, 'about (signed out)')
-  await expectEveryControlReachable(page, 'about (signed out)')
+/** An unknown address shows 'Page not found', and that screen passes too. */
+async function checkNotFound(page: Page, who: string) {
+  await page.goto('/no-such-page')
+  await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible()
+  await checkScreen(page, `not found (${who})`)
+}
+
+test('signed out: home, about, sign in, register and an unknown address', async ({ page }) => {
+  await checkRoute(page, '/', page.getByText(/^\d+ of \d+ ambulances are currently available$/), 'home (signed out)')
+
+  await checkRoute(page, '/about', page.getByText('Project Under Development'), 'about (signed out)')
 
   await page.goto('/login')
   await checkScreen(page, 'login')
@@ -264,9 +273,7 @@ test('signed out: home, about, sign in, register and an unknown address', async 
   await expect(page.getByRole('alert')).toHaveText('Please fill in all fields.')
   await checkScreen(page, 'register with an error')
 
-  await page.goto('/no-such-page')
-  await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible()
-  await checkScreen(page, 'not found (signed out)')
+  await checkNotFound(page, 'signed out')
 })
 
 test('as a user: every screen, the booking dialog and the cancel dialog', async ({ page }) => {
@@ -328,10 +335,7 @@ test('as a user: every screen, the booking dialog and the cancel dialog', async 
   await dialog.getByRole('button', { name: 'Book Ambulance' }).click()
   await expect(dialog.getByText('Please fill in all required fields.')).toBeVisible()
   await expectAccessible(page, 'booking dialog with errors')
-  await dialog.getByLabel('Patient Name').fill('A11y Patient')
-  await dialog.getByLabel('Age').fill('40')
-  await dialog.getByLabel('Gender').selectOption('Male')
-  await dialog.getByLabel('Medical Condition').fill('Checked by axe')
+  await fillPatient(dialog, { name: 'A11y Patient', age: '40', gender: 'Male', condition: 'Checked by axe' })
   await dialog.getByRole('button', { name: 'Book Ambulance' }).click()
   await expect(dialog.getByText('Ambulance booked successfully!')).toBeVisible()
   await expectAccessible(page, 'booking dialog after booking')
@@ -359,9 +363,7 @@ test('as a user: every screen, the booking dialog and the cancel dialog', async 
   await expect(page.getByText('Please fill in all required fields.')).toBeVisible()
   await checkScreen(page, 'booking form with errors')
 
-  await page.goto('/no-such-page')
-  await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible()
-  await checkScreen(page, 'not found (user)')
+  await checkNotFound(page, 'user')
 })
 
 /** An open booking of the demo user, made through the API (the admin screens need one). */
@@ -398,25 +400,16 @@ async function adminScreens(page: Page) {
   await expect(page.getByRole('region', { name: 'Account details' })).toBeVisible()
   await checkScreen(page, 'profile (admin)')
 
-  await page.goto('/admin')
-  await expect(page.getByText('Registered Users')).toBeVisible()
-  await checkScreen(page, 'admin dashboard')
-  await expectEveryControlReachable(page, 'admin dashboard')
+  await checkRoute(page, '/admin', page.getByText('Registered Users'), 'admin dashboard')
 
-  await page.goto('/admin/hospitals')
-  await expect(page.getByRole('button', { name: /^Remove / }).first()).toBeVisible()
-  await checkScreen(page, 'admin hospitals')
-  await expectEveryControlReachable(page, 'admin hospitals')
+  await checkRoute(page, '/admin/hospitals', page.getByRole('button', { name: /^Remove / }).first(), 'admin hospitals')
   await checkDialog(page, page.getByRole('button', { name: /^Remove / }).first(), 'Confirm Removal', 'a11y-remove-hospital-dialog')
   await page.getByRole('button', { name: 'Add Hospital' }).click()
   await page.getByRole('form', { name: 'Add hospital' }).getByRole('button', { name: 'Add Hospital' }).click()
   await expect(page.getByText('Please fill in all required fields.')).toBeVisible()
   await checkScreen(page, 'admin hospitals, add form with errors')
 
-  await page.goto('/admin/ambulances')
-  await expect(page.getByRole('button', { name: /^Remove ambulance/ }).first()).toBeVisible()
-  await checkScreen(page, 'admin ambulances')
-  await expectEveryControlReachable(page, 'admin ambulances')
+  await checkRoute(page, '/admin/ambulances', page.getByRole('button', { name: /^Remove ambulance/ }).first(), 'admin ambulances')
   await checkDialog(page, page.getByRole('button', { name: /^Remove ambulance/ }).first(), 'Confirm Removal', 'a11y-remove-ambulance-dialog')
   await page.getByRole('button', { name: 'Add Ambulance' }).click()
   await page.getByRole('form', { name: 'Add ambulance' }).getByRole('button', { name: 'Add Ambulance' }).click()
@@ -426,17 +419,12 @@ async function adminScreens(page: Page) {
   await expect(page.getByText('No Ambulances Found')).toBeVisible()
   await checkScreen(page, 'admin ambulances, nothing found')
 
-  await page.goto('/admin/bookings')
-  await expect(page.getByRole('button', { name: /^View booking/ }).first()).toBeVisible()
-  await checkScreen(page, 'admin bookings')
-  await expectEveryControlReachable(page, 'admin bookings')
+  await checkRoute(page, '/admin/bookings', page.getByRole('button', { name: /^View booking/ }).first(), 'admin bookings')
   await checkDialog(page, page.getByRole('button', { name: /^View booking/ }).first(), /^Booking #\d+$/, 'a11y-booking-details-dialog')
 
   await page.goto('/')
   await checkScreen(page, 'home (admin)')
-  await page.goto('/no-such-page')
-  await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible()
-  await checkScreen(page, 'not found (admin)')
+  await checkNotFound(page, 'admin')
 }
 
 test('keyboard only: sign in and book an ambulance without the mouse', async ({ page }) => {

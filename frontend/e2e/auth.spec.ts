@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { blockThirdParty, login, logout, uniqueName } from './support'
+import { blockThirdParty, login, logout, register, uniqueName } from './support'
 
 test.beforeEach(async ({ page }) => blockThirdParty(page))
 
@@ -9,14 +9,7 @@ test('a visitor registers, signs in, edits the profile and signs out', async ({ 
   await page.getByRole('button', { name: 'Register' }).click()
   await expect(page.getByRole('alert')).toHaveText('Please fill in all fields.')
 
-  await page.getByLabel('Username').fill(username)
-  await page.getByLabel('Email').fill(`${username}@example.com`)
-  await page.getByLabel('Password').fill('e2e-password')
-  await page.getByLabel('Phone').fill('+1 555 010 9999')
-  await page.getByLabel('Latitude').fill('30.67')
-  await page.getByLabel('Longitude').fill('74.33')
-  await page.getByRole('button', { name: 'Register' }).click()
-  await expect(page).toHaveURL(/\/login$/)
+  await register(page, { username, password: 'e2e-password', phone: '+1 555 010 9999' })
 
   await login(page, username, 'e2e-password')
   await expect(page.getByRole('heading', { name: 'My Profile' })).toBeVisible()

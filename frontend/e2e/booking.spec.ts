@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type Page } from '@playwright/test'
-import { blockThirdParty, login, screenshot } from './support'
+import { blockThirdParty, fillPatient, login, register, screenshot } from './support'
 
 // The booking journeys against the real stack: a user books, an admin moves the
 // booking through its states, the user's open history follows without a reload.
@@ -44,10 +44,7 @@ test('a user books from a hospital page, an admin sets it ACTIVE then COMPLETED,
   await expect(dialog.getByText('Urgent medical care')).toBeVisible()
   await dialog.getByRole('button', { name: 'Book Ambulance' }).click()
   await expect(dialog.getByText('Please fill in all required fields.')).toBeVisible()
-  await dialog.getByLabel('Patient Name').fill(patient)
-  await dialog.getByLabel('Age').fill('54')
-  await dialog.getByLabel('Gender').selectOption('Female')
-  await dialog.getByLabel('Medical Condition').fill('Shortness of breath since morning')
+  await fillPatient(dialog, { name: patient, age: '54', gender: 'Female', condition: 'Shortness of breath since morning' })
   await screenshot(user, 'booking-dialog')
   await dialog.getByRole('button', { name: 'Book Ambulance' }).click()
   await expect(dialog.getByText('Ambulance booked successfully!')).toBeVisible()
@@ -139,10 +136,7 @@ test('a user books an emergency through the form with a preselected ambulance, t
   await expect(page.getByLabel('Hospital', { exact: true })).toHaveValue(String(choice!.hospitalId))
   await expect(page.getByLabel('Available Ambulance')).toHaveValue(String(choice!.ambulanceId))
   await page.getByRole('radio', { name: /Emergency/ }).check()
-  await page.getByLabel('Patient Name').fill(patient)
-  await page.getByLabel('Age').fill('7')
-  await page.getByLabel('Gender').selectOption('Other')
-  await page.getByLabel('Medical Condition').fill('High fever and seizures')
+  await fillPatient(page, { name: patient, age: '7', gender: 'Other', condition: 'High fever and seizures' })
   await screenshot(page, 'booking-form')
   await page.getByRole('button', { name: 'Book Emergency Ambulance' }).click()
   await expect(page.getByText('Ambulance booked successfully!')).toBeVisible()
@@ -168,14 +162,7 @@ test('an empty history links to the booking form', async ({ page }) => {
   await blockThirdParty(page)
   const username = `e2e_${Date.now().toString(36)}`
   await page.goto('/register')
-  await page.getByLabel('Username').fill(username)
-  await page.getByLabel('Email').fill(`${username}@example.com`)
-  await page.getByLabel('Password', { exact: true }).fill('e2e-secret-1')
-  await page.getByLabel('Phone').fill('+15550123')
-  await page.getByLabel('Latitude').fill('30.67')
-  await page.getByLabel('Longitude').fill('74.33')
-  await page.getByRole('button', { name: 'Register' }).click()
-  await expect(page).toHaveURL(/\/login$/)
+  await register(page, { username, password: 'e2e-secret-1', phone: '+15550123' })
   await login(page, username, 'e2e-secret-1')
   await page.goto('/history')
   await expect(page.getByText('No bookings yet')).toBeVisible()

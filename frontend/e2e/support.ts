@@ -1,5 +1,5 @@
 import path from 'node:path'
-import { expect, test, type Page } from '@playwright/test'
+import { expect, test, type Locator, type Page } from '@playwright/test'
 
 /** frontend/e2e-artifacts/screenshots, wherever Playwright was started from. */
 export const screenshotPath = (file: string) =>
@@ -20,6 +20,29 @@ export async function login(page: Page, username: string, password: string) {
   await page.getByLabel('Password', { exact: true }).fill(password)
   await page.getByRole('button', { name: 'Sign In' }).click()
   await expect(page).toHaveURL(/\/profile$/)
+}
+
+/** Fills the registration form already shown (email: <username>@example.com) and sends it. */
+export async function register(page: Page, user: { username: string; password: string; phone: string }) {
+  await page.getByLabel('Username').fill(user.username)
+  await page.getByLabel('Email').fill(`${user.username}@example.com`)
+  await page.getByLabel('Password', { exact: true }).fill(user.password)
+  await page.getByLabel('Phone').fill(user.phone)
+  await page.getByLabel('Latitude').fill('30.67')
+  await page.getByLabel('Longitude').fill('74.33')
+  await page.getByRole('button', { name: 'Register' }).click()
+  await expect(page).toHaveURL(/\/login$/)
+}
+
+/** Fills the patient's details in a booking form: the page's, or the dialog's (`scope`). */
+export async function fillPatient(
+  scope: Page | Locator,
+  patient: { name: string; age: string; gender: 'Male' | 'Female' | 'Other'; condition: string },
+) {
+  await scope.getByLabel('Patient Name').fill(patient.name)
+  await scope.getByLabel('Age').fill(patient.age)
+  await scope.getByLabel('Gender').selectOption(patient.gender)
+  await scope.getByLabel('Medical Condition').fill(patient.condition)
 }
 
 export async function logout(page: Page) {

@@ -10,6 +10,7 @@ mod crew;
 mod dispatch;
 mod faults;
 mod fleet;
+mod helpers;
 mod iam;
 mod openapi;
 mod positions;

@@ -1,7 +1,7 @@
 import { useEffect } from 'react'
 import { Link, Outlet, useNavigate } from 'react-router'
-import { onUnauthorized } from '../lib/api'
-import { S } from '../strings'
+import { onUnauthorized } from '@/lib/api'
+import { S } from '@/strings'
 import { TopBar } from './TopBar'
 
 export function Layout() {

@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react'
 import { Link, NavLink, useLocation, useNavigate } from 'react-router'
-import { clearSession, isAdmin, useSession } from '../lib/session'
-import { S } from '../strings'
-import { Icon } from '../components/Icon'
+import { clearSession, isAdmin, useSession } from '@/lib/session'
+import { S } from '@/strings'
+import { Icon } from '@/components/Icon'
 
 const linkClass = ({ isActive }: { isActive: boolean }) =>
   `rounded-md px-3 py-2 text-sm font-medium ${isActive ? 'bg-brand-50 text-brand-700' : 'text-slate-700 hover:bg-slate-100'}`

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react'
 import { Navigate, useLocation } from 'react-router'
-import { isAdmin, useSession } from '../lib/session'
+import { isAdmin, useSession } from '@/lib/session'
 
 /** Signed-out visitors go to /login. */
 export function RequireAuth({ children }: { children: ReactNode }) {

@@ -1,7 +1,7 @@
 import { useEffect, type ReactNode } from 'react'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import { ApiError } from '../lib/api'
-import { getSession, subscribeSession } from '../lib/session'
+import { ApiError } from '@/lib/api'
+import { getSession, subscribeSession } from '@/lib/session'
 
 export function createQueryClient() {
   return new QueryClient({

@@ -1,9 +1,9 @@
 import { lazy, Suspense, type ComponentType, type ReactNode } from 'react'
 import { createBrowserRouter } from 'react-router'
-import { Spinner } from '../components/Feedback'
-import { HomePage } from '../features/home/routes/HomePage'
-import { LoginPage } from '../features/auth/routes/LoginPage'
-import { RegisterPage } from '../features/auth/routes/RegisterPage'
+import { Spinner } from '@/components/Feedback'
+import { HomePage } from '@/features/home/routes/HomePage'
+import { LoginPage } from '@/features/auth/routes/LoginPage'
+import { RegisterPage } from '@/features/auth/routes/RegisterPage'
 import { RequireAdmin, RequireAuth } from './guards'
 import { Layout } from './Layout'
 import { NotFoundPage } from './NotFoundPage'
@@ -18,16 +18,16 @@ function page(load: () => Promise<{ default: ComponentType }>): ReactNode {
   )
 }
 
-const about = page(() => import('../features/about/routes/AboutPage'))
-const profile = page(() => import('../features/profile/routes/ProfilePage'))
-const history = page(() => import('../features/booking/routes/HistoryPage'))
-const booking = page(() => import('../features/booking/routes/BookAmbulancePage'))
-const nearest = page(() => import('../features/hospitals/routes/NearestHospitalsPage'))
-const hospitalAmbulances = page(() => import('../features/hospitals/routes/HospitalAmbulancesPage'))
-const adminDashboard = page(() => import('../features/admin/routes/AdminDashboardPage'))
-const adminHospitals = page(() => import('../features/admin/routes/AdminHospitalsPage'))
-const adminAmbulances = page(() => import('../features/admin/routes/AdminAmbulancesPage'))
-const adminBookings = page(() => import('../features/admin/routes/AdminBookingsPage'))
+const about = page(() => import('@/features/about/routes/AboutPage'))
+const profile = page(() => import('@/features/profile/routes/ProfilePage'))
+const history = page(() => import('@/features/booking/routes/HistoryPage'))
+const booking = page(() => import('@/features/booking/routes/BookAmbulancePage'))
+const nearest = page(() => import('@/features/hospitals/routes/NearestHospitalsPage'))
+const hospitalAmbulances = page(() => import('@/features/hospitals/routes/HospitalAmbulancesPage'))
+const adminDashboard = page(() => import('@/features/admin/routes/AdminDashboardPage'))
+const adminHospitals = page(() => import('@/features/admin/routes/AdminHospitalsPage'))
+const adminAmbulances = page(() => import('@/features/admin/routes/AdminAmbulancesPage'))
+const adminBookings = page(() => import('@/features/admin/routes/AdminBookingsPage'))
 
 const auth = (node: ReactNode) => <RequireAuth>{node}</RequireAuth>
 const admin = (node: ReactNode) => <RequireAdmin>{node}</RequireAdmin>

@@ -44,10 +44,12 @@ export function ErrorState({ message, onRetry }: { message: string; onRetry?: ()
   )
 }
 
-export function EmptyState({ title, children }: { title: string; children?: ReactNode }) {
+/** Nothing to show: a title, what it means (`text`), and what to do (children). */
+export function EmptyState({ title, text, children }: { title: string; text?: ReactNode; children?: ReactNode }) {
   return (
     <div className="card flex flex-col items-center gap-3 p-10 text-center">
       <h2 className="text-lg font-semibold text-slate-800">{title}</h2>
+      {text && <p className="text-slate-600">{text}</p>}
       {children}
     </div>
   )

@@ -1,4 +1,4 @@
-import { ambulanceStatusLabel } from '../lib/format'
+import { ambulanceStatusLabel } from '@/lib/format'
 
 const styles: Record<string, string> = {
   AVAILABLE: 'bg-green-100 text-green-800',

@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import { currentPosition, type Coords } from '../lib/geolocation'
+import { currentPosition, type Coords } from '@/lib/geolocation'
 import { Icon } from './Icon'
 
 /** 'Use my current location': fills coordinates from the browser, or says why not. */

@@ -1,6 +1,6 @@
 // The one fetch wrapper: base path, bearer token, JSON, typed errors, timeouts and
 // the sign-out on any 401 of an authenticated call.
-import { S } from '../strings'
+import { S } from '@/strings'
 import { clearSession, getSession } from './session'
 
 export type ErrorKind = 'http' | 'network' | 'timeout'

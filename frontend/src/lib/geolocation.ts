@@ -1,4 +1,4 @@
-import { S } from '../strings'
+import { S } from '@/strings'
 
 export interface Coords {
   latitude: number

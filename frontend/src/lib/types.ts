@@ -1,87 +1,40 @@
-// The HTTP contract of DESIGN.md section 5.
-export type Role = 'USER' | 'ADMIN'
+// Friendly names for the HTTP contract's shapes. The shapes themselves are generated from
+// docs/openapi.yaml into api-schema.ts (`npm run api-types`; `npm run typecheck` fails
+// when that file is out of date): never edit them here.
+import type { components } from './api-schema'
 
-export interface User {
-  id: number
-  username: string
-  email: string
-  phone: string
-  latitude: number | null
-  longitude: number | null
-  role: Role
-  createdAt: string
-}
+type Schemas = components['schemas']
 
-export interface AuthResponse {
-  token: string
-  user?: User
-  role: Role
-  id: number
-}
+export type Role = Schemas['Role']
+export type User = Schemas['User']
+export type AuthResponse = Schemas['AuthResponse']
+export type RegisterRequest = Schemas['RegisterRequest']
+export type LoginRequest = Schemas['LoginRequest']
+/**
+ * The schema says "email, and both coordinates or neither"; openapi-typescript writes
+ * that as a union of its parts, so the body is the part with the fields.
+ */
+export type ProfileUpdate = Extract<Schemas['ProfileUpdate'], { email: string }>
 
-export interface Hospital {
-  id: number
-  name: string
-  address: string
-  latitude: number
-  longitude: number
-  contactInfo?: string | null
-  distance?: number | null
-}
+export type Hospital = Schemas['Hospital']
+/** A hospital found by /hospitals/nearest: with its distance in km. */
+export type NearestHospital = Schemas['NearestHospital']
+export type HospitalPage = Schemas['HospitalPage']
+export type AddHospital = Schemas['AddHospital']
 
-export type AmbulanceStatus = 'AVAILABLE' | 'ON_DUTY' | 'MAINTENANCE'
-export type AmbulanceType = 'BLS' | 'ALS' | 'PTA'
+export type AmbulanceStatus = Schemas['AmbulanceStatus']
+export type AmbulanceType = Schemas['AmbulanceType']
+export type Ambulance = Schemas['Ambulance']
+export type AmbulanceCounts = Schemas['AmbulanceCounts']
+export type AddAmbulance = Schemas['AddAmbulance']
 
-export interface Ambulance {
-  id: number
-  number: string
-  driverInfo?: string | null
-  status: AmbulanceStatus
-  type: AmbulanceType
-  contactInfo?: string | null
-  hospitalId: number
-  hospital: { id: number; name: string; address: string }
-}
+export type BookingStatus = Schemas['BookingStatus']
+export type BookingType = Schemas['BookingType']
+export type Gender = Schemas['Gender']
+export type Patient = Schemas['Patient']
+export type Booking = Schemas['Booking']
+export type BookingPage = Schemas['BookingPage']
+export type BookingRequest = Schemas['BookingRequest']
 
-export interface AmbulanceCounts {
-  total: number
-  available: number
-  onDuty: number
-  maintenance: number
-}
-
-export type BookingStatus = 'PENDING' | 'ACTIVE' | 'COMPLETED' | 'CANCELLED'
-export type BookingType = 'NORMAL' | 'EMERGENCY'
-export type Gender = 'Male' | 'Female' | 'Other'
-
-export interface Patient {
-  name: string
-  age: number
-  gender: Gender
-  condition: string
-}
-
-export interface Booking {
-  id: number
-  bookingStatus: BookingStatus
-  bookingType: BookingType
-  bookingTime: string
-  userId: number
-  username: string
-  userEmail: string
-  hospitalId: number
-  hospitalName: string
-  hospital: { id: number; name: string; address: string }
-  ambulanceId: number
-  ambulanceNumber: string
-  ambulance: { id: number; number: string; type: AmbulanceType; driverInfo?: string | null }
-  patient: Patient
-}
-
-export interface Page<T> {
-  content: T[]
-  totalPages: number
-  totalElements: number
-  page: number
-  size: number
-}
+/** /admin/stats: users, hospitals, bookings by status and today, the fleet by status. */
+export type Stats = Schemas['Stats']

@@ -1,4 +1,4 @@
-import type { Ambulance, Booking, Hospital, User } from '../lib/types'
+import type { Ambulance, Booking, Hospital, NearestHospital, User } from '@/lib/types'
 
 export const demoUser: User = {
   id: 7,
@@ -13,7 +13,8 @@ export const demoUser: User = {
 
 export const adminUser: User = { ...demoUser, id: 1, username: 'admin', email: 'admin@example.com', latitude: null, longitude: null, role: 'ADMIN' }
 
-export const hospital = (id: number, name: string, distance?: number): Hospital => ({
+/** A hospital; with a distance, as /hospitals/nearest finds it. */
+export const hospital = (id: number, name: string, distance?: number): Hospital | NearestHospital => ({
   id,
   name,
   address: `${id} Main Road`,
@@ -29,7 +30,6 @@ export const ambulance = (id: number, hospitalId: number, status: Ambulance['sta
   driverInfo: `Driver ${id}`,
   status,
   type: 'BLS',
-  contactInfo: null,
   hospitalId,
   hospital: { id: hospitalId, name: `Hospital ${hospitalId}`, address: `${hospitalId} Main Road` },
 })

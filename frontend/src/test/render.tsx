@@ -1,15 +1,15 @@
 import { vi } from 'vitest'
-import { render } from '@testing-library/react'
+import { render, renderHook } from '@testing-library/react'
+import type { ReactNode } from 'react'
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router'
-import { AppProviders, createQueryClient } from '../app/providers'
+import { AppProviders, createQueryClient } from '@/app/providers'
 
 /**
  * Renders routes in a memory router with a fresh query client (no retries, so an
  * error shows at once). Add stub routes for the pages a screen navigates to.
  */
 export function renderRoutes(routes: RouteObject[], path: string) {
-  const client = createQueryClient()
-  client.setDefaultOptions({ queries: { retry: false, staleTime: 0 } })
+  const client = testQueryClient()
   const router = createMemoryRouter(routes, { initialEntries: [path] })
   const view = render(
     <AppProviders client={client}>
@@ -17,6 +17,19 @@ export function renderRoutes(routes: RouteObject[], path: string) {
     </AppProviders>,
   )
   return { ...view, router, client }
+}
+
+/** Runs hooks with a fresh query client (as renderRoutes does), outside any screen. */
+export function renderHookWithClient<T>(hook: () => T) {
+  const client = testQueryClient()
+  const wrapper = ({ children }: { children: ReactNode }) => <AppProviders client={client}>{children}</AppProviders>
+  return { ...renderHook(hook, { wrapper }), client }
+}
+
+function testQueryClient() {
+  const client = createQueryClient()
+  client.setDefaultOptions({ queries: { retry: false, staleTime: 0 } })
+  return client
 }
 
 /** A JSON response for a mocked fetch. */

@@ -1,7 +1,7 @@
 import '@testing-library/jest-dom/vitest'
 import { cleanup } from '@testing-library/react'
 import { afterEach } from 'vitest'
-import { clearSession } from '../lib/session'
+import { clearSession } from '@/lib/session'
 import { installDialogStandIn, resetDialogs } from './dialog'
 
 installDialogStandIn()

@@ -14,6 +14,7 @@ use shared::{
         crew,
         dispatch::Tracking,
     },
+    http::ForUser,
     types::Id,
 };
 
@@ -27,12 +28,6 @@ pub fn router(state: AppState) -> Router {
             .route("/api/booking/{id}/track", get(track))
             .with_state(state),
     )
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct ForUser {
-    user_id: Option<Id>,
 }
 
 /// The optional `Idempotency-Key` header: 1–200 visible ASCII characters.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { parseCoordinate, validateRegister, type RegisterForm } from './validation'
+import { validateRegister, type RegisterForm } from './validation'
 
 const valid: RegisterForm = {
   username: ' asha ',
@@ -33,18 +33,5 @@ describe('validateRegister', () => {
 
   it('keeps the password exactly as typed', () => {
     expect(validateRegister({ ...valid, password: ' spaced pass ' }).input?.password).toBe(' spaced pass ')
-  })
-})
-
-describe('parseCoordinate', () => {
-  it.each([
-    ['30', 30],
-    ['-33.8688', -33.8688],
-    ['+1.5', 1.5],
-    ['.5', 0.5],
-  ])('%s is %d', (text, value) => expect(parseCoordinate(text)).toBe(value))
-
-  it.each(['', '1e3', '12abc', 'NaN', '1.2.3'])('"%s" is not a coordinate', (text) => {
-    expect(parseCoordinate(text)).toBeNull()
   })
 })

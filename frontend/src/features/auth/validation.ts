@@ -1,4 +1,5 @@
-import { S } from '../../strings'
+import { parseCoordinates } from '@/lib/coordinates'
+import { S } from '@/strings'
 import type { RegisterInput } from './api/auth'
 
 export type RegisterForm = Record<keyof RegisterInput, string>
@@ -17,23 +18,8 @@ export function validateRegister(form: RegisterForm): RegisterCheck {
   ) as RegisterForm
   const blank = (Object.keys(values) as (keyof RegisterForm)[]).filter((k) => values[k].trim() === '')
   if (blank.length > 0) return { error: S.fillAllFields, fields: blank }
-  const latitude = parseCoordinate(values.latitude)
-  const longitude = parseCoordinate(values.longitude)
-  if (latitude === null || longitude === null) {
-    const fields: (keyof RegisterForm)[] = []
-    if (latitude === null) fields.push('latitude')
-    if (longitude === null) fields.push('longitude')
-    return { error: S.coordinatesNotNumbers, fields }
-  }
-  if (latitude < -90 || latitude > 90) return { error: S.latitudeRange, fields: ['latitude'] }
-  if (longitude < -180 || longitude > 180) return { error: S.longitudeRange, fields: ['longitude'] }
-  return { input: { ...values, latitude, longitude } }
+  const coords = parseCoordinates(values.latitude, values.longitude)
+  if (coords.error !== undefined) return { error: coords.error, fields: coords.fields }
+  return { input: { ...values, latitude: coords.latitude, longitude: coords.longitude } }
 }
 
-/** A decimal number, or null ("12abc" is not one, unlike parseFloat's answer). */
-export function parseCoordinate(text: string): number | null {
-  const t = text.trim()
-  if (!/^[-+]?(\d+\.?\d*|\.\d+)$/.test(t)) return null
-  const n = Number(t)
-  return Number.isFinite(n) ? n : null
-}

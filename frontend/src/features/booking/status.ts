@@ -1,5 +1,5 @@
-import type { Booking, BookingStatus } from '../../lib/types'
-import { S } from '../../strings'
+import type { Booking, BookingStatus } from '@/lib/types'
+import { S } from '@/strings'
 
 /**
  * The server's state machine (DESIGN.md 4): PENDING → ACTIVE | CANCELLED,

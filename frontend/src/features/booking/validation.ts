@@ -1,6 +1,5 @@
-import type { BookingType, Gender } from '../../lib/types'
-import { S } from '../../strings'
-import type { BookingRequest } from './api/bookings'
+import type { BookingRequest, BookingType, Gender } from '@/lib/types'
+import { S } from '@/strings'
 
 export interface PatientForm {
   bookingType: BookingType

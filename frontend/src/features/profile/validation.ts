@@ -1,6 +1,6 @@
-import { S } from '../../strings'
-import { parseCoordinate } from '../auth/validation'
-import type { ProfileUpdate } from './api/profile'
+import { S } from '@/strings'
+import { parseCoordinates } from '@/lib/coordinates'
+import type { ProfileUpdate } from '@/lib/types'
 
 export interface ProfileForm {
   email: string
@@ -15,13 +15,10 @@ export function buildProfileUpdate(form: ProfileForm, admin: boolean): { body?: 
   if (!email) return { error: S.emailRequired }
   const body: ProfileUpdate = { email }
   if (!admin) {
-    const latitude = parseCoordinate(form.latitude)
-    const longitude = parseCoordinate(form.longitude)
-    if (latitude === null || longitude === null) return { error: S.coordinatesNotNumbers }
-    if (latitude < -90 || latitude > 90) return { error: S.latitudeRange }
-    if (longitude < -180 || longitude > 180) return { error: S.longitudeRange }
-    body.latitude = latitude
-    body.longitude = longitude
+    const coords = parseCoordinates(form.latitude, form.longitude)
+    if (coords.error !== undefined) return { error: coords.error }
+    body.latitude = coords.latitude
+    body.longitude = coords.longitude
   }
   if (form.password) {
     if (form.password.length < 8) return { error: S.passwordTooShort }

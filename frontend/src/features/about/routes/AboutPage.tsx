@@ -1,5 +1,8 @@
 import { Link } from 'react-router'
-import { S } from '../../../strings'
+import { Section } from '@/components/Section'
+import { S } from '@/strings'
+
+const card = { className: 'card p-6', headingClassName: 'mb-2 text-xl font-bold' }
 
 const services = [
   { title: 'Emergency ambulance booking', text: 'Book an emergency or a normal ambulance for a patient in under a minute.' },
@@ -34,16 +37,14 @@ export default function AboutPage() {
         </p>
       </section>
 
-      <section aria-labelledby="mission" className="card p-6">
-        <h2 id="mission" className="mb-2 text-xl font-bold">Our mission</h2>
+      <Section id="mission" title="Our mission" {...card}>
         <p className="text-slate-700">
           We connect patients and their families with nearby hospitals and available ambulances in real time, so that
           help is booked in seconds, not minutes.
         </p>
-      </section>
+      </Section>
 
-      <section aria-labelledby="services">
-        <h2 id="services" className="mb-4 text-xl font-bold">Our services</h2>
+      <Section id="services" title="Our services">
         <div className="grid gap-4 sm:grid-cols-2">
           {services.map((s) => (
             <div key={s.title} className="card p-5">
@@ -52,10 +53,9 @@ export default function AboutPage() {
             </div>
           ))}
         </div>
-      </section>
+      </Section>
 
-      <section aria-labelledby="impact">
-        <h2 id="impact" className="mb-4 text-xl font-bold">Our impact</h2>
+      <Section id="impact" title="Our impact">
         <div className="grid grid-cols-3 gap-3 sm:gap-4">
           {[
             ['1000+', 'lives saved'],
@@ -68,10 +68,9 @@ export default function AboutPage() {
             </div>
           ))}
         </div>
-      </section>
+      </Section>
 
-      <section aria-labelledby="team">
-        <h2 id="team" className="mb-4 text-xl font-bold">Our team</h2>
+      <Section id="team" title="Our team">
         <div className="grid gap-4 sm:grid-cols-3">
           {team.map((m) => (
             <div key={m.name} className="card p-6 text-center">
@@ -83,16 +82,15 @@ export default function AboutPage() {
             </div>
           ))}
         </div>
-      </section>
+      </Section>
 
-      <section aria-labelledby="contact" className="card p-6">
-        <h2 id="contact" className="mb-2 text-xl font-bold">Contact us</h2>
+      <Section id="contact" title="Contact us" {...card}>
         <ul className="space-y-1 text-slate-700">
           <li>Emergency: <a className="font-semibold text-brand-700" href={`tel:${S.emergencyNumber}`}>{S.emergencyNumber}</a> (some regions: 112)</li>
           <li>Email: <a className="text-blue-700 underline" href="mailto:help@ambucare.example">help@ambucare.example</a></li>
           <li>Address: 12 Civil Lines, Bathinda, Punjab</li>
         </ul>
-      </section>
+      </Section>
 
       <div role="note" className="rounded-lg border border-amber-300 bg-amber-50 p-4 text-amber-900">
         <p className="font-semibold">Project Under Development</p>
@@ -105,3 +103,4 @@ export default function AboutPage() {
     </div>
   )
 }
+

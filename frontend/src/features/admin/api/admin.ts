@@ -1,26 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { api } from '../../../lib/api'
-import type { Ambulance, AmbulanceStatus, AmbulanceType, Hospital } from '../../../lib/types'
-
-export interface NewHospital {
-  name: string
-  address: string
-  latitude: number
-  longitude: number
-  contactInfo?: string
-}
-
-export interface NewAmbulance {
-  number: string
-  status: AmbulanceStatus
-  hospital: { id: number }
-  driverInfo?: string
-  type: AmbulanceType
-  contactInfo?: string
-}
+import { api } from '@/lib/api'
+import { refreshAfterFleetChange } from '@/lib/queryKeys'
+import type { AddAmbulance, AddHospital, Ambulance, AmbulanceStatus, Hospital } from '@/lib/types'
+import { adminKeys } from './keys'
 
 export function useAdminAmbulances() {
-  return useQuery({ queryKey: ['admin', 'ambulances'], queryFn: () => api<Ambulance[]>('/admin/ambulances/all') })
+  return useQuery({ queryKey: adminKeys.ambulances(), queryFn: () => api<Ambulance[]>('/admin/ambulances/all') })
 }
 
 /** Every change to the fleet or the hospitals refreshes all views of them. */
@@ -28,17 +13,12 @@ function useFleetMutation<T, R>(fn: (input: T) => Promise<R>) {
   const client = useQueryClient()
   return useMutation({
     mutationFn: fn,
-    onSettled: () => {
-      void client.invalidateQueries({ queryKey: ['admin'] })
-      void client.invalidateQueries({ queryKey: ['hospitals'] })
-      void client.invalidateQueries({ queryKey: ['ambulances'] })
-      void client.invalidateQueries({ queryKey: ['home-stats'] })
-    },
+    onSettled: () => refreshAfterFleetChange(client),
   })
 }
 
 export const useAddHospital = () =>
-  useFleetMutation((body: NewHospital) => api<Hospital>('/admin/hospitals/add', { method: 'POST', body }))
+  useFleetMutation((body: AddHospital) => api<Hospital>('/admin/hospitals/add', { method: 'POST', body }))
 
 export const useRemoveHospital = () =>
   useFleetMutation((hospitalId: number) =>
@@ -46,7 +26,7 @@ export const useRemoveHospital = () =>
   )
 
 export const useAddAmbulance = () =>
-  useFleetMutation((body: NewAmbulance) => api<Ambulance>('/admin/ambulances/add', { method: 'POST', body }))
+  useFleetMutation((body: AddAmbulance) => api<Ambulance>('/admin/ambulances/add', { method: 'POST', body }))
 
 export const useRemoveAmbulance = () =>
   useFleetMutation((ambulanceId: number) =>

@@ -1,29 +1,22 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { api } from '../../../lib/api'
-import type { Booking, BookingStatus, Page } from '../../../lib/types'
-import { refreshAfterBooking } from '../../booking/api/bookings'
+import { api } from '@/lib/api'
+import { refreshAfterBooking } from '@/lib/queryKeys'
+import type { Booking, BookingPage, BookingStatus, Stats } from '@/lib/types'
+import { adminKeys } from './keys'
 
 export const BOOKINGS_PAGE_SIZE = 10
-
-export interface AdminStats {
-  users: number
-  hospitals: number
-  bookings: { total: number; pending: number; active: number; completed: number; cancelled: number }
-  todayBookings: number
-  ambulances: { total: number; available: number; onDuty: number; maintenance: number }
-}
 
 /** One page (zero-based) of every booking, newest first. */
 export function useAdminBookings(page: number, size = BOOKINGS_PAGE_SIZE) {
   return useQuery({
-    queryKey: ['admin', 'bookings', page, size],
-    queryFn: () => api<Page<Booking>>('/admin/bookings/all/paged', { query: { page, size } }),
+    queryKey: adminKeys.bookings(page, size),
+    queryFn: () => api<BookingPage>('/admin/bookings/all/paged', { query: { page, size } }),
     placeholderData: keepPreviousData,
   })
 }
 
 export function useAdminStats() {
-  return useQuery({ queryKey: ['admin', 'stats'], queryFn: () => api<AdminStats>('/admin/stats') })
+  return useQuery({ queryKey: adminKeys.stats(), queryFn: () => api<Stats>('/admin/stats') })
 }
 
 export function useSetBookingStatus() {

@@ -1,10 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { saveSession } from '../../../lib/session'
-import type { Booking } from '../../../lib/types'
-import { adminUser, booking } from '../../../test/fixtures'
-import { json, renderRoutes, routeFetch, type FetchCall } from '../../../test/render'
+import { saveSession } from '@/lib/session'
+import type { Booking } from '@/lib/types'
+import { adminUser, booking } from '@/test/fixtures'
+import { json, renderRoutes, routeFetch, type FetchCall } from '@/test/render'
 import AdminBookingsPage from './AdminBookingsPage'
 
 afterEach(() => vi.unstubAllGlobals())

@@ -1,8 +1,8 @@
 import { screen, within } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { saveSession } from '../../../lib/session'
-import { adminUser, booking } from '../../../test/fixtures'
-import { json, renderRoutes, routeFetch } from '../../../test/render'
+import { saveSession } from '@/lib/session'
+import { adminUser, booking } from '@/test/fixtures'
+import { json, renderRoutes, routeFetch } from '@/test/render'
 import AdminDashboardPage from './AdminDashboardPage'
 
 afterEach(() => vi.unstubAllGlobals())

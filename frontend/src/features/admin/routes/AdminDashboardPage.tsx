@@ -1,48 +1,50 @@
 import { Link } from 'react-router'
-import { ErrorState, Spinner } from '../../../components/Feedback'
-import { Icon, type IconName } from '../../../components/Icon'
-import { LiveClock, useNow } from '../../../components/LiveClock'
-import { StatusBadge } from '../../../components/StatusBadge'
-import { formatDateTime } from '../../../lib/format'
-import { useSession } from '../../../lib/session'
-import { S } from '../../../strings'
-import { BookingTypeBadge } from '../../booking/components/BookingTypeBadge'
-import { bookingAmbulance, bookingHospital } from '../../booking/status'
-import { useAdminBookings, useAdminStats, type AdminStats } from '../api/bookings'
+import { Icon, type IconName } from '@/components/Icon'
+import { LiveClock, useNow } from '@/components/LiveClock'
+import { PageHeader } from '@/components/PageHeader'
+import { QueryResult } from '@/components/QueryResult'
+import { Section } from '@/components/Section'
+import { StatusBadge } from '@/components/StatusBadge'
+import { formatDateTime } from '@/lib/format'
+import type { Stats } from '@/lib/types'
+import { useSession } from '@/lib/session'
+import { S } from '@/strings'
+import { bookingAmbulance, bookingHospital, BookingTypeBadge } from '@/features/booking'
+import { useAdminBookings, useAdminStats } from '../api/bookings'
 
 const RECENT = 3
+/** A card on the dashboard's side. */
+const panel = { className: 'card p-5', headingClassName: 'mb-3 text-lg font-semibold' }
 
 export default function AdminDashboardPage() {
   const user = useSession()?.user
   const stats = useAdminStats()
   const recent = useAdminBookings(0)
   const now = useNow(60_000)
+  const recentBookings = recent.data?.content ?? []
 
   return (
     <div className="space-y-6">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <div>
-          <h1 className="text-2xl font-bold">Admin Dashboard</h1>
-          <p className="text-sm text-slate-600">
+      <PageHeader
+        title="Admin Dashboard"
+        subtitle={
+          <>
             Welcome back{user?.username ? `, ${user.username}` : ''}. {now.toLocaleDateString(undefined, { weekday: 'long', year: 'numeric', month: 'long', day: 'numeric' })}
-          </p>
-        </div>
-        <div className="flex items-center gap-2 rounded-lg bg-slate-100 px-3 py-2 text-slate-800">
-          <Icon name="clock" className="h-4 w-4" />
-          <LiveClock />
-        </div>
-      </div>
+          </>
+        }
+        action={
+          <div className="flex items-center gap-2 rounded-lg bg-slate-100 px-3 py-2 text-slate-800">
+            <Icon name="clock" className="h-4 w-4" />
+            <LiveClock />
+          </div>
+        }
+      />
 
-      {stats.isPending ? (
-        <Spinner label="Loading dashboard..." />
-      ) : stats.isError ? (
-        <ErrorState message={S.dashboardFailed} onRetry={() => stats.refetch()} />
-      ) : (
-        <StatCards stats={stats.data} />
-      )}
+      <QueryResult query={stats} loadingLabel="Loading dashboard..." errorMessage={S.dashboardFailed}>
+        {stats.data && <StatCards stats={stats.data} />}
+      </QueryResult>
 
-      <section aria-labelledby="quick-actions" className="space-y-3">
-        <h2 id="quick-actions" className="text-lg font-semibold">Quick Actions</h2>
+      <Section id="quick-actions" title="Quick Actions" className="space-y-3" headingClassName="text-lg font-semibold">
         <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
           <QuickAction to="/admin/hospitals" icon="hospital" title="Manage Hospitals" text="Add and remove hospitals" />
           <QuickAction to="/admin/ambulances" icon="ambulance" title="Manage Ambulances" text="Fleet, status and drivers" />
@@ -55,7 +57,7 @@ export default function AdminDashboardPage() {
             </div>
           </div>
         </div>
-      </section>
+      </Section>
 
       <div className="grid gap-6 lg:grid-cols-[1fr_20rem]">
         <section aria-labelledby="recent-bookings" className="card p-5">
@@ -63,15 +65,15 @@ export default function AdminDashboardPage() {
             <h2 id="recent-bookings" className="text-lg font-semibold">Recent Bookings</h2>
             <Link to="/admin/bookings" className="text-sm font-semibold text-blue-700 hover:underline">View all</Link>
           </div>
-          {recent.isPending ? (
-            <Spinner label="Loading bookings..." />
-          ) : recent.isError ? (
-            <ErrorState message={S.dashboardFailed} onRetry={() => recent.refetch()} />
-          ) : recent.data.content.length === 0 ? (
-            <p className="py-6 text-center text-slate-600">No bookings have been made yet.</p>
-          ) : (
+          <QueryResult
+            query={recent}
+            loadingLabel="Loading bookings..."
+            errorMessage={S.dashboardFailed}
+            isEmpty={recentBookings.length === 0}
+            empty={<p className="py-6 text-center text-slate-600">No bookings have been made yet.</p>}
+          >
             <ul className="divide-y divide-slate-100">
-              {recent.data.content.slice(0, RECENT).map((b) => (
+              {recentBookings.slice(0, RECENT).map((b) => (
                 <li key={b.id} className="flex flex-wrap items-start justify-between gap-3 py-3">
                   <div className="min-w-0">
                     <p className="font-medium text-slate-900">
@@ -86,13 +88,12 @@ export default function AdminDashboardPage() {
                 </li>
               ))}
             </ul>
-          )}
+          </QueryResult>
         </section>
 
         <div className="space-y-6">
           {stats.data && <FleetPanel stats={stats.data} />}
-          <section aria-labelledby="system-status" className="card p-5">
-            <h2 id="system-status" className="mb-3 text-lg font-semibold">System Status</h2>
+          <Section id="system-status" title="System Status" {...panel}>
             <ul className="space-y-2 text-sm">
               {['API Server', 'Database', 'Booking Service', 'Location Services'].map((name) => (
                 <li key={name} className="flex items-center justify-between">
@@ -104,14 +105,14 @@ export default function AdminDashboardPage() {
               ))}
             </ul>
             <p className="mt-3 text-xs text-slate-500">A static overview; live health checks come later.</p>
-          </section>
+          </Section>
         </div>
       </div>
     </div>
   )
 }
 
-function StatCards({ stats }: { stats: AdminStats }) {
+function StatCards({ stats }: { stats: Stats }) {
   const open = stats.bookings.pending + stats.bookings.active
   const cards: { label: string; value: number; note: string; icon: IconName; style: string }[] = [
     { label: 'Registered Users', value: stats.users, note: 'Accounts in the system', icon: 'star', style: 'bg-blue-100 text-blue-700' },
@@ -153,36 +154,38 @@ function Bars({ rows, total }: { rows: [string, number, string][]; total: number
   )
 }
 
-function FleetPanel({ stats }: { stats: AdminStats }) {
+/** The fleet and the bookings by status, as bars of their totals. */
+function FleetPanel({ stats }: { stats: Stats }) {
   const a = stats.ambulances
   const b = stats.bookings
-  return (
-    <>
-      <section aria-labelledby="fleet-status" className="card p-5">
-        <h2 id="fleet-status" className="mb-3 text-lg font-semibold">Ambulance Status</h2>
-        <Bars
-          total={a.total}
-          rows={[
-            ['Available', a.available, 'bg-green-500'],
-            ['On Duty', a.onDuty, 'bg-blue-500'],
-            ['Maintenance', a.maintenance, 'bg-amber-500'],
-          ]}
-        />
-      </section>
-      <section aria-labelledby="booking-status" className="card p-5">
-        <h2 id="booking-status" className="mb-3 text-lg font-semibold">Bookings by Status</h2>
-        <Bars
-          total={b.total}
-          rows={[
-            ['Pending', b.pending, 'bg-yellow-400'],
-            ['Active', b.active, 'bg-blue-500'],
-            ['Completed', b.completed, 'bg-green-500'],
-            ['Cancelled', b.cancelled, 'bg-red-400'],
-          ]}
-        />
-      </section>
-    </>
-  )
+  const panels: { id: string; title: string; total: number; rows: [string, number, string][] }[] = [
+    {
+      id: 'fleet-status',
+      title: 'Ambulance Status',
+      total: a.total,
+      rows: [
+        ['Available', a.available, 'bg-green-500'],
+        ['On Duty', a.onDuty, 'bg-blue-500'],
+        ['Maintenance', a.maintenance, 'bg-amber-500'],
+      ],
+    },
+    {
+      id: 'booking-status',
+      title: 'Bookings by Status',
+      total: b.total,
+      rows: [
+        ['Pending', b.pending, 'bg-yellow-400'],
+        ['Active', b.active, 'bg-blue-500'],
+        ['Completed', b.completed, 'bg-green-500'],
+        ['Cancelled', b.cancelled, 'bg-red-400'],
+      ],
+    },
+  ]
+  return panels.map((p) => (
+    <Section key={p.id} id={p.id} title={p.title} {...panel}>
+      <Bars total={p.total} rows={p.rows} />
+    </Section>
+  ))
 }
 
 function QuickAction({ to, icon, title, text }: { to: string; icon: IconName; title: string; text: string }) {
@@ -196,3 +199,4 @@ function QuickAction({ to, icon, title, text }: { to: string; icon: IconName; ti
     </Link>
   )
 }
+

@@ -1,23 +1,12 @@
 import { useMutation } from '@tanstack/react-query'
-import { api } from '../../../lib/api'
-import { saveSession } from '../../../lib/session'
-import type { AuthResponse } from '../../../lib/types'
+import { api } from '@/lib/api'
+import { saveSession } from '@/lib/session'
+import type { AuthResponse, LoginRequest, RegisterRequest } from '@/lib/types'
 
-export interface LoginInput {
-  username: string
-  password: string
-}
+/** What the form sends: the contract's `role` is ignored by the server, so never sent. */
+export type RegisterInput = Omit<RegisterRequest, 'role'>
 
-export interface RegisterInput {
-  username: string
-  email: string
-  password: string
-  phone: string
-  latitude: number
-  longitude: number
-}
-
-export const login = (input: LoginInput) =>
+export const login = (input: LoginRequest) =>
   api<AuthResponse>('/auth/login', { method: 'POST', body: input })
 
 export const register = (input: RegisterInput) =>

@@ -3,8 +3,8 @@ import { render, screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { createMemoryRouter, RouterProvider } from 'react-router'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { ApiError } from '../../../lib/api'
-import { getSession } from '../../../lib/session'
+import { ApiError } from '@/lib/api'
+import { getSession } from '@/lib/session'
 import { LoginPage, loginErrorMessage } from './LoginPage'
 
 function renderLogin() {

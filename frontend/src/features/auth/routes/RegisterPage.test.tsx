@@ -1,7 +1,7 @@
 import { screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { json, renderRoutes } from '../../../test/render'
+import { json, renderRoutes, routeFetch } from '@/test/render'
 import { RegisterPage } from './RegisterPage'
 
 function renderRegister() {
@@ -22,6 +22,22 @@ async function fill(values: Partial<Record<string, string>>) {
   }
 }
 
+/** Fills in `values` and presses Register. */
+async function submit(values: Partial<Record<string, string>>) {
+  renderRegister()
+  await fill(values)
+  await userEvent.click(screen.getByRole('button', { name: 'Register' }))
+}
+
+/** The form refuses `values` with `message` and marks `field`, and the server hears nothing. */
+async function expectRefused(values: Partial<Record<string, string>>, message: string, field: string) {
+  const { calls } = routeFetch({})
+  await submit(values)
+  expect(await screen.findByRole('alert')).toHaveTextContent(message)
+  expect(screen.getByLabelText(field)).toHaveAttribute('aria-invalid', 'true')
+  expect(calls).toHaveLength(0)
+}
+
 const complete = {
   Username: 'asha',
   Email: 'asha@example.com',
@@ -35,16 +51,9 @@ afterEach(() => vi.unstubAllGlobals())
 
 describe('RegisterPage', () => {
   it('says "Please fill in all fields." and marks the blank ones, without calling the server', async () => {
-    const fetchMock = vi.fn()
-    vi.stubGlobal('fetch', fetchMock)
-    renderRegister()
-    await fill({ ...complete, Phone: '   ' })
-    await userEvent.click(screen.getByRole('button', { name: 'Register' }))
-    expect(await screen.findByRole('alert')).toHaveTextContent('Please fill in all fields.')
-    expect(screen.getByLabelText('Phone')).toHaveAttribute('aria-invalid', 'true')
+    await expectRefused({ ...complete, Phone: '   ' }, 'Please fill in all fields.', 'Phone')
     expect(screen.getByLabelText('Phone')).toHaveFocus()
     expect(screen.getByLabelText('Email')).not.toHaveAttribute('aria-invalid')
-    expect(fetchMock).not.toHaveBeenCalled()
   })
 
   it('has an email-type email field', () => {
@@ -53,22 +62,13 @@ describe('RegisterPage', () => {
   })
 
   it('rejects coordinates that are not numbers', async () => {
-    const fetchMock = vi.fn()
-    vi.stubGlobal('fetch', fetchMock)
-    renderRegister()
-    await fill({ ...complete, Longitude: 'east' })
-    await userEvent.click(screen.getByRole('button', { name: 'Register' }))
-    expect(await screen.findByRole('alert')).toHaveTextContent('Latitude and longitude must be numbers.')
-    expect(screen.getByLabelText('Longitude')).toHaveAttribute('aria-invalid', 'true')
-    expect(fetchMock).not.toHaveBeenCalled()
+    await expectRefused({ ...complete, Longitude: 'east' }, 'Latitude and longitude must be numbers.', 'Longitude')
   })
 
   it('sends numbers for the coordinates and goes to /login on success', async () => {
     const fetchMock = vi.fn().mockResolvedValue(json(201, { token: 't', role: 'USER', id: 5 }))
     vi.stubGlobal('fetch', fetchMock)
-    renderRegister()
-    await fill(complete)
-    await userEvent.click(screen.getByRole('button', { name: 'Register' }))
+    await submit(complete)
     expect(await screen.findByText('Login page')).toBeInTheDocument()
     const [url, init] = fetchMock.mock.calls[0]!
     expect(url).toBe('/api/auth/register')
@@ -77,18 +77,14 @@ describe('RegisterPage', () => {
 
   it("shows the server's message and marks the field it names", async () => {
     vi.stubGlobal('fetch', vi.fn().mockResolvedValue(json(409, { message: 'Username is already taken', field: 'username' })))
-    renderRegister()
-    await fill(complete)
-    await userEvent.click(screen.getByRole('button', { name: 'Register' }))
+    await submit(complete)
     expect(await screen.findByRole('alert')).toHaveTextContent('Username is already taken')
     expect(screen.getByLabelText('Username')).toHaveAttribute('aria-invalid', 'true')
   })
 
   it('says "Registration failed" when the server gives no usable message', async () => {
     vi.stubGlobal('fetch', vi.fn().mockRejectedValue(new TypeError('Failed to fetch')))
-    renderRegister()
-    await fill(complete)
-    await userEvent.click(screen.getByRole('button', { name: 'Register' }))
+    await submit(complete)
     expect(await screen.findByRole('alert')).toHaveTextContent('Registration failed')
   })
 

@@ -1,10 +1,10 @@
 import { useRef, useState, type FormEvent } from 'react'
-import { Link, useNavigate } from 'react-router'
-import { Alert } from '../../../components/Feedback'
-import { UseLocationButton } from '../../../components/UseLocationButton'
-import { ApiError, messageOf } from '../../../lib/api'
-import { S } from '../../../strings'
+import { useNavigate } from 'react-router'
+import { UseLocationButton } from '@/components/UseLocationButton'
+import { ApiError, messageOf } from '@/lib/api'
+import { S } from '@/strings'
 import { useRegister } from '../api/auth'
+import { AuthCard } from '../components/AuthCard'
 import { validateRegister, type RegisterForm } from '../validation'
 
 type Field = keyof RegisterForm
@@ -55,53 +55,51 @@ export function RegisterPage() {
   }
 
   return (
-    <div className="mx-auto max-w-xl">
-      <div className="card p-6 sm:p-8">
-        <h1 className="mb-1 text-2xl font-bold">Create your account</h1>
-        <p className="mb-6 text-sm text-slate-600">Your location lets us show the hospitals nearest to you.</p>
-        {error && <div className="mb-4"><Alert tone="error">{error}</Alert></div>}
-        <form onSubmit={submit} noValidate className="grid gap-4 sm:grid-cols-2">
-          {fields.map((f) => {
-            const bad = invalid.includes(f.name)
-            return (
-              <div key={f.name} className={f.wide ? 'sm:col-span-2' : ''}>
-                <label htmlFor={f.name} className="label">{f.label}</label>
-                <input
-                  ref={(node) => {
-                    inputs.current[f.name] = node
-                  }}
-                  id={f.name}
-                  name={f.name}
-                  className={`input ${bad ? 'border-red-500 ring-2 ring-red-100' : ''}`}
-                  type={f.type}
-                  inputMode={f.name === 'latitude' || f.name === 'longitude' ? 'decimal' : undefined}
-                  autoComplete={f.autoComplete}
-                  required
-                  aria-invalid={bad || undefined}
-                  value={form[f.name]}
-                  aria-describedby={f.hint ? `${f.name}-hint` : undefined}
-                  onChange={(e) => setForm({ ...form, [f.name]: e.target.value })}
-                />
-                {f.hint && <p id={`${f.name}-hint`} className="mt-1 text-xs text-slate-500">{f.hint}</p>}
-              </div>
-            )
-          })}
-          <div className="sm:col-span-2">
-            <UseLocationButton
-              onLocated={(c) => {
-                setForm((f) => ({ ...f, latitude: c.latitude.toFixed(6), longitude: c.longitude.toFixed(6) }))
-                setInvalid((list) => list.filter((n) => n !== 'latitude' && n !== 'longitude'))
-              }}
-            />
-          </div>
-          <button type="submit" className="btn-primary sm:col-span-2" disabled={registration.isPending}>
-            {registration.isPending ? 'Creating account...' : 'Register'}
-          </button>
-        </form>
-        <p className="mt-6 text-center text-sm text-slate-600">
-          Already have an account? <Link to="/login" className="font-semibold text-brand-700 hover:underline">Sign in</Link>
-        </p>
-      </div>
-    </div>
+    <AuthCard
+      title="Create your account"
+      intro="Your location lets us show the hospitals nearest to you."
+      wide
+      error={error}
+      other={{ question: 'Already have an account?', to: '/login', label: 'Sign in' }}
+    >
+      <form onSubmit={submit} noValidate className="grid gap-4 sm:grid-cols-2">
+        {fields.map((f) => {
+          const bad = invalid.includes(f.name)
+          return (
+            <div key={f.name} className={f.wide ? 'sm:col-span-2' : ''}>
+              <label htmlFor={f.name} className="label">{f.label}</label>
+              <input
+                ref={(node) => {
+                  inputs.current[f.name] = node
+                }}
+                id={f.name}
+                name={f.name}
+                className={`input ${bad ? 'border-red-500 ring-2 ring-red-100' : ''}`}
+                type={f.type}
+                inputMode={f.name === 'latitude' || f.name === 'longitude' ? 'decimal' : undefined}
+                autoComplete={f.autoComplete}
+                required
+                aria-invalid={bad || undefined}
+                value={form[f.name]}
+                aria-describedby={f.hint ? `${f.name}-hint` : undefined}
+                onChange={(e) => setForm({ ...form, [f.name]: e.target.value })}
+              />
+              {f.hint && <p id={`${f.name}-hint`} className="mt-1 text-xs text-slate-500">{f.hint}</p>}
+            </div>
+          )
+        })}
+        <div className="sm:col-span-2">
+          <UseLocationButton
+            onLocated={(c) => {
+              setForm((f) => ({ ...f, latitude: c.latitude.toFixed(6), longitude: c.longitude.toFixed(6) }))
+              setInvalid((list) => list.filter((n) => n !== 'latitude' && n !== 'longitude'))
+            }}
+          />
+        </div>
+        <button type="submit" className="btn-primary sm:col-span-2" disabled={registration.isPending}>
+          {registration.isPending ? 'Creating account...' : 'Register'}
+        </button>
+      </form>
+    </AuthCard>
   )
 }

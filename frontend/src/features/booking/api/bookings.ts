@@ -1,22 +1,17 @@
-import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useRef } from 'react'
-import { api, ApiError } from '../../../lib/api'
-import { newIdempotencyKey } from '../../../lib/idempotency'
-import type { Ambulance, Booking, BookingType, Patient } from '../../../lib/types'
+import { api, ApiError } from '@/lib/api'
+import { newIdempotencyKey } from '@/lib/idempotency'
+import { refreshAfterBooking } from '@/lib/queryKeys'
+import type { Booking, BookingRequest } from '@/lib/types'
 import { isOpen } from '../status'
-
-export interface BookingRequest {
-  hospitalId: number
-  ambulanceId: number
-  bookingType: BookingType
-  patient: Patient
-}
+import { bookingKeys } from './keys'
 
 /** While any booking is open, its status is refreshed every 10 s. */
 export const HISTORY_POLL_MS = 10_000
 
 export const historyQuery = (userId: number) => ({
-  queryKey: ['bookings', 'history', userId],
+  queryKey: bookingKeys.history(userId),
   queryFn: () => api<Booking[]>('/booking/history', { query: { userId } }),
 })
 
@@ -26,21 +21,6 @@ export const pollWhileOpen = (bookings: Booking[] | undefined): number | false =
 
 export function useHistory(userId: number) {
   return useQuery({ ...historyQuery(userId), refetchInterval: (query) => pollWhileOpen(query.state.data) })
-}
-
-export function useAvailableAmbulances(hospitalId: number | null) {
-  return useQuery({
-    queryKey: ['ambulances', 'available', hospitalId],
-    queryFn: () => api<Ambulance[]>('/ambulances/available', { query: { hospitalId } }),
-    enabled: hospitalId !== null,
-  })
-}
-
-/** A booking changes bookings, the fleet's statuses and every count built on them. */
-export function refreshAfterBooking(client: QueryClient) {
-  for (const key of ['bookings', 'ambulances', 'admin', 'home-stats']) {
-    void client.invalidateQueries({ queryKey: [key] })
-  }
 }
 
 /**

@@ -1,13 +1,10 @@
-import { useState, type FormEvent } from 'react'
-import { Alert } from '../../../components/Feedback'
-import { Dialog } from '../../../components/Dialog'
-import { ambulanceTypeLabel } from '../../../lib/format'
-import type { Ambulance, Booking } from '../../../lib/types'
-import { useBookingSubmit } from '../useBookingSubmit'
-import { emptyPatient, type BookingField, type PatientForm } from '../validation'
-import { PatientFields, submitLabel } from './PatientFields'
-
-const PREFIX = 'dialog'
+import type { FormEvent } from 'react'
+import { Dialog } from '@/components/Dialog'
+import { ambulanceTypeLabel } from '@/lib/format'
+import type { Ambulance, Booking } from '@/lib/types'
+import { useBookingForm } from '../useBookingForm'
+import { BookingMessages, SubmitBookingButton } from './BookingFormParts'
+import { PatientFields } from './PatientFields'
 
 /**
  * The booking dialog behind 'Book Now' on a hospital's ambulances (spec 2). After a
@@ -26,19 +23,11 @@ export function BookingDialog({
   onConflict: () => void
   onBooked?: (booking: Booking) => void
 }) {
-  const [patient, setPatient] = useState<PatientForm>(emptyPatient)
-  const { submit, error, success, invalid, clearInvalid, pending } = useBookingSubmit({
-    idPrefix: PREFIX,
-    onConflict,
-    onBooked: (b) => {
-      setPatient(emptyPatient)
-      onBooked?.(b)
-    },
-  })
+  const form = useBookingForm({ idPrefix: 'dialog', onConflict, onBooked })
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault()
-    submit({ ...patient, hospitalId: String(hospitalId), ambulanceId: String(ambulance.id) })
+    form.submit({ hospitalId: String(hospitalId), ambulanceId: String(ambulance.id) })
   }
 
   return (
@@ -47,31 +36,14 @@ export function BookingDialog({
         {ambulanceTypeLabel[ambulance.type] ?? ambulance.type}
         {ambulance.driverInfo ? ` · Driver: ${ambulance.driverInfo}` : ''}
       </p>
-      <div className="mb-4 space-y-3 empty:hidden" aria-live="polite">
-        {success && <Alert tone="success">{success} Taking you to your booking history...</Alert>}
-        {error && <Alert tone="error">{error}</Alert>}
-      </div>
+      <BookingMessages form={form} className="mb-4 space-y-3 empty:hidden" />
       <form onSubmit={onSubmit} noValidate aria-label="Booking details" className="grid gap-4 sm:grid-cols-2">
-        <PatientFields
-          idPrefix={PREFIX}
-          value={patient}
-          invalid={invalid}
-          onChange={(patch) => {
-            setPatient((p) => ({ ...p, ...patch }))
-            clearInvalid(Object.keys(patch) as BookingField[])
-          }}
-        />
+        <PatientFields {...form.patientFields} />
         <div className="flex flex-col-reverse gap-3 sm:col-span-2 sm:flex-row sm:justify-end">
           <button type="button" className="btn-secondary" onClick={onClose}>
             Cancel
           </button>
-          <button
-            type="submit"
-            className={patient.bookingType === 'EMERGENCY' ? 'btn-primary' : 'btn-blue'}
-            disabled={pending || !!success}
-          >
-            {submitLabel(patient.bookingType, pending)}
-          </button>
+          <SubmitBookingButton form={form} />
         </div>
       </form>
     </Dialog>

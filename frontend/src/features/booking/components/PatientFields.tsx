@@ -1,12 +1,11 @@
-import type { BookingType } from '../../../lib/types'
+import type { BookingType } from '@/lib/types'
+import { requiredField } from './BookingFormParts'
 import { genders, MAX_CONDITION, MAX_NAME, type BookingField, type PatientForm } from '../validation'
 
 const types: { value: BookingType; label: string; description: string }[] = [
   { value: 'NORMAL', label: 'Normal', description: 'Regular medical transport' },
   { value: 'EMERGENCY', label: 'Emergency', description: 'Urgent medical care' },
 ]
-
-export const invalidStyle = 'border-red-500 ring-2 ring-red-100'
 
 /** Booking type radio and the patient's name, age, gender and medical condition. */
 export function PatientFields({
@@ -21,13 +20,7 @@ export function PatientFields({
   onChange: (patch: Partial<PatientForm>) => void
 }) {
   const id = (name: string) => `${idPrefix}-${name}`
-  const bad = (f: BookingField) => invalid.includes(f)
-  const field = (f: BookingField) => ({
-    id: id(f),
-    className: `input ${bad(f) ? invalidStyle : ''}`,
-    'aria-invalid': bad(f) || undefined,
-    required: true,
-  })
+  const field = (f: BookingField) => requiredField(idPrefix, invalid, f)
 
   return (
     <>
@@ -117,7 +110,3 @@ export function PatientFields({
   )
 }
 
-export function submitLabel(type: BookingType, pending: boolean) {
-  if (pending) return 'Booking...'
-  return type === 'EMERGENCY' ? 'Book Emergency Ambulance' : 'Book Ambulance'
-}

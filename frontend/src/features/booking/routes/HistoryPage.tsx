@@ -1,19 +1,17 @@
 import { useState } from 'react'
 import { Link } from 'react-router'
-import { ConfirmAction } from '../../../components/ConfirmDialog'
-import { CountCards } from '../../../components/CountCards'
-import { Alert, EmptyState, ErrorState, Spinner } from '../../../components/Feedback'
-import { Icon } from '../../../components/Icon'
-import { StatusBadge } from '../../../components/StatusBadge'
-import { messageOf } from '../../../lib/api'
-import { formatDateTime } from '../../../lib/format'
-import { useSession } from '../../../lib/session'
-import type { Booking } from '../../../lib/types'
-import { useFlash } from '../../../lib/useFlash'
-import { S } from '../../../strings'
+import { ConfirmAction } from '@/components/ConfirmDialog'
+import { CountCards } from '@/components/CountCards'
+import { Alert, EmptyState, ErrorState, Spinner } from '@/components/Feedback'
+import { Icon } from '@/components/Icon'
+import { PageHeader } from '@/components/PageHeader'
+import { useSession } from '@/lib/session'
+import type { Booking } from '@/lib/types'
+import { useFlash } from '@/lib/useFlash'
+import { S } from '@/strings'
 import { useCancelBooking, useHistory } from '../api/bookings'
-import { BookingTypeBadge } from '../components/BookingTypeBadge'
-import { bookingAmbulance, bookingHospital, isOpen } from '../status'
+import { HistoryTable } from '../components/HistoryTable'
+import { isOpen } from '../status'
 
 export default function HistoryPage() {
   const session = useSession()
@@ -24,19 +22,19 @@ export default function HistoryPage() {
 function History({ userId }: { userId: number }) {
   const history = useHistory(userId)
   const cancel = useCancelBooking()
-  const [flash, setFlash] = useFlash(2500)
+  const [flash, , outcome] = useFlash(2500)
   const [cancelling, setCancelling] = useState<Booking | null>(null)
 
   const header = (
-    <div className="flex flex-wrap items-center justify-between gap-3">
-      <div>
-        <h1 className="text-2xl font-bold">Booking History</h1>
-        <p className="text-sm text-slate-600">Your ambulance bookings, newest first.</p>
-      </div>
-      <Link to="/booking" className="btn-primary">
-        <Icon name="ambulance" /> Book Ambulance
-      </Link>
-    </div>
+    <PageHeader
+      title="Booking History"
+      subtitle="Your ambulance bookings, newest first."
+      action={
+        <Link to="/booking" className="btn-primary">
+          <Icon name="ambulance" /> Book Ambulance
+        </Link>
+      }
+    />
   )
 
   if (history.isPending) return <div className="space-y-6">{header}<Spinner label="Loading your bookings..." /></div>
@@ -62,8 +60,7 @@ function History({ userId }: { userId: number }) {
   const confirmCancel = () => {
     if (!cancelling) return
     cancel.mutate(cancelling.id, {
-      onSuccess: () => setFlash({ tone: 'success', text: S.bookingCancelled }),
-      onError: (err) => setFlash({ tone: 'error', text: messageOf(err, S.cancelBookingFailed) }),
+      ...outcome(S.bookingCancelled, S.cancelBookingFailed),
       onSettled: () => setCancelling(null),
     })
   }
@@ -73,8 +70,7 @@ function History({ userId }: { userId: number }) {
       {header}
       {flash && <Alert tone={flash.tone}>{flash.text}</Alert>}
       {bookings.length === 0 ? (
-        <EmptyState title="No bookings yet">
-          <p className="text-slate-600">When you book an ambulance it will appear here with its live status.</p>
+        <EmptyState title="No bookings yet" text="When you book an ambulance it will appear here with its live status.">
           <Link to="/booking" className="btn-primary">Book your first ambulance</Link>
         </EmptyState>
       ) : (
@@ -86,56 +82,7 @@ function History({ userId }: { userId: number }) {
               Open bookings update automatically.
             </p>
           )}
-          <div className="card overflow-hidden">
-            <table className="stack-table w-full text-left text-sm">
-              <caption className="sr-only">Your bookings</caption>
-              <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
-                <tr>
-                  <th scope="col" className="px-4 py-3">Hospital</th>
-                  <th scope="col" className="px-4 py-3">Ambulance</th>
-                  <th scope="col" className="px-4 py-3">Patient</th>
-                  <th scope="col" className="px-4 py-3">Type</th>
-                  <th scope="col" className="px-4 py-3">Date &amp; Time</th>
-                  <th scope="col" className="px-4 py-3">Status</th>
-                  <th scope="col" className="px-4 py-3"><span className="sr-only">Actions</span></th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {bookings.map((b) => (
-                  <tr key={b.id} className="align-top">
-                    <td data-label="Hospital" className="px-4 md:py-3">
-                      <span>
-                        <span className="block font-medium text-slate-900">{bookingHospital(b)}</span>
-                        {b.hospital?.address && <span className="block text-xs text-slate-500">{b.hospital.address}</span>}
-                      </span>
-                    </td>
-                    <td data-label="Ambulance" className="px-4 md:py-3">{bookingAmbulance(b)}</td>
-                    <td data-label="Patient" className="px-4 md:py-3">
-                      <span>
-                        <span className="block font-medium">{b.patient?.name ?? '—'}</span>
-                        {b.patient && <span className="block text-xs text-slate-500">{b.patient.age} · {b.patient.gender}</span>}
-                      </span>
-                    </td>
-                    <td data-label="Type" className="px-4 md:py-3"><BookingTypeBadge type={b.bookingType} /></td>
-                    <td data-label="Date & Time" className="px-4 md:py-3 md:whitespace-nowrap">{formatDateTime(b.bookingTime)}</td>
-                    <td data-label="Status" className="px-4 md:py-3"><StatusBadge status={b.bookingStatus} /></td>
-                    <td className="px-4 md:py-3 md:text-right">
-                      {isOpen(b.bookingStatus) && (
-                        <button
-                          type="button"
-                          className="btn-secondary w-full px-3 py-1 text-red-700 md:w-auto"
-                          aria-label={`Cancel booking ${b.id}`}
-                          onClick={() => setCancelling(b)}
-                        >
-                          Cancel
-                        </button>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <HistoryTable bookings={bookings} onCancel={setCancelling} />
         </>
       )}
       {cancelling && (

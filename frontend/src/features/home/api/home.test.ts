@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { ApiError } from '../../../lib/api'
+import { ApiError } from '@/lib/api'
 import { fetchHomeStats, homeErrorMessage, isAvailableStatus } from './home'
 
 const hospitals = [1, 2, 3, 4, 5].map((id) => ({ id, name: `H${id}`, address: '', latitude: 0, longitude: 0 }))

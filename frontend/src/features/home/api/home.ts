@@ -1,7 +1,8 @@
 import { useQuery } from '@tanstack/react-query'
-import { api, ApiError } from '../../../lib/api'
-import type { Ambulance, AmbulanceCounts, Hospital, Page } from '../../../lib/types'
-import { S } from '../../../strings'
+import { api, ApiError } from '@/lib/api'
+import type { Ambulance, AmbulanceCounts, Hospital, HospitalPage } from '@/lib/types'
+import { S } from '@/strings'
+import { homeKeys } from './keys'
 
 export interface HomeStats {
   /** Hospitals in the system (the page's maintained total). */
@@ -48,7 +49,7 @@ export async function fetchHomeStats(signedIn: boolean): Promise<HomeStats> {
   // The hospital list and the fleet counts are the page's figures: if either fails,
   // the whole load fails and the page says why (homeErrorMessage).
   const [hospitals, counts] = await Promise.all([
-    api<Page<Hospital>>('/hospitals/all', { query: { page: 0, size: 10 } }),
+    api<HospitalPage>('/hospitals/all', { query: { page: 0, size: 10 } }),
     api<AmbulanceCounts>('/ambulances/counts'),
   ])
   const available = (await fetchAvailable(hospitals.content ?? [], signedIn)).filter((a) =>
@@ -59,7 +60,7 @@ export async function fetchHomeStats(signedIn: boolean): Promise<HomeStats> {
 
 export function useHomeStats(signedIn: boolean) {
   return useQuery({
-    queryKey: ['home-stats', signedIn],
+    queryKey: homeKeys.stats(signedIn),
     queryFn: () => fetchHomeStats(signedIn),
     refetchInterval: 30_000,
   })

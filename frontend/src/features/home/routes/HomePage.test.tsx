@@ -1,9 +1,9 @@
 import { act, screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { saveSession } from '../../../lib/session'
-import type { User } from '../../../lib/types'
-import { json, renderRoutes } from '../../../test/render'
+import { saveSession } from '@/lib/session'
+import type { User } from '@/lib/types'
+import { json, renderRoutes } from '@/test/render'
 import { HomePage } from './HomePage'
 
 const user: User = { id: 2, username: 'demo', email: 'd@x.io', phone: '', latitude: 1, longitude: 2, role: 'USER', createdAt: '' }

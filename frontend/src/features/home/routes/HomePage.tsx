@@ -1,11 +1,12 @@
 import { Link } from 'react-router'
-import { Alert } from '../../../components/Feedback'
-import { LiveClock } from '../../../components/LiveClock'
-import { useSession } from '../../../lib/session'
-import { S } from '../../../strings'
+import { Alert } from '@/components/Feedback'
+import { LiveClock } from '@/components/LiveClock'
+import { Section } from '@/components/Section'
+import { useSession } from '@/lib/session'
+import { S } from '@/strings'
 import { homeErrorMessage, useHomeStats, zeroStats } from '../api/home'
-import { Icon, type IconName } from '../../../components/Icon'
-import { ambulanceTypeLabel } from '../../../lib/format'
+import { Icon, type IconName } from '@/components/Icon'
+import { ambulanceTypeLabel } from '@/lib/format'
 
 export function HomePage() {
   const session = useSession()
@@ -84,8 +85,7 @@ export function HomePage() {
         ))}
       </section>
 
-      <section aria-labelledby="services-title">
-        <h2 id="services-title" className="mb-4 text-xl font-bold">Our services</h2>
+      <Section id="services-title" title="Our services">
         <div className="grid gap-4 md:grid-cols-2 lg:grid-cols-4">
           {services.map((s) => (
             <Link key={s.to} to={s.to} className="card block p-5 transition hover:border-brand-500 hover:shadow-md">
@@ -100,7 +100,7 @@ export function HomePage() {
             <p className="mt-1 text-sm text-slate-600">Trained staff answer around the clock.</p>
           </div>
         </div>
-      </section>
+      </Section>
 
       <section aria-labelledby="live-title" className="card p-6">
         <div className="mb-4 flex flex-wrap items-center justify-between gap-3">

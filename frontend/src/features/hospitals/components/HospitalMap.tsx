@@ -4,9 +4,9 @@ import { latLngBounds, type LatLngExpression } from 'leaflet'
 import { useEffect, useMemo, useState } from 'react'
 import { CircleMarker, MapContainer, Popup, TileLayer, Tooltip, useMap } from 'react-leaflet'
 import { Link } from 'react-router'
-import { formatDistance } from '../../../lib/format'
-import type { Hospital } from '../../../lib/types'
-import { S } from '../../../strings'
+import { formatDistance } from '@/lib/format'
+import type { NearestHospital } from '@/lib/types'
+import { S } from '@/strings'
 
 export const DEFAULT_TILE_URL = 'https://tile.openstreetmap.org/{z}/{x}/{y}.png'
 const DEFAULT_ATTRIBUTION = '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors'
@@ -25,7 +25,7 @@ function FitBounds({ points }: { points: [number, number][] }) {
 }
 
 /** The search position (blue) and the hospitals found (red; the closest larger). */
-export default function HospitalMap({ lat, lng, hospitals }: { lat: number; lng: number; hospitals: Hospital[] }) {
+export default function HospitalMap({ lat, lng, hospitals }: { lat: number; lng: number; hospitals: NearestHospital[] }) {
   const [tilesFailed, setTilesFailed] = useState(false)
   const located = useMemo(
     () => hospitals.filter((h) => Number.isFinite(h.latitude) && Number.isFinite(h.longitude)),

@@ -1,9 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { saveSession } from '../../../lib/session'
-import { ambulance, booking, demoUser, hospital } from '../../../test/fixtures'
-import { json, renderRoutes, routeFetch, type FetchCall } from '../../../test/render'
+import { saveSession } from '@/lib/session'
+import { ambulance, booking, demoUser, hospital } from '@/test/fixtures'
+import { json, renderRoutes, routeFetch, type FetchCall } from '@/test/render'
 import HospitalAmbulancesPage from './HospitalAmbulancesPage'
 
 afterEach(() => vi.unstubAllGlobals())

@@ -1,15 +1,16 @@
 import { useState } from 'react'
 import { Link, useParams } from 'react-router'
-import { CountCards } from '../../../components/CountCards'
-import { EmptyState, ErrorState, Spinner } from '../../../components/Feedback'
-import { Icon } from '../../../components/Icon'
-import { StatusBadge } from '../../../components/StatusBadge'
-import { ambulanceTypeLabel, telHref } from '../../../lib/format'
-import { useSession } from '../../../lib/session'
-import type { Ambulance } from '../../../lib/types'
-import { BookingDialog } from '../../booking/components/BookingDialog'
-import { S } from '../../../strings'
-import { useHospital, useHospitalAmbulances, useHospitalCounts } from '../api/hospitals'
+import { CountCards } from '@/components/CountCards'
+import { EmptyState, ErrorState, Spinner } from '@/components/Feedback'
+import { Icon } from '@/components/Icon'
+import { StatusBadge } from '@/components/StatusBadge'
+import { ambulanceTypeLabel, telHref } from '@/lib/format'
+import { useSession } from '@/lib/session'
+import type { Ambulance } from '@/lib/types'
+import { useHospitalAmbulances, useHospitalCounts } from '@/features/ambulances'
+import { BookingDialog } from '@/features/booking'
+import { S } from '@/strings'
+import { useHospital } from '../api/hospitals'
 
 /** The spec's fixed coordinates, used only when the user has none of their own. */
 const DEFAULT_LOCATION = { lat: 30.67, lng: 74.33 }
@@ -57,9 +58,7 @@ export default function HospitalAmbulancesPage() {
       </div>
       <CountCards label="Ambulance counts" counts={cards} />
       {ambulances.data.length === 0 ? (
-        <EmptyState title="No Ambulances Found">
-          <p className="text-slate-600">No ambulances are currently available at this hospital.</p>
-        </EmptyState>
+        <EmptyState title="No Ambulances Found" text="No ambulances are currently available at this hospital." />
       ) : (
         <ul className="grid gap-4 md:grid-cols-2">
           {ambulances.data.map((a) => (

@@ -1,8 +1,8 @@
 import { screen, within } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { saveSession } from '../../../lib/session'
-import { demoUser, hospital } from '../../../test/fixtures'
-import { json, renderRoutes, routeFetch } from '../../../test/render'
+import { saveSession } from '@/lib/session'
+import { demoUser, hospital } from '@/test/fixtures'
+import { json, renderRoutes, routeFetch } from '@/test/render'
 import NearestHospitalsPage from './NearestHospitalsPage'
 
 afterEach(() => vi.unstubAllGlobals())

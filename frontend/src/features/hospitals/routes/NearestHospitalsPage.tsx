@@ -1,12 +1,13 @@
 import { lazy, Suspense, useEffect } from 'react'
 import { Link, useNavigate, useSearchParams } from 'react-router'
-import { Alert, EmptyState, ErrorState, Spinner } from '../../../components/Feedback'
-import { Icon } from '../../../components/Icon'
-import { UseLocationButton } from '../../../components/UseLocationButton'
-import { parseCoordinate } from '../../auth/validation'
-import { formatCoord, formatDistance, telHref } from '../../../lib/format'
-import { useSession } from '../../../lib/session'
-import { S } from '../../../strings'
+import { Alert, EmptyState, ErrorState, Spinner } from '@/components/Feedback'
+import { Icon } from '@/components/Icon'
+import { PageHeader } from '@/components/PageHeader'
+import { UseLocationButton } from '@/components/UseLocationButton'
+import { parseCoordinate } from '@/lib/coordinates'
+import { formatCoord, formatDistance, telHref } from '@/lib/format'
+import { useSession } from '@/lib/session'
+import { S } from '@/strings'
 import { useNearestHospitals } from '../api/hospitals'
 
 // Leaflet is loaded only when there are results to show (issue 4: keep the first load small).
@@ -53,15 +54,16 @@ export default function NearestHospitalsPage() {
 
   return (
     <div className="space-y-6">
-      <div className="flex flex-wrap items-end justify-between gap-4">
-        <div>
-          <h1 className="text-2xl font-bold">Nearest Hospitals</h1>
-          <p className="text-sm text-slate-600">
+      <PageHeader
+        title="Nearest Hospitals"
+        subtitle={
+          <>
             Near {formatCoord(lat)}, {formatCoord(lng)}
-          </p>
-        </div>
-        {locate}
-      </div>
+          </>
+        }
+        action={locate}
+        alignEnd
+      />
       {search.isPending ? (
         <Spinner label="Finding hospitals near you..." />
       ) : search.isError ? (

@@ -1,17 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { api } from '../../../lib/api'
-import { updateStoredUser } from '../../../lib/session'
-import type { User } from '../../../lib/types'
-
-export interface ProfileUpdate {
-  email: string
-  latitude?: number
-  longitude?: number
-  password?: string
-}
+import { api } from '@/lib/api'
+import { updateStoredUser } from '@/lib/session'
+import type { ProfileUpdate, User } from '@/lib/types'
+import { profileKeys } from './keys'
 
 export const profileQuery = (userId: number) => ({
-  queryKey: ['profile', userId],
+  queryKey: profileKeys.detail(userId),
   queryFn: () => api<User>('/user/profile', { query: { userId } }),
 })
 
@@ -24,7 +18,7 @@ export function useUpdateProfile(userId: number) {
   return useMutation({
     mutationFn: (body: ProfileUpdate) => api<User>('/user/profile', { method: 'PUT', body }),
     onSuccess: (user) => {
-      client.setQueryData(['profile', userId], user)
+      client.setQueryData(profileKeys.detail(userId), user)
       updateStoredUser(user)
     },
   })

@@ -1,22 +1,11 @@
 import { screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { getSession, saveSession } from '../../../lib/session'
-import type { User } from '../../../lib/types'
-import { json, renderRoutes } from '../../../test/render'
+import { getSession, saveSession } from '@/lib/session'
+import type { User } from '@/lib/types'
+import { adminUser as admin, demoUser as demo } from '@/test/fixtures'
+import { json, renderRoutes } from '@/test/render'
 import ProfilePage from './ProfilePage'
-
-const demo: User = {
-  id: 7,
-  username: 'demo',
-  email: 'demo@example.com',
-  phone: '+15550100',
-  latitude: 30.67,
-  longitude: 74.33,
-  role: 'USER',
-  createdAt: '2026-01-15T10:00:00Z',
-}
-const admin: User = { ...demo, id: 1, username: 'admin', email: 'admin@example.com', latitude: null, longitude: null, role: 'ADMIN' }
 
 /** Signs `user` in and answers GET with it and PUT with the body merged into it. */
 function server(user: User, put: (body: Record<string, unknown>) => Response = (b) => json(200, { ...user, ...b })) {

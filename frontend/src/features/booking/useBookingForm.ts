@@ -1,21 +1,23 @@
 import { useEffect, useState } from 'react'
 import { useNavigate } from 'react-router'
-import { ApiError, messageOf } from '../../lib/api'
-import { useSession } from '../../lib/session'
-import type { Booking } from '../../lib/types'
-import { S } from '../../strings'
+import { ApiError, messageOf } from '@/lib/api'
+import { useSession } from '@/lib/session'
+import type { Booking } from '@/lib/types'
+import { S } from '@/strings'
 import { useBook } from './api/bookings'
-import { fieldOf, validateBooking, type BookingField, type BookingForm } from './validation'
+import { emptyPatient, fieldOf, validateBooking, type BookingField, type BookingForm, type PatientForm } from './validation'
 
 /** Spec 4: after a booking the user is taken to /history 1.5 s later. */
 export const REDIRECT_MS = 1500
 
 /**
- * Validates and sends a booking form. On 409 (someone else got the ambulance) the
- * server's message is shown and `onConflict` refreshes the list; after a success the
- * caller resets its form and this hook navigates to /history after 1.5 s.
+ * The patient's details and the sending of a booking, for the booking page and the
+ * booking dialog. `submit` validates the details with the chosen hospital and
+ * ambulance; on 409 (someone else got the ambulance) the server's message is shown and
+ * `onConflict` refreshes the list; after a success the details are emptied,
+ * `onBooked` runs and /history follows 1.5 s later.
  */
-export function useBookingSubmit({
+export function useBookingForm({
   idPrefix,
   onConflict,
   onBooked,
@@ -27,6 +29,7 @@ export function useBookingSubmit({
   const session = useSession()
   const navigate = useNavigate()
   const booking = useBook(session?.user.id)
+  const [patient, setPatient] = useState<PatientForm>(emptyPatient)
   const [error, setError] = useState<string | null>(null)
   const [success, setSuccess] = useState<string | null>(null)
   const [invalid, setInvalid] = useState<BookingField[]>([])
@@ -43,14 +46,14 @@ export function useBookingSubmit({
     if (fields[0]) document.getElementById(`${idPrefix}-${fields[0]}`)?.focus()
   }
 
-  const submit = (form: BookingForm) => {
+  const submit = (selection: Pick<BookingForm, 'hospitalId' | 'ambulanceId'>) => {
     setError(null)
     setInvalid([])
     if (!session) {
       fail(S.loginToBook)
       return
     }
-    const check = validateBooking(form)
+    const check = validateBooking({ ...patient, ...selection })
     if (!check.request) {
       fail(check.error ?? S.fillRequired, check.fields)
       return
@@ -58,6 +61,7 @@ export function useBookingSubmit({
     booking.book(check.request, {
       onSuccess: (created) => {
         setSuccess(S.bookingSuccess)
+        setPatient(emptyPatient)
         onBooked?.(created)
       },
       onError: (err) => {
@@ -74,5 +78,25 @@ export function useBookingSubmit({
 
   const clearInvalid = (fields: BookingField[]) => setInvalid((list) => list.filter((f) => !fields.includes(f)))
 
-  return { submit, error, success, invalid, clearInvalid, pending: booking.isPending }
+  return {
+    submit,
+    error,
+    success,
+    invalid,
+    clearInvalid,
+    pending: booking.isPending,
+    patient,
+    /** Props for <PatientFields>: an edit clears the mark on the fields it touches. */
+    patientFields: {
+      idPrefix,
+      value: patient,
+      invalid,
+      onChange: (patch: Partial<PatientForm>) => {
+        setPatient((p) => ({ ...p, ...patch }))
+        clearInvalid(Object.keys(patch) as BookingField[])
+      },
+    },
+  }
 }
+
+export type BookingFormState = ReturnType<typeof useBookingForm>

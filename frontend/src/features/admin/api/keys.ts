@@ -1,0 +1,8 @@
+import { queryRoots } from '@/lib/queryKeys'
+
+export const adminKeys = {
+  all: queryRoots.admin,
+  ambulances: () => [...queryRoots.admin, 'ambulances'] as const,
+  bookings: (page: number, size: number) => [...queryRoots.admin, 'bookings', page, size] as const,
+  stats: () => [...queryRoots.admin, 'stats'] as const,
+}

@@ -1,0 +1,76 @@
+import { useAllHospitals } from '@/features/hospitals'
+import { ambulanceTypeLabel } from '@/lib/format'
+import type { AddAmbulance, AmbulanceType } from '@/lib/types'
+import { S } from '@/strings'
+import { useAddAmbulance } from '../api/admin'
+import { AddForm, AddSubmit, useAddForm } from './AddForm'
+
+const empty = { number: '', status: 'AVAILABLE' as AddAmbulance['status'], hospitalId: '', driverInfo: '', type: 'BLS' as AmbulanceType, contactInfo: '' }
+
+/** Number, hospital and status are required; driver and contact are left out when blank. */
+const toBody = (form: typeof empty): AddAmbulance | null =>
+  !form.number.trim() || !form.status || !form.hospitalId
+    ? null
+    : {
+        number: form.number.trim(),
+        status: form.status,
+        hospital: { id: Number(form.hospitalId) },
+        driverInfo: form.driverInfo.trim() || undefined,
+        type: form.type,
+        contactInfo: form.contactInfo.trim() || undefined,
+      }
+
+/**
+ * The add-ambulance form. Shown while `open`; it stays mounted when closed, so what was
+ * typed is still there when it opens again. Emptied after an ambulance is added.
+ */
+export function AddAmbulanceForm({ open, onAdded }: { open: boolean; onAdded: () => void }) {
+  const hospitals = useAllHospitals()
+  const state = useAddForm({ empty, toBody, add: useAddAmbulance(), failed: S.addAmbulanceFailed, onAdded })
+  const { form, set } = state
+  if (!open) return null
+
+  return (
+    <AddForm state={state} name="Add ambulance">
+      <div>
+        <label htmlFor="a-number" className="label">Ambulance number</label>
+        <input id="a-number" className="input" value={form.number} onChange={(e) => set({ number: e.target.value })} />
+      </div>
+      <div>
+        <label htmlFor="a-hospital" className="label">Hospital</label>
+        <select id="a-hospital" className="input" value={form.hospitalId} onChange={(e) => set({ hospitalId: e.target.value })}>
+          <option value="">Select a hospital</option>
+          {(hospitals.data ?? []).map((h) => (
+            <option key={h.id} value={h.id}>{h.name}</option>
+          ))}
+        </select>
+      </div>
+      <div>
+        <label htmlFor="a-status" className="label">Status</label>
+        <select id="a-status" className="input" value={form.status} onChange={(e) => set({ status: e.target.value as AddAmbulance['status'] })}>
+          <option value="AVAILABLE">Available</option>
+          <option value="MAINTENANCE">Maintenance</option>
+        </select>
+      </div>
+      <div>
+        <label htmlFor="a-type" className="label">Type</label>
+        <select id="a-type" className="input" value={form.type} onChange={(e) => set({ type: e.target.value as AmbulanceType })}>
+          {Object.entries(ambulanceTypeLabel).map(([value, label]) => (
+            <option key={value} value={value}>{label}</option>
+          ))}
+        </select>
+      </div>
+      <div>
+        <label htmlFor="a-driver" className="label">Driver information (optional)</label>
+        <input id="a-driver" className="input" value={form.driverInfo} onChange={(e) => set({ driverInfo: e.target.value })} />
+      </div>
+      <div>
+        <label htmlFor="a-contact" className="label">Contact (optional)</label>
+        <input id="a-contact" className="input" value={form.contactInfo} onChange={(e) => set({ contactInfo: e.target.value })} />
+      </div>
+      <div className="sm:col-span-2">
+        <AddSubmit state={state} label="Add Ambulance" />
+      </div>
+    </AddForm>
+  )
+}

@@ -1,0 +1,37 @@
+import { useState, type ReactNode } from 'react'
+import { Link } from 'react-router'
+import { PageHeader } from '@/components/PageHeader'
+import type { Flash } from '@/lib/useFlash'
+
+/** Back to the dashboard, then the screen's title and its main action. */
+export function AdminPageHeader(props: { title: string; subtitle?: ReactNode; action: ReactNode }) {
+  return (
+    <>
+      <Link to="/admin" className="btn-ghost -ml-3">← Back to dashboard</Link>
+      <PageHeader {...props} />
+    </>
+  )
+}
+
+/** Whether the screen's add form shows; once something is added it closes and says `added`. */
+export function useAddPanel(added: string, setFlash: (flash: Flash) => void) {
+  const [open, setOpen] = useState(false)
+  return {
+    open,
+    show: () => setOpen(true),
+    toggle: () => setOpen((o) => !o),
+    onAdded: () => {
+      setFlash({ tone: 'success', text: added })
+      setOpen(false)
+    },
+  }
+}
+
+/** 'Add X' / 'Close Form': shows and hides the screen's add form. */
+export function AddFormToggle({ panel, label }: { panel: ReturnType<typeof useAddPanel>; label: string }) {
+  return (
+    <button type="button" className="btn-primary" aria-expanded={panel.open} onClick={panel.toggle}>
+      {panel.open ? 'Close Form' : label}
+    </button>
+  )
+}

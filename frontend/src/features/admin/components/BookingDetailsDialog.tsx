@@ -1,0 +1,36 @@
+import type { ReactNode } from 'react'
+import { Dialog } from '@/components/Dialog'
+import { StatusBadge } from '@/components/StatusBadge'
+import { bookingAmbulance, bookingHospital, BookingTypeBadge } from '@/features/booking'
+import { ambulanceTypeLabel, formatDateTime } from '@/lib/format'
+import type { Booking } from '@/lib/types'
+
+/** Everything a booking records, behind 'View' in the bookings table. */
+export function BookingDetailsDialog({ booking: b, onClose }: { booking: Booking; onClose: () => void }) {
+  const rows: [string, ReactNode][] = [
+    ['Status', <StatusBadge key="s" status={b.bookingStatus} />],
+    ['Type', <BookingTypeBadge key="t" type={b.bookingType} />],
+    ['Booking time', formatDateTime(b.bookingTime)],
+    ['User', `${b.username || `User ${b.userId}`}${b.userEmail ? ` (${b.userEmail})` : ''}`],
+    ['Hospital', `${bookingHospital(b)}${b.hospital?.address ? `, ${b.hospital.address}` : ''}`],
+    ['Ambulance', `${bookingAmbulance(b)}${b.ambulance?.type ? ` · ${ambulanceTypeLabel[b.ambulance.type] ?? b.ambulance.type}` : ''}`],
+    ['Driver', b.ambulance?.driverInfo || '—'],
+    ['Patient', b.patient ? `${b.patient.name}, ${b.patient.age}, ${b.patient.gender}` : '—'],
+    ['Condition', b.patient?.condition || '—'],
+  ]
+  return (
+    <Dialog title={`Booking #${b.id}`} onClose={onClose}>
+      <dl className="mb-6 grid grid-cols-[7rem_1fr] gap-x-4 gap-y-2 text-sm">
+        {rows.map(([k, v]) => (
+          <div key={k} className="contents">
+            <dt className="text-slate-500">{k}</dt>
+            <dd className="break-words text-slate-900">{v}</dd>
+          </div>
+        ))}
+      </dl>
+      <div className="flex justify-end">
+        <button type="button" className="btn-secondary" onClick={onClose}>Close</button>
+      </div>
+    </Dialog>
+  )
+}

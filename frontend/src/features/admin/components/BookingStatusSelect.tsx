@@ -1,0 +1,36 @@
+import { StatusBadge } from '@/components/StatusBadge'
+import { nextStatuses } from '@/features/booking'
+import type { Booking, BookingStatus } from '@/lib/types'
+
+const tone: Record<string, string> = {
+  PENDING: 'border-yellow-300 bg-yellow-50 text-yellow-900',
+  ACTIVE: 'border-blue-300 bg-blue-50 text-blue-800',
+}
+
+/** The spec's inline status dropdown, offering only the moves the server allows. */
+export function BookingStatusSelect({
+  booking,
+  disabled,
+  onChange,
+}: {
+  booking: Booking
+  disabled: boolean
+  onChange: (status: BookingStatus) => void
+}) {
+  const next = nextStatuses(booking.bookingStatus)
+  if (next.length === 0) return <StatusBadge status={booking.bookingStatus} />
+  return (
+    <select
+      aria-label={`Status of booking ${booking.id}`}
+      className={`rounded-lg border px-2 py-1 text-xs font-semibold ${tone[booking.bookingStatus] ?? tone.PENDING}`}
+      value={booking.bookingStatus}
+      disabled={disabled}
+      onChange={(e) => onChange(e.target.value as BookingStatus)}
+    >
+      <option value={booking.bookingStatus}>{booking.bookingStatus}</option>
+      {next.map((s) => (
+        <option key={s} value={s}>{s}</option>
+      ))}
+    </select>
+  )
+}

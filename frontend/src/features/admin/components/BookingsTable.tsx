@@ -1,0 +1,68 @@
+import { type Column, DataTable } from '@/components/DataTable'
+import { bookingAmbulance, bookingHospital, BookingTypeBadge } from '@/features/booking'
+import { formatDateTime } from '@/lib/format'
+import type { Booking, BookingStatus } from '@/lib/types'
+import { BookingStatusSelect } from './BookingStatusSelect'
+
+/** Every booking on a page, with the status dropdown and 'View' for its details. */
+export function BookingsTable({
+  caption,
+  bookings,
+  statusBusy,
+  onStatus,
+  onView,
+}: {
+  caption: string
+  bookings: Booking[]
+  /** A status change is under way: the dropdowns wait. */
+  statusBusy: boolean
+  onStatus: (booking: Booking, status: BookingStatus) => void
+  onView: (booking: Booking) => void
+}) {
+  const columns: Column<Booking>[] = [
+    {
+      name: 'Booking Details',
+      cell: (b) => (
+        <span>
+          <span className="block font-semibold text-slate-900">#{b.id}</span>
+          <span className="block text-xs text-slate-600">{b.patient?.name}</span>
+          <span className="mt-1 block"><BookingTypeBadge type={b.bookingType} /></span>
+        </span>
+      ),
+    },
+    {
+      name: 'User',
+      cell: (b) => (
+        <span className="min-w-0 break-words">
+          <span className="block font-medium">{b.username || `User ${b.userId}`}</span>
+          <span className="block text-xs text-slate-500">{b.userEmail}</span>
+        </span>
+      ),
+    },
+    { name: 'Hospital', cell: bookingHospital },
+    {
+      name: 'Ambulance',
+      cell: (b) => (
+        <span>
+          <span className="block font-medium">{bookingAmbulance(b)}</span>
+          {b.ambulance?.driverInfo && <span className="block text-xs text-slate-500">{b.ambulance.driverInfo}</span>}
+        </span>
+      ),
+    },
+    { name: 'Booking Time', className: 'md:whitespace-nowrap', cell: (b) => formatDateTime(b.bookingTime) },
+    {
+      name: 'Status',
+      cell: (b) => <BookingStatusSelect booking={b} disabled={statusBusy} onChange={(s) => onStatus(b, s)} />,
+    },
+    {
+      name: 'Actions',
+      cell: (b) => (
+        <button type="button" className="btn-secondary px-3 py-1" aria-label={`View booking ${b.id}`} onClick={() => onView(b)}>
+          View
+        </button>
+      ),
+    },
+  ]
+
+  return <DataTable caption={caption} columns={columns} rows={bookings} rowKey={(b) => b.id} />
+}

@@ -1,0 +1,6 @@
+import { queryRoots } from '@/lib/queryKeys'
+
+export const bookingKeys = {
+  all: queryRoots.bookings,
+  history: (userId: number) => [...queryRoots.bookings, 'history', userId] as const,
+}

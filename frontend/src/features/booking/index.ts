@@ -1,0 +1,4 @@
+// What other features may use of booking; everything else in this folder is its own.
+export { BookingDialog } from './components/BookingDialog'
+export { BookingTypeBadge } from './components/BookingTypeBadge'
+export { bookingAmbulance, bookingHospital, bookingStatuses, bookingStatusLabel, nextStatuses } from './status'
