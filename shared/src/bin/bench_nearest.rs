@@ -213,7 +213,7 @@ async fn main() {
             MILLI_RCU.store(0, Ordering::Relaxed);
             let start = Instant::now();
             let (found, stats) = store
-                .nearest_hospitals(LatLng::new(lat, lng).unwrap(), 10, 100.0)
+                .nearest_hospitals_h3(LatLng::new(lat, lng).unwrap(), 10, 100.0)
                 .await
                 .unwrap();
             let ms = start.elapsed().as_secs_f64() * 1000.0;
