@@ -25,7 +25,7 @@
 //! `g + 1` on the condition that it is `g` (and the epoch unchanged) with the change
 //! appended to its log, and the manifest's entry for the chunk set to `g + 1`. Two
 //! writes that read the same `g` cannot both commit; the loser reads again and
-//! retries ([`Store::transact_with_index`]). A failed hospital condition leaves all
+//! retries ([`Store::commit_with_index`]). A failed hospital condition leaves all
 //! of it unwritten.
 //!
 //! # Why a search is never stale
