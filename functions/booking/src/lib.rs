@@ -10,6 +10,7 @@ use serde::Deserialize;
 use shared::{
     ApiError, ApiJson, ApiPath, ApiQuery, AppState, Caller,
     domain::booking::{self, Booking, BookingRequest, BookingStatus},
+    http::ForUser,
     types::Id,
 };
 
@@ -22,12 +23,6 @@ pub fn router(state: AppState) -> Router {
             .route("/api/booking/{id}", get(one))
             .with_state(state),
     )
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct ForUser {
-    user_id: Option<Id>,
 }
 
 /// The optional `Idempotency-Key` header: 1–200 visible ASCII characters.

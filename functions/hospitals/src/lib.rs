@@ -8,6 +8,7 @@ use shared::{
         hospital::{self, Hospital},
         page::Page,
     },
+    http::PageQuery,
     types::{Id, LatLng, Latitude, Longitude},
 };
 
@@ -76,13 +77,6 @@ async fn nearest(
     Ok(Json(hospitals))
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct PageQuery {
-    page: Option<u32>,
-    size: Option<u32>,
-}
-
 /// The hospital list pages are capped at 1000 (the dashboard loads them all).
 pub const MAX_PAGE_SIZE: u32 = 1000;
 
@@ -91,7 +85,7 @@ async fn all(
     _caller: MaybeCaller,
     ApiQuery(q): ApiQuery<PageQuery>,
 ) -> Result<Json<Page<Hospital>>, ApiError> {
-    let (page, size) = shared::http::page_params(q.page, q.size, 10, MAX_PAGE_SIZE)?;
+    let (page, size) = q.parse(10, MAX_PAGE_SIZE)?;
     Ok(Json(app.store.hospitals_page(page, size).await?))
 }
 

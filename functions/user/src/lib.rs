@@ -6,7 +6,8 @@ use shared::{
     ApiError, ApiJson, ApiQuery, AppState, Caller,
     auth::hash_password,
     domain::user::{self, ProfileChange, Role, User},
-    types::{Email, Id, Latitude, Longitude, Password},
+    http::ForUser,
+    types::{Email, Latitude, Longitude, Password},
 };
 
 pub fn router(state: AppState) -> Router {
@@ -15,12 +16,6 @@ pub fn router(state: AppState) -> Router {
             .route("/api/user/profile", get(profile).put(update_profile))
             .with_state(state),
     )
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct ForUser {
-    user_id: Option<Id>,
 }
 
 async fn profile(

@@ -130,6 +130,103 @@ pub async fn drop_table(store: &crate::Store) {
         .await;
 }
 
+/// The log lines written while a test runs: a `MakeWriter` for a test subscriber
+/// (`tracing::subscriber::set_default`), read back with [`CapturedLogs::text`].
+#[derive(Clone, Default)]
+pub struct CapturedLogs(Arc<Mutex<Vec<u8>>>);
+
+impl CapturedLogs {
+    pub fn text(&self) -> String {
+        String::from_utf8(self.0.lock().expect("not poisoned").clone()).expect("UTF-8 logs")
+    }
+}
+
+impl std::io::Write for CapturedLogs {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().expect("not poisoned").extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl<'a> tracing_subscriber::fmt::MakeWriter<'a> for CapturedLogs {
+    type Writer = CapturedLogs;
+    fn make_writer(&'a self) -> CapturedLogs {
+        self.clone()
+    }
+}
+
+/// A change of a valid booking request's JSON that makes one field bad.
+pub type BadField = Box<dyn Fn(&mut Value)>;
+
+/// Bad booking requests, each with the field its 400 must name: the parser's unit
+/// test and the route's test (that also proves nothing is written) share them.
+pub fn bad_booking_fields() -> Vec<(BadField, &'static str)> {
+    use serde_json::json;
+    vec![
+        (
+            Box::new(|v| v["patient"]["age"] = json!(151)),
+            "patient.age",
+        ),
+        (Box::new(|v| v["patient"]["age"] = json!(-1)), "patient.age"),
+        (
+            Box::new(|v| v["patient"]["age"] = json!("ten")),
+            "patient.age",
+        ),
+        (
+            Box::new(|v| v["patient"]["age"] = json!(3.5)),
+            "patient.age",
+        ),
+        (
+            Box::new(|v| v["patient"]["gender"] = json!("x")),
+            "patient.gender",
+        ),
+        (
+            Box::new(|v| v["patient"]["name"] = json!("   ")),
+            "patient.name",
+        ),
+        (
+            Box::new(|v| v["patient"]["name"] = json!("n".repeat(101))),
+            "patient.name",
+        ),
+        (
+            Box::new(|v| v["patient"]["condition"] = json!("")),
+            "patient.condition",
+        ),
+        (
+            Box::new(|v| v["patient"]["condition"] = json!("c".repeat(501))),
+            "patient.condition",
+        ),
+        (
+            Box::new(|v| v["bookingType"] = json!("URGENT")),
+            "bookingType",
+        ),
+        (
+            Box::new(|v| {
+                v.as_object_mut().unwrap().remove("patient");
+            }),
+            "patient",
+        ),
+        (Box::new(|v| v["hospitalId"] = json!(0)), "hospitalId"),
+        (
+            Box::new(|v| v["hospitalId"] = json!(1u64 << 60)),
+            "hospitalId",
+        ),
+        (Box::new(|v| v["ambulanceId"] = json!(0)), "ambulanceId"),
+        (Box::new(|v| v["ambulanceId"] = json!(-1)), "ambulanceId"),
+        (
+            Box::new(|v| v["ambulanceId"] = json!(1u64 << 60)),
+            "ambulanceId",
+        ),
+        (
+            Box::new(|v| v["patient"]["blood"] = json!("O+")),
+            "patient.blood",
+        ),
+    ]
+}
+
 /// One argon2 hash of [`TEST_PASSWORD`], shared by all test users (hashing is slow).
 pub async fn test_password_hash() -> String {
     static HASH: OnceCell<String> = OnceCell::const_new();
