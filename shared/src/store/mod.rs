@@ -7,7 +7,9 @@
 //!   labels); `retry`: the one retry policy; `keys` and `schema`: every key and index;
 //! - one module per entity (`users`, `hospitals`, `ambulances`, `bookings`) with its
 //!   items and reads; `counters`; `paging` (pages of the `list` index);
-//! - `cross_aggregate`: the writes that change more than one entity at once.
+//! - `cross_aggregate`: the writes that change more than one entity at once;
+//! - `hospital_index`: the nearest-hospital search from an in-memory copy, kept
+//!   current in the same transactions as hospital writes.
 
 pub mod ambulances;
 pub mod bookings;
@@ -15,6 +17,7 @@ pub mod counters;
 pub mod crew;
 pub mod cross_aggregate;
 pub mod dispatch;
+pub mod hospital_index;
 pub mod hospitals;
 pub mod keys;
 pub mod paging;
