@@ -126,6 +126,8 @@ impl Store {
             // A new ambulance never reported: its free entry stands at the hospital.
             let spot = FreeSpot {
                 ambulance: id,
+                number: item.number.clone(),
+                driver_info: item.driver_info.clone(),
                 ambulance_type: new.ambulance_type,
                 hospital_id: new.hospital_id,
                 hospital: hospital_point,
@@ -409,7 +411,7 @@ impl Store {
                 ambulance_type: ambulance.ambulance_type,
                 driver_info: ambulance.driver_info,
             },
-            patient: req.patient.clone(),
+            patient: req.patient.clone().into(),
             user_phone: Some(account.phone),
             pickup: Some(pickup),
             trip_stage: None,

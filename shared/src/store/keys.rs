@@ -189,16 +189,36 @@ pub const FREE_SHARDS: u64 = 8;
 /// `(freegeopk, freegeosk)` of a free ambulance's entry at (lat, lng): like the
 /// hospitals' `geo` keys (the res-15 cell as a number, so one Query reads any cell of
 /// resolution ≥ 2), with the partition split into [`FREE_SHARDS`].
+///
+/// The partition is the res-2 *ancestor* of the res-15 cell, as in `geo::keys_of`:
+/// H3 cells are not exactly nested, so near a res-2 outline the point's own res-2
+/// cell may be another one, and a search reading the res-15 range of a cell would
+/// look for the entry in the wrong partition.
 pub fn free_geo(lat: f64, lng: f64, ambulance: Id) -> (String, u64) {
     let cell = point(lat, lng).to_cell(h3o::Resolution::Fifteen);
+    let partition = cell
+        .parent(h3o::Resolution::Two)
+        .expect("a res-15 cell has a res-2 parent");
     (
-        free_geo_partition(res2_cell(lat, lng), ambulance.get() % FREE_SHARDS),
+        free_geo_partition(partition, ambulance.get() % FREE_SHARDS),
         u64::from(cell),
     )
 }
 
+/// The `geo::Range` partition (`G2#<res-2 cell>`) of a `freegeopk`: what a search
+/// over the free-ambulance entries reads them as (`None` for another key).
+pub fn free_geo_search_partition(freegeopk: &str) -> Option<String> {
+    let (cell, _shard) = freegeopk.strip_prefix("F2#")?.rsplit_once('#')?;
+    Some(format!("G2#{cell}"))
+}
+
 /// One shard of the `freegeo` partition of a res-2 cell.
 pub fn free_geo_partition(cell: h3o::CellIndex, shard: u64) -> String {
+    free_geo_partition_named(&cell.to_string(), shard)
+}
+
+/// [`free_geo_partition`] of a cell given as text.
+pub fn free_geo_partition_named(cell: &str, shard: u64) -> String {
     format!("F2#{cell}#{shard}")
 }
 
@@ -213,4 +233,40 @@ pub fn available(hospital: Id, id: Id) -> String {
 /// The `availsk` prefix of one hospital's available ambulances.
 pub fn available_in(hospital: Id) -> String {
     format!("{}#", hospital.padded())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// On and near the outlines of res-2 cells, where a point's own res-2 cell and
+    /// its res-15 cell's ancestor can differ, the free entry's partition is the one
+    /// the search reads its res-15 number in.
+    #[test]
+    fn free_entries_are_where_the_search_reads_them() {
+        let id = Id::try_from(13).unwrap();
+        let mut differing = 0;
+        for cell in point(30.0, 74.0)
+            .to_cell(h3o::Resolution::Two)
+            .grid_disk::<Vec<_>>(1)
+        {
+            for v in cell.boundary().iter() {
+                for (dlat, dlng) in [(0.0, 0.0), (1e-4, 0.0), (0.0, -1e-4), (-3e-5, 2e-5)] {
+                    let (lat, lng) = (v.lat() + dlat, v.lng() + dlng);
+                    let (pk, sk) = free_geo(lat, lng, id);
+                    let (search_pk, search_sk) = crate::geo::keys_of(lat, lng);
+                    assert_eq!(free_geo_search_partition(&pk), Some(search_pk));
+                    assert_eq!(sk, search_sk);
+                    assert!(pk.ends_with("#5"), "{pk}: shard = id mod 8");
+                    let own = free_geo_partition(res2_cell(lat, lng), 5);
+                    differing += usize::from(own != pk);
+                }
+            }
+        }
+        assert!(
+            differing > 0,
+            "no point whose own res-2 cell differs was tried"
+        );
+        assert_eq!(free_geo_search_partition("G2#x"), None);
+    }
 }

@@ -8,8 +8,9 @@
 //! transaction that frees or takes the ambulance, so it exists exactly while the
 //! ambulance is AVAILABLE.
 
+use futures::future::try_join_all;
 use serde::{Deserialize, Serialize, de::IgnoredAny};
-use time::OffsetDateTime;
+use time::{OffsetDateTime, format_description::well_known::Rfc3339};
 
 use super::{
     ambulances::AmbulanceItem,
@@ -21,6 +22,7 @@ use super::{
 use crate::{
     domain::{
         ambulance::{AmbulanceStatus, AmbulanceType},
+        emergency::nearest::{FreeEntry, Spot},
         position::{CheckedReport, FREE_ENTRY_INTERVAL, Fix, MIN_INTERVAL, Position},
     },
     error::ApiError,
@@ -57,6 +59,10 @@ pub(crate) struct FreePositionItem {
     hospital_longitude: f64,
     latitude: f64,
     longitude: f64,
+    /// The ambulance's number and driver, for the booking that takes it.
+    number: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    driver_info: Option<String>,
     /// When the position was taken; absent for the hospital stand-in.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     recorded_at: Option<String>,
@@ -71,6 +77,8 @@ pub(crate) struct FreePositionItem {
 #[derive(Debug, Clone, PartialEq)]
 pub struct FreeSpot {
     pub ambulance: Id,
+    pub number: String,
+    pub driver_info: Option<String>,
     pub ambulance_type: AmbulanceType,
     pub hospital_id: Id,
     /// The hospital's (latitude, longitude).
@@ -96,6 +104,8 @@ impl FreeSpot {
             hospital_longitude: self.hospital.1,
             latitude,
             longitude,
+            number: self.number.clone(),
+            driver_info: self.driver_info.clone(),
             recorded_at,
             moved_at: None,
             freegeopk,
@@ -111,6 +121,8 @@ impl FreeSpot {
 pub struct FreeGeoEntry {
     pub pk: String,
     pub sk: String,
+    pub freegeopk: String,
+    pub freegeosk: u64,
     pub id: Id,
     #[serde(rename = "type")]
     pub ambulance_type: AmbulanceType,
@@ -125,6 +137,50 @@ pub struct FreeGeoEntry {
     pub longitude: Option<f64>,
     #[serde(default)]
     pub recorded_at: Option<String>,
+    /// Absent on entries written before they were projected.
+    #[serde(default)]
+    pub number: Option<String>,
+    #[serde(default)]
+    pub driver_info: Option<String>,
+}
+
+impl FreeGeoEntry {
+    /// As the nearest-free search sees it.
+    fn into_search_entry(self) -> Result<FreeEntry, ApiError> {
+        let bad = |what: &str| {
+            ApiError::internal(format!("freegeo entry {} {}: {what}", self.pk, self.sk))
+        };
+        let spot = if self.sk == keys::free_position(self.id).sk {
+            let (Some(latitude), Some(longitude)) = (self.latitude, self.longitude) else {
+                return Err(bad("no position"));
+            };
+            let recorded_at = match &self.recorded_at {
+                Some(at) => {
+                    Some(OffsetDateTime::parse(at, &Rfc3339).map_err(|_| bad("bad recordedAt"))?)
+                }
+                None => None,
+            };
+            Spot::Live {
+                latitude,
+                longitude,
+                recorded_at,
+            }
+        } else {
+            Spot::Hospital
+        };
+        let partition =
+            keys::free_geo_search_partition(&self.freegeopk).ok_or_else(|| bad("bad freegeopk"))?;
+        Ok(FreeEntry {
+            ambulance: self.id,
+            ambulance_type: self.ambulance_type,
+            hospital_id: self.hospital_id,
+            hospital: (self.hospital_latitude, self.hospital_longitude),
+            spot,
+            keys: (partition, self.freegeosk),
+            number: self.number,
+            driver_info: self.driver_info,
+        })
+    }
 }
 
 /// What became of a report.
@@ -194,6 +250,8 @@ impl Store {
             tokio::try_join!(self.hospital_point(item), self.last_position(item.id))?;
         Ok(FreeSpot {
             ambulance: item.id,
+            number: item.number.clone(),
+            driver_info: item.driver_info.clone(),
             ambulance_type: item.ambulance_type,
             hospital_id: item.hospital_id,
             hospital,
@@ -227,6 +285,28 @@ impl Store {
                 .value(":hi", r.hi),
         )
         .await
+    }
+
+    /// The free-ambulance entries of a search round's ranges (`G2#<cell>` partitions
+    /// of the geo search): one Query per range and shard, all at once.
+    pub async fn free_entries(&self, ranges: Vec<Range>) -> Result<Vec<FreeEntry>, ApiError> {
+        let shard_ranges: Vec<Range> = ranges
+            .iter()
+            .flat_map(|r| {
+                let cell = r.partition.strip_prefix("G2#").unwrap_or(&r.partition);
+                (0..keys::FREE_SHARDS).map(move |shard| Range {
+                    partition: keys::free_geo_partition_named(cell, shard),
+                    lo: r.lo,
+                    hi: r.hi,
+                })
+            })
+            .collect();
+        let pages = try_join_all(shard_ranges.iter().map(|r| self.free_geo_range(r))).await?;
+        pages
+            .into_iter()
+            .flatten()
+            .map(FreeGeoEntry::into_search_entry)
+            .collect()
     }
 
     /// Stores a crew's report for its ambulance, unless it is older than the stored
