@@ -39,6 +39,36 @@ async fn the_authorization_matrix() {
     let crew = base.crew("crew_c", amb_id(0)).await;
     let movable = base.crew("crew_m", amb_id(1)).await;
     let removable = base.crew("crew_r", amb_id(1)).await;
+    // A's one-tap emergency, far from the others (the only ambulance near it), and
+    // a tracking link of it.
+    let far = base
+        .post(
+            "/api/admin/hospitals/add",
+            tok,
+            json!({"name":"Far","address":"A","latitude":35.0,"longitude":80.0}),
+        )
+        .await
+        .body;
+    let far_amb = json!({"number": "FAR-1", "status": "AVAILABLE", "hospital": {"id": far["id"]}});
+    base.post("/api/admin/ambulances/add", tok, far_amb).await;
+    let far_pickup = json!({"pickup": {"latitude": 35.01, "longitude": 80.0}});
+    let a_emergency = base
+        .post("/api/booking/emergency", Some(&a.token), far_pickup.clone())
+        .await
+        .body["id"]
+        .clone();
+    let a_link = base
+        .post(
+            &format!("/api/booking/{a_emergency}/share"),
+            Some(&a.token),
+            json!({}),
+        )
+        .await
+        .body["token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let patient = json!({"name":"P","age":40,"gender":"Male","condition":"c"});
     let new_crew = |name: &str| {
         json!({"username": name, "email": format!("{name}@example.com"),
         "password": TEST_PASSWORD, "phoneNumber": "+919800011111", "ambulanceId": ambs[2]})
@@ -82,6 +112,13 @@ async fn the_authorization_matrix() {
         (Method::PATCH, format!("/api/admin/crew/{}", movable.id), Some(json!({"ambulanceId": ambs[2]})), [401, 403, 403, 200, 403]),
         (Method::DELETE, format!("/api/admin/crew/{}", removable.id), None, [401, 403, 403, 204, 403]),
         (Method::GET, "/api/admin/live?bbox=29,73,31,75".into(), None, [401, 403, 403, 200, 403]),
+        // B: none free near (A's took the only one); A: has an open one.
+        (Method::POST, "/api/booking/emergency".into(), Some(far_pickup.clone()), [401, 409, 409, 403, 403]),
+        (Method::PATCH, format!("/api/booking/{a_emergency}/patient"), Some(patient.clone()), [401, 403, 200, 403, 403]),
+        (Method::POST, format!("/api/booking/{a_emergency}/share"), None, [401, 403, 201, 403, 403]),
+        (Method::GET, format!("/api/booking/shared/{a_link}"), None, [200, 200, 200, 200, 200]),
+        (Method::DELETE, format!("/api/booking/{a_emergency}/share"), None, [401, 403, 204, 403, 403]),
+        (Method::GET, format!("/api/booking/shared/{a_link}"), None, [404, 404, 404, 404, 404]),
         (Method::DELETE, format!("/api/admin/hospitals/remove?hospitalId={}", empty_hospital["id"]), None, [401, 403, 403, 204, 403]),
     ];
 

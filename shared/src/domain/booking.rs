@@ -9,7 +9,7 @@ use strum::{AsRefStr, Display, VariantArray};
 
 pub use trip::{CrewStep, Goal, Milestone, Move, Mover, Progress, TimelineEntry, TripStage, plan};
 
-use super::{ambulance::AmbulanceType, hospital::HospitalRef};
+use super::{ambulance::AmbulanceType, hospital::HospitalRef, user::User};
 use crate::{
     error::ApiError,
     types::{Id, Latitude, Longitude, OptionalText, Text, WholeNumber},
@@ -293,6 +293,22 @@ pub fn pickup_needed() -> ApiError {
         "pickup",
         "Missing 'pickup': say where the ambulance should come (your profile has no location to use instead)",
     )
+}
+
+/// Where to pick up: as asked, else the user's stored location (400 naming `pickup`
+/// without either).
+pub fn pickup_or_profile(pickup: Option<Pickup>, user: &User) -> Result<Pickup, ApiError> {
+    if let Some(pickup) = pickup {
+        return Ok(pickup);
+    }
+    match (user.latitude, user.longitude) {
+        (Some(lat), Some(lng)) => Ok(Pickup {
+            latitude: Latitude::try_from(lat).map_err(ApiError::internal)?,
+            longitude: Longitude::try_from(lng).map_err(ApiError::internal)?,
+            landmark: OptionalText(None),
+        }),
+        _ => Err(pickup_needed()),
+    }
 }
 
 /// Someone else booked the ambulance first.

@@ -8,13 +8,13 @@ use sha2::{Digest, Sha256};
 use super::{
     counters::{self, Total},
     keys::{self, Key},
-    schema::GSI1,
+    schema::{GSI1, TTL_ATTRIBUTE},
     table::{Query, Store},
     tx::Write,
 };
 use crate::{
     domain::{
-        booking::{Booking, BookingCounts, BookingRequest, Move, TimelineEntry, TripStage},
+        booking::{Booking, BookingCounts, Move, TimelineEntry, TripStage},
         page::Page,
     },
     error::ApiError,
@@ -41,6 +41,9 @@ pub(crate) struct BookingItem {
     pub(crate) openpk: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) opensk: Option<String>,
+    /// One more each time its requester revokes its tracking links (`shares`).
+    #[serde(default)]
+    pub(crate) share_epoch: u64,
 }
 
 impl BookingItem {
@@ -59,6 +62,7 @@ impl BookingItem {
             opensk: open.is_some().then(|| order.clone()),
             openpk: open,
             listsk: order,
+            share_epoch: 0,
             booking,
         }
     }
@@ -131,10 +135,29 @@ pub(crate) struct IdempotencyItem {
     pub(crate) ttl: i64,
 }
 
-/// What makes two booking requests "the same request" for an idempotency key.
-pub(crate) fn request_hash(user: Id, req: &BookingRequest) -> Result<String, ApiError> {
+/// What makes two booking requests "the same request" for an idempotency key (a
+/// booking form's [`BookingRequest`], or an emergency's request with its route's
+/// name: the same key on two routes is two different requests).
+pub(crate) fn request_hash(user: Id, req: &impl Serialize) -> Result<String, ApiError> {
     let canonical = serde_json::to_string(&(user, req)).map_err(ApiError::internal)?;
     Ok(hex::encode(Sha256::digest(canonical.as_bytes())))
+}
+
+/// The write that remembers which booking a request under an idempotency key made:
+/// refused while the key holds an unexpired earlier one (TTL deletes lazily, so an
+/// expired key may be reused).
+pub(crate) fn remember_request(user: Id, key: &str, booking: Id, hash: &str) -> Write {
+    let now = epoch_seconds();
+    let idem = IdempotencyItem {
+        key: keys::idempotency(user, key),
+        booking_id: booking,
+        request_hash: hash.to_owned(),
+        ttl: now + IDEMPOTENCY_TTL_SECS,
+    };
+    Write::put(&idem)
+        .when("attribute_not_exists(pk) OR #ttl < :now")
+        .name("#ttl", TTL_ATTRIBUTE)
+        .value(":now", now)
 }
 
 impl Store {

@@ -17,14 +17,13 @@ use serde::{Deserialize, Serialize};
 
 use super::{
     ambulances::{AmbulanceItem, StatusMove},
-    bookings::{BookingItem, IDEMPOTENCY_TTL_SECS, IdempotencyItem, booking_move, request_hash},
+    bookings::{BookingItem, booking_move, remember_request, request_hash},
     counters::{self, Total},
     hospital_index::IndexChange,
     hospitals::count_ambulances,
     keys::{self, Key},
     positions::FreeSpot,
     retry,
-    schema::TTL_ATTRIBUTE,
     table::Store,
     tx::{Label, Refused, Tx, TxError, Write},
 };
@@ -33,13 +32,13 @@ use crate::{
         ambulance::{self, Ambulance, AmbulanceCounts, AmbulanceStatus, NewAmbulance},
         booking::{
             self, Booking, BookingAmbulance, BookingCounts, BookingRequest, BookingStatus, Goal,
-            Milestone, Mover, Pickup, TimelineEntry,
+            Milestone, Mover, TimelineEntry,
         },
         crew,
         hospital::{self, HospitalRef},
     },
     error::ApiError,
-    types::{Id, Latitude, Longitude, OptionalText, epoch_seconds, now_rfc3339},
+    types::{Id, now_rfc3339},
 };
 
 /// Claims an ambulance number.
@@ -370,18 +369,8 @@ impl Store {
             return Err(booking::ambulance_taken());
         }
 
-        let pickup = match req.pickup.clone() {
-            Some(pickup) => pickup,
-            // The spec's payload has no pickup: the user's stored location is it.
-            None => match (account.latitude, account.longitude) {
-                (Some(lat), Some(lng)) => Pickup {
-                    latitude: Latitude::try_from(lat).map_err(ApiError::internal)?,
-                    longitude: Longitude::try_from(lng).map_err(ApiError::internal)?,
-                    landmark: OptionalText(None),
-                },
-                _ => return Err(booking::pickup_needed()),
-            },
-        };
+        // The spec's payload has no pickup: the user's stored location is it.
+        let pickup = booking::pickup_or_profile(req.pickup.clone(), &account)?;
         let id = id?;
         let booking_time = now_rfc3339();
         let booking = Booking {
@@ -444,21 +433,7 @@ impl Store {
             )?,
         );
         if let Some(key) = idempotency_key {
-            let now = epoch_seconds();
-            let idem = IdempotencyItem {
-                key: keys::idempotency(user, key),
-                booking_id: id,
-                request_hash: hash.to_owned(),
-                ttl: now + IDEMPOTENCY_TTL_SECS,
-            };
-            // An expired key (TTL deletes lazily) may be reused.
-            tx.push(
-                Label::IdempotencyKey,
-                Write::put(&idem)
-                    .when("attribute_not_exists(pk) OR #ttl < :now")
-                    .name("#ttl", TTL_ATTRIBUTE)
-                    .value(":now", now),
-            );
+            tx.push(Label::IdempotencyKey, remember_request(user, key, id, hash));
         }
         match self.commit(tx).await {
             Ok(()) => Ok(booking),
@@ -534,9 +509,17 @@ impl Store {
                 );
             }
             if m.frees_ambulance() {
+                // An emergency's end also lets its user ask for the next one.
+                let (amb, guard) = tokio::join!(
+                    self.ambulance_item(booking.ambulance_id),
+                    self.release_emergency_guard(&booking)
+                );
+                if let Some(release) = guard? {
+                    tx.push(Label::EmergencyGuard, release);
+                }
                 // The ambulance is held by this booking (admins cannot change a held
                 // ambulance); free it. If it is no longer held by it, leave it be.
-                if let Some(amb) = self.ambulance_item(booking.ambulance_id).await?
+                if let Some(amb) = amb?
                     && amb.held_by == Some(id)
                 {
                     StatusMove {

@@ -82,6 +82,16 @@ pub fn idempotency(user: Id, key: &str) -> Key {
     Key::new(format!("IDEM#{user}#{key}"), "IDEM")
 }
 
+/// A user's open one-tap emergency (`store::emergency`): exists while it is open.
+pub fn open_emergency(user: Id) -> Key {
+    Key::new(format!("EMERGENCY#{user}"), "OPEN")
+}
+
+/// A tracking link, by the SHA-256 (hex) of its token (`store::shares`).
+pub fn share_link(token_hash: &str) -> Key {
+    Key::new(format!("SHARE#{token_hash}"), "SHARE")
+}
+
 pub fn sequence(entity: &str) -> Key {
     Key::new(format!("SEQ#{entity}"), "SEQ")
 }

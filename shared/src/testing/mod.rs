@@ -92,7 +92,29 @@ fn recorded(mut state: AppState) -> AppState {
 /// A state over a brand-new table.
 pub async fn fresh_state() -> AppState {
     let table = format!("test-{}", uuid::Uuid::new_v4().simple());
-    let state = AppState::new(test_config(&table)).await;
+    state_over_new_table(test_config(&table)).await
+}
+
+/// [`fresh_state`] with the benchmarks' patient database timeouts (see
+/// [`bench_store`]), for tests that load DynamoDB Local far beyond one request at a
+/// time (a hundred racers, each making dozens of Queries at once): there a slow
+/// answer is the emulator queueing, not a fault.
+pub async fn patient_state() -> AppState {
+    let table = format!("test-{}", uuid::Uuid::new_v4().simple());
+    state_over_new_table(patient(test_config(&table))).await
+}
+
+fn patient(config: Config) -> Config {
+    Config {
+        db_attempt_timeout: std::time::Duration::from_secs(10),
+        db_operation_timeout: std::time::Duration::from_secs(30),
+        ..config
+    }
+}
+
+async fn state_over_new_table(config: Config) -> AppState {
+    let table = config.table_name.clone();
+    let state = AppState::new(config).await;
     schema::create_table(state.store.client(), &table)
         .await
         .unwrap_or_else(|e| {
@@ -109,11 +131,7 @@ pub async fn fresh_state() -> AppState {
 /// the bookings, not how a busy machine's emulator queues requests.
 pub async fn bench_store(prefix: &str) -> crate::Store {
     let table = format!("{prefix}-{}", uuid::Uuid::new_v4().simple());
-    let config = Config {
-        db_attempt_timeout: std::time::Duration::from_secs(10),
-        db_operation_timeout: std::time::Duration::from_secs(30),
-        ..config_at(&table, &endpoint())
-    };
+    let config = patient(config_at(&table, &endpoint()));
     let client = crate::store::connect(&config).await;
     schema::create_table(&client, &table)
         .await
@@ -316,6 +334,22 @@ impl TestApp {
         TestApp {
             router: router(self.state.clone()),
             state: self.state.clone(),
+            calls: self.calls.clone(),
+        }
+    }
+
+    /// `router` over the same table as a new Lambda instance sees it: a fresh
+    /// `Store` (nothing in memory yet, such as the nearest-hospital index), its
+    /// DynamoDB calls recorded with this app's.
+    pub fn new_instance(&self, router: fn(AppState) -> Router) -> TestApp {
+        let mut state = self.state.clone();
+        state.store = Store::new(
+            self.state.store.client().clone(),
+            self.state.store.table().to_owned(),
+        );
+        TestApp {
+            router: router(state.clone()),
+            state,
             calls: self.calls.clone(),
         }
     }

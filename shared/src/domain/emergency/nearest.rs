@@ -33,7 +33,7 @@
 //! ambulances standing equally near instead of all trying the same one first.
 
 use std::{
-    collections::{HashMap, HashSet},
+    collections::{HashMap, HashSet, VecDeque},
     future::Future,
     sync::Mutex,
 };
@@ -53,12 +53,24 @@ pub const EMERGENCY_RADIUS_KM: f64 = 50.0;
 /// past this many lost races the request gives up (503: try again) rather than
 /// answer late.
 pub const MAX_TRIES: usize = 24;
+/// A busy candidate is tried again this many times, after the others.
+const BUSY_RETRIES: usize = 1;
+/// This many busy attempts in a row end the dispatch (503: try again): the database
+/// is overloaded or unreachable, and each attempt has waited seconds already.
+const MAX_BUSY_STREAK: usize = 3;
 /// The first search round's radius without a better guess (no hospital near in
 /// this instance's memory): about a city's ambulance spacing.
 pub const DEFAULT_FIRST_TARGET_KM: f64 = 3.0;
 /// How much farther the next round looks after one that found nothing. Larger than
 /// the hospital search's: an emergency wants few rounds more than few items.
 pub const EMPTY_GROWTH: f64 = 10.0;
+/// Cells per radius of a round's cover: coarser than the hospital search's 3, since
+/// every range costs one Query per shard of `freegeo` (8), and free ambulances are
+/// fewer than the items those coarser cells add (docs/performance.md).
+pub const CELLS_PER_RADIUS: f64 = 1.5;
+/// When every candidate of a search was refused, the next search's first round
+/// reaches this many times as far as the last one proved.
+pub const NEXT_SEARCH_GROWTH: f64 = 3.0;
 
 /// Where a `freegeo` entry stands.
 #[derive(Debug, Clone, PartialEq)]
@@ -143,6 +155,10 @@ pub enum Attempt<R> {
     Taken,
     /// Its position is fresh: it stands elsewhere than its hospital.
     Elsewhere,
+    /// Other transactions held its items the whole time the assignment retried (a
+    /// crowd of racers), or the database did not answer: nothing was written, and
+    /// whether it is free is not known.
+    Busy,
 }
 
 /// How a dispatch ended.
@@ -202,43 +218,69 @@ impl Known {
     }
 }
 
-/// Assigns the nearest free ambulance to the pickup: searches with `fetch` (the
-/// entries of a batch of ranges, one Query per range and shard) and tries candidates
-/// with `take` (the conditional assignment), nearest first, until one is assigned.
-/// `first_target_km` is the first search round's radius: a guess of where the
-/// nearest lies (the answer does not depend on it, only the rounds and items read).
-pub async fn dispatch<R, E, F, FFut, T, TFut>(
+/// One request's dispatch: its searches and what they learnt. [`Dispatcher::search`]
+/// runs one search (so that the first can run beside other reads), [`Dispatcher::run`]
+/// tries candidates and searches again until one is assigned.
+pub struct Dispatcher {
     pickup: (f64, f64),
     want: Option<AmbulanceType>,
     now: OffsetDateTime,
     first_target_km: f64,
-    mut fetch: F,
-    mut take: T,
-) -> Result<(Dispatch<R>, DispatchStats), E>
-where
-    F: FnMut(Vec<Range>) -> FFut,
-    FFut: Future<Output = Result<Vec<FreeEntry>, E>>,
-    T: FnMut(Candidate) -> TFut,
-    TFut: Future<Output = Result<Attempt<R>, E>>,
-{
-    let known = Mutex::new(Known::default());
-    let mut stats = DispatchStats::default();
-    let mut target = first_target_km;
-    loop {
+    next_target_km: f64,
+    known: Mutex<Known>,
+    /// The last search proved that nothing it did not answer lies within 50 km.
+    searched_all: bool,
+    /// Busy attempts in a row.
+    busy_streak: usize,
+    pub stats: DispatchStats,
+}
+
+impl Dispatcher {
+    /// `first_target_km` is the first search round's radius: a guess of where the
+    /// nearest lies (the answer does not depend on it, only the rounds and items
+    /// read).
+    pub fn new(
+        pickup: (f64, f64),
+        want: Option<AmbulanceType>,
+        now: OffsetDateTime,
+        first_target_km: f64,
+    ) -> Dispatcher {
+        Dispatcher {
+            pickup,
+            want,
+            now,
+            first_target_km,
+            next_target_km: first_target_km,
+            known: Mutex::new(Known::default()),
+            searched_all: false,
+            busy_streak: 0,
+            stats: DispatchStats::default(),
+        }
+    }
+
+    /// One search with `fetch` (the entries of a batch of ranges, one Query per range
+    /// and shard): the ambulances not refused yet within the radius it proved, at
+    /// their ranking points, nearest first.
+    pub async fn search<E, F, Fut>(&mut self, fetch: &mut F) -> Result<Vec<Candidate>, E>
+    where
+        F: FnMut(Vec<Range>) -> Fut,
+        Fut: Future<Output = Result<Vec<FreeEntry>, E>>,
+    {
         let params = SearchParams {
-            first_target_km: target.clamp(0.05, EMERGENCY_RADIUS_KM),
+            first_target_km: self.next_target_km.clamp(0.05, EMERGENCY_RADIUS_KM),
             empty_growth: EMPTY_GROWTH,
+            cells_per_radius: CELLS_PER_RADIUS,
             ..SearchParams::default()
         };
+        let (want, now, known) = (self.want, self.now, &self.known);
         let (proven, search) = geo::nearest_proven(
             params,
-            pickup.0,
-            pickup.1,
+            self.pickup.0,
+            self.pickup.1,
             1,
             EMERGENCY_RADIUS_KM,
             |ranges| {
                 let read = fetch(ranges);
-                let known = &known;
                 async move {
                     let mut entries = read.await?;
                     // Live entries first, so a batch's fresh ones rule out their
@@ -251,35 +293,90 @@ where
             },
         )
         .await?;
-        stats.searches += 1;
-        stats.search_rounds += search.rounds;
-        stats.queries += search.queries;
-        stats.items_read += search.items_read;
-        let candidates = candidates(
-            proven.items,
-            &known.lock().expect("not poisoned"),
-            &mut rand::rng(),
-        );
-        if candidates.is_empty() && proven.radius_km >= EMERGENCY_RADIUS_KM {
-            return Ok((Dispatch::NoneNear, stats));
-        }
-        for candidate in candidates {
-            if stats.tries == MAX_TRIES {
-                return Ok((Dispatch::GaveUp, stats));
-            }
-            stats.tries += 1;
-            let id = candidate.entry.ambulance;
-            match take(candidate.clone()).await? {
-                Attempt::Assigned(result) => {
-                    return Ok((Dispatch::Assigned { result, candidate }, stats));
-                }
-                Attempt::Taken => known.lock().expect("not poisoned").taken.insert(id),
-                Attempt::Elsewhere => known.lock().expect("not poisoned").live.insert(id),
-            };
-        }
-        // Nothing refused lies nearer than this search proved: start there.
-        target = proven.radius_km.max(first_target_km);
+        self.stats.searches += 1;
+        self.stats.search_rounds += search.rounds;
+        self.stats.queries += search.queries;
+        self.stats.items_read += search.items_read;
+        self.searched_all = proven.radius_km >= EMERGENCY_RADIUS_KM;
+        // Nothing not yet refused lies nearer than this proved: a next search (when
+        // these are all refused) looks farther at once.
+        self.next_target_km = (proven.radius_km * NEXT_SEARCH_GROWTH).max(self.first_target_km);
+        let known = self.known.lock().expect("not poisoned");
+        Ok(candidates(proven.items, &known, &mut rand::rng()))
     }
+
+    /// Tries `candidates` (from [`Dispatcher::search`]) with `take` (the conditional
+    /// assignment), nearest first, searching again with `fetch` when they are spent,
+    /// until one is assigned, none is left within 50 km, or [`MAX_TRIES`] were
+    /// refused.
+    pub async fn run<R, E, F, FFut, T, TFut>(
+        mut self,
+        mut candidates: Vec<Candidate>,
+        mut fetch: F,
+        mut take: T,
+    ) -> Result<(Dispatch<R>, DispatchStats), E>
+    where
+        F: FnMut(Vec<Range>) -> FFut,
+        FFut: Future<Output = Result<Vec<FreeEntry>, E>>,
+        T: FnMut(Candidate) -> TFut,
+        TFut: Future<Output = Result<Attempt<R>, E>>,
+    {
+        loop {
+            if candidates.is_empty() && self.searched_all {
+                return Ok((Dispatch::NoneNear, self.stats));
+            }
+            let mut queue: VecDeque<(Candidate, usize)> =
+                candidates.into_iter().map(|c| (c, 0)).collect();
+            while let Some((candidate, busy)) = queue.pop_front() {
+                if self.stats.tries == MAX_TRIES || self.busy_streak == MAX_BUSY_STREAK {
+                    return Ok((Dispatch::GaveUp, self.stats));
+                }
+                self.stats.tries += 1;
+                let id = candidate.entry.ambulance;
+                let attempt = take(candidate.clone()).await?;
+                self.busy_streak = match attempt {
+                    Attempt::Busy => self.busy_streak + 1,
+                    _ => 0,
+                };
+                match attempt {
+                    Attempt::Assigned(result) => {
+                        return Ok((Dispatch::Assigned { result, candidate }, self.stats));
+                    }
+                    Attempt::Taken => {
+                        self.known.lock().expect("not poisoned").taken.insert(id);
+                    }
+                    Attempt::Elsewhere => {
+                        self.known.lock().expect("not poisoned").live.insert(id);
+                    }
+                    // Again after the others; past that, a next search may offer it.
+                    Attempt::Busy if busy < BUSY_RETRIES => queue.push_back((candidate, busy + 1)),
+                    Attempt::Busy => {}
+                }
+            }
+            candidates = self.search(&mut fetch).await?;
+        }
+    }
+}
+
+/// Assigns the nearest free ambulance to the pickup: one [`Dispatcher`] from the
+/// first search to the end.
+pub async fn dispatch<R, E, F, FFut, T, TFut>(
+    pickup: (f64, f64),
+    want: Option<AmbulanceType>,
+    now: OffsetDateTime,
+    first_target_km: f64,
+    mut fetch: F,
+    take: T,
+) -> Result<(Dispatch<R>, DispatchStats), E>
+where
+    F: FnMut(Vec<Range>) -> FFut,
+    FFut: Future<Output = Result<Vec<FreeEntry>, E>>,
+    T: FnMut(Candidate) -> TFut,
+    TFut: Future<Output = Result<Attempt<R>, E>>,
+{
+    let mut dispatcher = Dispatcher::new(pickup, want, now, first_target_km);
+    let first = dispatcher.search(&mut fetch).await?;
+    dispatcher.run(first, fetch, take).await
 }
 
 /// The proven entries as ambulances at their ranking points, nearest first: a
@@ -584,6 +681,49 @@ mod tests {
         let (got, stats) = run(few, pickup, None, 1.0);
         assert_eq!(got, Dispatch::NoneNear);
         assert_eq!(stats.tries, 5);
+    }
+
+    /// The dispatch over the fleet's entries with `take` answering by ambulance id.
+    fn run_taking(
+        fleet: &[Truth],
+        mut take: impl FnMut(u64) -> Attempt<u64>,
+    ) -> (Dispatch<u64>, DispatchStats) {
+        let index = geo::MemoryIndex::new(fleet.iter().flat_map(Truth::entries));
+        let fetch = |ranges: Vec<Range>| std::future::ready(Ok(index.read(&ranges)));
+        let take = |c: Candidate| {
+            std::future::ready(Ok::<_, std::convert::Infallible>(take(
+                c.entry.ambulance.get(),
+            )))
+        };
+        match futures::executor::block_on(dispatch((1.0, 1.0), None, NOW, 3.0, fetch, take)) {
+            Ok(done) => done,
+            Err(never) => match never {},
+        }
+    }
+
+    #[test]
+    fn a_busy_ambulance_is_tried_again_after_the_others_and_a_busy_database_gives_up() {
+        let fleet = [
+            ambulance(1, (1.001, 1.0), None),
+            ambulance(2, (1.002, 1.0), None),
+        ];
+        let mut tried = vec![];
+        let (got, stats) = run_taking(&fleet, |id| {
+            tried.push(id);
+            match (id, tried.len()) {
+                (1, 1) => Attempt::Busy,
+                (1, _) => Attempt::Assigned(1),
+                _ => Attempt::Taken,
+            }
+        });
+        assert!(
+            matches!(got, Dispatch::Assigned { result: 1, .. }),
+            "{got:?}"
+        );
+        assert_eq!((tried, stats.tries), (vec![1, 2, 1], 3));
+        // Busy every time: three in a row, and it stops.
+        let (got, stats) = run_taking(&fleet, |_| Attempt::Busy);
+        assert_eq!((got, stats.tries), (Dispatch::GaveUp, MAX_BUSY_STREAK));
     }
 
     #[test]
