@@ -131,45 +131,24 @@ impl Dispatch {
     /// The dashboard's counters equal a recount of the bookings and the fleet, and
     /// the free-ambulance entries exist exactly for the AVAILABLE ambulances.
     async fn assert_consistent(&self) {
-        let admin = self.f.admin_token();
-        let stats = self.f.app.get("/api/admin/stats", admin).await.body;
-        let all = self
-            .f
-            .app
-            .get("/api/admin/ambulances/all", admin)
-            .await
-            .body;
-        let fleet: Vec<Value> = all.as_array().unwrap().clone();
-        let statuses: Vec<_> = fleet
-            .iter()
-            .map(|a| serde_json::from_value(a["status"].clone()).unwrap())
-            .collect();
+        let token = self.f.admin_token().unwrap();
+        let stats = self.f.app.get("/api/admin/stats", Some(token)).await.body;
         assert_eq!(
             serde_json::from_value::<AmbulanceCounts>(stats["ambulances"].clone()).unwrap(),
-            AmbulanceCounts::of(statuses.iter())
+            crate::helpers::fleet_recount(&self.f.app, token).await
         );
-        let page = self
-            .f
-            .app
-            .get("/api/admin/bookings/all/paged?size=100", admin)
-            .await
-            .body;
-        let mut recount = BookingCounts::default();
-        for b in page["content"].as_array().unwrap() {
-            recount.total += 1;
-            match b["bookingStatus"].as_str().unwrap() {
-                "PENDING" => recount.pending += 1,
-                "ACTIVE" => recount.active += 1,
-                "COMPLETED" => recount.completed += 1,
-                _ => recount.cancelled += 1,
-            }
-        }
         assert_eq!(
             serde_json::from_value::<BookingCounts>(stats["bookings"].clone()).unwrap(),
-            recount
+            crate::helpers::booking_recount(&self.f.app, token).await
         );
+        let fleet = self
+            .f
+            .app
+            .get("/api/admin/ambulances/all", Some(token))
+            .await
+            .body;
         let store = &self.f.app.state.store;
-        for a in &fleet {
+        for a in fleet.as_array().unwrap() {
             let free = store.has_free_entry(id_of(a)).await.unwrap();
             assert_eq!(free, a["status"] == "AVAILABLE", "{a}");
         }

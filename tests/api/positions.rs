@@ -471,13 +471,7 @@ async fn free_entries_exist_exactly_for_available_ambulances_after_any_moves() {
                 // Remove (after moving its crew away) and add one.
                 let res = f.remove_crew(crew.id).await;
                 assert_eq!(res.status, StatusCode::NO_CONTENT);
-                let res = f
-                    .app
-                    .delete(
-                        &format!("/api/admin/ambulances/remove?ambulanceId={}", amb["id"]),
-                        f.admin_token(),
-                    )
-                    .await;
+                let res = f.remove_ambulance(&amb).await;
                 added += 1;
                 let new = f
                     .add_ambulance(
