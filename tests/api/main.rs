@@ -11,6 +11,7 @@ mod dispatch;
 mod faults;
 mod fleet;
 mod helpers;
+mod hospital_index;
 mod iam;
 mod openapi;
 mod positions;

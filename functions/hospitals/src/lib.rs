@@ -69,8 +69,9 @@ async fn nearest(
         )
         .await?;
     tracing::debug!(
-        queries = stats.queries,
-        items = stats.items_read,
+        rounds = stats.rounds,
+        chunks_read = stats.chunks_read,
+        h3_fallback = stats.h3.is_some(),
         "nearest search"
     );
     Ok(Json(hospitals))

@@ -30,14 +30,16 @@ use crate::{
     },
     error::ApiError,
     store::{
-        Store,
+        Key, Store,
         counters::{self, Total},
         db_error,
+        hospital_index::IndexBuild,
         hospitals::HospitalItem,
-        retry, schema,
+        keys, retry, schema,
         table::to_item,
         tx::Label,
         tx::Tx,
+        tx::Write,
     },
     types::{Email, Id, LatLng, Phone, Username},
 };
@@ -513,21 +515,27 @@ impl TestApp {
 
 impl Store {
     /// Loads many hospitals fast with BatchWriteItem, for benchmarks and big test
-    /// sets only: ids are given, and the hospitals counter is set to the number
-    /// loaded. Unprocessed items are sent again with the store's retry policy.
+    /// sets only: ids are given (the id sequence is moved past them), the hospitals
+    /// counter is set to the number loaded, and the nearest-hospital index is built
+    /// anew from exactly these hospitals. Unprocessed items are sent again with the
+    /// store's retry policy.
     pub async fn bulk_load_hospitals(
         &self,
         hospitals: Vec<(Id, NewHospital)>,
-    ) -> Result<(), ApiError> {
+    ) -> Result<IndexBuild, ApiError> {
         use aws_sdk_dynamodb::types::{PutRequest, WriteRequest};
         use backon::Retryable;
         use futures::{StreamExt, TryStreamExt};
 
         let total = hospitals.len() as i64;
+        let last_id = hospitals.iter().map(|(id, _)| id.get()).max().unwrap_or(0);
         let mut requests = vec![];
+        let mut loaded = vec![];
         for (id, new) in hospitals {
+            let item = HospitalItem::new(id, new);
+            loaded.push(Hospital::from(item.clone()));
             let put = PutRequest::builder()
-                .set_item(Some(to_item(&HospitalItem::new(id, new))?))
+                .set_item(Some(to_item(&item)?))
                 .build()
                 .map_err(ApiError::internal)?;
             requests.push(WriteRequest::builder().put_request(put).build());
@@ -568,6 +576,16 @@ impl Store {
             Label::Counter,
             counters::add(counters::HOSPITALS, &Total { total })?,
         );
-        self.commit_or_500(tx).await
+        self.commit_or_500(tx).await?;
+        // `None`: the sequence was already past them.
+        let _: Option<Key> = self
+            .update_returning(
+                Write::update(keys::sequence("hospital"), "SET #v = :last")
+                    .when("attribute_not_exists(#v) OR #v < :last")
+                    .name("#v", "value")
+                    .value(":last", last_id),
+            )
+            .await?;
+        self.write_hospital_index(loaded).await
     }
 }
