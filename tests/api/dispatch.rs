@@ -727,3 +727,41 @@ async fn bookings_made_before_dispatch_still_read_track_and_move() {
     assert_eq!(stages(&moved), ["PENDING", "EN_ROUTE"]);
     assert_eq!(d.booking(&b).await, moved);
 }
+
+#[tokio::test]
+async fn the_crew_sets_its_ambulance_out_of_service_only_while_it_holds_no_booking() {
+    let d = Dispatch::new(1).await;
+    let (amb, crew) = (&d.f.ambulances[0], &d.crews[0]);
+    let set = async |status: &str| {
+        d.f.app
+            .call(
+                Method::PATCH,
+                "/api/crew/status",
+                Some(&crew.token),
+                Some(json!({ "status": status })),
+            )
+            .await
+    };
+    let res = set("MAINTENANCE").await;
+    assert_eq!(res.status, StatusCode::OK, "{:?}", res.body);
+    assert_eq!(res.body["status"], "MAINTENANCE");
+    d.assert_consistent().await;
+    let res = set("AVAILABLE").await;
+    assert_eq!(res.body["status"], "AVAILABLE");
+    d.assert_consistent().await;
+    // ON_DUTY comes only with a booking.
+    let res = set("ON_DUTY").await;
+    assert_eq!(
+        (res.status, res.field()),
+        (StatusCode::BAD_REQUEST, Some("status"))
+    );
+    // Holding a booking: 409, nothing written.
+    let b = d.book(amb).await;
+    for status in ["MAINTENANCE", "AVAILABLE"] {
+        let res = set(status).await;
+        assert_eq!(res.status, StatusCode::CONFLICT, "{status}: {:?}", res.body);
+        assert_eq!(d.ambulance(amb).await["status"], "ON_DUTY");
+    }
+    assert_eq!(d.booking(&b).await["bookingStatus"], "PENDING");
+    d.assert_consistent().await;
+}
