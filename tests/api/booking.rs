@@ -126,26 +126,7 @@ impl World {
             fleet,
             crate::helpers::fleet_recount(&self.admin_app, &self.admin.token).await
         );
-        let page = self
-            .admin_app
-            .get(
-                "/api/admin/bookings/all/paged?size=100",
-                Some(&self.admin.token),
-            )
-            .await;
-        let bookings = page.body["content"].as_array().unwrap();
-        let mut recount = BookingCounts {
-            total: bookings.len() as i64,
-            ..Default::default()
-        };
-        for b in bookings {
-            match b["bookingStatus"].as_str().unwrap() {
-                "PENDING" => recount.pending += 1,
-                "ACTIVE" => recount.active += 1,
-                "COMPLETED" => recount.completed += 1,
-                _ => recount.cancelled += 1,
-            }
-        }
+        let recount = crate::helpers::booking_recount(&self.admin_app, &self.admin.token).await;
         assert_eq!(
             serde_json::from_value::<BookingCounts>(stats["bookings"].clone()).unwrap(),
             recount

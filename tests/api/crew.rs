@@ -90,6 +90,18 @@ impl Fleet {
             .await
     }
 
+    pub async fn remove_ambulance(&self, ambulance: &Value) -> TestResponse {
+        self.app
+            .delete(
+                &format!(
+                    "/api/admin/ambulances/remove?ambulanceId={}",
+                    ambulance["id"]
+                ),
+                self.admin_token(),
+            )
+            .await
+    }
+
     pub async fn remove_crew(&self, crew: impl std::fmt::Display) -> TestResponse {
         self.app
             .delete(&format!("/api/admin/crew/{crew}"), self.admin_token())
@@ -334,13 +346,7 @@ async fn an_ambulance_or_hospital_with_crew_is_not_removed() {
     for name in ["crew_a", "crew_b"] {
         assert_eq!(f.create_crew(name, a0).await.0, StatusCode::CREATED);
     }
-    let res = f
-        .app
-        .delete(
-            &format!("/api/admin/ambulances/remove?ambulanceId={}", a0["id"]),
-            f.admin_token(),
-        )
-        .await;
+    let res = f.remove_ambulance(a0).await;
     assert_eq!(res.status, StatusCode::CONFLICT);
     assert!(
         res.message().contains("2 crew accounts"),
@@ -360,26 +366,14 @@ async fn an_ambulance_or_hospital_with_crew_is_not_removed() {
     assert_eq!(res.status, StatusCode::CONFLICT);
     assert!(res.message().contains("C-0"), "{}", res.message());
     // The other ambulance goes; after moving its crew away, so does this one.
-    let res = f
-        .app
-        .delete(
-            &format!("/api/admin/ambulances/remove?ambulanceId={}", a1["id"]),
-            f.admin_token(),
-        )
-        .await;
+    let res = f.remove_ambulance(a1).await;
     assert_eq!(res.status, StatusCode::NO_CONTENT, "{:?}", res.body);
     let spare = f.add_ambulance("SPARE", "MAINTENANCE").await;
     for c in f.crew_list("").await["content"].as_array().unwrap() {
         let res = f.move_crew(&c["id"], &spare["id"]).await;
         assert_eq!(res.status, StatusCode::OK);
     }
-    let res = f
-        .app
-        .delete(
-            &format!("/api/admin/ambulances/remove?ambulanceId={}", a0["id"]),
-            f.admin_token(),
-        )
-        .await;
+    let res = f.remove_ambulance(a0).await;
     assert_eq!(res.status, StatusCode::NO_CONTENT, "{:?}", res.body);
 }
 
@@ -391,8 +385,7 @@ async fn a_crew_bound_while_its_ambulance_is_removed_never_dangles() {
     let f = Fleet::new(0).await;
     for round in 0..12 {
         let amb = f.add_ambulance(&format!("R-{round}"), "AVAILABLE").await;
-        let uri = format!("/api/admin/ambulances/remove?ambulanceId={}", amb["id"]);
-        let remove = f.app.delete(&uri, f.admin_token());
+        let remove = f.remove_ambulance(&amb);
         let name = format!("racer{round}");
         let bind = f.create_crew(&name, &amb);
         let (removed, (made, _)) = tokio::join!(remove, bind);

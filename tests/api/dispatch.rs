@@ -131,45 +131,24 @@ impl Dispatch {
     /// The dashboard's counters equal a recount of the bookings and the fleet, and
     /// the free-ambulance entries exist exactly for the AVAILABLE ambulances.
     async fn assert_consistent(&self) {
-        let admin = self.f.admin_token();
-        let stats = self.f.app.get("/api/admin/stats", admin).await.body;
-        let all = self
-            .f
-            .app
-            .get("/api/admin/ambulances/all", admin)
-            .await
-            .body;
-        let fleet: Vec<Value> = all.as_array().unwrap().clone();
-        let statuses: Vec<_> = fleet
-            .iter()
-            .map(|a| serde_json::from_value(a["status"].clone()).unwrap())
-            .collect();
+        let token = self.f.admin_token().unwrap();
+        let stats = self.f.app.get("/api/admin/stats", Some(token)).await.body;
         assert_eq!(
             serde_json::from_value::<AmbulanceCounts>(stats["ambulances"].clone()).unwrap(),
-            AmbulanceCounts::of(statuses.iter())
+            crate::helpers::fleet_recount(&self.f.app, token).await
         );
-        let page = self
-            .f
-            .app
-            .get("/api/admin/bookings/all/paged?size=100", admin)
-            .await
-            .body;
-        let mut recount = BookingCounts::default();
-        for b in page["content"].as_array().unwrap() {
-            recount.total += 1;
-            match b["bookingStatus"].as_str().unwrap() {
-                "PENDING" => recount.pending += 1,
-                "ACTIVE" => recount.active += 1,
-                "COMPLETED" => recount.completed += 1,
-                _ => recount.cancelled += 1,
-            }
-        }
         assert_eq!(
             serde_json::from_value::<BookingCounts>(stats["bookings"].clone()).unwrap(),
-            recount
+            crate::helpers::booking_recount(&self.f.app, token).await
         );
+        let fleet = self
+            .f
+            .app
+            .get("/api/admin/ambulances/all", Some(token))
+            .await
+            .body;
         let store = &self.f.app.state.store;
-        for a in &fleet {
+        for a in fleet.as_array().unwrap() {
             let free = store.has_free_entry(id_of(a)).await.unwrap();
             assert_eq!(free, a["status"] == "AVAILABLE", "{a}");
         }
@@ -747,4 +726,42 @@ async fn bookings_made_before_dispatch_still_read_track_and_move() {
     assert_eq!(code, StatusCode::OK, "{moved:?}");
     assert_eq!(stages(&moved), ["PENDING", "EN_ROUTE"]);
     assert_eq!(d.booking(&b).await, moved);
+}
+
+#[tokio::test]
+async fn the_crew_sets_its_ambulance_out_of_service_only_while_it_holds_no_booking() {
+    let d = Dispatch::new(1).await;
+    let (amb, crew) = (&d.f.ambulances[0], &d.crews[0]);
+    let set = async |status: &str| {
+        d.f.app
+            .call(
+                Method::PATCH,
+                "/api/crew/status",
+                Some(&crew.token),
+                Some(json!({ "status": status })),
+            )
+            .await
+    };
+    let res = set("MAINTENANCE").await;
+    assert_eq!(res.status, StatusCode::OK, "{:?}", res.body);
+    assert_eq!(res.body["status"], "MAINTENANCE");
+    d.assert_consistent().await;
+    let res = set("AVAILABLE").await;
+    assert_eq!(res.body["status"], "AVAILABLE");
+    d.assert_consistent().await;
+    // ON_DUTY comes only with a booking.
+    let res = set("ON_DUTY").await;
+    assert_eq!(
+        (res.status, res.field()),
+        (StatusCode::BAD_REQUEST, Some("status"))
+    );
+    // Holding a booking: 409, nothing written.
+    let b = d.book(amb).await;
+    for status in ["MAINTENANCE", "AVAILABLE"] {
+        let res = set(status).await;
+        assert_eq!(res.status, StatusCode::CONFLICT, "{status}: {:?}", res.body);
+        assert_eq!(d.ambulance(amb).await["status"], "ON_DUTY");
+    }
+    assert_eq!(d.booking(&b).await["bookingStatus"], "PENDING");
+    d.assert_consistent().await;
 }

@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use shared::{
     domain::eta,
     geo::cell_range,
-    store::keys,
+    store::{keys, positions::FreeGeoEntry},
     testing::TestUser,
     types::{Id, format_rfc3339},
 };
@@ -367,7 +367,7 @@ async fn the_live_map_shows_what_is_in_the_box() {
 
 /// Both `freegeo` entries of every ambulance (FREEPOS and the ambulance item), read
 /// back from the index around (30.67, 74.33).
-async fn free_index_ids(f: &Fleet) -> Vec<(Id, String)> {
+async fn free_index_entries(f: &Fleet) -> Vec<FreeGeoEntry> {
     let cell = h3o::LatLng::new(30.67, 74.33)
         .unwrap()
         .to_cell(h3o::Resolution::Two);
@@ -375,12 +375,55 @@ async fn free_index_ids(f: &Fleet) -> Vec<(Id, String)> {
     for shard in 0..keys::FREE_SHARDS {
         let mut range = cell_range(cell);
         range.partition = keys::free_geo_partition(cell, shard);
-        for e in f.app.state.store.free_geo_range(&range).await.unwrap() {
-            found.push((e.id, e.sk));
-        }
+        found.extend(f.app.state.store.free_geo_range(&range).await.unwrap());
     }
+    found
+}
+
+async fn free_index_ids(f: &Fleet) -> Vec<(Id, String)> {
+    let mut found: Vec<_> = free_index_entries(f)
+        .await
+        .into_iter()
+        .map(|e| (e.id, e.sk))
+        .collect();
     found.sort();
     found
+}
+
+#[tokio::test]
+async fn a_free_ambulances_index_entry_follows_its_reports_at_most_every_30_s() {
+    let f = Fleet::new(1).await;
+    let amb = id_of(&f.ambulances[0]);
+    let crew = f.app.crew("mover", amb).await;
+    let free_point = async || {
+        let entries = free_index_entries(&f).await;
+        let e = entries
+            .iter()
+            .find(|e| e.id == amb && e.sk == "FREEPOS")
+            .expect("a FREEPOS entry while AVAILABLE");
+        (e.latitude, e.longitude, e.recorded_at.clone())
+    };
+    let first = at(-60.0);
+    let body = json!({"latitude": 30.70, "longitude": 74.40, "recordedAt": first});
+    assert_eq!(report(&f, &crew, body).await.0, StatusCode::NO_CONTENT);
+    assert_eq!(
+        free_point().await,
+        (Some(30.70), Some(74.40), Some(first.clone())),
+        "the first report moves the entry"
+    );
+    // 10 s later by the phone's clock: the position is stored, the index entry
+    // stays where it was moved less than 30 s ago (no index write per report).
+    let body = json!({"latitude": 30.80, "longitude": 74.50, "recordedAt": at(-50.0)});
+    assert_eq!(report(&f, &crew, body).await.0, StatusCode::NO_CONTENT);
+    assert_eq!(
+        me(&f, &crew).await["ambulance"]["position"]["latitude"],
+        json!(30.80)
+    );
+    assert_eq!(
+        free_point().await,
+        (Some(30.70), Some(74.40), Some(first)),
+        "moved at most once per 30 s"
+    );
 }
 
 #[tokio::test]
@@ -471,13 +514,7 @@ async fn free_entries_exist_exactly_for_available_ambulances_after_any_moves() {
                 // Remove (after moving its crew away) and add one.
                 let res = f.remove_crew(crew.id).await;
                 assert_eq!(res.status, StatusCode::NO_CONTENT);
-                let res = f
-                    .app
-                    .delete(
-                        &format!("/api/admin/ambulances/remove?ambulanceId={}", amb["id"]),
-                        f.admin_token(),
-                    )
-                    .await;
+                let res = f.remove_ambulance(&amb).await;
                 added += 1;
                 let new = f
                     .add_ambulance(

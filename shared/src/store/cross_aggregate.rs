@@ -53,7 +53,7 @@ struct NumberGuard {
 /// Ambulances removed per transaction: 4 items each (the ambulance, its number guard
 /// and its two position items) plus up to 3 (the hospital or its count, and two
 /// counters) plus, in the last one, the 3 of the nearest-hospital index stay within
-/// DynamoDB's 100 items.
+/// DynamoDB's 100 items (4 × 23 + 3 + 3 = 98).
 pub const AMBULANCES_PER_REMOVAL: usize = 23;
 
 /// How one attempt of a booking's move ended.
