@@ -7,14 +7,15 @@ use futures::future::join_all;
 use http::{Method, StatusCode};
 use serde_json::{Value, json};
 use shared::{
-    domain::booking::BookingCounts,
     domain::user::{NewUser, Role},
     testing::{self, TestApp, TestResponse, TestUser},
-    types::format_rfc3339,
-    types::{Email, Phone, Username},
+    types::{Email, Phone, Username, format_rfc3339},
 };
 
-use crate::{crew::id_of, helpers::fleet_recount};
+use crate::{
+    crew::id_of,
+    helpers::{self, stages},
+};
 
 /// A table with hospitals and ambulances placed around a pickup.
 pub struct World {
@@ -133,54 +134,8 @@ impl World {
     /// The counters agree with a recount, and exactly the AVAILABLE ambulances have
     /// a free-ambulance entry.
     pub async fn assert_consistent(&self) {
-        let admin = self.admin.token.as_str();
-        let stats = self.app.get("/api/admin/stats", Some(admin)).await.body;
-        let recount = fleet_recount(&self.app, admin).await;
-        assert_eq!(
-            serde_json::from_value::<shared::domain::ambulance::AmbulanceCounts>(
-                stats["ambulances"].clone()
-            )
-            .unwrap(),
-            recount
-        );
-        let page = self
-            .app
-            .get("/api/admin/bookings/all/paged?size=100", Some(admin))
-            .await
-            .body;
-        let mut bookings = BookingCounts::default();
-        for b in page["content"].as_array().unwrap() {
-            bookings.total += 1;
-            match b["bookingStatus"].as_str().unwrap() {
-                "PENDING" => bookings.pending += 1,
-                "ACTIVE" => bookings.active += 1,
-                "COMPLETED" => bookings.completed += 1,
-                _ => bookings.cancelled += 1,
-            }
-        }
-        assert_eq!(
-            serde_json::from_value::<BookingCounts>(stats["bookings"].clone()).unwrap(),
-            bookings
-        );
-        let all = self
-            .app
-            .get("/api/admin/ambulances/all", Some(admin))
-            .await
-            .body;
-        for a in all.as_array().unwrap() {
-            let free = self.app.state.store.has_free_entry(id_of(a)).await.unwrap();
-            assert_eq!(free, a["status"] == "AVAILABLE", "{a}");
-        }
+        helpers::assert_consistent(&self.app, &self.admin.token).await;
     }
-}
-
-fn stages(booking: &Value) -> Vec<&str> {
-    booking["timeline"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["stage"].as_str().unwrap())
-        .collect()
 }
 
 #[tokio::test]

@@ -232,6 +232,34 @@ mod tests {
         );
     }
 
+    /// The shared view is built from the tracking view and keeps none of its
+    /// personal or identifying fields.
+    #[test]
+    fn the_shared_view_drops_everything_personal() {
+        let tracking: Tracking = serde_json::from_value(serde_json::json!({
+            "bookingId": 7, "bookingStatus": "ACTIVE", "bookingType": "EMERGENCY",
+            "tripStage": "EN_ROUTE", "timeline": [{"stage": "ACTIVE", "at": "2026-03-04T05:00:00.000Z"}],
+            "pickup": {"latitude": 30.5, "longitude": 74.2, "landmark": "blue house"},
+            "hospital": {"id": 3, "name": "Civil", "address": "1 Road", "latitude": 30.6,
+                         "longitude": 74.3, "contactInfo": "+91 111"},
+            "ambulance": {"id": 4, "number": "PB-1", "type": "ALS", "contactInfo": "+91 222",
+                          "position": null},
+            "etaMinutes": 6, "distanceKm": 2.5
+        }))
+        .unwrap();
+        let shared = serde_json::to_value(SharedTrip::from(tracking)).unwrap();
+        assert_eq!(
+            shared,
+            serde_json::json!({
+                "bookingStatus": "ACTIVE", "tripStage": "EN_ROUTE",
+                "timeline": [{"stage": "ACTIVE", "at": "2026-03-04T05:00:00.000Z"}],
+                "ambulance": {"number": "PB-1", "type": "ALS", "position": null},
+                "hospital": {"name": "Civil", "address": "1 Road", "latitude": 30.6, "longitude": 74.3},
+                "etaMinutes": 6
+            })
+        );
+    }
+
     #[test]
     fn an_emergency_needs_nothing_but_may_say_a_lot() {
         let bare: EmergencyRequest = parse_json(b"{}").unwrap();

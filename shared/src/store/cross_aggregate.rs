@@ -35,7 +35,7 @@ use crate::{
             Milestone, Mover, TimelineEntry,
         },
         crew,
-        hospital::{self, HospitalRef},
+        hospital::{self, Hospital, HospitalRef},
     },
     error::ApiError,
     types::{Id, now_rfc3339},
@@ -79,33 +79,8 @@ impl Store {
         );
         let hospital = hospital?.ok_or_else(|| hospital::not_found(new.hospital_id))?;
         let id = id?;
-        let available = new.status == AmbulanceStatus::Available;
-        let hospital_point = (hospital.latitude, hospital.longitude);
-        let free_geo = available.then(|| keys::free_geo(hospital_point.0, hospital_point.1, id));
-        let item = AmbulanceItem {
-            key: keys::ambulance(id),
-            id,
-            gsi1pk: keys::hospital_ambulances(new.hospital_id),
-            gsi1sk: keys::ambulance_in_hospital(id),
-            listpk: keys::AMBULANCES.into(),
-            listsk: keys::by_name(&new.number, id),
-            availpk: available.then(|| keys::AVAILABLE.to_owned()),
-            availsk: available.then(|| keys::available(new.hospital_id, id)),
-            number: new.number.clone(),
-            driver_info: new.driver_info,
-            status: new.status,
-            ambulance_type: new.ambulance_type,
-            contact_info: new.contact_info,
-            hospital_id: new.hospital_id,
-            hospital_name: hospital.name,
-            hospital_address: hospital.address,
-            hospital_latitude: Some(hospital_point.0),
-            hospital_longitude: Some(hospital_point.1),
-            freegeopk: free_geo.as_ref().map(|k| k.0.clone()),
-            freegeosk: free_geo.map(|k| k.1),
-            held_by: None,
-            crew_count: 0,
-        };
+        let hospital = Hospital::from(hospital);
+        let item = AmbulanceItem::new(id, &new, &hospital);
         let guard = NumberGuard {
             key: keys::ambulance_number_guard(&new.number),
             ambulance_id: id,
@@ -121,18 +96,12 @@ impl Store {
                 Label::Counter,
                 counters::add(counters::AMBULANCES, &AmbulanceCounts::of(&[new.status]))?,
             );
-        if available {
+        if new.status == AmbulanceStatus::Available {
             // A new ambulance never reported: its free entry stands at the hospital.
-            let spot = FreeSpot {
-                ambulance: id,
-                number: item.number.clone(),
-                driver_info: item.driver_info.clone(),
-                ambulance_type: new.ambulance_type,
-                hospital_id: new.hospital_id,
-                hospital: hospital_point,
-                last: None,
-            };
-            tx.push(Label::FreeEntry(id), spot.entry());
+            tx.push(
+                Label::FreeEntry(id),
+                FreeSpot::of_item(&item, (hospital.latitude, hospital.longitude), None).entry(),
+            );
         }
         self.commit(tx).await.map_err(|e| {
             e.or_refused(|r| {

@@ -43,6 +43,19 @@ pub(crate) struct PositionItem {
     received_at: String,
 }
 
+#[cfg(feature = "test-support")]
+impl PositionItem {
+    /// The stored form of a report taken now (the benchmarks' bulk loader).
+    pub(crate) fn new(ambulance: Id, fix: Fix) -> PositionItem {
+        PositionItem {
+            key: keys::position(ambulance),
+            fix,
+            accuracy_m: None,
+            received_at: now_rfc3339(),
+        }
+    }
+}
+
 /// `AMBULANCE#<id>` / `FREEPOS`: a free ambulance's entry in `freegeo`, at its last
 /// reported position (its hospital's when it never reported), with what a search
 /// ranks by.
@@ -88,14 +101,36 @@ pub struct FreeSpot {
 }
 
 impl FreeSpot {
+    /// Where the ambulance read as `item` stands once free: `hospital` its
+    /// hospital's point, `last` its last report.
+    pub(crate) fn of_item(
+        item: &AmbulanceItem,
+        hospital: (f64, f64),
+        last: Option<Fix>,
+    ) -> FreeSpot {
+        FreeSpot {
+            ambulance: item.id,
+            number: item.number.clone(),
+            driver_info: item.driver_info.clone(),
+            ambulance_type: item.ambulance_type,
+            hospital_id: item.hospital_id,
+            hospital,
+            last,
+        }
+    }
+
     /// The `FREEPOS` put: at the last position, else at the hospital.
     pub(crate) fn entry(&self) -> Write {
+        Write::put(&self.item())
+    }
+
+    pub(crate) fn item(&self) -> FreePositionItem {
         let (latitude, longitude, recorded_at) = match &self.last {
             Some(fix) => (fix.latitude, fix.longitude, Some(fix.recorded_at.clone())),
             None => (self.hospital.0, self.hospital.1, None),
         };
-        let (freegeopk, freegeosk) = keys::free_geo(latitude, longitude, self.ambulance);
-        Write::put(&FreePositionItem {
+        let (freegeopk, freegeosk) = keys::free_geo(latitude, longitude);
+        FreePositionItem {
             key: keys::free_position(self.ambulance),
             id: self.ambulance,
             ambulance_type: self.ambulance_type,
@@ -110,7 +145,7 @@ impl FreeSpot {
             moved_at: None,
             freegeopk,
             freegeosk,
-        })
+        }
     }
 }
 
@@ -248,15 +283,7 @@ impl Store {
     pub(crate) async fn free_spot_of(&self, item: &AmbulanceItem) -> Result<FreeSpot, ApiError> {
         let (hospital, last) =
             tokio::try_join!(self.hospital_point(item), self.last_position(item.id))?;
-        Ok(FreeSpot {
-            ambulance: item.id,
-            number: item.number.clone(),
-            driver_info: item.driver_info.clone(),
-            ambulance_type: item.ambulance_type,
-            hospital_id: item.hospital_id,
-            hospital,
-            last,
-        })
+        Ok(FreeSpot::of_item(item, hospital, last))
     }
 
     /// [`Store::free_spot_of`] an ambulance by id (None: no such ambulance).
@@ -288,17 +315,20 @@ impl Store {
     }
 
     /// The free-ambulance entries of a search round's ranges (`G2#<cell>` partitions
-    /// of the geo search): one Query per range and shard, all at once.
+    /// of the geo search): one Query per range and shard that may hold some (one
+    /// for a range within a res-4 cell), all at once.
     pub async fn free_entries(&self, ranges: Vec<Range>) -> Result<Vec<FreeEntry>, ApiError> {
         let shard_ranges: Vec<Range> = ranges
             .iter()
             .flat_map(|r| {
                 let cell = r.partition.strip_prefix("G2#").unwrap_or(&r.partition);
-                (0..keys::FREE_SHARDS).map(move |shard| Range {
-                    partition: keys::free_geo_partition_named(cell, shard),
-                    lo: r.lo,
-                    hi: r.hi,
-                })
+                keys::free_geo_shards(r.lo, r.hi)
+                    .into_iter()
+                    .map(move |shard| Range {
+                        partition: keys::free_geo_partition_named(cell, shard),
+                        lo: r.lo,
+                        hi: r.hi,
+                    })
             })
             .collect();
         let pages = try_join_all(shard_ranges.iter().map(|r| self.free_geo_range(r))).await?;
@@ -353,7 +383,7 @@ impl Store {
     /// is AVAILABLE), was not moved in the last 30 s, and holds an older position.
     async fn move_free_entry(&self, ambulance: Id, fix: &Fix) -> Result<(), ApiError> {
         let now = OffsetDateTime::now_utc();
-        let (pk, sk) = keys::free_geo(fix.latitude, fix.longitude, ambulance);
+        let (pk, sk) = keys::free_geo(fix.latitude, fix.longitude);
         let write = Write::update(
             keys::free_position(ambulance),
             "SET latitude = :lat, longitude = :lng, recordedAt = :at, movedAt = :now, \

@@ -23,25 +23,29 @@ use crate::{
     AppState,
     config::{AppEnv, Config},
     domain::{
-        ambulance::{Ambulance, AmbulanceStatus, AmbulanceType, NewAmbulance},
+        ambulance::{Ambulance, AmbulanceCounts, AmbulanceStatus, AmbulanceType, NewAmbulance},
         crew::NewCrew,
         hospital::{Hospital, NewHospital},
+        position::Fix,
         user::{NewUser, Role},
     },
     error::ApiError,
     store::{
         Key, Store,
+        ambulances::AmbulanceItem,
         counters::{self, Total},
         db_error,
         hospital_index::IndexBuild,
         hospitals::HospitalItem,
-        keys, retry, schema,
-        table::to_item,
+        keys,
+        positions::{FreeSpot, PositionItem},
+        retry, schema,
+        table::{Item, to_item},
         tx::Label,
         tx::Tx,
         tx::Write,
     },
-    types::{Email, Id, LatLng, Phone, Username},
+    types::{Email, Id, LatLng, Phone, Username, format_rfc3339},
 };
 
 pub const TEST_PASSWORD: &str = "password123";
@@ -557,19 +561,89 @@ impl Store {
         &self,
         hospitals: Vec<(Id, NewHospital)>,
     ) -> Result<IndexBuild, ApiError> {
-        use aws_sdk_dynamodb::types::{PutRequest, WriteRequest};
-        use backon::Retryable;
-        use futures::{StreamExt, TryStreamExt};
-
         let total = hospitals.len() as i64;
         let last_id = hospitals.iter().map(|(id, _)| id.get()).max().unwrap_or(0);
-        let mut requests = vec![];
+        let mut items = vec![];
         let mut loaded = vec![];
         for (id, new) in hospitals {
             let item = HospitalItem::new(id, new);
             loaded.push(Hospital::from(item.clone()));
+            items.push(to_item(&item)?);
+        }
+        self.batch_put(items).await?;
+        let mut tx = Tx::new();
+        tx.push(
+            Label::Counter,
+            counters::add(counters::HOSPITALS, &Total { total })?,
+        );
+        self.commit_or_500(tx).await?;
+        self.sequence_past("hospital", last_id).await?;
+        self.write_hospital_index(loaded).await
+    }
+
+    /// Loads a fleet fast with BatchWriteItem, for benchmarks only: each ambulance
+    /// (id given; the id sequence is moved past them) with its `POSITION` item when
+    /// it reported and, while AVAILABLE, its `FREEPOS` entry, and the fleet counter.
+    /// A report's time is `age` before the moment its chunk is written. Hospitals'
+    /// `ambulanceCount`s are not kept (no removal follows a benchmark).
+    pub async fn bulk_load_fleet(&self, fleet: Vec<BulkAmbulance>) -> Result<(), ApiError> {
+        let last_id = fleet.iter().map(|a| a.id.get()).max().unwrap_or(0);
+        let statuses: Vec<_> = fleet.iter().map(|a| a.new.status).collect();
+        for chunk in fleet.chunks(5000) {
+            let now = time::OffsetDateTime::now_utc();
+            let mut items = vec![];
+            for a in chunk {
+                let item = AmbulanceItem::new(a.id, &a.new, &a.hospital);
+                let last = a.last.map(|((latitude, longitude), age)| Fix {
+                    latitude,
+                    longitude,
+                    recorded_at: format_rfc3339(now - age),
+                });
+                if let Some(fix) = &last {
+                    items.push(to_item(&PositionItem::new(a.id, fix.clone()))?);
+                }
+                if a.new.status == AmbulanceStatus::Available {
+                    let point = (a.hospital.latitude, a.hospital.longitude);
+                    items.push(to_item(&FreeSpot::of_item(&item, point, last).item())?);
+                }
+                items.push(to_item(&item)?);
+            }
+            self.batch_put(items).await?;
+        }
+        let mut tx = Tx::new();
+        tx.push(
+            Label::Counter,
+            counters::add(counters::AMBULANCES, &AmbulanceCounts::of(statuses.iter()))?,
+        );
+        self.commit_or_500(tx).await?;
+        self.sequence_past("ambulance", last_id).await
+    }
+
+    /// Moves the id sequence of `entity` to `last` unless it is past it already.
+    async fn sequence_past(&self, entity: &str, last: u64) -> Result<(), ApiError> {
+        // `None`: the sequence was already past it.
+        let _: Option<Key> = self
+            .update_returning(
+                Write::update(keys::sequence(entity), "SET #v = :last")
+                    .when("attribute_not_exists(#v) OR #v < :last")
+                    .name("#v", "value")
+                    .value(":last", last),
+            )
+            .await?;
+        Ok(())
+    }
+
+    /// Puts items with BatchWriteItem, 25 a request, 16 requests at once; unprocessed
+    /// items are sent again with the store's retry policy.
+    async fn batch_put(&self, items: Vec<Item>) -> Result<(), ApiError> {
+        use aws_sdk_dynamodb::types::{PutRequest, WriteRequest};
+        use backon::Retryable;
+        use futures::{StreamExt, TryStreamExt};
+
+        let mut requests = vec![];
+        for item in items {
             let put = PutRequest::builder()
-                .set_item(Some(to_item(&item)?))
+                .set_item(Some(item))
                 .build()
                 .map_err(ApiError::internal)?;
             requests.push(WriteRequest::builder().put_request(put).build());
@@ -605,21 +679,16 @@ impl Store {
             .buffer_unordered(16)
             .try_collect::<Vec<()>>()
             .await?;
-        let mut tx = Tx::new();
-        tx.push(
-            Label::Counter,
-            counters::add(counters::HOSPITALS, &Total { total })?,
-        );
-        self.commit_or_500(tx).await?;
-        // `None`: the sequence was already past them.
-        let _: Option<Key> = self
-            .update_returning(
-                Write::update(keys::sequence("hospital"), "SET #v = :last")
-                    .when("attribute_not_exists(#v) OR #v < :last")
-                    .name("#v", "value")
-                    .value(":last", last_id),
-            )
-            .await?;
-        self.write_hospital_index(loaded).await
+        Ok(())
     }
+}
+
+/// One ambulance of [`Store::bulk_load_fleet`].
+pub struct BulkAmbulance {
+    pub id: Id,
+    pub new: NewAmbulance,
+    /// Its hospital (the ambulance item keeps its name, address and point).
+    pub hospital: Hospital,
+    /// Its last report: where, and how long before it is written.
+    pub last: Option<((f64, f64), time::Duration)>,
 }

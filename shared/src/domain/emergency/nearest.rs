@@ -64,10 +64,10 @@ pub const DEFAULT_FIRST_TARGET_KM: f64 = 3.0;
 /// How much farther the next round looks after one that found nothing. Larger than
 /// the hospital search's: an emergency wants few rounds more than few items.
 pub const EMPTY_GROWTH: f64 = 10.0;
-/// Cells per radius of a round's cover: coarser than the hospital search's 3, since
-/// every range costs one Query per shard of `freegeo` (8), and free ambulances are
-/// fewer than the items those coarser cells add (docs/performance.md).
-pub const CELLS_PER_RADIUS: f64 = 1.5;
+/// Cells per radius of a round's cover: coarser than the hospital search's 3 (fewer
+/// Queries for a few more entries read; chosen with `bench_emergency`,
+/// docs/performance.md).
+pub const CELLS_PER_RADIUS: f64 = 2.0;
 /// When every candidate of a search was refused, the next search's first round
 /// reaches this many times as far as the last one proved.
 pub const NEXT_SEARCH_GROWTH: f64 = 3.0;
