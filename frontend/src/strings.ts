@@ -15,6 +15,12 @@ export const S = {
   invalidLogin: 'Invalid username or password',
   registrationFailed: 'Registration failed',
   sessionExpired: 'Your session has expired. Please sign in again.',
+  // Rate limits (issue 16): every route may answer 429 with Retry-After.
+  tooManyRequests: (wait: string) => `Too many requests. Please wait ${wait} and try again.`,
+  currentPasswordRequired: 'Enter your current password to set a new one.',
+  currentPasswordWrong: 'Your current password is not correct.',
+  currentPasswordLabel: 'Current password',
+  currentPasswordHint: 'Needed to set a new password.',
   fetchProfileFailed: 'Failed to fetch profile',
   updateProfileFailed: 'Failed to update profile',
   profileUpdated: 'Profile updated successfully!',

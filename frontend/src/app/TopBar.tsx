@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react'
 import { Link, NavLink, useLocation, useNavigate } from 'react-router'
-import { clearSession, isAdmin, useSession } from '@/lib/session'
+import { signOut } from '@/lib/api'
+import { isAdmin, useSession } from '@/lib/session'
 import { S } from '@/strings'
 import { Icon } from '@/components/Icon'
 
@@ -20,7 +21,7 @@ export function TopBar() {
   const displayName = user?.username || user?.email || 'User'
 
   const logout = () => {
-    clearSession()
+    signOut()
     navigate('/login')
   }
 

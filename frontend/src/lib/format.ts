@@ -36,3 +36,14 @@ export const ambulanceStatusLabel: Record<string, string> = {
 export function telHref(phone: string): string {
   return `tel:${phone.replace(/\s+/g, '')}`
 }
+
+/** A wait a person can act on: "30 seconds", "2 minutes", or "a moment" when unknown. */
+export function formatWait(seconds: number | undefined): string {
+  if (seconds === undefined || !Number.isFinite(seconds)) return 'a moment'
+  const s = Math.max(1, Math.ceil(seconds))
+  if (s < 60) return s === 1 ? '1 second' : `${s} seconds`
+  const m = Math.ceil(s / 60)
+  if (m < 60) return m === 1 ? '1 minute' : `${m} minutes`
+  const h = Math.ceil(m / 60)
+  return h === 1 ? '1 hour' : `${h} hours`
+}

@@ -42,7 +42,7 @@ function History({ userId }: { userId: number }) {
     return (
       <div className="space-y-6">
         {header}
-        <ErrorState message={S.historyFailed} onRetry={() => history.refetch()} />
+        <ErrorState message={S.historyFailed} error={history.error} onRetry={() => history.refetch()} />
       </div>
     )
   }
