@@ -4,7 +4,7 @@ import { Spinner } from '@/components/Feedback'
 import { HomePage } from '@/features/home/routes/HomePage'
 import { LoginPage } from '@/features/auth/routes/LoginPage'
 import { RegisterPage } from '@/features/auth/routes/RegisterPage'
-import { RequireAdmin, RequireAuth } from './guards'
+import { RequireAdmin, RequireAuth, RequireCrew, SendCrewHome } from './guards'
 import { Layout } from './Layout'
 import { NotFoundPage } from './NotFoundPage'
 
@@ -28,19 +28,21 @@ const adminDashboard = page(() => import('@/features/admin/routes/AdminDashboard
 const adminHospitals = page(() => import('@/features/admin/routes/AdminHospitalsPage'))
 const adminAmbulances = page(() => import('@/features/admin/routes/AdminAmbulancesPage'))
 const adminBookings = page(() => import('@/features/admin/routes/AdminBookingsPage'))
+const crew = page(() => import('@/features/crew/routes/CrewPage'))
 
 const auth = (node: ReactNode) => <RequireAuth>{node}</RequireAuth>
 const admin = (node: ReactNode) => <RequireAdmin>{node}</RequireAdmin>
+const crewOnly = (node: ReactNode) => <RequireCrew>{node}</RequireCrew>
 
 export const router = createBrowserRouter([
   {
     element: <Layout />,
     children: [
-      { path: '/', element: <HomePage /> },
+      { path: '/', element: <SendCrewHome><HomePage /></SendCrewHome> },
       { path: '/about', element: about },
       { path: '/login', element: <LoginPage /> },
       { path: '/register', element: <RegisterPage /> },
-      { path: '/profile', element: auth(profile) },
+      { path: '/profile', element: <RequireAuth crewToo>{profile}</RequireAuth> },
       { path: '/history', element: auth(history) },
       { path: '/hospitals/nearest', element: auth(nearest) },
       { path: '/hospitals/:id/ambulances', element: auth(hospitalAmbulances) },
@@ -51,6 +53,7 @@ export const router = createBrowserRouter([
       { path: '/admin/hospitals', element: admin(adminHospitals) },
       { path: '/admin/ambulances', element: admin(adminAmbulances) },
       { path: '/admin/bookings', element: admin(adminBookings) },
+      { path: '/crew', element: crewOnly(crew) },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

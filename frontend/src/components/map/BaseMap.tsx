@@ -24,6 +24,7 @@ export function BaseMap({
   zoom = 13,
   className = 'h-72 w-full md:h-96',
   tilesFailedText = S.mapTilesFailedMarkers,
+  zoomControl = true,
   legend,
   children,
 }: {
@@ -32,6 +33,8 @@ export function BaseMap({
   zoom?: number
   className?: string
   tilesFailedText?: string
+  /** Off where every control must be big (the crew's phone): fingers pinch instead. */
+  zoomControl?: boolean
   legend?: ReactNode
   children: ReactNode
 }) {
@@ -42,6 +45,7 @@ export function BaseMap({
         center={center}
         zoom={zoom}
         scrollWheelZoom={false}
+        zoomControl={zoomControl}
         className={`rounded-xl border border-slate-200 bg-slate-100 ${className}`}
       >
         <TileLayer url={tileUrl} attribution={attribution} eventHandlers={{ tileerror: () => setTilesFailed(true) }} />

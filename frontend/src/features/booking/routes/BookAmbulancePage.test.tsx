@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { saveSession } from '@/lib/session'
 import { ambulance, booking, demoUser, hospital } from '@/test/fixtures'
+import { fix, stubNavigator } from '@/test/geolocation'
 import { json, renderRoutes, routeFetch, type FetchCall } from '@/test/render'
 import BookAmbulancePage from './BookAmbulancePage'
 
@@ -105,10 +106,7 @@ describe('BookAmbulancePage', () => {
 
   it('sends the pickup placed by "use my current location", with its landmark', async () => {
     const { calls } = server()
-    vi.stubGlobal('navigator', {
-      ...navigator,
-      geolocation: { getCurrentPosition: (ok: PositionCallback) => ok({ coords: { latitude: 30.712345, longitude: 74.301234 } } as GeolocationPosition) },
-    })
+    stubNavigator({ geolocation: { getCurrentPosition: (ok: PositionCallback) => ok(fix(30.712345, 74.301234)) } })
     open('/book-ambulance?hospitalId=3&ambulanceId=31')
     await waitFor(() => expect(ambulanceSelect().value).toBe('31'))
     await fillPatient()
