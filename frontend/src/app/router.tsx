@@ -22,6 +22,7 @@ const about = page(() => import('@/features/about/routes/AboutPage'))
 const profile = page(() => import('@/features/profile/routes/ProfilePage'))
 const history = page(() => import('@/features/booking/routes/HistoryPage'))
 const booking = page(() => import('@/features/booking/routes/BookAmbulancePage'))
+const track = page(() => import('@/features/booking/routes/TrackBookingPage'))
 const nearest = page(() => import('@/features/hospitals/routes/NearestHospitalsPage'))
 const hospitalAmbulances = page(() => import('@/features/hospitals/routes/HospitalAmbulancesPage'))
 const adminDashboard = page(() => import('@/features/admin/routes/AdminDashboardPage'))
@@ -49,6 +50,8 @@ export const router = createBrowserRouter([
       { path: '/book-ambulance', element: auth(booking) },
       // Links across the spec point here; it is the same booking form.
       { path: '/booking', element: auth(booking) },
+      // The requester's and admins' view of one booking (the server answers 403 to others).
+      { path: '/bookings/:id', element: auth(track) },
       { path: '/admin', element: admin(adminDashboard) },
       { path: '/admin/hospitals', element: admin(adminHospitals) },
       { path: '/admin/ambulances', element: admin(adminAmbulances) },

@@ -89,8 +89,8 @@ function History({ userId }: { userId: number }) {
         <ConfirmAction
           title="Cancel Booking"
           confirmLabel="Cancel Booking"
-          busyLabel="Cancelling..."
-          cancelLabel="Keep Booking"
+          busyLabel={S.cancelling}
+          cancelLabel={S.keepBooking}
           busy={cancel.isPending}
           onConfirm={confirmCancel}
           onCancel={() => setCancelling(null)}
