@@ -29,6 +29,8 @@ const adminDashboard = page(() => import('@/features/admin/routes/AdminDashboard
 const adminHospitals = page(() => import('@/features/admin/routes/AdminHospitalsPage'))
 const adminAmbulances = page(() => import('@/features/admin/routes/AdminAmbulancesPage'))
 const adminBookings = page(() => import('@/features/admin/routes/AdminBookingsPage'))
+const adminLive = page(() => import('@/features/admin/routes/AdminLivePage'))
+const adminCrew = page(() => import('@/features/admin/routes/AdminCrewPage'))
 const crew = page(() => import('@/features/crew/routes/CrewPage'))
 
 const auth = (node: ReactNode) => <RequireAuth>{node}</RequireAuth>
@@ -56,6 +58,8 @@ export const router = createBrowserRouter([
       { path: '/admin/hospitals', element: admin(adminHospitals) },
       { path: '/admin/ambulances', element: admin(adminAmbulances) },
       { path: '/admin/bookings', element: admin(adminBookings) },
+      { path: '/admin/live', element: admin(adminLive) },
+      { path: '/admin/crew', element: admin(adminCrew) },
       { path: '/crew', element: crewOnly(crew) },
       { path: '*', element: <NotFoundPage /> },
     ],
