@@ -65,24 +65,20 @@ export default function AdminLivePage() {
       )}
       {data && !empty && (
         <div className="grid gap-6 lg:grid-cols-2">
-          <section aria-labelledby="live-ambulances" className="space-y-3">
-            <h2 id="live-ambulances" className="text-lg font-semibold">{S.live.ambulancesHeading(data.ambulances.length)}</h2>
-            {data.ambulances.length === 0 ? (
-              <p className="text-slate-600">{S.live.noAmbulances}</p>
-            ) : (
-              <DataTable caption={S.live.ambulancesHeading(data.ambulances.length)} columns={ambulanceColumns} rows={data.ambulances} rowKey={(a) => a.id} />
-            )}
-          </section>
-          <section aria-labelledby="live-bookings" className="space-y-3">
-            <h2 id="live-bookings" className="text-lg font-semibold">{S.live.bookingsHeading(data.openBookings.length)}</h2>
-            {data.openBookings.length === 0 ? (
-              <p className="text-slate-600">{S.live.noBookings}</p>
-            ) : (
-              <DataTable caption={S.live.bookingsHeading(data.openBookings.length)} columns={bookingColumns} rows={data.openBookings} rowKey={(b) => b.id} />
-            )}
-          </section>
+          <InView id="live-ambulances" title={S.live.ambulancesHeading(data.ambulances.length)} none={S.live.noAmbulances} columns={ambulanceColumns} rows={data.ambulances} />
+          <InView id="live-bookings" title={S.live.bookingsHeading(data.openBookings.length)} none={S.live.noBookings} columns={bookingColumns} rows={data.openBookings} />
         </div>
       )}
     </div>
+  )
+}
+
+/** What the map shows, as a list (the map's markers are not all reachable by keyboard). */
+function InView<T extends { id: number }>({ id, title, none, columns, rows }: { id: string; title: string; none: string; columns: Column<T>[]; rows: T[] }) {
+  return (
+    <section aria-labelledby={id} className="space-y-3">
+      <h2 id={id} className="text-lg font-semibold">{title}</h2>
+      {rows.length === 0 ? <p className="text-slate-600">{none}</p> : <DataTable caption={title} columns={columns} rows={rows} rowKey={(r) => r.id} />}
+    </section>
   )
 }
