@@ -20,6 +20,9 @@ use crate::{
     types::{Id, Password},
 };
 
+mod crew;
+pub use crew::CrewCaller;
+
 /// Tokens live 12 hours.
 pub const TOKEN_TTL_SECS: i64 = 12 * 60 * 60;
 
@@ -178,6 +181,8 @@ fn bearer(parts: &Parts) -> Result<Option<&str>, ApiError> {
 }
 
 /// The extractors read the keys from any router state that holds them (`AppState`).
+/// `Caller` is a user or an admin: a crew token gets 403 (crew routes take
+/// [`CrewCaller`], the few routes open to every role [`SignedIn`]).
 impl<S> FromRequestParts<S> for Caller
 where
     Arc<AuthKeys>: FromRef<S>,
@@ -186,8 +191,30 @@ where
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        let SignedIn(caller) = SignedIn::from_request_parts(parts, state).await?;
+        if caller.role.is_crew() {
+            return Err(ApiError::Forbidden(
+                "This route is not for ambulance crew accounts".into(),
+            ));
+        }
+        Ok(caller)
+    }
+}
+
+/// Any signed-in caller, crew included: 401 unless a valid bearer token came.
+#[derive(Debug, Clone, Copy)]
+pub struct SignedIn(pub Caller);
+
+impl<S> FromRequestParts<S> for SignedIn
+where
+    Arc<AuthKeys>: FromRef<S>,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
         match bearer(parts)? {
-            Some(token) => Arc::<AuthKeys>::from_ref(state).verify(token),
+            Some(token) => Arc::<AuthKeys>::from_ref(state).verify(token).map(SignedIn),
             None => Err(ApiError::Unauthorized("Authentication required".into())),
         }
     }
@@ -226,7 +253,7 @@ where
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
-        let caller = Caller::from_request_parts(parts, state).await?;
+        let SignedIn(caller) = SignedIn::from_request_parts(parts, state).await?;
         if caller.is_admin() {
             Ok(AdminCaller(caller))
         } else {

@@ -6,8 +6,13 @@
 mod authz;
 mod booking;
 mod coordinates;
+mod crew;
+mod dispatch;
 mod faults;
 mod fleet;
+mod helpers;
+mod hospital_index;
 mod iam;
 mod openapi;
+mod positions;
 mod route_groups;

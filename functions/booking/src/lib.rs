@@ -8,8 +8,13 @@ use axum::{
 };
 use serde::Deserialize;
 use shared::{
-    ApiError, ApiJson, ApiPath, ApiQuery, AppState, Caller,
-    domain::booking::{self, Booking, BookingRequest, BookingStatus},
+    ApiError, ApiJson, ApiPath, ApiQuery, AppState, Caller, SignedIn,
+    domain::{
+        booking::{self, Booking, BookingRequest, BookingStatus, Goal, Mover},
+        crew,
+        dispatch::Tracking,
+    },
+    http::ForUser,
     types::Id,
 };
 
@@ -20,14 +25,9 @@ pub fn router(state: AppState) -> Router {
             .route("/api/booking/history", get(history))
             .route("/api/booking/cancel", patch(cancel))
             .route("/api/booking/{id}", get(one))
+            .route("/api/booking/{id}/track", get(track))
             .with_state(state),
     )
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct ForUser {
-    user_id: Option<Id>,
 }
 
 /// The optional `Idempotency-Key` header: 1–200 visible ASCII characters.
@@ -106,11 +106,40 @@ async fn cancel(
     caller: Caller,
     ApiQuery(q): ApiQuery<CancelQuery>,
 ) -> Result<Json<Booking>, ApiError> {
-    // The booking read to check the caller is the one the move starts from.
+    // The booking read to check the caller is the one the move starts from. The
+    // requester cancels only until the ambulance reaches the pickup; an admin any
+    // open booking.
     let booking = owned(&app, caller, q.booking_id).await?;
+    let mover = if caller.is_admin() {
+        Mover::Admin
+    } else {
+        Mover::Requester
+    };
     Ok(Json(
         app.store
-            .set_read_booking_status(booking, BookingStatus::Cancelled)
+            .move_read_booking(booking, mover, Goal::Status(BookingStatus::Cancelled))
             .await?,
     ))
+}
+
+/// The requester's live view of a trip: stage, timeline, where the ambulance is and
+/// when it arrives. Its owner and admins may see it, and the crew of its ambulance
+/// while the ambulance holds it; anyone else gets 403.
+async fn track(
+    State(app): State<AppState>,
+    SignedIn(caller): SignedIn,
+    ApiPath(id): ApiPath<Id>,
+) -> Result<Json<Tracking>, ApiError> {
+    let booking = if caller.role.is_crew() {
+        let (booking, account) = tokio::join!(app.store.booking(id), app.store.crew(caller.id));
+        let booking = booking?.ok_or_else(|| booking::not_found(id))?;
+        let account = account?.ok_or_else(crew::not_a_crew)?;
+        if account.ambulance_id != booking.ambulance_id || booking.booking_status.is_final() {
+            return Err(crew::not_your_booking(id));
+        }
+        booking
+    } else {
+        owned(&app, caller, id).await?
+    };
+    Ok(Json(app.store.tracking(booking).await?))
 }

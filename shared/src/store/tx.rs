@@ -47,9 +47,15 @@ pub enum Label {
     Ambulance(Id),
     AmbulanceNumberGuard(Id),
     Booking(Id),
+    /// An ambulance's `FREEPOS` or `POSITION` item (`positions`).
+    FreeEntry(Id),
+    Position(Id),
     IdempotencyKey,
     /// A shard of a counter (`counters`): never conditional.
     Counter,
+    /// The nearest-hospital index's items (`hospital_index`); only its version
+    /// item is conditional.
+    HospitalIndex,
 }
 
 enum Op {

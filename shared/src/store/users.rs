@@ -6,7 +6,7 @@ use super::{
     counters::{self, Total},
     keys::{self, Key},
     table::Store,
-    tx::{Label, Tx, Write},
+    tx::{Label, Refused, Tx, Write},
 };
 use crate::{
     domain::user::{self, NewUser, ProfileChange, Role, User},
@@ -16,24 +16,36 @@ use crate::{
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-struct UserItem {
+pub(crate) struct UserItem {
     #[serde(flatten)]
-    key: Key,
+    pub(crate) key: Key,
     #[serde(flatten)]
-    user: User,
-    password_hash: String,
+    pub(crate) user: User,
+    pub(crate) password_hash: String,
+    /// A crew account's ambulance, and its index keys (`store::crew`): the crew of
+    /// one ambulance on `gsi1`, every crew by name on `list`. None for other roles.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) ambulance_id: Option<Id>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) gsi1pk: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) gsi1sk: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) listpk: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) listsk: Option<String>,
 }
 
 /// Claims a username or an email for a user.
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-struct Guard {
+pub(crate) struct Guard {
     #[serde(flatten)]
     key: Key,
     user_id: Id,
 }
 
-fn guard(key: Key, user_id: Id) -> Write {
+pub(crate) fn guard(key: Key, user_id: Id) -> Write {
     Write::put(&Guard { key, user_id }).absent()
 }
 
@@ -47,6 +59,36 @@ struct Throttle {
     window_start: i64,
     /// The table's TTL attribute (`schema::TTL_ATTRIBUTE`).
     ttl: i64,
+}
+
+impl UserItem {
+    /// The account and its username and email guards, all conditional on being new.
+    pub(crate) fn account_tx(&self, username: &Username, email: &Email) -> Tx {
+        let id = self.user.id;
+        let mut tx = Tx::new();
+        tx.push(Label::User, Write::put(self).absent())
+            .push(
+                Label::UsernameGuard,
+                guard(keys::username_guard(username), id),
+            )
+            .push(Label::EmailGuard, guard(keys::email_guard(email), id));
+        tx
+    }
+}
+
+/// Why a new account's transaction was refused: its username or email is taken, or
+/// (`other`, when given) another of its conditions.
+pub(crate) fn account_refused(r: &Refused, other: Option<(Label, ApiError)>) -> ApiError {
+    if r.by(Label::UsernameGuard) {
+        user::username_taken()
+    } else if r.by(Label::EmailGuard) {
+        user::email_taken()
+    } else {
+        match other {
+            Some((label, error)) if r.by(label) => error,
+            _ => ApiError::internal(format!("a new account refused: {r:?}")),
+        }
+    }
 }
 
 const LOGIN_WINDOW_SECS: i64 = 15 * 60;
@@ -71,26 +113,17 @@ impl Store {
             key: keys::user(id),
             user: user.clone(),
             password_hash: new.password_hash,
+            ambulance_id: None,
+            gsi1pk: None,
+            gsi1sk: None,
+            listpk: None,
+            listsk: None,
         };
-        let mut tx = Tx::new();
-        tx.push(Label::User, Write::put(&item).absent())
-            .push(
-                Label::UsernameGuard,
-                guard(keys::username_guard(&new.username), id),
-            )
-            .push(Label::EmailGuard, guard(keys::email_guard(&new.email), id))
-            .push(Label::Counter, counters::add(counters::USERS, &Total::ONE)?);
-        self.commit(tx).await.map_err(|e| {
-            e.or_refused(|r| {
-                if r.by(Label::UsernameGuard) {
-                    user::username_taken()
-                } else if r.by(Label::EmailGuard) {
-                    user::email_taken()
-                } else {
-                    ApiError::internal(format!("registration refused: {r:?}"))
-                }
-            })
-        })?;
+        let mut tx = item.account_tx(&new.username, &new.email);
+        tx.push(Label::Counter, counters::add(counters::USERS, &Total::ONE)?);
+        self.commit(tx)
+            .await
+            .map_err(|e| e.or_refused(|r| account_refused(&r, None)))?;
         Ok(user)
     }
 
@@ -186,6 +219,13 @@ impl Store {
         password_hash: String,
     ) -> Result<(User, bool), ApiError> {
         if let Some((user, _)) = self.user_for_login(username).await? {
+            if user.role.is_crew() {
+                // Its ambulance binding and index keys would stay behind.
+                return Err(ApiError::Conflict(format!(
+                    "{username} is a crew account: remove it (DELETE /api/admin/crew/{}) before making the name an admin",
+                    user.id
+                )));
+            }
             let promote = Write::update(
                 keys::user(user.id),
                 "SET #role = :admin, passwordHash = :hash",
