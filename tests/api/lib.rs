@@ -7,8 +7,11 @@ use axum::{Router, extract::Request, response::IntoResponse};
 use shared::{ApiError, AppState};
 use tower::ServiceExt;
 
+/// A function's router over its state.
+pub type RouterFn = fn(AppState) -> Router;
+
 /// Every function: its route group (= crate name) and its router.
-pub const FUNCTIONS: [(&str, fn(AppState) -> Router); 6] = [
+pub const FUNCTIONS: [(&str, RouterFn); 6] = [
     ("auth", auth::router),
     ("user", user::router),
     ("hospitals", hospitals::router),
