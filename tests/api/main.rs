@@ -9,5 +9,6 @@ mod coordinates;
 mod faults;
 mod fleet;
 mod iam;
+mod limits;
 mod openapi;
 mod route_groups;

@@ -10,6 +10,7 @@ use serde::Deserialize;
 use shared::{
     ApiError, ApiJson, ApiPath, ApiQuery, AppState, Caller,
     domain::booking::{self, Booking, BookingRequest, BookingStatus},
+    store::open_bookings::OpenLimit,
     types::Id,
 };
 
@@ -62,7 +63,13 @@ async fn book(
     ApiJson(req): ApiJson<BookingRequest>,
 ) -> Result<(StatusCode, Json<Booking>), ApiError> {
     let user = caller.acting_for(q.user_id)?;
-    let booking = app.store.book(user, req, key.as_deref()).await?;
+    // Admins (dispatchers booking for people) are not held to the open-bookings limit.
+    let limit = if caller.is_admin() {
+        OpenLimit::Exempt
+    } else {
+        OpenLimit::Applies
+    };
+    let booking = app.store.book(user, req, key.as_deref(), limit).await?;
     Ok((StatusCode::CREATED, Json(booking)))
 }
 

@@ -48,6 +48,11 @@ pub fn email_guard(email: &Email) -> Key {
     Key::new(format!("EMAIL#{}", email.key()), "GUARD")
 }
 
+/// The ids of a user's open bookings (`open_bookings`), beside the user.
+pub fn open_bookings(user: Id) -> Key {
+    Key::new(format!("USER#{user}"), "OPEN")
+}
+
 pub fn login_throttle(username: &Username) -> Key {
     Key::new(format!("LOGINFAIL#{}", username.key()), "THROTTLE")
 }

@@ -48,6 +48,8 @@ pub enum Label {
     AmbulanceNumberGuard(Id),
     Booking(Id),
     IdempotencyKey,
+    /// The user's open-bookings guard (`open_bookings`).
+    OpenBookings,
     /// A shard of a counter (`counters`): never conditional.
     Counter,
 }

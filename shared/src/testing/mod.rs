@@ -197,6 +197,17 @@ impl TestApp {
         }
     }
 
+    /// `n` instances of `router` over this app's table, each with a DynamoDB client
+    /// of its own, as `n` Lambda instances of a function run under load.
+    pub async fn instances(&self, n: usize, router: fn(AppState) -> Router) -> Vec<TestApp> {
+        let mut apps = Vec::with_capacity(n);
+        for _ in 0..n {
+            let state = AppState::new(test_config(self.state.store.table())).await;
+            apps.push(TestApp::with_state(state, router));
+        }
+        apps
+    }
+
     /// The DynamoDB calls this app's requests made so far, by function (the route
     /// group of the request's path), as IAM actions and resources.
     pub fn dynamodb_calls(
