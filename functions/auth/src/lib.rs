@@ -6,6 +6,7 @@ use shared::{
     ApiError, ApiJson, AppState,
     auth::{hash_password, verify_password},
     domain::user::{NewUser, Role, User},
+    edge::ClientAddress,
     types::{Email, Id, LatLng, Latitude, Longitude, Password, Phone, Username},
 };
 
@@ -46,8 +47,12 @@ struct AuthResponse {
 
 async fn register(
     State(app): State<AppState>,
+    address: ClientAddress,
     ApiJson(req): ApiJson<RegisterRequest>,
 ) -> Result<(StatusCode, Json<AuthResponse>), ApiError> {
+    app.store
+        .count_registration(address.key().as_deref())
+        .await?;
     let password_hash = hash_password(&req.password).await?;
     let user = app
         .store
@@ -86,6 +91,7 @@ const INVALID_LOGIN: &str = "Invalid username or password";
 
 async fn login(
     State(app): State<AppState>,
+    address: ClientAddress,
     ApiJson(req): ApiJson<LoginRequest>,
 ) -> Result<Json<AuthResponse>, ApiError> {
     if req.username.trim().is_empty() {
@@ -102,12 +108,16 @@ async fn login(
     } else {
         String::new()
     };
-    let found = match &username {
+    // The check is reserved (throttled) before anything is hashed.
+    let (attempt, found) = match &username {
         Some(name) => {
-            app.store.check_login_throttle(name).await?;
-            app.store.user_for_login(name).await?
+            let attempt = app
+                .store
+                .reserve_login_attempt(name, address.key().as_deref())
+                .await?;
+            (Some(attempt), app.store.user_for_login(name).await?)
         }
-        None => None,
+        None => (None, None),
     };
     let (user, hash) = match found {
         Some((user, hash)) => (Some(user), Some(hash)),
@@ -115,13 +125,10 @@ async fn login(
     };
     let ok = verify_password(hash, candidate).await?;
     let (Some(user), true) = (user, ok) else {
-        if let Some(name) = &username {
-            app.store.record_login_failure(name).await?;
-        }
         return Err(ApiError::Unauthorized(INVALID_LOGIN.into()));
     };
-    if let Some(name) = &username {
-        app.store.clear_login_failures(name).await?;
+    if let Some(attempt) = attempt {
+        app.store.login_succeeded(attempt).await?;
     }
     let token = app.auth.issue(user.id, user.role)?;
     Ok(Json(AuthResponse {

@@ -10,6 +10,7 @@ use serde::Deserialize;
 use shared::{
     ApiError, ApiJson, ApiPath, ApiQuery, AppState, Caller,
     domain::booking::{self, Booking, BookingRequest, BookingStatus},
+    edge::ClientAddress,
     store::open_bookings::OpenLimit,
     types::Id,
 };
@@ -58,15 +59,20 @@ impl<S: Send + Sync> FromRequestParts<S> for IdempotencyKey {
 async fn book(
     State(app): State<AppState>,
     caller: Caller,
+    address: ClientAddress,
     ApiQuery(q): ApiQuery<ForUser>,
     IdempotencyKey(key): IdempotencyKey,
     ApiJson(req): ApiJson<BookingRequest>,
 ) -> Result<(StatusCode, Json<Booking>), ApiError> {
     let user = caller.acting_for(q.user_id)?;
-    // Admins (dispatchers booking for people) are not held to the open-bookings limit.
+    // Admins (dispatchers booking for people) are held to neither the rate limits
+    // nor the open-bookings limit.
     let limit = if caller.is_admin() {
         OpenLimit::Exempt
     } else {
+        app.store
+            .count_booking_request(caller.id, address.key().as_deref(), key.as_deref())
+            .await?;
         OpenLimit::Applies
     };
     let booking = app.store.book(user, req, key.as_deref(), limit).await?;

@@ -53,8 +53,17 @@ pub fn open_bookings(user: Id) -> Key {
     Key::new(format!("USER#{user}"), "OPEN")
 }
 
-pub fn login_throttle(username: &Username) -> Key {
-    Key::new(format!("LOGINFAIL#{}", username.key()), "THROTTLE")
+/// The login attempts of one username from one client address (`limits`).
+pub fn login_streak(username: &Username, address: &str) -> Key {
+    Key::new(format!("LOGIN#{}#{address}", username.key()), "STREAK")
+}
+
+/// One window of one rate limit (`limits`) for one subject (a user, an address).
+pub fn rate_limit(limit: &str, subject: &str, window_start: i64) -> Key {
+    Key::new(
+        format!("LIMIT#{limit}#{subject}"),
+        format!("WINDOW#{window_start}"),
+    )
 }
 
 pub fn hospital(id: Id) -> Key {

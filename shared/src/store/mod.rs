@@ -15,6 +15,7 @@ pub mod counters;
 pub mod cross_aggregate;
 pub mod hospitals;
 pub mod keys;
+pub mod limits;
 pub mod open_bookings;
 pub mod paging;
 pub mod retry;

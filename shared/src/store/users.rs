@@ -1,4 +1,4 @@
-//! Users, their uniqueness guards and the login throttle.
+//! Users and their uniqueness guards.
 
 use serde::{Deserialize, Serialize};
 
@@ -11,7 +11,7 @@ use super::{
 use crate::{
     domain::user::{self, NewUser, ProfileChange, Role, User},
     error::ApiError,
-    types::{Email, Id, Phone, Username, epoch_seconds, now_rfc3339},
+    types::{Email, Id, Phone, Username, now_rfc3339},
 };
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -36,21 +36,6 @@ struct Guard {
 fn guard(key: Key, user_id: Id) -> Write {
     Write::put(&Guard { key, user_id }).absent()
 }
-
-/// Failed logins of one username in the current window.
-#[derive(Debug, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Throttle {
-    #[serde(flatten)]
-    key: Key,
-    count: i64,
-    window_start: i64,
-    /// The table's TTL attribute (`schema::TTL_ATTRIBUTE`).
-    ttl: i64,
-}
-
-const LOGIN_WINDOW_SECS: i64 = 15 * 60;
-const LOGIN_MAX_FAILURES: i64 = 5;
 
 impl Store {
     /// Creates a user and claims the username and email in one transaction, so two
@@ -210,53 +195,6 @@ impl Store {
             })
             .await?;
         Ok((user, true))
-    }
-
-    /// 429 while `username` has had too many failed logins in the window.
-    pub async fn check_login_throttle(&self, username: &Username) -> Result<(), ApiError> {
-        let now = epoch_seconds();
-        if let Some(t) = self
-            .get::<Throttle>(&keys::login_throttle(username))
-            .await?
-            && t.window_start > now - LOGIN_WINDOW_SECS
-            && t.count >= LOGIN_MAX_FAILURES
-        {
-            return Err(ApiError::TooManyRequests {
-                message: "Too many failed login attempts. Please try again later.".into(),
-                retry_after_secs: (t.window_start + LOGIN_WINDOW_SECS - now).max(1) as u64,
-            });
-        }
-        Ok(())
-    }
-
-    /// Counts one failed login in the current 15-minute window (starting a new
-    /// window when the old one has passed). Kept in DynamoDB: functions are stateless.
-    pub async fn record_login_failure(&self, username: &Username) -> Result<(), ApiError> {
-        let now = epoch_seconds();
-        let bump = Write::update(keys::login_throttle(username), "ADD #c :one")
-            .when("windowStart > :cutoff")
-            .name("#c", "count")
-            .value(":one", 1)
-            .value(":cutoff", now - LOGIN_WINDOW_SECS);
-        if self
-            .update_returning::<serde::de::IgnoredAny>(bump)
-            .await?
-            .is_none()
-        {
-            // No window, or an expired one: start a new window at 1.
-            self.put_item(&Throttle {
-                key: keys::login_throttle(username),
-                count: 1,
-                window_start: now,
-                ttl: now + LOGIN_WINDOW_SECS,
-            })
-            .await?;
-        }
-        Ok(())
-    }
-
-    pub async fn clear_login_failures(&self, username: &Username) -> Result<(), ApiError> {
-        self.delete_item(&keys::login_throttle(username)).await
     }
 
     pub async fn user_count(&self) -> Result<i64, ApiError> {

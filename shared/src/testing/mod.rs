@@ -128,6 +128,42 @@ pub async fn drop_table(store: &crate::Store) {
         .await;
 }
 
+/// `request` as API Gateway hands it to a function when the client's address is `ip`
+/// (`requestContext.http.sourceIp`, what `edge::ClientAddress` reads).
+pub fn from_address(
+    request: http::Request<lambda_http::Body>,
+    ip: &str,
+) -> http::Request<lambda_http::Body> {
+    use lambda_http::{
+        RequestExt, aws_lambda_events::apigw::ApiGatewayV2httpRequestContext,
+        request::RequestContext,
+    };
+    let mut context = ApiGatewayV2httpRequestContext::default();
+    context.http.source_ip = Some(ip.to_owned());
+    request.with_request_context(RequestContext::ApiGatewayV2(context))
+}
+
+/// A JSON request (`body` None = no body) with an optional bearer token, to `send`.
+pub fn json_request(
+    method: Method,
+    uri: &str,
+    token: Option<&str>,
+    body: Option<Value>,
+) -> http::Request<lambda_http::Body> {
+    let mut builder = http::Request::builder().method(method).uri(uri);
+    if let Some(token) = token {
+        builder = builder.header("authorization", format!("Bearer {token}"));
+    }
+    let body = match body {
+        Some(json) => {
+            builder = builder.header("content-type", "application/json");
+            lambda_http::Body::from(json.to_string())
+        }
+        None => lambda_http::Body::Empty,
+    };
+    builder.body(body).expect("a valid request")
+}
+
 /// One argon2 hash of [`TEST_PASSWORD`], shared by all test users (hashing is slow).
 pub async fn test_password_hash() -> String {
     static HASH: OnceCell<String> = OnceCell::const_new();
@@ -302,18 +338,20 @@ impl TestApp {
         token: Option<&str>,
         body: Option<Value>,
     ) -> TestResponse {
-        let mut builder = http::Request::builder().method(method).uri(uri);
-        if let Some(token) = token {
-            builder = builder.header("authorization", format!("Bearer {token}"));
-        }
-        let body = match body {
-            Some(json) => {
-                builder = builder.header("content-type", "application/json");
-                lambda_http::Body::from(json.to_string())
-            }
-            None => lambda_http::Body::Empty,
-        };
-        self.send(builder.body(body).unwrap()).await
+        self.send(json_request(method, uri, token, body)).await
+    }
+
+    /// [`TestApp::call`] from client address `ip` (as API Gateway reports it).
+    pub async fn call_from(
+        &self,
+        ip: &str,
+        method: Method,
+        uri: &str,
+        token: Option<&str>,
+        body: Option<Value>,
+    ) -> TestResponse {
+        self.send(from_address(json_request(method, uri, token, body), ip))
+            .await
     }
 
     /// Sends any request, e.g. a malformed body or odd headers. Fails the test when
