@@ -12,3 +12,4 @@ mod iam;
 mod limits;
 mod openapi;
 mod route_groups;
+mod sessions;

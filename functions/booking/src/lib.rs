@@ -8,7 +8,7 @@ use axum::{
 };
 use serde::Deserialize;
 use shared::{
-    ApiError, ApiJson, ApiPath, ApiQuery, AppState, Caller,
+    ApiError, ApiJson, ApiPath, ApiQuery, AppState, Caller, UserCaller,
     domain::booking::{self, Booking, BookingRequest, BookingStatus},
     edge::ClientAddress,
     store::open_bookings::OpenLimit,
@@ -58,7 +58,7 @@ impl<S: Send + Sync> FromRequestParts<S> for IdempotencyKey {
 
 async fn book(
     State(app): State<AppState>,
-    caller: Caller,
+    UserCaller(caller): UserCaller,
     address: ClientAddress,
     ApiQuery(q): ApiQuery<ForUser>,
     IdempotencyKey(key): IdempotencyKey,
@@ -81,7 +81,7 @@ async fn book(
 
 async fn history(
     State(app): State<AppState>,
-    caller: Caller,
+    UserCaller(caller): UserCaller,
     ApiQuery(q): ApiQuery<ForUser>,
 ) -> Result<Json<Vec<Booking>>, ApiError> {
     let user = caller.acting_for(q.user_id)?;
@@ -102,7 +102,7 @@ async fn owned(app: &AppState, caller: Caller, id: Id) -> Result<Booking, ApiErr
 
 async fn one(
     State(app): State<AppState>,
-    caller: Caller,
+    UserCaller(caller): UserCaller,
     ApiPath(id): ApiPath<Id>,
 ) -> Result<Json<Booking>, ApiError> {
     Ok(Json(owned(&app, caller, id).await?))
@@ -116,7 +116,7 @@ struct CancelQuery {
 
 async fn cancel(
     State(app): State<AppState>,
-    caller: Caller,
+    UserCaller(caller): UserCaller,
     ApiQuery(q): ApiQuery<CancelQuery>,
 ) -> Result<Json<Booking>, ApiError> {
     // The booking read to check the caller is the one the move starts from.

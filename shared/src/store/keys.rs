@@ -66,6 +66,11 @@ pub fn rate_limit(limit: &str, subject: &str, window_start: i64) -> Key {
     )
 }
 
+/// A session (a refresh-token family, `sessions`).
+pub fn session(id: &str) -> Key {
+    Key::new(format!("SESSION#{id}"), "SESSION")
+}
+
 pub fn hospital(id: Id) -> Key {
     Key::new(format!("HOSPITAL#{id}"), "HOSPITAL")
 }

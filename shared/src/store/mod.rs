@@ -20,6 +20,7 @@ pub mod open_bookings;
 pub mod paging;
 pub mod retry;
 pub mod schema;
+pub mod sessions;
 pub mod table;
 pub mod tx;
 pub mod users;

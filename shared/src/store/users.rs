@@ -1,4 +1,6 @@
-//! Users and their uniqueness guards.
+//! Users and their uniqueness guards. A user item also holds the password hash and
+//! the session version: a password change adds one to it, which ends every session
+//! and access token issued before (see `sessions` and `auth`).
 
 use serde::{Deserialize, Serialize};
 
@@ -22,6 +24,28 @@ struct UserItem {
     #[serde(flatten)]
     user: User,
     password_hash: String,
+    /// Tokens and sessions carry the version they were issued under; a password
+    /// change adds one, which ends them all. Absent on items older than sessions: 0.
+    #[serde(default)]
+    session_version: u64,
+}
+
+/// A user as sign-in and the token checks need them.
+#[derive(Debug, Clone)]
+pub struct Account {
+    pub user: User,
+    pub password_hash: String,
+    pub session_version: u64,
+}
+
+impl From<UserItem> for Account {
+    fn from(item: UserItem) -> Self {
+        Account {
+            user: item.user,
+            password_hash: item.password_hash,
+            session_version: item.session_version,
+        }
+    }
 }
 
 /// Claims a username or an email for a user.
@@ -56,6 +80,7 @@ impl Store {
             key: keys::user(id),
             user: user.clone(),
             password_hash: new.password_hash,
+            session_version: 0,
         };
         let mut tx = Tx::new();
         tx.push(Label::User, Write::put(&item).absent())
@@ -83,18 +108,20 @@ impl Store {
         Ok(self.get::<UserItem>(&keys::user(id)).await?.map(|i| i.user))
     }
 
-    /// The user and their password hash, for login only.
-    pub async fn user_for_login(
-        &self,
-        username: &Username,
-    ) -> Result<Option<(User, String)>, ApiError> {
+    /// The account of user `id` (one GetItem): the token checks and password checks.
+    pub async fn account(&self, id: Id) -> Result<Option<Account>, ApiError> {
+        Ok(self
+            .get::<UserItem>(&keys::user(id))
+            .await?
+            .map(Account::from))
+    }
+
+    /// The account of `username`, for sign-in.
+    pub async fn account_by_name(&self, username: &Username) -> Result<Option<Account>, ApiError> {
         let Some(guard) = self.get::<Guard>(&keys::username_guard(username)).await? else {
             return Ok(None);
         };
-        Ok(self
-            .get::<UserItem>(&keys::user(guard.user_id))
-            .await?
-            .map(|item| (item.user, item.password_hash)))
+        self.account(guard.user_id).await
     }
 
     /// Updates email, location and password of `current`, the user as the caller
@@ -114,22 +141,29 @@ impl Store {
         if change.location.is_some() {
             sets.push("latitude = :lat, longitude = :lng");
         }
-        if change.password_hash.is_some() {
+        // A new password ends every earlier session and token.
+        let new_sessions = if change.password_hash.is_some() {
             sets.push("passwordHash = :hash");
-        }
-        let mut update = Write::update(keys::user(id), format!("SET {}", sets.join(", ")))
-            .exists()
-            .when("#email = :old")
-            .name("#email", "email")
-            .value(":email", change.email.as_str())
-            .value(":old", current.email.as_str());
+            " ADD sessionVersion :one"
+        } else {
+            ""
+        };
+        let mut update = Write::update(
+            keys::user(id),
+            format!("SET {}{new_sessions}", sets.join(", ")),
+        )
+        .exists()
+        .when("#email = :old")
+        .name("#email", "email")
+        .value(":email", change.email.as_str())
+        .value(":old", current.email.as_str());
         if let Some(loc) = change.location {
             update = update
                 .value(":lat", loc.lat.get())
                 .value(":lng", loc.lng.get());
         }
         if let Some(hash) = &change.password_hash {
-            update = update.value(":hash", hash);
+            update = update.value(":hash", hash).value(":one", 1);
         }
 
         if old_email.key() == change.email.key() {
@@ -170,14 +204,16 @@ impl Store {
         email: &Email,
         password_hash: String,
     ) -> Result<(User, bool), ApiError> {
-        if let Some((user, _)) = self.user_for_login(username).await? {
+        if let Some(account) = self.account_by_name(username).await? {
+            // A new password: the user's earlier sessions end.
             let promote = Write::update(
-                keys::user(user.id),
-                "SET #role = :admin, passwordHash = :hash",
+                keys::user(account.user.id),
+                "SET #role = :admin, passwordHash = :hash ADD sessionVersion :one",
             )
             .name("#role", "role")
             .value(":admin", Role::Admin)
-            .value(":hash", password_hash);
+            .value(":hash", password_hash)
+            .value(":one", 1);
             let item = self
                 .update_returning::<UserItem>(promote)
                 .await?

@@ -42,7 +42,8 @@ use crate::{
 };
 
 pub const TEST_PASSWORD: &str = "password123";
-const TEST_SECRET: &str = "test-secret-test-secret-test-secret-0123";
+/// The JWT secret of every test configuration (tests may sign tokens of their own).
+pub const TEST_SECRET: &str = "test-secret-test-secret-test-secret-0123";
 
 /// The DynamoDB Local endpoint; the suite refuses to run (never skips) without it.
 pub fn endpoint() -> String {
@@ -256,8 +257,8 @@ impl TestApp {
     /// stored hash.
     pub async fn password_works(&self, username: &str, password: &str) -> bool {
         let username = Username::try_from(username.to_owned()).unwrap();
-        let stored = self.state.store.user_for_login(&username).await.unwrap();
-        crate::auth::verify_password(stored.map(|(_, hash)| hash), password.to_owned())
+        let stored = self.state.store.account_by_name(&username).await.unwrap();
+        crate::auth::verify_password(stored.map(|a| a.password_hash), password.to_owned())
             .await
             .unwrap()
     }
