@@ -1,17 +1,85 @@
-//! From whom a request comes: the client's address, for the limits that count per
-//! address (`store::limits`).
+//! How requests reach a function, and from whom: in AWS only through CloudFront
+//! (so its security headers always apply), and the client's address, for the
+//! limits that count per address (`store::limits`).
 //!
-//! API Gateway gives the address it saw (`requestContext.http.sourceIp`). Where no
-//! address is known (a local run without API Gateway in front), the limits per
-//! address are skipped and the login throttle counts all such callers as one
+//! CloudFront adds [`ORIGIN_SECRET_HEADER`] (an origin custom header, the value in
+//! Secrets Manager) to every request it forwards to the HTTP API; [`guard`] refuses
+//! any request without it, i.e. one sent to the API's own endpoint around
+//! CloudFront (docs/decisions/0008-sessions-and-limits.md says why this and not a
+//! disabled endpoint).
+//!
+//! API Gateway gives the address it saw (`requestContext.http.sourceIp`); behind
+//! CloudFront that is an edge server's, so CloudFront's viewer-request function
+//! sends the viewer's address in [`VIEWER_ADDRESS_HEADER`], which is believed only on
+//! requests that carried the origin secret (see [`guard`]), i.e. that came through
+//! CloudFront, which overwrites whatever a client sent in that header.
+//!
+//! Where no address is known (a local run without API Gateway in front), the limits
+//! per address are skipped and the login throttle counts all such callers as one
 //! address: the per-user limits still hold (docs/decisions/0008-sessions-and-limits.md).
 
-use std::net::{IpAddr, Ipv6Addr};
+use std::{
+    net::{IpAddr, Ipv6Addr},
+    sync::Arc,
+};
 
-use axum::{extract::FromRequestParts, http::request::Parts};
+use axum::{
+    Router,
+    extract::{FromRequestParts, Request},
+    http::request::Parts,
+    middleware::{self, Next},
+    response::{IntoResponse, Response},
+};
 use lambda_http::request::RequestContext;
+use sha2::{Digest, Sha256};
 
 use crate::error::ApiError;
+
+/// The viewer's address, as CloudFront's `/api/*` viewer-request function sets it.
+pub const VIEWER_ADDRESS_HEADER: &str = "x-viewer-address";
+
+/// The header that carries the origin secret from CloudFront to the functions.
+pub const ORIGIN_SECRET_HEADER: &str = "x-origin-secret";
+
+/// Set by [`guard`] on a request that proved it came through CloudFront.
+#[derive(Debug, Clone, Copy)]
+struct ViewerAddress(IpAddr);
+
+/// `router` as a deployed function serves it: with an origin secret configured,
+/// only requests that carry it (that came through CloudFront) reach the router, and
+/// their viewer address is believed; the rest get 403. Without one (local runs,
+/// `sam local`), `router` unchanged.
+pub fn guard(router: Router, origin_secret: Option<&str>) -> Router {
+    let Some(secret) = origin_secret else {
+        return router;
+    };
+    let expected: Arc<[u8]> = Sha256::digest(secret.as_bytes()).to_vec().into();
+    router.layer(middleware::from_fn(move |req: Request, next: Next| {
+        let expected = expected.clone();
+        async move { through_cloudfront(&expected, req, next).await }
+    }))
+}
+
+async fn through_cloudfront(expected: &[u8], mut req: Request, next: Next) -> Response {
+    // Digests compared, so the time taken tells nothing about the secret's bytes.
+    let presented = req
+        .headers()
+        .get(ORIGIN_SECRET_HEADER)
+        .map(|v| Sha256::digest(v.as_bytes()));
+    if presented.as_deref() != Some(expected) {
+        return ApiError::Forbidden("Use the site's address for the API".into()).into_response();
+    }
+    req.headers_mut().remove(ORIGIN_SECRET_HEADER);
+    let viewer = req
+        .headers()
+        .get(VIEWER_ADDRESS_HEADER)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<IpAddr>().ok());
+    if let Some(ip) = viewer {
+        req.extensions_mut().insert(ViewerAddress(ip));
+    }
+    next.run(req).await
+}
 
 /// The client's address, when known.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,6 +118,9 @@ impl<S: Send + Sync> FromRequestParts<S> for ClientAddress {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, ApiError> {
+        if let Some(ViewerAddress(ip)) = parts.extensions.get::<ViewerAddress>() {
+            return Ok(ClientAddress(Some(*ip)));
+        }
         Ok(ClientAddress(source_ip(parts)))
     }
 }

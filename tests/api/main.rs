@@ -9,6 +9,7 @@ mod coordinates;
 mod faults;
 mod fleet;
 mod iam;
+mod inputs;
 mod limits;
 mod openapi;
 mod route_groups;

@@ -79,13 +79,22 @@ async fn book(
     Ok((StatusCode::CREATED, Json(booking)))
 }
 
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct HistoryQuery {
+    user_id: Option<Id>,
+    /// A booking id: the bookings older than it (the next piece of a long history).
+    before: Option<Id>,
+}
+
+/// The newest 100 bookings, newest first; `before` = the last one's id for older ones.
 async fn history(
     State(app): State<AppState>,
     UserCaller(caller): UserCaller,
-    ApiQuery(q): ApiQuery<ForUser>,
+    ApiQuery(q): ApiQuery<HistoryQuery>,
 ) -> Result<Json<Vec<Booking>>, ApiError> {
     let user = caller.acting_for(q.user_id)?;
-    Ok(Json(app.store.user_bookings(user).await?))
+    Ok(Json(app.store.user_bookings(user, q.before).await?))
 }
 
 /// A booking its owner or an admin may see; anyone else gets 403 (and an unknown id
