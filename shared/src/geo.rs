@@ -49,6 +49,8 @@ use std::{
 
 use h3o::{CellIndex, LatLng, Resolution};
 
+pub mod points;
+
 pub const EARTH_RADIUS_KM: f64 = 6371.0088;
 /// Hospitals are partitioned by their res-2 cell (~86 000 km² each).
 pub const PARTITION_RES: Resolution = Resolution::Two;
@@ -720,6 +722,16 @@ mod tests {
         )
     }
 
+    /// The distances the in-memory k-d tree ([`points::PointIndex`]) finds: every test
+    /// that checks the H3 search against brute force checks it too.
+    fn tree(points: &[P], lat: f64, lng: f64, k: usize, radius: f64) -> Vec<f64> {
+        points::PointIndex::new(points.iter().map(|p| (p.lat, p.lng)).collect())
+            .nearest(lat, lng, k, radius)
+            .into_iter()
+            .map(|(_, d)| d)
+            .collect()
+    }
+
     fn brute(points: &[P], lat: f64, lng: f64, k: usize, radius: f64) -> Vec<f64> {
         let mut d: Vec<f64> = points
             .iter()
@@ -955,6 +967,7 @@ mod tests {
         let (got, stats) = search(&points, 30.67, 74.33, 10, 100.0);
         let want = brute(&points, 30.67, 74.33, 10, 100.0);
         assert_eq!(distances(&got), want);
+        assert_eq!(tree(&points, 30.67, 74.33, 10, 100.0), want);
         assert!(stats.items_read < 60, "{stats:?}");
     }
 
@@ -1012,11 +1025,9 @@ mod tests {
         ];
         for (lat, lng) in [(90.0, 0.0), (-90.0, 0.0), (0.0, 180.0), (0.0, -180.0)] {
             let (got, _) = search(&points, lat, lng, 2, 500.0);
-            assert_eq!(
-                distances(&got),
-                brute(&points, lat, lng, 2, 500.0),
-                "{lat},{lng}"
-            );
+            let want = brute(&points, lat, lng, 2, 500.0);
+            assert_eq!(distances(&got), want, "{lat},{lng}");
+            assert_eq!(tree(&points, lat, lng, 2, 500.0), want, "{lat},{lng}");
             assert!(!got.is_empty());
         }
     }
@@ -1041,11 +1052,9 @@ mod tests {
             }
             for k in [1, 5, 10, 40] {
                 let (got, _) = search(&points, lat, lng, k, 100.0);
-                assert_eq!(
-                    distances(&got),
-                    brute(&points, lat, lng, k, 100.0),
-                    "{lat},{lng} k {k}"
-                );
+                let want = brute(&points, lat, lng, k, 100.0);
+                assert_eq!(distances(&got), want, "{lat},{lng} k {k}");
+                assert_eq!(tree(&points, lat, lng, k, 100.0), want, "{lat},{lng} k {k}");
             }
         }
     }
@@ -1084,7 +1093,9 @@ mod tests {
         ) {
             let points = make_points(clat, clng, spread, &offs);
             let (got, _) = search(&points, clat, clng, k, radius);
-            prop_assert_eq!(distances(&got), brute(&points, clat, clng, k, radius));
+            let want = brute(&points, clat, clng, k, radius);
+            prop_assert_eq!(distances(&got), want.clone());
+            prop_assert_eq!(tree(&points, clat, clng, k, radius), want);
         }
 
         #[test]
@@ -1106,7 +1117,9 @@ mod tests {
             let lat = (clat + qlat_off * spread).clamp(-90.0, 90.0);
             let lng = wrap_longitude(clng + qlng_off * spread);
             let (got, _) = search(&points, lat, lng, k, radius);
-            prop_assert_eq!(distances(&got), brute(&points, lat, lng, k, radius));
+            let want = brute(&points, lat, lng, k, radius);
+            prop_assert_eq!(distances(&got), want.clone());
+            prop_assert_eq!(tree(&points, lat, lng, k, radius), want);
         }
     }
 }

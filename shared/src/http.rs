@@ -12,9 +12,10 @@ use axum::{
     middleware,
     response::{IntoResponse, Response},
 };
-use serde::de::DeserializeOwned;
+use serde::{Deserialize, de::DeserializeOwned};
+use tower_http::trace::TraceLayer;
 
-use crate::{error::ApiError, telemetry};
+use crate::{error::ApiError, telemetry, types::Id};
 
 /// Bodies are small JSON objects; anything larger is refused with 413.
 pub const MAX_BODY_BYTES: usize = 64 * 1024;
@@ -142,6 +143,29 @@ where
     }
 }
 
+/// `?page=&size=` of a paged list.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PageQuery {
+    pub page: Option<u32>,
+    pub size: Option<u32>,
+}
+
+impl PageQuery {
+    /// The zero-based page and its size (default `default_size`, 1 to `max_size`).
+    pub fn parse(&self, default_size: u32, max_size: u32) -> Result<(u32, u32), ApiError> {
+        page_params(self.page, self.size, default_size, max_size)
+    }
+}
+
+/// `?userId=`: the user a request acts for (the caller when absent; only an admin
+/// may name someone else, see `Caller::acting_for`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ForUser {
+    pub user_id: Option<Id>,
+}
+
 /// Zero-based `page` and `size` (default `default_size`, 1 to `max_size`).
 pub fn page_params(
     page: Option<u32>,
@@ -208,14 +232,20 @@ fn strip_position(err: &serde_json::Error) -> String {
 }
 
 /// The layers every function shares: JSON 404/405, `Cache-Control: no-store`, the
-/// body limit, request id and one log line per request.
+/// body limit, the request id and one log line per request (tower-http's `TraceLayer`).
 pub fn finish(router: Router) -> Router {
+    let trace = TraceLayer::new_for_http()
+        .make_span_with(telemetry::request_span)
+        .on_request(())
+        .on_response(telemetry::log_response)
+        .on_failure(());
     router
         .fallback(|| async { ApiError::NotFound("No such route".into()) })
         .layer(middleware::map_response(json_for_bare_errors))
         .layer(middleware::map_response(no_store))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
-        .layer(middleware::from_fn(telemetry::request_context))
+        .layer(trace)
+        .layer(middleware::from_fn(telemetry::request_id))
 }
 
 /// API answers are personal (profiles, bookings) or change by the second (free
@@ -268,7 +298,6 @@ async fn json_for_bare_errors(response: Response) -> Response {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde::Deserialize;
 
     #[derive(Debug, Deserialize)]
     #[serde(deny_unknown_fields)]
@@ -373,6 +402,37 @@ mod tests {
     struct Q {
         lat: f64,
         page: Option<u32>,
+    }
+
+    #[tokio::test]
+    async fn one_json_line_per_request_with_method_route_status_latency_and_id() {
+        use tower::ServiceExt;
+        let logs = crate::testing::CapturedLogs::default();
+        let _guard = tracing::subscriber::set_default(telemetry::subscriber(logs.clone()));
+        let app = finish(Router::new().route(
+            "/api/x/{id}",
+            axum::routing::get(|| async { ApiError::Conflict("no".into()) }),
+        ));
+        let request = axum::http::Request::get("/api/x/42")
+            .header("x-request-id", "req-1")
+            .body(axum::body::Body::empty())
+            .unwrap();
+        let response = app.oneshot(request).await.unwrap();
+        assert_eq!(response.status(), StatusCode::CONFLICT);
+        assert_eq!(response.headers()["x-request-id"], "req-1");
+        let text = logs.text();
+        let lines: Vec<serde_json::Value> = text
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(lines.len(), 1, "{text}");
+        let line = &lines[0];
+        assert_eq!(line["fields"]["message"], "request");
+        assert_eq!(line["fields"]["status"], 409);
+        assert!(line["fields"]["latency_ms"].as_f64().unwrap() >= 0.0);
+        assert_eq!(line["span"]["method"], "GET");
+        assert_eq!(line["span"]["route"], "/api/x/{id}");
+        assert_eq!(line["span"]["request_id"], "req-1");
     }
 
     #[test]

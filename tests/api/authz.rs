@@ -15,22 +15,8 @@ async fn the_authorization_matrix() {
     let a = base.user("owner_a").await;
     let b = base.user("other_b").await;
     let tok = Some(admin.token.as_str());
-    let hospital = base
-        .post(
-            "/api/admin/hospitals/add",
-            tok,
-            json!({"name":"H","address":"A","latitude":30.0,"longitude":74.0}),
-        )
-        .await
-        .body;
-    let empty_hospital = base
-        .post(
-            "/api/admin/hospitals/add",
-            tok,
-            json!({"name":"E","address":"A","latitude":30.1,"longitude":74.1}),
-        )
-        .await
-        .body;
+    let hospital = serde_json::to_value(base.seed_hospital("H", 30.0, 74.0).await).unwrap();
+    let empty_hospital = serde_json::to_value(base.seed_hospital("E", 30.1, 74.1).await).unwrap();
     let mut ambs = vec![];
     for i in 0..4 {
         let res = base.post("/api/admin/ambulances/add", tok, json!({"number": format!("Z-{i}"), "status":"AVAILABLE", "hospital": {"id": hospital["id"]}})).await;

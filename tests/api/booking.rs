@@ -9,7 +9,7 @@ use shared::{
         ambulance::AmbulanceCounts,
         booking::{BookingCounts, BookingStatus},
     },
-    testing::{TestApp, TestResponse, TestUser},
+    testing::{self, TestApp, TestResponse, TestUser},
 };
 use strum::VariantArray;
 
@@ -121,19 +121,11 @@ impl World {
     /// The counters equal a recount of what is stored.
     async fn assert_counters_exact(&self) {
         let stats = self.stats().await;
-        let all = self
-            .admin_app
-            .get("/api/admin/ambulances/all", Some(&self.admin.token))
-            .await;
-        let statuses: Vec<_> = all
-            .body
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|a| serde_json::from_value(a["status"].clone()).unwrap())
-            .collect();
         let fleet: AmbulanceCounts = serde_json::from_value(stats["ambulances"].clone()).unwrap();
-        assert_eq!(fleet, AmbulanceCounts::of(statuses.iter()));
+        assert_eq!(
+            fleet,
+            crate::helpers::fleet_recount(&self.admin_app, &self.admin.token).await
+        );
         let page = self
             .admin_app
             .get(
@@ -495,43 +487,7 @@ async fn users_cancel_their_own_open_bookings_only() {
 async fn bad_bookings_name_the_field_and_write_nothing() {
     let w = world().await;
     let user = w.booking.user("careless").await;
-    type Patch = Box<dyn Fn(&mut Value)>;
-    let cases: Vec<(Patch, &str)> = vec![
-        (
-            Box::new(|v| v["patient"]["age"] = json!(151)),
-            "patient.age",
-        ),
-        (Box::new(|v| v["patient"]["age"] = json!(-1)), "patient.age"),
-        (
-            Box::new(|v| v["patient"]["age"] = json!("ten")),
-            "patient.age",
-        ),
-        (
-            Box::new(|v| v["patient"]["age"] = json!(3.5)),
-            "patient.age",
-        ),
-        (
-            Box::new(|v| v["patient"]["gender"] = json!("x")),
-            "patient.gender",
-        ),
-        (
-            Box::new(|v| v["bookingType"] = json!("URGENT")),
-            "bookingType",
-        ),
-        (
-            Box::new(|v| {
-                v.as_object_mut().unwrap().remove("patient");
-            }),
-            "patient",
-        ),
-        (Box::new(|v| v["ambulanceId"] = json!(0)), "ambulanceId"),
-        (Box::new(|v| v["ambulanceId"] = json!(-1)), "ambulanceId"),
-        (
-            Box::new(|v| v["hospitalId"] = json!(1u64 << 60)),
-            "hospitalId",
-        ),
-    ];
-    for (patch, field) in cases {
+    for (patch, field) in testing::bad_booking_fields() {
         let mut body = w.body(&w.ambulance);
         patch(&mut body);
         let res = w.book(&user, body.clone(), None).await;

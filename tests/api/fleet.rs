@@ -68,18 +68,7 @@ impl Apps {
 
     /// Recounts the fleet from the ambulances themselves.
     async fn recount(&self) -> AmbulanceCounts {
-        let res = self
-            .admin_app
-            .get("/api/admin/ambulances/all", Some(&self.admin.token))
-            .await;
-        let statuses: Vec<AmbulanceStatus> = res
-            .body
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|a| serde_json::from_value(a["status"].clone()).unwrap())
-            .collect();
-        AmbulanceCounts::of(statuses.iter())
+        crate::helpers::fleet_recount(&self.admin_app, &self.admin.token).await
     }
 }
 

@@ -7,7 +7,7 @@ use axum::{Router, extract::Request, response::IntoResponse};
 use shared::{ApiError, AppState};
 use tower::ServiceExt;
 
-/// A function's router over its state.
+/// A function's router over the state built at its cold start.
 pub type RouterFn = fn(AppState) -> Router;
 
 /// Every function: its route group (= crate name) and its router.

@@ -8,6 +8,8 @@ mod booking;
 mod coordinates;
 mod faults;
 mod fleet;
+mod helpers;
+mod hospital_index;
 mod iam;
 mod inputs;
 mod limits;

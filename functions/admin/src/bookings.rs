@@ -11,6 +11,7 @@ use shared::{
         booking::{Booking, BookingCounts, BookingStatus},
         page::Page,
     },
+    http::PageQuery,
     types::Id,
 };
 
@@ -21,19 +22,12 @@ pub fn routes() -> Router<AppState> {
         .route("/api/admin/stats", get(stats))
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct PageQuery {
-    page: Option<u32>,
-    size: Option<u32>,
-}
-
 async fn paged(
     State(app): State<AppState>,
     _admin: AdminCaller,
     ApiQuery(q): ApiQuery<PageQuery>,
 ) -> Result<Json<Page<Booking>>, ApiError> {
-    let (page, size) = shared::http::page_params(q.page, q.size, 10, 100)?;
+    let (page, size) = q.parse(10, 100)?;
     Ok(Json(app.store.bookings_page(page, size).await?))
 }
 

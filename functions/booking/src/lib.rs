@@ -11,6 +11,7 @@ use shared::{
     ApiError, ApiJson, ApiPath, ApiQuery, AppState, Caller, UserCaller,
     domain::booking::{self, Booking, BookingRequest, BookingStatus},
     edge::ClientAddress,
+    http::ForUser,
     store::open_bookings::OpenLimit,
     types::Id,
 };
@@ -24,12 +25,6 @@ pub fn router(state: AppState) -> Router {
             .route("/api/booking/{id}", get(one))
             .with_state(state),
     )
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct ForUser {
-    user_id: Option<Id>,
 }
 
 /// The optional `Idempotency-Key` header: 1–200 visible ASCII characters.

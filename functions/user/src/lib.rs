@@ -7,7 +7,8 @@ use shared::{
     auth::{hash_password, verify_password},
     domain::user::{self, ProfileChange, Role, User},
     edge::ClientAddress,
-    types::{Email, Id, Latitude, Longitude, Password, Username},
+    http::ForUser,
+    types::{Email, Latitude, Longitude, Password, Username},
 };
 
 pub fn router(state: AppState) -> Router {
@@ -16,12 +17,6 @@ pub fn router(state: AppState) -> Router {
             .route("/api/user/profile", get(profile).put(update_profile))
             .with_state(state),
     )
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct ForUser {
-    user_id: Option<Id>,
 }
 
 async fn profile(

@@ -6,6 +6,8 @@
 //! manage seed                                       local demo data, only where empty
 //! manage create-admin --username NAME --email EMAIL create or promote an admin;
 //!                                                   password from ADMIN_PASSWORD or stdin
+//! manage build-hospital-index                       rebuild the nearest-search index from
+//!                                                   every hospital (docs/decisions/0006)
 //! ```
 
 use std::process::ExitCode;
@@ -19,8 +21,7 @@ use shared::{
     types::{Email, LatLng, Password, Phone, Username},
 };
 
-const USAGE: &str =
-    "usage: manage create-tables | seed | create-admin --username NAME --email EMAIL";
+const USAGE: &str = "usage: manage create-tables | seed | create-admin --username NAME --email EMAIL | build-hospital-index";
 
 #[tokio::main]
 async fn main() -> ExitCode {
@@ -89,6 +90,18 @@ async fn run(args: &[String]) -> Result<(), String> {
                 } else {
                     "promoted / password reset"
                 }
+            );
+            Ok(())
+        }
+        "build-hospital-index" => {
+            let build = store.build_hospital_index().await.map_err(fail)?;
+            println!(
+                "hospital index generation {} (epoch {}): {} hospitals in {} chunks, {} KB",
+                build.generation,
+                build.epoch,
+                build.hospitals,
+                build.chunks,
+                build.bytes / 1024
             );
             Ok(())
         }

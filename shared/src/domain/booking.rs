@@ -315,64 +315,7 @@ mod tests {
 
     #[test]
     fn every_bad_field_is_named() {
-        use serde_json::json;
-        type Patch = Box<dyn FnOnce(&mut serde_json::Value)>;
-        let cases: Vec<(Patch, &str)> = vec![
-            (
-                Box::new(|v| v["patient"]["age"] = json!(151)),
-                "patient.age",
-            ),
-            (Box::new(|v| v["patient"]["age"] = json!(-1)), "patient.age"),
-            (
-                Box::new(|v| v["patient"]["age"] = json!("ten")),
-                "patient.age",
-            ),
-            (
-                Box::new(|v| v["patient"]["age"] = json!(3.5)),
-                "patient.age",
-            ),
-            (
-                Box::new(|v| v["patient"]["gender"] = json!("x")),
-                "patient.gender",
-            ),
-            (
-                Box::new(|v| v["patient"]["name"] = json!("   ")),
-                "patient.name",
-            ),
-            (
-                Box::new(|v| v["patient"]["name"] = json!("n".repeat(101))),
-                "patient.name",
-            ),
-            (
-                Box::new(|v| v["patient"]["condition"] = json!("")),
-                "patient.condition",
-            ),
-            (
-                Box::new(|v| v["patient"]["condition"] = json!("c".repeat(501))),
-                "patient.condition",
-            ),
-            (
-                Box::new(|v| v["bookingType"] = json!("URGENT")),
-                "bookingType",
-            ),
-            (
-                Box::new(|v| {
-                    v.as_object_mut().unwrap().remove("patient");
-                }),
-                "patient",
-            ),
-            (Box::new(|v| v["hospitalId"] = json!(0)), "hospitalId"),
-            (Box::new(|v| v["ambulanceId"] = json!(-1)), "ambulanceId"),
-            (
-                Box::new(|v| v["ambulanceId"] = json!(1u64 << 60)),
-                "ambulanceId",
-            ),
-            (
-                Box::new(|v| v["patient"]["blood"] = json!("O+")),
-                "patient.blood",
-            ),
-        ];
-        for (patch, field) in cases {
+        for (patch, field) in crate::testing::bad_booking_fields() {
             assert_eq!(field_of(request(patch)).as_deref(), Some(field));
         }
     }

@@ -19,6 +19,7 @@ use super::{
     ambulances::{AmbulanceItem, StatusMove},
     bookings::{BookingItem, IDEMPOTENCY_TTL_SECS, IdempotencyItem, request_hash},
     counters::{self, Total},
+    hospital_index::IndexChange,
     hospitals::count_ambulances,
     keys::{self, Key},
     open_bookings::{self, OpenLimit},
@@ -47,9 +48,9 @@ struct NumberGuard {
 }
 
 /// Ambulances removed per transaction: 2 items each (the ambulance and its number
-/// guard) plus up to 3 (the hospital or its count, and two counters) stay within
-/// DynamoDB's 100 items.
-pub const AMBULANCES_PER_REMOVAL: usize = 48;
+/// guard) plus up to 3 (the hospital or its count, and two counters) plus, in the
+/// last one, the 3 of the nearest-hospital index stay within DynamoDB's 100 items.
+pub const AMBULANCES_PER_REMOVAL: usize = 47;
 
 /// How one attempt of a booking's move ended.
 enum MoveAttempt {
@@ -189,36 +190,47 @@ impl Store {
         }
         let final_chunk = chunks.len() - 1;
         for (i, chunk) in chunks.into_iter().enumerate() {
-            let mut tx = Tx::new();
-            for a in chunk {
-                a.push_removal(&mut tx);
-            }
-            let gone = AmbulanceCounts::of(chunk.iter().map(|a| &a.status));
-            if gone.total != 0 {
-                tx.push(
-                    Label::Counter,
-                    counters::add(counters::AMBULANCES, &gone.removed())?,
-                );
-            }
-            if i == final_chunk {
-                tx.push(
-                    Label::Hospital(id),
-                    Write::delete(keys::hospital(id))
-                        .exists()
-                        .when("ambulanceCount = :n")
-                        .value(":n", chunk.len()),
-                )
-                .push(
-                    Label::Counter,
-                    counters::add(counters::HOSPITALS, &Total { total: -1 })?,
-                );
+            let is_final = i == final_chunk;
+            let removal = || {
+                let mut tx = Tx::new();
+                for a in chunk {
+                    a.push_removal(&mut tx);
+                }
+                let gone = AmbulanceCounts::of(chunk.iter().map(|a| &a.status));
+                if gone.total != 0 {
+                    tx.push(
+                        Label::Counter,
+                        counters::add(counters::AMBULANCES, &gone.removed())?,
+                    );
+                }
+                if is_final {
+                    tx.push(
+                        Label::Hospital(id),
+                        Write::delete(keys::hospital(id))
+                            .exists()
+                            .when("ambulanceCount = :n")
+                            .value(":n", chunk.len()),
+                    )
+                    .push(
+                        Label::Counter,
+                        counters::add(counters::HOSPITALS, &Total { total: -1 })?,
+                    );
+                } else {
+                    tx.push(
+                        Label::Hospital(id),
+                        count_ambulances(id, -(chunk.len() as i64)),
+                    );
+                }
+                Ok(tx)
+            };
+            let committed = if is_final {
+                // The hospital leaves the nearest-search index in the same transaction.
+                self.commit_with_index(IndexChange::Remove(id), removal)
+                    .await
             } else {
-                tx.push(
-                    Label::Hospital(id),
-                    count_ambulances(id, -(chunk.len() as i64)),
-                );
-            }
-            if let Err(e) = self.commit(tx).await {
+                self.commit(removal()?).await
+            };
+            if let Err(e) = committed {
                 return Err(match e {
                     TxError::Api(e) => e,
                     TxError::Refused(r) => self.removal_conflict(id, &r).await,

@@ -104,6 +104,30 @@ pub fn counter_shard(name: &str, shard: u32) -> Key {
     Key::new(counter(name), format!("SHARD#{shard}"))
 }
 
+/// The nearest-hospital index (`hospital_index`): its version and manifest items.
+pub fn hospital_index_version() -> Key {
+    Key::new(HOSPITAL_INDEX, "VERSION")
+}
+
+pub fn hospital_index_manifest() -> Key {
+    Key::new(HOSPITAL_INDEX, "MANIFEST")
+}
+
+/// The partition of a group of the index's chunks, in one epoch.
+pub fn hospital_index_group(epoch: &str, group: u64) -> String {
+    format!("{HOSPITAL_INDEX}#{epoch}#{group}")
+}
+
+/// A chunk of the index (`group` is the chunk's group).
+pub fn hospital_index_chunk(epoch: &str, group: u64, chunk: u64) -> Key {
+    Key::new(
+        hospital_index_group(epoch, group),
+        format!("CHUNK#{chunk:014}"),
+    )
+}
+
+const HOSPITAL_INDEX: &str = "HOSPITAL_INDEX";
+
 // ---- index keys
 
 /// `gsi1pk` of a hospital's ambulances.

@@ -7,12 +7,15 @@
 //!   labels); `retry`: the one retry policy; `keys` and `schema`: every key and index;
 //! - one module per entity (`users`, `hospitals`, `ambulances`, `bookings`) with its
 //!   items and reads; `counters`; `paging` (pages of the `list` index);
-//! - `cross_aggregate`: the writes that change more than one entity at once.
+//! - `cross_aggregate`: the writes that change more than one entity at once;
+//! - `hospital_index`: the nearest-hospital search from an in-memory copy, kept
+//!   current in the same transactions as hospital writes.
 
 pub mod ambulances;
 pub mod bookings;
 pub mod counters;
 pub mod cross_aggregate;
+pub mod hospital_index;
 pub mod hospitals;
 pub mod keys;
 pub mod limits;

@@ -53,6 +53,9 @@ pub enum Label {
     OpenBookings,
     /// A shard of a counter (`counters`): never conditional.
     Counter,
+    /// The nearest-hospital index's items (`hospital_index`); only its version
+    /// item is conditional.
+    HospitalIndex,
 }
 
 enum Op {

@@ -29,14 +29,16 @@ use crate::{
     },
     error::ApiError,
     store::{
-        Store,
+        Key, Store,
         counters::{self, Total},
         db_error,
+        hospital_index::IndexBuild,
         hospitals::HospitalItem,
-        retry, schema,
+        keys, retry, schema,
         table::to_item,
         tx::Label,
         tx::Tx,
+        tx::Write,
     },
     types::{Email, Id, LatLng, Phone, Username},
 };
@@ -164,6 +166,103 @@ pub fn json_request(
         None => lambda_http::Body::Empty,
     };
     builder.body(body).expect("a valid request")
+}
+
+/// The log lines written while a test runs: a `MakeWriter` for a test subscriber
+/// (`tracing::subscriber::set_default`), read back with [`CapturedLogs::text`].
+#[derive(Clone, Default)]
+pub struct CapturedLogs(Arc<Mutex<Vec<u8>>>);
+
+impl CapturedLogs {
+    pub fn text(&self) -> String {
+        String::from_utf8(self.0.lock().expect("not poisoned").clone()).expect("UTF-8 logs")
+    }
+}
+
+impl std::io::Write for CapturedLogs {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().expect("not poisoned").extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl<'a> tracing_subscriber::fmt::MakeWriter<'a> for CapturedLogs {
+    type Writer = CapturedLogs;
+    fn make_writer(&'a self) -> CapturedLogs {
+        self.clone()
+    }
+}
+
+/// A change of a valid booking request's JSON that makes one field bad.
+pub type BadField = Box<dyn Fn(&mut Value)>;
+
+/// Bad booking requests, each with the field its 400 must name: the parser's unit
+/// test and the route's test (that also proves nothing is written) share them.
+pub fn bad_booking_fields() -> Vec<(BadField, &'static str)> {
+    use serde_json::json;
+    vec![
+        (
+            Box::new(|v| v["patient"]["age"] = json!(151)),
+            "patient.age",
+        ),
+        (Box::new(|v| v["patient"]["age"] = json!(-1)), "patient.age"),
+        (
+            Box::new(|v| v["patient"]["age"] = json!("ten")),
+            "patient.age",
+        ),
+        (
+            Box::new(|v| v["patient"]["age"] = json!(3.5)),
+            "patient.age",
+        ),
+        (
+            Box::new(|v| v["patient"]["gender"] = json!("x")),
+            "patient.gender",
+        ),
+        (
+            Box::new(|v| v["patient"]["name"] = json!("   ")),
+            "patient.name",
+        ),
+        (
+            Box::new(|v| v["patient"]["name"] = json!("n".repeat(101))),
+            "patient.name",
+        ),
+        (
+            Box::new(|v| v["patient"]["condition"] = json!("")),
+            "patient.condition",
+        ),
+        (
+            Box::new(|v| v["patient"]["condition"] = json!("c".repeat(501))),
+            "patient.condition",
+        ),
+        (
+            Box::new(|v| v["bookingType"] = json!("URGENT")),
+            "bookingType",
+        ),
+        (
+            Box::new(|v| {
+                v.as_object_mut().unwrap().remove("patient");
+            }),
+            "patient",
+        ),
+        (Box::new(|v| v["hospitalId"] = json!(0)), "hospitalId"),
+        (
+            Box::new(|v| v["hospitalId"] = json!(1u64 << 60)),
+            "hospitalId",
+        ),
+        (Box::new(|v| v["ambulanceId"] = json!(0)), "ambulanceId"),
+        (Box::new(|v| v["ambulanceId"] = json!(-1)), "ambulanceId"),
+        (
+            Box::new(|v| v["ambulanceId"] = json!(1u64 << 60)),
+            "ambulanceId",
+        ),
+        (
+            Box::new(|v| v["patient"]["blood"] = json!("O+")),
+            "patient.blood",
+        ),
+    ]
 }
 
 /// One argon2 hash of [`TEST_PASSWORD`], shared by all test users (hashing is slow).
@@ -422,21 +521,27 @@ impl TestApp {
 
 impl Store {
     /// Loads many hospitals fast with BatchWriteItem, for benchmarks and big test
-    /// sets only: ids are given, and the hospitals counter is set to the number
-    /// loaded. Unprocessed items are sent again with the store's retry policy.
+    /// sets only: ids are given (the id sequence is moved past them), the hospitals
+    /// counter is set to the number loaded, and the nearest-hospital index is built
+    /// anew from exactly these hospitals. Unprocessed items are sent again with the
+    /// store's retry policy.
     pub async fn bulk_load_hospitals(
         &self,
         hospitals: Vec<(Id, NewHospital)>,
-    ) -> Result<(), ApiError> {
+    ) -> Result<IndexBuild, ApiError> {
         use aws_sdk_dynamodb::types::{PutRequest, WriteRequest};
         use backon::Retryable;
         use futures::{StreamExt, TryStreamExt};
 
         let total = hospitals.len() as i64;
+        let last_id = hospitals.iter().map(|(id, _)| id.get()).max().unwrap_or(0);
         let mut requests = vec![];
+        let mut loaded = vec![];
         for (id, new) in hospitals {
+            let item = HospitalItem::new(id, new);
+            loaded.push(Hospital::from(item.clone()));
             let put = PutRequest::builder()
-                .set_item(Some(to_item(&HospitalItem::new(id, new))?))
+                .set_item(Some(to_item(&item)?))
                 .build()
                 .map_err(ApiError::internal)?;
             requests.push(WriteRequest::builder().put_request(put).build());
@@ -477,6 +582,16 @@ impl Store {
             Label::Counter,
             counters::add(counters::HOSPITALS, &Total { total })?,
         );
-        self.commit_or_500(tx).await
+        self.commit_or_500(tx).await?;
+        // `None`: the sequence was already past them.
+        let _: Option<Key> = self
+            .update_returning(
+                Write::update(keys::sequence("hospital"), "SET #v = :last")
+                    .when("attribute_not_exists(#v) OR #v < :last")
+                    .name("#v", "value")
+                    .value(":last", last_id),
+            )
+            .await?;
+        self.write_hospital_index(loaded).await
     }
 }
