@@ -1370,7 +1370,7 @@ export interface operations {
             query?: {
                 /** @description The user acted for; only an admin may name someone else (403). */
                 userId?: components["parameters"]["UserId"];
-                /** @description The id of one of the user's bookings; the answer is the bookings older than it (by booking time, then id). Not one of the user's bookings is a 400 naming `before`. */
+                /** @description The id of one of the user's bookings; the answer is the bookings older than it (by booking time, then id). An id that is not one of the user's bookings is a 404. */
                 before?: components["schemas"]["Id"];
             };
             header?: never;
@@ -1391,6 +1391,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };

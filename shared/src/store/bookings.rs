@@ -120,11 +120,9 @@ impl Store {
                     .booking(id)
                     .await?
                     .filter(|b| b.user_id == user)
+                    // Unknown and someone else's look the same.
                     .ok_or_else(|| {
-                        ApiError::bad_request(
-                            "before",
-                            format!("Invalid query parameter 'before': {id} is not one of this user's bookings"),
-                        )
+                        ApiError::NotFound(format!("Booking {id} is not in this history"))
                     })?;
                 Query::on(GSI1, "gsi1pk = :p AND gsi1sk < :before")
                     .value(":before", keys::booking_time(&cursor.booking_time, id))
