@@ -37,7 +37,8 @@ function emit() {
   listeners.forEach((l) => l())
 }
 
-export function saveSession(auth: AuthResponse, fallbackUser?: Partial<User>) {
+// What this client keeps of a sign-in (the refresh token is the frontend of issue 16's).
+export function saveSession(auth: Pick<AuthResponse, 'token' | 'user' | 'role' | 'id'>, fallbackUser?: Partial<User>) {
   const user: User = auth.user ?? {
     id: auth.id,
     role: auth.role,
