@@ -294,6 +294,26 @@ where
     }
 }
 
+/// The signed-in caller when their stored role is one `allowed` admits; 403 with
+/// `refusal` otherwise (the role extractors below).
+async fn caller_in_role<S>(
+    parts: &mut Parts,
+    state: &S,
+    allowed: fn(Role) -> bool,
+    refusal: &str,
+) -> Result<Caller, ApiError>
+where
+    AppState: FromRef<S>,
+    S: Send + Sync,
+{
+    let caller = Caller::from_request_parts(parts, state).await?;
+    if allowed(caller.role) {
+        Ok(caller)
+    } else {
+        Err(ApiError::Forbidden(refusal.into()))
+    }
+}
+
 /// A signed-in admin (by the stored role): 401 without a valid token, 403 for any
 /// other role.
 #[derive(Debug, Clone, Copy)]
@@ -307,12 +327,14 @@ where
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
-        let caller = Caller::from_request_parts(parts, state).await?;
-        if caller.is_admin() {
-            Ok(AdminCaller(caller))
-        } else {
-            Err(ApiError::Forbidden("Administrator access required".into()))
-        }
+        caller_in_role(
+            parts,
+            state,
+            |r| r.is_admin(),
+            "Administrator access required",
+        )
+        .await
+        .map(AdminCaller)
     }
 }
 
@@ -329,14 +351,14 @@ where
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
-        let caller = Caller::from_request_parts(parts, state).await?;
-        match caller.role {
-            Role::User | Role::Admin => Ok(UserCaller(caller)),
-            #[allow(unreachable_patterns)]
-            _ => Err(ApiError::Forbidden(
-                "This is for the public's accounts only".into(),
-            )),
-        }
+        caller_in_role(
+            parts,
+            state,
+            |r| matches!(r, Role::User | Role::Admin),
+            "This is for the public's accounts only",
+        )
+        .await
+        .map(UserCaller)
     }
 }
 
