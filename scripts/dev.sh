@@ -23,12 +23,17 @@ fi
 stack_up "$ROOT/.data/logs" ambulance --data "$DATA_DIR" --reload \
   --ddb-port "${DDB_PORT:-8000}" --api-port "${API_PORT:-9000}"
 stack_web dev "$WEB_PORT"
+# The crew accounts `manage seed` made or found (one per ambulance of the first
+# hospital): "crew1 / crew12345 (PB-03-1001)   crew2 / ...".
+crew_logins=$(sed -n 's/^crew login (local only): \(.*\) (ambulance \(.*\))$/\1 (\2)/p' \
+  "$STACK_LOG_DIR/manage.log" | paste -sd '|' - | sed 's/|/   /g')
 
 cat <<BANNER
 
   Ambulance service running at  http://localhost:$WEB_PORT
   API (same origin)             http://localhost:$WEB_PORT/api  (functions on :$API_PORT)
   Demo logins (local only)      admin / admin12345    demo / demo12345
+  Crew logins (local only)      ${crew_logins:-none (no hospital seeded)}
   Logs                          .data/logs/   Wipe the data: make dev-reset
   Press Ctrl-C to stop everything.   (ready ${SECONDS}s after make dev started)
 

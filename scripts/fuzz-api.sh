@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # `make fuzz-api`: schemathesis against the whole local stack (scripts/stack.sh: an
 # in-memory DynamoDB Local with the demo data, `cargo lambda watch`), driven by
-# docs/openapi.yaml with every check on, once signed in as the demo user and once as
-# the admin. Passes only with 0 server errors and 0 responses that break the schema.
+# docs/openapi.yaml with every check on, signed in as the demo user, as a crew
+# (crew1) and as the admin. Passes only with 0 server errors and 0 responses that
+# break the schema.
 #
 # Usage: scripts/fuzz-api.sh [--bounded]
 #   --bounded   what `make test` runs: a fixed seed and FUZZ_MAX_EXAMPLES (default 20)
@@ -85,6 +86,10 @@ run_as() {
 status=0
 USER_TOKEN=$(token_of demo demo12345)
 run_as user "$USER_TOKEN" || status=1
+# The crew before the admin: the admin's run removes and moves crew accounts. A
+# crew account of the seed (shared/src/seed.rs), for the /api/crew routes.
+CREW_TOKEN=$(token_of crew1 crew12345)
+run_as crew "$CREW_TOKEN" || status=1
 ADMIN_TOKEN=$(token_of admin admin12345)
 run_as admin "$ADMIN_TOKEN" || status=1
 
@@ -96,7 +101,7 @@ fi
 if grep -n 'panicked at' "$OUT/functions.log" >&2; then
   log "a function panicked (see $OUT/functions.log)"; status=1
 fi
-for group in auth user hospitals ambulances booking admin; do
+for group in auth user hospitals ambulances booking admin crew; do
   starts=$(grep -c "spawning function instance function=\"$group\"" "$OUT/functions.log" || true)
   if [ "$starts" != 1 ]; then
     log "function $group was started $starts times: it crashed or was restarted mid-run"; status=1
@@ -112,7 +117,7 @@ pairs=$(cut -d' ' -f1 "$BOOKING_PAIRS" | sort -u | wc -l)
 {
   echo "fuzz-api $(date -u +%Y-%m-%dT%H:%MZ) $([ "$BOUNDED" = 1 ] && echo bounded || echo full):" \
     "schemathesis $SCHEMATHESIS_VERSION, $MAX_EXAMPLES examples per operation${SEED:+, seed $SEED}, $(nproc) cores"
-  for who in user admin; do
+  for who in user crew admin; do
     echo "$who: $(grep -E '^  [0-9]+ generated' "$OUT/$who.log" | tail -n 1 | sed 's/^ *//')," \
       "$(grep -E '^Seed: ' "$OUT/$who.log" | tail -n 1 | tr 'S' 's')"
   done
@@ -121,4 +126,4 @@ pairs=$(cut -d' ' -f1 "$BOOKING_PAIRS" | sort -u | wc -l)
 } >"$OUT/summary.txt"
 cat "$OUT/summary.txt" >&2
 [ "$status" = 0 ] || die "fuzz-api failed (see above and $OUT)"
-log "fuzz-api passed in ${SECONDS}s: 0 server errors and 0 schema violations, as user and as admin"
+log "fuzz-api passed in ${SECONDS}s: 0 server errors and 0 schema violations, as user, crew and admin"

@@ -2,12 +2,12 @@
 //! plus the extractors that turn a bearer token into a [`Caller`].
 //!
 //! Access tokens live [`TOKEN_TTL_SECS`] (5 minutes); a session goes on by its
-//! refresh token (`store::sessions`). Signed-in routes ([`Caller`], [`UserCaller`],
-//! [`AdminCaller`]) confirm every token against the stored user (one GetItem): the
-//! user must still exist, the token's session version must be the user's (a new
-//! password ends every earlier token at once), and the role is the stored one, so
-//! a demoted admin is an admin no more. Public reads ([`MaybeCaller`]) check the
-//! token alone and add no database read.
+//! refresh token (`store::sessions`). Signed-in routes ([`SignedIn`], [`Caller`],
+//! [`AdminCaller`], [`CrewCaller`]) confirm every token against the stored user (one
+//! GetItem): the user must still exist, the token's session version must be the
+//! user's (a new password ends every earlier token at once), and the role is the
+//! stored one, so a demoted admin is an admin no more. Public reads ([`MaybeCaller`])
+//! check the token alone and add no database read.
 
 use std::sync::{Arc, OnceLock};
 
@@ -26,8 +26,12 @@ use crate::{
     app::AppState,
     domain::user::Role,
     error::ApiError,
+    store::users::Account,
     types::{Id, Password, epoch_seconds, format_rfc3339},
 };
+
+mod crew;
+pub use crew::CrewCaller;
 
 /// Access tokens live 5 minutes: a signed-out or revoked session ends within that
 /// even on the public reads, which do not look the user up.
@@ -240,8 +244,70 @@ fn bearer(parts: &Parts) -> Result<Option<&str>, ApiError> {
     }
 }
 
-/// Signed in: a valid token whose user still exists under the same session version.
-/// The role is the stored user's, not the token's.
+/// The stored account of a valid bearer token (one GetItem, strongly consistent):
+/// 401 without a token, for a user that no longer exists, or for a token of an
+/// earlier session (the password changed since).
+async fn signed_in_account(parts: &Parts, app: &AppState) -> Result<Account, ApiError> {
+    let Some(token) = bearer(parts)? else {
+        return Err(ApiError::Unauthorized("Authentication required".into()));
+    };
+    let claims = app.auth.verify_claims(token)?;
+    let account = app
+        .store
+        .account(claims.id)
+        .await?
+        .ok_or_else(invalid_token)?;
+    if account.session_version != claims.session_version {
+        return Err(ApiError::Unauthorized(
+            "This session has ended; please sign in again".into(),
+        ));
+    }
+    Ok(account)
+}
+
+/// Any signed-in caller, crew included: a valid token whose user still exists under
+/// the same session version. The role is the stored user's, not the token's.
+#[derive(Debug, Clone, Copy)]
+pub struct SignedIn(pub Caller);
+
+impl<S> FromRequestParts<S> for SignedIn
+where
+    AppState: FromRef<S>,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        let account = signed_in_account(parts, &AppState::from_ref(state)).await?;
+        Ok(SignedIn(Caller {
+            id: account.user.id,
+            role: account.user.role,
+        }))
+    }
+}
+
+/// The signed-in caller when their stored role is one `allowed` admits; 403 with
+/// `refusal` otherwise ([`Caller`], [`AdminCaller`]).
+async fn caller_in_role<S>(
+    parts: &mut Parts,
+    state: &S,
+    allowed: fn(Role) -> bool,
+    refusal: &str,
+) -> Result<Caller, ApiError>
+where
+    AppState: FromRef<S>,
+    S: Send + Sync,
+{
+    let SignedIn(caller) = SignedIn::from_request_parts(parts, state).await?;
+    if allowed(caller.role) {
+        Ok(caller)
+    } else {
+        Err(ApiError::Forbidden(refusal.into()))
+    }
+}
+
+/// `Caller` is a user or an admin (by the stored role): a crew token gets 403 (crew
+/// routes take [`CrewCaller`], the few routes open to every role [`SignedIn`]).
 impl<S> FromRequestParts<S> for Caller
 where
     AppState: FromRef<S>,
@@ -250,25 +316,13 @@ where
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
-        let Some(token) = bearer(parts)? else {
-            return Err(ApiError::Unauthorized("Authentication required".into()));
-        };
-        let app = AppState::from_ref(state);
-        let claims = app.auth.verify_claims(token)?;
-        let account = app
-            .store
-            .account(claims.id)
-            .await?
-            .ok_or_else(invalid_token)?;
-        if account.session_version != claims.session_version {
-            return Err(ApiError::Unauthorized(
-                "This session has ended; please sign in again".into(),
-            ));
-        }
-        Ok(Caller {
-            id: claims.id,
-            role: account.user.role,
-        })
+        caller_in_role(
+            parts,
+            state,
+            |r| !r.is_crew(),
+            "This route is not for ambulance crew accounts",
+        )
+        .await
     }
 }
 
@@ -294,26 +348,6 @@ where
     }
 }
 
-/// The signed-in caller when their stored role is one `allowed` admits; 403 with
-/// `refusal` otherwise (the role extractors below).
-async fn caller_in_role<S>(
-    parts: &mut Parts,
-    state: &S,
-    allowed: fn(Role) -> bool,
-    refusal: &str,
-) -> Result<Caller, ApiError>
-where
-    AppState: FromRef<S>,
-    S: Send + Sync,
-{
-    let caller = Caller::from_request_parts(parts, state).await?;
-    if allowed(caller.role) {
-        Ok(caller)
-    } else {
-        Err(ApiError::Forbidden(refusal.into()))
-    }
-}
-
 /// A signed-in admin (by the stored role): 401 without a valid token, 403 for any
 /// other role.
 #[derive(Debug, Clone, Copy)]
@@ -335,30 +369,6 @@ where
         )
         .await
         .map(AdminCaller)
-    }
-}
-
-/// The public's routes (booking): a USER, or an ADMIN acting for one. Any other role
-/// (a crew account) gets 403.
-#[derive(Debug, Clone, Copy)]
-pub struct UserCaller(pub Caller);
-
-impl<S> FromRequestParts<S> for UserCaller
-where
-    AppState: FromRef<S>,
-    S: Send + Sync,
-{
-    type Rejection = ApiError;
-
-    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
-        caller_in_role(
-            parts,
-            state,
-            |r| matches!(r, Role::User | Role::Admin),
-            "This is for the public's accounts only",
-        )
-        .await
-        .map(UserCaller)
     }
 }
 

@@ -25,7 +25,7 @@ pub mod types;
 pub mod testing;
 
 pub use app::AppState;
-pub use auth::{AdminCaller, Caller, MaybeCaller, UserCaller};
+pub use auth::{AdminCaller, Caller, CrewCaller, MaybeCaller, SignedIn};
 pub use error::{ApiError, ApiResult};
 pub use http::{ApiJson, ApiPath, ApiQuery};
 pub use store::Store;

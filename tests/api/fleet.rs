@@ -592,6 +592,7 @@ async fn try_hold(a: &Apps, ambulance: &Value, booking: u64) -> bool {
         require_hospital: Some(hospital),
         expected_holder: None,
         held_by: Some(Id::try_from(booking).unwrap()),
+        free_at: None,
     }
     .push_into(&mut tx)
     .unwrap();
@@ -611,6 +612,7 @@ async fn try_release(a: &Apps, ambulance: &Value, booking: u64) -> bool {
         require_hospital: None,
         expected_holder: Some(Id::try_from(booking).unwrap()),
         held_by: None,
+        free_at: store.free_spot(id_of(ambulance)).await.unwrap(),
     }
     .push_into(&mut tx)
     .unwrap();

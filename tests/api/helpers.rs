@@ -1,7 +1,10 @@
 //! Helpers several of these tests share.
 
 use shared::{
-    domain::ambulance::{AmbulanceCounts, AmbulanceStatus},
+    domain::{
+        ambulance::{AmbulanceCounts, AmbulanceStatus},
+        booking::BookingCounts,
+    },
     testing::TestApp,
 };
 
@@ -19,4 +22,26 @@ pub async fn fleet_recount(app: &TestApp, admin_token: &str) -> AmbulanceCounts 
         .map(|a| serde_json::from_value(a["status"].clone()).expect("a status"))
         .collect();
     AmbulanceCounts::of(statuses.iter())
+}
+
+/// The bookings recounted from the admin's list (at most 100 of them), to compare
+/// with the counters.
+pub async fn booking_recount(app: &TestApp, admin_token: &str) -> BookingCounts {
+    let page = app
+        .get("/api/admin/bookings/all/paged?size=100", Some(admin_token))
+        .await;
+    let bookings = page.body["content"].as_array().expect("a page of bookings");
+    let mut recount = BookingCounts {
+        total: bookings.len() as i64,
+        ..Default::default()
+    };
+    for b in bookings {
+        match b["bookingStatus"].as_str().expect("a status") {
+            "PENDING" => recount.pending += 1,
+            "ACTIVE" => recount.active += 1,
+            "COMPLETED" => recount.completed += 1,
+            _ => recount.cancelled += 1,
+        }
+    }
+    recount
 }

@@ -30,8 +30,9 @@ async fn tour(app: &TestApp) {
         );
         res.body
     };
-    // A search before any hospital write: the table has no in-memory index yet, so
-    // the H3 `geo` index answers (the first hospital add builds the other).
+    // Searches before any hospital write: the table has no in-memory index yet, so
+    // the H3 `geo` index answers (the first hospital add builds the other); the
+    // live map finds its hospitals with the same search.
     call(
         Method::GET,
         "/api/hospitals/nearest?lat=30&lng=74",
@@ -39,6 +40,7 @@ async fn tour(app: &TestApp) {
         None,
     )
     .await;
+    call(Method::GET, "/api/admin/live?bbox=29,73,31,75", admin, None).await;
     let add_hospital = json!({"name": "Tour", "address": "A", "latitude": 30.0, "longitude": 74.0});
     let h = call(
         Method::POST,
@@ -132,7 +134,90 @@ async fn tour(app: &TestApp) {
     )
     .await;
 
-    // admin: the fleet, the bookings, the dashboard, removals.
+    // crew: the job, each stage to COMPLETED (frees the ambulance: its free entry is
+    // put), a position while free (the free entry moves), out of service and back.
+    let crewed_amb = shared::types::Id::try_from(ambulances[1].as_u64().unwrap()).unwrap();
+    let crew = app.crew("tourcrew", crewed_amb).await;
+    let crew_token = Some(crew.token.as_str());
+    let crewed = call(
+        Method::POST,
+        "/api/booking/book",
+        user,
+        Some(book(&ambulances[1])),
+    )
+    .await;
+    call(
+        Method::GET,
+        &format!("/api/booking/{}/track", crewed["id"]),
+        user,
+        None,
+    )
+    .await;
+    call(Method::GET, "/api/crew/me", crew_token, None).await;
+    for stage in [
+        "EN_ROUTE",
+        "AT_PICKUP",
+        "TO_HOSPITAL",
+        "AT_HOSPITAL",
+        "COMPLETED",
+    ] {
+        let body = json!({"bookingId": crewed["id"], "stage": stage});
+        call(Method::PATCH, "/api/crew/job/stage", crew_token, Some(body)).await;
+    }
+    let now = shared::types::now_rfc3339();
+    let position = json!({"latitude": 30.01, "longitude": 74.01, "recordedAt": now});
+    call(
+        Method::PUT,
+        "/api/crew/location",
+        crew_token,
+        Some(position),
+    )
+    .await;
+    for status in ["MAINTENANCE", "AVAILABLE"] {
+        let body = json!({"status": status});
+        call(Method::PATCH, "/api/crew/status", crew_token, Some(body)).await;
+    }
+
+    // admin: the fleet, the bookings, the dashboard, crew accounts, the live map,
+    // removals.
+    let made = call(
+        Method::POST,
+        "/api/admin/crew",
+        admin,
+        Some(json!({"username": "tourcrew2", "email": "tourcrew2@example.com",
+            "password": TEST_PASSWORD, "phoneNumber": "+919800011111", "ambulanceId": ambulances[1]})),
+    )
+    .await;
+    call(Method::GET, "/api/admin/crew", admin, None).await;
+    call(
+        Method::GET,
+        &format!("/api/admin/crew?ambulanceId={}", ambulances[1]),
+        admin,
+        None,
+    )
+    .await;
+    let move_to = json!({"ambulanceId": ambulances[0]});
+    call(
+        Method::PATCH,
+        &format!("/api/admin/crew/{}", made["id"]),
+        admin,
+        Some(move_to),
+    )
+    .await;
+    call(
+        Method::DELETE,
+        &format!("/api/admin/crew/{}", made["id"]),
+        admin,
+        None,
+    )
+    .await;
+    call(
+        Method::GET,
+        "/api/admin/live?bbox=29.5,73.5,30.5,74.5",
+        admin,
+        None,
+    )
+    .await;
     let pending = call(
         Method::POST,
         "/api/booking/book",

@@ -7,7 +7,10 @@ use futures::future::join_all;
 use http::{Method, StatusCode};
 use serde_json::{Value, json};
 use shared::{
-    domain::{ambulance::AmbulanceStatus, booking::BookingStatus},
+    domain::{
+        ambulance::AmbulanceStatus,
+        booking::{BookingStatus, Goal, Mover},
+    },
     edge::{ORIGIN_SECRET_HEADER, VIEWER_ADDRESS_HEADER},
     http::parse_json,
     store::{bookings::HISTORY_LIMIT, open_bookings::OpenLimit},
@@ -412,7 +415,7 @@ async fn a_long_history_comes_in_pieces_of_a_hundred() {
                 .await
                 .unwrap();
             store
-                .set_booking_status(b.id, BookingStatus::Cancelled)
+                .move_booking(b.id, Mover::Admin, Goal::Status(BookingStatus::Cancelled))
                 .await
                 .unwrap();
             b.id

@@ -11,13 +11,14 @@ use tower::ServiceExt;
 pub type RouterFn = fn(AppState) -> Router;
 
 /// Every function: its route group (= crate name) and its router.
-pub const FUNCTIONS: [(&str, RouterFn); 6] = [
+pub const FUNCTIONS: [(&str, RouterFn); 7] = [
     ("auth", auth::router),
     ("user", user::router),
     ("hospitals", hospitals::router),
     ("ambulances", ambulances::router),
     ("booking", booking::router),
     ("admin", admin::router),
+    ("crew", crew::router),
 ];
 
 /// The route group of a path: `/api/<group>/...`.

@@ -169,6 +169,55 @@ async fn one_account_holds_at_most_three_open_bookings() {
     );
 }
 
+/// The guard is released in the transaction of every move to a final status, the
+/// crew's completion (DESIGN section 8) included.
+#[tokio::test]
+async fn a_crew_completing_a_booking_frees_a_place() {
+    let app = TestApp::new(api_tests::system).await;
+    let (h, ambs) = fleet(&app, 4).await;
+    let user = app.user("regular").await;
+    let crew = app.crew("driver", ambs[0]).await;
+    let mut booked = vec![];
+    for &amb in &ambs[..3] {
+        let res = app
+            .post("/api/booking/book", Some(&user.token), booking(h, amb))
+            .await;
+        assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+        booked.push(res.body);
+    }
+    let res = app
+        .post("/api/booking/book", Some(&user.token), booking(h, ambs[3]))
+        .await;
+    assert_eq!(
+        (res.status, res.message()),
+        (StatusCode::CONFLICT, "You already have 3 open bookings")
+    );
+    for stage in [
+        "EN_ROUTE",
+        "AT_PICKUP",
+        "TO_HOSPITAL",
+        "AT_HOSPITAL",
+        "COMPLETED",
+    ] {
+        let body = json!({"bookingId": booked[0]["id"], "stage": stage});
+        let res = app
+            .call(
+                Method::PATCH,
+                "/api/crew/job/stage",
+                Some(&crew.token),
+                Some(body),
+            )
+            .await;
+        assert_eq!(res.status, StatusCode::OK, "{stage}: {:?}", res.body);
+    }
+    assert_eq!(assert_guard_recounts(&app, &user).await, 2);
+    let res = app
+        .post("/api/booking/book", Some(&user.token), booking(h, ambs[3]))
+        .await;
+    assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+    assert_eq!(assert_guard_recounts(&app, &user).await, 3);
+}
+
 #[tokio::test]
 async fn bookings_are_rate_limited_per_account_across_instances() {
     let app = TestApp::new(api_tests::system).await;

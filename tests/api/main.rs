@@ -6,6 +6,8 @@
 mod authz;
 mod booking;
 mod coordinates;
+mod crew;
+mod dispatch;
 mod faults;
 mod fleet;
 mod helpers;
@@ -14,5 +16,6 @@ mod iam;
 mod inputs;
 mod limits;
 mod openapi;
+mod positions;
 mod route_groups;
 mod sessions;

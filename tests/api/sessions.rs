@@ -6,7 +6,7 @@
 use http::StatusCode;
 use serde_json::{Value, json};
 use shared::{
-    domain::user::Role,
+    domain::{ambulance::AmbulanceStatus, user::Role},
     store::{Write, keys},
     testing::{TEST_PASSWORD, TEST_SECRET, TestApp, TestResponse},
     types::epoch_seconds,
@@ -224,6 +224,60 @@ async fn removed_users_and_demoted_admins_lose_access_at_once() {
             .await
             .status,
         StatusCode::OK
+    );
+}
+
+/// Crew accounts (DESIGN section 8) sign in, refresh and sign out like everyone; a
+/// new password or the account's removal ends their tokens on the crew routes at
+/// once.
+#[tokio::test]
+async fn crew_sessions_end_like_everyone_elses() {
+    let app = TestApp::new(api_tests::system).await;
+    let admin = app.admin().await;
+    let hospital = app.seed_hospital("General", 30.0, 74.0).await;
+    let amb = app
+        .seed_ambulance(hospital.id, "C-1", AmbulanceStatus::Available)
+        .await;
+    let crew = app.crew("driver", amb.id).await;
+    let me = |token: &Value| {
+        let token = token.as_str().map(str::to_owned);
+        let app = &app;
+        async move { app.get("/api/crew/me", token.as_deref()).await.status }
+    };
+    let first = sign_in(&app, "driver", TEST_PASSWORD).await.body;
+    assert_eq!(first["role"], "CREW");
+    assert_eq!(me(&first["token"]).await, StatusCode::OK);
+    let second = refresh(&app, &first["refreshToken"]).await.body;
+    assert_eq!(me(&second["token"]).await, StatusCode::OK);
+
+    // A new password (the crew's own profile, with the current one) ends both.
+    let res = app
+        .put(
+            "/api/user/profile",
+            second["token"].as_str(),
+            json!({"email": "driver@example.com", "password": "a-new-password", "currentPassword": TEST_PASSWORD}),
+        )
+        .await;
+    assert_eq!(res.status, StatusCode::OK, "{:?}", res.body);
+    for session in [&first, &second] {
+        assert_eq!(me(&session["token"]).await, StatusCode::UNAUTHORIZED);
+    }
+    assert_eq!(
+        refresh(&app, &second["refreshToken"]).await.status,
+        StatusCode::UNAUTHORIZED
+    );
+
+    // Removed by an admin: its fresh token and session end at once.
+    let fresh = sign_in(&app, "driver", "a-new-password").await.body;
+    assert_eq!(me(&fresh["token"]).await, StatusCode::OK);
+    let res = app
+        .delete(&format!("/api/admin/crew/{}", crew.id), Some(&admin.token))
+        .await;
+    assert_eq!(res.status, StatusCode::NO_CONTENT, "{:?}", res.body);
+    assert_eq!(me(&fresh["token"]).await, StatusCode::UNAUTHORIZED);
+    assert_eq!(
+        refresh(&app, &fresh["refreshToken"]).await.status,
+        StatusCode::UNAUTHORIZED
     );
 }
 

@@ -265,12 +265,14 @@ export interface paths {
          *     the other gets 409 "Ambulance is no longer available". A retry with the same
          *     `Idempotency-Key` and the same request answers the first booking again; the
          *     same key with a different request is a 422. An ambulance that is not one of
-         *     the hospital's is a 400 naming `ambulanceId`. A user holds at most 3 open
-         *     (PENDING or ACTIVE) bookings: the 4th is a 409 `You already have 3 open
-         *     bookings` that writes nothing (an admin booking for a user is exempt). At
-         *     most 20 booking requests per user and 30 per client address an hour (admins
-         *     exempt): 429 with `Retry-After`; a retry under the same `Idempotency-Key`
-         *     is not counted again.
+         *     the hospital's is a 400 naming `ambulanceId`. Without `pickup` the user's
+         *     stored location is the pickup; a user without one gets 400 naming `pickup`.
+         *     The booking starts PENDING, `tripStage` null, its timeline one PENDING entry.
+         *     A user holds at most 3 open (PENDING or ACTIVE) bookings: the 4th is a 409
+         *     `You already have 3 open bookings` that writes nothing (an admin booking for
+         *     a user is exempt). At most 20 booking requests per user and 30 per client
+         *     address an hour (admins exempt): 429 with `Retry-After`; a retry under the
+         *     same `Idempotency-Key` is not counted again.
          */
         post: operations["book"];
         delete?: never;
@@ -316,7 +318,10 @@ export interface paths {
         head?: never;
         /**
          * Cancel one's own booking (an admin may cancel any)
-         * @description Only PENDING and ACTIVE bookings can be cancelled (409 otherwise); the ambulance becomes AVAILABLE again.
+         * @description The requester cancels while the booking is PENDING, or ACTIVE at DISPATCHED or
+         *     EN_ROUTE (once the ambulance is at the pickup: 409, call the crew); an admin
+         *     cancels any open booking. Final bookings: 409. The ambulance becomes AVAILABLE
+         *     again in the same transaction.
          */
         patch: operations["cancelBooking"];
         trace?: never;
@@ -330,6 +335,31 @@ export interface paths {
         };
         /** One booking (its owner's or, for an admin, anyone's) */
         get: operations["getBooking"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/booking/{id}/track": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow a trip - stage, timeline, where the ambulance is, ETA
+         * @description For the booking's owner, admins, and the crew of its ambulance while the
+         *     ambulance holds it; anyone else gets 403. `etaMinutes` and `distanceKm` run
+         *     from the ambulance's fresh live position to the pickup while DISPATCHED or
+         *     EN_ROUTE, to the hospital while TO_HOSPITAL, and are null otherwise (or
+         *     without a position reported in the last 2 minutes). They come from one
+         *     estimator: great-circle distance x 1.4 (roads) at 40 km/h.
+         */
+        get: operations["trackBooking"];
         put?: never;
         post?: never;
         delete?: never;
@@ -367,7 +397,7 @@ export interface paths {
         post?: never;
         /**
          * Remove a hospital and its idle ambulances (admin)
-         * @description Refused with 409 while any of its ambulances is held by an open booking.
+         * @description Refused with 409 while any of its ambulances is held by an open booking or has crew accounts.
          */
         delete: operations["removeHospital"];
         options?: never;
@@ -424,7 +454,7 @@ export interface paths {
         post?: never;
         /**
          * Remove an ambulance (admin)
-         * @description Refused with 409 while it is held by an open booking.
+         * @description Refused with 409 while it is held by an open booking or still has crew accounts.
          */
         delete: operations["removeAmbulance"];
         options?: never;
@@ -484,9 +514,12 @@ export interface paths {
         head?: never;
         /**
          * Move a booking through its states (admin)
-         * @description PENDING -> ACTIVE | CANCELLED; ACTIVE -> COMPLETED | CANCELLED; COMPLETED and
-         *     CANCELLED are final. Any other move is a 409 that says which moves are allowed.
-         *     Reaching a final state frees the ambulance in the same transaction.
+         * @description The spec's dropdown, kept consistent with the trip stages: PENDING -> ACTIVE
+         *     (stage DISPATCHED, for the crew to accept), and any open booking (PENDING or
+         *     ACTIVE at any stage) -> COMPLETED | CANCELLED, the stage kept as the last one
+         *     reached. COMPLETED and CANCELLED are final. Any other move is a 409 that says
+         *     which moves are allowed. Reaching a final state frees the ambulance in the
+         *     same transaction.
          */
         patch: operations["setBookingStatus"];
         trace?: never;
@@ -506,6 +539,165 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/admin/crew": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A page of crew accounts by username, or one ambulance's crew (admin) */
+        get: operations["listCrew"];
+        put?: never;
+        /**
+         * Create a crew account bound to an ambulance (admin)
+         * @description The only way to make a CREW account (register always makes a USER). Usernames
+         *     and emails are unique across every account (409). An unknown ambulance is a 404.
+         */
+        post: operations["createCrew"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/crew/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a crew account (admin)
+         * @description Its username and email become free; its tokens stop working on the crew routes at once.
+         */
+        delete: operations["removeCrew"];
+        options?: never;
+        head?: never;
+        /** Bind a crew account to another ambulance (admin) */
+        patch: operations["moveCrew"];
+        trace?: never;
+    };
+    "/api/admin/live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every ambulance and open booking in a box - the dispatcher's map (admin)
+         * @description Ambulances whose shown position (the live one, else their hospital's) lies in
+         *     the box, and open bookings whose pickup lies in it (newest first), at most 500
+         *     of each, read from indexes. A box more than about 1500 km across shows the
+         *     part nearest its middle.
+         */
+        get: operations["liveMap"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/crew/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in crew, its ambulance with its position, and its job
+         * @description `job` is the booking the ambulance holds (PENDING: to accept; ACTIVE: under
+         *     way), or null. The crew screen polls this every few seconds. Every crew route
+         *     reads the crew account as stored (a crew moved to another ambulance acts on
+         *     that one at once; a removed one gets 401); users and admins get 403.
+         */
+        get: operations["crewMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/crew/job/stage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Move the trip to its next stage (the crew)
+         * @description `stage` is the next one: EN_ROUTE accepts a PENDING booking (it becomes
+         *     ACTIVE) or a DISPATCHED one, then AT_PICKUP, TO_HOSPITAL, AT_HOSPITAL, and
+         *     COMPLETED after AT_HOSPITAL, which frees the ambulance in the same
+         *     transaction. Each move is conditional on the stage read: a stale or repeated
+         *     tap is a 409 that writes nothing. A booking the crew's ambulance does not hold
+         *     is a 403.
+         */
+        patch: operations["crewStage"];
+        trace?: never;
+    };
+    "/api/crew/location": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Report the ambulance's position (the crew's phone)
+         * @description 204 when stored, and 204 (nothing written) when `recordedAt` is not after the
+         *     stored report's or less than 4 s after it. 400 naming the field when a
+         *     coordinate is out of range, `recordedAt` is not an RFC 3339 time or lies more
+         *     than 30 s in the future, or `accuracyM` is not 0 to 100000. The phone sends at
+         *     most every 5 s on a trip and every 60 s otherwise, and not when it moved less
+         *     than 20 m.
+         */
+        put: operations["crewLocation"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/crew/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Take the ambulance out of service or back (the crew)
+         * @description AVAILABLE or MAINTENANCE; 409 while the ambulance holds a booking.
+         */
+        patch: operations["crewStatus"];
         trace?: never;
     };
 }
@@ -554,8 +746,11 @@ export interface components {
         OptionalText100: string | null;
         /** @description At most 200 characters after trimming (see the free-text rules above); absent, null or blank means none. */
         OptionalText200: string | null;
-        /** @enum {string} */
-        Role: "USER" | "ADMIN";
+        /**
+         * @description CREW is the driver or paramedic of one ambulance, made by admins only.
+         * @enum {string}
+         */
+        Role: "USER" | "ADMIN" | "CREW";
         /** @enum {string} */
         AmbulanceStatus: "AVAILABLE" | "ON_DUTY" | "MAINTENANCE";
         /**
@@ -646,6 +841,46 @@ export interface components {
             /** @default NORMAL */
             bookingType: components["schemas"]["BookingType"];
             patient: components["schemas"]["PatientRequest"];
+            /** @description Where the ambulance picks the patient up; absent → the user's stored location (none either → 400 naming `pickup`). */
+            pickup?: components["schemas"]["PickupRequest"];
+        };
+        NewCrew: {
+            username: components["schemas"]["Username"];
+            email: components["schemas"]["Email"];
+            password: components["schemas"]["Password"];
+            phoneNumber: components["schemas"]["Phone"];
+            ambulanceId: components["schemas"]["Id"];
+        };
+        MoveCrew: {
+            ambulanceId: components["schemas"]["Id"];
+        };
+        PickupRequest: {
+            latitude: components["schemas"]["Latitude"];
+            longitude: components["schemas"]["Longitude"];
+            landmark?: components["schemas"]["OptionalText200"];
+        };
+        StageRequest: {
+            bookingId: components["schemas"]["Id"];
+            /**
+             * @description The next stage, or COMPLETED after AT_HOSPITAL (DISPATCHED is the dispatcher's, not the crew's).
+             * @enum {string}
+             */
+            stage: "EN_ROUTE" | "AT_PICKUP" | "TO_HOSPITAL" | "AT_HOSPITAL" | "COMPLETED";
+        };
+        PositionReport: {
+            latitude: components["schemas"]["Latitude"];
+            longitude: components["schemas"]["Longitude"];
+            /** @description The fix's accuracy in metres. */
+            accuracyM?: number | null;
+            /**
+             * Format: date-time
+             * @description When the phone took the position, RFC 3339 with any offset; at most 30 s in the future.
+             */
+            recordedAt: string;
+        };
+        CrewStatus: {
+            /** @enum {string} */
+            status: "AVAILABLE" | "MAINTENANCE";
         };
         PatientRequest: {
             name: components["schemas"]["Text100"];
@@ -722,7 +957,11 @@ export interface components {
             gender: components["schemas"]["Gender"];
             condition: string;
         };
-        /** @description Names, numbers and contact details are those at booking time, so history survives removed hospitals and ambulances. */
+        /**
+         * @description Names, numbers and contact details are those at booking time, so history
+         *     survives removed hospitals and ambulances. Bookings made before dispatch have
+         *     `pickup` and `userPhone` null and a timeline of one PENDING entry.
+         */
         Booking: {
             id: components["schemas"]["Id"];
             bookingStatus: components["schemas"]["BookingStatus"];
@@ -743,6 +982,107 @@ export interface components {
                 driverInfo: string | null;
             };
             patient: components["schemas"]["Patient"];
+            /** @description The requester's phone at booking time, for the crew to call. */
+            userPhone: string | null;
+            pickup: components["schemas"]["Pickup"] | null;
+            /** @description Null while PENDING; the last stage reached once final. */
+            tripStage: components["schemas"]["TripStage"] | null;
+            /** @description Every status or stage reached, oldest first. */
+            timeline: components["schemas"]["TimelineEntry"][];
+        };
+        Pickup: {
+            latitude: components["schemas"]["Latitude"];
+            longitude: components["schemas"]["Longitude"];
+            landmark?: string;
+        };
+        /** @enum {string} */
+        TripStage: "DISPATCHED" | "EN_ROUTE" | "AT_PICKUP" | "TO_HOSPITAL" | "AT_HOSPITAL";
+        TimelineEntry: {
+            /**
+             * @description A status or a stage.
+             * @enum {string}
+             */
+            stage: "PENDING" | "ACTIVE" | "COMPLETED" | "CANCELLED" | "DISPATCHED" | "EN_ROUTE" | "AT_PICKUP" | "TO_HOSPITAL" | "AT_HOSPITAL";
+            at: components["schemas"]["Timestamp"];
+        };
+        /**
+         * @description Where an ambulance is. `source` GPS - the crew's phone reported it at `at`
+         *     (`stale` when that is more than 2 minutes ago); HOSPITAL - it never
+         *     reported, its hospital stands in (`at` null, always `stale`).
+         */
+        Position: {
+            latitude: components["schemas"]["Latitude"];
+            longitude: components["schemas"]["Longitude"];
+            at: components["schemas"]["Timestamp"] | null;
+            stale: boolean;
+            /** @enum {string} */
+            source: "GPS" | "HOSPITAL";
+        };
+        /** @description An Ambulance with its position. */
+        PositionedAmbulance: {
+            id: components["schemas"]["Id"];
+            number: string;
+            driverInfo?: string;
+            status: components["schemas"]["AmbulanceStatus"];
+            type: components["schemas"]["AmbulanceType"];
+            contactInfo?: string;
+            hospitalId: components["schemas"]["Id"];
+            hospital: components["schemas"]["HospitalRef"];
+            position: components["schemas"]["Position"] | null;
+        };
+        CrewMe: {
+            crew: {
+                id: components["schemas"]["Id"];
+                username: string;
+                phone: string;
+            };
+            ambulance: components["schemas"]["PositionedAmbulance"];
+            job: components["schemas"]["Booking"] | null;
+        };
+        Tracking: {
+            bookingId: components["schemas"]["Id"];
+            bookingStatus: components["schemas"]["BookingStatus"];
+            bookingType: components["schemas"]["BookingType"];
+            tripStage: components["schemas"]["TripStage"] | null;
+            timeline: components["schemas"]["TimelineEntry"][];
+            pickup: components["schemas"]["Pickup"] | null;
+            /** @description As named at booking time; point and phone null once the hospital is removed. */
+            hospital: {
+                id: components["schemas"]["Id"];
+                name: string;
+                address: string;
+                latitude: components["schemas"]["Latitude"] | null;
+                longitude: components["schemas"]["Longitude"] | null;
+                contactInfo: string | null;
+            };
+            /** @description Number and type as booked; phone and position null once the ambulance is removed. */
+            ambulance: {
+                id: components["schemas"]["Id"];
+                number: string;
+                type: components["schemas"]["AmbulanceType"];
+                contactInfo: string | null;
+                position: components["schemas"]["Position"] | null;
+            };
+            etaMinutes: number | null;
+            distanceKm: number | null;
+        };
+        Live: {
+            ambulances: {
+                id: components["schemas"]["Id"];
+                number: string;
+                type: components["schemas"]["AmbulanceType"];
+                status: components["schemas"]["AmbulanceStatus"];
+                hospitalId: components["schemas"]["Id"];
+                position: components["schemas"]["Position"] | null;
+            }[];
+            openBookings: {
+                id: components["schemas"]["Id"];
+                bookingType: components["schemas"]["BookingType"];
+                bookingStatus: components["schemas"]["BookingStatus"];
+                tripStage: components["schemas"]["TripStage"] | null;
+                pickup: components["schemas"]["Pickup"] | null;
+                ambulanceId: components["schemas"]["Id"];
+            }[];
         };
         BookingCounts: {
             total: components["schemas"]["Count"];
@@ -758,6 +1098,23 @@ export interface components {
             /** @description Bookings made today (UTC). */
             todayBookings: components["schemas"]["Count"];
             ambulances: components["schemas"]["AmbulanceCounts"];
+        };
+        Crew: {
+            id: components["schemas"]["Id"];
+            username: string;
+            email: string;
+            phone: string;
+            /** @constant */
+            role: "CREW";
+            ambulanceId: components["schemas"]["Id"];
+            createdAt: components["schemas"]["Timestamp"];
+        };
+        CrewPage: {
+            content: components["schemas"]["Crew"][];
+            totalPages: components["schemas"]["Count"];
+            totalElements: components["schemas"]["Count"];
+            page: components["schemas"]["Count"];
+            size: number;
         };
         HospitalPage: {
             content: components["schemas"]["Hospital"][];
@@ -1336,6 +1693,11 @@ export interface operations {
                  *         "age": 64,
                  *         "gender": "Female",
                  *         "condition": "Chest pain"
+                 *       },
+                 *       "pickup": {
+                 *         "latitude": 30.2101,
+                 *         "longitude": 74.9455,
+                 *         "landmark": "gate 2, blue house"
                  *       }
                  *     }
                  */
@@ -1445,6 +1807,35 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Booking"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    trackBooking: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The trip */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tracking"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -1730,6 +2121,318 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listCrew: {
+        parameters: {
+            query?: {
+                /** @description Zero-based page number. */
+                page?: components["parameters"]["Page"];
+                size?: number;
+                /** @description Only this ambulance's crew (the admin ambulances screen shows them per ambulance). */
+                ambulanceId?: components["schemas"]["Id"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CrewPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createCrew: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "username": "crew7",
+                 *       "email": "crew7@example.com",
+                 *       "password": "crew-password",
+                 *       "phoneNumber": "+91 98140 00007",
+                 *       "ambulanceId": 1
+                 *     }
+                 */
+                "application/json": components["schemas"]["NewCrew"];
+            };
+        };
+        responses: {
+            /** @description The crew account */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Crew"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    removeCrew: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    moveCrew: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ambulanceId": 2
+                 *     }
+                 */
+                "application/json": components["schemas"]["MoveCrew"];
+            };
+        };
+        responses: {
+            /** @description The crew account after the move */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Crew"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    liveMap: {
+        parameters: {
+            query: {
+                /**
+                 * @description `minLat,minLng,maxLat,maxLng` in degrees. A `minLng` greater than `maxLng`
+                 *     crosses the antimeridian; latitudes given the wrong way round are swapped.
+                 * @example 30.4,74.0,30.9,74.6
+                 */
+                bbox: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The map's contents */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Live"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    crewMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The crew's view */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CrewMe"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    crewStage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "bookingId": 1,
+                 *       "stage": "EN_ROUTE"
+                 *     }
+                 */
+                "application/json": components["schemas"]["StageRequest"];
+            };
+        };
+        responses: {
+            /** @description The booking after the move */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Booking"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    crewLocation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "latitude": 30.2101,
+                 *       "longitude": 74.9455,
+                 *       "accuracyM": 8,
+                 *       "recordedAt": "2026-01-02T03:04:05.006Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PositionReport"];
+            };
+        };
+        responses: {
+            /** @description Stored */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    crewStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "status": "MAINTENANCE"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CrewStatus"];
+            };
+        };
+        responses: {
+            /** @description The ambulance after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ambulance"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };

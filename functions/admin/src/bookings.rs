@@ -8,7 +8,7 @@ use shared::{
     AdminCaller, ApiError, ApiQuery, AppState,
     domain::{
         ambulance::AmbulanceCounts,
-        booking::{Booking, BookingCounts, BookingStatus},
+        booking::{Booking, BookingCounts, BookingStatus, Goal, Mover},
         page::Page,
     },
     http::PageQuery,
@@ -43,8 +43,12 @@ async fn set_status(
     _admin: AdminCaller,
     ApiQuery(q): ApiQuery<StatusQuery>,
 ) -> Result<Json<Booking>, ApiError> {
+    // The spec's dropdown: ACTIVE dispatches a PENDING booking; COMPLETED and
+    // CANCELLED end any open one (domain::booking::plan has the table).
     Ok(Json(
-        app.store.set_booking_status(q.booking_id, q.status).await?,
+        app.store
+            .move_booking(q.booking_id, Mover::Admin, Goal::Status(q.status))
+            .await?,
     ))
 }
 

@@ -8,8 +8,12 @@ use axum::{
 };
 use serde::Deserialize;
 use shared::{
-    ApiError, ApiJson, ApiPath, ApiQuery, AppState, Caller, UserCaller,
-    domain::booking::{self, Booking, BookingRequest, BookingStatus},
+    ApiError, ApiJson, ApiPath, ApiQuery, AppState, Caller, SignedIn,
+    domain::{
+        booking::{self, Booking, BookingRequest, BookingStatus, Goal, Mover},
+        crew,
+        dispatch::Tracking,
+    },
     edge::ClientAddress,
     http::ForUser,
     store::open_bookings::OpenLimit,
@@ -23,6 +27,7 @@ pub fn router(state: AppState) -> Router {
             .route("/api/booking/history", get(history))
             .route("/api/booking/cancel", patch(cancel))
             .route("/api/booking/{id}", get(one))
+            .route("/api/booking/{id}/track", get(track))
             .with_state(state),
     )
 }
@@ -53,7 +58,7 @@ impl<S: Send + Sync> FromRequestParts<S> for IdempotencyKey {
 
 async fn book(
     State(app): State<AppState>,
-    UserCaller(caller): UserCaller,
+    caller: Caller,
     address: ClientAddress,
     ApiQuery(q): ApiQuery<ForUser>,
     IdempotencyKey(key): IdempotencyKey,
@@ -85,7 +90,7 @@ struct HistoryQuery {
 /// The newest 100 bookings, newest first; `before` = the last one's id for older ones.
 async fn history(
     State(app): State<AppState>,
-    UserCaller(caller): UserCaller,
+    caller: Caller,
     ApiQuery(q): ApiQuery<HistoryQuery>,
 ) -> Result<Json<Vec<Booking>>, ApiError> {
     let user = caller.acting_for(q.user_id)?;
@@ -106,7 +111,7 @@ async fn owned(app: &AppState, caller: Caller, id: Id) -> Result<Booking, ApiErr
 
 async fn one(
     State(app): State<AppState>,
-    UserCaller(caller): UserCaller,
+    caller: Caller,
     ApiPath(id): ApiPath<Id>,
 ) -> Result<Json<Booking>, ApiError> {
     Ok(Json(owned(&app, caller, id).await?))
@@ -120,14 +125,43 @@ struct CancelQuery {
 
 async fn cancel(
     State(app): State<AppState>,
-    UserCaller(caller): UserCaller,
+    caller: Caller,
     ApiQuery(q): ApiQuery<CancelQuery>,
 ) -> Result<Json<Booking>, ApiError> {
-    // The booking read to check the caller is the one the move starts from.
+    // The booking read to check the caller is the one the move starts from. The
+    // requester cancels only until the ambulance reaches the pickup; an admin any
+    // open booking.
     let booking = owned(&app, caller, q.booking_id).await?;
+    let mover = if caller.is_admin() {
+        Mover::Admin
+    } else {
+        Mover::Requester
+    };
     Ok(Json(
         app.store
-            .set_read_booking_status(booking, BookingStatus::Cancelled)
+            .move_read_booking(booking, mover, Goal::Status(BookingStatus::Cancelled))
             .await?,
     ))
+}
+
+/// The requester's live view of a trip: stage, timeline, where the ambulance is and
+/// when it arrives. Its owner and admins may see it, and the crew of its ambulance
+/// while the ambulance holds it; anyone else gets 403.
+async fn track(
+    State(app): State<AppState>,
+    SignedIn(caller): SignedIn,
+    ApiPath(id): ApiPath<Id>,
+) -> Result<Json<Tracking>, ApiError> {
+    let booking = if caller.role.is_crew() {
+        let (booking, account) = tokio::join!(app.store.booking(id), app.store.crew(caller.id));
+        let booking = booking?.ok_or_else(|| booking::not_found(id))?;
+        let account = account?.ok_or_else(crew::not_a_crew)?;
+        if account.ambulance_id != booking.ambulance_id || booking.booking_status.is_final() {
+            return Err(crew::not_your_booking(id));
+        }
+        booking
+    } else {
+        owned(&app, caller, id).await?
+    };
+    Ok(Json(app.store.tracking(booking).await?))
 }

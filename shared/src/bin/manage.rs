@@ -151,6 +151,17 @@ async fn seed(store: &Store) -> Result<(), ApiError> {
             seeded.hospitals, seeded.ambulances
         );
     }
+    let crew_password =
+        Password::try_from(shared::seed::CREW_PASSWORD.to_owned()).map_err(ApiError::internal)?;
+    let crew = shared::seed::seed_crew(store, &hash_password(&crew_password).await?).await?;
     println!("demo logins (local only): admin / admin12345, demo / demo12345");
+    for login in crew {
+        println!(
+            "crew login (local only): {} / {} (ambulance {})",
+            login.username,
+            shared::seed::CREW_PASSWORD,
+            login.ambulance_number
+        );
+    }
     Ok(())
 }

@@ -10,10 +10,11 @@ use super::{
     keys::{self, Key},
     schema::GSI1,
     table::{Query, Store},
+    tx::Write,
 };
 use crate::{
     domain::{
-        booking::{Booking, BookingCounts, BookingRequest},
+        booking::{Booking, BookingCounts, BookingRequest, Move, TimelineEntry, TripStage},
         page::Page,
     },
     error::ApiError,
@@ -37,21 +38,89 @@ pub(crate) struct BookingItem {
     pub(crate) gsi1sk: String,
     pub(crate) listpk: String,
     pub(crate) listsk: String,
+    /// While open and with a pickup: the sparse `open` index by the pickup's res-2
+    /// cell (the dispatcher's map). Removed by the move to a final status.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) openpk: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) opensk: Option<String>,
 }
 
 impl BookingItem {
     pub(crate) fn new(booking: Booking) -> Self {
         let order = keys::booking_time(&booking.booking_time, booking.id);
+        let open = booking
+            .pickup
+            .as_ref()
+            .filter(|_| !booking.booking_status.is_final())
+            .map(|p| keys::open_bookings(p.latitude.get(), p.longitude.get()));
         BookingItem {
             key: keys::booking(booking.id),
             gsi1pk: keys::user_bookings(booking.user_id),
             gsi1sk: order.clone(),
             listpk: keys::BOOKINGS.into(),
+            opensk: open.is_some().then(|| order.clone()),
+            openpk: open,
             listsk: order,
             booking,
         }
     }
 }
+
+impl From<BookingItem> for Booking {
+    fn from(i: BookingItem) -> Self {
+        i.booking.with_defaults()
+    }
+}
+
+/// The update of `booking` (as read) that makes move `m` at time `at`: status, stage
+/// and timeline together, on the condition that the status and stage are still the
+/// ones read (so a stale or repeated request writes nothing); a final status also
+/// leaves the `open` index.
+pub(crate) fn booking_move(booking: &Booking, m: &Move, at: &str) -> Write {
+    let reached: Vec<TimelineEntry> = m
+        .reached
+        .iter()
+        .map(|stage| TimelineEntry {
+            stage: *stage,
+            at: at.to_owned(),
+        })
+        .collect();
+    let mut sets = vec![
+        "bookingStatus = :to",
+        // Bookings made before timelines existed start theirs as they are read.
+        "timeline = list_append(if_not_exists(timeline, :origin), :reached)",
+    ];
+    let mut write = Write::update(keys::booking(booking.id), "")
+        .value(":to", m.to.status)
+        .value(":from", m.from.status)
+        .value(":origin", &booking.timeline)
+        .value(":reached", reached)
+        .when("bookingStatus = :from");
+    if m.to.stage != m.from.stage {
+        sets.push("tripStage = :stage");
+        write = write.value(":stage", m.to.stage);
+    }
+    write = match m.from.stage {
+        // An ACTIVE booking made before stages is read as DISPATCHED.
+        Some(TripStage::Dispatched) => write
+            .when(format!("(tripStage = :fromStage OR {NO_STAGE})"))
+            .value(":fromStage", TripStage::Dispatched)
+            .value(":null", "NULL"),
+        Some(stage) => write
+            .when("tripStage = :fromStage")
+            .value(":fromStage", stage),
+        None => write.when(NO_STAGE).value(":null", "NULL"),
+    };
+    let mut expression = format!("SET {}", sets.join(", "));
+    if m.frees_ambulance() {
+        expression.push_str(" REMOVE openpk, opensk");
+    }
+    write.set_expression(expression)
+}
+
+/// The booking has no stage yet (absent in old items, null in new ones).
+const NO_STAGE: &str = "(attribute_not_exists(tripStage) OR attribute_type(tripStage, :null))";
 
 /// The booking a request under an `Idempotency-Key` made, and a hash of that request.
 #[derive(Debug, Serialize, Deserialize)]
@@ -101,7 +170,7 @@ impl Store {
         Ok(self
             .get::<BookingItem>(&keys::booking(id))
             .await?
-            .map(|i| i.booking))
+            .map(Booking::from))
     }
 
     /// A user's newest [`HISTORY_LIMIT`] bookings, newest first (Query on the user's
@@ -133,7 +202,7 @@ impl Store {
             .newest_first(true)
             .page_size(HISTORY_LIMIT as u64);
         let items: Vec<BookingItem> = self.query_first(query, HISTORY_LIMIT).await?;
-        Ok(items.into_iter().map(|i| i.booking).collect())
+        Ok(items.into_iter().map(Booking::from).collect())
     }
 
     /// All bookings, newest first; the pages before `page` are skipped reading keys only.
@@ -146,7 +215,7 @@ impl Store {
             .await?;
         let items: Vec<BookingItem> = self.batch_get(keys).await?;
         Ok(Page::new(
-            items.into_iter().map(|i| i.booking).collect(),
+            items.into_iter().map(Booking::from).collect(),
             total,
             page,
             size,

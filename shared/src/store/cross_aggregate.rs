@@ -17,12 +17,13 @@ use serde::{Deserialize, Serialize};
 
 use super::{
     ambulances::{AmbulanceItem, StatusMove},
-    bookings::{BookingItem, IDEMPOTENCY_TTL_SECS, IdempotencyItem, request_hash},
+    bookings::{BookingItem, IDEMPOTENCY_TTL_SECS, IdempotencyItem, booking_move, request_hash},
     counters::{self, Total},
     hospital_index::IndexChange,
     hospitals::count_ambulances,
     keys::{self, Key},
     open_bookings::{self, OpenLimit},
+    positions::FreeSpot,
     retry,
     schema::TTL_ATTRIBUTE,
     table::Store,
@@ -31,11 +32,15 @@ use super::{
 use crate::{
     domain::{
         ambulance::{self, Ambulance, AmbulanceCounts, AmbulanceStatus, NewAmbulance},
-        booking::{self, Booking, BookingAmbulance, BookingCounts, BookingRequest, BookingStatus},
+        booking::{
+            self, Booking, BookingAmbulance, BookingCounts, BookingRequest, BookingStatus, Goal,
+            Milestone, Mover, Pickup, TimelineEntry,
+        },
+        crew,
         hospital::{self, HospitalRef},
     },
     error::ApiError,
-    types::{Id, epoch_seconds, now_rfc3339},
+    types::{Id, Latitude, Longitude, OptionalText, epoch_seconds, now_rfc3339},
 };
 
 /// Claims an ambulance number.
@@ -47,10 +52,11 @@ struct NumberGuard {
     ambulance_id: Id,
 }
 
-/// Ambulances removed per transaction: 2 items each (the ambulance and its number
-/// guard) plus up to 3 (the hospital or its count, and two counters) plus, in the
-/// last one, the 3 of the nearest-hospital index stay within DynamoDB's 100 items.
-pub const AMBULANCES_PER_REMOVAL: usize = 47;
+/// Ambulances removed per transaction: 4 items each (the ambulance, its number guard
+/// and its two position items) plus up to 3 (the hospital or its count, and two
+/// counters) plus, in the last one, the 3 of the nearest-hospital index stay within
+/// DynamoDB's 100 items (4 × 23 + 3 + 3 = 98).
+pub const AMBULANCES_PER_REMOVAL: usize = 23;
 
 /// How one attempt of a booking's move ended.
 enum MoveAttempt {
@@ -76,6 +82,8 @@ impl Store {
         let hospital = hospital?.ok_or_else(|| hospital::not_found(new.hospital_id))?;
         let id = id?;
         let available = new.status == AmbulanceStatus::Available;
+        let hospital_point = (hospital.latitude, hospital.longitude);
+        let free_geo = available.then(|| keys::free_geo(hospital_point.0, hospital_point.1, id));
         let item = AmbulanceItem {
             key: keys::ambulance(id),
             id,
@@ -93,7 +101,12 @@ impl Store {
             hospital_id: new.hospital_id,
             hospital_name: hospital.name,
             hospital_address: hospital.address,
+            hospital_latitude: Some(hospital_point.0),
+            hospital_longitude: Some(hospital_point.1),
+            freegeopk: free_geo.as_ref().map(|k| k.0.clone()),
+            freegeosk: free_geo.map(|k| k.1),
             held_by: None,
+            crew_count: 0,
         };
         let guard = NumberGuard {
             key: keys::ambulance_number_guard(&new.number),
@@ -110,6 +123,17 @@ impl Store {
                 Label::Counter,
                 counters::add(counters::AMBULANCES, &AmbulanceCounts::of(&[new.status]))?,
             );
+        if available {
+            // A new ambulance never reported: its free entry stands at the hospital.
+            let spot = FreeSpot {
+                ambulance: id,
+                ambulance_type: new.ambulance_type,
+                hospital_id: new.hospital_id,
+                hospital: hospital_point,
+                last: None,
+            };
+            tx.push(Label::FreeEntry(id), spot.entry());
+        }
         self.commit(tx).await.map_err(|e| {
             e.or_refused(|r| {
                 if r.by(Label::AmbulanceNumberGuard(id)) {
@@ -133,6 +157,9 @@ impl Store {
         if let Some(booking) = a.held_by {
             return Err(ambulance::held_conflict(&a.number, booking, "removed"));
         }
+        if a.crew_count > 0 {
+            return Err(crew::has_crew(&a.number, a.crew_count));
+        }
         let mut tx = Tx::new();
         a.push_removal(&mut tx);
         tx.push(
@@ -146,9 +173,15 @@ impl Store {
                 &AmbulanceCounts::of(&[a.status]).removed(),
             )?,
         );
-        self.commit(tx).await.map_err(|e| {
-            e.or_refused(|_| ambulance::changed_meanwhile(&a.number, "while it was being removed"))
-        })
+        match self.commit(tx).await {
+            Ok(()) => Ok(()),
+            Err(TxError::Refused(_)) => Err(match self.ambulance_item(id).await {
+                // A crew account was just bound to it.
+                Ok(Some(now)) if now.crew_count > 0 => crew::has_crew(&now.number, now.crew_count),
+                _ => ambulance::changed_meanwhile(&a.number, "while it was being removed"),
+            }),
+            Err(TxError::Api(e)) => Err(e),
+        }
     }
 
     /// Removes a hospital with its idle ambulances. Refused (409 naming the booking)
@@ -182,6 +215,13 @@ impl Store {
             .find_map(|a| a.held_by.map(|booking| (a, booking)))
         {
             return Err(hospital::held_conflict(id, &held.number, booking));
+        }
+        if let Some(crewed) = ambulances.iter().find(|a| a.crew_count > 0) {
+            return Err(hospital::crew_conflict(
+                id,
+                &crewed.number,
+                crewed.crew_count,
+            ));
         }
         let (first, last) = ambulances.split_at(ambulances.len() % AMBULANCES_PER_REMOVAL);
         let mut chunks: Vec<&[AmbulanceItem]> = last.chunks(AMBULANCES_PER_REMOVAL).collect();
@@ -245,9 +285,13 @@ impl Store {
         for label in refused.labels() {
             if let Label::Ambulance(ambulance) = label
                 && let Ok(Some(now)) = self.ambulance_item(*ambulance).await
-                && let Some(booking) = now.held_by
             {
-                return hospital::held_conflict(id, &now.number, booking);
+                if let Some(booking) = now.held_by {
+                    return hospital::held_conflict(id, &now.number, booking);
+                }
+                if now.crew_count > 0 {
+                    return hospital::crew_conflict(id, &now.number, now.crew_count);
+                }
             }
         }
         hospital::changed_during_removal(id)
@@ -331,12 +375,29 @@ impl Store {
             return Err(booking::ambulance_taken());
         }
 
+        let pickup = match req.pickup.clone() {
+            Some(pickup) => pickup,
+            // The spec's payload has no pickup: the user's stored location is it.
+            None => match (account.latitude, account.longitude) {
+                (Some(lat), Some(lng)) => Pickup {
+                    latitude: Latitude::try_from(lat).map_err(ApiError::internal)?,
+                    longitude: Longitude::try_from(lng).map_err(ApiError::internal)?,
+                    landmark: OptionalText(None),
+                },
+                _ => return Err(booking::pickup_needed()),
+            },
+        };
         let id = id?;
+        let booking_time = now_rfc3339();
         let booking = Booking {
             id,
             booking_status: BookingStatus::Pending,
             booking_type: req.booking_type,
-            booking_time: now_rfc3339(),
+            timeline: vec![TimelineEntry {
+                stage: Milestone::Pending,
+                at: booking_time.clone(),
+            }],
+            booking_time,
             user_id: user,
             username: account.username,
             user_email: account.email,
@@ -356,6 +417,9 @@ impl Store {
                 driver_info: ambulance.driver_info,
             },
             patient: req.patient.clone(),
+            user_phone: Some(account.phone),
+            pickup: Some(pickup),
+            trip_stage: None,
         };
         let mut tx = Tx::new();
         tx.push(
@@ -371,6 +435,7 @@ impl Store {
             require_hospital: Some(req.hospital_id),
             expected_holder: None,
             held_by: Some(id),
+            free_at: None,
         }
         .push_into(&mut tx)?;
         tx.push(
@@ -420,28 +485,36 @@ impl Store {
         }
     }
 
-    /// Moves a booking along the state machine; a final status frees its ambulance in
-    /// the same transaction. A refused move is a 409 saying which.
-    pub async fn set_booking_status(&self, id: Id, to: BookingStatus) -> Result<Booking, ApiError> {
-        self.move_booking(id, to, None).await
-    }
-
-    /// [`Store::set_booking_status`] of a booking the caller has just read (to check
-    /// who may move it): the first attempt starts from it instead of reading it again.
-    /// The move is still conditional on the status read, and a refused attempt reads
-    /// the booking afresh.
-    pub async fn set_read_booking_status(
-        &self,
-        booking: Booking,
-        to: BookingStatus,
-    ) -> Result<Booking, ApiError> {
-        self.move_booking(booking.id, to, Some(booking)).await
-    }
-
-    async fn move_booking(
+    /// Moves booking `id` as `mover` asks (`domain::booking::plan` decides); a move to
+    /// a final status frees its ambulance in the same transaction. A refused move is
+    /// a 409 saying which, and writes nothing.
+    pub async fn move_booking(
         &self,
         id: Id,
-        to: BookingStatus,
+        mover: Mover,
+        goal: Goal,
+    ) -> Result<Booking, ApiError> {
+        self.move_from(id, mover, goal, None).await
+    }
+
+    /// [`Store::move_booking`] of a booking the caller has just read (to check who may
+    /// move it): the first attempt starts from it instead of reading it again. The
+    /// move is still conditional on the status and stage read, and a refused attempt
+    /// reads the booking afresh.
+    pub async fn move_read_booking(
+        &self,
+        booking: Booking,
+        mover: Mover,
+        goal: Goal,
+    ) -> Result<Booking, ApiError> {
+        self.move_from(booking.id, mover, goal, Some(booking)).await
+    }
+
+    async fn move_from(
+        &self,
+        id: Id,
+        mover: Mover,
+        goal: Goal,
         read: Option<Booking>,
     ) -> Result<Booking, ApiError> {
         let read = Mutex::new(read);
@@ -454,26 +527,26 @@ impl Store {
                     .await?
                     .ok_or_else(|| booking::not_found(id))?,
             };
-            let transition = booking.booking_status.move_to(to)?;
+            let m = booking::plan(booking.progress(), mover, goal)?;
+            let at = now_rfc3339();
             let mut tx = Tx::new();
-            tx.push(
-                Label::Booking(id),
-                Write::update(keys::booking(id), "SET bookingStatus = :to")
-                    .when("bookingStatus = :from")
-                    .value(":to", transition.to)
-                    .value(":from", transition.from),
-            )
-            .push(
-                Label::Counter,
-                counters::add(counters::BOOKINGS, &BookingCounts::moved(transition))?,
-            );
-            if transition.to.is_final() {
+            tx.push(Label::Booking(id), booking_move(&booking, &m, &at));
+            if m.changes_status() {
+                tx.push(
+                    Label::Counter,
+                    counters::add(
+                        counters::BOOKINGS,
+                        &BookingCounts::moved(m.from.status, m.to.status),
+                    )?,
+                );
+            }
+            if m.to.status.is_final() {
                 tx.push(
                     Label::OpenBookings,
                     open_bookings::release(booking.user_id, id),
                 );
             }
-            if transition.frees_ambulance() {
+            if m.frees_ambulance() {
                 // The ambulance is held by this booking (admins cannot change a held
                 // ambulance); free it. If it is no longer held by it, leave it be.
                 if let Some(amb) = self.ambulance_item(booking.ambulance_id).await?
@@ -487,17 +560,16 @@ impl Store {
                         require_hospital: None,
                         expected_holder: Some(id),
                         held_by: None,
+                        free_at: Some(self.free_spot_of(&amb).await?),
                     }
                     .push_into(&mut tx)?;
                 }
             }
             match self.commit(tx).await {
-                // The update changed only the status, on the condition that it was
-                // `from`: the booking as read, with the new status, is what is stored.
-                Ok(()) => Ok(Booking {
-                    booking_status: to,
-                    ..booking
-                }),
+                // The update changed only the status, stage and timeline, on the
+                // condition that they were as read: the booking as read, moved, is
+                // what is stored.
+                Ok(()) => Ok(booking.after(&m, &at)),
                 Err(TxError::Refused(_)) => Err(MoveAttempt::Raced),
                 Err(TxError::Api(e)) => Err(MoveAttempt::Failed(e)),
             }

@@ -32,8 +32,8 @@ pub(crate) struct HospitalItem {
     pub(crate) id: Id,
     pub(crate) name: String,
     pub(crate) address: String,
-    latitude: f64,
-    longitude: f64,
+    pub(crate) latitude: f64,
+    pub(crate) longitude: f64,
     contact_info: Option<String>,
     /// Kept in the same transactions as ambulance adds and removes, so a removal
     /// can prove it saw every ambulance of the hospital.

@@ -49,7 +49,7 @@ pub fn email_guard(email: &Email) -> Key {
 }
 
 /// The ids of a user's open bookings (`open_bookings`), beside the user.
-pub fn open_bookings(user: Id) -> Key {
+pub fn open_bookings_guard(user: Id) -> Key {
     Key::new(format!("USER#{user}"), "OPEN")
 }
 
@@ -77,6 +77,16 @@ pub fn hospital(id: Id) -> Key {
 
 pub fn ambulance(id: Id) -> Key {
     Key::new(format!("AMBULANCE#{id}"), "AMBULANCE")
+}
+
+/// The last reported position of an ambulance (`store::positions`): in no index.
+pub fn position(ambulance: Id) -> Key {
+    Key::new(format!("AMBULANCE#{ambulance}"), "POSITION")
+}
+
+/// The free-ambulance geo entry at its last position: exists only while AVAILABLE.
+pub fn free_position(ambulance: Id) -> Key {
+    Key::new(format!("AMBULANCE#{ambulance}"), "FREEPOS")
 }
 
 pub fn ambulance_number_guard(number: &str) -> Key {
@@ -155,10 +165,61 @@ pub fn by_name(name: &str, id: Id) -> String {
     format!("{}#{}", name.to_lowercase(), id.padded())
 }
 
+/// `gsi1pk` of an ambulance's crew accounts.
+pub fn ambulance_crew(ambulance: Id) -> String {
+    format!("AMBCREW#{ambulance}")
+}
+
+/// `gsi1sk` of a crew account.
+pub fn crew_in_ambulance(id: Id) -> String {
+    format!("USER#{}", id.padded())
+}
+
 /// The `listpk` partitions of the `list` index.
 pub const HOSPITALS: &str = "HOSPITALS";
 pub const AMBULANCES: &str = "AMBULANCES";
 pub const BOOKINGS: &str = "BOOKINGS";
+pub const CREW: &str = "CREW";
+
+/// The res-2 H3 cell (~86 000 km²) of a point: the partitions of `open` and `freegeo`.
+fn res2_cell(lat: f64, lng: f64) -> h3o::CellIndex {
+    point(lat, lng).to_cell(h3o::Resolution::Two)
+}
+
+fn point(lat: f64, lng: f64) -> h3o::LatLng {
+    h3o::LatLng::new(lat, lng).expect("coordinates are validated before they are stored")
+}
+
+/// `openpk` of an open booking with its pickup at (lat, lng): its res-2 cell.
+pub fn open_bookings(lat: f64, lng: f64) -> String {
+    open_bookings_in(res2_cell(lat, lng))
+}
+
+/// `openpk` of the open bookings with their pickup in the res-2 cell `cell`.
+pub fn open_bookings_in(cell: h3o::CellIndex) -> String {
+    format!("OPEN#{cell}")
+}
+
+/// Shards of each `freegeo` partition: a free ambulance's entries go to shard
+/// `id mod FREE_SHARDS`, so at most 1/8 of a cell's writes hit one partition key
+/// (docs/decisions/0007-dispatch-data.md has the bound).
+pub const FREE_SHARDS: u64 = 8;
+
+/// `(freegeopk, freegeosk)` of a free ambulance's entry at (lat, lng): like the
+/// hospitals' `geo` keys (the res-15 cell as a number, so one Query reads any cell of
+/// resolution ≥ 2), with the partition split into [`FREE_SHARDS`].
+pub fn free_geo(lat: f64, lng: f64, ambulance: Id) -> (String, u64) {
+    let cell = point(lat, lng).to_cell(h3o::Resolution::Fifteen);
+    (
+        free_geo_partition(res2_cell(lat, lng), ambulance.get() % FREE_SHARDS),
+        u64::from(cell),
+    )
+}
+
+/// One shard of the `freegeo` partition of a res-2 cell.
+pub fn free_geo_partition(cell: h3o::CellIndex, shard: u64) -> String {
+    format!("F2#{cell}#{shard}")
+}
 
 /// `availpk` of every available ambulance (the sparse `avail` index).
 pub const AVAILABLE: &str = "AVAILABLE";

@@ -49,7 +49,7 @@ struct Guard {
 /// The write adding `booking` to `user`'s open bookings; where the limit applies,
 /// only while fewer than [`MAX_OPEN_BOOKINGS`] are open (a refusal is [`too_many`]).
 pub fn claim(user: Id, booking: Id, limit: OpenLimit) -> Write {
-    let write = Write::update(keys::open_bookings(user), "ADD #open :ids")
+    let write = Write::update(keys::open_bookings_guard(user), "ADD #open :ids")
         .name("#open", ATTRIBUTE)
         .value(":ids", IdSet(&[booking]));
     match limit {
@@ -62,7 +62,7 @@ pub fn claim(user: Id, booking: Id, limit: OpenLimit) -> Write {
 
 /// The write removing `booking` from `user`'s open bookings (never refused).
 pub fn release(user: Id, booking: Id) -> Write {
-    Write::update(keys::open_bookings(user), "DELETE #open :ids")
+    Write::update(keys::open_bookings_guard(user), "DELETE #open :ids")
         .name("#open", ATTRIBUTE)
         .value(":ids", IdSet(&[booking]))
 }
@@ -77,7 +77,7 @@ impl Store {
     /// The ids the guard holds for `user`, ascending (for recounts and support).
     pub async fn open_booking_ids(&self, user: Id) -> Result<Vec<Id>, ApiError> {
         let mut ids = self
-            .get::<Guard>(&keys::open_bookings(user))
+            .get::<Guard>(&keys::open_bookings_guard(user))
             .await?
             .map(|g| g.open_bookings)
             .unwrap_or_default();

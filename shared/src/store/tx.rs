@@ -48,6 +48,9 @@ pub enum Label {
     Ambulance(Id),
     AmbulanceNumberGuard(Id),
     Booking(Id),
+    /// An ambulance's `FREEPOS` or `POSITION` item (`positions`).
+    FreeEntry(Id),
+    Position(Id),
     IdempotencyKey,
     /// The user's open-bookings guard (`open_bookings`).
     OpenBookings,

@@ -8,26 +8,41 @@ use super::{
     counters::{self, Total},
     keys::{self, Key},
     table::Store,
-    tx::{Label, Tx, Write},
+    tx::{Label, Refused, Tx, Write},
 };
 use crate::{
-    domain::user::{self, NewUser, ProfileChange, Role, User},
+    domain::{
+        crew::Crew,
+        user::{self, NewUser, ProfileChange, Role, User},
+    },
     error::ApiError,
     types::{Email, Id, Phone, Username, now_rfc3339},
 };
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-struct UserItem {
+pub(crate) struct UserItem {
     #[serde(flatten)]
-    key: Key,
+    pub(crate) key: Key,
     #[serde(flatten)]
-    user: User,
-    password_hash: String,
+    pub(crate) user: User,
+    pub(crate) password_hash: String,
     /// Tokens and sessions carry the version they were issued under; a password
     /// change adds one, which ends them all. Absent on items older than sessions: 0.
     #[serde(default)]
-    session_version: u64,
+    pub(crate) session_version: u64,
+    /// A crew account's ambulance, and its index keys (`store::crew`): the crew of
+    /// one ambulance on `gsi1`, every crew by name on `list`. None for other roles.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) ambulance_id: Option<Id>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) gsi1pk: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) gsi1sk: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) listpk: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) listsk: Option<String>,
 }
 
 /// A user as sign-in and the token checks need them.
@@ -36,14 +51,17 @@ pub struct Account {
     pub user: User,
     pub password_hash: String,
     pub session_version: u64,
+    /// The crew account this is, with its ambulance (None for other roles).
+    pub crew: Option<Crew>,
 }
 
 impl From<UserItem> for Account {
     fn from(item: UserItem) -> Self {
         Account {
-            user: item.user,
-            password_hash: item.password_hash,
+            user: item.user.clone(),
+            password_hash: item.password_hash.clone(),
             session_version: item.session_version,
+            crew: item.crew(),
         }
     }
 }
@@ -51,14 +69,44 @@ impl From<UserItem> for Account {
 /// Claims a username or an email for a user.
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-struct Guard {
+pub(crate) struct Guard {
     #[serde(flatten)]
     key: Key,
     user_id: Id,
 }
 
-fn guard(key: Key, user_id: Id) -> Write {
+pub(crate) fn guard(key: Key, user_id: Id) -> Write {
     Write::put(&Guard { key, user_id }).absent()
+}
+
+impl UserItem {
+    /// The account and its username and email guards, all conditional on being new.
+    pub(crate) fn account_tx(&self, username: &Username, email: &Email) -> Tx {
+        let id = self.user.id;
+        let mut tx = Tx::new();
+        tx.push(Label::User, Write::put(self).absent())
+            .push(
+                Label::UsernameGuard,
+                guard(keys::username_guard(username), id),
+            )
+            .push(Label::EmailGuard, guard(keys::email_guard(email), id));
+        tx
+    }
+}
+
+/// Why a new account's transaction was refused: its username or email is taken, or
+/// (`other`, when given) another of its conditions.
+pub(crate) fn account_refused(r: &Refused, other: Option<(Label, ApiError)>) -> ApiError {
+    if r.by(Label::UsernameGuard) {
+        user::username_taken()
+    } else if r.by(Label::EmailGuard) {
+        user::email_taken()
+    } else {
+        match other {
+            Some((label, error)) if r.by(label) => error,
+            _ => ApiError::internal(format!("a new account refused: {r:?}")),
+        }
+    }
 }
 
 impl Store {
@@ -81,26 +129,17 @@ impl Store {
             user: user.clone(),
             password_hash: new.password_hash,
             session_version: 0,
+            ambulance_id: None,
+            gsi1pk: None,
+            gsi1sk: None,
+            listpk: None,
+            listsk: None,
         };
-        let mut tx = Tx::new();
-        tx.push(Label::User, Write::put(&item).absent())
-            .push(
-                Label::UsernameGuard,
-                guard(keys::username_guard(&new.username), id),
-            )
-            .push(Label::EmailGuard, guard(keys::email_guard(&new.email), id))
-            .push(Label::Counter, counters::add(counters::USERS, &Total::ONE)?);
-        self.commit(tx).await.map_err(|e| {
-            e.or_refused(|r| {
-                if r.by(Label::UsernameGuard) {
-                    user::username_taken()
-                } else if r.by(Label::EmailGuard) {
-                    user::email_taken()
-                } else {
-                    ApiError::internal(format!("registration refused: {r:?}"))
-                }
-            })
-        })?;
+        let mut tx = item.account_tx(&new.username, &new.email);
+        tx.push(Label::Counter, counters::add(counters::USERS, &Total::ONE)?);
+        self.commit(tx)
+            .await
+            .map_err(|e| e.or_refused(|r| account_refused(&r, None)))?;
         Ok(user)
     }
 
@@ -205,9 +244,17 @@ impl Store {
         password_hash: String,
     ) -> Result<(User, bool), ApiError> {
         if let Some(account) = self.account_by_name(username).await? {
+            let user = account.user;
+            if user.role.is_crew() {
+                // Its ambulance binding and index keys would stay behind.
+                return Err(ApiError::Conflict(format!(
+                    "{username} is a crew account: remove it (DELETE /api/admin/crew/{}) before making the name an admin",
+                    user.id
+                )));
+            }
             // A new password: the user's earlier sessions end.
             let promote = Write::update(
-                keys::user(account.user.id),
+                keys::user(user.id),
                 "SET #role = :admin, passwordHash = :hash ADD sessionVersion :one",
             )
             .name("#role", "role")

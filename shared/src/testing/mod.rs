@@ -24,6 +24,7 @@ use crate::{
     config::{AppEnv, Config},
     domain::{
         ambulance::{Ambulance, AmbulanceStatus, AmbulanceType, NewAmbulance},
+        crew::NewCrew,
         hospital::{Hospital, NewHospital},
         user::{NewUser, Role},
     },
@@ -262,6 +263,29 @@ pub fn bad_booking_fields() -> Vec<(BadField, &'static str)> {
             Box::new(|v| v["patient"]["blood"] = json!("O+")),
             "patient.blood",
         ),
+        (
+            Box::new(|v| v["pickup"] = json!({"latitude": 91, "longitude": 74.0})),
+            "pickup.latitude",
+        ),
+        (
+            Box::new(|v| v["pickup"] = json!({"latitude": 30.0, "longitude": "east"})),
+            "pickup.longitude",
+        ),
+        (
+            Box::new(|v| v["pickup"] = json!({"longitude": 74.0})),
+            "pickup.latitude",
+        ),
+        (
+            Box::new(|v| {
+                v["pickup"] =
+                    json!({"latitude": 30.0, "longitude": 74.0, "landmark": "x".repeat(201)});
+            }),
+            "pickup.landmark",
+        ),
+        (
+            Box::new(|v| v["pickup"] = json!({"latitude": 30.0, "longitude": 74.0, "floor": 3})),
+            "pickup.floor",
+        ),
     ]
 }
 
@@ -409,7 +433,7 @@ impl TestApp {
                 phone: Phone::try_from("+15550001111".to_owned()).unwrap(),
                 location: match role {
                     Role::User => Some(LatLng::new(30.67, 74.33).unwrap()),
-                    Role::Admin => None,
+                    Role::Admin | Role::Crew => None,
                 },
                 role,
                 password_hash: test_password_hash().await,
@@ -429,6 +453,27 @@ impl TestApp {
 
     pub async fn admin(&self) -> TestUser {
         self.create_user("admin", Role::Admin).await
+    }
+
+    /// A crew account of `ambulance` straight in the store, with a token.
+    pub async fn crew(&self, username: &str, ambulance: Id) -> TestUser {
+        let crew = self
+            .state
+            .store
+            .create_crew(NewCrew {
+                username: Username::try_from(username.to_owned()).unwrap(),
+                email: Email::try_from(format!("{username}@example.com")).unwrap(),
+                phone: Phone::try_from("+15550002222".to_owned()).unwrap(),
+                password_hash: test_password_hash().await,
+                ambulance_id: ambulance,
+            })
+            .await
+            .unwrap();
+        TestUser {
+            id: crew.id,
+            username: crew.username,
+            token: self.state.auth.issue(crew.id, Role::Crew).unwrap(),
+        }
     }
 
     /// Sends a JSON request (`body` None = no body) with an optional bearer token.
