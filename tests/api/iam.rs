@@ -15,6 +15,8 @@ use shared::testing::{
     iam::{self, Grant},
 };
 
+use crate::helpers::CREW_STAGES_TO_COMPLETION;
+
 /// Requests that together make every call the functions need.
 async fn tour(app: &TestApp) {
     let admin = app.admin().await;
@@ -154,13 +156,7 @@ async fn tour(app: &TestApp) {
     )
     .await;
     call(Method::GET, "/api/crew/me", crew_token, None).await;
-    for stage in [
-        "EN_ROUTE",
-        "AT_PICKUP",
-        "TO_HOSPITAL",
-        "AT_HOSPITAL",
-        "COMPLETED",
-    ] {
+    for stage in CREW_STAGES_TO_COMPLETION {
         let body = json!({"bookingId": crewed["id"], "stage": stage});
         call(Method::PATCH, "/api/crew/job/stage", crew_token, Some(body)).await;
     }

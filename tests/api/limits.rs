@@ -13,6 +13,8 @@ use shared::{
     types::Id,
 };
 
+use crate::helpers::CREW_STAGES_TO_COMPLETION;
+
 const INSTANCES: usize = 16;
 
 /// A hospital with `n` free ambulances; their ids.
@@ -192,13 +194,7 @@ async fn a_crew_completing_a_booking_frees_a_place() {
         (res.status, res.message()),
         (StatusCode::CONFLICT, "You already have 3 open bookings")
     );
-    for stage in [
-        "EN_ROUTE",
-        "AT_PICKUP",
-        "TO_HOSPITAL",
-        "AT_HOSPITAL",
-        "COMPLETED",
-    ] {
+    for stage in CREW_STAGES_TO_COMPLETION {
         let body = json!({"bookingId": booked[0]["id"], "stage": stage});
         let res = app
             .call(
