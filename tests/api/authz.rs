@@ -48,6 +48,10 @@ async fn the_authorization_matrix() {
     let rows: Vec<(Method, String, Option<Value>, [u16; 5])> = vec![
         // (method, path, body, [signed out, user B, user A, admin, crew])
         (Method::POST, "/api/auth/login".into(), Some(json!({"username":"owner_a","password":TEST_PASSWORD})), [200, 200, 200, 200, 200]),
+        // A refresh token is the credential itself: a bearer token adds nothing
+        // (tests/api/sessions.rs has rotation, reuse, sign-out and new passwords).
+        (Method::POST, "/api/auth/refresh".into(), Some(json!({"refreshToken": format!("{}.{}", "a".repeat(32), "b".repeat(64))})), [401, 401, 401, 401, 401]),
+        (Method::POST, "/api/auth/logout".into(), Some(json!({"refreshToken": "unknown"})), [204, 204, 204, 204, 204]),
         (Method::GET, format!("/api/user/profile?userId={uid}"), None, [401, 403, 200, 200, 403]),
         (Method::PUT, format!("/api/user/profile?userId={uid}"), Some(json!({"email":"owner_a@example.com"})), [401, 403, 200, 200, 403]),
         (Method::GET, "/api/user/profile".into(), None, [401, 200, 200, 200, 200]),
