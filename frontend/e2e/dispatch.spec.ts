@@ -81,14 +81,25 @@ test('a requester books, the crew sees the job, drives it to completion, and the
 
   // On the way: the crew's shared position shows on the requester's page with an ETA.
   await expect(user.getByText('Arriving at the pickup in')).toBeVisible({ timeout: 30_000 })
-  await expect(user.getByText(/^Live · updated/)).toBeVisible({ timeout: 30_000 })
-  const away = user.getByText(/ away$/)
+  await expect(user.getByText(/Live · updated/)).toBeVisible({ timeout: 30_000 })
+  // The distance is a line of its own inside the ETA's paragraph: the innermost match.
+  const away = user.getByText(/ away$/).last()
   const before = await away.innerText()
   await crew.page.context().setGeolocation(CLOSER)
   // The throttle sends a moved position at most every 5 s on a trip; the page polls every 5 s.
   await expect(away).not.toHaveText(before, { timeout: 40_000 })
   await screenshot(crew.page, 'dispatch-crew-job')
   await screenshot(user, 'dispatch-tracking')
+
+  // The dispatcher's live map shows the ambulance on its trip and the open booking.
+  const admin = await contextPage(browser, { viewport: { width: 1280, height: 800 } })
+  await login(admin, 'admin', 'admin12345')
+  await admin.goto('/admin/live')
+  await expect(admin.getByRole('heading', { name: 'Live Map' })).toBeVisible()
+  await expect(admin.getByRole('row').filter({ hasText: `#${bookingId}` })).toHaveCount(1)
+  await expect(admin.getByRole('row').filter({ hasText: crew.number }).first()).toBeVisible()
+  await screenshot(admin, 'dispatch-admin-live')
+  await admin.context().close()
 
   // The crew takes it through every stage; the requester's timeline follows.
   await crew.page.getByRole('button', { name: 'Arrived at pickup' }).click()
