@@ -82,7 +82,9 @@ stack_up() {
     || { cat "$STACK_LOG_DIR/manage.log" >&2; die "manage create-tables / seed failed"; }
 
   API_PORT=${API_PORT:-$(free_port)}
-  local watch_args=(-A 127.0.0.1 -P "$API_PORT")
+  # No CORS: deployed, the app and the API share one origin and the API sends none
+  # (issue 16); a page of another site must not read local answers either.
+  local watch_args=(-A 127.0.0.1 -P "$API_PORT" --disable-cors)
   [ "$reload" = 1 ] || watch_args=(--ignore-changes "${watch_args[@]}")
   log "starting the functions (cargo lambda watch) on :$API_PORT; log in ${STACK_LOG_DIR#"$ROOT"/}/functions.log"
   (exec setsid cargo lambda watch "${watch_args[@]}" >"$STACK_LOG_DIR/functions.log" 2>&1 < /dev/null 9>&-) &

@@ -257,7 +257,7 @@ pub async fn seed_crew(store: &Store, password_hash: &str) -> Result<Vec<CrewLog
     for (i, ambulance) in fleet.into_iter().enumerate() {
         let name = format!("crew{}", i + 1);
         let username = Username::try_from(name.clone()).map_err(ApiError::internal)?;
-        if store.user_for_login(&username).await?.is_none() {
+        if store.account_by_name(&username).await?.is_none() {
             store
                 .create_crew(NewCrew {
                     username,

@@ -297,10 +297,11 @@ async fn retries_with_one_idempotency_key_make_one_booking() {
 async fn all_sixteen_status_moves_of_the_admin_dropdown() {
     use BookingStatus::*;
     let w = world().await;
-    let user = w.booking.user("mover").await;
     for from in BookingStatus::VARIANTS.iter().copied() {
         for to in BookingStatus::VARIANTS.iter().copied() {
-            // A fresh ambulance and booking brought to `from` by allowed moves.
+            // A fresh user, ambulance and booking brought to `from` by allowed moves
+            // (a user may hold only 3 open bookings).
+            let user = w.booking.user(&format!("mover-{from}-{to}")).await;
             let amb = w.add_ambulance(&format!("M-{from}-{to}")).await;
             let b = w.book(&user, w.body(&amb), None).await.body;
             let path: &[BookingStatus] = match from {

@@ -184,6 +184,8 @@ async fn one_tap_dispatches_the_nearest_free_ambulance_to_the_nearest_hospital()
     assert_eq!(me.body["ambulance"]["status"], "ON_DUTY");
     let history = w.app.get("/api/booking/history", Some(&user.token)).await;
     assert_eq!(history.body[0]["id"], b["id"]);
+    let open = w.app.state.store.open_booking_ids(user.id).await.unwrap();
+    assert_eq!(open, [id_of(&b)]);
     w.assert_consistent().await;
 
     // The requester follows it like any booking.
@@ -457,6 +459,9 @@ async fn one_open_emergency_per_user() {
     assert_eq!(w.cancel(&user, &second.body).await.status, StatusCode::OK);
     let third = w.emergency(&user, &pickup_body(), None).await;
     assert_eq!(third.status, StatusCode::CREATED, "{:?}", third.body);
+    // The open-bookings guard holds only what is open: the third.
+    let open = w.app.state.store.open_booking_ids(user.id).await.unwrap();
+    assert_eq!(open, [id_of(&third.body)]);
     w.assert_consistent().await;
 }
 

@@ -10,6 +10,15 @@ use shared::{
     types::Id,
 };
 
+/// The crew's moves that take a booking from DISPATCHED to COMPLETED, in order.
+pub const CREW_STAGES_TO_COMPLETION: [&str; 5] = [
+    "EN_ROUTE",
+    "AT_PICKUP",
+    "TO_HOSPITAL",
+    "AT_HOSPITAL",
+    "COMPLETED",
+];
+
 /// The fleet recounted from the ambulances themselves (the admin's list), to
 /// compare with the counters.
 pub async fn fleet_recount(app: &TestApp, admin_token: &str) -> AmbulanceCounts {

@@ -287,6 +287,20 @@ impl Intercept for Faults {
     }
 }
 
+/// Sets the hospital id sequence (back, so the next add collides with a taken id).
+async fn set_hospital_sequence(state: &AppState, value: u64) {
+    state
+        .store
+        .client()
+        .put_item()
+        .table_name(state.store.table())
+        .set_item(Some(keys::sequence("hospital").item()))
+        .item("value", n(value))
+        .send()
+        .await
+        .unwrap();
+}
+
 /// What a failed write must leave untouched: the hospitals, the counter, the index.
 async fn snapshot_of(state: &AppState) -> (Value, u64, Vec<u64>) {
     let app = TestApp::with_state(state.clone(), hospitals::router);
@@ -324,32 +338,14 @@ async fn a_refused_or_failed_hospital_write_changes_neither_the_hospital_nor_the
     let before = snapshot_of(&state).await;
 
     // The hospital's own condition fails (its id is taken: the sequence set back).
-    state
-        .store
-        .client()
-        .put_item()
-        .table_name(state.store.table())
-        .set_item(Some(keys::sequence("hospital").item()))
-        .item("value", n(0))
-        .send()
-        .await
-        .unwrap();
+    set_hospital_sequence(&state, 0).await;
     let err = state
         .store
         .add_hospital(new_hospital("Taken", 30.65, 74.33))
         .await;
     assert!(err.is_err(), "{err:?}");
     assert_eq!(snapshot_of(&state).await, before);
-    state
-        .store
-        .client()
-        .put_item()
-        .table_name(state.store.table())
-        .set_item(Some(keys::sequence("hospital").item()))
-        .item("value", n(1000))
-        .send()
-        .await
-        .unwrap();
+    set_hospital_sequence(&state, 1000).await;
 
     // A removal refused inside its transaction (the count of ambulances moved).
     state

@@ -4,7 +4,7 @@
 //! it). Here, a tour of every function's routes, down the paths that need each
 //! action (a failed login, an email change, a booking with an idempotency key, a
 //! hospital removal...), must use every DynamoDB grant the template gives: a grant
-//! too many fails this test. Each function may also read the JWT secret, nothing else.
+//! too many fails this test. Each function may also read the JWT and origin secrets, nothing else.
 
 use std::collections::BTreeSet;
 
@@ -14,6 +14,8 @@ use shared::testing::{
     TEST_PASSWORD, TestApp,
     iam::{self, Grant},
 };
+
+use crate::helpers::CREW_STAGES_TO_COMPLETION;
 
 /// Requests that together make every call the functions need.
 async fn tour(app: &TestApp) {
@@ -185,13 +187,7 @@ async fn tour(app: &TestApp) {
     )
     .await;
     call(Method::GET, "/api/crew/me", crew_token, None).await;
-    for stage in [
-        "EN_ROUTE",
-        "AT_PICKUP",
-        "TO_HOSPITAL",
-        "AT_HOSPITAL",
-        "COMPLETED",
-    ] {
+    for stage in CREW_STAGES_TO_COMPLETION {
         let body = json!({"bookingId": crewed["id"], "stage": stage});
         call(Method::PATCH, "/api/crew/job/stage", crew_token, Some(body)).await;
     }
@@ -297,8 +293,14 @@ async fn each_function_is_granted_exactly_the_dynamodb_calls_it_makes() {
     tour(&app).await;
     let called = app.dynamodb_calls();
     let template = iam::template();
-    let secret: BTreeSet<Grant> =
-        [("secretsmanager:GetSecretValue".into(), "JwtSecret".into())].into();
+    let secret: BTreeSet<Grant> = [
+        ("secretsmanager:GetSecretValue".into(), "JwtSecret".into()),
+        (
+            "secretsmanager:GetSecretValue".into(),
+            "OriginSecret".into(),
+        ),
+    ]
+    .into();
     let mut problems = vec![];
     for (function, _) in api_tests::FUNCTIONS {
         let Some(f) = template.functions.get(function) else {
@@ -318,7 +320,7 @@ async fn each_function_is_granted_exactly_the_dynamodb_calls_it_makes() {
             .collect();
         if others != secret {
             problems.push(format!(
-                "{}: grants other than DynamoDB must be exactly secretsmanager:GetSecretValue on JwtSecret, found {others:?}",
+                "{}: grants other than DynamoDB must be exactly secretsmanager:GetSecretValue on JwtSecret and OriginSecret, found {others:?}",
                 f.logical_id
             ));
         }

@@ -1,11 +1,13 @@
 import { useEffect } from 'react'
 import { Link, Outlet, useNavigate } from 'react-router'
 import { onUnauthorized } from '@/lib/api'
+import { isCrew, useSession } from '@/lib/session'
 import { S } from '@/strings'
 import { TopBar } from './TopBar'
 
 export function Layout() {
   const navigate = useNavigate()
+  const crew = isCrew(useSession()?.user)
   // Any 401 on an authenticated call: the session is gone, so sign in again.
   useEffect(() => {
     onUnauthorized(() => navigate('/login', { replace: true }))
@@ -25,11 +27,21 @@ export function Layout() {
         <div className="mx-auto flex max-w-6xl flex-col gap-4 px-4 py-6 text-sm text-slate-600 md:flex-row md:items-center md:justify-between">
           <p>© {new Date().getFullYear()} AmbuCare · In an emergency call {S.emergencyNumber}.</p>
           <nav aria-label="Footer" className="flex flex-wrap gap-4">
-            <Link to="/about" className="hover:text-brand-700">About</Link>
-            <Link to="/booking" className="hover:text-brand-700">Book Ambulance</Link>
-            <Link to="/hospitals/nearest" className="hover:text-brand-700">Nearest Hospitals</Link>
-            <Link to="/history" className="hover:text-brand-700">History</Link>
-            <Link to="/profile" className="hover:text-brand-700">Profile</Link>
+            {crew ? (
+              // The users' screens send crew back to /crew: only theirs here.
+              <>
+                <Link to="/crew" className="inline-flex min-h-12 items-center hover:text-brand-700">Crew</Link>
+                <Link to="/profile" className="inline-flex min-h-12 items-center hover:text-brand-700">Profile</Link>
+              </>
+            ) : (
+              <>
+                <Link to="/about" className="hover:text-brand-700">About</Link>
+                <Link to="/booking" className="hover:text-brand-700">Book Ambulance</Link>
+                <Link to="/hospitals/nearest" className="hover:text-brand-700">Nearest Hospitals</Link>
+                <Link to="/history" className="hover:text-brand-700">History</Link>
+                <Link to="/profile" className="hover:text-brand-700">Profile</Link>
+              </>
+            )}
           </nav>
         </div>
       </footer>

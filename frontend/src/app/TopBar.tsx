@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react'
 import { Link, NavLink, useLocation, useNavigate } from 'react-router'
-import { clearSession, isAdmin, useSession } from '@/lib/session'
+import { signOut } from '@/lib/api'
+import { isAdmin, isCrew, useSession } from '@/lib/session'
 import { S } from '@/strings'
 import { Icon } from '@/components/Icon'
 
@@ -17,14 +18,21 @@ export function TopBar() {
   const setMobileOpen = (open: boolean) => setMobileOpenAt(open ? location.pathname : null)
   const user = session?.user
   const admin = isAdmin(user)
+  // Crew see only their screen, their profile, logout and the emergency call, all big.
+  const crew = isCrew(user)
+  const touch = crew ? 'min-h-12 min-w-12' : ''
   const displayName = user?.username || user?.email || 'User'
 
   const logout = () => {
-    clearSession()
+    signOut()
     navigate('/login')
   }
 
-  const links = (
+  const links = crew ? (
+    <NavLink to="/crew" className={(state) => `${linkClass(state)} inline-flex min-h-12 items-center`}>
+      Crew
+    </NavLink>
+  ) : (
     <>
       <NavLink to="/about" className={linkClass}>
         About
@@ -64,7 +72,7 @@ export function TopBar() {
   return (
     <header className="sticky top-0 z-40 border-b border-slate-200 bg-white/95 backdrop-blur">
       <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-3 px-4">
-        <Link to="/" className="flex items-center gap-2 text-lg font-bold text-brand-700">
+        <Link to={crew ? '/crew' : '/'} className="flex items-center gap-2 text-lg font-bold text-brand-700">
           <Icon name="ambulance" className="h-7 w-7" /> AmbuCare
         </Link>
         <nav aria-label="Main" className="hidden items-center gap-1 md:flex">
@@ -73,16 +81,16 @@ export function TopBar() {
         <div className="flex items-center gap-2">
           <a
             href={`tel:${S.emergencyNumber}`}
-            className="btn bg-brand-600 text-white shadow hover:bg-brand-700"
+            className={`btn bg-brand-600 text-white shadow hover:bg-brand-700 ${touch}`}
           >
             <Icon name="phone" className="h-4 w-4" />
             {/* Narrow screens show only the number; the name stays "Emergency 911". */}
             <span className="sr-only sm:not-sr-only">Emergency</span> {S.emergencyNumber}
           </a>
-          {user && <UserMenu key={location.pathname} displayName={displayName} onLogout={logout} />}
+          {user && <UserMenu key={location.pathname} displayName={displayName} onLogout={logout} touch={touch} />}
           <button
             type="button"
-            className="btn-ghost md:hidden"
+            className={`btn-ghost md:hidden ${touch}`}
             aria-label={mobileOpen ? 'Close menu' : 'Open menu'}
             aria-expanded={mobileOpen}
             aria-controls="mobile-menu"
@@ -104,10 +112,10 @@ export function TopBar() {
           {user && (
             <>
               <p className="px-3 pt-2 text-xs uppercase tracking-wide text-slate-500">Signed in as {displayName}</p>
-              <NavLink to="/profile" className={linkClass}>
+              <NavLink to="/profile" className={(state) => `${linkClass(state)} ${touch}`}>
                 Profile
               </NavLink>
-              <button type="button" onClick={logout} className="rounded-md px-3 py-2 text-left text-sm font-medium text-slate-700 hover:bg-slate-100">
+              <button type="button" onClick={logout} className={`rounded-md px-3 py-2 text-left text-sm font-medium text-slate-700 hover:bg-slate-100 ${touch}`}>
                 Logout
               </button>
             </>
@@ -123,7 +131,7 @@ export function TopBar() {
  * or ArrowDown opens it on the first item, arrows move, Escape closes and returns focus.
  * Keyed by the page, so navigating closes it.
  */
-function UserMenu({ displayName, onLogout }: { displayName: string; onLogout: () => void }) {
+function UserMenu({ displayName, onLogout, touch }: { displayName: string; onLogout: () => void; touch: string }) {
   const [open, setOpen] = useState(false)
   const rootRef = useRef<HTMLDivElement>(null)
   const buttonRef = useRef<HTMLButtonElement>(null)
@@ -163,7 +171,7 @@ function UserMenu({ displayName, onLogout }: { displayName: string; onLogout: ()
       <button
         ref={buttonRef}
         type="button"
-        className="btn-ghost"
+        className={`btn-ghost ${touch}`}
         aria-haspopup="menu"
         aria-expanded={open}
         aria-controls={open ? 'user-menu' : undefined}
@@ -196,7 +204,7 @@ function UserMenu({ displayName, onLogout }: { displayName: string; onLogout: ()
           onKeyDown={onMenuKey}
           className="absolute right-0 mt-2 w-44 rounded-lg border border-slate-200 bg-white py-1 shadow-lg"
         >
-          <Link role="menuitem" tabIndex={-1} to="/profile" onClick={() => setOpen(false)} className="block px-4 py-2 text-sm hover:bg-slate-100 focus:bg-slate-100">
+          <Link role="menuitem" tabIndex={-1} to="/profile" onClick={() => setOpen(false)} className={`block px-4 py-2 text-sm hover:bg-slate-100 focus:bg-slate-100 ${touch}`}>
             Profile
           </Link>
           <button
@@ -204,7 +212,7 @@ function UserMenu({ displayName, onLogout }: { displayName: string; onLogout: ()
             tabIndex={-1}
             type="button"
             onClick={onLogout}
-            className="block w-full px-4 py-2 text-left text-sm hover:bg-slate-100 focus:bg-slate-100"
+            className={`block w-full px-4 py-2 text-left text-sm hover:bg-slate-100 focus:bg-slate-100 ${touch}`}
           >
             Logout
           </button>

@@ -4,7 +4,7 @@ import { Spinner } from '@/components/Feedback'
 import { HomePage } from '@/features/home/routes/HomePage'
 import { LoginPage } from '@/features/auth/routes/LoginPage'
 import { RegisterPage } from '@/features/auth/routes/RegisterPage'
-import { RequireAdmin, RequireAuth } from './guards'
+import { RequireAdmin, RequireAuth, RequireCrew, SendCrewHome } from './guards'
 import { Layout } from './Layout'
 import { NotFoundPage } from './NotFoundPage'
 
@@ -22,35 +22,45 @@ const about = page(() => import('@/features/about/routes/AboutPage'))
 const profile = page(() => import('@/features/profile/routes/ProfilePage'))
 const history = page(() => import('@/features/booking/routes/HistoryPage'))
 const booking = page(() => import('@/features/booking/routes/BookAmbulancePage'))
+const track = page(() => import('@/features/booking/routes/TrackBookingPage'))
 const nearest = page(() => import('@/features/hospitals/routes/NearestHospitalsPage'))
 const hospitalAmbulances = page(() => import('@/features/hospitals/routes/HospitalAmbulancesPage'))
 const adminDashboard = page(() => import('@/features/admin/routes/AdminDashboardPage'))
 const adminHospitals = page(() => import('@/features/admin/routes/AdminHospitalsPage'))
 const adminAmbulances = page(() => import('@/features/admin/routes/AdminAmbulancesPage'))
 const adminBookings = page(() => import('@/features/admin/routes/AdminBookingsPage'))
+const adminLive = page(() => import('@/features/admin/routes/AdminLivePage'))
+const adminCrew = page(() => import('@/features/admin/routes/AdminCrewPage'))
+const crew = page(() => import('@/features/crew/routes/CrewPage'))
 
 const auth = (node: ReactNode) => <RequireAuth>{node}</RequireAuth>
 const admin = (node: ReactNode) => <RequireAdmin>{node}</RequireAdmin>
+const crewOnly = (node: ReactNode) => <RequireCrew>{node}</RequireCrew>
 
 export const router = createBrowserRouter([
   {
     element: <Layout />,
     children: [
-      { path: '/', element: <HomePage /> },
+      { path: '/', element: <SendCrewHome><HomePage /></SendCrewHome> },
       { path: '/about', element: about },
       { path: '/login', element: <LoginPage /> },
       { path: '/register', element: <RegisterPage /> },
-      { path: '/profile', element: auth(profile) },
+      { path: '/profile', element: <RequireAuth crewToo>{profile}</RequireAuth> },
       { path: '/history', element: auth(history) },
       { path: '/hospitals/nearest', element: auth(nearest) },
       { path: '/hospitals/:id/ambulances', element: auth(hospitalAmbulances) },
       { path: '/book-ambulance', element: auth(booking) },
       // Links across the spec point here; it is the same booking form.
       { path: '/booking', element: auth(booking) },
+      // The requester's and admins' view of one booking (the server answers 403 to others).
+      { path: '/bookings/:id', element: auth(track) },
       { path: '/admin', element: admin(adminDashboard) },
       { path: '/admin/hospitals', element: admin(adminHospitals) },
       { path: '/admin/ambulances', element: admin(adminAmbulances) },
       { path: '/admin/bookings', element: admin(adminBookings) },
+      { path: '/admin/live', element: admin(adminLive) },
+      { path: '/admin/crew', element: admin(adminCrew) },
+      { path: '/crew', element: crewOnly(crew) },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

@@ -6,9 +6,10 @@ import { saveSession } from '@/lib/session'
 import type { User } from '@/lib/types'
 import { json, renderRoutes } from '@/test/render'
 import { LoginPage } from '@/features/auth/routes/LoginPage'
-import { RequireAdmin, RequireAuth } from './guards'
+import { RequireAdmin, RequireAuth, RequireCrew, SendCrewHome } from './guards'
 import { Layout } from './Layout'
 
+const crewUser = { id: 50, username: 'crew1', email: 'crew1@example.com', phone: '', latitude: null, longitude: null, role: 'CREW', createdAt: '' } as unknown as User
 const user: User = { id: 2, username: 'demo', email: 'demo@example.com', phone: '', latitude: 1, longitude: 2, role: 'USER', createdAt: '' }
 
 function shell(path: string) {
@@ -17,11 +18,13 @@ function shell(path: string) {
       {
         element: <Layout />,
         children: [
-          { path: '/', element: <h1>Home</h1> },
+          { path: '/', element: <SendCrewHome><h1>Home</h1></SendCrewHome> },
           { path: '/about', element: <h1>About</h1> },
           { path: '/login', element: <LoginPage /> },
-          { path: '/profile', element: <RequireAuth><h1>Profile</h1></RequireAuth> },
+          { path: '/profile', element: <RequireAuth crewToo><h1>Profile</h1></RequireAuth> },
+          { path: '/history', element: <RequireAuth><h1>History</h1></RequireAuth> },
           { path: '/admin', element: <RequireAdmin><h1>Admin area</h1></RequireAdmin> },
+          { path: '/crew', element: <RequireCrew><h1>Crew screen</h1></RequireCrew> },
         ],
       },
     ],
@@ -56,6 +59,18 @@ describe('top bar', () => {
     saveSession({ token: 't', user: { ...user, role: 'admin' as never }, role: 'ADMIN', id: 2 })
     shell('/')
     expect(mainNav().getAllByRole('link').map((l) => l.textContent)).toEqual(['About', 'Admin'])
+  })
+
+  it('offers a crew only Crew, Profile, Logout and the emergency call', async () => {
+    saveSession({ token: 't', user: crewUser, role: 'CREW' as never, id: 50 })
+    shell('/crew')
+    expect(mainNav().getAllByRole('link').map((l) => l.getAttribute('href'))).toEqual(['/crew'])
+    expect(screen.getByRole('link', { name: 'Emergency 911' })).toBeInTheDocument()
+    expect(screen.getByRole('link', { name: 'AmbuCare' })).toHaveAttribute('href', '/crew')
+    await userEvent.click(screen.getByRole('button', { name: /account menu/ }))
+    expect(screen.getAllByRole('menuitem').map((i) => i.textContent)).toEqual(['Profile', 'Logout'])
+    const footer = within(screen.getByRole('navigation', { name: 'Footer' }))
+    expect(footer.getAllByRole('link').map((l) => l.getAttribute('href'))).toEqual(['/crew', '/profile'])
   })
 
   // Named by its visible text plus a hidden ', account menu' (no aria-label: WCAG 2.5.3).
@@ -125,6 +140,24 @@ describe('guards', () => {
   it('sends a signed-in user away from admin screens to /', () => {
     saveSession({ token: 't', user, role: 'USER', id: 2 })
     const { router } = shell('/admin')
+    expect(router.state.location.pathname).toBe('/')
+  })
+
+  it.each([
+    ['/history', '/crew'],
+    ['/admin', '/crew'],
+    ['/', '/crew'],
+    ['/crew', '/crew'],
+    ['/profile', '/profile'],
+  ])('sends a crew from %s to %s', (from, to) => {
+    saveSession({ token: 't', user: crewUser, role: 'CREW' as never, id: 50 })
+    const { router } = shell(from)
+    expect(router.state.location.pathname).toBe(to)
+  })
+
+  it.each([['USER'], ['ADMIN']] as const)('sends a %s away from /crew to /', (role) => {
+    saveSession({ token: 't', user: { ...user, role }, role, id: 2 })
+    const { router } = shell('/crew')
     expect(router.state.location.pathname).toBe('/')
   })
 

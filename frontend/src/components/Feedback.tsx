@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react'
+import { ApiError, messageOf } from '@/lib/api'
 
 type Tone = 'error' | 'success' | 'info' | 'warning'
 
@@ -29,11 +30,14 @@ export function Spinner({ label = 'Loading...' }: { label?: string }) {
   )
 }
 
-export function ErrorState({ message, onRetry }: { message: string; onRetry?: () => void }) {
+/** The screen's message, and how long to wait when the cause was a rate limit (429). */
+export function ErrorState({ message, error, onRetry }: { message: string; error?: unknown; onRetry?: () => void }) {
+  const limited = error instanceof ApiError && error.status === 429
   return (
     <div className="card flex flex-col items-center gap-3 p-8 text-center">
       <p role="alert" className="text-red-700">
         {message}
+        {limited && <span className="mt-1 block text-sm">{messageOf(error, message)}</span>}
       </p>
       {onRetry && (
         <button type="button" className="btn-secondary" onClick={onRetry}>

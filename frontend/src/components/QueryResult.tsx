@@ -14,7 +14,7 @@ export function QueryResult({
   empty = null,
   children,
 }: {
-  query: { isPending: boolean; isError: boolean; refetch: () => unknown }
+  query: { isPending: boolean; isError: boolean; error?: unknown; refetch: () => unknown }
   loadingLabel?: string
   errorMessage: string
   isEmpty?: boolean
@@ -22,6 +22,6 @@ export function QueryResult({
   children: ReactNode
 }) {
   if (query.isPending) return <Spinner label={loadingLabel} />
-  if (query.isError) return <ErrorState message={errorMessage} onRetry={() => query.refetch()} />
+  if (query.isError) return <ErrorState message={errorMessage} error={query.error} onRetry={() => query.refetch()} />
   return isEmpty ? empty : children
 }

@@ -16,6 +16,8 @@ export interface paths {
         /**
          * Create a USER account and sign in
          * @description Always creates role USER; a `role` in the body is accepted and ignored.
+         *     At most 10 registrations per client address (an IPv6 /64) an hour: 429 with
+         *     `Retry-After` after that.
          */
         post: operations["register"];
         delete?: never;
@@ -36,9 +38,57 @@ export interface paths {
         /**
          * Sign in
          * @description A wrong password and an unknown username get the same 401 in similar time.
-         *     Repeated failures for one username are throttled with 429 and `Retry-After`.
+         *     Every password check is reserved before it is made: per username and client
+         *     address, 5 at once, then a growing wait (15 s, 30 s, 1 min... up to 15 minutes;
+         *     a quiet hour forgets them; a success ends the streak); per username across
+         *     addresses, 100 an hour. Over either: 429 with `Retry-After`. Another address
+         *     (the owner's) is not slowed by a guesser's.
          */
         post: operations["login"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Renew the access token with the refresh token
+         * @description Answers a new access token and a new `refreshToken`; the one sent is used up.
+         *     A refresh token that was already used (a copy someone kept) is refused and
+         *     ends its whole session, as do signing out and a new password. A session
+         *     lasts 30 days from its last refresh, 90 days at most.
+         */
+        post: operations["refresh"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign out (end the refresh token's session)
+         * @description Every refresh token of the session stops working; its access token expires
+         *     within 5 minutes. The same 204 for any token, known or not.
+         */
+        post: operations["logout"];
         delete?: never;
         options?: never;
         head?: never;
@@ -58,7 +108,10 @@ export interface paths {
          * Change email, location and (optionally) password
          * @description `latitude` and `longitude` go together (both or neither). An admin's profile
          *     has no location: one sent for an admin is ignored. An empty or absent
-         *     `password` keeps the current one.
+         *     `password` keeps the current one. A new `password` needs `currentPassword`,
+         *     the caller's own (an admin's when an admin sets someone's): 400 naming it
+         *     when absent, 403 when wrong, 429 when guessed too often (throttled like a
+         *     login). A new password ends every session and token of the user.
          */
         put: operations["updateProfile"];
         post?: never;
@@ -215,6 +268,11 @@ export interface paths {
          *     the hospital's is a 400 naming `ambulanceId`. Without `pickup` the user's
          *     stored location is the pickup; a user without one gets 400 naming `pickup`.
          *     The booking starts PENDING, `tripStage` null, its timeline one PENDING entry.
+         *     A user holds at most 3 open (PENDING or ACTIVE) bookings: the 4th is a 409
+         *     `You already have 3 open bookings` that writes nothing (an admin booking for
+         *     a user is exempt). At most 20 booking requests per user and 30 per client
+         *     address an hour (admins exempt): 429 with `Retry-After`; a retry under the
+         *     same `Idempotency-Key` is not counted again.
          */
         post: operations["book"];
         delete?: never;
@@ -230,7 +288,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A user's bookings, newest first */
+        /**
+         * A user's bookings, newest first, 100 at a time
+         * @description The newest 100. A full answer may have older ones: ask again with `before`
+         *     set to the id of the last (oldest) booking received; an empty array is the
+         *     end.
+         */
         get: operations["bookingHistory"];
         put?: never;
         post?: never;
@@ -777,17 +840,17 @@ export interface components {
          * @example +91 98765 43210
          */
         Phone: string;
-        /** @description 1 to 32 characters after trimming. */
+        /** @description 1 to 32 characters after trimming (see the free-text rules above), beginning and ending with a visible character. */
         Text32: string;
-        /** @description 1 to 100 characters after trimming. */
+        /** @description 1 to 100 characters after trimming (see the free-text rules above), beginning and ending with a visible character. */
         Text100: string;
-        /** @description 1 to 200 characters after trimming. */
+        /** @description 1 to 200 characters after trimming (see the free-text rules above), beginning and ending with a visible character. */
         Text200: string;
-        /** @description 1 to 500 characters after trimming. */
+        /** @description 1 to 500 characters after trimming (see the free-text rules above), beginning and ending with a visible character. */
         Text500: string;
-        /** @description At most 100 characters after trimming; absent, null or blank means none. */
+        /** @description At most 100 characters after trimming (see the free-text rules above); absent, null or blank means none. */
         OptionalText100: string | null;
-        /** @description At most 200 characters after trimming; absent, null or blank means none. */
+        /** @description At most 200 characters after trimming (see the free-text rules above); absent, null or blank means none. */
         OptionalText200: string | null;
         /**
          * @description CREW is the driver or paramedic of one ambulance, made by admins only.
@@ -839,12 +902,18 @@ export interface components {
             longitude?: components["schemas"]["Longitude"] | null;
             /** @description Empty, null or absent keeps the current password. */
             password?: null | string | components["schemas"]["Password"];
+            /** @description The caller's own password; required (not empty) with a new `password`. */
+            currentPassword?: string | null;
         } | {
             latitude: number;
             longitude: number;
         } | {
             latitude?: null;
             longitude?: null;
+        };
+        RefreshRequest: {
+            /** @description The `refreshToken` of the last register, login or refresh. */
+            refreshToken: string;
         };
         AddHospital: {
             name: components["schemas"]["Text200"];
@@ -948,10 +1017,15 @@ export interface components {
             createdAt: components["schemas"]["Timestamp"];
         };
         AuthResponse: {
+            /** @description The access token (a JWT, valid 5 minutes). */
             token: string;
             user: components["schemas"]["User"];
             role: components["schemas"]["Role"];
             id: components["schemas"]["Id"];
+            /** @description Single-use, opaque (at least 128 random bits); renews the session at `POST /api/auth/refresh`. Only its SHA-256 is stored. */
+            refreshToken: string;
+            /** @description When `token` expires. */
+            expiresAt: components["schemas"]["Timestamp"];
         };
         Hospital: {
             id: components["schemas"]["Id"];
@@ -1217,7 +1291,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description No token, or a bad or expired one (or, for login, wrong credentials) */
+        /** @description No token, or a bad or expired one, one of a removed user or of an ended session (or, for login, wrong credentials; for refresh, a bad, used, expired or revoked refresh token) */
         Unauthorized: {
             headers: {
                 [name: string]: unknown;
@@ -1244,7 +1318,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The data's current state refuses the request (taken, held, final) */
+        /** @description The data's current state refuses the request (taken, held, final, too many open bookings) */
         Conflict: {
             headers: {
                 [name: string]: unknown;
@@ -1280,7 +1354,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Throttled; retry after the given seconds */
+        /** @description Over a limit (bookings, registrations, password checks); retry after the given seconds */
         TooManyRequests: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
@@ -1369,6 +1443,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -1406,6 +1481,63 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    refresh: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefreshRequest"];
+            };
+        };
+        responses: {
+            /** @description Renewed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    logout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefreshRequest"];
+            };
+        };
+        responses: {
+            /** @description Signed out */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -1478,6 +1610,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -1739,6 +1872,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -1748,6 +1882,8 @@ export interface operations {
             query?: {
                 /** @description The user acted for; only an admin may name someone else (403). */
                 userId?: components["parameters"]["UserId"];
+                /** @description The id of one of the user's bookings; the answer is the bookings older than it (by booking time, then id). An id that is not one of the user's bookings is a 404. */
+                before?: components["schemas"]["Id"];
             };
             header?: never;
             path?: never;
@@ -1755,7 +1891,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The bookings */
+            /** @description Up to 100 bookings */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1767,6 +1903,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };

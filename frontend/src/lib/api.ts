@@ -1,7 +1,9 @@
-// The one fetch wrapper: base path, bearer token, JSON, typed errors, timeouts and
-// the sign-out on any 401 of an authenticated call.
+// The one fetch wrapper: base path, bearer token (renewed silently, see refresh.ts),
+// JSON, typed errors, timeouts, and the sign-out when a session cannot be renewed.
 import { S } from '@/strings'
-import { clearSession, getSession } from './session'
+import { formatWait } from './format'
+import { needsRefresh, refreshSession } from './refresh'
+import { clearSession, getSession, type Session } from './session'
 
 export type ErrorKind = 'http' | 'network' | 'timeout'
 
@@ -9,14 +11,26 @@ export class ApiError extends Error {
   readonly status: number
   readonly field?: string
   readonly kind: ErrorKind
+  /** A 429's Retry-After, in seconds, when the server gave one. */
+  readonly retryAfter?: number
 
-  constructor(message: string, status: number, kind: ErrorKind, field?: string) {
+  constructor(message: string, status: number, kind: ErrorKind, field?: string, retryAfter?: number) {
     super(message)
     this.name = 'ApiError'
     this.status = status
     this.kind = kind
     this.field = field
+    this.retryAfter = retryAfter
   }
+}
+
+/** Retry-After as seconds from `now`: a number of seconds or an HTTP date. */
+export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
+  if (!value) return undefined
+  const trimmed = value.trim()
+  if (/^\d+$/.test(trimmed)) return Number(trimmed)
+  const at = Date.parse(trimmed)
+  return Number.isFinite(at) ? Math.max(0, Math.ceil((at - now) / 1000)) : undefined
 }
 
 type Query = Record<string, string | number | boolean | null | undefined>
@@ -28,6 +42,8 @@ export interface RequestOptions {
   headers?: Record<string, string>
   signal?: AbortSignal
   timeoutMs?: number
+  /** Send no token, whoever is signed in (e.g. logout, which carries its refresh token). */
+  anonymous?: boolean
 }
 
 let unauthorizedHandler: (() => void) | null = null
@@ -46,29 +62,26 @@ export function buildUrl(path: string, query?: Query): string {
   return `/api${path}${qs ? `?${qs}` : ''}`
 }
 
-export async function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  const session = getSession()
-  const headers: Record<string, string> = { Accept: 'application/json', ...options.headers }
-  if (session) headers.Authorization = `Bearer ${session.token}`
-  if (options.body !== undefined) headers['Content-Type'] = 'application/json'
+const sessionEnded = () => {
+  unauthorizedHandler?.()
+  return new ApiError(S.sessionExpired, 401, 'http')
+}
 
-  const timeout = AbortSignal.timeout(options.timeoutMs ?? 15000)
-  const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout
+export function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  return request<T>(path, options, false)
+}
 
-  let response: Response
-  try {
-    response = await fetch(buildUrl(path, options.query), {
-      method: options.method ?? 'GET',
-      headers,
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
-      signal,
-    })
-  } catch (err) {
-    if (timeout.aborted) throw new ApiError('Request timed out', 0, 'timeout')
-    if (err instanceof DOMException && err.name === 'AbortError') throw err
-    throw new ApiError('Network Error', 0, 'network')
+async function request<T>(path: string, options: RequestOptions, retried: boolean): Promise<T> {
+  let session = options.anonymous ? null : getSession()
+  // Shortly before the access token expires, renew it first (no request goes out to fail).
+  if (session && needsRefresh(session)) {
+    const outcome = await refreshSession(session, S.sessionExpired)
+    if (outcome.kind === 'refused') throw sessionEnded()
+    // transient: the token we have may still be good for a few seconds.
+    if (outcome.kind === 'fresh') session = outcome.session
   }
 
+  const response = await send(path, options, session)
   if (response.status === 204) return undefined as T
   const text = await response.text()
   let data: unknown = undefined
@@ -80,23 +93,65 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
     }
   }
   if (!response.ok) {
+    if (response.status === 401 && session) {
+      // Renewed once, then the request again; a session that cannot be renewed ends.
+      if (session.refreshToken && !retried) {
+        const outcome = await refreshSession(session, S.sessionExpired)
+        if (outcome.kind === 'fresh') return request<T>(path, options, true)
+        if (outcome.kind === 'transient') throw new ApiError('Network Error', 0, 'network')
+        throw sessionEnded()
+      }
+      clearSession(S.sessionExpired)
+      throw sessionEnded()
+    }
     const body = (data ?? {}) as { message?: unknown; field?: unknown }
     const message =
       typeof body.message === 'string' && body.message
         ? body.message
         : `Request failed with status code ${response.status}`
     const field = typeof body.field === 'string' ? body.field : undefined
-    if (response.status === 401 && session) {
-      clearSession(S.sessionExpired)
-      unauthorizedHandler?.()
-    }
-    throw new ApiError(message, response.status, 'http', field)
+    const retryAfter = response.status === 429 ? parseRetryAfter(response.headers.get('Retry-After')) : undefined
+    throw new ApiError(message, response.status, 'http', field, retryAfter)
   }
   return data as T
 }
 
+async function send(path: string, options: RequestOptions, session: Session | null): Promise<Response> {
+  const headers: Record<string, string> = { Accept: 'application/json', ...options.headers }
+  if (session) headers.Authorization = `Bearer ${session.token}`
+  if (options.body !== undefined) headers['Content-Type'] = 'application/json'
+
+  const timeout = AbortSignal.timeout(options.timeoutMs ?? 15000)
+  const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout
+  try {
+    return await fetch(buildUrl(path, options.query), {
+      method: options.method ?? 'GET',
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      signal,
+    })
+  } catch (err) {
+    if (timeout.aborted) throw new ApiError('Request timed out', 0, 'timeout')
+    if (err instanceof DOMException && err.name === 'AbortError') throw err
+    throw new ApiError('Network Error', 0, 'network')
+  }
+}
+
+/**
+ * Signs out here at once, then ends the session on the server too (its refresh token
+ * is revoked; the access token dies within 5 minutes). A failed call changes nothing here.
+ */
+export function signOut() {
+  const refreshToken = getSession()?.refreshToken
+  clearSession()
+  if (refreshToken) {
+    api<void>('/auth/logout', { method: 'POST', body: { refreshToken }, anonymous: true }).catch(() => undefined)
+  }
+}
+
 /** The server's message when there is one, else the screen's fallback. */
 export function messageOf(error: unknown, fallback: string): string {
+  if (error instanceof ApiError && error.status === 429) return S.tooManyRequests(formatWait(error.retryAfter))
   if (error instanceof ApiError && error.kind === 'http' && error.status < 500 && error.message) {
     return error.message
   }

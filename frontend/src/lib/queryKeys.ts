@@ -11,6 +11,7 @@ export const queryRoots = {
   admin: ['admin'],
   home: ['home-stats'],
   profile: ['profile'],
+  crew: ['crew'],
 } as const
 
 export type QueryRoot = keyof typeof queryRoots
@@ -19,8 +20,8 @@ export function invalidate(client: QueryClient, roots: QueryRoot[]) {
   for (const root of roots) void client.invalidateQueries({ queryKey: queryRoots[root] })
 }
 
-/** A booking made, cancelled or moved: bookings, the fleet's statuses and every count built on them. */
-export const refreshAfterBooking = (client: QueryClient) => invalidate(client, ['bookings', 'ambulances', 'admin', 'home'])
+/** A booking made, cancelled or moved: bookings, the fleet's statuses, the crew's job and every count built on them. */
+export const refreshAfterBooking = (client: QueryClient) => invalidate(client, ['bookings', 'ambulances', 'admin', 'home', 'crew'])
 
-/** A hospital or an ambulance added, removed or changed: every view of the fleet. */
-export const refreshAfterFleetChange = (client: QueryClient) => invalidate(client, ['admin', 'hospitals', 'ambulances', 'home'])
+/** A hospital or an ambulance added, removed or changed (by an admin or its crew): every view of the fleet. */
+export const refreshAfterFleetChange = (client: QueryClient) => invalidate(client, ['admin', 'hospitals', 'ambulances', 'home', 'crew'])

@@ -1,14 +1,23 @@
-// The session (user + token) lives in localStorage, as the spec says; components
-// read it through useSession() and re-render when it changes.
+// The session (user, access token, refresh token and the access token's expiry) lives
+// in localStorage, as the spec says; components read it through useSession() and
+// re-render when it changes (in this tab or another).
 import { useSyncExternalStore } from 'react'
-import type { AuthResponse, User } from './types'
+import type { SessionAuth } from './dispatch-types'
+import type { User } from './types'
 
 const TOKEN_KEY = 'token'
 const USER_KEY = 'user'
+const REFRESH_KEY = 'refreshToken'
+const EXPIRES_KEY = 'expiresAt'
+const KEYS = [TOKEN_KEY, USER_KEY, REFRESH_KEY, EXPIRES_KEY]
 
 export interface Session {
   token: string
   user: User
+  /** Absent for a server without refresh tokens: a 401 then simply signs out. */
+  refreshToken?: string
+  /** The access token's expiry (RFC 3339). */
+  expiresAt?: string
 }
 
 let cached: Session | null | undefined
@@ -16,28 +25,48 @@ let cached: Session | null | undefined
 let signOutNotice: string | null = null
 const listeners = new Set<() => void>()
 
-function read(): Session | null {
+/** The session as stored now (another tab may have changed it since it was cached). */
+export function readStoredSession(): Session | null {
   try {
     const token = localStorage.getItem(TOKEN_KEY)
     const user = localStorage.getItem(USER_KEY)
     if (!token || !user) return null
-    return { token, user: JSON.parse(user) as User }
+    const session: Session = { token, user: JSON.parse(user) as User }
+    const refreshToken = localStorage.getItem(REFRESH_KEY)
+    const expiresAt = localStorage.getItem(EXPIRES_KEY)
+    if (refreshToken) session.refreshToken = refreshToken
+    if (expiresAt) session.expiresAt = expiresAt
+    return session
   } catch {
     return null
   }
 }
 
 export function getSession(): Session | null {
-  if (cached === undefined) cached = read()
+  if (cached === undefined) cached = readStoredSession()
   return cached
 }
 
 function emit() {
-  cached = read()
+  cached = readStoredSession()
   listeners.forEach((l) => l())
 }
 
-export function saveSession(auth: AuthResponse, fallbackUser?: Partial<User>) {
+/** Takes up what another tab stored (its storage event may not have arrived yet). */
+export const reloadSession = emit
+
+function setOrRemove(key: string, value: string | undefined) {
+  if (value) localStorage.setItem(key, value)
+  else localStorage.removeItem(key)
+}
+
+function storeTokens(auth: SessionAuth) {
+  localStorage.setItem(TOKEN_KEY, auth.token)
+  setOrRemove(REFRESH_KEY, auth.refreshToken)
+  setOrRemove(EXPIRES_KEY, auth.expiresAt)
+}
+
+export function saveSession(auth: SessionAuth, fallbackUser?: Partial<User>) {
   const user: User = auth.user ?? {
     id: auth.id,
     role: auth.role,
@@ -48,9 +77,16 @@ export function saveSession(auth: AuthResponse, fallbackUser?: Partial<User>) {
     longitude: null,
     createdAt: '',
   }
-  localStorage.setItem(TOKEN_KEY, auth.token)
+  storeTokens(auth)
   localStorage.setItem(USER_KEY, JSON.stringify(user))
   signOutNotice = null
+  emit()
+}
+
+/** After a refresh: the new tokens (and the user as the server has it now). */
+export function saveRefreshed(auth: SessionAuth) {
+  storeTokens(auth)
+  if (auth.user) localStorage.setItem(USER_KEY, JSON.stringify(auth.user))
   emit()
 }
 
@@ -62,8 +98,7 @@ export function updateStoredUser(user: User) {
 
 export function clearSession(notice: string | null = null) {
   signOutNotice = notice
-  localStorage.removeItem(TOKEN_KEY)
-  localStorage.removeItem(USER_KEY)
+  KEYS.forEach((key) => localStorage.removeItem(key))
   emit()
 }
 
@@ -75,7 +110,7 @@ export function getSignOutNotice(): string | null {
 export function subscribeSession(listener: () => void) {
   listeners.add(listener)
   const onStorage = (e: StorageEvent) => {
-    if (e.key === TOKEN_KEY || e.key === USER_KEY || e.key === null) emit()
+    if (e.key === null || KEYS.includes(e.key)) emit()
   }
   window.addEventListener('storage', onStorage)
   return () => {
@@ -88,7 +123,19 @@ export function useSession(): Session | null {
   return useSyncExternalStore(subscribeSession, getSession, () => null)
 }
 
-/** Roles compare case-insensitively; anything not admin acts as a user (spec 6). */
-export function isAdmin(user: Pick<User, 'role'> | null | undefined): boolean {
-  return (user?.role ?? '').toString().toUpperCase() === 'ADMIN'
+const roleOf = (user: { role?: unknown } | null | undefined) => String(user?.role ?? '').toUpperCase()
+
+/** Roles compare case-insensitively (spec 6). */
+export function isAdmin(user: { role?: unknown } | null | undefined): boolean {
+  return roleOf(user) === 'ADMIN'
+}
+
+/** The crew of an ambulance: only /crew and their profile are theirs. */
+export function isCrew(user: { role?: unknown } | null | undefined): boolean {
+  return roleOf(user) === 'CREW'
+}
+
+/** Where a person lands after signing in, and where the screens of others send them. */
+export function homeOf(user: { role?: unknown } | null | undefined): string {
+  return isCrew(user) ? '/crew' : '/profile'
 }

@@ -17,7 +17,9 @@ use shared::{
         crew,
         dispatch::Tracking,
     },
+    edge::ClientAddress,
     http::ForUser,
+    store::open_bookings::OpenLimit,
     types::Id,
 };
 
@@ -67,22 +69,42 @@ impl<S: Send + Sync> FromRequestParts<S> for IdempotencyKey {
 async fn book(
     State(app): State<AppState>,
     caller: Caller,
+    address: ClientAddress,
     ApiQuery(q): ApiQuery<ForUser>,
     IdempotencyKey(key): IdempotencyKey,
     ApiJson(req): ApiJson<BookingRequest>,
 ) -> Result<(StatusCode, Json<Booking>), ApiError> {
     let user = caller.acting_for(q.user_id)?;
-    let booking = app.store.book(user, req, key.as_deref()).await?;
+    // Admins (dispatchers booking for people) are held to neither the rate limits
+    // nor the open-bookings limit.
+    let limit = if caller.is_admin() {
+        OpenLimit::Exempt
+    } else {
+        app.store
+            .count_booking_request(caller.id, address.key().as_deref(), key.as_deref())
+            .await?;
+        OpenLimit::Applies
+    };
+    let booking = app.store.book(user, req, key.as_deref(), limit).await?;
     Ok((StatusCode::CREATED, Json(booking)))
 }
 
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct HistoryQuery {
+    user_id: Option<Id>,
+    /// A booking id: the bookings older than it (the next piece of a long history).
+    before: Option<Id>,
+}
+
+/// The newest 100 bookings, newest first; `before` = the last one's id for older ones.
 async fn history(
     State(app): State<AppState>,
     caller: Caller,
-    ApiQuery(q): ApiQuery<ForUser>,
+    ApiQuery(q): ApiQuery<HistoryQuery>,
 ) -> Result<Json<Vec<Booking>>, ApiError> {
     let user = caller.acting_for(q.user_id)?;
-    Ok(Json(app.store.user_bookings(user).await?))
+    Ok(Json(app.store.user_bookings(user, q.before).await?))
 }
 
 /// A booking its owner or an admin may see; anyone else gets 403 (and an unknown id

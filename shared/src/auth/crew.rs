@@ -1,18 +1,19 @@
 //! The crew extractor: a CREW token whose account is read from the table on every
-//! request (one GetItem), because an admin may move the crew to another ambulance or
-//! remove it at any time, and that must count at once (ADR 0007).
+//! request (the one GetItem every signed-in route makes), because an admin may move
+//! the crew to another ambulance or remove it at any time, and that must count at
+//! once (ADR 0007).
 
 use axum::{extract::FromRequestParts, http::request::Parts};
 
-use super::SignedIn;
+use super::signed_in_account;
 use crate::{
     app::AppState,
     domain::crew::{self, Crew},
     error::ApiError,
 };
 
-/// A signed-in crew account as stored now: 401 without a valid token or when the
-/// account is gone, 403 for users and admins.
+/// A signed-in crew account as stored now: 401 without a valid token, when the
+/// account is gone or its session ended, 403 for users and admins.
 #[derive(Debug, Clone)]
 pub struct CrewCaller(pub Crew);
 
@@ -20,15 +21,8 @@ impl FromRequestParts<AppState> for CrewCaller {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, app: &AppState) -> Result<Self, ApiError> {
-        let SignedIn(caller) = SignedIn::from_request_parts(parts, app).await?;
-        if !caller.role.is_crew() {
-            return Err(crew::not_a_crew());
-        }
-        match app.store.account_as_crew(caller.id).await? {
-            None => Err(ApiError::Unauthorized(
-                "This crew account no longer exists".into(),
-            )),
-            Some(account) => account.map(CrewCaller).ok_or_else(crew::not_a_crew),
-        }
+        // The one read that confirms the token (`signed_in_account`) is the crew's.
+        let account = signed_in_account(parts, app).await?;
+        account.crew.map(CrewCaller).ok_or_else(crew::not_a_crew)
     }
 }

@@ -125,7 +125,7 @@ async fn seed(store: &Store) -> Result<(), ApiError> {
     ];
     for (name, email, password, role) in accounts {
         let username = Username::try_from(name.to_owned()).map_err(ApiError::internal)?;
-        if store.user_for_login(&username).await?.is_some() {
+        if store.account_by_name(&username).await?.is_some() {
             continue;
         }
         let password = Password::try_from(password.to_owned()).map_err(ApiError::internal)?;

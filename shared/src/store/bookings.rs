@@ -21,6 +21,9 @@ use crate::{
     types::{Id, epoch_seconds, now_rfc3339},
 };
 
+/// Bookings in one answer of a user's history (`before` asks for older ones).
+pub const HISTORY_LIMIT: usize = 100;
+
 /// Idempotency keys are remembered for 24 hours.
 pub const IDEMPOTENCY_TTL_SECS: i64 = 24 * 60 * 60;
 
@@ -193,15 +196,35 @@ impl Store {
             .map(Booking::from))
     }
 
-    /// A user's bookings, newest first (Query on the user's partition of `gsi1`).
-    pub async fn user_bookings(&self, user: Id) -> Result<Vec<Booking>, ApiError> {
-        let items: Vec<BookingItem> = self
-            .query_all(
-                Query::on(GSI1, "gsi1pk = :p")
-                    .value(":p", keys::user_bookings(user))
-                    .newest_first(true),
-            )
-            .await?;
+    /// A user's newest [`HISTORY_LIMIT`] bookings, newest first (Query on the user's
+    /// partition of `gsi1`); with `before`, one of the user's bookings, the newest
+    /// ones older than it (ties in time by id), so a long history comes in pieces
+    /// that stay far below Lambda's 6 MB answer.
+    pub async fn user_bookings(
+        &self,
+        user: Id,
+        before: Option<Id>,
+    ) -> Result<Vec<Booking>, ApiError> {
+        let query = match before {
+            None => Query::on(GSI1, "gsi1pk = :p"),
+            Some(id) => {
+                let cursor = self
+                    .booking(id)
+                    .await?
+                    .filter(|b| b.user_id == user)
+                    // Unknown and someone else's look the same.
+                    .ok_or_else(|| {
+                        ApiError::NotFound(format!("Booking {id} is not in this history"))
+                    })?;
+                Query::on(GSI1, "gsi1pk = :p AND gsi1sk < :before")
+                    .value(":before", keys::booking_time(&cursor.booking_time, id))
+            }
+        };
+        let query = query
+            .value(":p", keys::user_bookings(user))
+            .newest_first(true)
+            .page_size(HISTORY_LIMIT as u64);
+        let items: Vec<BookingItem> = self.query_first(query, HISTORY_LIMIT).await?;
         Ok(items.into_iter().map(Booking::from).collect())
     }
 

@@ -78,6 +78,7 @@ impl Store {
                 created_at: now_rfc3339(),
             },
             password_hash: new.password_hash,
+            session_version: 0,
             ambulance_id: Some(ambulance_id),
             gsi1pk: Some(keys::ambulance_crew(ambulance_id)),
             gsi1sk: Some(keys::crew_in_ambulance(id)),

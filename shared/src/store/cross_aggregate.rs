@@ -22,6 +22,7 @@ use super::{
     hospital_index::IndexChange,
     hospitals::count_ambulances,
     keys::{self, Key},
+    open_bookings::{self, OpenLimit},
     positions::FreeSpot,
     retry,
     table::Store,
@@ -268,15 +269,20 @@ impl Store {
 
     /// Books an ambulance for `user`. With an idempotency key, a retry of the same
     /// request returns the first booking, and a different request under the same key
-    /// is refused (422); at most one booking is ever made per key.
+    /// is refused (422); at most one booking is ever made per key. Where `limit`
+    /// applies, a user with [`open_bookings::MAX_OPEN_BOOKINGS`] open bookings gets 409.
     pub async fn book(
         &self,
         user: Id,
         req: BookingRequest,
         idempotency_key: Option<&str>,
+        limit: OpenLimit,
     ) -> Result<Booking, ApiError> {
         let hash = request_hash(user, &req)?;
-        match self.try_book(user, req, idempotency_key, &hash).await {
+        match self
+            .try_book(user, req, idempotency_key, &hash, limit)
+            .await
+        {
             // The ambulance may be taken by a retry of this very request that got
             // there first (DynamoDB reports only the first failed condition): then
             // the answer is that booking, not a conflict.
@@ -299,6 +305,7 @@ impl Store {
         req: BookingRequest,
         idempotency_key: Option<&str>,
         hash: &str,
+        limit: OpenLimit,
     ) -> Result<Booking, ApiError> {
         // Everything the transaction needs that does not depend on anything else, at
         // once (one round trip, not three): an earlier booking under the idempotency
@@ -378,7 +385,8 @@ impl Store {
         tx.push(
             Label::Booking(id),
             Write::put(&BookingItem::new(booking.clone())).absent(),
-        );
+        )
+        .push(Label::OpenBookings, open_bookings::claim(user, id, limit));
         StatusMove {
             ambulance: req.ambulance_id,
             hospital_of_ambulance: req.hospital_id,
@@ -418,6 +426,7 @@ impl Store {
             Err(TxError::Refused(r)) if r.by(Label::Ambulance(req.ambulance_id)) => {
                 Err(booking::ambulance_taken())
             }
+            Err(TxError::Refused(r)) if r.by(Label::OpenBookings) => Err(open_bookings::too_many()),
             Err(e) => Err(e.into_api()),
         }
     }
@@ -475,6 +484,12 @@ impl Store {
                         counters::BOOKINGS,
                         &BookingCounts::moved(m.from.status, m.to.status),
                     )?,
+                );
+            }
+            if m.to.status.is_final() {
+                tx.push(
+                    Label::OpenBookings,
+                    open_bookings::release(booking.user_id, id),
                 );
             }
             if m.frees_ambulance() {

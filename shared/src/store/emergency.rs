@@ -11,7 +11,8 @@
 //!    ambulance AVAILABLE → ON_DUTY held by it (its `FREEPOS` deleted, the fleet
 //!    counter moved), for an ambulance ranked at its hospital a ConditionCheck that
 //!    its `POSITION` is not fresh, the guard put (refused while another emergency of
-//!    the user is open), the idempotency key, the booking counters.
+//!    the user is open), the idempotency key, the booking counters, the booking's id
+//!    among the user's open bookings (`open_bookings`, exempt from its limit).
 //!
 //! A refused ambulance sends the dispatch to the next candidate
 //! (`domain::emergency::nearest`): a lost race costs one more round.
@@ -34,6 +35,7 @@ use super::{
     bookings::{BookingItem, remember_request, request_hash},
     counters::{self, Total},
     keys::{self, Key},
+    open_bookings::{self, OpenLimit},
     retry,
     table::Store,
     tx::{Label, Tx, TxError, Write},
@@ -413,6 +415,12 @@ impl Store {
         tx.push(
             Label::Booking(order.id),
             Write::put(&BookingItem::new(booking.clone())).absent(),
+        )
+        // Among the user's open bookings, never refused: the guard above already
+        // limits emergencies to one, and the open-bookings limit is for the form's.
+        .push(
+            Label::OpenBookings,
+            open_bookings::claim(order.user.id, order.id, OpenLimit::Exempt),
         );
         StatusMove {
             ambulance,

@@ -48,8 +48,27 @@ pub fn email_guard(email: &Email) -> Key {
     Key::new(format!("EMAIL#{}", email.key()), "GUARD")
 }
 
-pub fn login_throttle(username: &Username) -> Key {
-    Key::new(format!("LOGINFAIL#{}", username.key()), "THROTTLE")
+/// The ids of a user's open bookings (`open_bookings`), beside the user.
+pub fn open_bookings_guard(user: Id) -> Key {
+    Key::new(format!("USER#{user}"), "OPEN")
+}
+
+/// The login attempts of one username from one client address (`limits`).
+pub fn login_streak(username: &Username, address: &str) -> Key {
+    Key::new(format!("LOGIN#{}#{address}", username.key()), "STREAK")
+}
+
+/// One window of one rate limit (`limits`) for one subject (a user, an address).
+pub fn rate_limit(limit: &str, subject: &str, window_start: i64) -> Key {
+    Key::new(
+        format!("LIMIT#{limit}#{subject}"),
+        format!("WINDOW#{window_start}"),
+    )
+}
+
+/// A session (a refresh-token family, `sessions`).
+pub fn session(id: &str) -> Key {
+    Key::new(format!("SESSION#{id}"), "SESSION")
 }
 
 pub fn hospital(id: Id) -> Key {

@@ -20,6 +20,7 @@ use aws_sdk_dynamodb::{
     Client,
     error::SdkError,
     operation::{
+        delete_item::builders::DeleteItemFluentBuilder,
         transact_write_items::TransactWriteItemsError,
         update_item::builders::UpdateItemFluentBuilder,
     },
@@ -55,6 +56,8 @@ pub enum Label {
     EmergencyGuard,
     /// A tracking link's item (`store::shares`).
     ShareLink,
+    /// The user's open-bookings guard (`open_bookings`).
+    OpenBookings,
     /// A shard of a counter (`counters`): never conditional.
     Counter,
     /// The nearest-hospital index's items (`hospital_index`); only its version
@@ -220,6 +223,28 @@ impl Write {
             ),
         };
         Ok(item.build())
+    }
+
+    /// This delete as a single DeleteItem request (see `Store::delete_if`).
+    fn delete_item(
+        self,
+        client: &Client,
+        table: &str,
+    ) -> Result<DeleteItemFluentBuilder, ApiError> {
+        if let Some(e) = self.error {
+            return Err(e);
+        }
+        let (names, values) = (self.names(), self.values());
+        let Op::Delete(key) = self.op else {
+            return Err(ApiError::internal("delete_item of a put or update"));
+        };
+        Ok(client
+            .delete_item()
+            .table_name(table)
+            .set_key(Some(key.item()))
+            .set_condition_expression(self.condition)
+            .set_expression_attribute_names(names)
+            .set_expression_attribute_values(values))
     }
 
     /// This update as a single UpdateItem request (see `Store::update_returning`).
@@ -414,6 +439,21 @@ impl Store {
                     || e.err().is_transaction_conflict_exception() =>
             {
                 Ok(None)
+            }
+            Err(e) => Err(db_error(e)),
+        }
+    }
+
+    /// One conditional DeleteItem outside a transaction: `false` when its condition
+    /// failed (nothing deleted).
+    pub async fn delete_if(&self, write: Write) -> Result<bool, ApiError> {
+        match write.delete_item(self.client(), self.table())?.send().await {
+            Ok(_) => Ok(true),
+            Err(SdkError::ServiceError(e))
+                if e.err().is_conditional_check_failed_exception()
+                    || e.err().is_transaction_conflict_exception() =>
+            {
+                Ok(false)
             }
             Err(e) => Err(db_error(e)),
         }

@@ -49,7 +49,8 @@ use crate::{
 };
 
 pub const TEST_PASSWORD: &str = "password123";
-const TEST_SECRET: &str = "test-secret-test-secret-test-secret-0123";
+/// The JWT secret of every test configuration (tests may sign tokens of their own).
+pub const TEST_SECRET: &str = "test-secret-test-secret-test-secret-0123";
 
 /// The DynamoDB Local endpoint; the suite refuses to run (never skips) without it.
 pub fn endpoint() -> String {
@@ -73,6 +74,7 @@ pub fn config_at(table: &str, endpoint: &str) -> Config {
         region: "us-east-1".into(),
         app_env: AppEnv::Local,
         jwt_secret: TEST_SECRET.as_bytes().to_vec(),
+        origin_secret: None,
         db_attempt_timeout: std::time::Duration::from_secs(5),
         db_operation_timeout: std::time::Duration::from_secs(15),
         db_max_attempts: 3,
@@ -151,6 +153,42 @@ pub async fn drop_table(store: &crate::Store) {
         .table_name(store.table())
         .send()
         .await;
+}
+
+/// `request` as API Gateway hands it to a function when the client's address is `ip`
+/// (`requestContext.http.sourceIp`, what `edge::ClientAddress` reads).
+pub fn from_address(
+    request: http::Request<lambda_http::Body>,
+    ip: &str,
+) -> http::Request<lambda_http::Body> {
+    use lambda_http::{
+        RequestExt, aws_lambda_events::apigw::ApiGatewayV2httpRequestContext,
+        request::RequestContext,
+    };
+    let mut context = ApiGatewayV2httpRequestContext::default();
+    context.http.source_ip = Some(ip.to_owned());
+    request.with_request_context(RequestContext::ApiGatewayV2(context))
+}
+
+/// A JSON request (`body` None = no body) with an optional bearer token, to `send`.
+pub fn json_request(
+    method: Method,
+    uri: &str,
+    token: Option<&str>,
+    body: Option<Value>,
+) -> http::Request<lambda_http::Body> {
+    let mut builder = http::Request::builder().method(method).uri(uri);
+    if let Some(token) = token {
+        builder = builder.header("authorization", format!("Bearer {token}"));
+    }
+    let body = match body {
+        Some(json) => {
+            builder = builder.header("content-type", "application/json");
+            lambda_http::Body::from(json.to_string())
+        }
+        None => lambda_http::Body::Empty,
+    };
+    builder.body(body).expect("a valid request")
 }
 
 /// The log lines written while a test runs: a `MakeWriter` for a test subscriber
@@ -358,6 +396,17 @@ impl TestApp {
         }
     }
 
+    /// `n` instances of `router` over this app's table, each with a DynamoDB client
+    /// of its own, as `n` Lambda instances of a function run under load.
+    pub async fn instances(&self, n: usize, router: fn(AppState) -> Router) -> Vec<TestApp> {
+        let mut apps = Vec::with_capacity(n);
+        for _ in 0..n {
+            let state = AppState::new(test_config(self.state.store.table())).await;
+            apps.push(TestApp::with_state(state, router));
+        }
+        apps
+    }
+
     /// The DynamoDB calls this app's requests made so far, by function (the route
     /// group of the request's path), as IAM actions and resources.
     pub fn dynamodb_calls(
@@ -370,8 +419,8 @@ impl TestApp {
     /// stored hash.
     pub async fn password_works(&self, username: &str, password: &str) -> bool {
         let username = Username::try_from(username.to_owned()).unwrap();
-        let stored = self.state.store.user_for_login(&username).await.unwrap();
-        crate::auth::verify_password(stored.map(|(_, hash)| hash), password.to_owned())
+        let stored = self.state.store.account_by_name(&username).await.unwrap();
+        crate::auth::verify_password(stored.map(|a| a.password_hash), password.to_owned())
             .await
             .unwrap()
     }
@@ -473,18 +522,20 @@ impl TestApp {
         token: Option<&str>,
         body: Option<Value>,
     ) -> TestResponse {
-        let mut builder = http::Request::builder().method(method).uri(uri);
-        if let Some(token) = token {
-            builder = builder.header("authorization", format!("Bearer {token}"));
-        }
-        let body = match body {
-            Some(json) => {
-                builder = builder.header("content-type", "application/json");
-                lambda_http::Body::from(json.to_string())
-            }
-            None => lambda_http::Body::Empty,
-        };
-        self.send(builder.body(body).unwrap()).await
+        self.send(json_request(method, uri, token, body)).await
+    }
+
+    /// [`TestApp::call`] from client address `ip` (as API Gateway reports it).
+    pub async fn call_from(
+        &self,
+        ip: &str,
+        method: Method,
+        uri: &str,
+        token: Option<&str>,
+        body: Option<Value>,
+    ) -> TestResponse {
+        self.send(from_address(json_request(method, uri, token, body), ip))
+            .await
     }
 
     /// Sends any request, e.g. a malformed body or odd headers. Fails the test when

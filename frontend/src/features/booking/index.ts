@@ -1,4 +1,13 @@
 // What other features may use of booking; everything else in this folder is its own.
 export { BookingDialog } from './components/BookingDialog'
 export { BookingTypeBadge } from './components/BookingTypeBadge'
-export { bookingAmbulance, bookingHospital, bookingStatuses, bookingStatusLabel, nextStatuses } from './status'
+export {
+  bookingAmbulance,
+  bookingHospital,
+  bookingStatuses,
+  bookingStatusLabel,
+  nextCrewMove,
+  nextStatuses,
+  stageLabel,
+  tripLabel,
+} from './status'

@@ -1,11 +1,25 @@
-import { useEffect, useState } from 'react'
+import { useCallback, useEffect, useState } from 'react'
 import { useNavigate } from 'react-router'
 import { ApiError, messageOf } from '@/lib/api'
 import { useSession } from '@/lib/session'
 import type { Booking } from '@/lib/types'
 import { S } from '@/strings'
 import { useBook } from './api/bookings'
-import { emptyPatient, fieldOf, validateBooking, type BookingField, type BookingForm, type PatientForm } from './validation'
+import {
+  emptyPatient,
+  emptyPickup,
+  fieldOf,
+  validateBooking,
+  type BookingField,
+  type BookingForm,
+  type PatientForm,
+  type PickupForm,
+} from './validation'
+
+const profilePickup = (user: { latitude?: number | null; longitude?: number | null } | undefined): PickupForm =>
+  user?.latitude != null && user?.longitude != null
+    ? { ...emptyPickup, latitude: String(user.latitude), longitude: String(user.longitude) }
+    : emptyPickup
 
 /** Spec 4: after a booking the user is taken to /history 1.5 s later. */
 export const REDIRECT_MS = 1500
@@ -30,6 +44,8 @@ export function useBookingForm({
   const navigate = useNavigate()
   const booking = useBook(session?.user.id)
   const [patient, setPatient] = useState<PatientForm>(emptyPatient)
+  // The pin starts at the profile location, when there is one.
+  const [pickup, setPickup] = useState<PickupForm>(() => profilePickup(session?.user))
   const [error, setError] = useState<string | null>(null)
   const [success, setSuccess] = useState<string | null>(null)
   const [invalid, setInvalid] = useState<BookingField[]>([])
@@ -46,6 +62,12 @@ export function useBookingForm({
     if (fields[0]) document.getElementById(`${idPrefix}-${fields[0]}`)?.focus()
   }
 
+  const onPickupChange = useCallback((patch: Partial<PickupForm>) => {
+    setPickup((p) => ({ ...p, ...patch }))
+    const touched: BookingField[] = 'landmark' in patch ? ['landmark'] : ['pickup']
+    setInvalid((list) => list.filter((f) => !touched.includes(f)))
+  }, [])
+
   const submit = (selection: Pick<BookingForm, 'hospitalId' | 'ambulanceId'>) => {
     setError(null)
     setInvalid([])
@@ -53,7 +75,7 @@ export function useBookingForm({
       fail(S.loginToBook)
       return
     }
-    const check = validateBooking({ ...patient, ...selection })
+    const check = validateBooking({ ...patient, ...selection, pickup })
     if (!check.request) {
       fail(check.error ?? S.fillRequired, check.fields)
       return
@@ -62,6 +84,7 @@ export function useBookingForm({
       onSuccess: (created) => {
         setSuccess(S.bookingSuccess)
         setPatient(emptyPatient)
+        setPickup(profilePickup(session.user))
         onBooked?.(created)
       },
       onError: (err) => {
@@ -86,6 +109,14 @@ export function useBookingForm({
     clearInvalid,
     pending: booking.isPending,
     patient,
+    /** Props for <PickupField> (give it `near`, the chosen hospital, where there is one). */
+    pickupField: {
+      idPrefix,
+      value: pickup,
+      invalid,
+      error: invalid.includes('pickup') ? error : null,
+      onChange: onPickupChange,
+    },
     /** Props for <PatientFields>: an edit clears the mark on the fields it touches. */
     patientFields: {
       idPrefix,

@@ -10,6 +10,7 @@ const good: BookingForm = {
   age: '42',
   gender: 'Female',
   condition: ' Chest pain ',
+  pickup: { latitude: '', longitude: '', landmark: '' },
 }
 
 describe('validateBooking (spec 5)', () => {
@@ -22,6 +23,24 @@ describe('validateBooking (spec 5)', () => {
         patient: { name: 'Asha Devi', age: 42, gender: 'Female', condition: 'Chest pain' },
       },
     })
+  })
+
+  it('sends the pin as the pickup, with a trimmed landmark when one is given', () => {
+    const pinned = { ...good, pickup: { latitude: '30.7', longitude: ' 74.31', landmark: '  gate 2, blue house ' } }
+    expect(validateBooking(pinned).request?.pickup).toEqual({ latitude: 30.7, longitude: 74.31, landmark: 'gate 2, blue house' })
+    expect(validateBooking({ ...pinned, pickup: { ...pinned.pickup, landmark: '  ' } }).request?.pickup).toEqual({ latitude: 30.7, longitude: 74.31 })
+  })
+
+  it('sends no pickup without a pin (the server takes the stored location)', () => {
+    expect(validateBooking(good).request).not.toHaveProperty('pickup')
+  })
+
+  it.each([
+    [{ latitude: '', longitude: '', landmark: 'gate 2' }, 'Place the pickup on the map (or type its coordinates) to add a landmark.'],
+    [{ latitude: '95', longitude: '74', landmark: '' }, 'Latitude must be between -90 and 90.'],
+    [{ latitude: '30', longitude: '', landmark: '' }, 'Latitude and longitude must be numbers.'],
+  ])('marks the pickup for %o', (pickup, error) => {
+    expect(validateBooking({ ...good, pickup })).toEqual({ error, fields: ['pickup'] })
   })
 
   it('keeps EMERGENCY', () => {
@@ -60,6 +79,9 @@ describe('validateBooking (spec 5)', () => {
     expect(fieldOf('patient.age')).toBe('age')
     expect(fieldOf('patient.condition')).toBe('condition')
     expect(fieldOf('ambulanceId')).toBe('ambulanceId')
+    expect(fieldOf('pickup')).toBe('pickup')
+    expect(fieldOf('pickup.latitude')).toBe('pickup')
+    expect(fieldOf('pickup.landmark')).toBe('landmark')
     expect(fieldOf('bookingType')).toBeUndefined()
     expect(fieldOf(undefined)).toBeUndefined()
   })

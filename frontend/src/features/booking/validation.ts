@@ -1,5 +1,8 @@
-import type { BookingRequest, BookingType, Gender } from '@/lib/types'
+import { parseCoordinates } from '@/lib/coordinates'
+import type { Pickup } from '@/lib/dispatch-types'
+import type { BookingType, Gender } from '@/lib/types'
 import { S } from '@/strings'
+import type { BookRequest } from './api/types'
 
 export interface PatientForm {
   bookingType: BookingType
@@ -9,15 +12,23 @@ export interface PatientForm {
   condition: string
 }
 
+/** Where the ambulance should come: the map pin's coordinates (typed or dragged) and a landmark. */
+export interface PickupForm {
+  latitude: string
+  longitude: string
+  landmark: string
+}
+
 export interface BookingForm extends PatientForm {
   hospitalId: string
   ambulanceId: string
+  pickup: PickupForm
 }
 
-export type BookingField = 'hospitalId' | 'ambulanceId' | 'name' | 'age' | 'gender' | 'condition'
+export type BookingField = 'hospitalId' | 'ambulanceId' | 'name' | 'age' | 'gender' | 'condition' | 'pickup' | 'landmark'
 
 export interface BookingCheck {
-  request?: BookingRequest
+  request?: BookRequest
   error?: string
   /** The fields to mark invalid, first one to focus. */
   fields?: BookingField[]
@@ -27,6 +38,8 @@ export const emptyPatient: PatientForm = { bookingType: 'NORMAL', name: '', age:
 export const genders: Gender[] = ['Male', 'Female', 'Other']
 export const MAX_NAME = 100
 export const MAX_CONDITION = 500
+export const MAX_LANDMARK = 200
+export const emptyPickup: PickupForm = { latitude: '', longitude: '', landmark: '' }
 
 const isGender = (g: string): g is Gender => (genders as string[]).includes(g)
 
@@ -54,8 +67,11 @@ export function validateBooking(form: BookingForm): BookingCheck {
   const age = Number(ageText)
   if (!/^\d{1,3}$/.test(ageText) || age > 150) return { error: S.ageRange, fields: ['age'] }
   if (!isGender(form.gender)) return { error: S.genderInvalid, fields: ['gender'] }
+  const pickup = parsePickup(form.pickup)
+  if (pickup.error !== undefined) return { error: pickup.error, fields: ['pickup'] }
   return {
     request: {
+      ...(pickup.value ? { pickup: pickup.value } : {}),
       hospitalId,
       ambulanceId,
       bookingType: form.bookingType === 'EMERGENCY' ? 'EMERGENCY' : 'NORMAL',
@@ -69,9 +85,25 @@ export function validateBooking(form: BookingForm): BookingCheck {
   }
 }
 
-/** The form field a server error names (`patient.age` → `age`), if it is one of ours. */
+/**
+ * The pin, or none: without coordinates the server takes the user's stored location
+ * (and says `pickup` when there is none). A landmark alone has nowhere to go.
+ */
+export function parsePickup(form: PickupForm): { value?: Pickup; error?: string } {
+  const landmark = form.landmark.trim().slice(0, MAX_LANDMARK)
+  if (form.latitude.trim() === '' && form.longitude.trim() === '') {
+    return landmark ? { error: S.pickup.needsPin } : {}
+  }
+  const coords = parseCoordinates(form.latitude, form.longitude)
+  if (coords.error !== undefined) return { error: coords.error }
+  return { value: { latitude: coords.latitude, longitude: coords.longitude, ...(landmark ? { landmark } : {}) } }
+}
+
+/** The form field a server error names (`patient.age` → `age`, `pickup.latitude` → `pickup`), if it is one of ours. */
 export function fieldOf(serverField: string | undefined): BookingField | undefined {
   if (!serverField) return undefined
+  if (serverField === 'pickup.landmark') return 'landmark'
+  if (serverField === 'pickup' || serverField.startsWith('pickup.')) return 'pickup'
   const name = serverField.replace(/^patient\./, '')
   const known: BookingField[] = ['hospitalId', 'ambulanceId', 'name', 'age', 'gender', 'condition']
   return (known as string[]).includes(name) ? (name as BookingField) : undefined

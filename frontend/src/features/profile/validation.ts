@@ -1,20 +1,32 @@
 import { S } from '@/strings'
 import { parseCoordinates } from '@/lib/coordinates'
-import type { ProfileUpdate } from '@/lib/types'
+import type { ProfileChange } from '@/lib/dispatch-types'
 
 export interface ProfileForm {
   email: string
   latitude: string
   longitude: string
   password: string
+  /** Asked for only when a new password is typed (issue 16). */
+  currentPassword: string
 }
 
-/** Spec 5: email required; the password only when typed; admins send no location. */
-export function buildProfileUpdate(form: ProfileForm, admin: boolean): { body?: ProfileUpdate; error?: string } {
+export interface ProfileCheck {
+  body?: ProfileChange
+  error?: string
+  /** The input the error is about, when it is one input's. */
+  field?: 'currentPassword'
+}
+
+/**
+ * Spec 5: email required; the password only when typed, and then the current one too;
+ * location only for people who have one (users: admins and crew send none).
+ */
+export function buildProfileUpdate(form: ProfileForm, withLocation: boolean): ProfileCheck {
   const email = form.email.trim()
   if (!email) return { error: S.emailRequired }
-  const body: ProfileUpdate = { email }
-  if (!admin) {
+  const body: ProfileChange = { email }
+  if (withLocation) {
     const coords = parseCoordinates(form.latitude, form.longitude)
     if (coords.error !== undefined) return { error: coords.error }
     body.latitude = coords.latitude
@@ -22,7 +34,9 @@ export function buildProfileUpdate(form: ProfileForm, admin: boolean): { body?: 
   }
   if (form.password) {
     if (form.password.length < 8) return { error: S.passwordTooShort }
+    if (!form.currentPassword) return { error: S.currentPasswordRequired, field: 'currentPassword' }
     body.password = form.password
+    body.currentPassword = form.currentPassword
   }
   return { body }
 }

@@ -5,4 +5,6 @@ export const adminKeys = {
   ambulances: () => [...queryRoots.admin, 'ambulances'] as const,
   bookings: (page: number, size: number) => [...queryRoots.admin, 'bookings', page, size] as const,
   stats: () => [...queryRoots.admin, 'stats'] as const,
+  crew: () => [...queryRoots.admin, 'crew'] as const,
+  live: (bbox: string) => [...queryRoots.admin, 'live', bbox] as const,
 }

@@ -3,15 +3,19 @@ import { StatusBadge } from '@/components/StatusBadge'
 import { ambulanceTypeLabel } from '@/lib/format'
 import type { Ambulance } from '@/lib/types'
 import { S } from '@/strings'
+import type { Crew } from '../api/types'
 
 /** Ambulances as cards under their hospital's name, in the order given. */
 export function AmbulanceGroups({
   ambulances,
+  crew,
   busy,
   onToggle,
   onRemove,
 }: {
   ambulances: Ambulance[]
+  /** Each ambulance's crew accounts (undefined while they load). */
+  crew: Map<number, Crew[]> | undefined
   /** A status change is under way: Toggle Status waits. */
   busy: boolean
   onToggle: (ambulance: Ambulance) => void
@@ -43,6 +47,12 @@ export function AmbulanceGroups({
             <p className="text-sm text-slate-600">{ambulanceTypeLabel[a.type] ?? a.type}</p>
             <p className="text-sm">Driver: {a.driverInfo ?? '—'}</p>
             <p className="text-sm">Contact: {a.contactInfo ?? '—'}</p>
+            {crew && (
+              <p className="text-sm">
+                {S.crewAdmin.crewOf}:{' '}
+                {(crew.get(a.id) ?? []).map((c) => `${c.username} (${c.phone})`).join(', ') || <span className="text-slate-500">{S.crewAdmin.noCrew}</span>}
+              </p>
+            )}
             <div className="flex gap-2 pt-1">
               <button type="button" className="btn-blue" disabled={busy} onClick={() => onToggle(a)}>Toggle Status</button>
               <button type="button" className="btn-secondary text-red-700" aria-label={`Remove ambulance ${a.number}`} onClick={() => onRemove(a)}>Remove</button>

@@ -1,7 +1,9 @@
+import { Link } from 'react-router'
 import { type Column, DataTable } from '@/components/DataTable'
 import { bookingAmbulance, bookingHospital, BookingTypeBadge } from '@/features/booking'
 import { formatDateTime } from '@/lib/format'
 import type { Booking, BookingStatus } from '@/lib/types'
+import { S } from '@/strings'
 import { BookingStatusSelect } from './BookingStatusSelect'
 
 /** Every booking on a page, with the status dropdown and 'View' for its details. */
@@ -57,9 +59,14 @@ export function BookingsTable({
     {
       name: 'Actions',
       cell: (b) => (
-        <button type="button" className="btn-secondary px-3 py-1" aria-label={`View booking ${b.id}`} onClick={() => onView(b)}>
-          View
-        </button>
+        <span className="flex gap-2">
+          <button type="button" className="btn-secondary px-3 py-1" aria-label={`View booking ${b.id}`} onClick={() => onView(b)}>
+            View
+          </button>
+          <Link to={`/bookings/${b.id}`} className="btn-secondary px-3 py-1" aria-label={S.trackBooking(b.id)}>
+            {S.track}
+          </Link>
+        </span>
       ),
     },
   ]

@@ -8,6 +8,7 @@ import { useFlash } from '@/lib/useFlash'
 import { usePagedFilter } from '@/lib/usePagedFilter'
 import { S } from '@/strings'
 import { toggledStatus, useAdminAmbulances, useRemoveAmbulance, useSetAmbulanceStatus } from '../api/admin'
+import { crewByAmbulance, useAllCrew } from '../api/crew'
 import { AddAmbulanceForm } from '../components/AddAmbulanceForm'
 import { AddFormToggle, AdminPageHeader, useAddPanel } from '../components/AdminPageHeader'
 import { AmbulanceGroups } from '../components/AmbulanceGroups'
@@ -26,6 +27,7 @@ const statusOf = (a: Ambulance) => a.status
 export default function AdminAmbulancesPage() {
   const ambulances = useAdminAmbulances()
   const setStatus = useSetAmbulanceStatus()
+  const crew = useAllCrew()
   const [flash, setFlash, outcome] = useFlash(3000)
   const panel = useAddPanel(S.ambulanceAdded, setFlash)
   const all = ambulances.data ?? noAmbulances
@@ -76,7 +78,7 @@ export default function AdminAmbulancesPage() {
         }
       >
         <p className="text-sm text-slate-600">Showing {list.start + 1}-{list.start + list.shown.length} of {list.filtered.length} ambulances</p>
-        <AmbulanceGroups ambulances={list.shown} busy={setStatus.isPending} onToggle={toggle} onRemove={removal.ask} />
+        <AmbulanceGroups ambulances={list.shown} crew={crew.data ? crewByAmbulance(crew.data) : undefined} busy={setStatus.isPending} onToggle={toggle} onRemove={removal.ask} />
         <Pagination page={list.page} totalPages={list.totalPages} onPage={list.setPage} />
       </QueryResult>
       {removal.dialog}

@@ -53,10 +53,17 @@ describe('AdminBookingsPage', () => {
     expect(row.getByText('Ravi Kumar')).toBeInTheDocument()
   })
 
+  it('links each booking to its tracking page', async () => {
+    open()
+    await screen.findByText('#14')
+    expect(within(rowOf(14)).getByRole('link', { name: 'Track booking 14' })).toHaveAttribute('href', '/bookings/14')
+  })
+
   it('offers only the allowed next states in the status dropdown', async () => {
     open()
     await screen.findByText('#14')
-    expect(options(within(rowOf(14)).getByRole('combobox', { name: 'Status of booking 14' }))).toEqual(['PENDING', 'ACTIVE', 'CANCELLED'])
+    // DESIGN.md 8: an admin may complete or cancel any open booking.
+    expect(options(within(rowOf(14)).getByRole('combobox', { name: 'Status of booking 14' }))).toEqual(['PENDING', 'ACTIVE', 'COMPLETED', 'CANCELLED'])
     expect(options(within(rowOf(13)).getByRole('combobox', { name: 'Status of booking 13' }))).toEqual(['ACTIVE', 'COMPLETED', 'CANCELLED'])
     expect(within(rowOf(12)).queryByRole('combobox')).not.toBeInTheDocument()
     expect(within(rowOf(12)).getByText('COMPLETED')).toBeInTheDocument()

@@ -56,6 +56,8 @@ describe('AdminDashboardPage', () => {
     expect(screen.getByRole('link', { name: /Manage Hospitals/ })).toHaveAttribute('href', '/admin/hospitals')
     expect(screen.getByRole('link', { name: /Manage Ambulances/ })).toHaveAttribute('href', '/admin/ambulances')
     expect(screen.getByRole('link', { name: /View All Bookings/ })).toHaveAttribute('href', '/admin/bookings')
+    expect(screen.getByRole('link', { name: /Live Map/ })).toHaveAttribute('href', '/admin/live')
+    expect(screen.getByRole('link', { name: /Manage Crew/ })).toHaveAttribute('href', '/admin/crew')
     expect(screen.queryByRole('link', { name: /System Settings/ })).not.toBeInTheDocument()
     expect(screen.getByText('System Settings').nextElementSibling).toHaveTextContent('Coming later')
     await screen.findByRole('region', { name: 'Statistics' })

@@ -45,10 +45,12 @@ export default function AdminDashboardPage() {
       </QueryResult>
 
       <Section id="quick-actions" title="Quick Actions" className="space-y-3" headingClassName="text-lg font-semibold">
-        <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+        <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
           <QuickAction to="/admin/hospitals" icon="hospital" title="Manage Hospitals" text="Add and remove hospitals" />
           <QuickAction to="/admin/ambulances" icon="ambulance" title="Manage Ambulances" text="Fleet, status and drivers" />
           <QuickAction to="/admin/bookings" icon="list" title="View All Bookings" text="Every booking and its status" />
+          <QuickAction to="/admin/live" icon="pin" title={S.live.title} text="Ambulances and pickups on one map" />
+          <QuickAction to="/admin/crew" icon="headset" title={S.crewAdmin.title} text="Crew accounts and their ambulances" />
           <div className="card flex items-start gap-3 border-dashed p-5 text-slate-500" aria-disabled="true">
             <Icon name="star" />
             <div>

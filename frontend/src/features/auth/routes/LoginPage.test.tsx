@@ -12,6 +12,7 @@ function renderLogin() {
     [
       { path: '/login', element: <LoginPage /> },
       { path: '/profile', element: <p>Profile page</p> },
+      { path: '/crew', element: <p>Crew page</p> },
     ],
     { initialEntries: ['/login'] },
   )
@@ -55,6 +56,27 @@ describe('LoginPage', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Sign In' }))
     expect(await screen.findByText('Profile page')).toBeInTheDocument()
     expect(getSession()?.token).toBe('t')
+  })
+
+  it('keeps the refresh token and expiry with the session; a crew lands on /crew', async () => {
+    const user = { id: 9, username: 'crew1', email: 'c@x.io', phone: '', latitude: null, longitude: null, role: 'CREW', createdAt: '' }
+    const auth = { token: 't', refreshToken: 'r', expiresAt: '2026-03-01T10:05:00Z', user, role: 'CREW', id: 9 }
+    vi.stubGlobal('fetch', vi.fn().mockResolvedValue(new Response(JSON.stringify(auth), { status: 200 })))
+    renderLogin()
+    await userEvent.type(screen.getByLabelText('Username'), 'crew1')
+    await userEvent.type(screen.getByLabelText('Password'), 'crew12345')
+    await userEvent.click(screen.getByRole('button', { name: 'Sign In' }))
+    expect(await screen.findByText('Crew page')).toBeInTheDocument()
+    expect(getSession()).toMatchObject({ token: 't', refreshToken: 'r', expiresAt: '2026-03-01T10:05:00Z' })
+  })
+
+  it('says how long to wait when sign-in is throttled', async () => {
+    vi.stubGlobal('fetch', vi.fn().mockResolvedValue(new Response('{"message":"Too many attempts"}', { status: 429, headers: { 'Retry-After': '45' } })))
+    renderLogin()
+    await userEvent.type(screen.getByLabelText('Username'), 'demo')
+    await userEvent.type(screen.getByLabelText('Password'), 'wrong')
+    await userEvent.click(screen.getByRole('button', { name: 'Sign In' }))
+    expect(await screen.findByRole('alert')).toHaveTextContent('Too many requests. Please wait 45 seconds and try again.')
   })
 
   it('says "Invalid username or password" on a 401', async () => {

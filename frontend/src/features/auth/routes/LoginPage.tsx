@@ -1,13 +1,14 @@
 import { useState, type FormEvent } from 'react'
 import { useLocation, useNavigate } from 'react-router'
-import { ApiError } from '@/lib/api'
-import { getSignOutNotice } from '@/lib/session'
+import { ApiError, messageOf } from '@/lib/api'
+import { getSignOutNotice, homeOf } from '@/lib/session'
 import { S } from '@/strings'
 import { useLogin } from '../api/auth'
 import { AuthCard } from '../components/AuthCard'
 
 export function loginErrorMessage(error: unknown): string {
   if (error instanceof ApiError) {
+    if (error.status === 429) return messageOf(error, S.loginFailed)
     if (error.status === 401) return S.invalidLogin
     if (error.kind === 'http' && error.status < 500 && error.message) return error.message
   }
@@ -34,7 +35,8 @@ export function LoginPage() {
     login.mutate(
       { username: username.trim(), password },
       {
-        onSuccess: () => navigate('/profile'),
+        // Crew land on their job screen; everyone else on their profile (spec).
+        onSuccess: (auth) => navigate(homeOf(auth.user ?? auth)),
         onError: (err) => setError(loginErrorMessage(err)),
       },
     )

@@ -5,6 +5,7 @@ import type { Ambulance, Booking } from '@/lib/types'
 import { useBookingForm } from '../useBookingForm'
 import { BookingMessages, SubmitBookingButton } from './BookingFormParts'
 import { PatientFields } from './PatientFields'
+import { PickupField } from './PickupField'
 
 /**
  * The booking dialog behind 'Book Now' on a hospital's ambulances (spec 2). After a
@@ -12,12 +13,15 @@ import { PatientFields } from './PatientFields'
  */
 export function BookingDialog({
   hospitalId,
+  hospitalAt,
   ambulance,
   onClose,
   onConflict,
   onBooked,
 }: {
   hospitalId: number
+  /** Where the hospital is: the pickup map waits there until a pin is placed. */
+  hospitalAt?: [number, number]
   ambulance: Ambulance
   onClose: () => void
   onConflict: () => void
@@ -39,6 +43,7 @@ export function BookingDialog({
       <BookingMessages form={form} className="mb-4 space-y-3 empty:hidden" />
       <form onSubmit={onSubmit} noValidate aria-label="Booking details" className="grid gap-4 sm:grid-cols-2">
         <PatientFields {...form.patientFields} />
+        <PickupField {...form.pickupField} near={hospitalAt} />
         <div className="flex flex-col-reverse gap-3 sm:col-span-2 sm:flex-row sm:justify-end">
           <button type="button" className="btn-secondary" onClick={onClose}>
             Cancel

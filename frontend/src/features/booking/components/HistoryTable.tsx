@@ -1,13 +1,16 @@
+import { Link } from 'react-router'
 import { type Column, DataTable } from '@/components/DataTable'
+import type { DispatchBooking } from '@/lib/dispatch-types'
 import { StatusBadge } from '@/components/StatusBadge'
 import { formatDateTime } from '@/lib/format'
 import type { Booking } from '@/lib/types'
-import { bookingAmbulance, bookingHospital, isOpen } from '../status'
+import { S } from '@/strings'
+import { bookingAmbulance, bookingHospital, canRequesterCancel, tripLabel } from '../status'
 import { BookingTypeBadge } from './BookingTypeBadge'
 
-/** A person's bookings, newest first; an open one can be cancelled. */
-export function HistoryTable({ bookings, onCancel }: { bookings: Booking[]; onCancel: (booking: Booking) => void }) {
-  const columns: Column<Booking>[] = [
+/** A person's bookings, newest first, each with its tracking page; cancellable until the ambulance is at the pickup. */
+export function HistoryTable({ bookings, onCancel }: { bookings: DispatchBooking[]; onCancel: (booking: Booking) => void }) {
+  const columns: Column<DispatchBooking>[] = [
     {
       name: 'Hospital',
       cell: (b) => (
@@ -29,22 +32,36 @@ export function HistoryTable({ bookings, onCancel }: { bookings: Booking[]; onCa
     },
     { name: 'Type', cell: (b) => <BookingTypeBadge type={b.bookingType} /> },
     { name: 'Date & Time', className: 'md:whitespace-nowrap', cell: (b) => formatDateTime(b.bookingTime) },
-    { name: 'Status', cell: (b) => <StatusBadge status={b.bookingStatus} /> },
+    {
+      name: 'Status',
+      cell: (b) => (
+        <span className="inline-flex flex-col items-end gap-1 md:items-start">
+          <StatusBadge status={b.bookingStatus} />
+          {b.bookingStatus === 'ACTIVE' && b.tripStage && <span className="text-xs text-slate-600">{tripLabel(b)}</span>}
+        </span>
+      ),
+    },
     {
       name: 'Actions',
       hidden: true,
       className: 'md:text-right',
-      cell: (b) =>
-        isOpen(b.bookingStatus) && (
-          <button
-            type="button"
-            className="btn-secondary w-full px-3 py-1 text-red-700 md:w-auto"
-            aria-label={`Cancel booking ${b.id}`}
-            onClick={() => onCancel(b)}
-          >
-            Cancel
-          </button>
-        ),
+      cell: (b) => (
+        <span className="flex w-full gap-2 md:w-auto md:justify-end">
+          <Link to={`/bookings/${b.id}`} className="btn-secondary flex-1 px-3 py-1 md:flex-none" aria-label={S.trackBooking(b.id)}>
+            {S.track}
+          </Link>
+          {canRequesterCancel(b) && (
+            <button
+              type="button"
+              className="btn-secondary flex-1 px-3 py-1 text-red-700 md:flex-none"
+              aria-label={`Cancel booking ${b.id}`}
+              onClick={() => onCancel(b)}
+            >
+              Cancel
+            </button>
+          )}
+        </span>
+      ),
     },
   ]
 

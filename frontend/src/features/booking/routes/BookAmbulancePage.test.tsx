@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { saveSession } from '@/lib/session'
 import { ambulance, booking, demoUser, hospital } from '@/test/fixtures'
+import { fix, stubNavigator } from '@/test/geolocation'
 import { json, renderRoutes, routeFetch, type FetchCall } from '@/test/render'
 import BookAmbulancePage from './BookAmbulancePage'
 
@@ -96,9 +97,59 @@ describe('BookAmbulancePage', () => {
       ambulanceId: 32,
       bookingType: 'EMERGENCY',
       patient: { name: 'Asha Devi', age: 42, gender: 'Female', condition: 'Chest pain' },
+      // The pin starts at the profile location.
+      pickup: { latitude: 30.67, longitude: 74.33 },
     })
     expect(screen.queryByText('History page')).not.toBeInTheDocument()
     expect(await screen.findByText('History page', {}, { timeout: 3000 })).toBeInTheDocument()
+  })
+
+  it('sends the pickup placed by "use my current location", with its landmark', async () => {
+    const { calls } = server()
+    stubNavigator({ geolocation: { getCurrentPosition: (ok: PositionCallback) => ok(fix(30.712345, 74.301234)) } })
+    open('/book-ambulance?hospitalId=3&ambulanceId=31')
+    await waitFor(() => expect(ambulanceSelect().value).toBe('31'))
+    await fillPatient()
+    expect(screen.getByRole('group', { name: 'Pickup location' })).toBeInTheDocument()
+    expect(screen.getByLabelText('Pickup latitude')).toHaveValue('30.67')
+    await userEvent.click(screen.getByRole('button', { name: 'Use my current location' }))
+    expect(screen.getByLabelText('Pickup latitude')).toHaveValue('30.712345')
+    expect(screen.getByLabelText('Pickup longitude')).toHaveValue('74.301234')
+    await userEvent.type(screen.getByLabelText('Landmark (optional)'), ' gate 2, blue house ')
+    await userEvent.click(screen.getByRole('button', { name: 'Book Ambulance' }))
+    expect(await screen.findByText(/Ambulance booked successfully!/)).toBeInTheDocument()
+    expect(calls.find((c) => c.method === 'POST')!.body).toMatchObject({
+      pickup: { latitude: 30.712345, longitude: 74.301234, landmark: 'gate 2, blue house' },
+    })
+  })
+
+  it('shows a 400 naming pickup on the pickup field (no pin, no stored location)', async () => {
+    const { calls } = server(() => json(400, { message: 'pickup is required: you have no stored location', field: 'pickup' }))
+    open('/book-ambulance?hospitalId=3&ambulanceId=31', { ...demoUser, latitude: null, longitude: null })
+    await waitFor(() => expect(ambulanceSelect().value).toBe('31'))
+    expect(screen.getByLabelText('Pickup latitude')).toHaveValue('')
+    await fillPatient()
+    await userEvent.click(screen.getByRole('button', { name: 'Book Ambulance' }))
+    const latitude = screen.getByLabelText('Pickup latitude')
+    await waitFor(() => expect(latitude).toHaveAttribute('aria-invalid', 'true'))
+    expect(calls.find((c) => c.method === 'POST')!.body).not.toHaveProperty('pickup')
+    expect(latitude).toHaveAccessibleDescription('pickup is required: you have no stored location')
+    expect(latitude).toHaveFocus()
+    // Placing the pin clears the mark.
+    await userEvent.type(latitude, '30.7')
+    expect(latitude).not.toHaveAttribute('aria-invalid')
+  })
+
+  it('marks the pickup, and sends nothing, for a landmark without a pin', async () => {
+    const { calls } = server()
+    open('/book-ambulance?hospitalId=3&ambulanceId=31', { ...demoUser, latitude: null, longitude: null })
+    await waitFor(() => expect(ambulanceSelect().value).toBe('31'))
+    await fillPatient()
+    await userEvent.type(screen.getByLabelText('Landmark (optional)'), 'gate 2')
+    await userEvent.click(screen.getByRole('button', { name: 'Book Ambulance' }))
+    expect(screen.getByRole('alert')).toHaveTextContent('Place the pickup on the map (or type its coordinates) to add a landmark.')
+    expect(screen.getByLabelText('Pickup latitude')).toHaveAttribute('aria-invalid', 'true')
+    expect(calls.some((c) => c.method === 'POST')).toBe(false)
   })
 
   it('says so when the preselected ambulance is no longer available', async () => {

@@ -8,6 +8,7 @@ import { BookingMessages, SubmitBookingButton } from '../components/BookingFormP
 import { BookingSummary } from '../components/BookingSummary'
 import { HospitalSelect } from '../components/HospitalSelect'
 import { PatientFields } from '../components/PatientFields'
+import { PickupField } from '../components/PickupField'
 import { useBookingForm } from '../useBookingForm'
 import { useHospitalChoices } from '../useHospitalChoices'
 
@@ -58,7 +59,7 @@ export default function BookAmbulancePage() {
       <div className="card p-6 sm:p-8">
         <h1 className="mb-1 text-2xl font-bold">Book an Ambulance</h1>
         <p className="mb-6 text-sm text-slate-600">
-          Choose a hospital and one of its available ambulances, then tell us about the patient.
+          Choose a hospital and one of its available ambulances, tell us about the patient and where to pick them up.
         </p>
         <BookingMessages form={form} className="mb-4 space-y-3">
           {gone && !form.error && <Alert tone="warning">{S.ambulanceGone}</Alert>}
@@ -88,6 +89,7 @@ export default function BookAmbulancePage() {
             }}
           />
           <PatientFields {...form.patientFields} />
+          <PickupField {...form.pickupField} near={chosenHospital ? [chosenHospital.latitude, chosenHospital.longitude] : undefined} />
           <div className="sm:col-span-2">
             <SubmitBookingButton form={form} wide />
           </div>

@@ -35,6 +35,20 @@ const mixed: Booking[] = [
 ]
 
 describe('HistoryPage', () => {
+  it('links every row to its tracking page; cancel only until the ambulance is at the pickup', async () => {
+    const rows = [
+      booking(7, { bookingStatus: 'ACTIVE', tripStage: 'AT_PICKUP' } as Partial<Booking>),
+      booking(6, { bookingStatus: 'ACTIVE', tripStage: 'EN_ROUTE' } as Partial<Booking>),
+      booking(3, { bookingStatus: 'COMPLETED' }),
+    ]
+    open(() => json(200, rows))
+    expect(await screen.findByRole('link', { name: 'Track booking 7' })).toHaveAttribute('href', '/bookings/7')
+    expect(screen.getByRole('link', { name: 'Track booking 3' })).toHaveAttribute('href', '/bookings/3')
+    expect(screen.getByText('At the pickup')).toBeInTheDocument()
+    expect(screen.queryByRole('button', { name: 'Cancel booking 7' })).not.toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'Cancel booking 6' })).toBeInTheDocument()
+  })
+
   it('shows the totals and a row per booking with its details and coloured status', async () => {
     const { calls } = open(() => json(200, mixed))
     const totals = await screen.findByRole('region', { name: 'Booking totals' })

@@ -42,7 +42,7 @@ function History({ userId }: { userId: number }) {
     return (
       <div className="space-y-6">
         {header}
-        <ErrorState message={S.historyFailed} onRetry={() => history.refetch()} />
+        <ErrorState message={S.historyFailed} error={history.error} onRetry={() => history.refetch()} />
       </div>
     )
   }
@@ -89,8 +89,8 @@ function History({ userId }: { userId: number }) {
         <ConfirmAction
           title="Cancel Booking"
           confirmLabel="Cancel Booking"
-          busyLabel="Cancelling..."
-          cancelLabel="Keep Booking"
+          busyLabel={S.cancelling}
+          cancelLabel={S.keepBooking}
           busy={cancel.isPending}
           onConfirm={confirmCancel}
           onCancel={() => setCancelling(null)}

@@ -60,11 +60,21 @@ describe('booking dialog on a hospital’s ambulances', () => {
     await userEvent.type(within(dialog).getByLabelText('Age'), '7')
     await userEvent.selectOptions(within(dialog).getByLabelText('Gender'), 'Other')
     await userEvent.type(within(dialog).getByLabelText('Medical Condition'), 'Fever')
+    // The pickup: the profile location, moved by typing, and a landmark.
+    expect(await within(dialog).findByRole('region', { name: 'Map of the pickup location' })).toBeInTheDocument()
+    await userEvent.clear(within(dialog).getByLabelText('Pickup longitude'))
+    await userEvent.type(within(dialog).getByLabelText('Pickup longitude'), '74.35')
+    await userEvent.type(within(dialog).getByLabelText('Landmark (optional)'), 'blue gate')
     await userEvent.click(within(dialog).getByRole('button', { name: 'Book Ambulance' }))
     expect(await within(dialog).findByRole('button', { name: 'Booking...' })).toBeDisabled()
     release(json(201, booking(1)))
     expect(await within(dialog).findByText(/Ambulance booked successfully!/)).toBeInTheDocument()
-    expect(calls.find((c) => c.method === 'POST')!.body).toMatchObject({ hospitalId: 3, ambulanceId: 31, bookingType: 'NORMAL' })
+    expect(calls.find((c) => c.method === 'POST')!.body).toMatchObject({
+      hospitalId: 3,
+      ambulanceId: 31,
+      bookingType: 'NORMAL',
+      pickup: { latitude: 30.67, longitude: 74.35, landmark: 'blue gate' },
+    })
     expect(await screen.findByText('History page', {}, { timeout: 3000 })).toBeInTheDocument()
   })
 

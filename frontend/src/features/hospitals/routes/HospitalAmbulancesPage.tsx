@@ -104,6 +104,7 @@ export default function HospitalAmbulancesPage() {
       {booking && (
         <BookingDialog
           hospitalId={id}
+          hospitalAt={[hospital.data.latitude, hospital.data.longitude]}
           ambulance={booking}
           onClose={() => setBooking(null)}
           onConflict={() => {

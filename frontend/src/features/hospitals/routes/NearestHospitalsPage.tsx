@@ -67,7 +67,7 @@ export default function NearestHospitalsPage() {
       {search.isPending ? (
         <Spinner label="Finding hospitals near you..." />
       ) : search.isError ? (
-        <ErrorState message={S.nearbyFailed} onRetry={() => search.refetch()} />
+        <ErrorState message={S.nearbyFailed} error={search.error} onRetry={() => search.refetch()} />
       ) : search.data.length === 0 ? (
         <EmptyState title={S.noHospitals}>
           <p className="text-sm text-slate-600">Try another location, or call {S.emergencyNumber} in an emergency.</p>

@@ -49,14 +49,68 @@ describe('ProfilePage', () => {
     expect(getSession()?.user.latitude).toBe(31.5)
   })
 
-  it('sends a new password only when one is typed', async () => {
+  it('asks for the current password only once a new one is typed, and sends both', async () => {
+    const fetchMock = server(demo)
+    renderProfile()
+    await userEvent.click(await screen.findByRole('button', { name: 'Edit Profile' }))
+    expect(screen.queryByLabelText('Current password')).not.toBeInTheDocument()
+    await userEvent.type(screen.getByLabelText('New password (optional)'), 'another-secret')
+    await userEvent.type(screen.getByLabelText('Current password'), 'old-secret')
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }))
+    await screen.findByText('Profile updated successfully!')
+    expect(putBody(fetchMock)).toMatchObject({ password: 'another-secret', currentPassword: 'old-secret' })
+  })
+
+  it('hides the current password again when the new one is cleared, and sends neither', async () => {
+    const fetchMock = server(demo)
+    renderProfile()
+    await userEvent.click(await screen.findByRole('button', { name: 'Edit Profile' }))
+    await userEvent.type(screen.getByLabelText('New password (optional)'), 'x')
+    await userEvent.type(screen.getByLabelText('Current password'), 'old-secret')
+    await userEvent.clear(screen.getByLabelText('New password (optional)'))
+    expect(screen.queryByLabelText('Current password')).not.toBeInTheDocument()
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }))
+    await screen.findByText('Profile updated successfully!')
+    expect(putBody(fetchMock)).toEqual({ email: 'demo@example.com', latitude: 30.67, longitude: 74.33 })
+  })
+
+  it('marks the current password when it is missing, before sending anything', async () => {
     const fetchMock = server(demo)
     renderProfile()
     await userEvent.click(await screen.findByRole('button', { name: 'Edit Profile' }))
     await userEvent.type(screen.getByLabelText('New password (optional)'), 'another-secret')
     await userEvent.click(screen.getByRole('button', { name: 'Save' }))
-    await screen.findByText('Profile updated successfully!')
-    expect(putBody(fetchMock).password).toBe('another-secret')
+    const field = screen.getByLabelText('Current password')
+    expect(field).toHaveAttribute('aria-invalid', 'true')
+    expect(field).toHaveAccessibleDescription('Enter your current password to set a new one.')
+    expect(field).toHaveFocus()
+    expect(fetchMock.mock.calls.some(([, init]) => init.method === 'PUT')).toBe(false)
+  })
+
+  it.each([
+    [403, { message: 'Forbidden' }, 'Your current password is not correct.'],
+    [400, { message: 'currentPassword is required', field: 'currentPassword' }, 'currentPassword is required'],
+  ])('shows a %i about the current password on that field', async (status, body, shown) => {
+    server(demo, () => json(status, body))
+    renderProfile()
+    await userEvent.click(await screen.findByRole('button', { name: 'Edit Profile' }))
+    await userEvent.type(screen.getByLabelText('New password (optional)'), 'another-secret')
+    await userEvent.type(screen.getByLabelText('Current password'), 'wrong-secret')
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }))
+    const field = screen.getByLabelText('Current password')
+    await vi.waitFor(() => expect(field).toHaveAccessibleDescription(shown))
+    expect(field).toHaveAttribute('aria-invalid', 'true')
+    // Typing again clears the mark.
+    await userEvent.type(field, '!')
+    expect(field).not.toHaveAttribute('aria-invalid')
+  })
+
+  it('says how long to wait when saving is rate limited', async () => {
+    server(demo, () => new Response(JSON.stringify({ message: 'Too many requests' }), { status: 429, headers: { 'Retry-After': '30' } }))
+    renderProfile()
+    await userEvent.click(await screen.findByRole('button', { name: 'Edit Profile' }))
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }))
+    expect(await screen.findByText('Too many requests. Please wait 30 seconds and try again.')).toBeInTheDocument()
   })
 
   it('lets an admin edit without location: no coordinates shown or sent, and an Admin badge', async () => {

@@ -1,9 +1,9 @@
 import { useEffect, useState, type FormEvent } from 'react'
 import { Alert, ErrorState, Spinner } from '@/components/Feedback'
 import { UseLocationButton } from '@/components/UseLocationButton'
-import { messageOf } from '@/lib/api'
+import { ApiError, messageOf } from '@/lib/api'
 import { formatCoord, formatDate } from '@/lib/format'
-import { isAdmin, useSession } from '@/lib/session'
+import { isAdmin, isCrew, useSession } from '@/lib/session'
 import type { User } from '@/lib/types'
 import { S } from '@/strings'
 import { useProfile, useUpdateProfile } from '../api/profile'
@@ -15,7 +15,16 @@ function toForm(user: User): ProfileForm {
     latitude: user.latitude?.toString() ?? '',
     longitude: user.longitude?.toString() ?? '',
     password: '',
+    currentPassword: '',
   }
+}
+
+/** What the server said about the current password (400 naming it, 403 wrong), if it did. */
+function currentPasswordError(err: unknown): string | null {
+  if (!(err instanceof ApiError) || err.kind !== 'http') return null
+  if (err.status === 403) return S.currentPasswordWrong
+  if (err.status === 400 && err.field === 'currentPassword') return messageOf(err, S.currentPasswordRequired)
+  return null
 }
 
 export default function ProfilePage() {
@@ -32,6 +41,8 @@ function Profile({ userId }: { userId: number }) {
   const [editing, setEditing] = useState(false)
   const [form, setForm] = useState<ProfileForm | null>(null)
   const [error, setError] = useState<string | null>(null)
+  // An error about the current password shows on that field.
+  const [passwordError, setPasswordError] = useState<string | null>(null)
   const [success, setSuccess] = useState<string | null>(null)
 
   useEffect(() => {
@@ -44,17 +55,20 @@ function Profile({ userId }: { userId: number }) {
   if (profile.isError) {
     return (
       <div className="mx-auto max-w-3xl">
-        <ErrorState message={S.fetchProfileFailed} onRetry={() => profile.refetch()} />
+        <ErrorState message={S.fetchProfileFailed} error={profile.error} onRetry={() => profile.refetch()} />
       </div>
     )
   }
 
   const user = profile.data
   const admin = isAdmin(user)
+  // Admins and crew keep no location of their own.
+  const withLocation = !admin && !isCrew(user)
 
   const startEdit = () => {
     setForm(toForm(user))
     setError(null)
+    setPasswordError(null)
     setSuccess(null)
     setEditing(true)
   }
@@ -62,19 +76,30 @@ function Profile({ userId }: { userId: number }) {
   const submit = (e: FormEvent) => {
     e.preventDefault()
     if (!form) return
-    const { body, error } = buildProfileUpdate(form, admin)
-    if (!body) {
-      setError(error ?? S.updateProfileFailed)
+    setError(null)
+    setPasswordError(null)
+    const check = buildProfileUpdate(form, withLocation)
+    if (!check.body) {
+      if (check.field === 'currentPassword') failOnCurrentPassword(check.error ?? S.currentPasswordRequired)
+      else setError(check.error ?? S.updateProfileFailed)
       return
     }
-    update.mutate(body, {
+    update.mutate(check.body, {
       onSuccess: () => {
         setEditing(false)
-        setError(null)
         setSuccess(S.profileUpdated)
       },
-      onError: (err) => setError(messageOf(err, S.updateProfileFailed)),
+      onError: (err) => {
+        const onField = currentPasswordError(err)
+        if (onField) failOnCurrentPassword(onField)
+        else setError(messageOf(err, S.updateProfileFailed))
+      },
     })
+  }
+
+  const failOnCurrentPassword = (message: string) => {
+    setPasswordError(message)
+    document.getElementById('current-password')?.focus()
   }
 
   return (
@@ -108,8 +133,8 @@ function Profile({ userId }: { userId: number }) {
             <dl className="grid gap-4 sm:grid-cols-2">
               <Detail term="Username" value={user.username} />
               <Detail term="Email" value={user.email} />
-              {!admin && <Detail term="Latitude" value={formatCoord(user.latitude)} />}
-              {!admin && <Detail term="Longitude" value={formatCoord(user.longitude)} />}
+              {withLocation && <Detail term="Latitude" value={formatCoord(user.latitude)} />}
+              {withLocation && <Detail term="Longitude" value={formatCoord(user.longitude)} />}
               <Detail term="Role" value={user.role} />
               <Detail term="Member since" value={formatDate(user.createdAt)} />
             </dl>
@@ -129,7 +154,7 @@ function Profile({ userId }: { userId: number }) {
             <label htmlFor="email" className="label">Email</label>
             <input id="email" type="email" className="input" autoComplete="email" value={form.email} onChange={(e) => setForm({ ...form, email: e.target.value })} />
           </div>
-          {!admin && (
+          {withLocation && (
             <div className="grid gap-4 sm:grid-cols-2">
               <div>
                 <label htmlFor="latitude" className="label">Latitude</label>
@@ -146,13 +171,41 @@ function Profile({ userId }: { userId: number }) {
           )}
           <div>
             <label htmlFor="new-password" className="label">New password (optional)</label>
-            <input id="new-password" type="password" className="input" autoComplete="new-password" placeholder="Leave blank to keep your password" value={form.password} onChange={(e) => setForm({ ...form, password: e.target.value })} />
+            <input id="new-password" type="password" className="input" autoComplete="new-password" placeholder="Leave blank to keep your password" value={form.password} onChange={(e) => {
+              const password = e.target.value
+              // No new password, no current one: the field goes, and what was typed in it.
+              setForm({ ...form, password, currentPassword: password ? form.currentPassword : '' })
+              if (!password) setPasswordError(null)
+            }} />
           </div>
+          {form.password && (
+            <div>
+              <label htmlFor="current-password" className="label">{S.currentPasswordLabel}</label>
+              <input
+                id="current-password"
+                type="password"
+                className={`input ${passwordError ? 'border-red-500 ring-2 ring-red-100' : ''}`}
+                autoComplete="current-password"
+                aria-invalid={passwordError ? true : undefined}
+                aria-describedby={passwordError ? 'current-password-error' : 'current-password-hint'}
+                value={form.currentPassword}
+                onChange={(e) => {
+                  setForm({ ...form, currentPassword: e.target.value })
+                  setPasswordError(null)
+                }}
+              />
+              {passwordError ? (
+                <p id="current-password-error" role="alert" className="mt-1 text-sm text-red-700">{passwordError}</p>
+              ) : (
+                <p id="current-password-hint" className="mt-1 text-xs text-slate-500">{S.currentPasswordHint}</p>
+              )}
+            </div>
+          )}
           <div className="flex gap-3">
             <button type="submit" className="btn-primary" disabled={update.isPending}>
               {update.isPending ? 'Saving...' : 'Save'}
             </button>
-            <button type="button" className="btn-secondary" onClick={() => { setEditing(false); setError(null) }}>
+            <button type="button" className="btn-secondary" onClick={() => { setEditing(false); setError(null); setPasswordError(null) }}>
               Cancel
             </button>
           </div>

@@ -1,0 +1,91 @@
+import { lazy, Suspense, useCallback, useMemo, useState } from 'react'
+import { Link } from 'react-router'
+import { type Column, DataTable } from '@/components/DataTable'
+import { EmptyState, ErrorState } from '@/components/Feedback'
+import { useNow } from '@/components/LiveClock'
+import type { Point } from '@/components/map/BaseMap'
+import { StatusBadge } from '@/components/StatusBadge'
+import { BookingTypeBadge, tripLabel } from '@/features/booking'
+import { useAllHospitals } from '@/features/hospitals'
+import { freshness } from '@/lib/position'
+import { S } from '@/strings'
+import { toBbox, useLive } from '../api/live'
+import type { LiveAmbulance, LiveBooking } from '../api/types'
+import { AdminPageHeader } from '../components/AdminPageHeader'
+import type { View } from '../components/LiveMap'
+
+const LiveMap = lazy(() => import('../components/LiveMap'))
+const MAX_ITEMS = 500
+
+/** /admin/live: the dispatcher's view of the map's area, with the same things as lists beside it. */
+export default function AdminLivePage() {
+  const hospitals = useAllHospitals()
+  const [bbox, setBbox] = useState<string | null>(null)
+  const live = useLive(bbox)
+  const now = useNow(5000).getTime()
+  const onView = useCallback((view: View) => setBbox(toBbox(view)), [])
+  // The map opens on the hospitals (the fleet lives around them).
+  const initial = useMemo<Point[]>(() => (hospitals.data ?? []).map((h) => [h.latitude, h.longitude]), [hospitals.data])
+  const data = live.data
+  const empty = data && data.ambulances.length === 0 && data.openBookings.length === 0
+
+  const ambulanceColumns: Column<LiveAmbulance>[] = [
+    { name: S.live.ambulanceCol, cell: (a) => <span className="font-medium">{a.number}</span> },
+    { name: S.live.statusCol, cell: (a) => <StatusBadge status={a.status} /> },
+    { name: S.live.positionCol, cell: (a) => (a.position ? freshness(a.position, now).text : S.live.noPosition) },
+  ]
+  const bookingColumns: Column<LiveBooking>[] = [
+    {
+      name: S.live.bookingCol,
+      cell: (b) => (
+        <span className="inline-flex items-center gap-2">
+          <Link to={`/bookings/${b.id}`} className="font-medium text-blue-700 hover:underline">#{b.id}</Link>
+          <BookingTypeBadge type={b.bookingType} />
+        </span>
+      ),
+    },
+    { name: S.live.stageCol, cell: (b) => tripLabel(b) },
+    { name: S.live.ambulanceCol, cell: (b) => data?.ambulances.find((a) => a.id === b.ambulanceId)?.number ?? `#${b.ambulanceId}` },
+  ]
+
+  return (
+    <div className="space-y-6">
+      <AdminPageHeader title={S.live.title} subtitle={S.live.subtitle} action={null} />
+      {hospitals.isPending ? (
+        <div role="status" className="h-[28rem] animate-pulse rounded-xl bg-slate-100 md:h-[36rem]">{S.mapLoading}</div>
+      ) : (
+        <Suspense fallback={<div role="status" className="h-[28rem] animate-pulse rounded-xl bg-slate-100 md:h-[36rem]">{S.mapLoading}</div>}>
+          <LiveMap live={data} initial={initial} now={now} onView={onView} />
+        </Suspense>
+      )}
+      {live.isError && !data && <ErrorState message={S.live.failed} error={live.error} onRetry={() => live.refetch()} />}
+      {empty && <EmptyState title={S.live.emptyTitle} text={S.live.empty} />}
+      {data && (data.ambulances.length >= MAX_ITEMS || data.openBookings.length >= MAX_ITEMS) && (
+        <p className="text-sm text-amber-900">{S.live.truncated}</p>
+      )}
+      {data && !empty && (
+        <div className="grid gap-6 lg:grid-cols-2">
+          <InView id="live-ambulances" title={S.live.ambulancesHeading(data.ambulances.length)} none={S.live.noAmbulances} columns={ambulanceColumns} rows={data.ambulances} />
+          <InView id="live-bookings" title={S.live.bookingsHeading(data.openBookings.length)} none={S.live.noBookings} columns={bookingColumns} rows={data.openBookings} />
+        </div>
+      )}
+    </div>
+  )
+}
+
+/** What the map shows, as a list (the map's markers are not all reachable by keyboard). */
+function InView<T extends { id: number }>({ id, title, none, columns, rows }: { id: string; title: string; none: string; columns: Column<T>[]; rows: T[] }) {
+  return (
+    <section aria-labelledby={id} className="space-y-3">
+      <h2 id={id} className="text-lg font-semibold">{title}</h2>
+      {rows.length === 0 ? (
+        <p className="text-slate-600">{none}</p>
+      ) : (
+        // Up to 500 rows: scrolled in place, so the map stays in reach (focusable, so the keyboard scrolls it too).
+        <div role="group" aria-labelledby={id} tabIndex={0} className="max-h-[32rem] overflow-y-auto rounded-xl">
+          <DataTable caption={title} columns={columns} rows={rows} rowKey={(r) => r.id} />
+        </div>
+      )}
+    </section>
+  )
+}

@@ -1,0 +1,29 @@
+import { useQuery } from '@tanstack/react-query'
+import { api, ApiError } from '@/lib/api'
+import { isOpen } from '../status'
+import { bookingKeys } from './keys'
+import type { Tracking } from './types'
+
+/** How often an open booking's trip is asked for (the crew report at most every 5 s). */
+export const TRACK_POLL_MS = 5000
+
+export const trackingQuery = (bookingId: number) => ({
+  queryKey: bookingKeys.track(bookingId),
+  queryFn: () => api<Tracking>(`/booking/${bookingId}/track`),
+})
+
+/** Poll while the booking is open; a final booking, or a refusal (4xx), stops it. */
+export function trackPollInterval(data: Tracking | undefined, error: unknown): number | false {
+  if (error instanceof ApiError && error.status >= 400 && error.status < 500) return false
+  if (data && !isOpen(data.bookingStatus)) return false
+  return TRACK_POLL_MS
+}
+
+export function useTracking(bookingId: number) {
+  return useQuery({
+    ...trackingQuery(bookingId),
+    // TanStack Query also pauses the interval while the tab is hidden.
+    refetchInterval: (query) => trackPollInterval(query.state.data, query.state.error),
+    refetchIntervalInBackground: false,
+  })
+}

@@ -1,0 +1,145 @@
+import { screen, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { ApiError } from '@/lib/api'
+import { saveSession } from '@/lib/session'
+import { adminUser, demoUser } from '@/test/fixtures'
+import { json, renderRoutes, routeFetch, type FetchCall } from '@/test/render'
+import { trackPollInterval } from '../api/track'
+import type { Tracking } from '../api/types'
+import TrackBookingPage from './TrackBookingPage'
+
+afterEach(() => vi.unstubAllGlobals())
+
+const ago = (ms: number) => new Date(Date.now() - ms).toISOString()
+
+const trip = (overrides: Partial<Tracking> = {}): Tracking => ({
+  bookingId: 12,
+  bookingStatus: 'ACTIVE',
+  bookingType: 'EMERGENCY',
+  tripStage: 'EN_ROUTE',
+  timeline: [
+    { stage: 'PENDING', at: '2026-03-01T09:30:00Z' },
+    { stage: 'ACTIVE', at: '2026-03-01T09:31:00Z' },
+    { stage: 'EN_ROUTE', at: '2026-03-01T09:31:00Z' },
+  ],
+  pickup: { latitude: 30.7, longitude: 74.31, landmark: 'gate 2' },
+  hospital: { id: 3, name: 'City Hospital', address: '3 Main Road', latitude: 30.63, longitude: 74.3, contactInfo: '+91 100 200' },
+  ambulance: { id: 31, number: 'PB-31', type: 'ALS', contactInfo: '+91 98140 00031', position: { latitude: 30.68, longitude: 74.32, at: ago(10_000), stale: false, source: 'GPS' } },
+  etaMinutes: 7,
+  distanceKm: 2.4,
+  ...overrides,
+})
+
+function open(routes: Record<string, (call: FetchCall) => Response>, user = demoUser) {
+  saveSession({ token: 't', user, role: user.role, id: user.id })
+  const stub = routeFetch(routes)
+  renderRoutes([{ path: '/bookings/:id', element: <TrackBookingPage /> }], '/bookings/12')
+  return stub
+}
+
+describe('TrackBookingPage', () => {
+  it('shows the map, the ETA and distance, a live position, the timeline, calls and cancel', async () => {
+    const { calls } = open({ 'GET /booking/12/track': () => json(200, trip()) })
+    expect(await screen.findByRole('heading', { name: 'Booking #12' })).toBeInTheDocument()
+    expect(calls[0]!.path).toBe('/booking/12/track')
+    const eta = within(screen.getByRole('region', { name: 'Arriving at the pickup in' }))
+    expect(eta.getByText('About 7 min')).toBeInTheDocument()
+    expect(eta.getByText('2.4 km away')).toBeInTheDocument()
+    expect(eta.getByText(/^Live · updated \d+ s ago$/)).toBeInTheDocument()
+    const steps = within(screen.getByRole('region', { name: 'Trip timeline' })).getAllByRole('listitem')
+    expect(steps.map((s) => s.textContent)).toEqual([
+      expect.stringMatching(/^Requested/),
+      expect.stringMatching(/^On the way to the pickupNow/),
+      'At the pickup',
+      'On the way to the hospital',
+      'At the hospital',
+      'Completed',
+    ])
+    expect(steps[1]).toHaveAttribute('aria-current', 'step')
+    expect(screen.getByRole('link', { name: /^Call the ambulance/ })).toHaveAttribute('href', 'tel:+919814000031')
+    expect(screen.getByRole('link', { name: /^Call the hospital/ })).toHaveAttribute('href', 'tel:+91100200')
+    expect(screen.getByRole('button', { name: 'Cancel booking' })).toBeInTheDocument()
+    expect(await screen.findByRole('region', { name: 'Map of the ambulance, the pickup and the hospital' })).toBeInTheDocument()
+  })
+
+  it('updates itself: a new position and ETA show without reload', async () => {
+    let answer = trip()
+    open({ 'GET /booking/12/track': () => json(200, answer) })
+    expect(await screen.findByText('About 7 min')).toBeInTheDocument()
+    answer = trip({ etaMinutes: 3, distanceKm: 1.1 })
+    expect(await screen.findByText('About 3 min', {}, { timeout: 7000 })).toBeInTheDocument()
+    expect(screen.getByText('1.1 km away')).toBeInTheDocument()
+  }, 10_000)
+
+  it('shows a stale position as stale with its age, never as live, and no ETA', async () => {
+    const position = { latitude: 30.68, longitude: 74.32, at: ago(4 * 60_000), stale: true, source: 'GPS' as const }
+    open({ 'GET /booking/12/track': () => json(200, trip({ etaMinutes: null, distanceKm: null, ambulance: { ...trip().ambulance, position } })) })
+    expect(await screen.findByText('Last known position, 4 min old: the ambulance may have moved since')).toBeInTheDocument()
+    expect(screen.getByText("No ETA: the ambulance's position is out of date.")).toBeInTheDocument()
+    expect(screen.queryByText(/^Live/)).not.toBeInTheDocument()
+  })
+
+  it('says the hospital stands in for a position never reported', async () => {
+    open({
+      'GET /booking/12/track': () =>
+        json(200, trip({ bookingStatus: 'PENDING', tripStage: null, etaMinutes: null, distanceKm: null, ambulance: { ...trip().ambulance, position: null } })),
+    })
+    expect(await screen.findByText("No position reported yet: the hospital's location is shown instead")).toBeInTheDocument()
+    expect(screen.getByText('No ETA yet: the ambulance has not shared its position.')).toBeInTheDocument()
+    expect(screen.getByText('Waiting for the crew to accept. The ambulance is held for you.')).toBeInTheDocument()
+  })
+
+  it('cancels after a confirmation while allowed', async () => {
+    let answer = trip({ bookingStatus: 'PENDING', tripStage: null })
+    const { calls } = open({
+      'GET /booking/12/track': () => json(200, answer),
+      'PATCH /booking/cancel': () => {
+        answer = trip({ bookingStatus: 'CANCELLED', timeline: [...trip().timeline, { stage: 'CANCELLED', at: '2026-03-01T09:40:00Z' }] })
+        return json(200, {})
+      },
+    })
+    await userEvent.click(await screen.findByRole('button', { name: 'Cancel booking' }))
+    const dialog = screen.getByRole('dialog', { name: 'Cancel booking' })
+    expect(within(dialog).getByText('Cancel the booking of ambulance PB-31?')).toBeInTheDocument()
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel booking' }))
+    expect(await screen.findByText('Booking cancelled.')).toBeInTheDocument()
+    expect(calls.find((c) => c.method === 'PATCH')!.query.get('bookingId')).toBe('12')
+    expect(await screen.findByText('This booking was cancelled.')).toBeInTheDocument()
+    expect(screen.queryByRole('button', { name: 'Cancel booking' })).not.toBeInTheDocument()
+  })
+
+  it('offers no cancel once the ambulance is at the pickup', async () => {
+    open({ 'GET /booking/12/track': () => json(200, trip({ tripStage: 'AT_PICKUP', etaMinutes: null, distanceKm: null })) })
+    expect(await screen.findByText('The ambulance is at the pickup.')).toBeInTheDocument()
+    expect(screen.queryByRole('button', { name: 'Cancel booking' })).not.toBeInTheDocument()
+    expect(screen.getByText(/call the crew/)).toBeInTheDocument()
+  })
+
+  it.each([
+    [403, 'This booking is not yours to follow.'],
+    [404, 'There is no such booking.'],
+  ])('says so on a %i, without a retry', async (status, message) => {
+    open({ 'GET /booking/12/track': () => json(status, { message: 'no' }) })
+    expect(await screen.findByText(message)).toBeInTheDocument()
+    expect(screen.queryByRole('button', { name: 'Try again' })).not.toBeInTheDocument()
+    expect(screen.getByRole('link', { name: '← Back to booking history' })).toHaveAttribute('href', '/history')
+  })
+
+  it('links an admin back to all bookings', async () => {
+    open({ 'GET /booking/12/track': () => json(200, trip()) }, adminUser)
+    expect(await screen.findByRole('link', { name: '← Back to all bookings' })).toHaveAttribute('href', '/admin/bookings')
+  })
+})
+
+describe('trackPollInterval', () => {
+  it('polls every 5 s while open, and stops when final or refused', () => {
+    expect(trackPollInterval(undefined, null)).toBe(5000)
+    expect(trackPollInterval(trip(), null)).toBe(5000)
+    expect(trackPollInterval(trip({ bookingStatus: 'PENDING' }), null)).toBe(5000)
+    expect(trackPollInterval(trip({ bookingStatus: 'COMPLETED' }), null)).toBe(false)
+    expect(trackPollInterval(trip({ bookingStatus: 'CANCELLED' }), null)).toBe(false)
+    expect(trackPollInterval(undefined, new ApiError('Forbidden', 403, 'http'))).toBe(false)
+    expect(trackPollInterval(trip(), new ApiError('Network Error', 0, 'network'))).toBe(5000)
+  })
+})

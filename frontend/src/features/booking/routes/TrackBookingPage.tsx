@@ -1,0 +1,176 @@
+import { lazy, Suspense, useState, type ReactNode } from 'react'
+import { Link, useParams } from 'react-router'
+import { ConfirmAction } from '@/components/ConfirmDialog'
+import { Alert, ErrorState, Spinner } from '@/components/Feedback'
+import { useNow } from '@/components/LiveClock'
+import { Icon } from '@/components/Icon'
+import { StatusBadge } from '@/components/StatusBadge'
+import { ApiError } from '@/lib/api'
+import { ambulanceTypeLabel, formatDistance, formatEta, telHref } from '@/lib/format'
+import { freshness, type Freshness } from '@/lib/position'
+import { isAdmin, useSession } from '@/lib/session'
+import { useFlash } from '@/lib/useFlash'
+import { S } from '@/strings'
+import { useCancelBooking } from '../api/bookings'
+import { useTracking } from '../api/track'
+import type { Tracking } from '../api/types'
+import { BookingTypeBadge } from '../components/BookingTypeBadge'
+import { TripTimeline } from '../components/TripTimeline'
+import { canRequesterCancel, isOpen, tripLabel } from '../status'
+import { timelineRows } from '../timeline'
+
+const TrackingMap = lazy(() => import('../components/TrackingMap'))
+
+/** /bookings/:id, for its requester and admins: where the ambulance is, when it comes, what happened. */
+export default function TrackBookingPage() {
+  const id = Number(useParams().id)
+  const admin = isAdmin(useSession()?.user)
+  const back = admin ? (
+    <Link to="/admin/bookings" className="btn-ghost -ml-3">{S.tracking.backToBookings}</Link>
+  ) : (
+    <Link to="/history" className="btn-ghost -ml-3">{S.tracking.backToHistory}</Link>
+  )
+  if (!Number.isSafeInteger(id) || id <= 0) return <div className="space-y-4">{back}<ErrorState message={S.tracking.notFound} /></div>
+  return <Track id={id} back={back} />
+}
+
+function Track({ id, back }: { id: number; back: ReactNode }) {
+  const trip = useTracking(id)
+  const cancel = useCancelBooking()
+  const [flash, , outcome] = useFlash(3000)
+  const [confirming, setConfirming] = useState(false)
+  const now = useNow(5000).getTime()
+
+  if (trip.isPending) return <div className="space-y-4">{back}<Spinner label={S.tracking.loading} /></div>
+  if (trip.isError) {
+    const status = trip.error instanceof ApiError ? trip.error.status : 0
+    const message = status === 403 ? S.tracking.forbidden : status === 404 ? S.tracking.notFound : S.tracking.failed
+    return (
+      <div className="space-y-4">
+        {back}
+        <ErrorState message={message} error={trip.error} onRetry={status === 403 || status === 404 ? undefined : () => trip.refetch()} />
+      </div>
+    )
+  }
+
+  const t = trip.data
+  const fresh = freshness(t.ambulance.position, now)
+  const open = isOpen(t.bookingStatus)
+
+  return (
+    <div className="space-y-6">
+      {back}
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div>
+          <h1 className="text-2xl font-bold">{S.tracking.title(t.bookingId)}</h1>
+          <p className="text-slate-600">{tripLabel(t)} · {t.hospital.name}</p>
+        </div>
+        <div className="flex items-center gap-2">
+          <BookingTypeBadge type={t.bookingType} />
+          <StatusBadge status={t.bookingStatus} />
+        </div>
+      </div>
+      {flash && <Alert tone={flash.tone}>{flash.text}</Alert>}
+      <div className="grid gap-6 lg:grid-cols-[1fr_22rem]">
+        <div className="space-y-3">
+          <Suspense fallback={<div role="status" className="h-72 animate-pulse rounded-xl bg-slate-100 md:h-[28rem]">{S.mapLoading}</div>}>
+            <TrackingMap trip={t} fresh={fresh} />
+          </Suspense>
+          {open && (
+            <p className="flex items-center gap-2 text-sm text-slate-600">
+              <span className="h-2 w-2 animate-pulse rounded-full bg-green-500" aria-hidden="true" /> {S.tracking.live}
+            </p>
+          )}
+        </div>
+        <div className="space-y-4">
+          <Arrival trip={t} fresh={fresh} />
+          <section aria-labelledby="amb-heading" className="card space-y-3 p-5">
+            <h2 id="amb-heading" className="font-semibold">
+              {S.tracking.ambulance} {t.ambulance.number}
+              <span className="block text-sm font-normal text-slate-600">{ambulanceTypeLabel[t.ambulance.type] ?? t.ambulance.type}</span>
+            </h2>
+            {t.ambulance.contactInfo && open && (
+              <a href={telHref(t.ambulance.contactInfo)} className="btn-blue w-full">
+                <Icon name="phone" className="h-4 w-4" /> {S.tracking.callAmbulance} <span className="font-normal">{t.ambulance.contactInfo}</span>
+              </a>
+            )}
+            {t.hospital.contactInfo && (
+              <a href={telHref(t.hospital.contactInfo)} className="btn-secondary w-full">
+                <Icon name="hospital" className="h-4 w-4" /> {S.tracking.callHospital} <span className="font-normal">{t.hospital.contactInfo}</span>
+              </a>
+            )}
+            {open &&
+              (canRequesterCancel(t) ? (
+                <button type="button" className="btn-secondary w-full text-red-700" onClick={() => setConfirming(true)}>
+                  {S.tracking.cancel}
+                </button>
+              ) : (
+                <p className="text-sm text-slate-600">{S.tracking.cannotCancel}</p>
+              ))}
+          </section>
+          <section aria-labelledby="timeline-heading" className="card p-5">
+            <h2 id="timeline-heading" className="mb-4 font-semibold">{S.tracking.timeline}</h2>
+            <TripTimeline rows={timelineRows(t)} />
+          </section>
+        </div>
+      </div>
+      {confirming && (
+        <ConfirmAction
+          title={S.tracking.cancel}
+          confirmLabel={S.tracking.cancel}
+          busyLabel={S.cancelling}
+          cancelLabel={S.keepBooking}
+          busy={cancel.isPending}
+          onConfirm={() =>
+            cancel.mutate(t.bookingId, { ...outcome(S.bookingCancelled, S.cancelBookingFailed), onSettled: () => setConfirming(false) })
+          }
+          onCancel={() => setConfirming(false)}
+        >
+          <p>{S.tracking.cancelQuestion(t.ambulance.number)}</p>
+          <p className="text-sm text-slate-600">{S.tracking.cancelNote}</p>
+        </ConfirmAction>
+      )}
+    </div>
+  )
+}
+
+/** When the ambulance comes (or where the trip stands), and how far to trust its position. */
+function Arrival({ trip, fresh }: { trip: Tracking; fresh: Freshness }) {
+  const stage = trip.bookingStatus === 'ACTIVE' ? trip.tripStage : null
+  const heading =
+    trip.bookingStatus === 'COMPLETED'
+      ? S.tracking.completed
+      : trip.bookingStatus === 'CANCELLED'
+        ? S.tracking.cancelled
+        : stage === 'AT_PICKUP'
+          ? S.tracking.atPickup
+          : stage === 'AT_HOSPITAL'
+            ? S.tracking.atHospital
+            : stage === 'TO_HOSPITAL'
+              ? S.tracking.etaToHospital
+              : S.tracking.etaToPickup
+  const counting = trip.bookingStatus === 'PENDING' || stage === 'DISPATCHED' || stage === 'EN_ROUTE' || stage === 'TO_HOSPITAL'
+  const open = isOpen(trip.bookingStatus)
+  const tone = { live: 'bg-green-500', stale: 'bg-amber-500', standIn: 'bg-slate-400' }[fresh.kind]
+
+  return (
+    <section aria-labelledby="eta-heading" className="card space-y-2 p-5">
+      <h2 id="eta-heading" className="text-sm font-medium text-slate-600">{heading}</h2>
+      {counting &&
+        (trip.etaMinutes !== null ? (
+          <p className="text-3xl font-bold text-slate-900">
+            {formatEta(trip.etaMinutes)}
+            {trip.distanceKm !== null && <span className="block text-base font-medium text-slate-600">{S.tracking.distance(formatDistance(trip.distanceKm))}</span>}
+          </p>
+        ) : (
+          <p className="font-medium text-slate-800">{fresh.kind === 'standIn' ? S.tracking.noEtaNever : S.tracking.noEtaStale}</p>
+        ))}
+      {trip.bookingStatus === 'PENDING' && <p className="text-sm text-slate-600">{S.tracking.waitingForCrew}</p>}
+      {open && (
+        <p className={`flex items-start gap-2 text-sm ${fresh.kind === 'stale' ? 'font-medium text-amber-900' : 'text-slate-600'}`}>
+          <span className={`mt-1.5 h-2 w-2 shrink-0 rounded-full ${tone}`} aria-hidden="true" /> {fresh.text}
+        </p>
+      )}
+    </section>
+  )
+}

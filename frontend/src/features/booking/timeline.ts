@@ -1,0 +1,44 @@
+import type { TimelineEntry, TripStage } from '@/lib/dispatch-types'
+import { tripSteps } from './status'
+
+export type StepState = 'done' | 'current' | 'todo'
+
+export interface TimelineRow {
+  stage: TimelineEntry['stage']
+  /** When it was reached; null for a step still to come. */
+  at: string | null
+  state: StepState
+}
+
+/**
+ * The steps of a trip for the requester: each one reached with its time, the last one
+ * reached as "now", and (while the booking is open) the ones still to come. A step the
+ * trip went past without stopping (a PENDING booking the crew accepted skips
+ * DISPATCHED) is left out; ACTIVE adds nothing a stage does not say already.
+ */
+export function timelineRows(trip: { bookingStatus: string; tripStage?: TripStage | null; timeline?: TimelineEntry[] }): TimelineRow[] {
+  const reached = new Map<string, string>()
+  for (const entry of trip.timeline ?? []) if (!reached.has(entry.stage)) reached.set(entry.stage, entry.at)
+  // Where the trip is now: its status, or its stage while ACTIVE.
+  const now = trip.bookingStatus === 'ACTIVE' ? (trip.tripStage ?? 'ACTIVE') : trip.bookingStatus
+  if (!reached.has(now)) reached.set(now, '')
+
+  if (trip.bookingStatus === 'CANCELLED') {
+    // The steps it reached, oldest first, ending with the cancellation.
+    const order = (stage: string) => (stage === 'CANCELLED' ? Infinity : tripSteps.indexOf(stage as TimelineRow['stage']))
+    return [...reached.entries()]
+      .filter(([stage]) => stage !== 'ACTIVE' && order(stage) >= 0)
+      .sort(([a], [b]) => order(a) - order(b))
+      .map(([stage, at]) => ({ stage: stage as TimelineRow['stage'], at: at || null, state: stage === 'CANCELLED' ? 'current' : 'done' }))
+  }
+
+  // An ACTIVE booking from before the stages knows only PENDING, ACTIVE and COMPLETED.
+  const steps: TimelineRow['stage'][] =
+    now === 'ACTIVE' ? ['PENDING', 'ACTIVE', 'COMPLETED'] : tripSteps.filter((s) => s !== 'DISPATCHED' || reached.has(s) || now === 'PENDING')
+  const currentIndex = steps.indexOf(now as TimelineRow['stage'])
+  return steps.flatMap((stage, i): TimelineRow[] => {
+    if (i < currentIndex) return reached.has(stage) ? [{ stage, at: reached.get(stage) || null, state: 'done' }] : []
+    if (i === currentIndex) return [{ stage, at: reached.get(stage) || null, state: 'current' }]
+    return [{ stage, at: null, state: 'todo' }]
+  })
+}

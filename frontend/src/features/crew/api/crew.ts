@@ -1,0 +1,39 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { api } from '@/lib/api'
+import type { DispatchBooking } from '@/lib/dispatch-types'
+import { refreshAfterBooking, refreshAfterFleetChange } from '@/lib/queryKeys'
+import type { Ambulance } from '@/lib/types'
+import { crewKeys } from './keys'
+import type { CrewMe, CrewStatus, PositionReport, StageRequest } from './types'
+
+/** A new job shows within 5 s: the crew's view is asked for every 3 s while the tab is visible. */
+export const CREW_POLL_MS = 3000
+
+export const crewMeQuery = () => ({
+  queryKey: crewKeys.me(),
+  queryFn: () => api<CrewMe>('/crew/me'),
+})
+
+export function useCrewMe() {
+  // TanStack Query pauses the interval while the tab is hidden (refetchIntervalInBackground: false).
+  return useQuery({ ...crewMeQuery(), refetchInterval: CREW_POLL_MS, refetchIntervalInBackground: false })
+}
+
+export function useAdvanceStage() {
+  const client = useQueryClient()
+  return useMutation({
+    mutationFn: (body: StageRequest) => api<DispatchBooking>('/crew/job/stage', { method: 'PATCH', body }),
+    // A 409 means the job moved on meanwhile: either way, show it as the server has it.
+    onSettled: () => refreshAfterBooking(client),
+  })
+}
+
+export function useSetCrewStatus() {
+  const client = useQueryClient()
+  return useMutation({
+    mutationFn: (status: CrewStatus) => api<Ambulance>('/crew/status', { method: 'PATCH', body: { status } }),
+    onSettled: () => refreshAfterFleetChange(client),
+  })
+}
+
+export const reportLocation = (body: PositionReport) => api<void>('/crew/location', { method: 'PUT', body })

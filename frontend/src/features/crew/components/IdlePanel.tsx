@@ -1,0 +1,52 @@
+import { StatusBadge } from '@/components/StatusBadge'
+import { S } from '@/strings'
+import type { CrewMe, CrewStatus } from '../api/types'
+
+const choices: { value: CrewStatus; label: string; on: string }[] = [
+  { value: 'AVAILABLE', label: 'Available', on: 'bg-green-600 text-white border-green-600' },
+  { value: 'MAINTENANCE', label: 'Maintenance', on: 'bg-amber-500 text-slate-900 border-amber-500' },
+]
+
+/** No job: the ambulance's status, and the switch between Available and Maintenance. */
+export function IdlePanel({
+  ambulance,
+  busy,
+  onStatus,
+}: {
+  ambulance: CrewMe['ambulance']
+  busy: boolean
+  onStatus: (status: CrewStatus) => void
+}) {
+  return (
+    <section aria-labelledby="idle-heading" className="card space-y-4 p-5">
+      <div>
+        <h2 id="idle-heading" className="text-lg font-bold">{S.crew.idleTitle}</h2>
+        <p className="text-slate-600">{S.crew.idleText}</p>
+      </div>
+      <div className="space-y-3 border-t border-slate-100 pt-4">
+        <div className="flex items-center justify-between gap-3">
+          <h3 id="status-heading" className="font-semibold">{S.crew.statusHeading}</h3>
+          <StatusBadge status={ambulance.status} />
+        </div>
+        <div role="group" aria-labelledby="status-heading" className="grid grid-cols-2 gap-3">
+          {choices.map((c) => {
+            const on = ambulance.status === c.value
+            return (
+              <button
+                key={c.value}
+                type="button"
+                aria-pressed={on}
+                disabled={busy}
+                onClick={() => !on && onStatus(c.value)}
+                className={`btn-touch border-2 ${on ? c.on : 'border-slate-300 bg-white text-slate-800 hover:bg-slate-100'}`}
+              >
+                {c.label}
+              </button>
+            )
+          })}
+        </div>
+        {ambulance.status === 'ON_DUTY' && <p className="text-sm text-slate-600">{S.crew.onDutyIdle}</p>}
+      </div>
+    </section>
+  )
+}

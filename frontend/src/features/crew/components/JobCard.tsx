@@ -1,0 +1,101 @@
+import { lazy, Suspense, type ReactNode } from 'react'
+import { Icon } from '@/components/Icon'
+import { BookingTypeBadge, tripLabel } from '@/features/booking'
+import type { DispatchBooking, Position } from '@/lib/dispatch-types'
+import { formatCoord, telHref } from '@/lib/format'
+import { directionsUrl } from '@/lib/geo'
+import { S } from '@/strings'
+
+const CrewMap = lazy(() => import('./CrewMap'))
+
+/** A big link that leaves the app: a call, or directions in the maps app. */
+export function TouchLink({ href, primary, external, children }: { href: string; primary: boolean; external?: boolean; children: ReactNode }) {
+  return (
+    <a
+      href={href}
+      className={`btn-touch w-full ${primary ? 'bg-blue-600 text-white hover:bg-blue-700' : 'border border-slate-300 bg-white text-slate-800 hover:bg-slate-100'}`}
+      {...(external ? { target: '_blank', rel: 'noopener noreferrer' } : {})}
+    >
+      {children}
+    </a>
+  )
+}
+
+function Part({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <div className="space-y-2 border-t border-slate-100 pt-4 first:border-t-0 first:pt-0">
+      <h3 className="text-xs font-semibold uppercase tracking-wide text-slate-500">{title}</h3>
+      {children}
+    </div>
+  )
+}
+
+/**
+ * The job the ambulance holds: the patient, who asked (tap to call), the pickup on a map
+ * with directions, and the hospital. The way to the place the crew drives to next is
+ * the blue one.
+ */
+export function JobCard({ job, position, action }: { job: DispatchBooking; position: Position | null; action: ReactNode }) {
+  const emergency = job.bookingType === 'EMERGENCY'
+  const toHospital = job.tripStage === 'AT_PICKUP' || job.tripStage === 'TO_HOSPITAL' || job.tripStage === 'AT_HOSPITAL'
+  const hospital = job.hospital ?? { name: job.hospitalName, address: '' }
+  const hospitalPlace = [hospital.name, hospital.address].filter(Boolean).join(', ')
+  const patient = job.patient
+
+  return (
+    <section aria-labelledby="job-heading" className="card overflow-hidden">
+      <div className={`px-4 py-3 text-white ${emergency ? 'bg-brand-700' : 'bg-slate-800'}`}>
+        <div className="flex items-center justify-between gap-3">
+          <h2 id="job-heading" className="text-lg font-bold">{S.crew.jobHeading(job.id)}</h2>
+          <BookingTypeBadge type={job.bookingType} />
+        </div>
+        <p className="text-sm font-medium">{tripLabel(job)}</p>
+      </div>
+      <div className="space-y-4 p-4">
+        <Part title={S.crew.patient}>
+          <p className="text-lg font-semibold">
+            {patient.name} <span className="font-normal text-slate-600">· {patient.age} · {patient.gender}</span>
+          </p>
+          <p><span className="font-medium">{S.crew.condition}:</span> {patient.condition}</p>
+        </Part>
+        <Part title={S.crew.requester}>
+          <p className="font-medium">{job.username}</p>
+          {job.userPhone ? (
+            <TouchLink href={telHref(job.userPhone)} primary={false}>
+              <Icon name="phone" /> {S.crew.call(job.username)} <span className="font-normal">{job.userPhone}</span>
+            </TouchLink>
+          ) : (
+            <p className="text-sm text-slate-600">{S.crew.noPhone}</p>
+          )}
+        </Part>
+        <Part title={S.crew.pickup}>
+          {job.pickup ? (
+            <>
+              {job.pickup.landmark && <p className="text-lg font-semibold">{job.pickup.landmark}</p>}
+              <p className="text-sm text-slate-600">{formatCoord(job.pickup.latitude)}, {formatCoord(job.pickup.longitude)}</p>
+              <Suspense fallback={<div role="status" className="h-64 animate-pulse rounded-xl bg-slate-100">{S.mapLoading}</div>}>
+                <CrewMap pickup={job.pickup} position={position} />
+              </Suspense>
+              <TouchLink href={directionsUrl(job.pickup)} primary={!toHospital} external>
+                <Icon name="pin" /> {S.crew.navigateToPickup} <span className="sr-only">{S.crew.opensMaps}</span>
+              </TouchLink>
+            </>
+          ) : (
+            <p className="font-medium text-amber-900">{S.crew.noPickup}</p>
+          )}
+        </Part>
+        <Part title={S.crew.hospital}>
+          <p className="font-semibold">{hospital.name}</p>
+          {hospital.address && <p className="text-sm text-slate-600">{hospital.address}</p>}
+          {hospitalPlace && (
+            <TouchLink href={directionsUrl(hospitalPlace)} primary={toHospital} external>
+              <Icon name="hospital" /> {S.crew.navigateToHospital} <span className="sr-only">{S.crew.opensMaps}</span>
+            </TouchLink>
+          )}
+        </Part>
+      </div>
+      {/* The one next move stays in reach at the bottom of a phone's screen. */}
+      <div className="sticky bottom-0 border-t border-slate-200 bg-white/95 p-4 backdrop-blur">{action}</div>
+    </section>
+  )
+}

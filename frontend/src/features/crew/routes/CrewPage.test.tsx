@@ -1,0 +1,172 @@
+import { screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import type { DispatchBooking } from '@/lib/dispatch-types'
+import { saveSession } from '@/lib/session'
+import type { User } from '@/lib/types'
+import { ambulance, booking } from '@/test/fixtures'
+import { fix, stubNavigator } from '@/test/geolocation'
+import { json, renderRoutes, routeFetch, type FetchCall } from '@/test/render'
+import type { CrewMe } from '../api/types'
+import CrewPage from './CrewPage'
+
+const crewUser = { id: 50, username: 'crew1', email: 'crew1@example.com', phone: '+15550150', latitude: null, longitude: null, role: 'CREW', createdAt: '' } as unknown as User
+
+const job = (overrides: Partial<DispatchBooking> = {}): DispatchBooking => ({
+  ...booking(12, { bookingType: 'EMERGENCY', ambulanceId: 31 }),
+  userPhone: '+91 98140 00001',
+  pickup: { latitude: 30.7, longitude: 74.31, landmark: 'gate 2, blue house' },
+  tripStage: null,
+  timeline: [{ stage: 'PENDING', at: '2026-03-01T09:30:00Z' }],
+  ...overrides,
+})
+
+const me = (j: DispatchBooking | null, status: CrewMe['ambulance']['status'] = j ? 'ON_DUTY' : 'AVAILABLE'): CrewMe => ({
+  crew: { id: 50, username: 'crew1', phone: '+15550150' },
+  ambulance: { ...ambulance(31, 3, status), position: null },
+  job: j,
+})
+
+/** Where watchPosition's callbacks go, so a test can move the phone. */
+let watcher: { ok: PositionCallback; fail?: PositionErrorCallback } | null = null
+
+beforeEach(() => {
+  watcher = null
+  stubNavigator({
+    vibrate: vi.fn(),
+    geolocation: {
+      watchPosition: (ok: PositionCallback, fail?: PositionErrorCallback) => {
+        watcher = { ok, fail }
+        return 1
+      },
+      clearWatch: vi.fn(),
+      getCurrentPosition: vi.fn(),
+    },
+  })
+})
+afterEach(() => vi.unstubAllGlobals())
+
+function open(routes: Record<string, (call: FetchCall) => Response>) {
+  saveSession({ token: 't', user: crewUser, role: 'CREW' as never, id: 50 })
+  const stub = routeFetch({ 'PUT /crew/location': () => new Response(null, { status: 204 }), ...routes })
+  renderRoutes([{ path: '/crew', element: <CrewPage /> }], '/crew')
+  return stub
+}
+
+describe('CrewPage', () => {
+  it('between jobs: the ambulance, its status switch, and a new job within 5 s without reload', async () => {
+    let answer = me(null)
+    const { calls } = open({ 'GET /crew/me': () => json(200, answer) })
+    expect(await screen.findByRole('heading', { name: 'Ambulance PB-31' })).toBeInTheDocument()
+    expect(screen.getByRole('heading', { name: 'No job right now' })).toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'Available' })).toHaveAttribute('aria-pressed', 'true')
+    expect(screen.getByRole('button', { name: 'Maintenance' })).toHaveAttribute('aria-pressed', 'false')
+    answer = me(job())
+    expect(await screen.findByRole('heading', { name: 'Current job #12' }, { timeout: 5000 })).toBeInTheDocument()
+    expect(calls.filter((c) => c.path === '/crew/me').length).toBeGreaterThanOrEqual(2)
+    expect(navigator.vibrate).toHaveBeenCalled()
+  })
+
+  it('switches the ambulance to Maintenance', async () => {
+    const { calls } = open({
+      'GET /crew/me': () => json(200, me(null)),
+      'PATCH /crew/status': () => json(200, ambulance(31, 3, 'MAINTENANCE')),
+    })
+    await userEvent.click(await screen.findByRole('button', { name: 'Maintenance' }))
+    expect(await screen.findByText('Ambulance status changed.')).toBeInTheDocument()
+    expect(calls.find((c) => c.method === 'PATCH')).toMatchObject({ path: '/crew/status', body: { status: 'MAINTENANCE' } })
+  })
+
+  it('shows the job: patient, condition, the requester to call, the pickup with directions, the hospital', async () => {
+    open({ 'GET /crew/me': () => json(200, me(job())) })
+    const card = within(await screen.findByRole('region', { name: 'Current job #12' }))
+    expect(card.getByText('Emergency')).toBeInTheDocument()
+    expect(card.getByText('Requested')).toBeInTheDocument()
+    expect(card.getByText('Patient 12')).toBeInTheDocument()
+    expect(card.getByText('Chest pain')).toBeInTheDocument()
+    expect(card.getByRole('link', { name: /^Call demo/ })).toHaveAttribute('href', 'tel:+919814000001')
+    expect(card.getByText('gate 2, blue house')).toBeInTheDocument()
+    const toPickup = card.getByRole('link', { name: /^Navigate to pickup/ })
+    expect(toPickup).toHaveAttribute('href', 'https://www.google.com/maps/dir/?api=1&destination=30.7%2C74.31&travelmode=driving')
+    expect(toPickup).toHaveAttribute('target', '_blank')
+    expect(card.getByText('City Hospital')).toBeInTheDocument()
+    expect(card.getByRole('link', { name: /^Navigate to hospital/ }).getAttribute('href')).toContain('City%20Hospital%2C%203%20Main%20Road')
+    expect(await card.findByRole('region', { name: 'Map of the pickup and your ambulance' })).toBeInTheDocument()
+  })
+
+  it('one big button moves the job to its next stage', async () => {
+    let answer = me(job())
+    const { calls } = open({
+      'GET /crew/me': () => json(200, answer),
+      'PATCH /crew/job/stage': (c) => {
+        answer = me(job({ bookingStatus: 'ACTIVE', tripStage: 'EN_ROUTE' }))
+        return json(200, { ...answer.job, echo: c.body })
+      },
+    })
+    await userEvent.click(await screen.findByRole('button', { name: 'Accept job' }))
+    expect(await screen.findByRole('button', { name: 'Arrived at pickup' })).toBeInTheDocument()
+    expect(calls.find((c) => c.method === 'PATCH')!.body).toEqual({ bookingId: 12, stage: 'EN_ROUTE' })
+    expect(screen.getByText('On the way to the pickup')).toBeInTheDocument()
+  })
+
+  it('completing the job says so and goes back to the idle screen', async () => {
+    let answer = me(job({ bookingStatus: 'ACTIVE', tripStage: 'AT_HOSPITAL' }))
+    const { calls } = open({
+      'GET /crew/me': () => json(200, answer),
+      'PATCH /crew/job/stage': () => {
+        answer = me(null)
+        return json(200, job({ bookingStatus: 'COMPLETED', tripStage: 'AT_HOSPITAL' }))
+      },
+    })
+    await userEvent.click(await screen.findByRole('button', { name: 'Complete job' }))
+    expect(await screen.findByText('Job completed. The ambulance is available again.')).toBeInTheDocument()
+    expect(await screen.findByRole('heading', { name: 'No job right now' })).toBeInTheDocument()
+    expect(calls.find((c) => c.method === 'PATCH')!.body).toEqual({ bookingId: 12, stage: 'COMPLETED' })
+  })
+
+  it("a stale tap (409) shows the server's reason and the job as it is now", async () => {
+    let answer = me(job({ bookingStatus: 'ACTIVE', tripStage: 'EN_ROUTE' }))
+    open({
+      'GET /crew/me': () => json(200, answer),
+      'PATCH /crew/job/stage': () => {
+        answer = me(job({ bookingStatus: 'ACTIVE', tripStage: 'AT_PICKUP' }))
+        return json(409, { message: 'The trip is at AT_PICKUP, not EN_ROUTE' })
+      },
+    })
+    await userEvent.click(await screen.findByRole('button', { name: 'Arrived at pickup' }))
+    expect(await screen.findByRole('alert')).toHaveTextContent('The trip is at AT_PICKUP, not EN_ROUTE')
+    expect(await screen.findByRole('button', { name: 'Patient on board: go to hospital' })).toBeInTheDocument()
+  })
+
+  it('shares the position: sends the first fix, holds back one that moved under 20 m', async () => {
+    const { calls } = open({ 'GET /crew/me': () => json(200, me(job({ bookingStatus: 'ACTIVE', tripStage: 'EN_ROUTE' }))) })
+    await screen.findByRole('heading', { name: 'Current job #12' })
+    expect(screen.getByText('Finding your position...')).toBeInTheDocument()
+    const t = Date.parse('2026-03-01T10:00:00Z')
+    watcher!.ok(fix(30.69, 74.32, t))
+    await waitFor(() => expect(calls.filter((c) => c.path === '/crew/location')).toHaveLength(1))
+    expect(calls.find((c) => c.path === '/crew/location')!.body).toEqual({
+      latitude: 30.69,
+      longitude: 74.32,
+      accuracyM: 8,
+      recordedAt: '2026-03-01T10:00:00.000Z',
+    })
+    expect(await screen.findByText('Sharing your location')).toBeInTheDocument()
+    watcher!.ok(fix(30.69005, 74.32, t + 10_000)) // ~5 m
+    await new Promise((r) => setTimeout(r, 50))
+    expect(calls.filter((c) => c.path === '/crew/location')).toHaveLength(1)
+  })
+
+  it('says so when location access is denied', async () => {
+    open({ 'GET /crew/me': () => json(200, me(null)) })
+    await screen.findByRole('heading', { name: 'No job right now' })
+    watcher!.fail!({ code: 1, PERMISSION_DENIED: 1, POSITION_UNAVAILABLE: 2, TIMEOUT: 3, message: 'denied' } as GeolocationPositionError)
+    expect(await screen.findByText(/Location is off/)).toBeInTheDocument()
+  })
+
+  it('says "Failed to load your ambulance and job" with a retry', async () => {
+    open({ 'GET /crew/me': () => json(500, { message: 'boom' }) })
+    expect(await screen.findByText('Failed to load your ambulance and job')).toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument()
+  })
+})

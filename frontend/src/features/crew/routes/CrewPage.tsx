@@ -1,0 +1,100 @@
+import { useEffect, useRef } from 'react'
+import { Alert, ErrorState, Spinner } from '@/components/Feedback'
+import { Icon } from '@/components/Icon'
+import { StatusBadge } from '@/components/StatusBadge'
+import { nextCrewMove } from '@/features/booking'
+import { ambulanceTypeLabel } from '@/lib/format'
+import { useFlash } from '@/lib/useFlash'
+import { S } from '@/strings'
+import { useAdvanceStage, useCrewMe, useSetCrewStatus } from '../api/crew'
+import { IdlePanel } from '../components/IdlePanel'
+import { JobCard } from '../components/JobCard'
+import { SharingIndicator } from '../components/SharingIndicator'
+import { useLocationSharing } from '../useLocationSharing'
+
+/**
+ * /crew, for the crew's phone: the job their ambulance holds with one big button for
+ * its next stage, or, between jobs, the ambulance's status. The position is shared all
+ * along; a new job shows within 5 s (polled every 3 s), with a buzz where phones can.
+ */
+export default function CrewPage() {
+  const me = useCrewMe()
+  const job = me.data?.job ?? null
+  const sharing = useLocationSharing(job !== null)
+  const advance = useAdvanceStage()
+  const setStatus = useSetCrewStatus()
+  const [flash, setFlash, outcome] = useFlash(4000)
+  useBuzzOnNewJob(me.data ? (job?.id ?? null) : undefined)
+
+  if (me.isPending) return <Spinner label={S.crew.loading} />
+  if (me.isError) return <ErrorState message={S.crew.loadFailed} error={me.error} onRetry={() => me.refetch()} />
+
+  const { ambulance } = me.data
+  const move = job && nextCrewMove(job)
+  const advanceJob = () => {
+    if (!job || !move) return
+    advance.mutate(
+      { bookingId: job.id, stage: move.stage },
+      {
+        // The card shows each stage; only the last move, which takes the card away, says so.
+        onSuccess: () => move.stage === 'COMPLETED' && setFlash({ tone: 'success', text: S.crew.completed }),
+        onError: outcome('', S.crew.stageFailed).onError,
+      },
+    )
+  }
+
+  return (
+    <div className="mx-auto max-w-xl space-y-4">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <div>
+          <h1 className="flex items-center gap-2 text-2xl font-bold">
+            <Icon name="ambulance" className="h-7 w-7" /> {S.crew.ambulance(ambulance.number)}
+          </h1>
+          <p className="text-sm text-slate-600">
+            {ambulanceTypeLabel[ambulance.type] ?? ambulance.type}
+            {ambulance.hospital?.name ? ` · ${ambulance.hospital.name}` : ''}
+          </p>
+        </div>
+        <StatusBadge status={ambulance.status} />
+      </div>
+      <SharingIndicator state={sharing.state} lastSentAt={sharing.lastSentAt} />
+      {flash && <Alert tone={flash.tone}>{flash.text}</Alert>}
+      {/* A screen reader hears a new job arrive (the screen changes by itself). */}
+      <p className="sr-only" aria-live="assertive">{job ? S.crew.newJobAnnouncement(job.id) : ''}</p>
+      {job ? (
+        <JobCard
+          job={job}
+          position={ambulance.position}
+          action={
+            move && (
+              <button
+                type="button"
+                className="btn-touch min-h-16 w-full bg-brand-600 text-lg text-white hover:bg-brand-700"
+                disabled={advance.isPending}
+                onClick={advanceJob}
+              >
+                {advance.isPending ? S.crew.saving : move.label}
+              </button>
+            )
+          }
+        />
+      ) : (
+        <IdlePanel
+          ambulance={ambulance}
+          busy={setStatus.isPending}
+          onStatus={(status) => setStatus.mutate(status, outcome(S.crew.statusChanged, S.crew.statusFailed))}
+        />
+      )}
+    </div>
+  )
+}
+
+/** A short vibration when a job appears (not for the one already there on opening; undefined: not loaded yet). */
+function useBuzzOnNewJob(jobId: number | null | undefined) {
+  const seen = useRef<number | null | undefined>(undefined)
+  useEffect(() => {
+    if (jobId === undefined) return
+    if (seen.current !== undefined && jobId !== null && jobId !== seen.current) navigator.vibrate?.([300, 150, 300])
+    seen.current = jobId
+  }, [jobId])
+}
