@@ -4,7 +4,7 @@
 //! user, and 100 people racing for 10 ambulances.
 
 use futures::future::join_all;
-use http::{Method, StatusCode};
+use http::StatusCode;
 use serde_json::{Value, json};
 use shared::{
     domain::user::{NewUser, Role},
@@ -85,16 +85,8 @@ impl World {
         body: &Value,
         key: Option<&str>,
     ) -> TestResponse {
-        let mut req = http::Request::builder()
-            .method(Method::POST)
-            .uri("/api/booking/emergency")
-            .header("authorization", format!("Bearer {}", user.token))
-            .header("content-type", "application/json");
-        if let Some(key) = key {
-            req = req.header("idempotency-key", key);
-        }
         self.app
-            .send(req.body(lambda_http::Body::from(body.to_string())).unwrap())
+            .post_keyed("/api/booking/emergency", &user.token, body, key)
             .await
     }
 

@@ -53,6 +53,23 @@ impl Trip {
             .await
     }
 
+    /// A new link of the trip, by its requester: its token.
+    async fn token(&self) -> String {
+        let res = self.share(&self.user).await;
+        assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+        res.body["token"].as_str().unwrap().to_owned()
+    }
+
+    /// The link answers 404 with `body`, the one answer of every dead link.
+    async fn assert_dead(&self, token: &str, body: &Value) {
+        let res = self.shared(token).await;
+        assert_eq!(
+            (res.status, &res.body),
+            (StatusCode::NOT_FOUND, body),
+            "{token}"
+        );
+    }
+
     async fn shared(&self, token: &str) -> TestResponse {
         self.w
             .app
@@ -301,24 +318,14 @@ async fn a_shared_link_shows_the_trip_and_nothing_personal() {
 #[tokio::test]
 async fn links_expire_and_are_revoked_with_one_answer_for_every_dead_link() {
     let t = Trip::new().await;
-    let first = t.share(&t.user).await.body["token"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    let second = t.share(&t.user).await.body["token"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let first = t.token().await;
+    let second = t.token().await;
     assert_ne!(first, second);
     assert_eq!(t.shared(&first).await.status, StatusCode::OK);
 
     let unknown = t.shared(&"A".repeat(43)).await;
     assert_eq!(unknown.status, StatusCode::NOT_FOUND);
-    let malformed = t.shared("not-a-token").await;
-    assert_eq!(
-        (malformed.status, &malformed.body),
-        (StatusCode::NOT_FOUND, &unknown.body)
-    );
+    t.assert_dead("not-a-token", &unknown.body).await;
 
     // Someone else may neither share nor revoke; the requester revokes them all.
     let other = t.w.app.user("other").await;
@@ -330,17 +337,10 @@ async fn links_expire_and_are_revoked_with_one_answer_for_every_dead_link() {
     let res = t.w.app.delete(&t.path("/share"), Some(&t.user.token)).await;
     assert_eq!(res.status, StatusCode::NO_CONTENT);
     for token in [&first, &second] {
-        let dead = t.shared(token).await;
-        assert_eq!(
-            (dead.status, &dead.body),
-            (StatusCode::NOT_FOUND, &unknown.body)
-        );
+        t.assert_dead(token, &unknown.body).await;
     }
     // A new link after revoking works.
-    let third = t.share(&t.user).await.body["token"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let third = t.token().await;
     assert_eq!(t.shared(&third).await.status, StatusCode::OK);
 
     // At most 24 hours after it was made.
@@ -352,17 +352,10 @@ async fn links_expire_and_are_revoked_with_one_answer_for_every_dead_link() {
         &hours_ago(25),
     )
     .await;
-    let old = t.shared(&third).await;
-    assert_eq!(
-        (old.status, &old.body),
-        (StatusCode::NOT_FOUND, &unknown.body)
-    );
+    t.assert_dead(&third, &unknown.body).await;
 
     // An hour after the booking became final: still shown (final) before, not after.
-    let fourth = t.share(&t.user).await.body["token"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let fourth = t.token().await;
     let done = t.w.cancel(&t.user, &t.booking).await;
     assert_eq!(done.status, StatusCode::OK);
     let view = t.shared(&fourth).await;
@@ -379,11 +372,7 @@ async fn links_expire_and_are_revoked_with_one_answer_for_every_dead_link() {
         &hours_ago(2),
     )
     .await;
-    let ended = t.shared(&fourth).await;
-    assert_eq!(
-        (ended.status, &ended.body),
-        (StatusCode::NOT_FOUND, &unknown.body)
-    );
+    t.assert_dead(&fourth, &unknown.body).await;
     // And a final booking is not shared again.
     let res = t.share(&t.user).await;
     assert_eq!(res.status, StatusCode::CONFLICT, "{:?}", res.body);

@@ -39,11 +39,10 @@ use shared::{
         booking::{BookingStatus, Goal, Mover},
         emergency::EmergencyRequest,
         hospital::{Hospital, NewHospital},
-        user::{NewUser, Role},
     },
     store::key,
     testing::{self, BulkAmbulance},
-    types::{Email, Id, LatLng, Phone, Username},
+    types::{Id, LatLng},
 };
 
 const BOX: (f64, f64, f64, f64) = (22.0, 31.0, 70.0, 80.0); // lat min/max, lng min/max
@@ -174,22 +173,7 @@ async fn load(store: &Store, ambulances: usize) -> Vec<Id> {
     // Fresh reports last, so they are still fresh when the requests start.
     fleet.sort_by_key(|a| a.last.is_some_and(|(_, age)| age.whole_seconds() < 60));
     store.bulk_load_fleet(fleet).await.unwrap();
-    let mut users = vec![];
-    for i in 0..USERS {
-        let user = store
-            .create_user(NewUser {
-                username: Username::try_from(format!("bench{i}")).unwrap(),
-                email: Email::try_from(format!("bench{i}@example.com")).unwrap(),
-                phone: Phone::try_from("1234567".to_owned()).unwrap(),
-                location: None,
-                role: Role::User,
-                password_hash: "unused".into(),
-            })
-            .await
-            .unwrap();
-        users.push(user.id);
-    }
-    users
+    store.bench_users(USERS).await.unwrap()
 }
 
 /// A bare strongly consistent GetItem, timed (ms).

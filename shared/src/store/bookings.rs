@@ -10,11 +10,11 @@ use super::{
     keys::{self, Key},
     schema::{GSI1, TTL_ATTRIBUTE},
     table::{Query, Store},
-    tx::Write,
+    tx::{Label, Tx, Write},
 };
 use crate::{
     domain::{
-        booking::{Booking, BookingCounts, Move, TimelineEntry, TripStage},
+        booking::{Booking, BookingCounts, BookingStatus, Move, TimelineEntry, TripStage},
         page::Page,
     },
     error::ApiError,
@@ -125,6 +125,23 @@ pub(crate) fn booking_move(booking: &Booking, m: &Move, at: &str) -> Write {
 
 /// The booking has no stage yet (absent in old items, null in new ones).
 const NO_STAGE: &str = "(attribute_not_exists(tripStage) OR attribute_type(tripStage, :null))";
+
+/// What a new booking adds to the counters: its status's count, and its day's.
+pub(crate) fn count_new_booking(tx: &mut Tx, booking: &Booking) -> Result<(), ApiError> {
+    let counts = match booking.booking_status {
+        BookingStatus::Active => BookingCounts::dispatched(),
+        _ => BookingCounts::booked(),
+    };
+    tx.push(Label::Counter, counters::add(counters::BOOKINGS, &counts)?)
+        .push(
+            Label::Counter,
+            counters::add(
+                &counters::bookings_on_day(&booking.booking_time),
+                &Total::ONE,
+            )?,
+        );
+    Ok(())
+}
 
 /// The booking a request under an `Idempotency-Key` made, and a hash of that request.
 #[derive(Debug, Serialize, Deserialize)]

@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{
     ambulances::{AmbulanceItem, StatusMove},
-    bookings::{BookingItem, booking_move, remember_request, request_hash},
+    bookings::{BookingItem, booking_move, count_new_booking, remember_request, request_hash},
     counters::{self, Total},
     hospital_index::IndexChange,
     hospitals::count_ambulances,
@@ -398,17 +398,7 @@ impl Store {
             free_at: None,
         }
         .push_into(&mut tx)?;
-        tx.push(
-            Label::Counter,
-            counters::add(counters::BOOKINGS, &BookingCounts::booked())?,
-        )
-        .push(
-            Label::Counter,
-            counters::add(
-                &counters::bookings_on_day(&booking.booking_time),
-                &Total::ONE,
-            )?,
-        );
+        count_new_booking(&mut tx, &booking)?;
         if let Some(key) = idempotency_key {
             tx.push(Label::IdempotencyKey, remember_request(user, key, id, hash));
         }

@@ -32,8 +32,7 @@ use time::OffsetDateTime;
 
 use super::{
     ambulances::StatusMove,
-    bookings::{BookingItem, remember_request, request_hash},
-    counters::{self, Total},
+    bookings::{BookingItem, count_new_booking, remember_request, request_hash},
     keys::{self, Key},
     open_bookings::{self, OpenLimit},
     retry,
@@ -44,8 +43,8 @@ use crate::{
     domain::{
         ambulance::AmbulanceStatus,
         booking::{
-            self, Booking, BookingAmbulance, BookingCounts, BookingStatus, BookingType, Milestone,
-            Pickup, TimelineEntry, TripStage,
+            self, Booking, BookingAmbulance, BookingStatus, BookingType, Milestone, Pickup,
+            TimelineEntry, TripStage,
         },
         emergency::{
             self, EmergencyRequest,
@@ -442,17 +441,7 @@ impl Store {
                     .value(":freshSince", format_rfc3339(order.now - STALE_AFTER)),
             );
         }
-        tx.push(
-            Label::Counter,
-            counters::add(counters::BOOKINGS, &BookingCounts::dispatched())?,
-        )
-        .push(
-            Label::Counter,
-            counters::add(
-                &counters::bookings_on_day(&booking.booking_time),
-                &Total::ONE,
-            )?,
-        );
+        count_new_booking(&mut tx, &booking)?;
         match self.commit_with(tx, retry::patient_policy()).await {
             Ok(()) => Ok(Attempt::Assigned(booking)),
             Err(TxError::Refused(r)) if r.by(Label::EmergencyGuard) => Err(Stop::Guard),

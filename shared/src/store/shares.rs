@@ -62,14 +62,8 @@ impl Store {
         self.get(&keys::booking(id)).await
     }
 
-    /// Booking `id` as its requester may change it: 404 unknown, 403 someone else's,
-    /// 409 final (`what` says what can no longer be done).
-    async fn requesters_open_booking(
-        &self,
-        id: Id,
-        requester: Id,
-        what: &str,
-    ) -> Result<BookingItem, ApiError> {
+    /// Booking `id` if `requester` made it: 404 unknown, 403 someone else's.
+    async fn requesters_booking(&self, id: Id, requester: Id) -> Result<BookingItem, ApiError> {
         let item = self
             .booking_item(id)
             .await?
@@ -77,6 +71,18 @@ impl Store {
         if item.booking.user_id != requester {
             return Err(emergency::not_the_requester());
         }
+        Ok(item)
+    }
+
+    /// [`Store::requesters_booking`], and 409 when it is final (`what` says what can
+    /// no longer be done).
+    async fn requesters_open_booking(
+        &self,
+        id: Id,
+        requester: Id,
+        what: &str,
+    ) -> Result<BookingItem, ApiError> {
+        let item = self.requesters_booking(id, requester).await?;
         let status = item.booking.booking_status;
         if status.is_final() {
             return Err(emergency::booking_final(id, status, what));
@@ -151,13 +157,7 @@ impl Store {
 
     /// Stops every link of the requester's booking (open or final).
     pub async fn revoke_shares(&self, id: Id, requester: Id) -> Result<(), ApiError> {
-        let item = self
-            .booking_item(id)
-            .await?
-            .ok_or_else(|| booking::not_found(id))?;
-        if item.booking.user_id != requester {
-            return Err(emergency::not_the_requester());
-        }
+        self.requesters_booking(id, requester).await?;
         let write = Write::update(keys::booking(id), "ADD shareEpoch :one")
             .exists()
             .value(":one", 1);

@@ -593,6 +593,26 @@ impl TestApp {
         self.call(Method::PUT, uri, token, Some(body)).await
     }
 
+    /// A JSON POST with a bearer token and, when given, an `Idempotency-Key`.
+    pub async fn post_keyed(
+        &self,
+        uri: &str,
+        token: &str,
+        body: &Value,
+        idempotency_key: Option<&str>,
+    ) -> TestResponse {
+        let mut req = http::Request::builder()
+            .method(Method::POST)
+            .uri(uri)
+            .header("authorization", format!("Bearer {token}"))
+            .header("content-type", "application/json");
+        if let Some(key) = idempotency_key {
+            req = req.header("idempotency-key", key);
+        }
+        let body = lambda_http::Body::from(body.to_string());
+        self.send(req.body(body).expect("a valid request")).await
+    }
+
     pub async fn patch(&self, uri: &str, token: Option<&str>) -> TestResponse {
         self.call(Method::PATCH, uri, token, None).await
     }
@@ -668,6 +688,28 @@ impl Store {
         );
         self.commit_or_500(tx).await?;
         self.sequence_past("ambulance", last_id).await
+    }
+
+    /// `n` users `bench0`, `bench1`... without a location or a usable password, for
+    /// the benchmarks.
+    pub async fn bench_users(&self, n: usize) -> Result<Vec<Id>, ApiError> {
+        let mut users = Vec::with_capacity(n);
+        for i in 0..n {
+            let user = self
+                .create_user(NewUser {
+                    username: Username::try_from(format!("bench{i}"))
+                        .map_err(ApiError::internal)?,
+                    email: Email::try_from(format!("bench{i}@example.com"))
+                        .map_err(ApiError::internal)?,
+                    phone: Phone::try_from("1234567".to_owned()).map_err(ApiError::internal)?,
+                    location: None,
+                    role: Role::User,
+                    password_hash: "unused".into(),
+                })
+                .await?;
+            users.push(user.id);
+        }
+        Ok(users)
     }
 
     /// Moves the id sequence of `entity` to `last` unless it is past it already.

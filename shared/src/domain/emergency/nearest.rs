@@ -358,27 +358,6 @@ impl Dispatcher {
     }
 }
 
-/// Assigns the nearest free ambulance to the pickup: one [`Dispatcher`] from the
-/// first search to the end.
-pub async fn dispatch<R, E, F, FFut, T, TFut>(
-    pickup: (f64, f64),
-    want: Option<AmbulanceType>,
-    now: OffsetDateTime,
-    first_target_km: f64,
-    mut fetch: F,
-    take: T,
-) -> Result<(Dispatch<R>, DispatchStats), E>
-where
-    F: FnMut(Vec<Range>) -> FFut,
-    FFut: Future<Output = Result<Vec<FreeEntry>, E>>,
-    T: FnMut(Candidate) -> TFut,
-    TFut: Future<Output = Result<Attempt<R>, E>>,
-{
-    let mut dispatcher = Dispatcher::new(pickup, want, now, first_target_km);
-    let first = dispatcher.search(&mut fetch).await?;
-    dispatcher.run(first, fetch, take).await
-}
-
 /// The proven entries as ambulances at their ranking points, nearest first: a
 /// hospital entry of an ambulance known to be live elsewhere is dropped (its live
 /// entry, if it is within the proven radius, is among the entries). Ties: a known
@@ -426,9 +405,33 @@ mod tests {
     use super::*;
     use crate::geo::{haversine_km, keys_of, wrap_longitude};
     use proptest::prelude::*;
+    use std::convert::Infallible;
     use time::macros::datetime;
 
     const NOW: OffsetDateTime = datetime!(2026-03-04 05:06:07 UTC);
+
+    /// One [`Dispatcher`] from the first search to the end, over memory.
+    fn dispatch<T>(
+        index: &geo::MemoryIndex<FreeEntry>,
+        pickup: (f64, f64),
+        want: Option<AmbulanceType>,
+        first_target_km: f64,
+        take: T,
+    ) -> (Dispatch<u64>, DispatchStats)
+    where
+        T: FnMut(Candidate) -> std::future::Ready<Result<Attempt<u64>, Infallible>>,
+    {
+        let mut fetch = |ranges: Vec<Range>| std::future::ready(Ok(index.read(&ranges)));
+        let run = async {
+            let mut dispatcher = Dispatcher::new(pickup, want, NOW, first_target_km);
+            let first = dispatcher.search(&mut fetch).await?;
+            dispatcher.run(first, fetch, take).await
+        };
+        match futures::executor::block_on(run) {
+            Ok(done) => done,
+            Err(never) => match never {},
+        }
+    }
 
     /// An ambulance as it truly is.
     #[derive(Debug, Clone)]
@@ -496,10 +499,9 @@ mod tests {
     ) -> (Dispatch<u64>, DispatchStats) {
         let index = geo::MemoryIndex::new(fleet.iter().flat_map(Truth::entries));
         let by_id: HashMap<u64, &Truth> = fleet.iter().map(|t| (t.id, t)).collect();
-        let fetch = |ranges: Vec<Range>| std::future::ready(Ok(index.read(&ranges)));
         let take = |c: Candidate| {
             let truth = by_id[&c.entry.ambulance.get()];
-            std::future::ready(Ok::<_, std::convert::Infallible>(if truth.taken {
+            std::future::ready(Ok(if truth.taken {
                 Attempt::Taken
             } else if c.check_position && truth.fresh() {
                 Attempt::Elsewhere
@@ -507,11 +509,7 @@ mod tests {
                 Attempt::Assigned(truth.id)
             }))
         };
-        let run = dispatch(pickup, want, NOW, first_target_km, fetch, take);
-        match futures::executor::block_on(run) {
-            Ok(done) => done,
-            Err(never) => match never {},
-        }
+        dispatch(&index, pickup, want, first_target_km, take)
     }
 
     /// The free ambulances of the type within 50 km at their ranking points, nearest
@@ -689,16 +687,8 @@ mod tests {
         mut take: impl FnMut(u64) -> Attempt<u64>,
     ) -> (Dispatch<u64>, DispatchStats) {
         let index = geo::MemoryIndex::new(fleet.iter().flat_map(Truth::entries));
-        let fetch = |ranges: Vec<Range>| std::future::ready(Ok(index.read(&ranges)));
-        let take = |c: Candidate| {
-            std::future::ready(Ok::<_, std::convert::Infallible>(take(
-                c.entry.ambulance.get(),
-            )))
-        };
-        match futures::executor::block_on(dispatch((1.0, 1.0), None, NOW, 3.0, fetch, take)) {
-            Ok(done) => done,
-            Err(never) => match never {},
-        }
+        let take = |c: Candidate| std::future::ready(Ok(take(c.entry.ambulance.get())));
+        dispatch(&index, (1.0, 1.0), None, 3.0, take)
     }
 
     #[test]
