@@ -994,16 +994,17 @@ export interface components {
             gender: components["schemas"]["Gender"];
             condition: components["schemas"]["Text500"];
         };
+        /** @description Every field optional; absent and null are the same. */
         EmergencyRequest: {
-            pickup?: components["schemas"]["Pickup"];
-            ambulanceType?: components["schemas"]["AmbulanceType"];
+            pickup?: components["schemas"]["PickupRequest"] | null;
+            ambulanceType?: components["schemas"]["AmbulanceType"] | null;
             /** @description Whatever is known; each detail optional. */
             patient?: {
-                name?: components["schemas"]["Text100"];
-                age?: number;
-                gender?: components["schemas"]["Gender"];
-                condition?: components["schemas"]["Text500"];
-            };
+                name?: components["schemas"]["Text100"] | null;
+                age?: number | null;
+                gender?: components["schemas"]["Gender"] | null;
+                condition?: components["schemas"]["Text500"] | null;
+            } | null;
         };
         User: {
             id: components["schemas"]["Id"];
