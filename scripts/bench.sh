@@ -6,7 +6,7 @@ cd "$ROOT"
 "$ROOT/scripts/ensure-tools.sh" ddb
 
 log "building the benchmark (profile bench-local: release without LTO)"
-cargo build --quiet --profile bench-local -p shared --features test-support --bin bench_nearest --bin bench_booking
+cargo build --quiet --profile bench-local -p shared --features test-support --bin bench_nearest --bin bench_booking --bin bench_emergency
 # Deployable sizes, from the last `make lambda-build` (arm64 zips), else from the last
 # x86_64 release build; nothing is printed that was not measured.
 python3 "$ROOT/scripts/lambda-sizes.py" any
@@ -18,6 +18,7 @@ trap 'stop_group "$ddb_pid"' EXIT
 export DYNAMODB_ENDPOINT="http://127.0.0.1:$DDB_PORT"
 target/bench-local/bench_nearest
 target/bench-local/bench_booking
+target/bench-local/bench_emergency
 
 # Lambda figures (tools/perf). Init: each function's release binary (what is
 # deployed: thin LTO, opt-level "s") started INIT_RUNS times against a local stand-in

@@ -98,20 +98,68 @@ async fn the_authorization_matrix() {
     ];
     let names = ["signed out", "user B", "user A", "admin", "crew"];
     let mut failures = vec![];
-    for (method, path, body, expected) in &rows {
-        for (i, caller) in callers.iter().enumerate() {
-            let res = base.call(method.clone(), path, *caller, body.clone()).await;
-            if res.status.as_u16() != expected[i] {
-                failures.push(format!(
-                    "{method} {path} as {}: expected {}, got {} {:?}",
-                    names[i], expected[i], res.status, res.body
-                ));
-            }
-            if i == ANON && expected[i] == 401 {
-                assert!(!res.message().is_empty());
+    let check = async |rows: Vec<(Method, String, Option<Value>, [u16; 5])>,
+                       failures: &mut Vec<String>| {
+        for (method, path, body, expected) in &rows {
+            for (i, caller) in callers.iter().enumerate() {
+                let res = base.call(method.clone(), path, *caller, body.clone()).await;
+                if res.status.as_u16() != expected[i] {
+                    failures.push(format!(
+                        "{method} {path} as {}: expected {}, got {} {:?}",
+                        names[i], expected[i], res.status, res.body
+                    ));
+                }
+                if i == ANON && expected[i] == 401 {
+                    assert!(!res.message().is_empty());
+                }
             }
         }
-    }
+    };
+    check(rows, &mut failures).await;
+
+    // The one-tap emergency (after the booking rows: it is one of A's open bookings).
+    // A's one-tap emergency, far from the others (the only ambulance near it), and
+    // a tracking link of it.
+    let far = base
+        .post(
+            "/api/admin/hospitals/add",
+            tok,
+            json!({"name":"Far","address":"A","latitude":35.0,"longitude":80.0}),
+        )
+        .await
+        .body;
+    let far_amb = json!({"number": "FAR-1", "status": "AVAILABLE", "hospital": {"id": far["id"]}});
+    base.post("/api/admin/ambulances/add", tok, far_amb).await;
+    let far_pickup = json!({"pickup": {"latitude": 35.01, "longitude": 80.0}});
+    let a_emergency = base
+        .post("/api/booking/emergency", Some(&a.token), far_pickup.clone())
+        .await
+        .body["id"]
+        .clone();
+    let a_link = base
+        .post(
+            &format!("/api/booking/{a_emergency}/share"),
+            Some(&a.token),
+            json!({}),
+        )
+        .await
+        .body["token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let patient = json!({"name":"P","age":40,"gender":"Male","condition":"c"});
+
+    #[rustfmt::skip]
+    let rows: Vec<(Method, String, Option<Value>, [u16; 5])> = vec![
+        // B: none free near (A's took the only one); A: has an open one.
+        (Method::POST, "/api/booking/emergency".into(), Some(far_pickup.clone()), [401, 409, 409, 403, 403]),
+        (Method::PATCH, format!("/api/booking/{a_emergency}/patient"), Some(patient.clone()), [401, 403, 200, 403, 403]),
+        (Method::POST, format!("/api/booking/{a_emergency}/share"), None, [401, 403, 201, 403, 403]),
+        (Method::GET, format!("/api/booking/shared/{a_link}"), None, [200, 200, 200, 200, 200]),
+        (Method::DELETE, format!("/api/booking/{a_emergency}/share"), None, [401, 403, 204, 403, 403]),
+        (Method::GET, format!("/api/booking/shared/{a_link}"), None, [404, 404, 404, 404, 404]),
+    ];
+    check(rows, &mut failures).await;
     assert!(
         failures.is_empty(),
         "authorization matrix:\n{}",

@@ -68,16 +68,8 @@ impl World {
     }
 
     async fn book(&self, user: &TestUser, body: Value, key: Option<&str>) -> TestResponse {
-        let mut req = http::Request::builder()
-            .method(Method::POST)
-            .uri("/api/booking/book")
-            .header("authorization", format!("Bearer {}", user.token))
-            .header("content-type", "application/json");
-        if let Some(key) = key {
-            req = req.header("idempotency-key", key);
-        }
         self.booking
-            .send(req.body(lambda_http::Body::from(body.to_string())).unwrap())
+            .post_keyed("/api/booking/book", &user.token, &body, key)
             .await
     }
 

@@ -6,15 +6,12 @@
 use futures::future::join_all;
 use http::{Method, StatusCode};
 use serde_json::{Value, json};
-use shared::{
-    domain::{
-        ambulance::AmbulanceCounts,
-        booking::{BookingCounts, BookingStatus},
-    },
-    testing::TestUser,
-};
+use shared::{domain::booking::BookingStatus, testing::TestUser};
 
-use crate::crew::{Fleet, id_of};
+use crate::{
+    crew::{Fleet, id_of},
+    helpers::stages,
+};
 
 /// A fleet with a user and a crew per ambulance.
 struct Dispatch {
@@ -136,37 +133,8 @@ impl Dispatch {
     /// The dashboard's counters equal a recount of the bookings and the fleet, and
     /// the free-ambulance entries exist exactly for the AVAILABLE ambulances.
     async fn assert_consistent(&self) {
-        let token = self.f.admin_token().unwrap();
-        let stats = self.f.app.get("/api/admin/stats", Some(token)).await.body;
-        assert_eq!(
-            serde_json::from_value::<AmbulanceCounts>(stats["ambulances"].clone()).unwrap(),
-            crate::helpers::fleet_recount(&self.f.app, token).await
-        );
-        assert_eq!(
-            serde_json::from_value::<BookingCounts>(stats["bookings"].clone()).unwrap(),
-            crate::helpers::booking_recount(&self.f.app, token).await
-        );
-        let fleet = self
-            .f
-            .app
-            .get("/api/admin/ambulances/all", Some(token))
-            .await
-            .body;
-        let store = &self.f.app.state.store;
-        for a in fleet.as_array().unwrap() {
-            let free = store.has_free_entry(id_of(a)).await.unwrap();
-            assert_eq!(free, a["status"] == "AVAILABLE", "{a}");
-        }
+        crate::helpers::assert_consistent(&self.f.app, self.f.admin_token().unwrap()).await;
     }
-}
-
-fn stages(booking: &Value) -> Vec<String> {
-    booking["timeline"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["stage"].as_str().unwrap().to_owned())
-        .collect()
 }
 
 #[tokio::test]

@@ -1,11 +1,13 @@
 //! Helpers several of these tests share.
 
+use serde_json::Value;
 use shared::{
     domain::{
         ambulance::{AmbulanceCounts, AmbulanceStatus},
         booking::BookingCounts,
     },
     testing::TestApp,
+    types::Id,
 };
 
 /// The crew's moves that take a booking from DISPATCHED to COMPLETED, in order.
@@ -53,4 +55,37 @@ pub async fn booking_recount(app: &TestApp, admin_token: &str) -> BookingCounts 
         }
     }
     recount
+}
+
+/// The dashboard's counters equal a recount of the bookings and the fleet, and the
+/// free-ambulance entries exist exactly for the AVAILABLE ambulances.
+pub async fn assert_consistent(app: &TestApp, admin_token: &str) {
+    let stats = app.get("/api/admin/stats", Some(admin_token)).await.body;
+    assert_eq!(
+        serde_json::from_value::<AmbulanceCounts>(stats["ambulances"].clone()).unwrap(),
+        fleet_recount(app, admin_token).await
+    );
+    assert_eq!(
+        serde_json::from_value::<BookingCounts>(stats["bookings"].clone()).unwrap(),
+        booking_recount(app, admin_token).await
+    );
+    let fleet = app
+        .get("/api/admin/ambulances/all", Some(admin_token))
+        .await
+        .body;
+    for a in fleet.as_array().unwrap() {
+        let id = Id::try_from(a["id"].as_u64().unwrap()).unwrap();
+        let free = app.state.store.has_free_entry(id).await.unwrap();
+        assert_eq!(free, a["status"] == "AVAILABLE", "{a}");
+    }
+}
+
+/// The stages of a booking's timeline, oldest first.
+pub fn stages(booking: &Value) -> Vec<String> {
+    booking["timeline"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["stage"].as_str().unwrap().to_owned())
+        .collect()
 }

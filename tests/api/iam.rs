@@ -42,6 +42,17 @@ async fn tour(app: &TestApp) {
         None,
     )
     .await;
+    // An emergency then finds no hospital to send to nor to call (the booking
+    // function's hospital search on the `geo` index) and no free ambulance.
+    let lonely = app.user("lonely").await;
+    let res = app
+        .post(
+            "/api/booking/emergency",
+            Some(&lonely.token),
+            json!({"pickup": {"latitude": 30.0, "longitude": 74.0}}),
+        )
+        .await;
+    assert_eq!(res.status, StatusCode::CONFLICT, "{:?}", res.body);
     call(Method::GET, "/api/admin/live?bbox=29,73,31,75", admin, None).await;
     let add_hospital = json!({"name": "Tour", "address": "A", "latitude": 30.0, "longitude": 74.0});
     let h = call(
@@ -135,6 +146,26 @@ async fn tour(app: &TestApp) {
         None,
     )
     .await;
+
+    // One tap: the nearest free ambulance (ranked at its hospital: the position
+    // check), the patient details, a link made, opened and revoked, and cancelled
+    // (the user's open-emergency guard deleted).
+    // (On a new instance of the booking function: it loads the hospital index.)
+    let tap = json!({"pickup": {"latitude": 30.0, "longitude": 74.0}});
+    let fresh = app.new_instance(api_tests::system);
+    let tapped = fresh.post("/api/booking/emergency", user, tap).await;
+    assert_eq!(tapped.status, StatusCode::CREATED, "{:?}", tapped.body);
+    let tapped = &tapped.body["id"];
+    let patient = json!({"name": "P", "age": 40, "gender": "Male", "condition": "c"});
+    let patient_uri = format!("/api/booking/{tapped}/patient");
+    call(Method::PATCH, &patient_uri, user, Some(patient)).await;
+    let share_uri = format!("/api/booking/{tapped}/share");
+    let link = call(Method::POST, &share_uri, user, None).await;
+    let shared_uri = format!("/api/booking/shared/{}", link["token"].as_str().unwrap());
+    call(Method::GET, &shared_uri, None, None).await;
+    app.delete(&share_uri, user).await;
+    let cancel_tap = format!("/api/booking/cancel?bookingId={tapped}");
+    call(Method::PATCH, &cancel_tap, user, None).await;
 
     // crew: the job, each stage to COMPLETED (frees the ambulance: its free entry is
     // put), a position while free (the free entry moves), out of service and back.

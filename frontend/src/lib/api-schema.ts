@@ -368,6 +368,114 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/booking/emergency": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * One tap - the nearest free ambulance, dispatched at once
+         * @description For a signed-in user (an admin or a crew account gets 403). The nearest
+         *     AVAILABLE ambulance within 50 km of `pickup` (of `ambulanceType` when given),
+         *     ranked by its live position when reported in the last 2 minutes, else by its
+         *     hospital's, is assigned in one conditional transaction: the booking is
+         *     EMERGENCY, ACTIVE, stage DISPATCHED (timeline ACTIVE, DISPATCHED), its
+         *     `hospital` the hospital nearest to the pickup; the ambulance is ON_DUTY and
+         *     its crew sees the job on `GET /api/crew/me`. A lost race tries the next
+         *     nearest. None free: 409 `No ambulance is available near you` with
+         *     `hospitals`, the 3 nearest (with `contactInfo`) to call. A user with an open
+         *     emergency gets 409 naming it (`bookingId`); a retry with the same
+         *     `Idempotency-Key` and body answers the first booking (201), the key with
+         *     another body is a 422. Without `pickup` the user's stored location is the
+         *     pickup (none: 400 naming `pickup`). Patient details are optional, each of
+         *     them; more can follow (`PATCH /api/booking/{id}/patient`). 429: this
+         *     account had 6 emergencies dispatched in the current hour (refused requests
+         *     do not count; `Retry-After`); the message says to call the emergency number.
+         *     503: try again (the same Idempotency-Key), the database was too busy to decide.
+         */
+        post: operations["emergency"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/booking/{id}/patient": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * The patient's details, while the ambulance comes
+         * @description The requester only (anyone else, admins included, 403), while the booking
+         *     is open (final: 409). All four details, by the booking form's rules; they
+         *     replace what the booking had. The crew sees them on `GET /api/crew/me`.
+         */
+        patch: operations["updatePatient"];
+        trace?: never;
+    };
+    "/api/booking/{id}/share": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A tracking link for family
+         * @description The requester only (anyone else 403), while the booking is open (final:
+         *     409). The token is 256 random bits, base64url; only its SHA-256 is stored.
+         *     The link works for 24 hours at most, and stops 1 hour after the booking is
+         *     final (`expiresAt` is the latest). The SPA page is `url`.
+         */
+        post: operations["shareBooking"];
+        /**
+         * Stop every tracking link of a booking
+         * @description The requester only (anyone else 403); open or final.
+         */
+        delete: operations["revokeShares"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/booking/shared/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What a tracking link shows - no account needed
+         * @description The trip's status, stage and timeline, the ambulance (number, type,
+         *     position), the destination hospital and the ETA: no patient, no pickup, no
+         *     names, phones or emails. An unknown, expired or revoked link: 404, the same
+         *     body for all three.
+         */
+        get: operations["sharedTrip"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/hospitals/add": {
         parameters: {
             query?: never;
@@ -888,6 +996,18 @@ export interface components {
             gender: components["schemas"]["Gender"];
             condition: components["schemas"]["Text500"];
         };
+        /** @description Every field optional; absent and null are the same. */
+        EmergencyRequest: {
+            pickup?: components["schemas"]["PickupRequest"] | null;
+            ambulanceType?: components["schemas"]["AmbulanceType"] | null;
+            /** @description Whatever is known; each detail optional. */
+            patient?: {
+                name?: components["schemas"]["Text100"] | null;
+                age?: number | null;
+                gender?: components["schemas"]["Gender"] | null;
+                condition?: components["schemas"]["Text500"] | null;
+            } | null;
+        };
         User: {
             id: components["schemas"]["Id"];
             username: string;
@@ -951,11 +1071,44 @@ export interface components {
             onDuty: components["schemas"]["Count"];
             maintenance: components["schemas"]["Count"];
         };
-        Patient: {
-            name: string;
-            age: number;
-            gender: components["schemas"]["Gender"];
-            condition: string;
+        /**
+         * @description All four for a booking made with the form; for a one-tap emergency whatever
+         *     was given (null: not known yet).
+         */
+        PatientDetails: {
+            name: string | null;
+            age: number | null;
+            gender: components["schemas"]["Gender"] | null;
+            condition: string | null;
+        };
+        EmergencyConflict: {
+            message: string;
+            /** @description The user's open emergency booking. */
+            bookingId?: components["schemas"]["Id"];
+            /** @description None free - the 3 nearest hospitals (within 200 km) to call, nearest first. */
+            hospitals?: components["schemas"]["NearestHospital"][];
+        };
+        ShareLink: {
+            token: string;
+            url: string;
+            expiresAt: components["schemas"]["Timestamp"];
+        };
+        SharedTrip: {
+            bookingStatus: components["schemas"]["BookingStatus"];
+            tripStage: components["schemas"]["TripStage"] | null;
+            timeline: components["schemas"]["TimelineEntry"][];
+            ambulance: {
+                number: string;
+                type: components["schemas"]["AmbulanceType"];
+                position: components["schemas"]["Position"] | null;
+            };
+            hospital: {
+                name: string;
+                address: string;
+                latitude: components["schemas"]["Latitude"] | null;
+                longitude: components["schemas"]["Longitude"] | null;
+            };
+            etaMinutes: number | null;
         };
         /**
          * @description Names, numbers and contact details are those at booking time, so history
@@ -981,7 +1134,7 @@ export interface components {
                 type: components["schemas"]["AmbulanceType"];
                 driverInfo: string | null;
             };
-            patient: components["schemas"]["Patient"];
+            patient: components["schemas"]["PatientDetails"];
             /** @description The requester's phone at booking time, for the crew to call. */
             userPhone: string | null;
             pickup: components["schemas"]["Pickup"] | null;
@@ -1841,6 +1994,199 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    emergency: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description 1 to 200 visible ASCII characters, remembered for 24 hours.
+                 * @example 7d1e0c44-emergency
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "pickup": {
+                 *         "latitude": 30.2101,
+                 *         "longitude": 74.9455,
+                 *         "landmark": "gate 2, blue house"
+                 *       },
+                 *       "patient": {
+                 *         "age": 64,
+                 *         "condition": "Chest pain"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["EmergencyRequest"];
+            };
+        };
+        responses: {
+            /** @description The booking (also the answer to an idempotent retry) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Booking"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /**
+             * @description No free ambulance within 50 km (`hospitals` to call), or an open emergency
+             *     of the user (`bookingId`)
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmergencyConflict"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updatePatient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Asha Rani",
+                 *       "age": 64,
+                 *       "gender": "Female",
+                 *       "condition": "Chest pain"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PatientRequest"];
+            };
+        };
+        responses: {
+            /** @description The booking */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Booking"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    shareBooking: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The link */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShareLink"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    revokeShares: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every link of the booking stopped working */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    sharedTrip: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example hK3v0T9m1c2YxQ8Zb7Lp4Ws6Ra5Nd0Ue3Jf2Gi1Ho9 */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The trip */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SharedTrip"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];

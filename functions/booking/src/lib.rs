@@ -1,4 +1,7 @@
-//! `/api/booking`: book an ambulance, follow and cancel one's bookings.
+//! `/api/booking`: book an ambulance, follow and cancel one's bookings; the one-tap
+//! emergency and its share links (`emergency`).
+
+mod emergency;
 
 use axum::{
     Json, Router,
@@ -28,6 +31,13 @@ pub fn router(state: AppState) -> Router {
             .route("/api/booking/cancel", patch(cancel))
             .route("/api/booking/{id}", get(one))
             .route("/api/booking/{id}/track", get(track))
+            .route("/api/booking/emergency", post(emergency::dispatch))
+            .route("/api/booking/{id}/patient", patch(emergency::patient))
+            .route(
+                "/api/booking/{id}/share",
+                post(emergency::share).delete(emergency::revoke),
+            )
+            .route("/api/booking/shared/{token}", get(emergency::shared))
             .with_state(state),
     )
 }

@@ -9,7 +9,7 @@ use strum::{AsRefStr, Display, VariantArray};
 
 pub use trip::{CrewStep, Goal, Milestone, Move, Mover, Progress, TimelineEntry, TripStage, plan};
 
-use super::{ambulance::AmbulanceType, hospital::HospitalRef};
+use super::{ambulance::AmbulanceType, hospital::HospitalRef, user::User};
 use crate::{
     error::ApiError,
     types::{Id, Latitude, Longitude, OptionalText, Text, WholeNumber},
@@ -93,6 +93,34 @@ pub struct Patient {
     pub condition: Condition,
 }
 
+/// What a booking knows of its patient: all four details for a booking made with
+/// the form ([`Patient`]), any of them (or none) for a one-tap emergency until its
+/// requester adds them (`PATCH /api/booking/{id}/patient`). Each detail holds only
+/// what [`Patient`] accepts; an unknown one is `null`.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PatientDetails {
+    #[serde(default)]
+    pub name: Option<PatientName>,
+    #[serde(default)]
+    pub age: Option<PatientAge>,
+    #[serde(default)]
+    pub gender: Option<Gender>,
+    #[serde(default)]
+    pub condition: Option<Condition>,
+}
+
+impl From<Patient> for PatientDetails {
+    fn from(p: Patient) -> Self {
+        PatientDetails {
+            name: Some(p.name),
+            age: Some(p.age),
+            gender: Some(p.gender),
+            condition: Some(p.condition),
+        }
+    }
+}
+
 /// Where the ambulance picks the patient up: a map pin and, optionally, words that
 /// help find the door ("gate 2, blue house": at most 200 characters, trimmed; blank
 /// means none).
@@ -151,7 +179,7 @@ pub struct Booking {
     pub ambulance_id: Id,
     pub ambulance_number: String,
     pub ambulance: BookingAmbulance,
-    pub patient: Patient,
+    pub patient: PatientDetails,
     /// The requester's phone at booking time, for the crew to call (null for bookings
     /// made before it was kept).
     #[serde(default)]
@@ -237,6 +265,15 @@ impl BookingCounts {
         }
     }
 
+    /// The change of counts a booking made ACTIVE at once (a one-tap emergency).
+    pub fn dispatched() -> Self {
+        BookingCounts {
+            total: 1,
+            active: 1,
+            ..Default::default()
+        }
+    }
+
     /// The change of counts of one booking's move.
     pub fn moved(from: BookingStatus, to: BookingStatus) -> Self {
         let mut c = BookingCounts::default();
@@ -256,6 +293,22 @@ pub fn pickup_needed() -> ApiError {
         "pickup",
         "Missing 'pickup': say where the ambulance should come (your profile has no location to use instead)",
     )
+}
+
+/// Where to pick up: as asked, else the user's stored location (400 naming `pickup`
+/// without either).
+pub fn pickup_or_profile(pickup: Option<Pickup>, user: &User) -> Result<Pickup, ApiError> {
+    if let Some(pickup) = pickup {
+        return Ok(pickup);
+    }
+    match (user.latitude, user.longitude) {
+        (Some(lat), Some(lng)) => Ok(Pickup {
+            latitude: Latitude::try_from(lat).map_err(ApiError::internal)?,
+            longitude: Longitude::try_from(lng).map_err(ApiError::internal)?,
+            landmark: OptionalText(None),
+        }),
+        _ => Err(pickup_needed()),
+    }
 }
 
 /// Someone else booked the ambulance first.

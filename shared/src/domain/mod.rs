@@ -9,6 +9,7 @@ pub mod ambulance;
 pub mod booking;
 pub mod crew;
 pub mod dispatch;
+pub mod emergency;
 pub mod eta;
 pub mod hospital;
 pub mod page;

@@ -14,8 +14,10 @@ use super::{
 };
 use crate::{
     domain::{
-        ambulance::{self, Ambulance, AmbulanceCounts, AmbulanceStatus, AmbulanceType},
-        hospital::HospitalRef,
+        ambulance::{
+            self, Ambulance, AmbulanceCounts, AmbulanceStatus, AmbulanceType, NewAmbulance,
+        },
+        hospital::{Hospital, HospitalRef},
     },
     error::ApiError,
     types::Id,
@@ -65,6 +67,39 @@ pub(crate) struct AmbulanceItem {
     /// ambulance with crew is not removed.
     #[serde(default)]
     pub(crate) crew_count: u64,
+}
+
+impl AmbulanceItem {
+    /// A new ambulance `id` of `hospital`, held by no booking, with no crew; while
+    /// AVAILABLE in the `avail` index and at its hospital's point in `freegeo`.
+    pub(crate) fn new(id: Id, new: &NewAmbulance, hospital: &Hospital) -> AmbulanceItem {
+        let available = new.status == AmbulanceStatus::Available;
+        let free_geo = available.then(|| keys::free_geo(hospital.latitude, hospital.longitude));
+        AmbulanceItem {
+            key: keys::ambulance(id),
+            id,
+            gsi1pk: keys::hospital_ambulances(new.hospital_id),
+            gsi1sk: keys::ambulance_in_hospital(id),
+            listpk: keys::AMBULANCES.into(),
+            listsk: keys::by_name(&new.number, id),
+            availpk: available.then(|| keys::AVAILABLE.to_owned()),
+            availsk: available.then(|| keys::available(new.hospital_id, id)),
+            number: new.number.clone(),
+            driver_info: new.driver_info.clone(),
+            status: new.status,
+            ambulance_type: new.ambulance_type,
+            contact_info: new.contact_info.clone(),
+            hospital_id: new.hospital_id,
+            hospital_name: hospital.name.clone(),
+            hospital_address: hospital.address.clone(),
+            hospital_latitude: Some(hospital.latitude),
+            hospital_longitude: Some(hospital.longitude),
+            freegeopk: free_geo.as_ref().map(|k| k.0.clone()),
+            freegeosk: free_geo.map(|k| k.1),
+            held_by: None,
+            crew_count: 0,
+        }
+    }
 }
 
 impl From<AmbulanceItem> for Ambulance {
@@ -119,8 +154,7 @@ impl StatusMove {
             Some(spot) => {
                 sets.push("availpk = :avail, availsk = :availsk");
                 sets.push("freegeopk = :freepk, freegeosk = :freesk");
-                let (freepk, freesk) =
-                    keys::free_geo(spot.hospital.0, spot.hospital.1, self.ambulance);
+                let (freepk, freesk) = keys::free_geo(spot.hospital.0, spot.hospital.1);
                 write = write
                     .value(":avail", keys::AVAILABLE)
                     .value(

@@ -8,13 +8,13 @@ use sha2::{Digest, Sha256};
 use super::{
     counters::{self, Total},
     keys::{self, Key},
-    schema::GSI1,
+    schema::{GSI1, TTL_ATTRIBUTE},
     table::{Query, Store},
-    tx::Write,
+    tx::{Label, Tx, Write},
 };
 use crate::{
     domain::{
-        booking::{Booking, BookingCounts, BookingRequest, Move, TimelineEntry, TripStage},
+        booking::{Booking, BookingCounts, BookingStatus, Move, TimelineEntry, TripStage},
         page::Page,
     },
     error::ApiError,
@@ -44,6 +44,9 @@ pub(crate) struct BookingItem {
     pub(crate) openpk: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) opensk: Option<String>,
+    /// One more each time its requester revokes its tracking links (`shares`).
+    #[serde(default)]
+    pub(crate) share_epoch: u64,
 }
 
 impl BookingItem {
@@ -62,6 +65,7 @@ impl BookingItem {
             opensk: open.is_some().then(|| order.clone()),
             openpk: open,
             listsk: order,
+            share_epoch: 0,
             booking,
         }
     }
@@ -122,6 +126,23 @@ pub(crate) fn booking_move(booking: &Booking, m: &Move, at: &str) -> Write {
 /// The booking has no stage yet (absent in old items, null in new ones).
 const NO_STAGE: &str = "(attribute_not_exists(tripStage) OR attribute_type(tripStage, :null))";
 
+/// What a new booking adds to the counters: its status's count, and its day's.
+pub(crate) fn count_new_booking(tx: &mut Tx, booking: &Booking) -> Result<(), ApiError> {
+    let counts = match booking.booking_status {
+        BookingStatus::Active => BookingCounts::dispatched(),
+        _ => BookingCounts::booked(),
+    };
+    tx.push(Label::Counter, counters::add(counters::BOOKINGS, &counts)?)
+        .push(
+            Label::Counter,
+            counters::add(
+                &counters::bookings_on_day(&booking.booking_time),
+                &Total::ONE,
+            )?,
+        );
+    Ok(())
+}
+
 /// The booking a request under an `Idempotency-Key` made, and a hash of that request.
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -134,10 +155,29 @@ pub(crate) struct IdempotencyItem {
     pub(crate) ttl: i64,
 }
 
-/// What makes two booking requests "the same request" for an idempotency key.
-pub(crate) fn request_hash(user: Id, req: &BookingRequest) -> Result<String, ApiError> {
+/// What makes two booking requests "the same request" for an idempotency key (a
+/// booking form's [`BookingRequest`], or an emergency's request with its route's
+/// name: the same key on two routes is two different requests).
+pub(crate) fn request_hash(user: Id, req: &impl Serialize) -> Result<String, ApiError> {
     let canonical = serde_json::to_string(&(user, req)).map_err(ApiError::internal)?;
     Ok(hex::encode(Sha256::digest(canonical.as_bytes())))
+}
+
+/// The write that remembers which booking a request under an idempotency key made:
+/// refused while the key holds an unexpired earlier one (TTL deletes lazily, so an
+/// expired key may be reused).
+pub(crate) fn remember_request(user: Id, key: &str, booking: Id, hash: &str) -> Write {
+    let now = epoch_seconds();
+    let idem = IdempotencyItem {
+        key: keys::idempotency(user, key),
+        booking_id: booking,
+        request_hash: hash.to_owned(),
+        ttl: now + IDEMPOTENCY_TTL_SECS,
+    };
+    Write::put(&idem)
+        .when("attribute_not_exists(pk) OR #ttl < :now")
+        .name("#ttl", TTL_ATTRIBUTE)
+        .value(":now", now)
 }
 
 impl Store {

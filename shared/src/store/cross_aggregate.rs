@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{
     ambulances::{AmbulanceItem, StatusMove},
-    bookings::{BookingItem, IDEMPOTENCY_TTL_SECS, IdempotencyItem, booking_move, request_hash},
+    bookings::{BookingItem, booking_move, count_new_booking, remember_request, request_hash},
     counters::{self, Total},
     hospital_index::IndexChange,
     hospitals::count_ambulances,
@@ -25,7 +25,6 @@ use super::{
     open_bookings::{self, OpenLimit},
     positions::FreeSpot,
     retry,
-    schema::TTL_ATTRIBUTE,
     table::Store,
     tx::{Label, Refused, Tx, TxError, Write},
 };
@@ -34,13 +33,13 @@ use crate::{
         ambulance::{self, Ambulance, AmbulanceCounts, AmbulanceStatus, NewAmbulance},
         booking::{
             self, Booking, BookingAmbulance, BookingCounts, BookingRequest, BookingStatus, Goal,
-            Milestone, Mover, Pickup, TimelineEntry,
+            Milestone, Mover, TimelineEntry,
         },
         crew,
-        hospital::{self, HospitalRef},
+        hospital::{self, Hospital, HospitalRef},
     },
     error::ApiError,
-    types::{Id, Latitude, Longitude, OptionalText, epoch_seconds, now_rfc3339},
+    types::{Id, now_rfc3339},
 };
 
 /// Claims an ambulance number.
@@ -81,33 +80,8 @@ impl Store {
         );
         let hospital = hospital?.ok_or_else(|| hospital::not_found(new.hospital_id))?;
         let id = id?;
-        let available = new.status == AmbulanceStatus::Available;
-        let hospital_point = (hospital.latitude, hospital.longitude);
-        let free_geo = available.then(|| keys::free_geo(hospital_point.0, hospital_point.1, id));
-        let item = AmbulanceItem {
-            key: keys::ambulance(id),
-            id,
-            gsi1pk: keys::hospital_ambulances(new.hospital_id),
-            gsi1sk: keys::ambulance_in_hospital(id),
-            listpk: keys::AMBULANCES.into(),
-            listsk: keys::by_name(&new.number, id),
-            availpk: available.then(|| keys::AVAILABLE.to_owned()),
-            availsk: available.then(|| keys::available(new.hospital_id, id)),
-            number: new.number.clone(),
-            driver_info: new.driver_info,
-            status: new.status,
-            ambulance_type: new.ambulance_type,
-            contact_info: new.contact_info,
-            hospital_id: new.hospital_id,
-            hospital_name: hospital.name,
-            hospital_address: hospital.address,
-            hospital_latitude: Some(hospital_point.0),
-            hospital_longitude: Some(hospital_point.1),
-            freegeopk: free_geo.as_ref().map(|k| k.0.clone()),
-            freegeosk: free_geo.map(|k| k.1),
-            held_by: None,
-            crew_count: 0,
-        };
+        let hospital = Hospital::from(hospital);
+        let item = AmbulanceItem::new(id, &new, &hospital);
         let guard = NumberGuard {
             key: keys::ambulance_number_guard(&new.number),
             ambulance_id: id,
@@ -123,16 +97,12 @@ impl Store {
                 Label::Counter,
                 counters::add(counters::AMBULANCES, &AmbulanceCounts::of(&[new.status]))?,
             );
-        if available {
+        if new.status == AmbulanceStatus::Available {
             // A new ambulance never reported: its free entry stands at the hospital.
-            let spot = FreeSpot {
-                ambulance: id,
-                ambulance_type: new.ambulance_type,
-                hospital_id: new.hospital_id,
-                hospital: hospital_point,
-                last: None,
-            };
-            tx.push(Label::FreeEntry(id), spot.entry());
+            tx.push(
+                Label::FreeEntry(id),
+                FreeSpot::of_item(&item, (hospital.latitude, hospital.longitude), None).entry(),
+            );
         }
         self.commit(tx).await.map_err(|e| {
             e.or_refused(|r| {
@@ -375,18 +345,8 @@ impl Store {
             return Err(booking::ambulance_taken());
         }
 
-        let pickup = match req.pickup.clone() {
-            Some(pickup) => pickup,
-            // The spec's payload has no pickup: the user's stored location is it.
-            None => match (account.latitude, account.longitude) {
-                (Some(lat), Some(lng)) => Pickup {
-                    latitude: Latitude::try_from(lat).map_err(ApiError::internal)?,
-                    longitude: Longitude::try_from(lng).map_err(ApiError::internal)?,
-                    landmark: OptionalText(None),
-                },
-                _ => return Err(booking::pickup_needed()),
-            },
-        };
+        // The spec's payload has no pickup: the user's stored location is it.
+        let pickup = booking::pickup_or_profile(req.pickup.clone(), &account)?;
         let id = id?;
         let booking_time = now_rfc3339();
         let booking = Booking {
@@ -416,7 +376,7 @@ impl Store {
                 ambulance_type: ambulance.ambulance_type,
                 driver_info: ambulance.driver_info,
             },
-            patient: req.patient.clone(),
+            patient: req.patient.clone().into(),
             user_phone: Some(account.phone),
             pickup: Some(pickup),
             trip_stage: None,
@@ -438,33 +398,9 @@ impl Store {
             free_at: None,
         }
         .push_into(&mut tx)?;
-        tx.push(
-            Label::Counter,
-            counters::add(counters::BOOKINGS, &BookingCounts::booked())?,
-        )
-        .push(
-            Label::Counter,
-            counters::add(
-                &counters::bookings_on_day(&booking.booking_time),
-                &Total::ONE,
-            )?,
-        );
+        count_new_booking(&mut tx, &booking)?;
         if let Some(key) = idempotency_key {
-            let now = epoch_seconds();
-            let idem = IdempotencyItem {
-                key: keys::idempotency(user, key),
-                booking_id: id,
-                request_hash: hash.to_owned(),
-                ttl: now + IDEMPOTENCY_TTL_SECS,
-            };
-            // An expired key (TTL deletes lazily) may be reused.
-            tx.push(
-                Label::IdempotencyKey,
-                Write::put(&idem)
-                    .when("attribute_not_exists(pk) OR #ttl < :now")
-                    .name("#ttl", TTL_ATTRIBUTE)
-                    .value(":now", now),
-            );
+            tx.push(Label::IdempotencyKey, remember_request(user, key, id, hash));
         }
         match self.commit(tx).await {
             Ok(()) => Ok(booking),
@@ -547,9 +483,17 @@ impl Store {
                 );
             }
             if m.frees_ambulance() {
+                // An emergency's end also lets its user ask for the next one.
+                let (amb, guard) = tokio::join!(
+                    self.ambulance_item(booking.ambulance_id),
+                    self.release_emergency_guard(&booking)
+                );
+                if let Some(release) = guard? {
+                    tx.push(Label::EmergencyGuard, release);
+                }
                 // The ambulance is held by this booking (admins cannot change a held
                 // ambulance); free it. If it is no longer held by it, leave it be.
-                if let Some(amb) = self.ambulance_item(booking.ambulance_id).await?
+                if let Some(amb) = amb?
                     && amb.held_by == Some(id)
                 {
                     StatusMove {

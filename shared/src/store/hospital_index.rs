@@ -441,6 +441,20 @@ impl Store {
         Ok((found, stats))
     }
 
+    /// The `k` nearest hospitals from this instance's copy of the index as it is,
+    /// reading nothing: it may miss the latest writes, and is `None` before this
+    /// instance's first search loaded it. For guesses only (where the emergency
+    /// search for a free ambulance starts), never for an answer.
+    pub fn nearest_hospitals_held(
+        &self,
+        center: crate::types::LatLng,
+        k: usize,
+        radius_km: f64,
+    ) -> Option<Vec<Hospital>> {
+        let snapshot = self.hospital_index().held()?;
+        Some(snapshot.nearest(center.lat.get(), center.lng.get(), k, radius_km))
+    }
+
     async fn read_version(&self) -> Result<Option<VersionItem>, ApiError> {
         self.get(&keys::hospital_index_version()).await
     }

@@ -8,8 +8,9 @@
 //! transaction that frees or takes the ambulance, so it exists exactly while the
 //! ambulance is AVAILABLE.
 
+use futures::future::try_join_all;
 use serde::{Deserialize, Serialize, de::IgnoredAny};
-use time::OffsetDateTime;
+use time::{OffsetDateTime, format_description::well_known::Rfc3339};
 
 use super::{
     ambulances::AmbulanceItem,
@@ -21,6 +22,7 @@ use super::{
 use crate::{
     domain::{
         ambulance::{AmbulanceStatus, AmbulanceType},
+        emergency::nearest::{FreeEntry, Spot},
         position::{CheckedReport, FREE_ENTRY_INTERVAL, Fix, MIN_INTERVAL, Position},
     },
     error::ApiError,
@@ -41,6 +43,19 @@ pub(crate) struct PositionItem {
     received_at: String,
 }
 
+#[cfg(feature = "test-support")]
+impl PositionItem {
+    /// The stored form of a report taken now (the benchmarks' bulk loader).
+    pub(crate) fn new(ambulance: Id, fix: Fix) -> PositionItem {
+        PositionItem {
+            key: keys::position(ambulance),
+            fix,
+            accuracy_m: None,
+            received_at: now_rfc3339(),
+        }
+    }
+}
+
 /// `AMBULANCE#<id>` / `FREEPOS`: a free ambulance's entry in `freegeo`, at its last
 /// reported position (its hospital's when it never reported), with what a search
 /// ranks by.
@@ -57,6 +72,10 @@ pub(crate) struct FreePositionItem {
     hospital_longitude: f64,
     latitude: f64,
     longitude: f64,
+    /// The ambulance's number and driver, for the booking that takes it.
+    number: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    driver_info: Option<String>,
     /// When the position was taken; absent for the hospital stand-in.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     recorded_at: Option<String>,
@@ -71,6 +90,8 @@ pub(crate) struct FreePositionItem {
 #[derive(Debug, Clone, PartialEq)]
 pub struct FreeSpot {
     pub ambulance: Id,
+    pub number: String,
+    pub driver_info: Option<String>,
     pub ambulance_type: AmbulanceType,
     pub hospital_id: Id,
     /// The hospital's (latitude, longitude).
@@ -80,14 +101,36 @@ pub struct FreeSpot {
 }
 
 impl FreeSpot {
+    /// Where the ambulance read as `item` stands once free: `hospital` its
+    /// hospital's point, `last` its last report.
+    pub(crate) fn of_item(
+        item: &AmbulanceItem,
+        hospital: (f64, f64),
+        last: Option<Fix>,
+    ) -> FreeSpot {
+        FreeSpot {
+            ambulance: item.id,
+            number: item.number.clone(),
+            driver_info: item.driver_info.clone(),
+            ambulance_type: item.ambulance_type,
+            hospital_id: item.hospital_id,
+            hospital,
+            last,
+        }
+    }
+
     /// The `FREEPOS` put: at the last position, else at the hospital.
     pub(crate) fn entry(&self) -> Write {
+        Write::put(&self.item())
+    }
+
+    pub(crate) fn item(&self) -> FreePositionItem {
         let (latitude, longitude, recorded_at) = match &self.last {
             Some(fix) => (fix.latitude, fix.longitude, Some(fix.recorded_at.clone())),
             None => (self.hospital.0, self.hospital.1, None),
         };
-        let (freegeopk, freegeosk) = keys::free_geo(latitude, longitude, self.ambulance);
-        Write::put(&FreePositionItem {
+        let (freegeopk, freegeosk) = keys::free_geo(latitude, longitude);
+        FreePositionItem {
             key: keys::free_position(self.ambulance),
             id: self.ambulance,
             ambulance_type: self.ambulance_type,
@@ -96,11 +139,13 @@ impl FreeSpot {
             hospital_longitude: self.hospital.1,
             latitude,
             longitude,
+            number: self.number.clone(),
+            driver_info: self.driver_info.clone(),
             recorded_at,
             moved_at: None,
             freegeopk,
             freegeosk,
-        })
+        }
     }
 }
 
@@ -111,6 +156,8 @@ impl FreeSpot {
 pub struct FreeGeoEntry {
     pub pk: String,
     pub sk: String,
+    pub freegeopk: String,
+    pub freegeosk: u64,
     pub id: Id,
     #[serde(rename = "type")]
     pub ambulance_type: AmbulanceType,
@@ -125,6 +172,50 @@ pub struct FreeGeoEntry {
     pub longitude: Option<f64>,
     #[serde(default)]
     pub recorded_at: Option<String>,
+    /// Absent on entries written before they were projected.
+    #[serde(default)]
+    pub number: Option<String>,
+    #[serde(default)]
+    pub driver_info: Option<String>,
+}
+
+impl FreeGeoEntry {
+    /// As the nearest-free search sees it.
+    fn into_search_entry(self) -> Result<FreeEntry, ApiError> {
+        let bad = |what: &str| {
+            ApiError::internal(format!("freegeo entry {} {}: {what}", self.pk, self.sk))
+        };
+        let spot = if self.sk == keys::free_position(self.id).sk {
+            let (Some(latitude), Some(longitude)) = (self.latitude, self.longitude) else {
+                return Err(bad("no position"));
+            };
+            let recorded_at = match &self.recorded_at {
+                Some(at) => {
+                    Some(OffsetDateTime::parse(at, &Rfc3339).map_err(|_| bad("bad recordedAt"))?)
+                }
+                None => None,
+            };
+            Spot::Live {
+                latitude,
+                longitude,
+                recorded_at,
+            }
+        } else {
+            Spot::Hospital
+        };
+        let partition =
+            keys::free_geo_search_partition(&self.freegeopk).ok_or_else(|| bad("bad freegeopk"))?;
+        Ok(FreeEntry {
+            ambulance: self.id,
+            ambulance_type: self.ambulance_type,
+            hospital_id: self.hospital_id,
+            hospital: (self.hospital_latitude, self.hospital_longitude),
+            spot,
+            keys: (partition, self.freegeosk),
+            number: self.number,
+            driver_info: self.driver_info,
+        })
+    }
 }
 
 /// What became of a report.
@@ -192,13 +283,7 @@ impl Store {
     pub(crate) async fn free_spot_of(&self, item: &AmbulanceItem) -> Result<FreeSpot, ApiError> {
         let (hospital, last) =
             tokio::try_join!(self.hospital_point(item), self.last_position(item.id))?;
-        Ok(FreeSpot {
-            ambulance: item.id,
-            ambulance_type: item.ambulance_type,
-            hospital_id: item.hospital_id,
-            hospital,
-            last,
-        })
+        Ok(FreeSpot::of_item(item, hospital, last))
     }
 
     /// [`Store::free_spot_of`] an ambulance by id (None: no such ambulance).
@@ -227,6 +312,31 @@ impl Store {
                 .value(":hi", r.hi),
         )
         .await
+    }
+
+    /// The free-ambulance entries of a search round's ranges (`G2#<cell>` partitions
+    /// of the geo search): one Query per range and shard that may hold some (one
+    /// for a range within a res-4 cell), all at once.
+    pub async fn free_entries(&self, ranges: Vec<Range>) -> Result<Vec<FreeEntry>, ApiError> {
+        let shard_ranges: Vec<Range> = ranges
+            .iter()
+            .flat_map(|r| {
+                let cell = r.partition.strip_prefix("G2#").unwrap_or(&r.partition);
+                keys::free_geo_shards(r.lo, r.hi)
+                    .into_iter()
+                    .map(move |shard| Range {
+                        partition: keys::free_geo_partition_named(cell, shard),
+                        lo: r.lo,
+                        hi: r.hi,
+                    })
+            })
+            .collect();
+        let pages = try_join_all(shard_ranges.iter().map(|r| self.free_geo_range(r))).await?;
+        pages
+            .into_iter()
+            .flatten()
+            .map(FreeGeoEntry::into_search_entry)
+            .collect()
     }
 
     /// Stores a crew's report for its ambulance, unless it is older than the stored
@@ -273,7 +383,7 @@ impl Store {
     /// is AVAILABLE), was not moved in the last 30 s, and holds an older position.
     async fn move_free_entry(&self, ambulance: Id, fix: &Fix) -> Result<(), ApiError> {
         let now = OffsetDateTime::now_utc();
-        let (pk, sk) = keys::free_geo(fix.latitude, fix.longitude, ambulance);
+        let (pk, sk) = keys::free_geo(fix.latitude, fix.longitude);
         let write = Write::update(
             keys::free_position(ambulance),
             "SET latitude = :lat, longitude = :lng, recordedAt = :at, movedAt = :now, \

@@ -69,6 +69,9 @@ pub const FREEGEO_ATTRIBUTES: &[&str] = &[
     "latitude",
     "longitude",
     "recordedAt",
+    // What the booking of a one-tap emergency names (never changed after adding).
+    "number",
+    "driverInfo",
 ];
 
 pub const INDEXES: &[IndexDef] = &[

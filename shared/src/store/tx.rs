@@ -24,7 +24,7 @@ use aws_sdk_dynamodb::{
         transact_write_items::TransactWriteItemsError,
         update_item::builders::UpdateItemFluentBuilder,
     },
-    types::{AttributeValue, Delete, Put, ReturnValue, TransactWriteItem, Update},
+    types::{AttributeValue, ConditionCheck, Delete, Put, ReturnValue, TransactWriteItem, Update},
 };
 use backon::Retryable;
 use serde::{Serialize, de::DeserializeOwned};
@@ -52,6 +52,12 @@ pub enum Label {
     FreeEntry(Id),
     Position(Id),
     IdempotencyKey,
+    /// A user's one open emergency (`store::emergency`).
+    EmergencyGuard,
+    /// A rate limit's window (`limits::count_write`).
+    RateLimit,
+    /// A tracking link's item (`store::shares`).
+    ShareLink,
     /// The user's open-bookings guard (`open_bookings`).
     OpenBookings,
     /// A shard of a counter (`counters`): never conditional.
@@ -65,6 +71,8 @@ enum Op {
     Put(Item),
     Update(Key, String),
     Delete(Key),
+    /// Writes nothing: only its condition counts.
+    Check(Key),
 }
 
 /// One item's write, with its condition and the names and values its expressions use.
@@ -106,6 +114,12 @@ impl Write {
 
     pub fn delete(key: Key) -> Write {
         Write::of(Op::Delete(key))
+    }
+
+    /// A condition on the item at `key` that writes nothing (ConditionCheck): the
+    /// transaction commits only if it holds.
+    pub fn check(key: Key) -> Write {
+        Write::of(Op::Check(key))
     }
 
     /// Replaces an update's expression (for expressions built from the values set).
@@ -191,6 +205,16 @@ impl Write {
             ),
             Op::Delete(key) => TransactWriteItem::builder().delete(
                 Delete::builder()
+                    .table_name(table)
+                    .set_key(Some(key.item()))
+                    .set_condition_expression(self.condition)
+                    .set_expression_attribute_names(names)
+                    .set_expression_attribute_values(values)
+                    .build()
+                    .map_err(ApiError::internal)?,
+            ),
+            Op::Check(key) => TransactWriteItem::builder().condition_check(
+                ConditionCheck::builder()
                     .table_name(table)
                     .set_key(Some(key.item()))
                     .set_condition_expression(self.condition)
@@ -361,6 +385,15 @@ impl Store {
     /// Runs a transaction, retrying (the store's policy) while it only loses races on
     /// items; a failed condition comes back as [`TxError::Refused`] naming the labels.
     pub async fn commit(&self, tx: Tx) -> Result<(), TxError> {
+        self.commit_with(tx, retry::policy()).await
+    }
+
+    /// [`Store::commit`] with another patience for conflicts (see `retry`).
+    pub async fn commit_with(
+        &self,
+        tx: Tx,
+        policy: backon::ExponentialBuilder,
+    ) -> Result<(), TxError> {
         let mut labels = Vec::with_capacity(tx.len());
         let mut items = Vec::with_capacity(tx.len());
         for (label, write) in tx.writes {
@@ -377,7 +410,7 @@ impl Store {
                 .map_err(|e| attempt_error(e, &labels))
         };
         match attempt
-            .retry(retry::policy())
+            .retry(policy)
             .when(|e| matches!(e, Attempt::Conflict))
             .await
         {

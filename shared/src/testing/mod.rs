@@ -23,25 +23,29 @@ use crate::{
     AppState,
     config::{AppEnv, Config},
     domain::{
-        ambulance::{Ambulance, AmbulanceStatus, AmbulanceType, NewAmbulance},
+        ambulance::{Ambulance, AmbulanceCounts, AmbulanceStatus, AmbulanceType, NewAmbulance},
         crew::NewCrew,
         hospital::{Hospital, NewHospital},
+        position::Fix,
         user::{NewUser, Role},
     },
     error::ApiError,
     store::{
         Key, Store,
+        ambulances::AmbulanceItem,
         counters::{self, Total},
         db_error,
         hospital_index::IndexBuild,
         hospitals::HospitalItem,
-        keys, retry, schema,
-        table::to_item,
+        keys,
+        positions::{FreeSpot, PositionItem},
+        retry, schema,
+        table::{Item, to_item},
         tx::Label,
         tx::Tx,
         tx::Write,
     },
-    types::{Email, Id, LatLng, Phone, Username},
+    types::{Email, Id, LatLng, Phone, Username, format_rfc3339},
 };
 
 pub const TEST_PASSWORD: &str = "password123";
@@ -94,7 +98,29 @@ fn recorded(mut state: AppState) -> AppState {
 /// A state over a brand-new table.
 pub async fn fresh_state() -> AppState {
     let table = format!("test-{}", uuid::Uuid::new_v4().simple());
-    let state = AppState::new(test_config(&table)).await;
+    state_over_new_table(test_config(&table)).await
+}
+
+/// [`fresh_state`] with the benchmarks' patient database timeouts (see
+/// [`bench_store`]), for tests that load DynamoDB Local far beyond one request at a
+/// time (a hundred racers, each making dozens of Queries at once): there a slow
+/// answer is the emulator queueing, not a fault.
+pub async fn patient_state() -> AppState {
+    let table = format!("test-{}", uuid::Uuid::new_v4().simple());
+    state_over_new_table(patient(test_config(&table))).await
+}
+
+fn patient(config: Config) -> Config {
+    Config {
+        db_attempt_timeout: std::time::Duration::from_secs(10),
+        db_operation_timeout: std::time::Duration::from_secs(30),
+        ..config
+    }
+}
+
+async fn state_over_new_table(config: Config) -> AppState {
+    let table = config.table_name.clone();
+    let state = AppState::new(config).await;
     schema::create_table(state.store.client(), &table)
         .await
         .unwrap_or_else(|e| {
@@ -111,11 +137,7 @@ pub async fn fresh_state() -> AppState {
 /// the bookings, not how a busy machine's emulator queues requests.
 pub async fn bench_store(prefix: &str) -> crate::Store {
     let table = format!("{prefix}-{}", uuid::Uuid::new_v4().simple());
-    let config = Config {
-        db_attempt_timeout: std::time::Duration::from_secs(10),
-        db_operation_timeout: std::time::Duration::from_secs(30),
-        ..config_at(&table, &endpoint())
-    };
+    let config = patient(config_at(&table, &endpoint()));
     let client = crate::store::connect(&config).await;
     schema::create_table(&client, &table)
         .await
@@ -358,6 +380,22 @@ impl TestApp {
         }
     }
 
+    /// `router` over the same table as a new Lambda instance sees it: a fresh
+    /// `Store` (nothing in memory yet, such as the nearest-hospital index), its
+    /// DynamoDB calls recorded with this app's.
+    pub fn new_instance(&self, router: fn(AppState) -> Router) -> TestApp {
+        let mut state = self.state.clone();
+        state.store = Store::new(
+            self.state.store.client().clone(),
+            self.state.store.table().to_owned(),
+        );
+        TestApp {
+            router: router(state.clone()),
+            state,
+            calls: self.calls.clone(),
+        }
+    }
+
     /// `n` instances of `router` over this app's table, each with a DynamoDB client
     /// of its own, as `n` Lambda instances of a function run under load.
     pub async fn instances(&self, n: usize, router: fn(AppState) -> Router) -> Vec<TestApp> {
@@ -555,6 +593,26 @@ impl TestApp {
         self.call(Method::PUT, uri, token, Some(body)).await
     }
 
+    /// A JSON POST with a bearer token and, when given, an `Idempotency-Key`.
+    pub async fn post_keyed(
+        &self,
+        uri: &str,
+        token: &str,
+        body: &Value,
+        idempotency_key: Option<&str>,
+    ) -> TestResponse {
+        let mut req = http::Request::builder()
+            .method(Method::POST)
+            .uri(uri)
+            .header("authorization", format!("Bearer {token}"))
+            .header("content-type", "application/json");
+        if let Some(key) = idempotency_key {
+            req = req.header("idempotency-key", key);
+        }
+        let body = lambda_http::Body::from(body.to_string());
+        self.send(req.body(body).expect("a valid request")).await
+    }
+
     pub async fn patch(&self, uri: &str, token: Option<&str>) -> TestResponse {
         self.call(Method::PATCH, uri, token, None).await
     }
@@ -574,19 +632,111 @@ impl Store {
         &self,
         hospitals: Vec<(Id, NewHospital)>,
     ) -> Result<IndexBuild, ApiError> {
-        use aws_sdk_dynamodb::types::{PutRequest, WriteRequest};
-        use backon::Retryable;
-        use futures::{StreamExt, TryStreamExt};
-
         let total = hospitals.len() as i64;
         let last_id = hospitals.iter().map(|(id, _)| id.get()).max().unwrap_or(0);
-        let mut requests = vec![];
+        let mut items = vec![];
         let mut loaded = vec![];
         for (id, new) in hospitals {
             let item = HospitalItem::new(id, new);
             loaded.push(Hospital::from(item.clone()));
+            items.push(to_item(&item)?);
+        }
+        self.batch_put(items).await?;
+        let mut tx = Tx::new();
+        tx.push(
+            Label::Counter,
+            counters::add(counters::HOSPITALS, &Total { total })?,
+        );
+        self.commit_or_500(tx).await?;
+        self.sequence_past("hospital", last_id).await?;
+        self.write_hospital_index(loaded).await
+    }
+
+    /// Loads a fleet fast with BatchWriteItem, for benchmarks only: each ambulance
+    /// (id given; the id sequence is moved past them) with its `POSITION` item when
+    /// it reported and, while AVAILABLE, its `FREEPOS` entry, and the fleet counter.
+    /// A report's time is `age` before the moment its chunk is written. Hospitals'
+    /// `ambulanceCount`s are not kept (no removal follows a benchmark).
+    pub async fn bulk_load_fleet(&self, fleet: Vec<BulkAmbulance>) -> Result<(), ApiError> {
+        let last_id = fleet.iter().map(|a| a.id.get()).max().unwrap_or(0);
+        let statuses: Vec<_> = fleet.iter().map(|a| a.new.status).collect();
+        for chunk in fleet.chunks(5000) {
+            let now = time::OffsetDateTime::now_utc();
+            let mut items = vec![];
+            for a in chunk {
+                let item = AmbulanceItem::new(a.id, &a.new, &a.hospital);
+                let last = a.last.map(|((latitude, longitude), age)| Fix {
+                    latitude,
+                    longitude,
+                    recorded_at: format_rfc3339(now - age),
+                });
+                if let Some(fix) = &last {
+                    items.push(to_item(&PositionItem::new(a.id, fix.clone()))?);
+                }
+                if a.new.status == AmbulanceStatus::Available {
+                    let point = (a.hospital.latitude, a.hospital.longitude);
+                    items.push(to_item(&FreeSpot::of_item(&item, point, last).item())?);
+                }
+                items.push(to_item(&item)?);
+            }
+            self.batch_put(items).await?;
+        }
+        let mut tx = Tx::new();
+        tx.push(
+            Label::Counter,
+            counters::add(counters::AMBULANCES, &AmbulanceCounts::of(statuses.iter()))?,
+        );
+        self.commit_or_500(tx).await?;
+        self.sequence_past("ambulance", last_id).await
+    }
+
+    /// `n` users `bench0`, `bench1`... without a location or a usable password, for
+    /// the benchmarks.
+    pub async fn bench_users(&self, n: usize) -> Result<Vec<Id>, ApiError> {
+        let mut users = Vec::with_capacity(n);
+        for i in 0..n {
+            let user = self
+                .create_user(NewUser {
+                    username: Username::try_from(format!("bench{i}"))
+                        .map_err(ApiError::internal)?,
+                    email: Email::try_from(format!("bench{i}@example.com"))
+                        .map_err(ApiError::internal)?,
+                    phone: Phone::try_from("1234567".to_owned()).map_err(ApiError::internal)?,
+                    location: None,
+                    role: Role::User,
+                    password_hash: "unused".into(),
+                })
+                .await?;
+            users.push(user.id);
+        }
+        Ok(users)
+    }
+
+    /// Moves the id sequence of `entity` to `last` unless it is past it already.
+    async fn sequence_past(&self, entity: &str, last: u64) -> Result<(), ApiError> {
+        // `None`: the sequence was already past it.
+        let _: Option<Key> = self
+            .update_returning(
+                Write::update(keys::sequence(entity), "SET #v = :last")
+                    .when("attribute_not_exists(#v) OR #v < :last")
+                    .name("#v", "value")
+                    .value(":last", last),
+            )
+            .await?;
+        Ok(())
+    }
+
+    /// Puts items with BatchWriteItem, 25 a request, 16 requests at once; unprocessed
+    /// items are sent again with the store's retry policy.
+    async fn batch_put(&self, items: Vec<Item>) -> Result<(), ApiError> {
+        use aws_sdk_dynamodb::types::{PutRequest, WriteRequest};
+        use backon::Retryable;
+        use futures::{StreamExt, TryStreamExt};
+
+        let mut requests = vec![];
+        for item in items {
             let put = PutRequest::builder()
-                .set_item(Some(to_item(&item)?))
+                .set_item(Some(item))
                 .build()
                 .map_err(ApiError::internal)?;
             requests.push(WriteRequest::builder().put_request(put).build());
@@ -622,21 +772,16 @@ impl Store {
             .buffer_unordered(16)
             .try_collect::<Vec<()>>()
             .await?;
-        let mut tx = Tx::new();
-        tx.push(
-            Label::Counter,
-            counters::add(counters::HOSPITALS, &Total { total })?,
-        );
-        self.commit_or_500(tx).await?;
-        // `None`: the sequence was already past them.
-        let _: Option<Key> = self
-            .update_returning(
-                Write::update(keys::sequence("hospital"), "SET #v = :last")
-                    .when("attribute_not_exists(#v) OR #v < :last")
-                    .name("#v", "value")
-                    .value(":last", last_id),
-            )
-            .await?;
-        self.write_hospital_index(loaded).await
+        Ok(())
     }
+}
+
+/// One ambulance of [`Store::bulk_load_fleet`].
+pub struct BulkAmbulance {
+    pub id: Id,
+    pub new: NewAmbulance,
+    /// Its hospital (the ambulance item keeps its name, address and point).
+    pub hospital: Hospital,
+    /// Its last report: where, and how long before it is written.
+    pub last: Option<((f64, f64), time::Duration)>,
 }
