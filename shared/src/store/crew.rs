@@ -9,6 +9,7 @@
 use super::{
     counters::{self, Total},
     keys,
+    paging::CountedList,
     schema::GSI1,
     table::{Query, Store},
     tx::{Label, Tx, TxError, Write},
@@ -129,22 +130,13 @@ impl Store {
     }
 
     pub async fn crew_count(&self) -> Result<u64, ApiError> {
-        let c: Total = counters::read(self, counters::CREW).await?;
-        Ok(c.total.max(0) as u64)
+        self.counted(counters::CREW).await
     }
 
     /// One page of crew accounts by username; the total from the crew counter.
     pub async fn crew_page(&self, page: u32, size: u32) -> Result<Page<Crew>, ApiError> {
-        let (total, keys) = self
-            .counted_page_keys(self.crew_count(), keys::CREW, page, size, false)
-            .await?;
-        let items: Vec<UserItem> = self.batch_get(keys).await?;
-        Ok(Page::new(
-            items.into_iter().filter_map(UserItem::crew).collect(),
-            total,
-            page,
-            size,
-        ))
+        self.page(CountedList::CREW, page, size, UserItem::crew)
+            .await
     }
 
     /// Binds a crew account to another ambulance (404 for an unknown one); both

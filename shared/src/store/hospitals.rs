@@ -10,6 +10,7 @@ use super::{
     counters::{self, Total},
     hospital_index::IndexChange,
     keys::{self, Key},
+    paging::CountedList,
     schema::GEO,
     table::{Query, Store},
     tx::{Label, Tx, TxError, Write},
@@ -127,23 +128,16 @@ impl Store {
     }
 
     pub async fn hospital_count(&self) -> Result<u64, ApiError> {
-        let c: Total = counters::read(self, counters::HOSPITALS).await?;
-        Ok(c.total.max(0) as u64)
+        self.counted(counters::HOSPITALS).await
     }
 
     /// One page of hospitals in name order; the total comes from the counter (read
     /// at the same time as the page's keys, see [`Store::counted_page_keys`]).
     pub async fn hospitals_page(&self, page: u32, size: u32) -> Result<Page<Hospital>, ApiError> {
-        let (total, keys) = self
-            .counted_page_keys(self.hospital_count(), keys::HOSPITALS, page, size, false)
-            .await?;
-        let items: Vec<HospitalItem> = self.batch_get(keys).await?;
-        Ok(Page::new(
-            items.into_iter().map(Hospital::from).collect(),
-            total,
-            page,
-            size,
-        ))
+        self.page(CountedList::HOSPITALS, page, size, |h: HospitalItem| {
+            Some(h.into())
+        })
+        .await
     }
 
     /// The `k` nearest hospitals within `radius_km`, nearest first, with distances,
