@@ -21,7 +21,7 @@ use crate::{
         page::Page,
     },
     error::ApiError,
-    geo::{self, Located, Range, SearchStats},
+    geo::{self, Located, Range, SearchParams, SearchStats},
     types::{Id, LatLng, now_rfc3339},
 };
 
@@ -62,11 +62,8 @@ impl From<HospitalItem> for Hospital {
 }
 
 impl Located for HospitalItem {
-    fn latitude(&self) -> f64 {
-        self.latitude
-    }
-    fn longitude(&self) -> f64 {
-        self.longitude
+    fn point(&self) -> (f64, f64) {
+        (self.latitude, self.longitude)
     }
 }
 
@@ -151,6 +148,7 @@ impl Store {
         radius_km: f64,
     ) -> Result<(Vec<Hospital>, SearchStats), ApiError> {
         let (found, stats) = geo::nearest(
+            SearchParams::default(),
             center.lat.get(),
             center.lng.get(),
             k,
