@@ -9,6 +9,7 @@
 //! `app.seed_ambulance(..)`) and call routes with `app.get/post/put/patch/delete`.
 
 pub mod ddb_local;
+pub mod hooks;
 pub mod iam;
 
 use std::sync::{Arc, Mutex};
@@ -81,17 +82,9 @@ pub fn config_at(table: &str, endpoint: &str) -> Config {
     }
 }
 
-/// `state` with the interceptor that records and checks DynamoDB calls ([`iam`]).
+/// `state` with the hooks that record and check DynamoDB calls ([`iam`]).
 fn recorded(mut state: AppState) -> AppState {
-    let client = state.store.client();
-    let client = aws_sdk_dynamodb::Client::from_conf(
-        client
-            .config()
-            .to_builder()
-            .interceptor(iam::RecordCalls)
-            .build(),
-    );
-    state.store = Store::new(client, state.store.table().to_owned());
+    state.store = iam::record_calls().on(&state.store);
     state
 }
 
@@ -143,6 +136,23 @@ pub async fn bench_store(prefix: &str) -> crate::Store {
         .await
         .unwrap_or_else(|e| panic!("could not create a table on DynamoDB Local: {e:?}"));
     crate::Store::new(client, table)
+}
+
+/// The benchmarks' yardstick: a bare strongly consistent GetItem of hospital 1
+/// (which the benchmark loaded), timed (ms).
+pub async fn timed_get_item(store: &crate::Store) -> f64 {
+    let start = std::time::Instant::now();
+    let out = store
+        .client()
+        .get_item()
+        .table_name(store.table())
+        .set_key(Some(crate::store::key("HOSPITAL#1", "HOSPITAL")))
+        .consistent_read(true)
+        .send()
+        .await
+        .unwrap();
+    assert!(out.item.is_some(), "hospital 1 is loaded");
+    start.elapsed().as_secs_f64() * 1000.0
 }
 
 /// Drops a [`bench_store`]'s table (best effort: the database is in memory anyway).
