@@ -26,8 +26,7 @@ async fn world() -> World {
     let admin_app = booking.with_router(api_tests::system);
     let admin = admin_app.admin().await;
     let hospital = admin_app
-        .post(
-            "/api/admin/hospitals/add",
+        .add_hospital(
             Some(&admin.token),
             json!({"name":"General","address":"1 Main St","latitude":30.67,"longitude":74.33}),
         )
@@ -48,8 +47,7 @@ impl World {
     async fn add_ambulance(&self, number: &str) -> Value {
         let res = self
             .admin_app
-            .post(
-                "/api/admin/ambulances/add",
+            .add_ambulance(
                 Some(&self.admin.token),
                 json!({"number": number, "status": "AVAILABLE", "hospital": {"id": self.hospital["id"]}, "driverInfo": "R. Kumar", "type": "ALS"}),
             )
@@ -165,13 +163,7 @@ async fn a_booking_holds_the_ambulance_and_keeps_the_names() {
     assert_eq!(res.status, StatusCode::CONFLICT);
     let res = w
         .admin_app
-        .delete(
-            &format!(
-                "/api/admin/hospitals/remove?hospitalId={}",
-                w.hospital["id"]
-            ),
-            Some(&w.admin.token),
-        )
+        .remove_hospital(Some(&w.admin.token), &w.hospital["id"])
         .await;
     assert_eq!(res.status, StatusCode::CONFLICT);
     assert!(
@@ -382,13 +374,7 @@ async fn users_cancel_their_own_open_bookings_only() {
         StatusCode::FORBIDDEN
     );
     assert_eq!(
-        w.booking
-            .patch(
-                &format!("/api/booking/cancel?bookingId={id}"),
-                Some(&b.token)
-            )
-            .await
-            .status,
+        w.booking.cancel_booking(Some(&b.token), id).await.status,
         StatusCode::FORBIDDEN
     );
     // Signed out: 401 everywhere.
@@ -428,23 +414,11 @@ async fn users_cancel_their_own_open_bookings_only() {
     }
 
     // A cancels: the ambulance is free again; a second cancel is refused.
-    let res = w
-        .booking
-        .patch(
-            &format!("/api/booking/cancel?bookingId={id}"),
-            Some(&a.token),
-        )
-        .await;
+    let res = w.booking.cancel_booking(Some(&a.token), id).await;
     assert_eq!(res.status, StatusCode::OK);
     assert_eq!(res.body["bookingStatus"], "CANCELLED");
     assert_eq!(w.ambulance_status(&w.ambulance).await, "AVAILABLE");
-    let res = w
-        .booking
-        .patch(
-            &format!("/api/booking/cancel?bookingId={id}"),
-            Some(&a.token),
-        )
-        .await;
+    let res = w.booking.cancel_booking(Some(&a.token), id).await;
     assert_eq!(res.status, StatusCode::CONFLICT);
     // An admin books on behalf of B.
     let res = w
@@ -504,8 +478,7 @@ async fn bad_bookings_name_the_field_and_write_nothing() {
     );
     let other = w
         .admin_app
-        .post(
-            "/api/admin/hospitals/add",
+        .add_hospital(
             Some(&w.admin.token),
             json!({"name":"Other","address":"x","latitude":30.0,"longitude":74.0}),
         )
@@ -594,13 +567,7 @@ async fn admin_pages_newest_first_and_history_survives_removal() {
     // Remove the hospital (all its ambulances are free now): history keeps the names.
     let res = w
         .admin_app
-        .delete(
-            &format!(
-                "/api/admin/hospitals/remove?hospitalId={}",
-                w.hospital["id"]
-            ),
-            Some(&w.admin.token),
-        )
+        .remove_hospital(Some(&w.admin.token), &w.hospital["id"])
         .await;
     assert_eq!(res.status, StatusCode::NO_CONTENT, "{:?}", res.body);
     let hist = w

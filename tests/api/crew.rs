@@ -26,8 +26,7 @@ impl Fleet {
         let app = TestApp::new(api_tests::system).await;
         let admin = app.admin().await;
         let hospital = app
-            .post(
-                "/api/admin/hospitals/add",
+            .add_hospital(
                 Some(&admin.token),
                 json!({"name":"General","address":"1 Main St","latitude":30.67,"longitude":74.33,"contactInfo":"+911234567"}),
             )
@@ -53,8 +52,7 @@ impl Fleet {
     pub async fn add_ambulance(&self, number: &str, status: &str) -> Value {
         let res = self
             .app
-            .post(
-                "/api/admin/ambulances/add",
+            .add_ambulance(
                 self.admin_token(),
                 json!({"number": number, "status": status, "hospital": {"id": self.hospital["id"]},
                        "driverInfo": "R. Kumar", "type": "ALS", "contactInfo": "+919999999"}),
@@ -355,13 +353,7 @@ async fn an_ambulance_or_hospital_with_crew_is_not_removed() {
     );
     let res = f
         .app
-        .delete(
-            &format!(
-                "/api/admin/hospitals/remove?hospitalId={}",
-                f.hospital["id"]
-            ),
-            f.admin_token(),
-        )
+        .remove_hospital(f.admin_token(), &f.hospital["id"])
         .await;
     assert_eq!(res.status, StatusCode::CONFLICT);
     assert!(res.message().contains("C-0"), "{}", res.message());

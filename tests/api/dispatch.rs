@@ -94,10 +94,7 @@ impl Dispatch {
         let res = self
             .f
             .app
-            .patch(
-                &format!("/api/booking/cancel?bookingId={}", booking["id"]),
-                Some(&who.token),
-            )
+            .cancel_booking(Some(&who.token), &booking["id"])
             .await;
         (res.status, res.body)
     }
@@ -408,13 +405,7 @@ async fn the_requester_cancels_until_the_ambulance_is_at_the_pickup() {
             );
             assert_eq!(d.booking(&b).await, before);
             // An admin still may.
-            let res =
-                d.f.app
-                    .patch(
-                        &format!("/api/booking/cancel?bookingId={}", b["id"]),
-                        d.f.admin_token(),
-                    )
-                    .await;
+            let res = d.f.app.cancel_booking(d.f.admin_token(), &b["id"]).await;
             assert_eq!(res.status, StatusCode::OK, "{:?}", res.body);
         }
     }

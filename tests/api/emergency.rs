@@ -55,8 +55,7 @@ impl World {
     pub async fn hospital(&self, name: &str, (lat, lng): (f64, f64)) -> Value {
         let res = self
             .app
-            .post(
-                "/api/admin/hospitals/add",
+            .add_hospital(
                 self.admin_token(),
                 json!({"name": name, "address": format!("{name} Road"), "latitude": lat,
                        "longitude": lng, "contactInfo": format!("+91 {}", name.len())}),
@@ -69,8 +68,7 @@ impl World {
     pub async fn ambulance(&self, hospital: &Value, number: &str, kind: &str) -> Value {
         let res = self
             .app
-            .post(
-                "/api/admin/ambulances/add",
+            .add_ambulance(
                 self.admin_token(),
                 json!({"number": number, "status": "AVAILABLE", "type": kind,
                        "hospital": {"id": hospital["id"]}, "driverInfo": "R. Kumar"}),

@@ -34,8 +34,7 @@ impl Apps {
     async fn add_hospital(&self, name: &str, lat: f64, lng: f64) -> Value {
         let res = self
             .admin_app
-            .post(
-                "/api/admin/hospitals/add",
+            .add_hospital(
                 Some(&self.admin.token),
                 json!({ "name": name, "address": format!("{name} Road"), "latitude": lat, "longitude": lng, "contactInfo": "+911234567" }),
             )
@@ -47,8 +46,7 @@ impl Apps {
     async fn add_ambulance(&self, number: &str, hospital: &Value, status: &str) -> Value {
         let res = self
             .admin_app
-            .post(
-                "/api/admin/ambulances/add",
+            .add_ambulance(
                 Some(&self.admin.token),
                 json!({ "number": number, "status": status, "hospital": { "id": hospital["id"] }, "driverInfo": "Ravi Kumar", "type": "ALS", "contactInfo": "+919999999" }),
             )
@@ -349,10 +347,7 @@ async fn bad_parameters_are_400_naming_them() {
             "contactInfo",
         ),
     ] {
-        let res = a
-            .admin_app
-            .post("/api/admin/hospitals/add", token, body)
-            .await;
+        let res = a.admin_app.add_hospital(token, body).await;
         assert_eq!(
             (res.status, res.field()),
             (StatusCode::BAD_REQUEST, Some(field)),
@@ -377,10 +372,7 @@ async fn bad_parameters_are_400_naming_them() {
         ),
         (json!({"number":"X","hospital":{"id":1}}), "status"),
     ] {
-        let res = a
-            .admin_app
-            .post("/api/admin/ambulances/add", token, body)
-            .await;
+        let res = a.admin_app.add_ambulance(token, body).await;
         assert_eq!(
             (res.status, res.field()),
             (StatusCode::BAD_REQUEST, Some(field)),
@@ -390,8 +382,7 @@ async fn bad_parameters_are_400_naming_them() {
     }
     let res = a
         .admin_app
-        .post(
-            "/api/admin/hospitals/add",
+        .add_hospital(
             token,
             json!({"name":" ","address":"a","latitude":1,"longitude":1}),
         )
@@ -402,8 +393,7 @@ async fn bad_parameters_are_400_naming_them() {
     );
     let res = a
         .admin_app
-        .post(
-            "/api/admin/hospitals/add",
+        .add_hospital(
             token,
             json!({"name":"n","address":"a","latitude":91,"longitude":1}),
         )
@@ -414,8 +404,7 @@ async fn bad_parameters_are_400_naming_them() {
     );
     let res = a
         .admin_app
-        .post(
-            "/api/admin/ambulances/add",
+        .add_ambulance(
             token,
             json!({"number":"X","status":"ON_DUTY","hospital":{"id":1}}),
         )
@@ -426,8 +415,7 @@ async fn bad_parameters_are_400_naming_them() {
     );
     let res = a
         .admin_app
-        .post(
-            "/api/admin/ambulances/add",
+        .add_ambulance(
             token,
             json!({"number":"X","status":"AVAILABLE","hospital":{"id":1},"type":"JET"}),
         )
@@ -438,8 +426,7 @@ async fn bad_parameters_are_400_naming_them() {
     );
     let res = a
         .admin_app
-        .post(
-            "/api/admin/ambulances/add",
+        .add_ambulance(
             token,
             json!({"number":"X","status":"AVAILABLE","hospital":{"id":424242}}),
         )
@@ -486,8 +473,7 @@ async fn ambulance_numbers_are_unique_and_statuses_move() {
     let amb = a.add_ambulance("PB-10-AB-1234", &h, "AVAILABLE").await;
     let dup = a
         .admin_app
-        .post(
-            "/api/admin/ambulances/add",
+        .add_ambulance(
             token,
             json!({"number":"pb-10-ab-1234","status":"AVAILABLE","hospital":{"id":h["id"]}}),
         )
@@ -649,13 +635,7 @@ async fn held_ambulances_cannot_be_freed_or_removed_nor_their_hospital() {
         )
         .await;
     assert_eq!(res.status, StatusCode::CONFLICT);
-    let res = a
-        .admin_app
-        .delete(
-            &format!("/api/admin/hospitals/remove?hospitalId={}", h["id"]),
-            token,
-        )
-        .await;
+    let res = a.admin_app.remove_hospital(token, &h["id"]).await;
     assert_eq!(res.status, StatusCode::CONFLICT);
     assert!(res.message().contains("#77"), "{}", res.message());
     // Nothing was removed.
@@ -697,13 +677,7 @@ async fn removing_a_hospital_takes_its_idle_ambulances() {
         )
         .await;
     }
-    let res = a
-        .admin_app
-        .delete(
-            &format!("/api/admin/hospitals/remove?hospitalId={}", gone["id"]),
-            token,
-        )
-        .await;
+    let res = a.admin_app.remove_hospital(token, &gone["id"]).await;
     assert_eq!(res.status, StatusCode::NO_CONTENT, "{:?}", res.body);
     assert_eq!(
         a.hospitals
@@ -726,13 +700,7 @@ async fn removing_a_hospital_takes_its_idle_ambulances() {
         }
     );
     assert_eq!(a.counts("").await, a.recount().await);
-    let res = a
-        .admin_app
-        .delete(
-            &format!("/api/admin/hospitals/remove?hospitalId={}", gone["id"]),
-            token,
-        )
-        .await;
+    let res = a.admin_app.remove_hospital(token, &gone["id"]).await;
     assert_eq!(res.status, StatusCode::NOT_FOUND);
 }
 
@@ -841,13 +809,7 @@ async fn a_big_hospital_with_one_held_ambulance_is_not_touched() {
     }
     hold(&a, &fleet[57], 4242).await;
     let before = a.counts("").await;
-    let res = a
-        .admin_app
-        .delete(
-            &format!("/api/admin/hospitals/remove?hospitalId={}", h["id"]),
-            token,
-        )
-        .await;
+    let res = a.admin_app.remove_hospital(token, &h["id"]).await;
     assert_eq!(res.status, StatusCode::CONFLICT);
     assert!(
         res.message().contains("#4242") && res.message().contains("BIG-57"),
@@ -859,13 +821,7 @@ async fn a_big_hospital_with_one_held_ambulance_is_not_touched() {
 
     // Once the booking ends, the whole fleet (two transactions) goes with it.
     assert!(try_release(&a, &fleet[57], 4242).await);
-    let res = a
-        .admin_app
-        .delete(
-            &format!("/api/admin/hospitals/remove?hospitalId={}", h["id"]),
-            token,
-        )
-        .await;
+    let res = a.admin_app.remove_hospital(token, &h["id"]).await;
     assert_eq!(res.status, StatusCode::NO_CONTENT, "{:?}", res.body);
     assert_eq!(a.counts("").await, AmbulanceCounts::default());
     assert_eq!(a.recount().await, AmbulanceCounts::default());
@@ -894,13 +850,7 @@ async fn a_small_hospital_goes_in_one_transaction_with_its_numbers_freed() {
         )
         .await;
     assert_eq!(res.status, StatusCode::OK, "manual ON_DUTY, no booking");
-    let res = a
-        .admin_app
-        .delete(
-            &format!("/api/admin/hospitals/remove?hospitalId={}", h["id"]),
-            token,
-        )
-        .await;
+    let res = a.admin_app.remove_hospital(token, &h["id"]).await;
     assert_eq!(res.status, StatusCode::NO_CONTENT, "{:?}", res.body);
     assert_eq!(a.counts("").await, AmbulanceCounts::default());
     assert_eq!(

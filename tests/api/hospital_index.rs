@@ -91,8 +91,7 @@ async fn nearest_ids(app: &TestApp, lat: f64, lng: f64, limit: usize) -> Vec<u64
 
 async fn add(admin_app: &TestApp, admin: &TestUser, name: &str, lat: f64, lng: f64) -> Value {
     let res = admin_app
-        .post(
-            "/api/admin/hospitals/add",
+        .add_hospital(
             Some(&admin.token),
             json!({ "name": name, "address": "1 New Road", "latitude": lat, "longitude": lng }),
         )
@@ -139,12 +138,7 @@ async fn an_admin_write_is_in_the_very_next_search_of_every_warm_instance() {
     );
 
     // Removed: gone from the next search of both.
-    let res = admin_app
-        .delete(
-            &format!("/api/admin/hospitals/remove?hospitalId={id}"),
-            Some(&admin.token),
-        )
-        .await;
+    let res = admin_app.remove_hospital(Some(&admin.token), id).await;
     assert_eq!(res.status, StatusCode::NO_CONTENT, "{:?}", res.body);
     assert_eq!(nearest_ids(&b_app, 30.655, 74.335, 3).await, before);
     assert_eq!(nearest_ids(&c_app, 30.655, 74.335, 3).await, before);
@@ -335,8 +329,7 @@ async fn a_refused_or_failed_hospital_write_changes_neither_the_hospital_nor_the
     let admin = admin_app.admin().await;
     STALE_VERSION.store(true, Ordering::Relaxed);
     let res = admin_app
-        .post(
-            "/api/admin/hospitals/add",
+        .add_hospital(
             Some(&admin.token),
             json!({ "name": "Lost", "address": "x", "latitude": 30.65, "longitude": 74.33 }),
         )

@@ -132,7 +132,7 @@ async fn text_with_control_or_no_visible_characters_is_refused_by_field() {
     // A blank optional field is no value at all, never invisible text.
     let mut body = add_hospital.clone();
     body["contactInfo"] = json!("\u{200b}\u{200b}");
-    let res = app.post("/api/admin/hospitals/add", a, body).await;
+    let res = app.add_hospital(a, body).await;
     assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
     assert_eq!(res.body["contactInfo"], Value::Null);
 }
@@ -143,8 +143,7 @@ async fn text_is_stored_in_nfc() {
     let admin = app.admin().await;
     // "José" with a combining accent, and "Zürich" precomposed: one spelling each.
     let res = app
-        .post(
-            "/api/admin/hospitals/add",
+        .add_hospital(
             Some(&admin.token),
             json!({"name": "Jose\u{301} Clinic", "address": "Zu\u{308}rich\r\nStreet 1", "latitude": 1.0, "longitude": 1.0}),
         )

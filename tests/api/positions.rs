@@ -250,8 +250,7 @@ async fn the_live_map_shows_what_is_in_the_box() {
     let f = Fleet::new(3).await;
     let far = f
         .app
-        .post(
-            "/api/admin/hospitals/add",
+        .add_hospital(
             f.admin_token(),
             json!({"name": "Far", "address": "x", "latitude": 12.97, "longitude": 77.59}),
         )
@@ -259,8 +258,7 @@ async fn the_live_map_shows_what_is_in_the_box() {
         .body;
     let far_amb = f
         .app
-        .post(
-            "/api/admin/ambulances/add",
+        .add_ambulance(
             f.admin_token(),
             json!({"number": "FAR-1", "status": "AVAILABLE", "hospital": {"id": far["id"]}}),
         )
@@ -286,12 +284,7 @@ async fn the_live_map_shows_what_is_in_the_box() {
         .book(&user, &f.ambulances[1], Some((30.71, 74.36)))
         .await
         .body;
-    f.app
-        .patch(
-            &format!("/api/booking/cancel?bookingId={}", gone["id"]),
-            Some(&user.token),
-        )
-        .await;
+    f.app.cancel_booking(Some(&user.token), &gone["id"]).await;
 
     let live = async |bbox: &str| {
         f.app

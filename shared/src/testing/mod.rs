@@ -12,7 +12,10 @@ pub mod ddb_local;
 pub mod hooks;
 pub mod iam;
 
-use std::sync::{Arc, Mutex};
+use std::{
+    fmt::Display,
+    sync::{Arc, Mutex},
+};
 
 use axum::Router;
 use http::{HeaderMap, Method, StatusCode};
@@ -629,6 +632,30 @@ impl TestApp {
 
     pub async fn delete(&self, uri: &str, token: Option<&str>) -> TestResponse {
         self.call(Method::DELETE, uri, token, None).await
+    }
+
+    // The requests many tests make, once (the whole system's router serves them).
+
+    /// `POST /api/admin/hospitals/add`.
+    pub async fn add_hospital(&self, token: Option<&str>, body: Value) -> TestResponse {
+        self.post("/api/admin/hospitals/add", token, body).await
+    }
+
+    /// `POST /api/admin/ambulances/add`.
+    pub async fn add_ambulance(&self, token: Option<&str>, body: Value) -> TestResponse {
+        self.post("/api/admin/ambulances/add", token, body).await
+    }
+
+    /// `DELETE /api/admin/hospitals/remove?hospitalId={id}`.
+    pub async fn remove_hospital(&self, token: Option<&str>, id: impl Display) -> TestResponse {
+        let uri = format!("/api/admin/hospitals/remove?hospitalId={id}");
+        self.delete(&uri, token).await
+    }
+
+    /// `PATCH /api/booking/cancel?bookingId={id}`.
+    pub async fn cancel_booking(&self, token: Option<&str>, id: impl Display) -> TestResponse {
+        self.patch(&format!("/api/booking/cancel?bookingId={id}"), token)
+            .await
     }
 }
 
