@@ -270,10 +270,7 @@ async fn retries_with_one_idempotency_key_make_one_booking() {
         res.body
     );
     let res = w.book(&user, body, Some("has space")).await;
-    assert_eq!(
-        (res.status, res.field()),
-        (StatusCode::BAD_REQUEST, Some("Idempotency-Key"))
-    );
+    res.assert_field(StatusCode::BAD_REQUEST, "Idempotency-Key");
     w.assert_counters_exact().await;
 }
 
@@ -443,11 +440,7 @@ async fn bad_bookings_name_the_field_and_write_nothing() {
         let mut body = w.body(&w.ambulance);
         patch(&mut body);
         let res = w.book(&user, body.clone(), None).await;
-        assert_eq!(
-            (res.status, res.field()),
-            (StatusCode::BAD_REQUEST, Some(field)),
-            "{body}"
-        );
+        res.assert_field(StatusCode::BAD_REQUEST, field);
     }
     let res = w
         .booking
@@ -487,10 +480,7 @@ async fn bad_bookings_name_the_field_and_write_nothing() {
     let mut body = w.body(&w.ambulance);
     body["hospitalId"] = other["id"].clone();
     let res = w.book(&user, body, None).await;
-    assert_eq!(
-        (res.status, res.field()),
-        (StatusCode::BAD_REQUEST, Some("ambulanceId"))
-    );
+    res.assert_field(StatusCode::BAD_REQUEST, "ambulanceId");
 
     assert_eq!(w.ambulance_status(&w.ambulance).await, "AVAILABLE");
     assert_eq!(
@@ -547,10 +537,7 @@ async fn admin_pages_newest_first_and_history_survives_removal() {
             Some(&w.admin.token),
         )
         .await;
-    assert_eq!(
-        (res.status, res.field()),
-        (StatusCode::BAD_REQUEST, Some("size"))
-    );
+    res.assert_field(StatusCode::BAD_REQUEST, "size");
     let hist = w
         .booking
         .get("/api/booking/history", Some(&user.token))

@@ -188,11 +188,7 @@ async fn admins_make_list_move_and_remove_crew() {
     // A crew signs in with its password and lands with role CREW.
     let login = f
         .app
-        .post(
-            "/api/auth/login",
-            None,
-            json!({"username": "medic", "password": TEST_PASSWORD}),
-        )
+        .login(json!({"username": "medic", "password": TEST_PASSWORD}))
         .await;
     assert_eq!(login.status, StatusCode::OK, "{:?}", login.body);
     assert_eq!(login.body["role"], "CREW");
@@ -259,11 +255,7 @@ async fn bad_crew_requests_name_the_field_and_write_nothing() {
             .app
             .post("/api/admin/crew", f.admin_token(), body.clone())
             .await;
-        assert_eq!(
-            (res.status, res.field()),
-            (StatusCode::BAD_REQUEST, Some(field)),
-            "{body}"
-        );
+        res.assert_field(StatusCode::BAD_REQUEST, field);
     }
     let mut unknown = good.clone();
     unknown["ambulanceId"] = json!(999_999);
@@ -442,8 +434,7 @@ async fn a_crew_token_reaches_no_user_only_or_admin_route() {
     );
     let res = f
         .app
-        .put(
-            "/api/user/profile",
+        .edit_profile(
             t,
             json!({"email": "crewman@example.com", "latitude": 1.0, "longitude": 2.0}),
         )

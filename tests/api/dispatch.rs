@@ -65,11 +65,9 @@ impl Dispatch {
         let res = self
             .f
             .app
-            .call(
-                Method::PATCH,
-                "/api/crew/job/stage",
+            .crew_step(
                 Some(&crew.token),
-                Some(json!({"bookingId": booking["id"], "stage": stage})),
+                json!({"bookingId": booking["id"], "stage": stage}),
             )
             .await;
         (res.status, res.body)
@@ -242,18 +240,12 @@ async fn every_refused_crew_step_is_a_409_that_writes_nothing() {
     for stage in ["DISPATCHED", "FLYING", ""] {
         let res =
             d.f.app
-                .call(
-                    Method::PATCH,
-                    "/api/crew/job/stage",
+                .crew_step(
                     Some(&crew.token),
-                    Some(json!({"bookingId": b["id"], "stage": stage})),
+                    json!({"bookingId": b["id"], "stage": stage}),
                 )
                 .await;
-        assert_eq!(
-            (res.status, res.field()),
-            (StatusCode::BAD_REQUEST, Some("stage")),
-            "{stage}"
-        );
+        res.assert_field(StatusCode::BAD_REQUEST, "stage");
     }
     d.assert_consistent().await;
 }
@@ -567,21 +559,13 @@ async fn pickups_default_to_the_profile_and_are_checked() {
         d.f.app
             .post("/api/booking/book", d.f.admin_token(), body.clone())
             .await;
-    assert_eq!(
-        (res.status, res.field()),
-        (StatusCode::BAD_REQUEST, Some("pickup")),
-        "{:?}",
-        res.body
-    );
+    res.assert_field(StatusCode::BAD_REQUEST, "pickup");
     body["pickup"] = Value::Null;
     let res =
         d.f.app
             .post("/api/booking/book", d.f.admin_token(), body)
             .await;
-    assert_eq!(
-        (res.status, res.field()),
-        (StatusCode::BAD_REQUEST, Some("pickup"))
-    );
+    res.assert_field(StatusCode::BAD_REQUEST, "pickup");
     for (pickup, field) in [
         (json!({"latitude": 95, "longitude": 74}), "pickup.latitude"),
         (
@@ -605,11 +589,7 @@ async fn pickups_default_to_the_profile_and_are_checked() {
             d.f.app
                 .post("/api/booking/book", Some(&d.user.token), body)
                 .await;
-        assert_eq!(
-            (res.status, res.field()),
-            (StatusCode::BAD_REQUEST, Some(field)),
-            "{pickup}"
-        );
+        res.assert_field(StatusCode::BAD_REQUEST, field);
     }
     // 200 characters after trimming is fine; blank is none.
     let mut body = d.book_body(&d.f.ambulances[1]);
@@ -720,10 +700,7 @@ async fn the_crew_sets_its_ambulance_out_of_service_only_while_it_holds_no_booki
     d.assert_consistent().await;
     // ON_DUTY comes only with a booking.
     let res = set("ON_DUTY").await;
-    assert_eq!(
-        (res.status, res.field()),
-        (StatusCode::BAD_REQUEST, Some("status"))
-    );
+    res.assert_field(StatusCode::BAD_REQUEST, "status");
     // Holding a booking: 409, nothing written.
     let b = d.book(amb).await;
     for status in ["MAINTENANCE", "AVAILABLE"] {

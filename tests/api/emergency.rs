@@ -289,10 +289,7 @@ async fn the_type_asked_for_and_none_free_near() {
     let mut bad = pickup_body();
     bad["ambulanceType"] = json!("HELICOPTER");
     let res = w.emergency(&user, &bad, None).await;
-    assert_eq!(
-        (res.status, res.field()),
-        (StatusCode::BAD_REQUEST, Some("ambulanceType"))
-    );
+    res.assert_field(StatusCode::BAD_REQUEST, "ambulanceType");
 }
 
 #[tokio::test]
@@ -318,15 +315,11 @@ async fn without_a_pickup_the_profile_location_and_without_either_a_400() {
         username: homeless.username,
     };
     let res = w.emergency(&homeless, &json!({}), None).await;
-    assert_eq!(
-        (res.status, res.field()),
-        (StatusCode::BAD_REQUEST, Some("pickup"))
-    );
+    res.assert_field(StatusCode::BAD_REQUEST, "pickup");
     let located = w.app.user("located").await;
     let res = w
         .app
-        .put(
-            "/api/user/profile",
+        .edit_profile(
             Some(&located.token),
             json!({"email": "located@example.com", "latitude": PICKUP.0, "longitude": PICKUP.1}),
         )
@@ -497,11 +490,7 @@ async fn emergencies_dispatched_per_account_are_limited_refusals_are_not_counted
     let res = w.emergency(&user, &pickup_body(), Some("over")).await;
     assert_eq!(res.status, StatusCode::TOO_MANY_REQUESTS, "{:?}", res.body);
     assert_eq!(res.message(), EMERGENCIES_PER_USER.message);
-    let secs: i64 = res.headers["retry-after"]
-        .to_str()
-        .unwrap()
-        .parse()
-        .unwrap();
+    let secs = res.retry_after();
     assert!(
         (1..=EMERGENCIES_PER_USER.window_secs).contains(&secs),
         "{secs}"
@@ -552,17 +541,10 @@ async fn only_signed_in_users_ask_and_bad_input_names_the_field() {
         ),
     ] {
         let res = w.emergency(&user, &body, None).await;
-        assert_eq!(
-            (res.status, res.field()),
-            (StatusCode::BAD_REQUEST, Some(field)),
-            "{body}"
-        );
+        res.assert_field(StatusCode::BAD_REQUEST, field);
     }
     let res = w.emergency(&user, &pickup_body(), Some("   ")).await;
-    assert_eq!(
-        (res.status, res.field()),
-        (StatusCode::BAD_REQUEST, Some("Idempotency-Key"))
-    );
+    res.assert_field(StatusCode::BAD_REQUEST, "Idempotency-Key");
     assert_eq!(w.ambulance_status(&amb).await, "AVAILABLE");
     w.assert_consistent().await;
 }

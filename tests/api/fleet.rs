@@ -325,12 +325,7 @@ async fn bad_parameters_are_400_naming_them() {
         ),
     ] {
         let res = a.admin_app.call(method, uri, token, None).await;
-        assert_eq!(
-            (res.status, res.field()),
-            (StatusCode::BAD_REQUEST, Some(field)),
-            "{uri}: {:?}",
-            res.body
-        );
+        res.assert_field(StatusCode::BAD_REQUEST, field);
     }
     for (body, field) in [
         (json!({"name":"n","address":"a","latitude":1}), "longitude"),
@@ -348,12 +343,7 @@ async fn bad_parameters_are_400_naming_them() {
         ),
     ] {
         let res = a.admin_app.add_hospital(token, body).await;
-        assert_eq!(
-            (res.status, res.field()),
-            (StatusCode::BAD_REQUEST, Some(field)),
-            "{:?}",
-            res.body
-        );
+        res.assert_field(StatusCode::BAD_REQUEST, field);
     }
     for (body, field) in [
         (json!({"status":"AVAILABLE","hospital":{"id":1}}), "number"),
@@ -373,12 +363,7 @@ async fn bad_parameters_are_400_naming_them() {
         (json!({"number":"X","hospital":{"id":1}}), "status"),
     ] {
         let res = a.admin_app.add_ambulance(token, body).await;
-        assert_eq!(
-            (res.status, res.field()),
-            (StatusCode::BAD_REQUEST, Some(field)),
-            "{:?}",
-            res.body
-        );
+        res.assert_field(StatusCode::BAD_REQUEST, field);
     }
     let res = a
         .admin_app
@@ -387,10 +372,7 @@ async fn bad_parameters_are_400_naming_them() {
             json!({"name":" ","address":"a","latitude":1,"longitude":1}),
         )
         .await;
-    assert_eq!(
-        (res.status, res.field()),
-        (StatusCode::BAD_REQUEST, Some("name"))
-    );
+    res.assert_field(StatusCode::BAD_REQUEST, "name");
     let res = a
         .admin_app
         .add_hospital(
@@ -398,10 +380,7 @@ async fn bad_parameters_are_400_naming_them() {
             json!({"name":"n","address":"a","latitude":91,"longitude":1}),
         )
         .await;
-    assert_eq!(
-        (res.status, res.field()),
-        (StatusCode::BAD_REQUEST, Some("latitude"))
-    );
+    res.assert_field(StatusCode::BAD_REQUEST, "latitude");
     let res = a
         .admin_app
         .add_ambulance(
@@ -409,10 +388,7 @@ async fn bad_parameters_are_400_naming_them() {
             json!({"number":"X","status":"ON_DUTY","hospital":{"id":1}}),
         )
         .await;
-    assert_eq!(
-        (res.status, res.field()),
-        (StatusCode::BAD_REQUEST, Some("status"))
-    );
+    res.assert_field(StatusCode::BAD_REQUEST, "status");
     let res = a
         .admin_app
         .add_ambulance(
@@ -420,10 +396,7 @@ async fn bad_parameters_are_400_naming_them() {
             json!({"number":"X","status":"AVAILABLE","hospital":{"id":1},"type":"JET"}),
         )
         .await;
-    assert_eq!(
-        (res.status, res.field()),
-        (StatusCode::BAD_REQUEST, Some("type"))
-    );
+    res.assert_field(StatusCode::BAD_REQUEST, "type");
     let res = a
         .admin_app
         .add_ambulance(

@@ -83,11 +83,7 @@ async fn tour(app: &TestApp) {
         "phone": "+15550001111", "latitude": 30.0, "longitude": 74.0});
     call(Method::POST, "/api/auth/register", None, Some(walker)).await;
     let wrong = app
-        .post(
-            "/api/auth/login",
-            None,
-            json!({"username": "walker", "password": "wrong-password"}),
-        )
+        .login(json!({"username": "walker", "password": "wrong-password"}))
         .await;
     assert_eq!(wrong.status, StatusCode::UNAUTHORIZED);
     let login = json!({"username": "walker", "password": TEST_PASSWORD});

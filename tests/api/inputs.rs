@@ -117,11 +117,7 @@ async fn text_with_control_or_no_visible_characters_is_refused_by_field() {
         }
     }
     let res = app
-        .put(
-            "/api/user/profile",
-            u,
-            json!({"email": "\u{202e}moc.elpmaxe@a"}),
-        )
+        .edit_profile(u, json!({"email": "\u{202e}moc.elpmaxe@a"}))
         .await;
     assert_eq!(res.field(), Some("email"), "{:?}", res.body);
     assert!(stored.is_empty(), "accepted:\n{}", stored.join("\n"));
@@ -490,11 +486,6 @@ async fn a_long_history_comes_in_pieces_of_a_hundred() {
     assert_eq!(answers[0], answers[1]);
     for bad in ["abc", "0", "-1"] {
         let res = page(format!("?before={bad}")).await;
-        assert_eq!(
-            (res.status, res.field()),
-            (StatusCode::BAD_REQUEST, Some("before")),
-            "{bad}: {:?}",
-            res.body
-        );
+        res.assert_field(StatusCode::BAD_REQUEST, "before");
     }
 }

@@ -51,7 +51,7 @@ fn assert_retry_after(results: &[TestResponse], window_secs: i64) {
         .iter()
         .filter(|r| r.status == StatusCode::TOO_MANY_REQUESTS)
     {
-        let secs: i64 = r.headers["retry-after"].to_str().unwrap().parse().unwrap();
+        let secs = r.retry_after();
         assert!((1..=window_secs).contains(&secs), "Retry-After {secs}");
         assert!(!r.message().is_empty());
     }
@@ -196,14 +196,7 @@ async fn a_crew_completing_a_booking_frees_a_place() {
     );
     for stage in CREW_STAGES_TO_COMPLETION {
         let body = json!({"bookingId": booked[0]["id"], "stage": stage});
-        let res = app
-            .call(
-                Method::PATCH,
-                "/api/crew/job/stage",
-                Some(&crew.token),
-                Some(body),
-            )
-            .await;
+        let res = app.crew_step(Some(&crew.token), body).await;
         assert_eq!(res.status, StatusCode::OK, "{stage}: {:?}", res.body);
     }
     assert_eq!(assert_guard_recounts(&app, &user).await, 2);

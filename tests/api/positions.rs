@@ -191,11 +191,9 @@ async fn the_requester_tracks_the_ambulance_with_an_eta() {
     // EN_ROUTE with a fresh position: the ETA to the pickup, from the one estimator.
     let step = async |stage: &str| {
         f.app
-            .call(
-                Method::PATCH,
-                "/api/crew/job/stage",
+            .crew_step(
                 Some(&crew.token),
-                Some(json!({"bookingId": b["id"], "stage": stage})),
+                json!({"bookingId": b["id"], "stage": stage}),
             )
             .await
     };
@@ -339,17 +337,10 @@ async fn the_live_map_shows_what_is_in_the_box() {
     );
     for bad in ["1,2,3", "91,0,0,0", "a,b,c,d"] {
         let res = live(bad).await;
-        assert_eq!(
-            (res.status, res.field()),
-            (StatusCode::BAD_REQUEST, Some("bbox")),
-            "{bad}"
-        );
+        res.assert_field(StatusCode::BAD_REQUEST, "bbox");
     }
     let res = f.app.get("/api/admin/live", f.admin_token()).await;
-    assert_eq!(
-        (res.status, res.field()),
-        (StatusCode::BAD_REQUEST, Some("bbox"))
-    );
+    res.assert_field(StatusCode::BAD_REQUEST, "bbox");
     assert_eq!(live("30,73,31,75").await.status, StatusCode::OK);
     let res = f
         .app
@@ -476,11 +467,9 @@ async fn free_entries_exist_exactly_for_available_ambulances_after_any_moves() {
                     "COMPLETED",
                 ][rng.random_range(0..5)];
                 f.app
-                    .call(
-                        Method::PATCH,
-                        "/api/crew/job/stage",
+                    .crew_step(
                         Some(&crew.token),
-                        Some(json!({"bookingId": held, "stage": stage})),
+                        json!({"bookingId": held, "stage": stage}),
                     )
                     .await;
             }

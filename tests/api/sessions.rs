@@ -14,11 +14,7 @@ use shared::{
 
 async fn sign_in(app: &TestApp, username: &str, password: &str) -> TestResponse {
     let res = app
-        .post(
-            "/api/auth/login",
-            None,
-            json!({"username": username, "password": password}),
-        )
+        .login(json!({"username": username, "password": password}))
         .await;
     assert_eq!(res.status, StatusCode::OK, "{:?}", res.body);
     res
@@ -127,10 +123,7 @@ async fn signing_out_ends_the_session() {
         assert_eq!(res.status, StatusCode::NO_CONTENT);
     }
     let res = app.post("/api/auth/logout", None, json!({})).await;
-    assert_eq!(
-        (res.status, res.field()),
-        (StatusCode::BAD_REQUEST, Some("refreshToken"))
-    );
+    res.assert_field(StatusCode::BAD_REQUEST, "refreshToken");
 }
 
 #[tokio::test]
@@ -140,8 +133,7 @@ async fn a_new_password_ends_every_session_and_token() {
     let phone = sign_in(&app, "changer", TEST_PASSWORD).await.body;
     let laptop = sign_in(&app, "changer", TEST_PASSWORD).await.body;
     let res = app
-        .put(
-            "/api/user/profile",
+        .edit_profile(
             laptop["token"].as_str(),
             json!({"email": "changer@example.com", "password": "a-new-password", "currentPassword": TEST_PASSWORD}),
         )
@@ -252,8 +244,7 @@ async fn crew_sessions_end_like_everyone_elses() {
 
     // A new password (the crew's own profile, with the current one) ends both.
     let res = app
-        .put(
-            "/api/user/profile",
+        .edit_profile(
             second["token"].as_str(),
             json!({"email": "driver@example.com", "password": "a-new-password", "currentPassword": TEST_PASSWORD}),
         )

@@ -153,11 +153,7 @@ async fn the_patient_details_follow_while_the_ambulance_comes() {
         ),
     ] {
         let res = t.patient(&t.user, patch.clone()).await;
-        assert_eq!(
-            (res.status, res.field()),
-            (StatusCode::BAD_REQUEST, Some(field)),
-            "{patch}"
-        );
+        res.assert_field(StatusCode::BAD_REQUEST, field);
     }
     // Only the requester, only while open.
     let other = t.w.app.user("other").await;

@@ -26,12 +26,8 @@ async fn register(app: &TestApp, body: Value) -> TestResponse {
 }
 
 async fn login(app: &TestApp, username: &str, password: &str) -> TestResponse {
-    app.post(
-        "/api/auth/login",
-        None,
-        json!({ "username": username, "password": password }),
-    )
-    .await
+    app.login(json!({ "username": username, "password": password }))
+        .await
 }
 
 #[tokio::test]
@@ -242,24 +238,10 @@ async fn wrong_password_and_unknown_user_look_the_same() {
 #[tokio::test]
 async fn login_needs_both_fields() {
     let app = app().await;
-    let res = app
-        .post(
-            "/api/auth/login",
-            None,
-            json!({ "username": "", "password": "x" }),
-        )
-        .await;
-    assert_eq!(
-        (res.status, res.field()),
-        (StatusCode::BAD_REQUEST, Some("username"))
-    );
-    let res = app
-        .post("/api/auth/login", None, json!({ "username": "abc" }))
-        .await;
-    assert_eq!(
-        (res.status, res.field()),
-        (StatusCode::BAD_REQUEST, Some("password"))
-    );
+    let res = app.login(json!({ "username": "", "password": "x" })).await;
+    res.assert_field(StatusCode::BAD_REQUEST, "username");
+    let res = app.login(json!({ "username": "abc" })).await;
+    res.assert_field(StatusCode::BAD_REQUEST, "password");
 }
 
 async fn login_from(app: &TestApp, ip: &str, username: &str, password: &str) -> TestResponse {
@@ -284,11 +266,7 @@ async fn failures_slow_down_the_address_they_come_from_not_the_owner() {
     // From that address even the right password must wait now, and is told how long.
     let res = login_from(&app, "203.0.113.66", &user.username, TEST_PASSWORD).await;
     assert_eq!(res.status, StatusCode::TOO_MANY_REQUESTS, "{:?}", res.body);
-    let retry: u64 = res.headers["retry-after"]
-        .to_str()
-        .unwrap()
-        .parse()
-        .unwrap();
+    let retry = res.retry_after();
     assert!(
         (1..=15).contains(&retry),
         "a short wait, not a lock: {retry}"

@@ -344,6 +344,8 @@ pub struct TestUser {
 
 #[derive(Debug)]
 pub struct TestResponse {
+    /// `METHOD uri` of the request answered, for failure messages.
+    pub request: String,
     pub status: StatusCode,
     pub headers: HeaderMap,
     pub body: Value,
@@ -359,6 +361,27 @@ impl TestResponse {
     }
     pub fn field(&self) -> Option<&str> {
         self.body.get("field").and_then(Value::as_str)
+    }
+
+    /// Asserts the status and the `field` an error names; a failure shows the
+    /// request and the body.
+    #[track_caller]
+    pub fn assert_field(&self, status: StatusCode, field: &str) {
+        let got = (self.status, self.field());
+        assert_eq!(
+            got,
+            (status, Some(field)),
+            "{}: {:?}",
+            self.request,
+            self.body
+        );
+    }
+
+    /// The `Retry-After` seconds (a 429's, a 503's); panics when there are none.
+    pub fn retry_after(&self) -> i64 {
+        let header = self.headers.get("retry-after");
+        let secs = header.and_then(|v| v.to_str().ok()?.parse().ok());
+        secs.unwrap_or_else(|| panic!("no Retry-After seconds: {header:?}, {:?}", self.body))
     }
 }
 
@@ -554,6 +577,7 @@ impl TestApp {
     /// Sends any request, e.g. a malformed body or odd headers. Fails the test when
     /// the function made a DynamoDB call its template.yaml policy does not grant.
     pub async fn send(&self, request: http::Request<lambda_http::Body>) -> TestResponse {
+        let line = format!("{} {}", request.method(), request.uri());
         // API Gateway routes /api/<group>/... to the function of that group.
         let function = request
             .uri()
@@ -588,6 +612,7 @@ impl TestApp {
             })
         };
         TestResponse {
+            request: line,
             status,
             headers,
             body,
@@ -650,6 +675,22 @@ impl TestApp {
     pub async fn remove_hospital(&self, token: Option<&str>, id: impl Display) -> TestResponse {
         let uri = format!("/api/admin/hospitals/remove?hospitalId={id}");
         self.delete(&uri, token).await
+    }
+
+    /// `PUT /api/user/profile` (for the caller).
+    pub async fn edit_profile(&self, token: Option<&str>, body: Value) -> TestResponse {
+        self.put("/api/user/profile", token, body).await
+    }
+
+    /// `POST /api/auth/login`.
+    pub async fn login(&self, body: Value) -> TestResponse {
+        self.post("/api/auth/login", None, body).await
+    }
+
+    /// `PATCH /api/crew/job/stage` with `body` (`{bookingId, stage}`).
+    pub async fn crew_step(&self, token: Option<&str>, body: Value) -> TestResponse {
+        self.call(Method::PATCH, "/api/crew/job/stage", token, Some(body))
+            .await
     }
 
     /// `PATCH /api/booking/cancel?bookingId={id}`.
