@@ -172,12 +172,7 @@ impl Store {
     }
 
     async fn geo_range(&self, r: &Range) -> Result<Vec<HospitalItem>, ApiError> {
-        self.query_all(
-            Query::on(GEO, "geopk = :p AND geosk BETWEEN :lo AND :hi")
-                .value(":p", &r.partition)
-                .value(":lo", r.lo)
-                .value(":hi", r.hi),
-        )
-        .await
+        self.query_all(Query::on(GEO, "geopk = :p AND geosk BETWEEN :lo AND :hi").range(r))
+            .await
     }
 }
