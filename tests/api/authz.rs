@@ -24,16 +24,8 @@ async fn the_authorization_matrix() {
         ambs.push(res.body["id"].clone());
     }
     let book = |amb: &Value| json!({"hospitalId": hospital["id"], "ambulanceId": amb, "patient": {"name":"P","age":40,"gender":"Male","condition":"c"}});
-    let a_booking = base
-        .post("/api/booking/book", Some(&a.token), book(&ambs[0]))
-        .await
-        .body["id"]
-        .clone();
-    let a_pending = base
-        .post("/api/booking/book", Some(&a.token), book(&ambs[1]))
-        .await
-        .body["id"]
-        .clone();
+    let a_booking = base.book(Some(&a.token), book(&ambs[0])).await.body["id"].clone();
+    let a_pending = base.book(Some(&a.token), book(&ambs[1])).await.body["id"].clone();
     let (h, uid) = (hospital["id"].clone(), a.id);
     let amb_id = |i: usize| shared::types::Id::try_from(ambs[i].as_u64().unwrap()).unwrap();
     let crew = base.crew("crew_c", amb_id(0)).await;

@@ -83,20 +83,15 @@ impl World {
             .await
     }
 
+    /// A GET as the admin.
+    async fn admin_get(&self, uri: &str) -> TestResponse {
+        self.admin_app.get(uri, Some(&self.admin.token)).await
+    }
+
     async fn ambulance_status(&self, ambulance: &Value) -> String {
-        let list = self
-            .admin_app
-            .get("/api/admin/ambulances/all", Some(&self.admin.token))
-            .await;
-        list.body
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|a| a["id"] == ambulance["id"])
-            .unwrap()["status"]
-            .as_str()
-            .unwrap()
-            .to_owned()
+        let token = Some(self.admin.token.as_str());
+        let listed = crate::helpers::listed_ambulance(&self.admin_app, token, ambulance).await;
+        listed["status"].as_str().unwrap().to_owned()
     }
 
     async fn stats(&self) -> Value {
@@ -173,10 +168,7 @@ async fn a_booking_holds_the_ambulance_and_keeps_the_names() {
     );
     let other = w.booking.user("other").await;
     let res = w.book(&other, w.body(&w.ambulance), None).await;
-    assert_eq!(
-        (res.status, res.message()),
-        (StatusCode::CONFLICT, "Ambulance is no longer available")
-    );
+    res.assert_message(StatusCode::CONFLICT, "Ambulance is no longer available");
 
     // History and the single booking.
     let hist = w
@@ -222,10 +214,7 @@ async fn only_one_of_a_hundred_racers_gets_the_ambulance() {
             .all(|r| r.message() == "Ambulance is no longer available")
     );
     assert_eq!(w.ambulance_status(&w.ambulance).await, "ON_DUTY");
-    let page = w
-        .admin_app
-        .get("/api/admin/bookings/all/paged", Some(&w.admin.token))
-        .await;
+    let page = w.admin_get("/api/admin/bookings/all/paged").await;
     assert_eq!(page.body["totalElements"], 1);
     assert_eq!(page.body["content"].as_array().unwrap().len(), 1);
     w.assert_counters_exact().await;
@@ -502,11 +491,7 @@ async fn admin_pages_newest_first_and_history_survives_removal() {
         ids.push(b["id"].as_u64().unwrap());
     }
     let first = w
-        .admin_app
-        .get(
-            "/api/admin/bookings/all/paged?page=0&size=5",
-            Some(&w.admin.token),
-        )
+        .admin_get("/api/admin/bookings/all/paged?page=0&size=5")
         .await;
     assert_eq!(
         (
@@ -523,20 +508,10 @@ async fn admin_pages_newest_first_and_history_survives_removal() {
         .collect();
     assert_eq!(got, ids.iter().rev().take(5).copied().collect::<Vec<_>>());
     let last = w
-        .admin_app
-        .get(
-            "/api/admin/bookings/all/paged?page=2&size=5",
-            Some(&w.admin.token),
-        )
+        .admin_get("/api/admin/bookings/all/paged?page=2&size=5")
         .await;
     assert_eq!(last.body["content"].as_array().unwrap().len(), 2);
-    let res = w
-        .admin_app
-        .get(
-            "/api/admin/bookings/all/paged?size=101",
-            Some(&w.admin.token),
-        )
-        .await;
+    let res = w.admin_get("/api/admin/bookings/all/paged?size=101").await;
     res.assert_field(StatusCode::BAD_REQUEST, "size");
     let hist = w
         .booking

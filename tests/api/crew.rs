@@ -119,9 +119,7 @@ impl Fleet {
         if let Some((lat, lng)) = pickup {
             body["pickup"] = json!({"latitude": lat, "longitude": lng});
         }
-        self.app
-            .post("/api/booking/book", Some(&user.token), body)
-            .await
+        self.app.book(Some(&user.token), body).await
     }
 
     pub async fn crew_list(&self, query: &str) -> Value {
@@ -266,23 +264,15 @@ async fn bad_crew_requests_name_the_field_and_write_nothing() {
     assert_eq!(res.status, StatusCode::NOT_FOUND, "{:?}", res.body);
     // A name or email any user holds is taken for a crew too, and the other way round.
     let user = f.app.user("taken").await;
-    let mut same_name = good.clone();
-    same_name["username"] = json!("TAKEN");
-    let res = f
-        .app
-        .post("/api/admin/crew", f.admin_token(), same_name)
-        .await;
-    assert_eq!(
-        (res.status, res.message()),
-        (StatusCode::CONFLICT, "Username is already taken")
-    );
-    let mut same_email = good.clone();
-    same_email["email"] = json!("taken@example.com");
-    let res = f
-        .app
-        .post("/api/admin/crew", f.admin_token(), same_email)
-        .await;
-    assert_eq!(res.status, StatusCode::CONFLICT);
+    for (field, value, message) in [
+        ("username", "TAKEN", "Username is already taken"),
+        ("email", "taken@example.com", "Email is already registered"),
+    ] {
+        let mut same = good.clone();
+        same[field] = json!(value);
+        let res = f.app.post("/api/admin/crew", f.admin_token(), same).await;
+        res.assert_message(StatusCode::CONFLICT, message);
+    }
     assert_eq!(
         f.crew_list("").await["totalElements"],
         0,
@@ -423,7 +413,7 @@ async fn a_crew_token_reaches_no_user_only_or_admin_route() {
     }
     let book = json!({"hospitalId": f.hospital["id"], "ambulanceId": f.ambulances[0]["id"],
                       "patient": {"name":"P","age":40,"gender":"Male","condition":"c"}});
-    let res = f.app.post("/api/booking/book", t, book).await;
+    let res = f.app.book(t, book).await;
     assert_eq!(res.status, StatusCode::FORBIDDEN);
     // Its own profile it may read (no location: it has none).
     let me = f.app.get("/api/user/profile", t).await;

@@ -10,7 +10,7 @@ use shared::{domain::booking::BookingStatus, testing::TestUser};
 
 use crate::{
     crew::{Fleet, id_of},
-    helpers::stages,
+    helpers::{self, stages},
 };
 
 /// A fleet with a user and a crew per ambulance.
@@ -46,11 +46,7 @@ impl Dispatch {
         let res = self
             .f
             .app
-            .post(
-                "/api/booking/book",
-                Some(&requester.token),
-                self.book_body(ambulance),
-            )
+            .book(Some(&requester.token), self.book_body(ambulance))
             .await;
         assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
         res.body
@@ -111,18 +107,7 @@ impl Dispatch {
     }
 
     async fn ambulance(&self, ambulance: &Value) -> Value {
-        let all = self
-            .f
-            .app
-            .get("/api/admin/ambulances/all", self.f.admin_token())
-            .await;
-        all.body
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|a| a["id"] == ambulance["id"])
-            .unwrap()
-            .clone()
+        helpers::listed_ambulance(&self.f.app, self.f.admin_token(), ambulance).await
     }
 
     /// The dashboard's counters equal a recount of the bookings and the fleet, and
@@ -542,10 +527,7 @@ async fn pickups_default_to_the_profile_and_are_checked() {
     let d = Dispatch::new(3).await;
     let mut body = d.book_body(&d.f.ambulances[0]);
     body.as_object_mut().unwrap().remove("pickup");
-    let res =
-        d.f.app
-            .post("/api/booking/book", Some(&d.user.token), body)
-            .await;
+    let res = d.f.app.book(Some(&d.user.token), body).await;
     assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
     assert_eq!(
         res.body["pickup"],
@@ -555,16 +537,10 @@ async fn pickups_default_to_the_profile_and_are_checked() {
     // A user without a location (an admin booking for itself) must give one.
     let mut body = d.book_body(&d.f.ambulances[1]);
     body.as_object_mut().unwrap().remove("pickup");
-    let res =
-        d.f.app
-            .post("/api/booking/book", d.f.admin_token(), body.clone())
-            .await;
+    let res = d.f.app.book(d.f.admin_token(), body.clone()).await;
     res.assert_field(StatusCode::BAD_REQUEST, "pickup");
     body["pickup"] = Value::Null;
-    let res =
-        d.f.app
-            .post("/api/booking/book", d.f.admin_token(), body)
-            .await;
+    let res = d.f.app.book(d.f.admin_token(), body).await;
     res.assert_field(StatusCode::BAD_REQUEST, "pickup");
     for (pickup, field) in [
         (json!({"latitude": 95, "longitude": 74}), "pickup.latitude"),
@@ -585,27 +561,18 @@ async fn pickups_default_to_the_profile_and_are_checked() {
     ] {
         let mut body = d.book_body(&d.f.ambulances[1]);
         body["pickup"] = pickup.clone();
-        let res =
-            d.f.app
-                .post("/api/booking/book", Some(&d.user.token), body)
-                .await;
+        let res = d.f.app.book(Some(&d.user.token), body).await;
         res.assert_field(StatusCode::BAD_REQUEST, field);
     }
     // 200 characters after trimming is fine; blank is none.
     let mut body = d.book_body(&d.f.ambulances[1]);
     body["pickup"]["landmark"] = json!(format!("  {}  ", "l".repeat(200)));
-    let res =
-        d.f.app
-            .post("/api/booking/book", Some(&d.user.token), body)
-            .await;
+    let res = d.f.app.book(Some(&d.user.token), body).await;
     assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
     assert_eq!(res.body["pickup"]["landmark"].as_str().unwrap().len(), 200);
     let mut body = d.book_body(&d.f.ambulances[2]);
     body["pickup"]["landmark"] = json!("   ");
-    let res =
-        d.f.app
-            .post("/api/booking/book", Some(&d.user.token), body)
-            .await;
+    let res = d.f.app.book(Some(&d.user.token), body).await;
     assert_eq!(res.status, StatusCode::CREATED);
     assert!(
         res.body["pickup"].get("landmark").is_none(),

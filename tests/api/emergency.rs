@@ -48,6 +48,15 @@ impl World {
         World { app, admin }
     }
 
+    /// A world with one hospital 1 km north of the pickup and, there, one free BLS
+    /// ambulance `number`.
+    pub async fn with_one_ambulance(number: &str) -> (World, Value) {
+        let w = World::new().await;
+        let h = w.hospital("Near", north(1.0)).await;
+        let ambulance = w.ambulance(&h, number, "BLS").await;
+        (w, ambulance)
+    }
+
     fn admin_token(&self) -> Option<&str> {
         Some(&self.admin.token)
     }
@@ -104,17 +113,8 @@ impl World {
     }
 
     pub async fn ambulance_status(&self, ambulance: &Value) -> String {
-        let all = self
-            .app
-            .get("/api/admin/ambulances/all", self.admin_token())
-            .await;
-        let found = all
-            .body
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|a| a["id"] == ambulance["id"]);
-        found.unwrap()["status"].as_str().unwrap().to_owned()
+        let listed = helpers::listed_ambulance(&self.app, self.admin_token(), ambulance).await;
+        listed["status"].as_str().unwrap().to_owned()
     }
 
     pub async fn cancel(&self, user: &TestUser, booking: &Value) -> TestResponse {
@@ -294,9 +294,7 @@ async fn the_type_asked_for_and_none_free_near() {
 
 #[tokio::test]
 async fn without_a_pickup_the_profile_location_and_without_either_a_400() {
-    let w = World::new().await;
-    let h = w.hospital("Near", north(1.0)).await;
-    let amb = w.ambulance(&h, "P-1", "BLS").await;
+    let (w, amb) = World::with_one_ambulance("P-1").await;
     let store = &w.app.state.store;
     let homeless = store
         .create_user(NewUser {
@@ -414,8 +412,7 @@ async fn one_open_emergency_per_user() {
         .unwrap();
     let form = w
         .app
-        .post(
-            "/api/booking/book",
+        .book(
             Some(&user.token),
             json!({"hospitalId": h["id"], "ambulanceId": free["id"], "bookingType": "EMERGENCY",
                    "patient": {"name": "Fay", "age": 30, "gender": "Female", "condition": "c"}}),
@@ -451,9 +448,7 @@ async fn one_open_emergency_per_user() {
 
 #[tokio::test]
 async fn emergencies_dispatched_per_account_are_limited_refusals_are_not_counted() {
-    let w = World::new().await;
-    let h = w.hospital("Near", north(1.0)).await;
-    let ambulance = w.ambulance(&h, "L-1", "BLS").await;
+    let (w, ambulance) = World::with_one_ambulance("L-1").await;
     let max = EMERGENCIES_PER_USER.max;
     let user = w.app.user("prank").await;
     // Refusals send no ambulance and are not counted: an open emergency (409) ...
@@ -508,9 +503,7 @@ async fn emergencies_dispatched_per_account_are_limited_refusals_are_not_counted
 
 #[tokio::test]
 async fn only_signed_in_users_ask_and_bad_input_names_the_field() {
-    let w = World::new().await;
-    let h = w.hospital("Near", north(1.0)).await;
-    let amb = w.ambulance(&h, "Q-1", "BLS").await;
+    let (w, amb) = World::with_one_ambulance("Q-1").await;
     let crew = w.app.crew("crew_q", id_of(&amb)).await;
     let user = w.app.user("gus").await;
     let res = w

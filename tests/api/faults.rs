@@ -128,8 +128,7 @@ async fn bookings_interrupted_by_a_dead_database_are_whole_or_absent() {
 
     // A burst of bookings; the database dies in the middle of it.
     let burst = join_all(users.iter().zip(&ambulances).map(|(u, a)| {
-        app.post(
-            "/api/booking/book",
+        app.book(
             Some(&u.token),
             json!({"hospitalId": hospital.id, "ambulanceId": a.id, "patient": {"name": "P", "age": 30, "gender": "Other", "condition": "c"}}),
         )

@@ -377,6 +377,14 @@ impl TestResponse {
         );
     }
 
+    /// Asserts the status and the error's message; a failure shows the request and
+    /// the body.
+    #[track_caller]
+    pub fn assert_message(&self, status: StatusCode, message: &str) {
+        let got = (self.status, self.message());
+        assert_eq!(got, (status, message), "{}: {:?}", self.request, self.body);
+    }
+
     /// The `Retry-After` seconds (a 429's, a 503's); panics when there are none.
     pub fn retry_after(&self) -> i64 {
         let header = self.headers.get("retry-after");
@@ -675,6 +683,11 @@ impl TestApp {
     pub async fn remove_hospital(&self, token: Option<&str>, id: impl Display) -> TestResponse {
         let uri = format!("/api/admin/hospitals/remove?hospitalId={id}");
         self.delete(&uri, token).await
+    }
+
+    /// `POST /api/booking/book`.
+    pub async fn book(&self, token: Option<&str>, body: Value) -> TestResponse {
+        self.post("/api/booking/book", token, body).await
     }
 
     /// `PUT /api/user/profile` (for the caller).
