@@ -74,12 +74,7 @@ async fn grid(state: &AppState) -> Vec<(f64, f64)> {
 }
 
 async fn nearest_ids(app: &TestApp, lat: f64, lng: f64, limit: usize) -> Vec<u64> {
-    let res = app
-        .get(
-            &format!("/api/hospitals/nearest?lat={lat}&lng={lng}&limit={limit}&radiusKm=50"),
-            None,
-        )
-        .await;
+    let res = app.nearest(lat, lng, limit, 50.0).await;
     assert_eq!(res.status, StatusCode::OK, "{:?}", res.body);
     res.body
         .as_array()

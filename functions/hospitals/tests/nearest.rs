@@ -56,12 +56,7 @@ async fn check(
     limit: usize,
     radius: f64,
 ) {
-    let res = app
-        .get(
-            &format!("/api/hospitals/nearest?lat={lat}&lng={lng}&limit={limit}&radiusKm={radius}"),
-            None,
-        )
-        .await;
+    let res = app.nearest(lat, lng, limit, radius).await;
     assert_eq!(res.status, StatusCode::OK, "{:?}", res.body);
     let got: Vec<(u64, f64)> = res
         .body

@@ -685,6 +685,13 @@ impl TestApp {
         self.delete(&uri, token).await
     }
 
+    /// `GET /api/hospitals/nearest` of (`lat`, `lng`), signed out.
+    pub async fn nearest(&self, lat: f64, lng: f64, limit: usize, radius_km: f64) -> TestResponse {
+        let query = format!("lat={lat}&lng={lng}&limit={limit}&radiusKm={radius_km}");
+        self.get(&format!("/api/hospitals/nearest?{query}"), None)
+            .await
+    }
+
     /// `POST /api/booking/book`.
     pub async fn book(&self, token: Option<&str>, body: Value) -> TestResponse {
         self.post("/api/booking/book", token, body).await
