@@ -1,6 +1,23 @@
 // The spec's user-facing messages, once (spec sections 2, 5 and 8).
+import { DEFAULT_EMERGENCY_NUMBER, emergencyNumberOf } from '@/lib/emergencyNumber'
+
+/** 911 unless the build says otherwise (VITE_EMERGENCY_NUMBER: 112, 108...). */
+const emergency = emergencyNumberOf(import.meta.env.VITE_EMERGENCY_NUMBER)
+
 export const S = {
-  emergencyNumber: '911',
+  // Every call button and message says this one number (issue 14).
+  emergencyNumber: emergency,
+  emergencyTel: `tel:${emergency}`,
+  /** The top bar's call button, as it is named ("Emergency 911"). */
+  emergencyCall: `Emergency ${emergency}`,
+  /** The home page's hero button (spec: Call Emergency, dials 911). */
+  callEmergency: `Call Emergency (${emergency})`,
+  callNow: `Call ${emergency}`,
+  inAnEmergency: `In an emergency call ${emergency}.`,
+  /** The spec's contact line mentions 112 beside 911; another number stands alone. */
+  otherRegions: emergency === DEFAULT_EMERGENCY_NUMBER ? ' (some regions: 112)' : '',
+  alwaysCall: `In a real emergency, always call ${emergency} directly.`,
+  tryElsewhereOrCall: `Try another location, or call ${emergency} in an emergency.`,
   fillAllFields: 'Please fill in all fields.',
   fillRequired: 'Please fill in all required fields.',
   // Beyond the spec: what a form says about a value it cannot use.

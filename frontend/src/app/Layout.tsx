@@ -25,7 +25,7 @@ export function Layout() {
       </main>
       <footer className="border-t border-slate-200 bg-white">
         <div className="mx-auto flex max-w-6xl flex-col gap-4 px-4 py-6 text-sm text-slate-600 md:flex-row md:items-center md:justify-between">
-          <p>© {new Date().getFullYear()} AmbuCare · In an emergency call {S.emergencyNumber}.</p>
+          <p>© {new Date().getFullYear()} AmbuCare · {S.inAnEmergency}</p>
           <nav aria-label="Footer" className="flex flex-wrap gap-4">
             {crew ? (
               // The users' screens send crew back to /crew: only theirs here.

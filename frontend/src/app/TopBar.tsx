@@ -3,6 +3,7 @@ import { Link, NavLink, useLocation, useNavigate } from 'react-router'
 import { signOut } from '@/lib/api'
 import { isAdmin, isCrew, useSession } from '@/lib/session'
 import { S } from '@/strings'
+import { CallEmergency } from '@/components/CallEmergency'
 import { Icon } from '@/components/Icon'
 
 const linkClass = ({ isActive }: { isActive: boolean }) =>
@@ -79,14 +80,10 @@ export function TopBar() {
           {links}
         </nav>
         <div className="flex items-center gap-2">
-          <a
-            href={`tel:${S.emergencyNumber}`}
-            className={`btn bg-brand-600 text-white shadow hover:bg-brand-700 ${touch}`}
-          >
-            <Icon name="phone" className="h-4 w-4" />
+          <CallEmergency className={`btn bg-brand-600 text-white shadow hover:bg-brand-700 ${touch}`} iconClass="h-4 w-4">
             {/* Narrow screens show only the number; the name stays "Emergency 911". */}
             <span className="sr-only sm:not-sr-only">Emergency</span> {S.emergencyNumber}
-          </a>
+          </CallEmergency>
           {user && <UserMenu key={location.pathname} displayName={displayName} onLogout={logout} touch={touch} />}
           <button
             type="button"

@@ -1,4 +1,5 @@
 import { Link } from 'react-router'
+import { CallEmergency } from '@/components/CallEmergency'
 import { Alert } from '@/components/Feedback'
 import { LiveClock } from '@/components/LiveClock'
 import { Section } from '@/components/Section'
@@ -40,9 +41,7 @@ export function HomePage() {
             Find hospitals near you, see which ambulances are free right now and book one for a patient in under a minute.
           </p>
           <div className="flex flex-wrap gap-3">
-            <a href={`tel:${S.emergencyNumber}`} className="btn bg-white px-6 py-3 text-base text-brand-700 hover:bg-brand-50">
-              <Icon name="phone" /> Call Emergency ({S.emergencyNumber})
-            </a>
+            <CallEmergency className="btn bg-white px-6 py-3 text-base text-brand-700 hover:bg-brand-50">{S.callEmergency}</CallEmergency>
             {signedIn ? (
               <Link to="/booking" className="btn border border-white/70 px-6 py-3 text-base text-white hover:bg-white/10">
                 Book Ambulance
