@@ -5,6 +5,7 @@ import { isAdmin, isCrew, useSession } from '@/lib/session'
 import { S } from '@/strings'
 import { CallEmergency } from '@/components/CallEmergency'
 import { Icon } from '@/components/Icon'
+import { SendAmbulanceLink } from '@/features/emergency'
 
 const linkClass = ({ isActive }: { isActive: boolean }) =>
   `rounded-md px-3 py-2 text-sm font-medium ${isActive ? 'bg-brand-50 text-brand-700' : 'text-slate-700 hover:bg-slate-100'}`
@@ -84,6 +85,7 @@ export function TopBar() {
             {/* Narrow screens show only the number; the name stays "Emergency 911". */}
             <span className="sr-only sm:not-sr-only">Emergency</span> {S.emergencyNumber}
           </CallEmergency>
+          {user && !admin && !crew && <SendAmbulanceLink compact />}
           {user && <UserMenu key={location.pathname} displayName={displayName} onLogout={logout} touch={touch} />}
           <button
             type="button"

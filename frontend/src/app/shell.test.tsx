@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react'
+import { act, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { api } from '@/lib/api'
@@ -59,6 +59,18 @@ describe('top bar', () => {
     saveSession({ token: 't', user: { ...user, role: 'admin' as never }, role: 'ADMIN', id: 2 })
     shell('/')
     expect(mainNav().getAllByRole('link').map((l) => l.textContent)).toEqual(['About', 'Admin'])
+    expect(screen.queryByRole('link', { name: 'Send an ambulance' })).not.toBeInTheDocument()
+  })
+
+  it('offers a signed-in user "Send an ambulance" beside the call button, not to others', () => {
+    shell('/')
+    expect(screen.queryByRole('link', { name: 'Send an ambulance' })).not.toBeInTheDocument()
+    act(() => saveSession({ token: 't', user, role: 'USER', id: 2 }))
+    const call = screen.getByRole('link', { name: 'Emergency 911' })
+    const send = screen.getByRole('link', { name: 'Send an ambulance' })
+    expect(send).toHaveAttribute('href', '/emergency')
+    // Right after the call button.
+    expect(call.nextElementSibling).toBe(send)
   })
 
   it('offers a crew only Crew, Profile, Logout and the emergency call', async () => {

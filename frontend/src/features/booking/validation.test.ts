@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { keyFor } from './api/bookings'
-import { fieldOf, validateBooking, type BookingForm } from './validation'
+import { emptyPatient, fieldOf, validateBooking, validatePatientDetails, type BookingForm, type PatientForm } from './validation'
 
 const good: BookingForm = {
   hospitalId: '3',
@@ -94,5 +94,23 @@ describe('Idempotency-Key per submission', () => {
     expect(keyFor(first, '{"a":1}')).toBe(first)
     const second = keyFor(first, '{"a":2}')
     expect(second.key).not.toBe(first.key)
+  })
+})
+
+describe('validatePatientDetails', () => {
+  const form = (patch: Partial<PatientForm>): PatientForm => ({ ...emptyPatient, bookingType: 'EMERGENCY', ...patch })
+
+  it('sends only what is known, trimmed', () => {
+    expect(validatePatientDetails(form({ name: '  Asha ', condition: ' unconscious ' }))).toEqual({
+      request: { name: 'Asha', condition: 'unconscious' },
+    })
+    expect(validatePatientDetails(form({ age: '0', gender: 'Other' }))).toEqual({ request: { age: 0, gender: 'Other' } })
+  })
+
+  it('needs at least one, and the booking rules for the ones given', () => {
+    expect(validatePatientDetails(form({ name: '   ' }))).toEqual({ error: 'Fill in at least one of the patient details.', fields: ['name'] })
+    expect(validatePatientDetails(form({ age: '151' }))).toMatchObject({ fields: ['age'] })
+    expect(validatePatientDetails(form({ age: '4.5' }))).toMatchObject({ fields: ['age'] })
+    expect(validatePatientDetails(form({ gender: 'X' }))).toMatchObject({ fields: ['gender'] })
   })
 })

@@ -2,7 +2,7 @@ import { parseCoordinates } from '@/lib/coordinates'
 import type { Pickup } from '@/lib/dispatch-types'
 import type { BookingType, Gender } from '@/lib/types'
 import { S } from '@/strings'
-import type { BookRequest } from './api/types'
+import type { BookRequest, PatientDetails } from './api/types'
 
 export interface PatientForm {
   bookingType: BookingType
@@ -107,4 +107,26 @@ export function fieldOf(serverField: string | undefined): BookingField | undefin
   const name = serverField.replace(/^patient\./, '')
   const known: BookingField[] = ['hospitalId', 'ambulanceId', 'name', 'age', 'gender', 'condition']
   return (known as string[]).includes(name) ? (name as BookingField) : undefined
+}
+
+/**
+ * An emergency's patient details, sent while the ambulance is on its way: each one may
+ * be left out (not known yet), at least one is given, and the given ones follow the
+ * booking rules (age a whole number 0–150; gender Male, Female or Other).
+ */
+export function validatePatientDetails(form: PatientForm): { request?: PatientDetails; error?: string; fields?: BookingField[] } {
+  const name = form.name.trim().slice(0, MAX_NAME)
+  const condition = form.condition.trim().slice(0, MAX_CONDITION)
+  const ageText = form.age.trim()
+  if (!name && !condition && !ageText && !form.gender) return { error: S.patientDetails.needOne, fields: ['name'] }
+  if (ageText && (!/^\d{1,3}$/.test(ageText) || Number(ageText) > 150)) return { error: S.ageRange, fields: ['age'] }
+  if (form.gender && !isGender(form.gender)) return { error: S.genderInvalid, fields: ['gender'] }
+  return {
+    request: {
+      ...(name ? { name } : {}),
+      ...(ageText ? { age: Number(ageText) } : {}),
+      ...(form.gender && isGender(form.gender) ? { gender: form.gender } : {}),
+      ...(condition ? { condition } : {}),
+    },
+  }
 }

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useRef } from 'react'
-import { api, ApiError } from '@/lib/api'
+import { api, outcomeUnknown } from '@/lib/api'
 import { newIdempotencyKey } from '@/lib/idempotency'
 import { refreshAfterBooking } from '@/lib/queryKeys'
 import type { Booking } from '@/lib/types'
@@ -32,10 +32,6 @@ export function keyFor(previous: { key: string; body: string } | null, body: str
   return previous && previous.body === body ? previous : { key: newIdempotencyKey(), body }
 }
 
-/** Network trouble and 502–504 leave the outcome unknown: retrying with the key is safe. */
-const retriable = (error: unknown) =>
-  error instanceof ApiError && (error.kind !== 'http' || [502, 503, 504].includes(error.status))
-
 export function useBook(userId: number | undefined) {
   const client = useQueryClient()
   const submission = useRef<{ key: string; body: string } | null>(null)
@@ -47,7 +43,7 @@ export function useBook(userId: number | undefined) {
         body,
         headers: { 'Idempotency-Key': key },
       }),
-    retry: (count, error) => count < 1 && retriable(error),
+    retry: (count, error) => count < 1 && outcomeUnknown(error),
     retryDelay: 800,
     onSuccess: () => {
       submission.current = null

@@ -31,10 +31,10 @@ const trip = (overrides: Partial<Tracking> = {}): Tracking => ({
   ...overrides,
 })
 
-function open(routes: Record<string, (call: FetchCall) => Response>, user = demoUser) {
+function open(routes: Record<string, (call: FetchCall) => Response>, user = demoUser, state?: unknown) {
   saveSession({ token: 't', user, role: user.role, id: user.id })
   const stub = routeFetch(routes)
-  renderRoutes([{ path: '/bookings/:id', element: <TrackBookingPage /> }], '/bookings/12')
+  renderRoutes([{ path: '/bookings/:id', element: <TrackBookingPage /> }], state ? { pathname: '/bookings/12', state } : '/bookings/12')
   return stub
 }
 
@@ -126,9 +126,52 @@ describe('TrackBookingPage', () => {
     expect(screen.getByRole('link', { name: '← Back to booking history' })).toHaveAttribute('href', '/history')
   })
 
+  it('just dispatched: says so, and takes the patient’s details for the crew', async () => {
+    const { calls } = open(
+      {
+        'GET /booking/12/track': () => json(200, trip({ tripStage: 'DISPATCHED' })),
+        'PATCH /booking/12/patient': () => json(200, {}),
+      },
+      demoUser,
+      { dispatched: true },
+    )
+    expect(await screen.findByText('Ambulance dispatched. It is on its way to the pickup.')).toBeInTheDocument()
+    const form = within(screen.getByRole('region', { name: /^Patient details/ }))
+    await userEvent.click(form.getByRole('button', { name: 'Send to the crew' }))
+    expect(form.getByText('Fill in at least one of the patient details.')).toBeInTheDocument()
+    expect(form.getByLabelText('Patient Name')).toHaveFocus()
+    expect(calls.filter((c) => c.method === 'PATCH')).toHaveLength(0)
+    await userEvent.type(form.getByLabelText('Patient Name'), ' Asha ')
+    await userEvent.type(form.getByLabelText('Medical Condition'), 'Not breathing well')
+    await userEvent.click(form.getByRole('button', { name: 'Send to the crew' }))
+    expect(await form.findByText('Patient details sent to the crew.')).toBeInTheDocument()
+    expect(calls.find((c) => c.method === 'PATCH')!.body).toEqual({ name: 'Asha', condition: 'Not breathing well' })
+  })
+
+  it('marks the field a refused patient detail names', async () => {
+    open({
+      'GET /booking/12/track': () => json(200, trip()),
+      'PATCH /booking/12/patient': () => json(400, { message: 'patient.age: must be at most 150', field: 'patient.age' }),
+    })
+    const form = within(await screen.findByRole('region', { name: /^Patient details/ }))
+    await userEvent.type(form.getByLabelText('Age'), '99')
+    await userEvent.click(form.getByRole('button', { name: 'Send to the crew' }))
+    expect(await form.findByText('patient.age: must be at most 150')).toBeInTheDocument()
+    expect(form.getByLabelText('Age')).toHaveAttribute('aria-invalid', 'true')
+  })
+
+  it('asks for patient details only on its requester’s open emergency', async () => {
+    open({ 'GET /booking/12/track': () => json(200, trip({ bookingType: 'NORMAL' })) })
+    expect(await screen.findByRole('heading', { name: 'Booking #12' })).toBeInTheDocument()
+    expect(screen.queryByRole('region', { name: /^Patient details/ })).not.toBeInTheDocument()
+    expect(screen.queryByText(/Ambulance dispatched/)).not.toBeInTheDocument()
+  })
+
   it('links an admin back to all bookings', async () => {
     open({ 'GET /booking/12/track': () => json(200, trip()) }, adminUser)
     expect(await screen.findByRole('link', { name: '← Back to all bookings' })).toHaveAttribute('href', '/admin/bookings')
+    // The patient's details are the requester's to give.
+    expect(screen.queryByRole('region', { name: /^Patient details/ })).not.toBeInTheDocument()
   })
 })
 

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useState, type ReactNode } from 'react'
-import { Link, useParams } from 'react-router'
+import { Link, useLocation, useParams } from 'react-router'
 import { ConfirmAction } from '@/components/ConfirmDialog'
 import { Alert, ErrorState, Spinner } from '@/components/Feedback'
 import { useNow } from '@/components/LiveClock'
@@ -15,6 +15,7 @@ import { useCancelBooking } from '../api/bookings'
 import { useTracking } from '../api/track'
 import type { Tracking } from '../api/types'
 import { BookingTypeBadge } from '../components/BookingTypeBadge'
+import { PatientDetailsForm } from '../components/PatientDetailsForm'
 import { TripTimeline } from '../components/TripTimeline'
 import { canRequesterCancel, isOpen, tripLabel } from '../status'
 import { timelineRows } from '../timeline'
@@ -31,11 +32,13 @@ export default function TrackBookingPage() {
     <Link to="/history" className="btn-ghost -ml-3">{S.tracking.backToHistory}</Link>
   )
   if (!Number.isSafeInteger(id) || id <= 0) return <div className="space-y-4">{back}<ErrorState message={S.tracking.notFound} /></div>
-  return <Track id={id} back={back} />
+  return <Track id={id} back={back} admin={admin} />
 }
 
-function Track({ id, back }: { id: number; back: ReactNode }) {
+function Track({ id, back, admin }: { id: number; back: ReactNode; admin: boolean }) {
   const trip = useTracking(id)
+  // Just sent from /emergency: say so once, and ask for the patient's details.
+  const dispatched = (useLocation().state as { dispatched?: boolean } | null)?.dispatched === true
   const cancel = useCancelBooking()
   const [flash, , outcome] = useFlash(3000)
   const [confirming, setConfirming] = useState(false)
@@ -70,6 +73,11 @@ function Track({ id, back }: { id: number; back: ReactNode }) {
           <StatusBadge status={t.bookingStatus} />
         </div>
       </div>
+      {dispatched && open && (
+        <Alert tone="success">
+          <span className="font-semibold">{S.emergency.dispatched}</span> {!admin && t.bookingType === 'EMERGENCY' && S.emergency.dispatchedPatient}
+        </Alert>
+      )}
       {flash && <Alert tone={flash.tone}>{flash.text}</Alert>}
       <div className="grid gap-6 lg:grid-cols-[1fr_22rem]">
         <div className="space-y-3">
@@ -84,6 +92,8 @@ function Track({ id, back }: { id: number; back: ReactNode }) {
         </div>
         <div className="space-y-4">
           <Arrival trip={t} fresh={fresh} />
+          {/* The requester's (admins watch): an open emergency's details can follow it. */}
+          {!admin && open && t.bookingType === 'EMERGENCY' && <PatientDetailsForm bookingId={t.bookingId} />}
           <section aria-labelledby="amb-heading" className="card space-y-3 p-5">
             <h2 id="amb-heading" className="font-semibold">
               {S.tracking.ambulance} {t.ambulance.number}
