@@ -285,7 +285,7 @@ export const S = {
     noAmbulance: 'No ambulance is available near you',
     noAmbulanceNext: 'Call now, or call one of the nearest hospitals directly:',
     noHospitals: 'No hospital was found near the pickup.',
-    callHospital: (name: string) => `Call ${name}`,
+    callNumber: (phone: string) => `Call ${phone}`,
     noContact: 'No phone number on record.',
     openEmergency: 'You already have an emergency booking open.',
     followIt: (id: number) => `Follow booking #${id}`,
@@ -328,7 +328,8 @@ export const S = {
   sharedTrip: {
     title: 'Ambulance on its way',
     loading: 'Loading the trip...',
-    gone: 'This tracking link does not work: it is unknown, has expired, or sharing was stopped. Ask the person who sent it for a new one.',
+    goneTitle: 'This tracking link does not work',
+    gone: 'It is unknown, has expired, or sharing was stopped. Ask the person who sent it for a new one.',
     failed: 'Failed to load the trip',
     destination: 'Destination hospital',
     mapLabel: 'Map of the ambulance and the destination hospital',

@@ -35,6 +35,7 @@ const adminBookings = page(() => import('@/features/admin/routes/AdminBookingsPa
 const adminLive = page(() => import('@/features/admin/routes/AdminLivePage'))
 const adminCrew = page(() => import('@/features/admin/routes/AdminCrewPage'))
 const crew = page(() => import('@/features/crew/routes/CrewPage'))
+const sharedTrip = page(() => import('@/features/booking/routes/SharedTrackingPage'))
 
 const auth = (node: ReactNode) => <RequireAuth>{node}</RequireAuth>
 const admin = (node: ReactNode) => <RequireAdmin>{node}</RequireAdmin>
@@ -65,6 +66,8 @@ export const router = createBrowserRouter([
       { path: '/admin/live', element: admin(adminLive) },
       { path: '/admin/crew', element: admin(adminCrew) },
       { path: '/crew', element: crewOnly(crew) },
+      // A family's view of a trip, by the link its requester shared: public.
+      { path: '/t/:token', element: sharedTrip },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

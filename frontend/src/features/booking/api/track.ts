@@ -13,7 +13,7 @@ export const trackingQuery = (bookingId: number) => ({
 })
 
 /** Poll while the booking is open; a final booking, or a refusal (4xx), stops it. */
-export function trackPollInterval(data: Tracking | undefined, error: unknown): number | false {
+export function trackPollInterval(data: { bookingStatus: string } | undefined, error: unknown): number | false {
   if (error instanceof ApiError && error.status >= 400 && error.status < 500) return false
   if (data && !isOpen(data.bookingStatus)) return false
   return TRACK_POLL_MS

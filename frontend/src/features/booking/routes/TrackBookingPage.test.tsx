@@ -1,15 +1,19 @@
-import { screen, within } from '@testing-library/react'
+import { cleanup, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { ApiError } from '@/lib/api'
 import { saveSession } from '@/lib/session'
 import { adminUser, demoUser } from '@/test/fixtures'
+import { stubNavigator } from '@/test/geolocation'
 import { json, renderRoutes, routeFetch, type FetchCall } from '@/test/render'
 import { trackPollInterval } from '../api/track'
 import type { Tracking } from '../api/types'
 import TrackBookingPage from './TrackBookingPage'
 
-afterEach(() => vi.unstubAllGlobals())
+afterEach(() => {
+  vi.unstubAllGlobals()
+  sessionStorage.clear()
+})
 
 const ago = (ms: number) => new Date(Date.now() - ms).toISOString()
 
@@ -167,11 +171,59 @@ describe('TrackBookingPage', () => {
     expect(screen.queryByText(/Ambulance dispatched/)).not.toBeInTheDocument()
   })
 
+  it('shares tracking through the phone’s share sheet, shows the link, and stops every link', async () => {
+    const share = vi.fn(async () => undefined)
+    stubNavigator({ share })
+    const { calls } = open({
+      'GET /booking/12/track': () => json(200, trip()),
+      'POST /booking/12/share': () => json(201, { token: 'tok-1', url: '/t/tok-1', expiresAt: '2099-03-01T12:00:00Z' }),
+      'DELETE /booking/12/share': () => json(204),
+    })
+    const card = within(await screen.findByRole('region', { name: 'Share tracking' }))
+    expect(card.getByText(/Nothing about the patient, the pickup or you/)).toBeInTheDocument()
+    await userEvent.click(card.getByRole('button', { name: 'Share tracking' }))
+    expect(await card.findByText('Link shared.')).toBeInTheDocument()
+    expect(share).toHaveBeenCalledWith({ title: 'Follow ambulance PB-31', text: 'Follow the ambulance on its way:', url: 'http://localhost:3000/t/tok-1' })
+    expect(card.getByLabelText('Tracking link')).toHaveValue('http://localhost:3000/t/tok-1')
+    expect(calls.filter((c) => c.method === 'POST')).toHaveLength(1)
+    await userEvent.click(card.getByRole('button', { name: 'Stop sharing' }))
+    expect(await card.findByText('Sharing stopped: every link to this trip no longer works.')).toBeInTheDocument()
+    expect(calls.filter((c) => c.method === 'DELETE').map((c) => c.path)).toEqual(['/booking/12/share'])
+    expect(card.queryByLabelText('Tracking link')).not.toBeInTheDocument()
+    expect(card.getByRole('button', { name: 'Share tracking' })).toBeInTheDocument()
+  })
+
+  it('copies the link where there is no share sheet, and keeps it across a reload', async () => {
+    const writeText = vi.fn(async () => undefined)
+    stubNavigator({ share: undefined, clipboard: { writeText } })
+    open({
+      'GET /booking/12/track': () => json(200, trip()),
+      'POST /booking/12/share': () => json(201, { token: 'tok-2', url: '/t/tok-2', expiresAt: '2099-03-01T12:00:00Z' }),
+    })
+    await userEvent.click(await screen.findByRole('button', { name: 'Share tracking' }))
+    expect(await screen.findByText('Link copied.')).toBeInTheDocument()
+    expect(writeText).toHaveBeenCalledWith('http://localhost:3000/t/tok-2')
+    expect(screen.getByRole('button', { name: 'Copy link' })).toBeInTheDocument()
+    cleanup()
+    open({ 'GET /booking/12/track': () => json(200, trip()) })
+    expect(await screen.findByLabelText('Tracking link')).toHaveValue('http://localhost:3000/t/tok-2')
+  })
+
+  it('says why a link could not be made', async () => {
+    open({
+      'GET /booking/12/track': () => json(200, trip()),
+      'POST /booking/12/share': () => json(409, { message: 'This booking is not open' }),
+    })
+    await userEvent.click(await screen.findByRole('button', { name: 'Share tracking' }))
+    expect(await screen.findByText('This booking is not open')).toBeInTheDocument()
+  })
+
   it('links an admin back to all bookings', async () => {
     open({ 'GET /booking/12/track': () => json(200, trip()) }, adminUser)
     expect(await screen.findByRole('link', { name: '← Back to all bookings' })).toHaveAttribute('href', '/admin/bookings')
-    // The patient's details are the requester's to give.
+    // The patient's details and the family's link are the requester's to give.
     expect(screen.queryByRole('region', { name: /^Patient details/ })).not.toBeInTheDocument()
+    expect(screen.queryByRole('region', { name: 'Share tracking' })).not.toBeInTheDocument()
   })
 })
 

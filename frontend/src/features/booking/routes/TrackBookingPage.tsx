@@ -6,16 +6,17 @@ import { useNow } from '@/components/LiveClock'
 import { Icon } from '@/components/Icon'
 import { StatusBadge } from '@/components/StatusBadge'
 import { ApiError } from '@/lib/api'
-import { ambulanceTypeLabel, formatDistance, formatEta, telHref } from '@/lib/format'
-import { freshness, type Freshness } from '@/lib/position'
+import { ambulanceTypeLabel, telHref } from '@/lib/format'
+import { freshness } from '@/lib/position'
 import { isAdmin, useSession } from '@/lib/session'
 import { useFlash } from '@/lib/useFlash'
 import { S } from '@/strings'
 import { useCancelBooking } from '../api/bookings'
 import { useTracking } from '../api/track'
-import type { Tracking } from '../api/types'
+import { Arrival } from '../components/Arrival'
 import { BookingTypeBadge } from '../components/BookingTypeBadge'
 import { PatientDetailsForm } from '../components/PatientDetailsForm'
+import { ShareTracking } from '../components/ShareTracking'
 import { TripTimeline } from '../components/TripTimeline'
 import { canRequesterCancel, isOpen, tripLabel } from '../status'
 import { timelineRows } from '../timeline'
@@ -79,8 +80,8 @@ function Track({ id, back, admin }: { id: number; back: ReactNode; admin: boolea
         </Alert>
       )}
       {flash && <Alert tone={flash.tone}>{flash.text}</Alert>}
-      <div className="grid gap-6 lg:grid-cols-[1fr_22rem]">
-        <div className="space-y-3">
+      <div className="grid gap-6 lg:grid-cols-[1fr_22rem] lg:grid-rows-[auto_1fr]">
+        <div className="space-y-3 lg:col-start-1">
           <Suspense fallback={<div role="status" className="h-72 animate-pulse rounded-xl bg-slate-100 md:h-[28rem]">{S.mapLoading}</div>}>
             <TrackingMap trip={t} fresh={fresh} />
           </Suspense>
@@ -90,7 +91,7 @@ function Track({ id, back, admin }: { id: number; back: ReactNode; admin: boolea
             </p>
           )}
         </div>
-        <div className="space-y-4">
+        <div className="space-y-4 lg:col-start-2 lg:row-span-2 lg:row-start-1">
           <Arrival trip={t} fresh={fresh} />
           {/* The requester's (admins watch): an open emergency's details can follow it. */}
           {!admin && open && t.bookingType === 'EMERGENCY' && <PatientDetailsForm bookingId={t.bookingId} />}
@@ -118,11 +119,13 @@ function Track({ id, back, admin }: { id: number; back: ReactNode; admin: boolea
                 <p className="text-sm text-slate-600">{S.tracking.cannotCancel}</p>
               ))}
           </section>
-          <section aria-labelledby="timeline-heading" className="card p-5">
-            <h2 id="timeline-heading" className="mb-4 font-semibold">{S.tracking.timeline}</h2>
-            <TripTimeline rows={timelineRows(t)} />
-          </section>
+          {!admin && <ShareTracking bookingId={t.bookingId} ambulanceNumber={t.ambulance.number} open={open} />}
         </div>
+        {/* Under the map on a wide screen; last on a phone, after what to do now. */}
+        <section aria-labelledby="timeline-heading" className="card p-5 lg:col-start-1 lg:self-start">
+          <h2 id="timeline-heading" className="mb-4 font-semibold">{S.tracking.timeline}</h2>
+          <TripTimeline rows={timelineRows(t)} />
+        </section>
       </div>
       {confirming && (
         <ConfirmAction
@@ -141,46 +144,5 @@ function Track({ id, back, admin }: { id: number; back: ReactNode; admin: boolea
         </ConfirmAction>
       )}
     </div>
-  )
-}
-
-/** When the ambulance comes (or where the trip stands), and how far to trust its position. */
-function Arrival({ trip, fresh }: { trip: Tracking; fresh: Freshness }) {
-  const stage = trip.bookingStatus === 'ACTIVE' ? trip.tripStage : null
-  const heading =
-    trip.bookingStatus === 'COMPLETED'
-      ? S.tracking.completed
-      : trip.bookingStatus === 'CANCELLED'
-        ? S.tracking.cancelled
-        : stage === 'AT_PICKUP'
-          ? S.tracking.atPickup
-          : stage === 'AT_HOSPITAL'
-            ? S.tracking.atHospital
-            : stage === 'TO_HOSPITAL'
-              ? S.tracking.etaToHospital
-              : S.tracking.etaToPickup
-  const counting = trip.bookingStatus === 'PENDING' || stage === 'DISPATCHED' || stage === 'EN_ROUTE' || stage === 'TO_HOSPITAL'
-  const open = isOpen(trip.bookingStatus)
-  const tone = { live: 'bg-green-500', stale: 'bg-amber-500', standIn: 'bg-slate-400' }[fresh.kind]
-
-  return (
-    <section aria-labelledby="eta-heading" className="card space-y-2 p-5">
-      <h2 id="eta-heading" className="text-sm font-medium text-slate-600">{heading}</h2>
-      {counting &&
-        (trip.etaMinutes !== null ? (
-          <p className="text-3xl font-bold text-slate-900">
-            {formatEta(trip.etaMinutes)}
-            {trip.distanceKm !== null && <span className="block text-base font-medium text-slate-600">{S.tracking.distance(formatDistance(trip.distanceKm))}</span>}
-          </p>
-        ) : (
-          <p className="font-medium text-slate-800">{fresh.kind === 'standIn' ? S.tracking.noEtaNever : S.tracking.noEtaStale}</p>
-        ))}
-      {trip.bookingStatus === 'PENDING' && <p className="text-sm text-slate-600">{S.tracking.waitingForCrew}</p>}
-      {open && (
-        <p className={`flex items-start gap-2 text-sm ${fresh.kind === 'stale' ? 'font-medium text-amber-900' : 'text-slate-600'}`}>
-          <span className={`mt-1.5 h-2 w-2 shrink-0 rounded-full ${tone}`} aria-hidden="true" /> {fresh.text}
-        </p>
-      )}
-    </section>
   )
 }

@@ -125,7 +125,7 @@ function PickupStatus({ source, locating }: { source: PickupSource | null; locat
     )
   }
   const why = locating.state === 'failed' ? `${S.emergency.geoFailed[locating.kind]} ` : ''
-  const accuracy = locating.state === 'found' && locating.accuracy !== undefined ? `${Math.round(locating.accuracy)} m` : null
+  const accuracy = locating.state === 'found' && locating.accuracy !== undefined ? `${Math.round(locating.accuracy)}\u00a0m` : null
   const text =
     source === 'gps'
       ? S.emergency.fromGps(accuracy)
