@@ -334,6 +334,14 @@ export const S = {
     destination: 'Destination hospital',
     mapLabel: 'Map of the ambulance and the destination hospital',
   },
+  // A bad connection (issue 14): what still works, and how old what is shown is.
+  offline: {
+    banner: `You are offline. The app still opens, and calling ${emergency} works without the internet.`,
+    lastUpdated: (age: string) => `Offline, last updated ${age} ago. It updates by itself when the connection is back.`,
+    notUpdating: (age: string) => `Could not update: last updated ${age} ago. Trying again...`,
+    updatedAgo: (age: string) => `Last updated ${age} ago.`,
+    noData: 'You are offline, and this page has not been loaded yet. It loads by itself when the connection is back.',
+  },
   home: {
     forbidden: 'Access denied. Some data may not be available.',
     unauthorized: 'Please log in to view complete dashboard data.',

@@ -3,6 +3,7 @@ import { Link, Outlet, useNavigate } from 'react-router'
 import { onUnauthorized } from '@/lib/api'
 import { isCrew, useSession } from '@/lib/session'
 import { S } from '@/strings'
+import { OfflineBanner } from '@/components/Offline'
 import { TopBar } from './TopBar'
 
 export function Layout() {
@@ -20,6 +21,7 @@ export function Layout() {
         Skip to content
       </a>
       <TopBar />
+      <OfflineBanner />
       <main id="main" className="mx-auto w-full max-w-6xl flex-1 px-4 py-8">
         <Outlet />
       </main>

@@ -1,3 +1,4 @@
+import { onlineManager } from '@tanstack/react-query'
 import { act, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
@@ -60,6 +61,19 @@ describe('top bar', () => {
     shell('/')
     expect(mainNav().getAllByRole('link').map((l) => l.textContent)).toEqual(['About', 'Admin'])
     expect(screen.queryByRole('link', { name: 'Send an ambulance' })).not.toBeInTheDocument()
+  })
+
+  it('says so when offline, with the call button, on every screen', () => {
+    shell('/about')
+    expect(screen.queryByText(/You are offline/)).not.toBeInTheDocument()
+    act(() => onlineManager.setOnline(false))
+    try {
+      const banner = screen.getByText('You are offline. The app still opens, and calling 911 works without the internet.').closest('[role="status"]')!
+      expect(within(banner as HTMLElement).getByRole('link', { name: 'Call 911' })).toHaveAttribute('href', 'tel:911')
+    } finally {
+      act(() => onlineManager.setOnline(true))
+    }
+    expect(screen.queryByText(/You are offline/)).not.toBeInTheDocument()
   })
 
   it('offers a signed-in user "Send an ambulance" beside the call button, not to others', () => {

@@ -1,4 +1,5 @@
-import { screen, within } from '@testing-library/react'
+import { onlineManager } from '@tanstack/react-query'
+import { act, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { saveSession } from '@/lib/session'
@@ -7,7 +8,10 @@ import { json, renderRoutes, routeFetch, type FetchCall } from '@/test/render'
 import type { SharedTrip } from '../api/types'
 import SharedTrackingPage from './SharedTrackingPage'
 
-afterEach(() => vi.unstubAllGlobals())
+afterEach(() => {
+  vi.unstubAllGlobals()
+  onlineManager.setOnline(true)
+})
 
 const shared = (overrides: Partial<SharedTrip> = {}): SharedTrip => ({
   bookingStatus: 'ACTIVE',
@@ -41,7 +45,7 @@ describe('SharedTrackingPage', () => {
     const destination = within(screen.getByRole('region', { name: 'Destination hospital' }))
     expect(destination.getByText('City Hospital')).toBeInTheDocument()
     expect(destination.getByText('3 Main Road')).toBeInTheDocument()
-    const map = await screen.findByRole('region', { name: 'Map of the ambulance and the destination hospital' })
+    const map = await screen.findByRole('region', { name: 'Map of the ambulance and the destination hospital' }, { timeout: 5000 })
     expect(within(map).queryByText('Pickup')).not.toBeInTheDocument()
     expect(calls[0]!.headers.Authorization).toBeUndefined()
   })
@@ -59,6 +63,23 @@ describe('SharedTrackingPage', () => {
     expect(await screen.findByRole('heading', { name: 'This tracking link does not work' })).toBeInTheDocument()
     expect(screen.getByText('It is unknown, has expired, or sharing was stopped. Ask the person who sent it for a new one.')).toBeInTheDocument()
     expect(screen.queryByRole('button', { name: 'Try again' })).not.toBeInTheDocument()
+  })
+
+  it('a link stopped while the page is open says so at the next update', async () => {
+    let stopped = false
+    open({ 'GET /booking/shared/tok-1': () => (stopped ? json(404, { message: 'Not found' }) : json(200, shared())) })
+    expect(await screen.findByText('About 6 min')).toBeInTheDocument()
+    stopped = true
+    expect(await screen.findByRole('heading', { name: 'This tracking link does not work' }, { timeout: 7000 })).toBeInTheDocument()
+    expect(screen.queryByText('About 6 min')).not.toBeInTheDocument()
+  }, 10_000)
+
+  it('offline: the last state stays, with its age', async () => {
+    open({ 'GET /booking/shared/tok-1': () => json(200, shared()) })
+    expect(await screen.findByText('About 6 min')).toBeInTheDocument()
+    act(() => onlineManager.setOnline(false))
+    expect(await screen.findByText(/^Offline, last updated \d+ s ago/)).toBeInTheDocument()
+    expect(screen.getByText('About 6 min')).toBeInTheDocument()
   })
 
   it('other failures can be retried', async () => {

@@ -2,6 +2,7 @@ import { lazy, Suspense } from 'react'
 import { useParams } from 'react-router'
 import { EmptyState, ErrorState, Spinner } from '@/components/Feedback'
 import { useNow } from '@/components/LiveClock'
+import { LastUpdated } from '@/components/Offline'
 import { Icon } from '@/components/Icon'
 import { ApiError } from '@/lib/api'
 import { ambulanceTypeLabel } from '@/lib/format'
@@ -24,14 +25,15 @@ export default function SharedTrackingPage() {
   const trip = useSharedTrip(token)
   const now = useNow(5000).getTime()
 
-  if (trip.isPending) return <Spinner label={S.sharedTrip.loading} />
-  if (trip.isError) {
-    // 404 is the server's one answer for unknown, expired and revoked (a malformed token: 400).
-    if (trip.error instanceof ApiError && (trip.error.status === 404 || trip.error.status === 400)) {
-      return <EmptyState title={S.sharedTrip.goneTitle} text={S.sharedTrip.gone} />
-    }
-    return <ErrorState message={S.sharedTrip.failed} error={trip.error} onRetry={() => trip.refetch()} />
+  if (trip.isPending) {
+    return trip.fetchStatus === 'paused' ? <EmptyState title={S.sharedTrip.loading} text={S.offline.noData} /> : <Spinner label={S.sharedTrip.loading} />
   }
+  // 404 is the server's one answer for unknown, expired and revoked (a malformed token: 400),
+  // also while the page is open (sharing stopped); other trouble keeps the last answer shown.
+  if (trip.error instanceof ApiError && (trip.error.status === 404 || trip.error.status === 400)) {
+    return <EmptyState title={S.sharedTrip.goneTitle} text={S.sharedTrip.gone} />
+  }
+  if (!trip.data) return <ErrorState message={S.sharedTrip.failed} error={trip.error} onRetry={() => trip.refetch()} />
 
   const t = trip.data
   const fresh = freshness(t.ambulance.position, now)
@@ -43,6 +45,7 @@ export default function SharedTrackingPage() {
           {tripLabel(t)} · {S.tracking.ambulance} {t.ambulance.number} ({ambulanceTypeLabel[t.ambulance.type] ?? t.ambulance.type})
         </p>
       </div>
+      <LastUpdated updatedAt={trip.dataUpdatedAt} failing={trip.isError} />
       <Suspense fallback={<div role="status" className="h-72 animate-pulse rounded-xl bg-slate-100 md:h-96">{S.mapLoading}</div>}>
         <TrackingMap trip={t} fresh={fresh} label={S.sharedTrip.mapLabel} />
       </Suspense>

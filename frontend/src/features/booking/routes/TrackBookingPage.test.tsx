@@ -1,4 +1,5 @@
-import { cleanup, screen, within } from '@testing-library/react'
+import { onlineManager } from '@tanstack/react-query'
+import { act, cleanup, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { ApiError } from '@/lib/api'
@@ -13,6 +14,7 @@ import TrackBookingPage from './TrackBookingPage'
 afterEach(() => {
   vi.unstubAllGlobals()
   sessionStorage.clear()
+  onlineManager.setOnline(true)
 })
 
 const ago = (ms: number) => new Date(Date.now() - ms).toISOString()
@@ -64,7 +66,7 @@ describe('TrackBookingPage', () => {
     expect(screen.getByRole('link', { name: /^Call the ambulance/ })).toHaveAttribute('href', 'tel:+919814000031')
     expect(screen.getByRole('link', { name: /^Call the hospital/ })).toHaveAttribute('href', 'tel:+91100200')
     expect(screen.getByRole('button', { name: 'Cancel booking' })).toBeInTheDocument()
-    expect(await screen.findByRole('region', { name: 'Map of the ambulance, the pickup and the hospital' })).toBeInTheDocument()
+    expect(await screen.findByRole('region', { name: 'Map of the ambulance, the pickup and the hospital' }, { timeout: 5000 })).toBeInTheDocument()
   })
 
   it('updates itself: a new position and ETA show without reload', async () => {
@@ -216,6 +218,37 @@ describe('TrackBookingPage', () => {
     })
     await userEvent.click(await screen.findByRole('button', { name: 'Share tracking' }))
     expect(await screen.findByText('This booking is not open')).toBeInTheDocument()
+  })
+
+  it('offline: keeps the last state on screen with its age, and updates again when back online', async () => {
+    let answer = trip()
+    open({ 'GET /booking/12/track': () => json(200, answer) })
+    expect(await screen.findByText('About 7 min')).toBeInTheDocument()
+    act(() => onlineManager.setOnline(false))
+    expect(await screen.findByText(/^Offline, last updated \d+ s ago\./)).toBeInTheDocument()
+    expect(screen.getByText('About 7 min')).toBeInTheDocument()
+    answer = trip({ etaMinutes: 2 })
+    act(() => onlineManager.setOnline(true))
+    expect(await screen.findByText('About 2 min')).toBeInTheDocument()
+    expect(screen.queryByText(/^Offline, last updated/)).not.toBeInTheDocument()
+  })
+
+  it('a refresh that fails keeps the last answer, saying how old it is', async () => {
+    let up = true
+    open({ 'GET /booking/12/track': () => (up ? json(200, trip()) : Promise.reject(new TypeError('Failed to fetch'))) })
+    expect(await screen.findByText('About 7 min')).toBeInTheDocument()
+    up = false
+    expect(await screen.findByText(/^Could not update: last updated \d+ s ago/, {}, { timeout: 7000 })).toBeInTheDocument()
+    expect(screen.getByText('About 7 min')).toBeInTheDocument()
+    expect(screen.queryByText('Failed to load the booking')).not.toBeInTheDocument()
+  }, 10_000)
+
+  it('offline before the first answer: says it waits for the connection', async () => {
+    onlineManager.setOnline(false)
+    open({ 'GET /booking/12/track': () => json(200, trip()) })
+    expect(await screen.findByText('You are offline, and this page has not been loaded yet. It loads by itself when the connection is back.')).toBeInTheDocument()
+    act(() => onlineManager.setOnline(true))
+    expect(await screen.findByText('About 7 min')).toBeInTheDocument()
   })
 
   it('links an admin back to all bookings', async () => {

@@ -1,7 +1,8 @@
 import { lazy, Suspense, useState, type ReactNode } from 'react'
 import { Link, useLocation, useParams } from 'react-router'
 import { ConfirmAction } from '@/components/ConfirmDialog'
-import { Alert, ErrorState, Spinner } from '@/components/Feedback'
+import { Alert, EmptyState, ErrorState, Spinner } from '@/components/Feedback'
+import { LastUpdated } from '@/components/Offline'
 import { useNow } from '@/components/LiveClock'
 import { Icon } from '@/components/Icon'
 import { StatusBadge } from '@/components/StatusBadge'
@@ -45,14 +46,20 @@ function Track({ id, back, admin }: { id: number; back: ReactNode; admin: boolea
   const [confirming, setConfirming] = useState(false)
   const now = useNow(5000).getTime()
 
-  if (trip.isPending) return <div className="space-y-4">{back}<Spinner label={S.tracking.loading} /></div>
-  if (trip.isError) {
-    const status = trip.error instanceof ApiError ? trip.error.status : 0
+  if (trip.isPending) {
+    // Offline before the first answer: the request waits for the connection (paused).
+    const waiting = trip.fetchStatus === 'paused'
+    return <div className="space-y-4">{back}{waiting ? <EmptyState title={S.tracking.loading} text={S.offline.noData} /> : <Spinner label={S.tracking.loading} />}</div>
+  }
+  const status = trip.error instanceof ApiError ? trip.error.status : 0
+  const refused = status === 403 || status === 404
+  // A refusal ends the view; trouble reaching the server keeps the last answer on screen, with its age.
+  if (refused || !trip.data) {
     const message = status === 403 ? S.tracking.forbidden : status === 404 ? S.tracking.notFound : S.tracking.failed
     return (
       <div className="space-y-4">
         {back}
-        <ErrorState message={message} error={trip.error} onRetry={status === 403 || status === 404 ? undefined : () => trip.refetch()} />
+        <ErrorState message={message} error={trip.error} onRetry={refused ? undefined : () => trip.refetch()} />
       </div>
     )
   }
@@ -79,6 +86,7 @@ function Track({ id, back, admin }: { id: number; back: ReactNode; admin: boolea
           <span className="font-semibold">{S.emergency.dispatched}</span> {!admin && t.bookingType === 'EMERGENCY' && S.emergency.dispatchedPatient}
         </Alert>
       )}
+      <LastUpdated updatedAt={trip.dataUpdatedAt} failing={trip.isError} />
       {flash && <Alert tone={flash.tone}>{flash.text}</Alert>}
       <div className="grid gap-6 lg:grid-cols-[1fr_22rem] lg:grid-rows-[auto_1fr]">
         <div className="space-y-3 lg:col-start-1">
