@@ -63,7 +63,7 @@ wait_functions "$API_PORT" || die "the functions did not answer"
 DIST="$(mktemp -d "$ROOT/target/e2e-dist.XXXXXX")"
 (cd "$ROOT/frontend" && npm run build --silent -- --outDir "$DIST" --emptyOutDir >"$LOG_DIR/build.log" 2>&1) \
   || { cat "$LOG_DIR/build.log"; die "frontend build failed"; }
-python3 "$ROOT/scripts/bundle-budget.py" "$DIST"
+node "$ROOT/frontend/scripts/bundle-budget.mjs" "$DIST"
 
 WEB_PORT=$(free_port)
 (cd "$ROOT/frontend" && API_PROXY_TARGET="http://127.0.0.1:$API_PORT" \
