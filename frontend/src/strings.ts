@@ -294,6 +294,7 @@ export const S = {
     dispatched: 'Ambulance dispatched. It is on its way to the pickup.',
     dispatchedPatient: "If you can, add the patient's details below: the crew sees them at once.",
     adjustPickup: 'Correct the pickup',
+    noPinYet: 'No pin yet: it appears where your phone is once your location is found. You can also tap the map to place it.',
   },
   patientDetails: {
     heading: 'Patient details',

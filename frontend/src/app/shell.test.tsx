@@ -76,6 +76,17 @@ describe('top bar', () => {
     expect(screen.queryByText(/You are offline/)).not.toBeInTheDocument()
   })
 
+  it('opened with no connection (no offline event yet): the banner shows all the same', () => {
+    Object.defineProperty(navigator, 'onLine', { value: false, configurable: true })
+    try {
+      shell('/about')
+      expect(screen.getByText(/^You are offline\./)).toBeInTheDocument()
+    } finally {
+      delete (navigator as unknown as Record<string, unknown>).onLine
+    }
+    expect(navigator.onLine).toBe(true)
+  })
+
   it('offers a signed-in user "Send an ambulance" beside the call button, not to others', () => {
     shell('/')
     expect(screen.queryByRole('link', { name: 'Send an ambulance' })).not.toBeInTheDocument()

@@ -2,14 +2,18 @@ import { onlineManager } from '@tanstack/react-query'
 import { useSyncExternalStore } from 'react'
 
 /**
- * Whether the browser says it is online: TanStack Query's own view of it (the one that
- * pauses queries and mutations while offline and resumes them after), so what the
- * screens say and what the requests do always agree.
+ * Whether to tell the person they are offline. TanStack Query's onlineManager (which
+ * pauses queries and mutations while offline and resumes them after) learns of it from
+ * the browser's online/offline events only, so a page opened with no connection starts
+ * out "online" there; navigator.onLine covers that case. Only what is shown uses
+ * navigator.onLine: requests never wait on it, as it can be wrong (TanStack Query 5
+ * stopped trusting it for that reason), and a wrong "offline" must never hold back an
+ * emergency request.
  */
 export function useOnline(): boolean {
   return useSyncExternalStore(
     (notify) => onlineManager.subscribe(notify),
-    () => onlineManager.isOnline(),
+    () => onlineManager.isOnline() && navigator.onLine !== false,
     () => true,
   )
 }

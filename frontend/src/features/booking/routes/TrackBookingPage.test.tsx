@@ -37,7 +37,7 @@ const trip = (overrides: Partial<Tracking> = {}): Tracking => ({
   ...overrides,
 })
 
-function open(routes: Record<string, (call: FetchCall) => Response>, user = demoUser, state?: unknown) {
+function open(routes: Record<string, (call: FetchCall) => Response | Promise<Response>>, user = demoUser, state?: unknown) {
   saveSession({ token: 't', user, role: user.role, id: user.id })
   const stub = routeFetch(routes)
   renderRoutes([{ path: '/bookings/:id', element: <TrackBookingPage /> }], state ? { pathname: '/bookings/12', state } : '/bookings/12')

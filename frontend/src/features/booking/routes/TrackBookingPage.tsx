@@ -8,6 +8,7 @@ import { Icon } from '@/components/Icon'
 import { StatusBadge } from '@/components/StatusBadge'
 import { ApiError } from '@/lib/api'
 import { ambulanceTypeLabel, telHref } from '@/lib/format'
+import { useOnline } from '@/lib/online'
 import { freshness } from '@/lib/position'
 import { isAdmin, useSession } from '@/lib/session'
 import { useFlash } from '@/lib/useFlash'
@@ -45,6 +46,7 @@ function Track({ id, back, admin }: { id: number; back: ReactNode; admin: boolea
   const [flash, , outcome] = useFlash(3000)
   const [confirming, setConfirming] = useState(false)
   const now = useNow(5000).getTime()
+  const online = useOnline()
 
   if (trip.isPending) {
     // Offline before the first answer: the request waits for the connection (paused).
@@ -93,7 +95,7 @@ function Track({ id, back, admin }: { id: number; back: ReactNode; admin: boolea
           <Suspense fallback={<div role="status" className="h-72 animate-pulse rounded-xl bg-slate-100 md:h-[28rem]">{S.mapLoading}</div>}>
             <TrackingMap trip={t} fresh={fresh} />
           </Suspense>
-          {open && (
+          {open && online && (
             <p className="flex items-center gap-2 text-sm text-slate-600">
               <span className="h-2 w-2 animate-pulse rounded-full bg-green-500" aria-hidden="true" /> {S.tracking.live}
             </p>

@@ -100,6 +100,7 @@ export default function EmergencyPage() {
           invalid={pickupMessage ? ['pickup'] : []}
           error={pickupMessage}
           near={profile ? [profile.latitude, profile.longitude] : undefined}
+          noPinHelp={S.emergency.noPinYet}
           onChange={(patch) => {
             // A pin placed by hand is the pickup now: a queued request waits for another hold.
             if (patch.latitude !== undefined || patch.longitude !== undefined) setQueued(false)
@@ -125,7 +126,7 @@ function PickupStatus({ source, locating }: { source: PickupSource | null; locat
     )
   }
   const why = locating.state === 'failed' ? `${S.emergency.geoFailed[locating.kind]} ` : ''
-  const accuracy = locating.state === 'found' && locating.accuracy !== undefined ? `${Math.round(locating.accuracy)}\u00a0m` : null
+  const accuracy = locating.state === 'found' && locating.accuracy !== undefined && locating.accuracy > 0 ? `${Math.round(locating.accuracy)}\u00a0m` : null
   const text =
     source === 'gps'
       ? S.emergency.fromGps(accuracy)
