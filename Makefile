@@ -1,10 +1,11 @@
 # The two commands a newcomer needs: `make dev` and `make test`. See README.md.
-.PHONY: help dev dev-reset test e2e bench admin lint-sam sam-validate lambda-build fuzz-api
+.PHONY: help dev dev-reset test check e2e bench admin lint-sam sam-validate lambda-build fuzz-api
 
 help:
 	@echo "make dev          run the whole app locally with demo data (http://localhost:5173)"
 	@echo "make dev-reset    the same, after wiping the local data (also: make dev RESET=1)"
 	@echo "make test         run every test (starts its own DynamoDB Local); CI runs .ci/run"
+	@echo "make check        the fast loop while editing: fmt, clippy, Rust unit tests, eslint, tsc (no database)"
 	@echo "make e2e          only the end-to-end browser tests (part of make test)"
 	@echo "make bench        print performance figures"
 	@echo "make load         load test on loopback: 50 clients for 30 s, mixed workload (LOAD_CONNECTIONS, LOAD_DURATION)"
@@ -25,6 +26,9 @@ dev-reset:
 test:
 	@scripts/test.sh
 
+check:
+	@scripts/test.sh --fast
+
 e2e:
 	@scripts/e2e.sh
 
@@ -38,9 +42,12 @@ load:
 fuzz-api:
 	@scripts/fuzz-api.sh
 
+# The binary of the one workspace build that make dev uses (`cargo run -p shared` would
+# resolve shared's features alone and compile the AWS SDK again).
 admin:
 	@test -n "$(USERNAME)" -a -n "$(EMAIL)" || { echo "usage: make admin USERNAME=name EMAIL=address"; exit 2; }
-	cargo run --quiet -p shared --bin manage -- create-admin --username "$(USERNAME)" --email "$(EMAIL)"
+	cargo build --quiet --workspace --bins
+	target/debug/manage create-admin --username "$(USERNAME)" --email "$(EMAIL)"
 
 lint-sam:
 	@scripts/ensure-tools.sh sam

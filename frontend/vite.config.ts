@@ -4,6 +4,7 @@ import { defineConfig, loadEnv } from 'vite'
 import react from '@vitejs/plugin-react'
 import tailwindcss from '@tailwindcss/vite'
 import { VitePWA } from 'vite-plugin-pwa'
+import { edgeLikeCloudFront } from './edge'
 import { emergencyNumberOf } from './src/lib/emergencyNumber.ts'
 
 // /api goes to the functions (cargo lambda watch locally), so the app and the API
@@ -47,12 +48,14 @@ export default defineConfig(({ mode }) => {
   // A malformed emergency number stops the build here, not a call in the field.
   emergencyNumberOf(loadEnv(mode, process.cwd(), 'VITE_').VITE_EMERGENCY_NUMBER)
   return {
-    plugins: [react(), tailwindcss(), ...(process.env.VITEST ? [] : [pwa])],
+    plugins: [react(), tailwindcss(), edgeLikeCloudFront(), ...(process.env.VITEST ? [] : [pwa])],
     // `@/x` is `src/x`, as tsconfig.app.json's paths say.
     resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
     // 127.0.0.1 explicitly: 'localhost' may resolve to ::1 only, and the e2e default is 127.0.0.1.
-    server: { host: '127.0.0.1', port: 5173, proxy },
-    preview: { host: '127.0.0.1', proxy },
+    // cors: false: Vite would answer other localhost origins with CORS headers; deployed,
+    // nothing does (edge.ts).
+    server: { host: '127.0.0.1', port: 5173, proxy, cors: false },
+    preview: { host: '127.0.0.1', proxy, cors: false },
     // The manifest lets scripts/bundle-budget.mjs tell the first load from the chunks loaded later.
     build: { sourcemap: true, manifest: true },
     test: {

@@ -6,26 +6,10 @@ cd "$ROOT"
 "$ROOT/scripts/ensure-tools.sh" ddb
 
 log "building the benchmark (profile bench-local: release without LTO)"
-cargo build --quiet --profile bench-local -p shared --features test-support --bin bench_nearest --bin bench_booking
+cargo build --quiet --profile bench-local -p shared --features test-support --bin bench_nearest --bin bench_booking --bin bench_emergency
 # Deployable sizes, from the last `make lambda-build` (arm64 zips), else from the last
 # x86_64 release build; nothing is printed that was not measured.
-python3 - functions/*/ <<'PY'
-import os, sys, zipfile
-mib = lambda n: f"{n / 1048576:6.2f} MiB"
-names = [os.path.basename(os.path.normpath(d)) for d in sys.argv[1:]]
-if all(os.path.exists(f"target/lambda/{n}/bootstrap.zip") for n in names):
-    print("function sizes (arm64, from the last make lambda-build):")
-    for n in names:
-        z = f"target/lambda/{n}/bootstrap.zip"
-        raw = zipfile.ZipFile(z).getinfo("bootstrap").file_size
-        print(f"  {n:<11} bootstrap {mib(raw)}   zip {mib(os.path.getsize(z))}")
-elif all(os.path.exists(f"target/release/{n}") for n in names):
-    print("release binary sizes (x86_64, from the last cargo build --release):")
-    for n in names:
-        print(f"  {n:<11} {mib(os.path.getsize(f'target/release/{n}'))}")
-else:
-    print("function sizes: none built yet (make lambda-build builds the arm64 zips and prints them)")
-PY
+python3 "$ROOT/scripts/lambda-sizes.py" any
 
 LOG_DIR="$ROOT/target/bench-logs"; mkdir -p "$LOG_DIR"
 DDB_PORT=$(free_port)
@@ -34,6 +18,7 @@ trap 'stop_group "$ddb_pid"' EXIT
 export DYNAMODB_ENDPOINT="http://127.0.0.1:$DDB_PORT"
 target/bench-local/bench_nearest
 target/bench-local/bench_booking
+target/bench-local/bench_emergency
 
 # Lambda figures (tools/perf). Init: each function's release binary (what is
 # deployed: thin LTO, opt-level "s") started INIT_RUNS times against a local stand-in

@@ -35,17 +35,7 @@ export AWS_REGION="$REGION"
 account=$(aws sts get-caller-identity --query Account --output text) \
   || die "no usable AWS credentials (aws sts get-caller-identity failed)"
 
-STACK=$(python3 - "$CONFIG_ENV" <<'PY'
-import sys, tomllib
-env = sys.argv[1]
-with open("samconfig.toml", "rb") as f:
-    config = tomllib.load(f)
-try:
-    print(config[env]["global"]["parameters"]["stack_name"])
-except KeyError:
-    sys.exit(f"samconfig.toml has no [{env}.global.parameters] stack_name")
-PY
-)
+STACK=$(python3 "$ROOT/scripts/samconfig-stack.py" "$CONFIG_ENV")
 log "deploying stack $STACK (samconfig environment '$CONFIG_ENV') to account $account in $REGION"
 
 t0=$(date +%s)

@@ -17,14 +17,4 @@ secs=$(( $(date +%s) - t0 ))
 
 echo
 echo "cargo lambda build --release --arm64: ${secs}s on $(nproc) cores"
-python3 - functions/*/ <<'PY'
-import os, sys, zipfile
-print(f"  {'function':<11} {'bootstrap':>10} {'zip':>10}")
-for d in sys.argv[1:]:
-    f = os.path.basename(os.path.normpath(d))
-    z = f"target/lambda/{f}/bootstrap.zip"
-    if not os.path.exists(z):
-        sys.exit(f"missing {z}")
-    raw = zipfile.ZipFile(z).getinfo("bootstrap").file_size
-    print(f"  {f:<11} {raw/1048576:7.2f} MiB {os.path.getsize(z)/1048576:6.2f} MiB")
-PY
+python3 "$ROOT/scripts/lambda-sizes.py" zips

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared helpers for the project's scripts. Source it: `. "$(dirname "$0")/lib.sh"`.
 set -euo pipefail
 
@@ -14,6 +15,36 @@ export AWS_SECRET_ACCESS_KEY="${AWS_SECRET_ACCESS_KEY:-local}"
 
 log() { printf '\033[1;34m==>\033[0m %s\n' "$*" >&2; }
 die() { printf '\033[1;31merror:\033[0m %s\n' "$*" >&2; exit 1; }
+
+# For a script with one optional flag: prints 1 when its arguments are exactly FLAG, 0
+# when there are none, and stops with the usage otherwise.
+#   FAST=$(optional_flag --fast "scripts/test.sh [--fast]" "$@")
+optional_flag() {
+  local flag=$1 usage=$2; shift 2
+  case "$#:${1:-}" in
+    0:) echo 0 ;;
+    "1:$flag") echo 1 ;;
+    *) die "usage: $usage" ;;
+  esac
+}
+
+# Runs `stage "title" command...`: prints the title, times the command and, when it
+# fails, the durations so far, then stops. print_summary prints every stage's duration.
+STAGES_STARTED=$(date +%s)
+STAGE_SUMMARY=()
+stage() {
+  local title=$1 t0 rc=0; shift
+  t0=$(date +%s)
+  printf '\n\033[1;34m==== %s\033[0m (at %ss)\n' "$title" "$(( t0 - STAGES_STARTED ))" >&2
+  "$@" || rc=$?
+  STAGE_SUMMARY+=("$(printf '%6ss  %s%s' "$(( $(date +%s) - t0 ))" "$title" "$([ $rc = 0 ] || echo '  FAILED')")")
+  if [ $rc != 0 ]; then print_summary; die "stage failed: $title (exit $rc)"; fi
+}
+print_summary() {
+  printf '\n%s\n' "stage durations:" >&2
+  printf '  %s\n' "${STAGE_SUMMARY[@]}" >&2
+  printf '  %6ss  total\n' "$(( $(date +%s) - STAGES_STARTED ))" >&2
+}
 
 free_port() {
   python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'

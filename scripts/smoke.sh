@@ -37,13 +37,7 @@ request() {
 
 # json EXPRESSION: evaluates a Python expression on the last body (as `b`); empty on error.
 json() {
-  python3 - "$1" "$tmp/body" <<'PY' 2>/dev/null || true
-import json, sys
-with open(sys.argv[2]) as f:
-    b = json.load(f)
-v = eval(sys.argv[1], {"b": b})
-print("" if v is None else v)
-PY
+  python3 "$(dirname "$0")/json-field.py" "$1" "$tmp/body" 2>/dev/null || true
 }
 
 snippet() { head -c 300 "$tmp/body" 2>/dev/null | tr '\n' ' '; }

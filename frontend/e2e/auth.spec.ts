@@ -62,9 +62,19 @@ test('a user sees History, Book Ambulance and Hospitals but no Admin link, and i
   await expect(page).toHaveURL(/\/$/)
 })
 
-test('an expired or forged session sends the user to sign in again', async ({ page }) => {
+test('a bad access token is renewed silently; a session that cannot be renewed sends the user to sign in again', async ({ page }) => {
   await login(page, 'demo', 'demo12345')
+  // The refresh token still holds (issue 16): the app gets a new access token and stays.
   await page.evaluate(() => localStorage.setItem('token', 'forged.token.value'))
+  await page.goto('/profile')
+  await expect(page.getByText('Member since')).toBeVisible()
+  await expect(page).toHaveURL(/\/profile$/)
+  expect(await page.evaluate(() => localStorage.getItem('token'))).not.toBe('forged.token.value')
+  // Both forged: the session is over.
+  await page.evaluate(() => {
+    localStorage.setItem('token', 'forged.token.value')
+    localStorage.setItem('refreshToken', 'forged-refresh-token')
+  })
   await page.goto('/profile')
   await expect(page).toHaveURL(/\/login$/)
   await expect(page.getByText('Your session has expired. Please sign in again.')).toBeVisible()

@@ -1,5 +1,13 @@
 //! Passwords (argon2id, OWASP parameters) and tokens (HS256 JWT, algorithm pinned),
 //! plus the extractors that turn a bearer token into a [`Caller`].
+//!
+//! Access tokens live [`TOKEN_TTL_SECS`] (5 minutes); a session goes on by its
+//! refresh token (`store::sessions`). Signed-in routes ([`SignedIn`], [`Caller`],
+//! [`AdminCaller`], [`CrewCaller`]) confirm every token against the stored user (one
+//! GetItem): the user must still exist, the token's session version must be the
+//! user's (a new password ends every earlier token at once), and the role is the
+//! stored one, so a demoted admin is an admin no more. Public reads ([`MaybeCaller`])
+//! check the token alone and add no database read.
 
 use std::sync::{Arc, OnceLock};
 
@@ -15,13 +23,22 @@ use jsonwebtoken::{DecodingKey, EncodingKey, Header, Validation, decode, encode}
 use serde::{Deserialize, Serialize};
 
 use crate::{
+    app::AppState,
     domain::user::Role,
     error::ApiError,
-    types::{Id, Password},
+    store::users::Account,
+    types::{Id, Password, epoch_seconds, format_rfc3339},
 };
 
-/// Tokens live 12 hours.
-pub const TOKEN_TTL_SECS: i64 = 12 * 60 * 60;
+mod crew;
+pub use crew::CrewCaller;
+
+/// Access tokens live 5 minutes: a signed-out or revoked session ends within that
+/// even on the public reads, which do not look the user up.
+pub const TOKEN_TTL_SECS: i64 = 5 * 60;
+
+/// Clock skew allowed on `exp`, `nbf` and `iat`.
+pub const LEEWAY_SECS: u64 = 5;
 
 fn argon2() -> Argon2<'static> {
     // OWASP: argon2id, m = 19 MiB, t = 2, p = 1.
@@ -80,7 +97,26 @@ pub struct Claims {
     pub sub: String,
     pub role: Role,
     pub iat: i64,
+    pub nbf: i64,
     pub exp: i64,
+    /// The user's session version when the token was issued (absent: 0).
+    #[serde(default)]
+    pub sv: u64,
+}
+
+/// A new access token and when it expires (RFC 3339).
+#[derive(Debug, Clone)]
+pub struct AccessToken {
+    pub token: String,
+    pub expires_at: String,
+}
+
+/// What a valid token says, before it is checked against the stored user.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TokenClaims {
+    pub id: Id,
+    pub role: Role,
+    pub session_version: u64,
 }
 
 pub struct AuthKeys {
@@ -89,11 +125,16 @@ pub struct AuthKeys {
     validation: Validation,
 }
 
+fn invalid_token() -> ApiError {
+    ApiError::Unauthorized("Invalid or expired token".into())
+}
+
 impl AuthKeys {
     pub fn new(secret: &[u8]) -> Self {
         let mut validation = Validation::new(jsonwebtoken::Algorithm::HS256);
         validation.set_required_spec_claims(&["exp", "sub", "iat"]);
-        validation.leeway = 5;
+        validation.validate_nbf = true;
+        validation.leeway = LEEWAY_SECS;
         AuthKeys {
             encoding: EncodingKey::from_secret(secret),
             decoding: DecodingKey::from_secret(secret),
@@ -101,34 +142,60 @@ impl AuthKeys {
         }
     }
 
+    /// An access token for `user_id` under session version 0 (tests, tools).
     pub fn issue(&self, user_id: Id, role: Role) -> Result<String, ApiError> {
-        let now = crate::types::epoch_seconds();
+        self.issue_access(user_id, role, 0).map(|t| t.token)
+    }
+
+    /// An access token for `user_id` under the user's current `session_version`.
+    pub fn issue_access(
+        &self,
+        user_id: Id,
+        role: Role,
+        session_version: u64,
+    ) -> Result<AccessToken, ApiError> {
+        let now = epoch_seconds();
         let claims = Claims {
             sub: user_id.to_string(),
             role,
             iat: now,
+            nbf: now,
             exp: now + TOKEN_TTL_SECS,
+            sv: session_version,
         };
-        encode(
+        let token = encode(
             &Header::new(jsonwebtoken::Algorithm::HS256),
             &claims,
             &self.encoding,
         )
-        .map_err(ApiError::internal)
+        .map_err(ApiError::internal)?;
+        let expires_at = time::OffsetDateTime::from_unix_timestamp(claims.exp)
+            .map(format_rfc3339)
+            .map_err(ApiError::internal)?;
+        Ok(AccessToken { token, expires_at })
     }
 
-    /// Any failure (bad signature, `alg: none`, expired, malformed) is the same 401.
+    /// Any failure (bad signature, `alg: none`, expired, not yet valid, issued in the
+    /// future, malformed) is the same 401.
+    pub fn verify_claims(&self, token: &str) -> Result<TokenClaims, ApiError> {
+        let claims = decode::<Claims>(token, &self.decoding, &self.validation)
+            .map_err(|_| invalid_token())?
+            .claims;
+        if claims.iat > epoch_seconds() + LEEWAY_SECS as i64 {
+            return Err(invalid_token());
+        }
+        Ok(TokenClaims {
+            id: claims.sub.parse::<Id>().map_err(|_| invalid_token())?,
+            role: claims.role,
+            session_version: claims.sv,
+        })
+    }
+
+    /// The caller a token names, by the token alone (no database read).
     pub fn verify(&self, token: &str) -> Result<Caller, ApiError> {
-        let data = decode::<Claims>(token, &self.decoding, &self.validation)
-            .map_err(|_| ApiError::Unauthorized("Invalid or expired token".into()))?;
-        let id = data
-            .claims
-            .sub
-            .parse::<Id>()
-            .map_err(|_| ApiError::Unauthorized("Invalid or expired token".into()))?;
-        Ok(Caller {
-            id,
-            role: data.claims.role,
+        self.verify_claims(token).map(|c| Caller {
+            id: c.id,
+            role: c.role,
         })
     }
 }
@@ -177,23 +244,90 @@ fn bearer(parts: &Parts) -> Result<Option<&str>, ApiError> {
     }
 }
 
-/// The extractors read the keys from any router state that holds them (`AppState`).
-impl<S> FromRequestParts<S> for Caller
+/// The stored account of a valid bearer token (one GetItem, strongly consistent):
+/// 401 without a token, for a user that no longer exists, or for a token of an
+/// earlier session (the password changed since).
+async fn signed_in_account(parts: &Parts, app: &AppState) -> Result<Account, ApiError> {
+    let Some(token) = bearer(parts)? else {
+        return Err(ApiError::Unauthorized("Authentication required".into()));
+    };
+    let claims = app.auth.verify_claims(token)?;
+    let account = app
+        .store
+        .account(claims.id)
+        .await?
+        .ok_or_else(invalid_token)?;
+    if account.session_version != claims.session_version {
+        return Err(ApiError::Unauthorized(
+            "This session has ended; please sign in again".into(),
+        ));
+    }
+    Ok(account)
+}
+
+/// Any signed-in caller, crew included: a valid token whose user still exists under
+/// the same session version. The role is the stored user's, not the token's.
+#[derive(Debug, Clone, Copy)]
+pub struct SignedIn(pub Caller);
+
+impl<S> FromRequestParts<S> for SignedIn
 where
-    Arc<AuthKeys>: FromRef<S>,
+    AppState: FromRef<S>,
     S: Send + Sync,
 {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
-        match bearer(parts)? {
-            Some(token) => Arc::<AuthKeys>::from_ref(state).verify(token),
-            None => Err(ApiError::Unauthorized("Authentication required".into())),
-        }
+        let account = signed_in_account(parts, &AppState::from_ref(state)).await?;
+        Ok(SignedIn(Caller {
+            id: account.user.id,
+            role: account.user.role,
+        }))
+    }
+}
+
+/// The signed-in caller when their stored role is one `allowed` admits; 403 with
+/// `refusal` otherwise ([`Caller`], [`AdminCaller`]).
+async fn caller_in_role<S>(
+    parts: &mut Parts,
+    state: &S,
+    allowed: fn(Role) -> bool,
+    refusal: &str,
+) -> Result<Caller, ApiError>
+where
+    AppState: FromRef<S>,
+    S: Send + Sync,
+{
+    let SignedIn(caller) = SignedIn::from_request_parts(parts, state).await?;
+    if allowed(caller.role) {
+        Ok(caller)
+    } else {
+        Err(ApiError::Forbidden(refusal.into()))
+    }
+}
+
+/// `Caller` is a user or an admin (by the stored role): a crew token gets 403 (crew
+/// routes take [`CrewCaller`], the few routes open to every role [`SignedIn`]).
+impl<S> FromRequestParts<S> for Caller
+where
+    AppState: FromRef<S>,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        caller_in_role(
+            parts,
+            state,
+            |r| !r.is_crew(),
+            "This route is not for ambulance crew accounts",
+        )
+        .await
     }
 }
 
 /// For public reads: signed out is fine, but a token that is present must be valid.
+/// Checked by the token alone: public reads add no database read.
 #[derive(Debug, Clone, Copy)]
 pub struct MaybeCaller(pub Option<Caller>);
 
@@ -214,24 +348,27 @@ where
     }
 }
 
-/// A signed-in admin: 401 without a valid token, 403 for any other role.
+/// A signed-in admin (by the stored role): 401 without a valid token, 403 for any
+/// other role.
 #[derive(Debug, Clone, Copy)]
 pub struct AdminCaller(pub Caller);
 
 impl<S> FromRequestParts<S> for AdminCaller
 where
-    Arc<AuthKeys>: FromRef<S>,
+    AppState: FromRef<S>,
     S: Send + Sync,
 {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
-        let caller = Caller::from_request_parts(parts, state).await?;
-        if caller.is_admin() {
-            Ok(AdminCaller(caller))
-        } else {
-            Err(ApiError::Forbidden("Administrator access required".into()))
-        }
+        caller_in_role(
+            parts,
+            state,
+            |r| r.is_admin(),
+            "Administrator access required",
+        )
+        .await
+        .map(AdminCaller)
     }
 }
 
@@ -294,7 +431,9 @@ mod tests {
             sub: "7".into(),
             role: Role::User,
             iat: now - 100_000,
+            nbf: now - 100_000,
             exp: now - 60,
+            sv: 0,
         };
         let token = encode(
             &Header::default(),
@@ -303,6 +442,64 @@ mod tests {
         )
         .unwrap();
         assert!(k.verify(&token).is_err());
+    }
+
+    #[test]
+    fn tokens_from_the_future_are_refused() {
+        let k = keys();
+        let now = crate::types::epoch_seconds();
+        let sign = |iat: i64, nbf: i64| {
+            let claims = Claims {
+                sub: "7".into(),
+                role: Role::User,
+                iat,
+                nbf,
+                exp: now + 3600,
+                sv: 0,
+            };
+            encode(
+                &Header::default(),
+                &claims,
+                &EncodingKey::from_secret(b"0123456789abcdef0123456789abcdef"),
+            )
+            .unwrap()
+        };
+        assert!(
+            k.verify(&sign(now + 3600, now)).is_err(),
+            "iat in the future"
+        );
+        assert!(
+            k.verify(&sign(now, now + 3600)).is_err(),
+            "nbf in the future"
+        );
+        assert!(
+            k.verify(&sign(now + 60, now + 60)).is_err(),
+            "beyond the leeway"
+        );
+        assert!(
+            k.verify(&sign(now + 2, now + 2)).is_ok(),
+            "within the leeway"
+        );
+        assert!(k.verify(&sign(now, now)).is_ok());
+    }
+
+    #[test]
+    fn access_tokens_live_five_minutes_and_say_when_they_expire() {
+        let k = keys();
+        let id = Id::try_from(7).unwrap();
+        let access = k.issue_access(id, Role::User, 3).unwrap();
+        let claims = k.verify_claims(&access.token).unwrap();
+        assert_eq!(claims.session_version, 3);
+        let expires = time::OffsetDateTime::parse(
+            &access.expires_at,
+            &time::format_description::well_known::Rfc3339,
+        )
+        .unwrap();
+        let left = expires.unix_timestamp() - crate::types::epoch_seconds();
+        assert!(
+            (TOKEN_TTL_SECS - 2..=TOKEN_TTL_SECS).contains(&left),
+            "{left}"
+        );
     }
 
     #[test]

@@ -20,6 +20,10 @@ pub struct Config {
     pub region: String,
     pub app_env: AppEnv,
     pub jwt_secret: Vec<u8>,
+    /// The secret CloudFront sends in `edge::ORIGIN_SECRET_HEADER` on every request
+    /// it forwards: when set, a request without it (one that went around CloudFront
+    /// to the API's own endpoint) is refused. Unset locally.
+    pub origin_secret: Option<String>,
     /// Per-attempt timeout towards DynamoDB: short, so a dead database answers 503 fast.
     pub db_attempt_timeout: Duration,
     pub db_operation_timeout: Duration,
@@ -34,6 +38,7 @@ impl std::fmt::Debug for Config {
             .field("region", &self.region)
             .field("app_env", &self.app_env)
             .field("jwt_secret", &"***")
+            .field("origin_secret", &self.origin_secret.as_ref().map(|_| "***"))
             .finish()
     }
 }
@@ -47,8 +52,8 @@ pub enum ConfigError {
     /// Never carries the secret itself: only the SDK's description of the failure.
     #[error("could not read the JWT secret from Secrets Manager: {0}")]
     SecretUnreadable(String),
-    #[error("JWT_SECRET_ARN is set but only Config::load reads Secrets Manager")]
-    SecretNotLoaded,
+    #[error("{0} is set but only Config::load reads Secrets Manager")]
+    SecretNotLoaded(&'static str),
 }
 
 fn env(key: &str) -> Option<String> {
@@ -56,29 +61,40 @@ fn env(key: &str) -> Option<String> {
 }
 
 impl Config {
-    /// Reads `TABLE_NAME`, `DYNAMODB_ENDPOINT`, `AWS_REGION`, `APP_ENV`, `JWT_SECRET`.
+    /// Reads `TABLE_NAME`, `DYNAMODB_ENDPOINT`, `AWS_REGION`, `APP_ENV`, `JWT_SECRET`,
+    /// `ORIGIN_SECRET`.
     /// Never calls AWS; see [`Config::load`] for the deployed functions.
     pub fn from_env() -> Result<Self, ConfigError> {
         Self::from_lookup(env)
     }
 
-    /// A function's cold start. In AWS the template gives `JWT_SECRET_ARN` and no
-    /// `JWT_SECRET`: the secret is read from Secrets Manager here, once, and held for
+    /// A function's cold start. In AWS the template gives `JWT_SECRET_ARN` and
+    /// `ORIGIN_SECRET_ARN`, not the secrets: they are read from Secrets Manager here
+    /// (both at once), once, and held for
     /// the life of the execution environment. When `JWT_SECRET` is set (local runs,
     /// tests, `sam local`, cold-start measurements) it wins and nothing calls AWS.
     /// Either way the secret passes the same rule: at least [`MIN_SECRET_BYTES`]
     /// outside local development. Failures are logged here, without the secret.
     pub async fn load() -> Result<Self, ConfigError> {
-        let result = match (env("JWT_SECRET"), env("JWT_SECRET_ARN")) {
-            (None, Some(arn)) => match fetch_secret(&arn, env("AWS_REGION")).await {
-                Ok(secret) => Self::from_lookup(|k| match k {
-                    "JWT_SECRET" => Some(secret.clone()),
-                    _ => env(k),
-                }),
-                Err(e) => Err(e),
-            },
-            _ => Self::from_env(),
+        // The secrets named by ARN (and not given directly), read at once.
+        let secret = |value: &'static str, arn: &'static str| async move {
+            match (env(value), env(arn)) {
+                (None, Some(arn)) => fetch_secret(&arn, env("AWS_REGION")).await.map(Some),
+                _ => Ok(None),
+            }
         };
+        let (jwt, origin) = tokio::join!(
+            secret("JWT_SECRET", "JWT_SECRET_ARN"),
+            secret("ORIGIN_SECRET", "ORIGIN_SECRET_ARN")
+        );
+        let result = jwt.and_then(|jwt| {
+            let origin = origin?;
+            Self::from_lookup(|k| match k {
+                "JWT_SECRET" if jwt.is_some() => jwt.clone(),
+                "ORIGIN_SECRET" if origin.is_some() => origin.clone(),
+                _ => env(k),
+            })
+        });
         result
             .inspect_err(|e| tracing::error!(error = %e, "configuration error; refusing to start"))
     }
@@ -89,8 +105,13 @@ impl Config {
             _ => AppEnv::Deployed,
         };
         let table_name = get("TABLE_NAME").ok_or(ConfigError::Missing("TABLE_NAME"))?;
-        if get("JWT_SECRET").is_none() && get("JWT_SECRET_ARN").is_some() {
-            return Err(ConfigError::SecretNotLoaded);
+        for (value, arn) in [
+            ("JWT_SECRET", "JWT_SECRET_ARN"),
+            ("ORIGIN_SECRET", "ORIGIN_SECRET_ARN"),
+        ] {
+            if get(value).is_none() && get(arn).is_some() {
+                return Err(ConfigError::SecretNotLoaded(arn));
+            }
         }
         let jwt_secret = match (get("JWT_SECRET"), app_env) {
             (Some(s), _) if s.len() >= MIN_SECRET_BYTES => s.into_bytes(),
@@ -104,6 +125,7 @@ impl Config {
             region: get("AWS_REGION").unwrap_or_else(|| "us-east-1".into()),
             app_env,
             jwt_secret,
+            origin_secret: get("ORIGIN_SECRET"),
             db_attempt_timeout: Duration::from_millis(800),
             db_operation_timeout: Duration::from_millis(2500),
             db_max_attempts: 3,
@@ -183,7 +205,22 @@ mod tests {
                 ("TABLE_NAME", "t"),
                 ("JWT_SECRET_ARN", "arn:aws:secretsmanager:x")
             ]),
-            Err(ConfigError::SecretNotLoaded)
+            Err(ConfigError::SecretNotLoaded("JWT_SECRET_ARN"))
         ));
+        assert!(matches!(
+            cfg(&[
+                ("TABLE_NAME", "t"),
+                ("APP_ENV", "local"),
+                ("ORIGIN_SECRET_ARN", "arn:aws:secretsmanager:y")
+            ]),
+            Err(ConfigError::SecretNotLoaded("ORIGIN_SECRET_ARN"))
+        ));
+        let c = cfg(&[
+            ("TABLE_NAME", "t"),
+            ("APP_ENV", "local"),
+            ("ORIGIN_SECRET", "s"),
+        ])
+        .unwrap();
+        assert_eq!(c.origin_secret.as_deref(), Some("s"));
     }
 }

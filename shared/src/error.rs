@@ -8,7 +8,7 @@ use axum::{
 };
 use serde::Serialize;
 
-use crate::telemetry;
+use crate::{domain::hospital::Hospital, telemetry, types::Id};
 
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
@@ -26,6 +26,15 @@ pub enum ApiError {
     NotFound(String),
     #[error("{0}")]
     Conflict(String),
+    /// A one-tap emergency found no free ambulance within reach: a 409 that also
+    /// lists the nearest hospitals (with their phones) to call instead.
+    #[error("No ambulance is available near you")]
+    NoAmbulanceNear { hospitals: Vec<Hospital> },
+    /// A second emergency while one is open: a 409 naming it (`bookingId`).
+    #[error(
+        "You already have an open emergency booking #{booking_id}: follow it there, or cancel it before asking again"
+    )]
+    OpenEmergency { booking_id: Id },
     #[error("Request body is too large")]
     PayloadTooLarge,
     #[error("{0}")]
@@ -54,6 +63,25 @@ pub struct ErrorBody {
     pub field: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub request_id: Option<String>,
+    /// The open booking a conflict is about ([`ApiError::OpenEmergency`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub booking_id: Option<Id>,
+    /// The hospitals to call instead ([`ApiError::NoAmbulanceNear`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hospitals: Option<Vec<Hospital>>,
+}
+
+impl ErrorBody {
+    /// The message alone.
+    fn of(e: &ApiError) -> ErrorBody {
+        ErrorBody {
+            message: e.to_string(),
+            field: None,
+            request_id: None,
+            booking_id: None,
+            hospitals: None,
+        }
+    }
 }
 
 impl ApiError {
@@ -81,7 +109,9 @@ impl ApiError {
             Self::Unauthorized(_) => StatusCode::UNAUTHORIZED,
             Self::Forbidden(_) => StatusCode::FORBIDDEN,
             Self::NotFound(_) => StatusCode::NOT_FOUND,
-            Self::Conflict(_) => StatusCode::CONFLICT,
+            Self::Conflict(_) | Self::NoAmbulanceNear { .. } | Self::OpenEmergency { .. } => {
+                StatusCode::CONFLICT
+            }
             Self::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             Self::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             Self::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
@@ -101,20 +131,23 @@ impl IntoResponse for ApiError {
                 tracing::error!(error = %detail, request_id = request_id.as_deref().unwrap_or("-"), "internal error");
                 ErrorBody {
                     message: "Internal server error".into(),
-                    field: None,
                     request_id,
+                    ..ErrorBody::of(&self)
                 }
             }
-            Self::BadRequest { message, field } => ErrorBody {
-                message: message.clone(),
+            Self::BadRequest { field, .. } => ErrorBody {
                 field: field.clone(),
-                request_id: None,
+                ..ErrorBody::of(&self)
             },
-            other => ErrorBody {
-                message: other.to_string(),
-                field: None,
-                request_id: None,
+            Self::NoAmbulanceNear { hospitals } => ErrorBody {
+                hospitals: Some(hospitals.clone()),
+                ..ErrorBody::of(&self)
             },
+            Self::OpenEmergency { booking_id } => ErrorBody {
+                booking_id: Some(*booking_id),
+                ..ErrorBody::of(&self)
+            },
+            other => ErrorBody::of(other),
         };
         let mut response = (status, Json(body)).into_response();
         let retry_after = match &self {

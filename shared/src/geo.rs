@@ -44,10 +44,13 @@
 
 use std::{
     collections::{BTreeMap, HashMap, HashSet},
+    convert::Infallible,
     future::Future,
 };
 
 use h3o::{CellIndex, LatLng, Resolution};
+
+pub mod points;
 
 pub const EARTH_RADIUS_KM: f64 = 6371.0088;
 /// Hospitals are partitioned by their res-2 cell (~86 000 km² each).
@@ -550,8 +553,38 @@ pub async fn nearest_with<T, E, F, Fut>(
     lng: f64,
     k: usize,
     radius_km: f64,
-    mut fetch: F,
+    fetch: F,
 ) -> Result<(Vec<(T, f64)>, SearchStats), E>
+where
+    T: Located,
+    F: FnMut(Vec<Range>) -> Fut,
+    Fut: Future<Output = Result<Vec<T>, E>>,
+{
+    let (mut proven, stats) = nearest_proven(params, lat, lng, k, radius_km, fetch).await?;
+    proven.items.truncate(k);
+    Ok((proven.items, stats))
+}
+
+/// What [`nearest_proven`] proved: every item within `radius_km` (km) of the point,
+/// nearest first, and no other item lies within it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Proven<T> {
+    pub items: Vec<(T, f64)>,
+    pub radius_km: f64,
+}
+
+/// The search of [`nearest_with`], stopped by the same rule, answering every item it
+/// proved: at least the `k` nearest (or all within `radius_km`), plus any other item
+/// read that lies as close as the radius the search proved. Nearest first (items at
+/// the same distance in the order read).
+pub async fn nearest_proven<T, E, F, Fut>(
+    params: SearchParams,
+    lat: f64,
+    lng: f64,
+    k: usize,
+    radius_km: f64,
+    mut fetch: F,
+) -> Result<(Proven<T>, SearchStats), E>
 where
     T: Located,
     F: FnMut(Vec<Range>) -> Fut,
@@ -562,14 +595,18 @@ where
     let mut read = ReadSet::default();
     let mut found: Vec<(T, f64)> = vec![];
     if k == 0 || radius_km.is_nan() || radius_km <= 0.0 {
-        return Ok((found, stats));
+        let none = Proven {
+            items: found,
+            radius_km: 0.0,
+        };
+        return Ok((none, stats));
     }
     let mut target = params.first_target_km.min(radius_km);
     // Whether this round's target is the k-th distance seen (the round that proves
     // the answer): only then are cells on the circle split finer, which reads fewer
     // items past it at the price of more Queries.
     let mut proving = params.first_round_proves;
-    loop {
+    let limit = loop {
         let refine = if proving { params.refine } else { 0 };
         let mut res = resolution_for(target, params.cells_per_radius);
         let cover = loop {
@@ -603,11 +640,11 @@ where
         }
         let proven = cover.proven_km;
         if proven >= radius_km {
-            break;
+            break radius_km;
         }
         let limit = proven.min(radius_km);
         if found.iter().filter(|(_, d)| *d <= limit).count() >= k {
-            break;
+            break limit;
         }
         let mut distances: Vec<f64> = found.iter().map(|(_, d)| *d).collect();
         distances.sort_by(f64::total_cmp);
@@ -628,11 +665,17 @@ where
         };
         // Always at least a little further than proven, so the search terminates.
         target = next.max(proven * 1.05 + 1e-3).min(radius_km);
-    }
-    found.retain(|(_, d)| *d <= radius_km);
+    };
+    // Past `limit` there may be unread items nearer than those read; within it the
+    // search has read everything (and it holds the k nearest, or all within the
+    // radius asked for).
     found.sort_by(|a, b| a.1.total_cmp(&b.1));
-    found.truncate(k);
-    Ok((found, stats))
+    found.truncate(found.partition_point(|(_, d)| *d <= limit));
+    let proven = Proven {
+        items: found,
+        radius_km: limit,
+    };
+    Ok((proven, stats))
 }
 
 /// The index in memory, as DynamoDB holds it (partition → geosk → items): the same
@@ -665,21 +708,25 @@ impl<T: Located + Clone> MemoryIndex<T> {
         k: usize,
         radius_km: f64,
     ) -> (Vec<(T, f64)>, SearchStats) {
-        let fetch = |ranges: Vec<Range>| {
-            let mut out = vec![];
-            for r in &ranges {
-                if let Some(part) = self.partitions.get(&r.partition) {
-                    for items in part.range(r.lo..=r.hi).map(|(_, v)| v) {
-                        out.extend(items.iter().cloned());
-                    }
-                }
-            }
-            std::future::ready(Ok::<_, std::convert::Infallible>(out))
-        };
+        let fetch =
+            |ranges: Vec<Range>| std::future::ready(Ok::<_, Infallible>(self.read(&ranges)));
         match futures::executor::block_on(nearest_with(params, lat, lng, k, radius_km, fetch)) {
             Ok(found) => found,
             Err(never) => match never {},
         }
+    }
+
+    /// The items of some ranges, as the Queries of a search's round read them.
+    pub fn read(&self, ranges: &[Range]) -> Vec<T> {
+        let mut out = vec![];
+        for r in ranges {
+            if let Some(part) = self.partitions.get(&r.partition) {
+                for items in part.range(r.lo..=r.hi).map(|(_, v)| v) {
+                    out.extend(items.iter().cloned());
+                }
+            }
+        }
+        out
     }
 }
 
@@ -718,6 +765,16 @@ mod tests {
             k,
             radius,
         )
+    }
+
+    /// The distances the in-memory k-d tree ([`points::PointIndex`]) finds: every test
+    /// that checks the H3 search against brute force checks it too.
+    fn tree(points: &[P], lat: f64, lng: f64, k: usize, radius: f64) -> Vec<f64> {
+        points::PointIndex::new(points.iter().map(|p| (p.lat, p.lng)).collect())
+            .nearest(lat, lng, k, radius)
+            .into_iter()
+            .map(|(_, d)| d)
+            .collect()
     }
 
     fn brute(points: &[P], lat: f64, lng: f64, k: usize, radius: f64) -> Vec<f64> {
@@ -955,6 +1012,7 @@ mod tests {
         let (got, stats) = search(&points, 30.67, 74.33, 10, 100.0);
         let want = brute(&points, 30.67, 74.33, 10, 100.0);
         assert_eq!(distances(&got), want);
+        assert_eq!(tree(&points, 30.67, 74.33, 10, 100.0), want);
         assert!(stats.items_read < 60, "{stats:?}");
     }
 
@@ -1012,11 +1070,9 @@ mod tests {
         ];
         for (lat, lng) in [(90.0, 0.0), (-90.0, 0.0), (0.0, 180.0), (0.0, -180.0)] {
             let (got, _) = search(&points, lat, lng, 2, 500.0);
-            assert_eq!(
-                distances(&got),
-                brute(&points, lat, lng, 2, 500.0),
-                "{lat},{lng}"
-            );
+            let want = brute(&points, lat, lng, 2, 500.0);
+            assert_eq!(distances(&got), want, "{lat},{lng}");
+            assert_eq!(tree(&points, lat, lng, 2, 500.0), want, "{lat},{lng}");
             assert!(!got.is_empty());
         }
     }
@@ -1041,11 +1097,9 @@ mod tests {
             }
             for k in [1, 5, 10, 40] {
                 let (got, _) = search(&points, lat, lng, k, 100.0);
-                assert_eq!(
-                    distances(&got),
-                    brute(&points, lat, lng, k, 100.0),
-                    "{lat},{lng} k {k}"
-                );
+                let want = brute(&points, lat, lng, k, 100.0);
+                assert_eq!(distances(&got), want, "{lat},{lng} k {k}");
+                assert_eq!(tree(&points, lat, lng, k, 100.0), want, "{lat},{lng} k {k}");
             }
         }
     }
@@ -1084,7 +1138,9 @@ mod tests {
         ) {
             let points = make_points(clat, clng, spread, &offs);
             let (got, _) = search(&points, clat, clng, k, radius);
-            prop_assert_eq!(distances(&got), brute(&points, clat, clng, k, radius));
+            let want = brute(&points, clat, clng, k, radius);
+            prop_assert_eq!(distances(&got), want.clone());
+            prop_assert_eq!(tree(&points, clat, clng, k, radius), want);
         }
 
         #[test]
@@ -1106,7 +1162,9 @@ mod tests {
             let lat = (clat + qlat_off * spread).clamp(-90.0, 90.0);
             let lng = wrap_longitude(clng + qlng_off * spread);
             let (got, _) = search(&points, lat, lng, k, radius);
-            prop_assert_eq!(distances(&got), brute(&points, lat, lng, k, radius));
+            let want = brute(&points, lat, lng, k, radius);
+            prop_assert_eq!(distances(&got), want.clone());
+            prop_assert_eq!(tree(&points, lat, lng, k, radius), want);
         }
     }
 }

@@ -12,9 +12,10 @@ use axum::{
     middleware,
     response::{IntoResponse, Response},
 };
-use serde::de::DeserializeOwned;
+use serde::{Deserialize, de::DeserializeOwned};
+use tower_http::trace::TraceLayer;
 
-use crate::{error::ApiError, telemetry};
+use crate::{error::ApiError, telemetry, types::Id};
 
 /// Bodies are small JSON objects; anything larger is refused with 413.
 pub const MAX_BODY_BYTES: usize = 64 * 1024;
@@ -67,10 +68,20 @@ pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
     let value = serde_path_to_error::deserialize(&mut de).map_err(|err| {
         let path = err.path().to_string();
         let inner = err.into_inner();
-        if inner.is_syntax() || inner.is_eof() {
-            return ApiError::invalid(format!("Malformed JSON: {}", strip_position(&inner)));
+        if !(inner.is_syntax() || inner.is_eof()) {
+            return field_error(&path, &strip_position(&inner), "");
         }
-        field_error(&path, &strip_position(&inner), "")
+        // serde_json reports some wrong types as syntax ("expected value" for
+        // `"gender": null` or `"bookingType": 1`, which it reads as an enum): when
+        // the body is well-formed JSON, read it again from its value, which names the
+        // field and the type it should have.
+        match serde_json::from_slice::<serde_json::Value>(bytes) {
+            Ok(parsed) => match serde_path_to_error::deserialize::<_, T>(parsed) {
+                Err(err) => field_error(&err.path().to_string(), &err.into_inner().to_string(), ""),
+                Ok(_) => ApiError::invalid(format!("Malformed JSON: {}", strip_position(&inner))),
+            },
+            Err(_) => ApiError::invalid(format!("Malformed JSON: {}", strip_position(&inner))),
+        }
     })?;
     de.end()
         .map_err(|e| ApiError::invalid(format!("Malformed JSON: {}", strip_position(&e))))?;
@@ -132,6 +143,29 @@ where
     }
 }
 
+/// `?page=&size=` of a paged list.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PageQuery {
+    pub page: Option<u32>,
+    pub size: Option<u32>,
+}
+
+impl PageQuery {
+    /// The zero-based page and its size (default `default_size`, 1 to `max_size`).
+    pub fn parse(&self, default_size: u32, max_size: u32) -> Result<(u32, u32), ApiError> {
+        page_params(self.page, self.size, default_size, max_size)
+    }
+}
+
+/// `?userId=`: the user a request acts for (the caller when absent; only an admin
+/// may name someone else, see `Caller::acting_for`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ForUser {
+    pub user_id: Option<Id>,
+}
+
 /// Zero-based `page` and `size` (default `default_size`, 1 to `max_size`).
 pub fn page_params(
     page: Option<u32>,
@@ -163,14 +197,19 @@ fn field_error(path: &str, inner: &str, what: &str) -> ApiError {
         let field = join(name);
         return ApiError::bad_request(field.clone(), format!("Missing {what}'{field}'"));
     }
-    if let Some(name) = backticked(inner, "unknown field `") {
-        // serde_path_to_error already put the unknown key at the end of the path.
-        let field = if parent == name || parent.ends_with(&format!(".{name}")) {
-            parent.to_owned()
-        } else {
-            join(name)
-        };
-        return ApiError::bad_request(field.clone(), format!("Unknown {what}'{field}'"));
+    for (prefix, problem) in [
+        ("unknown field `", "Unknown"),
+        ("duplicate field `", "Duplicate"),
+    ] {
+        if let Some(name) = backticked(inner, prefix) {
+            // serde_path_to_error may already have put the key at the end of the path.
+            let field = if parent == name || parent.ends_with(&format!(".{name}")) {
+                parent.to_owned()
+            } else {
+                join(name)
+            };
+            return ApiError::bad_request(field.clone(), format!("{problem} {what}'{field}'"));
+        }
     }
     if parent.is_empty() {
         return ApiError::invalid(format!("Invalid request: {inner}"));
@@ -192,14 +231,31 @@ fn strip_position(err: &serde_json::Error) -> String {
     }
 }
 
-/// The layers every function shares: JSON 404/405, the body limit, request id and
-/// one log line per request.
+/// The layers every function shares: JSON 404/405, `Cache-Control: no-store`, the
+/// body limit, the request id and one log line per request (tower-http's `TraceLayer`).
 pub fn finish(router: Router) -> Router {
+    let trace = TraceLayer::new_for_http()
+        .make_span_with(telemetry::request_span)
+        .on_request(())
+        .on_response(telemetry::log_response)
+        .on_failure(());
     router
         .fallback(|| async { ApiError::NotFound("No such route".into()) })
         .layer(middleware::map_response(json_for_bare_errors))
+        .layer(middleware::map_response(no_store))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
-        .layer(middleware::from_fn(telemetry::request_context))
+        .layer(trace)
+        .layer(middleware::from_fn(telemetry::request_id))
+}
+
+/// API answers are personal (profiles, bookings) or change by the second (free
+/// ambulances): no browser or proxy may keep a copy.
+async fn no_store(mut response: Response) -> Response {
+    response.headers_mut().insert(
+        header::CACHE_CONTROL,
+        header::HeaderValue::from_static("no-store"),
+    );
+    response
 }
 
 /// Axum answers some errors itself (405 and friends) with a text body; the contract
@@ -242,7 +298,6 @@ async fn json_for_bare_errors(response: Response) -> Response {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde::Deserialize;
 
     #[derive(Debug, Deserialize)]
     #[serde(deny_unknown_fields)]
@@ -285,6 +340,52 @@ mod tests {
         assert_eq!(field.as_deref(), Some("patient"));
     }
 
+    #[derive(Debug, Deserialize)]
+    #[serde(rename_all = "UPPERCASE")]
+    #[allow(dead_code)]
+    enum Kind {
+        Normal,
+        Emergency,
+    }
+
+    #[derive(Debug, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct WithEnum {
+        kind: Kind,
+        #[serde(default)]
+        other: Option<Kind>,
+    }
+
+    /// serde_json calls a wrong type where an enum goes "expected value", a syntax
+    /// error: the 400 still names the field (found by probing: `gender: null`).
+    #[test]
+    fn wrong_types_of_enum_fields_name_the_field() {
+        for (json, field) in [
+            (r#"{"kind": null}"#, "kind"),
+            (r#"{"kind": 1}"#, "kind"),
+            (r#"{"kind": true}"#, "kind"),
+            (r#"{"kind": []}"#, "kind"),
+            (r#"{"kind": "NORMAL", "other": 2.5}"#, "other"),
+            (r#"{"kind": "NORMAL", "kind": "NORMAL"}"#, "kind"),
+        ] {
+            let Err(ApiError::BadRequest {
+                field: got,
+                message,
+            }) = parse_json::<WithEnum>(json.as_bytes())
+            else {
+                panic!("{json}: expected a 400");
+            };
+            assert_eq!(got.as_deref(), Some(field), "{json}: {message}");
+            assert!(!message.starts_with("Malformed"), "{json}: {message}");
+        }
+        let Err(ApiError::BadRequest { message, .. }) = parse_json::<WithEnum>(br#"{"kind": nul"#)
+        else {
+            panic!()
+        };
+        assert!(message.starts_with("Malformed JSON"), "{message}");
+    }
+
     #[test]
     fn malformed_and_empty_json_are_400_without_field() {
         let (msg, field) = err_of(r#"{"patient":"#);
@@ -301,6 +402,37 @@ mod tests {
     struct Q {
         lat: f64,
         page: Option<u32>,
+    }
+
+    #[tokio::test]
+    async fn one_json_line_per_request_with_method_route_status_latency_and_id() {
+        use tower::ServiceExt;
+        let logs = crate::testing::CapturedLogs::default();
+        let _guard = tracing::subscriber::set_default(telemetry::subscriber(logs.clone()));
+        let app = finish(Router::new().route(
+            "/api/x/{id}",
+            axum::routing::get(|| async { ApiError::Conflict("no".into()) }),
+        ));
+        let request = axum::http::Request::get("/api/x/42")
+            .header("x-request-id", "req-1")
+            .body(axum::body::Body::empty())
+            .unwrap();
+        let response = app.oneshot(request).await.unwrap();
+        assert_eq!(response.status(), StatusCode::CONFLICT);
+        assert_eq!(response.headers()["x-request-id"], "req-1");
+        let text = logs.text();
+        let lines: Vec<serde_json::Value> = text
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(lines.len(), 1, "{text}");
+        let line = &lines[0];
+        assert_eq!(line["fields"]["message"], "request");
+        assert_eq!(line["fields"]["status"], 409);
+        assert!(line["fields"]["latency_ms"].as_f64().unwrap() >= 0.0);
+        assert_eq!(line["span"]["method"], "GET");
+        assert_eq!(line["span"]["route"], "/api/x/{id}");
+        assert_eq!(line["span"]["request_id"], "req-1");
     }
 
     #[test]

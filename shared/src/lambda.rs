@@ -2,10 +2,11 @@
 
 use axum::Router;
 
-use crate::{app::AppState, config::Config, telemetry};
+use crate::{app::AppState, config::Config, edge, telemetry};
 
-/// Serves `router` on Lambda: JSON logs, the configuration (the JWT secret from
-/// Secrets Manager in AWS, JWT_SECRET locally) and the DynamoDB client, once.
+/// Serves `router` on Lambda: JSON logs, the configuration (the secrets from
+/// Secrets Manager in AWS, JWT_SECRET locally) and the DynamoDB client, once; in AWS
+/// only requests that came through CloudFront reach it (`edge::guard`).
 pub fn serve(router: fn(AppState) -> Router) -> Result<(), lambda_http::Error> {
     tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -13,7 +14,8 @@ pub fn serve(router: fn(AppState) -> Router) -> Result<(), lambda_http::Error> {
         .block_on(async {
             telemetry::init();
             let config = Config::load().await?;
+            let origin_secret = config.origin_secret.clone();
             let state = AppState::new(config).await;
-            lambda_http::run(router(state)).await
+            lambda_http::run(edge::guard(router(state), origin_secret.as_deref())).await
         })
 }

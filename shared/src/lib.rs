@@ -3,7 +3,7 @@
 //!
 //! - `domain`: the entities and their rules (no database);
 //! - `store`: DynamoDB (items, keys, queries, transactions);
-//! - `types`: newtypes that parse input; `http`, `error`, `auth`: the HTTP edge;
+//! - `types`: newtypes that parse input; `http`, `error`, `auth`, `edge`: the HTTP edge;
 //! - `app`, `config`, `lambda`, `telemetry`: a function's start-up;
 //! - `geo`: the nearest search; `seed`: local demo data; `testing`: test support.
 
@@ -11,6 +11,7 @@ pub mod app;
 pub mod auth;
 pub mod config;
 pub mod domain;
+pub mod edge;
 pub mod error;
 pub mod geo;
 pub mod http;
@@ -24,7 +25,7 @@ pub mod types;
 pub mod testing;
 
 pub use app::AppState;
-pub use auth::{AdminCaller, Caller, MaybeCaller};
+pub use auth::{AdminCaller, Caller, CrewCaller, MaybeCaller, SignedIn};
 pub use error::{ApiError, ApiResult};
 pub use http::{ApiJson, ApiPath, ApiQuery};
 pub use store::Store;

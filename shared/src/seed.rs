@@ -9,11 +9,12 @@ use rand::{Rng, SeedableRng, rngs::StdRng, seq::SliceRandom};
 use crate::{
     domain::{
         ambulance::{AmbulanceStatus, AmbulanceType, NewAmbulance},
+        crew::NewCrew,
         hospital::NewHospital,
     },
     error::ApiError,
     store::Store,
-    types::LatLng,
+    types::{Email, LatLng, Phone, Username},
 };
 
 const FIRST: &[&str] = &[
@@ -228,4 +229,52 @@ pub async fn seed_hospitals_and_ambulances(store: &Store) -> Result<SeedSummary,
         }
     }
     Ok(summary)
+}
+
+/// The demo crew accounts' password (local only, printed by `make dev`).
+pub const CREW_PASSWORD: &str = "crew12345";
+
+/// A demo crew login: `crew1` drives ambulance `PB-03-..`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CrewLogin {
+    pub username: String,
+    pub ambulance_number: String,
+}
+
+/// One crew account per ambulance of the first hospital (the one nearest the
+/// default city's centre, which the demo user sees first): `crew1`, `crew2`... with
+/// the password [`CREW_PASSWORD`] (hashed by the caller). Accounts that exist are
+/// left alone; the logins are answered either way.
+pub async fn seed_crew(store: &Store, password_hash: &str) -> Result<Vec<CrewLogin>, ApiError> {
+    let centre = LatLng::new(CITIES[0].lat, CITIES[0].lng).map_err(ApiError::internal)?;
+    let (nearest, _) = store.nearest_hospitals(centre, 1, 100.0).await?;
+    let Some(first) = nearest.first() else {
+        return Ok(vec![]);
+    };
+    let mut fleet = store.hospital_ambulances(first.id).await?;
+    fleet.sort_by_key(|a| a.id);
+    let mut logins = vec![];
+    for (i, ambulance) in fleet.into_iter().enumerate() {
+        let name = format!("crew{}", i + 1);
+        let username = Username::try_from(name.clone()).map_err(ApiError::internal)?;
+        if store.account_by_name(&username).await?.is_none() {
+            store
+                .create_crew(NewCrew {
+                    username,
+                    email: Email::try_from(format!("{name}@example.com"))
+                        .map_err(ApiError::internal)?,
+                    // Not dialable: no Indian subscriber number starts with 0.
+                    phone: Phone::try_from(format!("+91 164 0{:02} 00{:02}", i + 1, i + 1))
+                        .map_err(ApiError::internal)?,
+                    password_hash: password_hash.to_owned(),
+                    ambulance_id: ambulance.id,
+                })
+                .await?;
+        }
+        logins.push(CrewLogin {
+            username: name,
+            ambulance_number: ambulance.number,
+        });
+    }
+    Ok(logins)
 }

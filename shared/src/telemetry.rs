@@ -1,6 +1,7 @@
-//! JSON logs, one line per request, and the request id every error body can quote.
+//! JSON logs, one line per request (tower-http's `TraceLayer`, set up in
+//! `http::finish`), and the request id every error body can quote.
 
-use std::time::Instant;
+use std::time::Duration;
 
 use axum::{
     extract::{MatchedPath, Request},
@@ -8,28 +9,44 @@ use axum::{
     middleware::Next,
     response::Response,
 };
+use tracing::Span;
 
 tokio::task_local! {
     static REQUEST_ID: String;
 }
 
-/// Installs the JSON log subscriber once (a second call is a no-op, so tests may call it).
-pub fn init() {
+/// The log format: JSON lines, the request's span (method, route, request id) on
+/// each line logged while serving it, no timestamps (CloudWatch stamps every line).
+pub fn subscriber<W>(writer: W) -> impl tracing::Subscriber + Send + Sync
+where
+    W: for<'a> tracing_subscriber::fmt::MakeWriter<'a> + Send + Sync + 'static,
+{
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-    let _ = tracing_subscriber::fmt()
+    tracing_subscriber::fmt()
         .json()
         .with_env_filter(filter)
-        .with_current_span(false)
+        .with_current_span(true)
+        .with_span_list(false)
         .with_target(false)
-        .without_time() // CloudWatch stamps every line already.
-        .try_init();
+        .without_time()
+        .with_writer(writer)
+        .finish()
 }
 
-/// The id of the request being served, when called inside [`request_context`].
+/// Installs the JSON log subscriber once (a second call is a no-op, so tests may call it).
+pub fn init() {
+    let _ = tracing::subscriber::set_global_default(subscriber(std::io::stdout));
+}
+
+/// The id of the request being served, when called inside [`request_id`].
 pub fn current_request_id() -> Option<String> {
     REQUEST_ID.try_with(Clone::clone).ok()
 }
+
+/// The request's id, for the log span (set by [`request_id`]).
+#[derive(Debug, Clone)]
+struct RequestId(String);
 
 fn request_id_of(req: &Request) -> String {
     use lambda_http::RequestExt;
@@ -44,27 +61,39 @@ fn request_id_of(req: &Request) -> String {
         .unwrap_or_else(|| format!("{:032x}", rand::random::<u128>()))
 }
 
-/// Middleware: sets the request id for the handler, echoes it as `x-request-id`, and
-/// logs method, route, status and latency (never bodies, tokens or patient data).
-pub async fn request_context(req: Request, next: Next) -> Response {
+/// Middleware: the request id (Lambda's, else the caller's `x-request-id`, else a
+/// random one) for the handler and the log line, echoed as `x-request-id`.
+pub async fn request_id(mut req: Request, next: Next) -> Response {
     let id = request_id_of(&req);
-    let method = req.method().clone();
-    let route = req
-        .extensions()
-        .get::<MatchedPath>()
-        .map(|p| p.as_str().to_owned())
-        .unwrap_or_else(|| "unmatched".to_owned());
-    let started = Instant::now();
+    req.extensions_mut().insert(RequestId(id.clone()));
     let mut response = REQUEST_ID.scope(id.clone(), next.run(req)).await;
-    let status = response.status().as_u16();
-    let latency_ms = started.elapsed().as_secs_f64() * 1000.0;
-    if status >= 500 {
-        tracing::warn!(request_id = %id, %method, %route, status, latency_ms, "request");
-    } else {
-        tracing::info!(request_id = %id, %method, %route, status, latency_ms, "request");
-    }
     if let Ok(value) = HeaderValue::from_str(&id) {
         response.headers_mut().insert("x-request-id", value);
     }
     response
+}
+
+/// The span of a request: method, route (the matched pattern, never the path with
+/// its ids) and request id. Never bodies, tokens or patient data.
+pub fn request_span(req: &Request) -> Span {
+    let route = req
+        .extensions()
+        .get::<MatchedPath>()
+        .map_or("unmatched", MatchedPath::as_str);
+    let id = req
+        .extensions()
+        .get::<RequestId>()
+        .map_or("-", |id| id.0.as_str());
+    tracing::info_span!("request", method = %req.method(), route, request_id = id)
+}
+
+/// The one log line of a request, at its end: status and latency (a 5xx at WARN).
+pub fn log_response(response: &Response, latency: Duration, _span: &Span) {
+    let status = response.status().as_u16();
+    let latency_ms = latency.as_secs_f64() * 1000.0;
+    if status >= 500 {
+        tracing::warn!(status, latency_ms, "request");
+    } else {
+        tracing::info!(status, latency_ms, "request");
+    }
 }

@@ -5,6 +5,7 @@
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
+use unicode_normalization::UnicodeNormalization;
 
 /// Largest id a JavaScript client can hold exactly (2^53).
 pub const MAX_ID: u64 = 1 << 53;
@@ -163,7 +164,7 @@ impl Email {
 impl TryFrom<String> for Email {
     type Error = String;
     fn try_from(v: String) -> Result<Self, String> {
-        let v = v.trim().to_owned();
+        let v = clean_text(&v)?.unwrap_or_default();
         // email_address accepts quoted local parts and IP literals; a real inbox has a
         // dotted domain, so require one too.
         let domain_ok = v
@@ -312,7 +313,63 @@ impl LatLng {
     }
 }
 
-/// Free text of 1 to `MAX` characters after trimming (names, addresses...).
+/// Bidirectional formatting characters: they reorder what is shown, so a stored
+/// value could read differently from what it is (a name, a phone number).
+fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+/// Refused anywhere in free text: control characters other than a tab or a line
+/// feed (NUL, escape, CR on its own...) and bidirectional formatting characters.
+fn is_forbidden(c: char) -> bool {
+    (c.is_control() && c != '\n' && c != '\t') || is_bidi_control(c)
+}
+
+/// Characters that show nothing on their own, trimmed from both ends like
+/// whitespace: the Basic Multilingual Plane's Default_Ignorable_Code_Points that are
+/// not bidirectional controls (zero-width spaces and joiners, the soft hyphen,
+/// variation selectors, Hangul fillers...) and the blank Braille pattern, which is
+/// often used as a "visible" blank. (The astral ones, tags and musical formatting,
+/// count as visible: docs/openapi.yaml's patterns cannot name astral characters.)
+fn is_invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{00AD}'
+            | '\u{034F}'
+            | '\u{115F}'..='\u{1160}'
+            | '\u{17B4}'..='\u{17B5}'
+            | '\u{180B}'..='\u{180F}'
+            | '\u{200B}'..='\u{200D}'
+            | '\u{2060}'..='\u{2065}'
+            | '\u{206A}'..='\u{206F}'
+            | '\u{2800}'
+            | '\u{3164}'
+            | '\u{FE00}'..='\u{FE0F}'
+            | '\u{FEFF}'
+            | '\u{FFA0}'
+            | '\u{FFF0}'..='\u{FFF8}'
+    )
+}
+
+/// Free text as it is stored: trimmed of whitespace and invisible characters at
+/// both ends, CRLF line breaks as LF, in NFC (one spelling of "é", however it was
+/// typed). Refused: a forbidden character anywhere ([`is_forbidden`]). `Ok(None)`
+/// when nothing is left ("\u{200b}\u{200b}" is blank); otherwise it begins and ends
+/// with a visible character. docs/openapi.yaml's `Text` patterns say the same.
+fn clean_text(v: &str) -> Result<Option<String>, String> {
+    let trimmed = v.trim_matches(|c: char| c.is_whitespace() || is_invisible(c));
+    let v: String = trimmed.replace("\r\n", "\n").nfc().collect();
+    if let Some(c) = v.chars().find(|&c| is_forbidden(c)) {
+        return Err(format!(
+            "must not contain control or bidirectional formatting characters (found U+{:04X})",
+            c as u32
+        ));
+    }
+    Ok((!v.is_empty()).then_some(v))
+}
+
+/// Free text of 1 to `MAX` characters after trimming and NFC (names, addresses...),
+/// with something visible in it and no control characters (see [`clean_text`]).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(try_from = "String", into = "String")]
 pub struct Text<const MAX: usize>(String);
@@ -320,11 +377,10 @@ pub struct Text<const MAX: usize>(String);
 impl<const MAX: usize> TryFrom<String> for Text<MAX> {
     type Error = String;
     fn try_from(v: String) -> Result<Self, String> {
-        let v = v.trim();
-        match v.chars().count() {
-            0 => Err("must not be blank".into()),
-            n if n > MAX => Err(format!("must be at most {MAX} characters")),
-            _ => Ok(Text(v.to_owned())),
+        match clean_text(&v)? {
+            None => Err("must not be blank".into()),
+            Some(t) if t.chars().count() > MAX => Err(format!("must be at most {MAX} characters")),
+            Some(t) => Ok(Text(t)),
         }
     }
 }
@@ -335,7 +391,7 @@ impl<const MAX: usize> From<Text<MAX>> for String {
     }
 }
 
-/// Optional free text: absent, null or blank all mean "none".
+/// Optional free text: absent, null or blank all mean "none"; otherwise as [`Text`].
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(try_from = "Option<String>", into = "Option<String>")]
 pub struct OptionalText<const MAX: usize>(pub Option<String>);
@@ -343,10 +399,9 @@ pub struct OptionalText<const MAX: usize>(pub Option<String>);
 impl<const MAX: usize> TryFrom<Option<String>> for OptionalText<MAX> {
     type Error = String;
     fn try_from(v: Option<String>) -> Result<Self, String> {
-        match v.as_deref().map(str::trim) {
-            None | Some("") => Ok(OptionalText(None)),
+        match v.as_deref().map(clean_text).transpose()?.flatten() {
             Some(t) if t.chars().count() > MAX => Err(format!("must be at most {MAX} characters")),
-            Some(t) => Ok(OptionalText(Some(t.to_owned()))),
+            t => Ok(OptionalText(t)),
         }
     }
 }
@@ -485,6 +540,60 @@ mod tests {
         assert_eq!(Latitude::try_from(2.2e-309).unwrap().get(), 0.0);
         assert_eq!(Longitude::try_from(-1e-200).unwrap().get(), 0.0);
         assert_eq!(Longitude::try_from(1e-90).unwrap().get(), 1e-90);
+    }
+
+    #[test]
+    fn text_is_nfc_without_controls_and_with_something_visible() {
+        let text = |v: &str| Text::<20>::try_from(v.to_owned()).map(String::from);
+        // "é" as e + combining acute becomes the one precomposed character.
+        assert_eq!(text(" Jose\u{301} ").unwrap(), "Jos\u{e9}");
+        assert_eq!(text("line\none\ttab").unwrap(), "line\none\ttab");
+        assert_eq!(text("two\r\nlines").unwrap(), "two\nlines");
+        assert_eq!(text("\u{200b}name\u{feff}").unwrap(), "name");
+        assert_eq!(
+            text("👩\u{200d}⚕\u{fe0f} Dr").unwrap(),
+            "👩\u{200d}⚕\u{fe0f} Dr"
+        );
+        assert_eq!(text("کتاب\u{200c}ها").unwrap(), "کتاب\u{200c}ها");
+        for bad in [
+            "a\0b",
+            "a\u{1b}[31m",
+            "a\u{7f}",
+            "a\u{85}b",
+            "a\rb",
+            "\u{202e}evil",
+            "x\u{2066}y",
+            "\u{200f}x",
+        ] {
+            let err = text(bad).unwrap_err();
+            assert!(err.contains("control"), "{bad:?}: {err}");
+        }
+        for blank in [
+            "   ",
+            "\u{200b}\u{200b}",
+            " \u{200b} ",
+            "\u{2060}",
+            "\u{feff}",
+            "\u{3164}",
+            "\u{2800}",
+            "\u{ad}",
+            "\u{fe0f}",
+        ] {
+            assert_eq!(text(blank).unwrap_err(), "must not be blank", "{blank:?}");
+        }
+        assert_eq!(
+            text(&"x".repeat(21)).unwrap_err(),
+            "must be at most 20 characters"
+        );
+        let optional = |v: &str| OptionalText::<20>::try_from(Some(v.to_owned())).map(|t| t.0);
+        assert_eq!(optional("  ").unwrap(), None);
+        assert_eq!(optional("\u{200b}").unwrap(), None);
+        assert!(optional("a\0").is_err());
+        assert_eq!(
+            optional("Cafe\u{301}").unwrap().as_deref(),
+            Some("Caf\u{e9}")
+        );
+        assert!(Email::try_from("a\u{202e}b@example.com".to_owned()).is_err());
     }
 
     #[test]

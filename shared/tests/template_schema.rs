@@ -71,7 +71,8 @@ fn template_declares_the_same_table_as_the_code() {
         (PRIMARY.0.to_owned(), PRIMARY.1.to_owned())
     );
 
-    let indexes: BTreeSet<(String, String, String, String)> = props["GlobalSecondaryIndexes"]
+    type Index = (String, String, String, String, BTreeSet<String>);
+    let indexes: BTreeSet<Index> = props["GlobalSecondaryIndexes"]
         .as_sequence()
         .unwrap()
         .iter()
@@ -85,10 +86,16 @@ fn template_declares_the_same_table_as_the_code() {
                     .as_str()
                     .unwrap()
                     .to_owned(),
+                i["Projection"]["NonKeyAttributes"]
+                    .as_sequence()
+                    .into_iter()
+                    .flatten()
+                    .map(|a| a.as_str().unwrap().to_owned())
+                    .collect(),
             )
         })
         .collect();
-    let expected: BTreeSet<(String, String, String, String)> = INDEXES
+    let expected: BTreeSet<Index> = INDEXES
         .iter()
         .map(|i| {
             (
@@ -96,6 +103,7 @@ fn template_declares_the_same_table_as_the_code() {
                 i.hash.to_owned(),
                 i.range.to_owned(),
                 i.projection.to_owned(),
+                i.non_key.iter().map(|a| a.to_string()).collect(),
             )
         })
         .collect();

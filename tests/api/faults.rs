@@ -11,16 +11,13 @@ use serde_json::{Value, json};
 use shared::{
     AppState,
     config::Config,
-    domain::{
-        ambulance::{AmbulanceStatus, AmbulanceType, NewAmbulance},
-        hospital::NewHospital,
-    },
+    domain::ambulance::AmbulanceStatus,
     store::schema,
     testing::{
         TestApp, config_at,
         ddb_local::{DynamoDbLocal as Ddb, free_port},
     },
-    types::{Id, LatLng},
+    types::Id,
 };
 
 /// Two states over one table on `port`: a patient one for setting up and checking
@@ -116,30 +113,16 @@ async fn bookings_interrupted_by_a_dead_database_are_whole_or_absent() {
     let admin = TestApp::with_state(setup.clone(), admin::router);
     let setup_app = TestApp::with_state(setup, booking::router);
     let admin_user = admin.admin().await;
-    let hospital = store
-        .add_hospital(NewHospital {
-            name: "H".into(),
-            address: "A".into(),
-            location: LatLng::new(30.0, 74.0).unwrap(),
-            contact_info: None,
-        })
-        .await
-        .unwrap();
+    let hospital = setup_app.seed_hospital("H", 30.0, 74.0).await;
     let mut ambulances = vec![];
     let mut users = vec![];
     for i in 0..80 {
-        let a = store
-            .add_ambulance(NewAmbulance {
-                number: format!("F-{i}"),
-                driver_info: None,
-                status: AmbulanceStatus::Available,
-                ambulance_type: AmbulanceType::Bls,
-                contact_info: None,
-                hospital_id: hospital.id,
-            })
-            .await
-            .unwrap();
-        ambulances.push(a);
+        let number = format!("F-{i}");
+        ambulances.push(
+            setup_app
+                .seed_ambulance(hospital.id, &number, AmbulanceStatus::Available)
+                .await,
+        );
         users.push(setup_app.user(&format!("user{i}")).await);
     }
 

@@ -68,18 +68,7 @@ impl Apps {
 
     /// Recounts the fleet from the ambulances themselves.
     async fn recount(&self) -> AmbulanceCounts {
-        let res = self
-            .admin_app
-            .get("/api/admin/ambulances/all", Some(&self.admin.token))
-            .await;
-        let statuses: Vec<AmbulanceStatus> = res
-            .body
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|a| serde_json::from_value(a["status"].clone()).unwrap())
-            .collect();
-        AmbulanceCounts::of(statuses.iter())
+        crate::helpers::fleet_recount(&self.admin_app, &self.admin.token).await
     }
 }
 
@@ -603,6 +592,7 @@ async fn try_hold(a: &Apps, ambulance: &Value, booking: u64) -> bool {
         require_hospital: Some(hospital),
         expected_holder: None,
         held_by: Some(Id::try_from(booking).unwrap()),
+        free_at: None,
     }
     .push_into(&mut tx)
     .unwrap();
@@ -622,6 +612,7 @@ async fn try_release(a: &Apps, ambulance: &Value, booking: u64) -> bool {
         require_hospital: None,
         expected_holder: Some(Id::try_from(booking).unwrap()),
         held_by: None,
+        free_at: store.free_spot(id_of(ambulance)).await.unwrap(),
     }
     .push_into(&mut tx)
     .unwrap();

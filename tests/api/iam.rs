@@ -4,7 +4,7 @@
 //! it). Here, a tour of every function's routes, down the paths that need each
 //! action (a failed login, an email change, a booking with an idempotency key, a
 //! hospital removal...), must use every DynamoDB grant the template gives: a grant
-//! too many fails this test. Each function may also read the JWT secret, nothing else.
+//! too many fails this test. Each function may also read the JWT and origin secrets, nothing else.
 
 use std::collections::BTreeSet;
 
@@ -14,6 +14,8 @@ use shared::testing::{
     TEST_PASSWORD, TestApp,
     iam::{self, Grant},
 };
+
+use crate::helpers::CREW_STAGES_TO_COMPLETION;
 
 /// Requests that together make every call the functions need.
 async fn tour(app: &TestApp) {
@@ -30,6 +32,28 @@ async fn tour(app: &TestApp) {
         );
         res.body
     };
+    // Searches before any hospital write: the table has no in-memory index yet, so
+    // the H3 `geo` index answers (the first hospital add builds the other); the
+    // live map finds its hospitals with the same search.
+    call(
+        Method::GET,
+        "/api/hospitals/nearest?lat=30&lng=74",
+        None,
+        None,
+    )
+    .await;
+    // An emergency then finds no hospital to send to nor to call (the booking
+    // function's hospital search on the `geo` index) and no free ambulance.
+    let lonely = app.user("lonely").await;
+    let res = app
+        .post(
+            "/api/booking/emergency",
+            Some(&lonely.token),
+            json!({"pickup": {"latitude": 30.0, "longitude": 74.0}}),
+        )
+        .await;
+    assert_eq!(res.status, StatusCode::CONFLICT, "{:?}", res.body);
+    call(Method::GET, "/api/admin/live?bbox=29,73,31,75", admin, None).await;
     let add_hospital = json!({"name": "Tour", "address": "A", "latitude": 30.0, "longitude": 74.0});
     let h = call(
         Method::POST,
@@ -123,7 +147,104 @@ async fn tour(app: &TestApp) {
     )
     .await;
 
-    // admin: the fleet, the bookings, the dashboard, removals.
+    // One tap: the nearest free ambulance (ranked at its hospital: the position
+    // check), the patient details, a link made, opened and revoked, and cancelled
+    // (the user's open-emergency guard deleted).
+    // (On a new instance of the booking function: it loads the hospital index.)
+    let tap = json!({"pickup": {"latitude": 30.0, "longitude": 74.0}});
+    let fresh = app.new_instance(api_tests::system);
+    let tapped = fresh.post("/api/booking/emergency", user, tap).await;
+    assert_eq!(tapped.status, StatusCode::CREATED, "{:?}", tapped.body);
+    let tapped = &tapped.body["id"];
+    let patient = json!({"name": "P", "age": 40, "gender": "Male", "condition": "c"});
+    let patient_uri = format!("/api/booking/{tapped}/patient");
+    call(Method::PATCH, &patient_uri, user, Some(patient)).await;
+    let share_uri = format!("/api/booking/{tapped}/share");
+    let link = call(Method::POST, &share_uri, user, None).await;
+    let shared_uri = format!("/api/booking/shared/{}", link["token"].as_str().unwrap());
+    call(Method::GET, &shared_uri, None, None).await;
+    app.delete(&share_uri, user).await;
+    let cancel_tap = format!("/api/booking/cancel?bookingId={tapped}");
+    call(Method::PATCH, &cancel_tap, user, None).await;
+
+    // crew: the job, each stage to COMPLETED (frees the ambulance: its free entry is
+    // put), a position while free (the free entry moves), out of service and back.
+    let crewed_amb = shared::types::Id::try_from(ambulances[1].as_u64().unwrap()).unwrap();
+    let crew = app.crew("tourcrew", crewed_amb).await;
+    let crew_token = Some(crew.token.as_str());
+    let crewed = call(
+        Method::POST,
+        "/api/booking/book",
+        user,
+        Some(book(&ambulances[1])),
+    )
+    .await;
+    call(
+        Method::GET,
+        &format!("/api/booking/{}/track", crewed["id"]),
+        user,
+        None,
+    )
+    .await;
+    call(Method::GET, "/api/crew/me", crew_token, None).await;
+    for stage in CREW_STAGES_TO_COMPLETION {
+        let body = json!({"bookingId": crewed["id"], "stage": stage});
+        call(Method::PATCH, "/api/crew/job/stage", crew_token, Some(body)).await;
+    }
+    let now = shared::types::now_rfc3339();
+    let position = json!({"latitude": 30.01, "longitude": 74.01, "recordedAt": now});
+    call(
+        Method::PUT,
+        "/api/crew/location",
+        crew_token,
+        Some(position),
+    )
+    .await;
+    for status in ["MAINTENANCE", "AVAILABLE"] {
+        let body = json!({"status": status});
+        call(Method::PATCH, "/api/crew/status", crew_token, Some(body)).await;
+    }
+
+    // admin: the fleet, the bookings, the dashboard, crew accounts, the live map,
+    // removals.
+    let made = call(
+        Method::POST,
+        "/api/admin/crew",
+        admin,
+        Some(json!({"username": "tourcrew2", "email": "tourcrew2@example.com",
+            "password": TEST_PASSWORD, "phoneNumber": "+919800011111", "ambulanceId": ambulances[1]})),
+    )
+    .await;
+    call(Method::GET, "/api/admin/crew", admin, None).await;
+    call(
+        Method::GET,
+        &format!("/api/admin/crew?ambulanceId={}", ambulances[1]),
+        admin,
+        None,
+    )
+    .await;
+    let move_to = json!({"ambulanceId": ambulances[0]});
+    call(
+        Method::PATCH,
+        &format!("/api/admin/crew/{}", made["id"]),
+        admin,
+        Some(move_to),
+    )
+    .await;
+    call(
+        Method::DELETE,
+        &format!("/api/admin/crew/{}", made["id"]),
+        admin,
+        None,
+    )
+    .await;
+    call(
+        Method::GET,
+        "/api/admin/live?bbox=29.5,73.5,30.5,74.5",
+        admin,
+        None,
+    )
+    .await;
     let pending = call(
         Method::POST,
         "/api/booking/book",
@@ -172,8 +293,14 @@ async fn each_function_is_granted_exactly_the_dynamodb_calls_it_makes() {
     tour(&app).await;
     let called = app.dynamodb_calls();
     let template = iam::template();
-    let secret: BTreeSet<Grant> =
-        [("secretsmanager:GetSecretValue".into(), "JwtSecret".into())].into();
+    let secret: BTreeSet<Grant> = [
+        ("secretsmanager:GetSecretValue".into(), "JwtSecret".into()),
+        (
+            "secretsmanager:GetSecretValue".into(),
+            "OriginSecret".into(),
+        ),
+    ]
+    .into();
     let mut problems = vec![];
     for (function, _) in api_tests::FUNCTIONS {
         let Some(f) = template.functions.get(function) else {
@@ -193,7 +320,7 @@ async fn each_function_is_granted_exactly_the_dynamodb_calls_it_makes() {
             .collect();
         if others != secret {
             problems.push(format!(
-                "{}: grants other than DynamoDB must be exactly secretsmanager:GetSecretValue on JwtSecret, found {others:?}",
+                "{}: grants other than DynamoDB must be exactly secretsmanager:GetSecretValue on JwtSecret and OriginSecret, found {others:?}",
                 f.logical_id
             ));
         }

@@ -7,14 +7,18 @@ use axum::{Router, extract::Request, response::IntoResponse};
 use shared::{ApiError, AppState};
 use tower::ServiceExt;
 
+/// A function's router over the state built at its cold start.
+pub type RouterFn = fn(AppState) -> Router;
+
 /// Every function: its route group (= crate name) and its router.
-pub const FUNCTIONS: [(&str, fn(AppState) -> Router); 6] = [
+pub const FUNCTIONS: [(&str, RouterFn); 7] = [
     ("auth", auth::router),
     ("user", user::router),
     ("hospitals", hospitals::router),
     ("ambulances", ambulances::router),
     ("booking", booking::router),
     ("admin", admin::router),
+    ("crew", crew::router),
 ];
 
 /// The route group of a path: `/api/<group>/...`.

@@ -217,7 +217,8 @@ fn every_route_is_in_the_spec_and_every_spec_route_is_served() {
 
 /// The statuses every route shares are documented on every route: 503 (database
 /// unavailable) and 500 (the request-id body) everywhere, 401 wherever a token is
-/// read, 403 on admin routes, 400/413/415 wherever a JSON body is read.
+/// read, 403 on admin routes, 400/413/415 wherever a JSON body is read, 429 where a
+/// rate limit or the login throttle applies.
 #[test]
 fn every_operation_documents_the_statuses_it_can_answer() {
     let spec = spec();
@@ -232,9 +233,27 @@ fn every_operation_documents_the_statuses_it_can_answer() {
             let responses = op["responses"].as_mapping().expect("responses");
             let has = |code: &str| responses.contains_key(Value::from(code));
             let mut need = vec!["500", "503"];
-            let public = matches!(path, "/api/auth/register" | "/api/auth/login");
+            // Routes that read no access token: sign-out answers 204 whatever the
+            // refresh token; a shared trip's link is its key.
+            let public = matches!(
+                path,
+                "/api/auth/register"
+                    | "/api/auth/login"
+                    | "/api/auth/logout"
+                    | "/api/booking/shared/{token}"
+            );
             if !public {
                 need.push("401");
+            }
+            // The routes behind a rate limit or the login throttle (store::limits).
+            if matches!(
+                (method, path),
+                (
+                    "post",
+                    "/api/auth/register" | "/api/auth/login" | "/api/booking/book"
+                ) | ("put", "/api/user/profile")
+            ) {
+                need.push("429");
             }
             if path.starts_with("/api/admin/") {
                 need.push("403");
@@ -280,7 +299,7 @@ async fn every_documented_operation_is_served_and_no_other_method() {
     let mut problems = vec![];
     let mut served = 0;
     for (path, methods) in documented(&spec()) {
-        let uri = path.replace("{id}", "1");
+        let uri = path.replace("{id}", "1").replace("{token}", "unknown");
         assert!(!uri.contains('{'), "{path}: teach this test its parameter");
         for method in ["get", "put", "post", "delete", "patch"] {
             let m = Method::from_bytes(method.to_ascii_uppercase().as_bytes()).unwrap();

@@ -16,6 +16,8 @@ export interface paths {
         /**
          * Create a USER account and sign in
          * @description Always creates role USER; a `role` in the body is accepted and ignored.
+         *     At most 10 registrations per client address (an IPv6 /64) an hour: 429 with
+         *     `Retry-After` after that.
          */
         post: operations["register"];
         delete?: never;
@@ -36,9 +38,57 @@ export interface paths {
         /**
          * Sign in
          * @description A wrong password and an unknown username get the same 401 in similar time.
-         *     Repeated failures for one username are throttled with 429 and `Retry-After`.
+         *     Every password check is reserved before it is made: per username and client
+         *     address, 5 at once, then a growing wait (15 s, 30 s, 1 min... up to 15 minutes;
+         *     a quiet hour forgets them; a success ends the streak); per username across
+         *     addresses, 100 an hour. Over either: 429 with `Retry-After`. Another address
+         *     (the owner's) is not slowed by a guesser's.
          */
         post: operations["login"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Renew the access token with the refresh token
+         * @description Answers a new access token and a new `refreshToken`; the one sent is used up.
+         *     A refresh token that was already used (a copy someone kept) is refused and
+         *     ends its whole session, as do signing out and a new password. A session
+         *     lasts 30 days from its last refresh, 90 days at most.
+         */
+        post: operations["refresh"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign out (end the refresh token's session)
+         * @description Every refresh token of the session stops working; its access token expires
+         *     within 5 minutes. The same 204 for any token, known or not.
+         */
+        post: operations["logout"];
         delete?: never;
         options?: never;
         head?: never;
@@ -58,7 +108,10 @@ export interface paths {
          * Change email, location and (optionally) password
          * @description `latitude` and `longitude` go together (both or neither). An admin's profile
          *     has no location: one sent for an admin is ignored. An empty or absent
-         *     `password` keeps the current one.
+         *     `password` keeps the current one. A new `password` needs `currentPassword`,
+         *     the caller's own (an admin's when an admin sets someone's): 400 naming it
+         *     when absent, 403 when wrong, 429 when guessed too often (throttled like a
+         *     login). A new password ends every session and token of the user.
          */
         put: operations["updateProfile"];
         post?: never;
@@ -212,7 +265,14 @@ export interface paths {
          *     the other gets 409 "Ambulance is no longer available". A retry with the same
          *     `Idempotency-Key` and the same request answers the first booking again; the
          *     same key with a different request is a 422. An ambulance that is not one of
-         *     the hospital's is a 400 naming `ambulanceId`.
+         *     the hospital's is a 400 naming `ambulanceId`. Without `pickup` the user's
+         *     stored location is the pickup; a user without one gets 400 naming `pickup`.
+         *     The booking starts PENDING, `tripStage` null, its timeline one PENDING entry.
+         *     A user holds at most 3 open (PENDING or ACTIVE) bookings: the 4th is a 409
+         *     `You already have 3 open bookings` that writes nothing (an admin booking for
+         *     a user is exempt). At most 20 booking requests per user and 30 per client
+         *     address an hour (admins exempt): 429 with `Retry-After`; a retry under the
+         *     same `Idempotency-Key` is not counted again.
          */
         post: operations["book"];
         delete?: never;
@@ -228,7 +288,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A user's bookings, newest first */
+        /**
+         * A user's bookings, newest first, 100 at a time
+         * @description The newest 100. A full answer may have older ones: ask again with `before`
+         *     set to the id of the last (oldest) booking received; an empty array is the
+         *     end.
+         */
         get: operations["bookingHistory"];
         put?: never;
         post?: never;
@@ -253,7 +318,10 @@ export interface paths {
         head?: never;
         /**
          * Cancel one's own booking (an admin may cancel any)
-         * @description Only PENDING and ACTIVE bookings can be cancelled (409 otherwise); the ambulance becomes AVAILABLE again.
+         * @description The requester cancels while the booking is PENDING, or ACTIVE at DISPATCHED or
+         *     EN_ROUTE (once the ambulance is at the pickup: 409, call the crew); an admin
+         *     cancels any open booking. Final bookings: 409. The ambulance becomes AVAILABLE
+         *     again in the same transaction.
          */
         patch: operations["cancelBooking"];
         trace?: never;
@@ -267,6 +335,137 @@ export interface paths {
         };
         /** One booking (its owner's or, for an admin, anyone's) */
         get: operations["getBooking"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/booking/{id}/track": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow a trip - stage, timeline, where the ambulance is, ETA
+         * @description For the booking's owner, admins, and the crew of its ambulance while the
+         *     ambulance holds it; anyone else gets 403. `etaMinutes` and `distanceKm` run
+         *     from the ambulance's fresh live position to the pickup while DISPATCHED or
+         *     EN_ROUTE, to the hospital while TO_HOSPITAL, and are null otherwise (or
+         *     without a position reported in the last 2 minutes). They come from one
+         *     estimator: great-circle distance x 1.4 (roads) at 40 km/h.
+         */
+        get: operations["trackBooking"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/booking/emergency": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * One tap - the nearest free ambulance, dispatched at once
+         * @description For a signed-in user (an admin or a crew account gets 403). The nearest
+         *     AVAILABLE ambulance within 50 km of `pickup` (of `ambulanceType` when given),
+         *     ranked by its live position when reported in the last 2 minutes, else by its
+         *     hospital's, is assigned in one conditional transaction: the booking is
+         *     EMERGENCY, ACTIVE, stage DISPATCHED (timeline ACTIVE, DISPATCHED), its
+         *     `hospital` the hospital nearest to the pickup; the ambulance is ON_DUTY and
+         *     its crew sees the job on `GET /api/crew/me`. A lost race tries the next
+         *     nearest. None free: 409 `No ambulance is available near you` with
+         *     `hospitals`, the 3 nearest (with `contactInfo`) to call. A user with an open
+         *     emergency gets 409 naming it (`bookingId`); a retry with the same
+         *     `Idempotency-Key` and body answers the first booking (201), the key with
+         *     another body is a 422. Without `pickup` the user's stored location is the
+         *     pickup (none: 400 naming `pickup`). Patient details are optional, each of
+         *     them; more can follow (`PATCH /api/booking/{id}/patient`). 503: try again
+         *     (the same Idempotency-Key), the database was too busy to decide.
+         */
+        post: operations["emergency"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/booking/{id}/patient": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * The patient's details, while the ambulance comes
+         * @description The requester only (anyone else, admins included, 403), while the booking
+         *     is open (final: 409). All four details, by the booking form's rules; they
+         *     replace what the booking had. The crew sees them on `GET /api/crew/me`.
+         */
+        patch: operations["updatePatient"];
+        trace?: never;
+    };
+    "/api/booking/{id}/share": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A tracking link for family
+         * @description The requester only (anyone else 403), while the booking is open (final:
+         *     409). The token is 256 random bits, base64url; only its SHA-256 is stored.
+         *     The link works for 24 hours at most, and stops 1 hour after the booking is
+         *     final (`expiresAt` is the latest). The SPA page is `url`.
+         */
+        post: operations["shareBooking"];
+        /**
+         * Stop every tracking link of a booking
+         * @description The requester only (anyone else 403); open or final.
+         */
+        delete: operations["revokeShares"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/booking/shared/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What a tracking link shows - no account needed
+         * @description The trip's status, stage and timeline, the ambulance (number, type,
+         *     position), the destination hospital and the ETA: no patient, no pickup, no
+         *     names, phones or emails. An unknown, expired or revoked link: 404, the same
+         *     body for all three.
+         */
+        get: operations["sharedTrip"];
         put?: never;
         post?: never;
         delete?: never;
@@ -304,7 +503,7 @@ export interface paths {
         post?: never;
         /**
          * Remove a hospital and its idle ambulances (admin)
-         * @description Refused with 409 while any of its ambulances is held by an open booking.
+         * @description Refused with 409 while any of its ambulances is held by an open booking or has crew accounts.
          */
         delete: operations["removeHospital"];
         options?: never;
@@ -361,7 +560,7 @@ export interface paths {
         post?: never;
         /**
          * Remove an ambulance (admin)
-         * @description Refused with 409 while it is held by an open booking.
+         * @description Refused with 409 while it is held by an open booking or still has crew accounts.
          */
         delete: operations["removeAmbulance"];
         options?: never;
@@ -421,9 +620,12 @@ export interface paths {
         head?: never;
         /**
          * Move a booking through its states (admin)
-         * @description PENDING -> ACTIVE | CANCELLED; ACTIVE -> COMPLETED | CANCELLED; COMPLETED and
-         *     CANCELLED are final. Any other move is a 409 that says which moves are allowed.
-         *     Reaching a final state frees the ambulance in the same transaction.
+         * @description The spec's dropdown, kept consistent with the trip stages: PENDING -> ACTIVE
+         *     (stage DISPATCHED, for the crew to accept), and any open booking (PENDING or
+         *     ACTIVE at any stage) -> COMPLETED | CANCELLED, the stage kept as the last one
+         *     reached. COMPLETED and CANCELLED are final. Any other move is a 409 that says
+         *     which moves are allowed. Reaching a final state frees the ambulance in the
+         *     same transaction.
          */
         patch: operations["setBookingStatus"];
         trace?: never;
@@ -443,6 +645,165 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/admin/crew": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A page of crew accounts by username, or one ambulance's crew (admin) */
+        get: operations["listCrew"];
+        put?: never;
+        /**
+         * Create a crew account bound to an ambulance (admin)
+         * @description The only way to make a CREW account (register always makes a USER). Usernames
+         *     and emails are unique across every account (409). An unknown ambulance is a 404.
+         */
+        post: operations["createCrew"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/crew/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a crew account (admin)
+         * @description Its username and email become free; its tokens stop working on the crew routes at once.
+         */
+        delete: operations["removeCrew"];
+        options?: never;
+        head?: never;
+        /** Bind a crew account to another ambulance (admin) */
+        patch: operations["moveCrew"];
+        trace?: never;
+    };
+    "/api/admin/live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every ambulance and open booking in a box - the dispatcher's map (admin)
+         * @description Ambulances whose shown position (the live one, else their hospital's) lies in
+         *     the box, and open bookings whose pickup lies in it (newest first), at most 500
+         *     of each, read from indexes. A box more than about 1500 km across shows the
+         *     part nearest its middle.
+         */
+        get: operations["liveMap"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/crew/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in crew, its ambulance with its position, and its job
+         * @description `job` is the booking the ambulance holds (PENDING: to accept; ACTIVE: under
+         *     way), or null. The crew screen polls this every few seconds. Every crew route
+         *     reads the crew account as stored (a crew moved to another ambulance acts on
+         *     that one at once; a removed one gets 401); users and admins get 403.
+         */
+        get: operations["crewMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/crew/job/stage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Move the trip to its next stage (the crew)
+         * @description `stage` is the next one: EN_ROUTE accepts a PENDING booking (it becomes
+         *     ACTIVE) or a DISPATCHED one, then AT_PICKUP, TO_HOSPITAL, AT_HOSPITAL, and
+         *     COMPLETED after AT_HOSPITAL, which frees the ambulance in the same
+         *     transaction. Each move is conditional on the stage read: a stale or repeated
+         *     tap is a 409 that writes nothing. A booking the crew's ambulance does not hold
+         *     is a 403.
+         */
+        patch: operations["crewStage"];
+        trace?: never;
+    };
+    "/api/crew/location": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Report the ambulance's position (the crew's phone)
+         * @description 204 when stored, and 204 (nothing written) when `recordedAt` is not after the
+         *     stored report's or less than 4 s after it. 400 naming the field when a
+         *     coordinate is out of range, `recordedAt` is not an RFC 3339 time or lies more
+         *     than 30 s in the future, or `accuracyM` is not 0 to 100000. The phone sends at
+         *     most every 5 s on a trip and every 60 s otherwise, and not when it moved less
+         *     than 20 m.
+         */
+        put: operations["crewLocation"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/crew/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Take the ambulance out of service or back (the crew)
+         * @description AVAILABLE or MAINTENANCE; 409 while the ambulance holds a booking.
+         */
+        patch: operations["crewStatus"];
         trace?: never;
     };
 }
@@ -479,20 +840,23 @@ export interface components {
          * @example +91 98765 43210
          */
         Phone: string;
-        /** @description 1 to 32 characters after trimming. */
+        /** @description 1 to 32 characters after trimming (see the free-text rules above), beginning and ending with a visible character. */
         Text32: string;
-        /** @description 1 to 100 characters after trimming. */
+        /** @description 1 to 100 characters after trimming (see the free-text rules above), beginning and ending with a visible character. */
         Text100: string;
-        /** @description 1 to 200 characters after trimming. */
+        /** @description 1 to 200 characters after trimming (see the free-text rules above), beginning and ending with a visible character. */
         Text200: string;
-        /** @description 1 to 500 characters after trimming. */
+        /** @description 1 to 500 characters after trimming (see the free-text rules above), beginning and ending with a visible character. */
         Text500: string;
-        /** @description At most 100 characters after trimming; absent, null or blank means none. */
+        /** @description At most 100 characters after trimming (see the free-text rules above); absent, null or blank means none. */
         OptionalText100: string | null;
-        /** @description At most 200 characters after trimming; absent, null or blank means none. */
+        /** @description At most 200 characters after trimming (see the free-text rules above); absent, null or blank means none. */
         OptionalText200: string | null;
-        /** @enum {string} */
-        Role: "USER" | "ADMIN";
+        /**
+         * @description CREW is the driver or paramedic of one ambulance, made by admins only.
+         * @enum {string}
+         */
+        Role: "USER" | "ADMIN" | "CREW";
         /** @enum {string} */
         AmbulanceStatus: "AVAILABLE" | "ON_DUTY" | "MAINTENANCE";
         /**
@@ -538,12 +902,18 @@ export interface components {
             longitude?: components["schemas"]["Longitude"] | null;
             /** @description Empty, null or absent keeps the current password. */
             password?: null | string | components["schemas"]["Password"];
+            /** @description The caller's own password; required (not empty) with a new `password`. */
+            currentPassword?: string | null;
         } | {
             latitude: number;
             longitude: number;
         } | {
             latitude?: null;
             longitude?: null;
+        };
+        RefreshRequest: {
+            /** @description The `refreshToken` of the last register, login or refresh. */
+            refreshToken: string;
         };
         AddHospital: {
             name: components["schemas"]["Text200"];
@@ -577,12 +947,64 @@ export interface components {
             /** @default NORMAL */
             bookingType: components["schemas"]["BookingType"];
             patient: components["schemas"]["PatientRequest"];
+            /** @description Where the ambulance picks the patient up; absent → the user's stored location (none either → 400 naming `pickup`). */
+            pickup?: components["schemas"]["PickupRequest"];
+        };
+        NewCrew: {
+            username: components["schemas"]["Username"];
+            email: components["schemas"]["Email"];
+            password: components["schemas"]["Password"];
+            phoneNumber: components["schemas"]["Phone"];
+            ambulanceId: components["schemas"]["Id"];
+        };
+        MoveCrew: {
+            ambulanceId: components["schemas"]["Id"];
+        };
+        PickupRequest: {
+            latitude: components["schemas"]["Latitude"];
+            longitude: components["schemas"]["Longitude"];
+            landmark?: components["schemas"]["OptionalText200"];
+        };
+        StageRequest: {
+            bookingId: components["schemas"]["Id"];
+            /**
+             * @description The next stage, or COMPLETED after AT_HOSPITAL (DISPATCHED is the dispatcher's, not the crew's).
+             * @enum {string}
+             */
+            stage: "EN_ROUTE" | "AT_PICKUP" | "TO_HOSPITAL" | "AT_HOSPITAL" | "COMPLETED";
+        };
+        PositionReport: {
+            latitude: components["schemas"]["Latitude"];
+            longitude: components["schemas"]["Longitude"];
+            /** @description The fix's accuracy in metres. */
+            accuracyM?: number | null;
+            /**
+             * Format: date-time
+             * @description When the phone took the position, RFC 3339 with any offset; at most 30 s in the future.
+             */
+            recordedAt: string;
+        };
+        CrewStatus: {
+            /** @enum {string} */
+            status: "AVAILABLE" | "MAINTENANCE";
         };
         PatientRequest: {
             name: components["schemas"]["Text100"];
             age: number;
             gender: components["schemas"]["Gender"];
             condition: components["schemas"]["Text500"];
+        };
+        /** @description Every field optional; absent and null are the same. */
+        EmergencyRequest: {
+            pickup?: components["schemas"]["PickupRequest"] | null;
+            ambulanceType?: components["schemas"]["AmbulanceType"] | null;
+            /** @description Whatever is known; each detail optional. */
+            patient?: {
+                name?: components["schemas"]["Text100"] | null;
+                age?: number | null;
+                gender?: components["schemas"]["Gender"] | null;
+                condition?: components["schemas"]["Text500"] | null;
+            } | null;
         };
         User: {
             id: components["schemas"]["Id"];
@@ -596,10 +1018,15 @@ export interface components {
             createdAt: components["schemas"]["Timestamp"];
         };
         AuthResponse: {
+            /** @description The access token (a JWT, valid 5 minutes). */
             token: string;
             user: components["schemas"]["User"];
             role: components["schemas"]["Role"];
             id: components["schemas"]["Id"];
+            /** @description Single-use, opaque (at least 128 random bits); renews the session at `POST /api/auth/refresh`. Only its SHA-256 is stored. */
+            refreshToken: string;
+            /** @description When `token` expires. */
+            expiresAt: components["schemas"]["Timestamp"];
         };
         Hospital: {
             id: components["schemas"]["Id"];
@@ -642,13 +1069,50 @@ export interface components {
             onDuty: components["schemas"]["Count"];
             maintenance: components["schemas"]["Count"];
         };
-        Patient: {
-            name: string;
-            age: number;
-            gender: components["schemas"]["Gender"];
-            condition: string;
+        /**
+         * @description All four for a booking made with the form; for a one-tap emergency whatever
+         *     was given (null: not known yet).
+         */
+        PatientDetails: {
+            name: string | null;
+            age: number | null;
+            gender: components["schemas"]["Gender"] | null;
+            condition: string | null;
         };
-        /** @description Names, numbers and contact details are those at booking time, so history survives removed hospitals and ambulances. */
+        EmergencyConflict: {
+            message: string;
+            /** @description The user's open emergency booking. */
+            bookingId?: components["schemas"]["Id"];
+            /** @description None free - the 3 nearest hospitals (within 200 km) to call, nearest first. */
+            hospitals?: components["schemas"]["NearestHospital"][];
+        };
+        ShareLink: {
+            token: string;
+            url: string;
+            expiresAt: components["schemas"]["Timestamp"];
+        };
+        SharedTrip: {
+            bookingStatus: components["schemas"]["BookingStatus"];
+            tripStage: components["schemas"]["TripStage"] | null;
+            timeline: components["schemas"]["TimelineEntry"][];
+            ambulance: {
+                number: string;
+                type: components["schemas"]["AmbulanceType"];
+                position: components["schemas"]["Position"] | null;
+            };
+            hospital: {
+                name: string;
+                address: string;
+                latitude: components["schemas"]["Latitude"] | null;
+                longitude: components["schemas"]["Longitude"] | null;
+            };
+            etaMinutes: number | null;
+        };
+        /**
+         * @description Names, numbers and contact details are those at booking time, so history
+         *     survives removed hospitals and ambulances. Bookings made before dispatch have
+         *     `pickup` and `userPhone` null and a timeline of one PENDING entry.
+         */
         Booking: {
             id: components["schemas"]["Id"];
             bookingStatus: components["schemas"]["BookingStatus"];
@@ -668,7 +1132,108 @@ export interface components {
                 type: components["schemas"]["AmbulanceType"];
                 driverInfo: string | null;
             };
-            patient: components["schemas"]["Patient"];
+            patient: components["schemas"]["PatientDetails"];
+            /** @description The requester's phone at booking time, for the crew to call. */
+            userPhone: string | null;
+            pickup: components["schemas"]["Pickup"] | null;
+            /** @description Null while PENDING; the last stage reached once final. */
+            tripStage: components["schemas"]["TripStage"] | null;
+            /** @description Every status or stage reached, oldest first. */
+            timeline: components["schemas"]["TimelineEntry"][];
+        };
+        Pickup: {
+            latitude: components["schemas"]["Latitude"];
+            longitude: components["schemas"]["Longitude"];
+            landmark?: string;
+        };
+        /** @enum {string} */
+        TripStage: "DISPATCHED" | "EN_ROUTE" | "AT_PICKUP" | "TO_HOSPITAL" | "AT_HOSPITAL";
+        TimelineEntry: {
+            /**
+             * @description A status or a stage.
+             * @enum {string}
+             */
+            stage: "PENDING" | "ACTIVE" | "COMPLETED" | "CANCELLED" | "DISPATCHED" | "EN_ROUTE" | "AT_PICKUP" | "TO_HOSPITAL" | "AT_HOSPITAL";
+            at: components["schemas"]["Timestamp"];
+        };
+        /**
+         * @description Where an ambulance is. `source` GPS - the crew's phone reported it at `at`
+         *     (`stale` when that is more than 2 minutes ago); HOSPITAL - it never
+         *     reported, its hospital stands in (`at` null, always `stale`).
+         */
+        Position: {
+            latitude: components["schemas"]["Latitude"];
+            longitude: components["schemas"]["Longitude"];
+            at: components["schemas"]["Timestamp"] | null;
+            stale: boolean;
+            /** @enum {string} */
+            source: "GPS" | "HOSPITAL";
+        };
+        /** @description An Ambulance with its position. */
+        PositionedAmbulance: {
+            id: components["schemas"]["Id"];
+            number: string;
+            driverInfo?: string;
+            status: components["schemas"]["AmbulanceStatus"];
+            type: components["schemas"]["AmbulanceType"];
+            contactInfo?: string;
+            hospitalId: components["schemas"]["Id"];
+            hospital: components["schemas"]["HospitalRef"];
+            position: components["schemas"]["Position"] | null;
+        };
+        CrewMe: {
+            crew: {
+                id: components["schemas"]["Id"];
+                username: string;
+                phone: string;
+            };
+            ambulance: components["schemas"]["PositionedAmbulance"];
+            job: components["schemas"]["Booking"] | null;
+        };
+        Tracking: {
+            bookingId: components["schemas"]["Id"];
+            bookingStatus: components["schemas"]["BookingStatus"];
+            bookingType: components["schemas"]["BookingType"];
+            tripStage: components["schemas"]["TripStage"] | null;
+            timeline: components["schemas"]["TimelineEntry"][];
+            pickup: components["schemas"]["Pickup"] | null;
+            /** @description As named at booking time; point and phone null once the hospital is removed. */
+            hospital: {
+                id: components["schemas"]["Id"];
+                name: string;
+                address: string;
+                latitude: components["schemas"]["Latitude"] | null;
+                longitude: components["schemas"]["Longitude"] | null;
+                contactInfo: string | null;
+            };
+            /** @description Number and type as booked; phone and position null once the ambulance is removed. */
+            ambulance: {
+                id: components["schemas"]["Id"];
+                number: string;
+                type: components["schemas"]["AmbulanceType"];
+                contactInfo: string | null;
+                position: components["schemas"]["Position"] | null;
+            };
+            etaMinutes: number | null;
+            distanceKm: number | null;
+        };
+        Live: {
+            ambulances: {
+                id: components["schemas"]["Id"];
+                number: string;
+                type: components["schemas"]["AmbulanceType"];
+                status: components["schemas"]["AmbulanceStatus"];
+                hospitalId: components["schemas"]["Id"];
+                position: components["schemas"]["Position"] | null;
+            }[];
+            openBookings: {
+                id: components["schemas"]["Id"];
+                bookingType: components["schemas"]["BookingType"];
+                bookingStatus: components["schemas"]["BookingStatus"];
+                tripStage: components["schemas"]["TripStage"] | null;
+                pickup: components["schemas"]["Pickup"] | null;
+                ambulanceId: components["schemas"]["Id"];
+            }[];
         };
         BookingCounts: {
             total: components["schemas"]["Count"];
@@ -684,6 +1249,23 @@ export interface components {
             /** @description Bookings made today (UTC). */
             todayBookings: components["schemas"]["Count"];
             ambulances: components["schemas"]["AmbulanceCounts"];
+        };
+        Crew: {
+            id: components["schemas"]["Id"];
+            username: string;
+            email: string;
+            phone: string;
+            /** @constant */
+            role: "CREW";
+            ambulanceId: components["schemas"]["Id"];
+            createdAt: components["schemas"]["Timestamp"];
+        };
+        CrewPage: {
+            content: components["schemas"]["Crew"][];
+            totalPages: components["schemas"]["Count"];
+            totalElements: components["schemas"]["Count"];
+            page: components["schemas"]["Count"];
+            size: number;
         };
         HospitalPage: {
             content: components["schemas"]["Hospital"][];
@@ -710,7 +1292,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description No token, or a bad or expired one (or, for login, wrong credentials) */
+        /** @description No token, or a bad or expired one, one of a removed user or of an ended session (or, for login, wrong credentials; for refresh, a bad, used, expired or revoked refresh token) */
         Unauthorized: {
             headers: {
                 [name: string]: unknown;
@@ -737,7 +1319,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The data's current state refuses the request (taken, held, final) */
+        /** @description The data's current state refuses the request (taken, held, final, too many open bookings) */
         Conflict: {
             headers: {
                 [name: string]: unknown;
@@ -773,7 +1355,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Throttled; retry after the given seconds */
+        /** @description Over a limit (bookings, registrations, password checks); retry after the given seconds */
         TooManyRequests: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
@@ -862,6 +1444,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -899,6 +1482,63 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    refresh: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefreshRequest"];
+            };
+        };
+        responses: {
+            /** @description Renewed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    logout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefreshRequest"];
+            };
+        };
+        responses: {
+            /** @description Signed out */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -971,6 +1611,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -1203,6 +1844,11 @@ export interface operations {
                  *         "age": 64,
                  *         "gender": "Female",
                  *         "condition": "Chest pain"
+                 *       },
+                 *       "pickup": {
+                 *         "latitude": 30.2101,
+                 *         "longitude": 74.9455,
+                 *         "landmark": "gate 2, blue house"
                  *       }
                  *     }
                  */
@@ -1227,6 +1873,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -1236,6 +1883,8 @@ export interface operations {
             query?: {
                 /** @description The user acted for; only an admin may name someone else (403). */
                 userId?: components["parameters"]["UserId"];
+                /** @description The id of one of the user's bookings; the answer is the bookings older than it (by booking time, then id). An id that is not one of the user's bookings is a 404. */
+                before?: components["schemas"]["Id"];
             };
             header?: never;
             path?: never;
@@ -1243,7 +1892,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The bookings */
+            /** @description Up to 100 bookings */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1255,6 +1904,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -1313,6 +1963,227 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    trackBooking: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The trip */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tracking"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    emergency: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description 1 to 200 visible ASCII characters, remembered for 24 hours.
+                 * @example 7d1e0c44-emergency
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "pickup": {
+                 *         "latitude": 30.2101,
+                 *         "longitude": 74.9455,
+                 *         "landmark": "gate 2, blue house"
+                 *       },
+                 *       "patient": {
+                 *         "age": 64,
+                 *         "condition": "Chest pain"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["EmergencyRequest"];
+            };
+        };
+        responses: {
+            /** @description The booking (also the answer to an idempotent retry) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Booking"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /**
+             * @description No free ambulance within 50 km (`hospitals` to call), or an open emergency
+             *     of the user (`bookingId`)
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmergencyConflict"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updatePatient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Asha Rani",
+                 *       "age": 64,
+                 *       "gender": "Female",
+                 *       "condition": "Chest pain"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PatientRequest"];
+            };
+        };
+        responses: {
+            /** @description The booking */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Booking"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    shareBooking: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The link */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShareLink"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    revokeShares: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every link of the booking stopped working */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    sharedTrip: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example hK3v0T9m1c2YxQ8Zb7Lp4Ws6Ra5Nd0Ue3Jf2Gi1Ho9 */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The trip */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SharedTrip"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -1593,6 +2464,318 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listCrew: {
+        parameters: {
+            query?: {
+                /** @description Zero-based page number. */
+                page?: components["parameters"]["Page"];
+                size?: number;
+                /** @description Only this ambulance's crew (the admin ambulances screen shows them per ambulance). */
+                ambulanceId?: components["schemas"]["Id"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CrewPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createCrew: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "username": "crew7",
+                 *       "email": "crew7@example.com",
+                 *       "password": "crew-password",
+                 *       "phoneNumber": "+91 98140 00007",
+                 *       "ambulanceId": 1
+                 *     }
+                 */
+                "application/json": components["schemas"]["NewCrew"];
+            };
+        };
+        responses: {
+            /** @description The crew account */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Crew"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    removeCrew: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    moveCrew: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ambulanceId": 2
+                 *     }
+                 */
+                "application/json": components["schemas"]["MoveCrew"];
+            };
+        };
+        responses: {
+            /** @description The crew account after the move */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Crew"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    liveMap: {
+        parameters: {
+            query: {
+                /**
+                 * @description `minLat,minLng,maxLat,maxLng` in degrees. A `minLng` greater than `maxLng`
+                 *     crosses the antimeridian; latitudes given the wrong way round are swapped.
+                 * @example 30.4,74.0,30.9,74.6
+                 */
+                bbox: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The map's contents */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Live"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    crewMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The crew's view */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CrewMe"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    crewStage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "bookingId": 1,
+                 *       "stage": "EN_ROUTE"
+                 *     }
+                 */
+                "application/json": components["schemas"]["StageRequest"];
+            };
+        };
+        responses: {
+            /** @description The booking after the move */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Booking"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    crewLocation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "latitude": 30.2101,
+                 *       "longitude": 74.9455,
+                 *       "accuracyM": 8,
+                 *       "recordedAt": "2026-01-02T03:04:05.006Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PositionReport"];
+            };
+        };
+        responses: {
+            /** @description Stored */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    crewStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "status": "MAINTENANCE"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CrewStatus"];
+            };
+        };
+        responses: {
+            /** @description The ambulance after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ambulance"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };

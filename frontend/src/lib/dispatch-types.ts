@@ -8,7 +8,7 @@ import type { AuthResponse, Booking, ProfileUpdate, Role } from './types'
 export type AnyRole = Role | 'CREW'
 
 /** Login, register and refresh: the access token lives 5 minutes, the refresh token rotates. */
-export type SessionAuth = AuthResponse & {
+export type SessionAuth = Omit<AuthResponse, 'refreshToken' | 'expiresAt'> & {
   /** Opaque; sent once to POST /api/auth/refresh, which answers a new one. */
   refreshToken?: string
   /** The access token's expiry, RFC 3339. */

@@ -50,6 +50,11 @@ export function booking(id: number, overrides: Partial<Booking> = {}): Booking {
     ambulanceNumber: `PB-${30 + id}`,
     ambulance: { id: 30 + id, number: `PB-${30 + id}`, type: 'BLS', driverInfo: 'Ravi Kumar' },
     patient: { name: `Patient ${id}`, age: 40, gender: 'Female', condition: 'Chest pain' },
+    // Dispatch (issue 13): what a booking made before it reads as.
+    userPhone: null,
+    pickup: null,
+    tripStage: null,
+    timeline: [{ stage: 'PENDING', at: '2026-03-01T09:30:00Z' }],
     ...overrides,
   }
 }

@@ -8,9 +8,10 @@ use shared::{
     AdminCaller, ApiError, ApiQuery, AppState,
     domain::{
         ambulance::AmbulanceCounts,
-        booking::{Booking, BookingCounts, BookingStatus},
+        booking::{Booking, BookingCounts, BookingStatus, Goal, Mover},
         page::Page,
     },
+    http::PageQuery,
     types::Id,
 };
 
@@ -21,19 +22,12 @@ pub fn routes() -> Router<AppState> {
         .route("/api/admin/stats", get(stats))
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct PageQuery {
-    page: Option<u32>,
-    size: Option<u32>,
-}
-
 async fn paged(
     State(app): State<AppState>,
     _admin: AdminCaller,
     ApiQuery(q): ApiQuery<PageQuery>,
 ) -> Result<Json<Page<Booking>>, ApiError> {
-    let (page, size) = shared::http::page_params(q.page, q.size, 10, 100)?;
+    let (page, size) = q.parse(10, 100)?;
     Ok(Json(app.store.bookings_page(page, size).await?))
 }
 
@@ -49,8 +43,12 @@ async fn set_status(
     _admin: AdminCaller,
     ApiQuery(q): ApiQuery<StatusQuery>,
 ) -> Result<Json<Booking>, ApiError> {
+    // The spec's dropdown: ACTIVE dispatches a PENDING booking; COMPLETED and
+    // CANCELLED end any open one (domain::booking::plan has the table).
     Ok(Json(
-        app.store.set_booking_status(q.booking_id, q.status).await?,
+        app.store
+            .move_booking(q.booking_id, Mover::Admin, Goal::Status(q.status))
+            .await?,
     ))
 }
 

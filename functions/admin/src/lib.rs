@@ -1,9 +1,11 @@
-//! `/api/admin`: hospital, ambulance and booking management, and the dashboard figures. Every route
+//! `/api/admin`: hospital, ambulance, crew and booking management, and the dashboard figures. Every route
 //! takes an [`shared::AdminCaller`]: 401 signed out, 403 for a user.
 
 mod ambulances;
 mod bookings;
+mod crew;
 mod hospitals;
+mod live;
 
 use axum::Router;
 use shared::AppState;
@@ -14,6 +16,8 @@ pub fn router(state: AppState) -> Router {
             .merge(hospitals::routes())
             .merge(ambulances::routes())
             .merge(bookings::routes())
+            .merge(crew::routes())
+            .merge(live::routes())
             .with_state(state),
     )
 }

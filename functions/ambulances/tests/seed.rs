@@ -3,8 +3,11 @@
 use http::StatusCode;
 use serde_json::Value;
 use shared::{
-    domain::ambulance::AmbulanceCounts, geo::haversine_km, seed::seed_hospitals_and_ambulances,
+    domain::ambulance::AmbulanceCounts,
+    geo::haversine_km,
+    seed::{seed_crew, seed_hospitals_and_ambulances},
     testing::TestApp,
+    types::LatLng,
 };
 
 #[tokio::test]
@@ -71,4 +74,38 @@ async fn the_seed_fills_an_empty_table_once_with_consistent_counters() {
     let again = seed_hospitals_and_ambulances(store).await.unwrap();
     assert_eq!((again.hospitals, again.ambulances), (0, 0));
     assert_eq!(store.hospital_count().await.unwrap(), 52);
+
+    // A crew account per ambulance of the hospital nearest the default city, with
+    // the local password; a second run makes none more.
+    let hash = shared::testing::test_password_hash().await;
+    let logins = seed_crew(store, &hash).await.unwrap();
+    let (nearest, _) = store
+        .nearest_hospitals(LatLng::new(30.67, 74.33).unwrap(), 1, 100.0)
+        .await
+        .unwrap();
+    let first_fleet = store.hospital_ambulances(nearest[0].id).await.unwrap();
+    assert_eq!(logins.len(), first_fleet.len());
+    assert!(logins.len() >= 3, "{logins:?}");
+    for (i, login) in logins.iter().enumerate() {
+        assert_eq!(login.username, format!("crew{}", i + 1));
+        assert!(
+            app.password_works(&login.username, shared::testing::TEST_PASSWORD)
+                .await
+        );
+        assert!(
+            first_fleet
+                .iter()
+                .any(|a| a.number == login.ambulance_number)
+        );
+    }
+    for a in &first_fleet {
+        assert_eq!(
+            store.ambulance_crew(a.id).await.unwrap().len(),
+            1,
+            "{}",
+            a.number
+        );
+    }
+    assert_eq!(seed_crew(store, &hash).await.unwrap(), logins);
+    assert_eq!(store.crew_count().await.unwrap(), logins.len() as u64);
 }

@@ -1,4 +1,4 @@
-//! `/api/auth`: register and sign in.
+//! `/api/auth`: register, sign in, renew the access token, sign out.
 
 use axum::{Json, Router, extract::State, http::StatusCode, routing::post};
 use serde::{Deserialize, Serialize, de::IgnoredAny};
@@ -6,6 +6,8 @@ use shared::{
     ApiError, ApiJson, AppState,
     auth::{hash_password, verify_password},
     domain::user::{NewUser, Role, User},
+    edge::ClientAddress,
+    store::sessions::Renewed,
     types::{Email, Id, LatLng, Latitude, Longitude, Password, Phone, Username},
 };
 
@@ -18,6 +20,8 @@ pub fn router(state: AppState) -> Router {
         Router::new()
             .route("/api/auth/register", post(register))
             .route("/api/auth/login", post(login))
+            .route("/api/auth/refresh", post(refresh))
+            .route("/api/auth/logout", post(logout))
             .with_state(state),
     )
 }
@@ -36,18 +40,42 @@ struct RegisterRequest {
     _role: Option<IgnoredAny>,
 }
 
+/// A signed-in session: the access token (`token`, 5 minutes, expiring at
+/// `expiresAt`) and the refresh token that renews it.
 #[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
 struct AuthResponse {
     token: String,
     user: User,
     role: Role,
     id: Id,
+    refresh_token: String,
+    expires_at: String,
+}
+
+/// The answer for `user`, signed in under `session`.
+fn signed_in(app: &AppState, user: User, session: Renewed) -> Result<AuthResponse, ApiError> {
+    let access = app
+        .auth
+        .issue_access(user.id, user.role, session.session_version)?;
+    Ok(AuthResponse {
+        token: access.token,
+        role: user.role,
+        id: user.id,
+        user,
+        refresh_token: session.refresh_token,
+        expires_at: access.expires_at,
+    })
 }
 
 async fn register(
     State(app): State<AppState>,
+    address: ClientAddress,
     ApiJson(req): ApiJson<RegisterRequest>,
 ) -> Result<(StatusCode, Json<AuthResponse>), ApiError> {
+    app.store
+        .count_registration(address.key().as_deref())
+        .await?;
     let password_hash = hash_password(&req.password).await?;
     let user = app
         .store
@@ -63,16 +91,8 @@ async fn register(
             password_hash,
         })
         .await?;
-    let token = app.auth.issue(user.id, user.role)?;
-    Ok((
-        StatusCode::CREATED,
-        Json(AuthResponse {
-            token,
-            role: user.role,
-            id: user.id,
-            user,
-        }),
-    ))
+    let session = app.store.start_session(user.id, 0).await?;
+    Ok((StatusCode::CREATED, Json(signed_in(&app, user, session)?)))
 }
 
 #[derive(Deserialize)]
@@ -86,6 +106,7 @@ const INVALID_LOGIN: &str = "Invalid username or password";
 
 async fn login(
     State(app): State<AppState>,
+    address: ClientAddress,
     ApiJson(req): ApiJson<LoginRequest>,
 ) -> Result<Json<AuthResponse>, ApiError> {
     if req.username.trim().is_empty() {
@@ -102,32 +123,65 @@ async fn login(
     } else {
         String::new()
     };
-    let found = match &username {
+    // The check is reserved (throttled) before anything is hashed.
+    let (attempt, account) = match &username {
         Some(name) => {
-            app.store.check_login_throttle(name).await?;
-            app.store.user_for_login(name).await?
+            let attempt = app
+                .store
+                .reserve_login_attempt(name, address.key().as_deref())
+                .await?;
+            (Some(attempt), app.store.account_by_name(name).await?)
         }
-        None => None,
-    };
-    let (user, hash) = match found {
-        Some((user, hash)) => (Some(user), Some(hash)),
         None => (None, None),
     };
+    let hash = account.as_ref().map(|a| a.password_hash.clone());
     let ok = verify_password(hash, candidate).await?;
-    let (Some(user), true) = (user, ok) else {
-        if let Some(name) = &username {
-            app.store.record_login_failure(name).await?;
-        }
+    let (Some(account), true) = (account, ok) else {
         return Err(ApiError::Unauthorized(INVALID_LOGIN.into()));
     };
-    if let Some(name) = &username {
-        app.store.clear_login_failures(name).await?;
+    if let Some(attempt) = attempt {
+        app.store.login_succeeded(attempt).await?;
     }
-    let token = app.auth.issue(user.id, user.role)?;
-    Ok(Json(AuthResponse {
-        token,
-        role: user.role,
-        id: user.id,
-        user,
-    }))
+    let session = app
+        .store
+        .start_session(account.user.id, account.session_version)
+        .await?;
+    Ok(Json(signed_in(&app, account.user, session)?))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct RefreshRequest {
+    refresh_token: String,
+}
+
+/// A new access token and the next refresh token; the one presented is used up.
+async fn refresh(
+    State(app): State<AppState>,
+    ApiJson(req): ApiJson<RefreshRequest>,
+) -> Result<Json<AuthResponse>, ApiError> {
+    let session = app.store.refresh_session(&req.refresh_token).await?;
+    let account = app.store.account(session.user_id).await?;
+    match account {
+        Some(account) if account.session_version == session.session_version => {
+            Ok(Json(signed_in(&app, account.user, session)?))
+        }
+        // The user is gone, or their password changed since this session began.
+        _ => {
+            app.store.end_session(&session.refresh_token).await?;
+            Err(ApiError::Unauthorized(
+                "Invalid or expired refresh token".into(),
+            ))
+        }
+    }
+}
+
+/// Signs out: the refresh token's session ends (its access token dies within 5
+/// minutes). Always 204, whatever the token.
+async fn logout(
+    State(app): State<AppState>,
+    ApiJson(req): ApiJson<RefreshRequest>,
+) -> Result<StatusCode, ApiError> {
+    app.store.end_session(&req.refresh_token).await?;
+    Ok(StatusCode::NO_CONTENT)
 }

@@ -2,7 +2,7 @@
 //! that bad input is a 4xx naming the problem that writes nothing.
 
 use futures::future::join_all;
-use http::StatusCode;
+use http::{Method, StatusCode};
 use serde_json::{Value, json};
 use shared::testing::{TEST_PASSWORD, TestApp, TestResponse};
 
@@ -262,29 +262,116 @@ async fn login_needs_both_fields() {
     );
 }
 
+async fn login_from(app: &TestApp, ip: &str, username: &str, password: &str) -> TestResponse {
+    app.call_from(
+        ip,
+        Method::POST,
+        "/api/auth/login",
+        None,
+        Some(json!({ "username": username, "password": password })),
+    )
+    .await
+}
+
 #[tokio::test]
-async fn five_failures_lock_the_username_for_a_while() {
+async fn failures_slow_down_the_address_they_come_from_not_the_owner() {
     let app = app().await;
     let user = app.user("target").await;
     for attempt in 1..=5 {
-        let res = login(&app, "target", "wrong-password").await;
+        let res = login_from(&app, "203.0.113.66", "target", "wrong-password").await;
         assert_eq!(res.status, StatusCode::UNAUTHORIZED, "attempt {attempt}");
     }
-    // Even the right password is refused now, with a hint when to come back.
-    let res = login(&app, &user.username, TEST_PASSWORD).await;
+    // From that address even the right password must wait now, and is told how long.
+    let res = login_from(&app, "203.0.113.66", &user.username, TEST_PASSWORD).await;
     assert_eq!(res.status, StatusCode::TOO_MANY_REQUESTS, "{:?}", res.body);
     let retry: u64 = res.headers["retry-after"]
         .to_str()
         .unwrap()
         .parse()
         .unwrap();
-    assert!((1..=900).contains(&retry), "retry-after {retry}");
-    // Other users are not affected.
+    assert!(
+        (1..=15).contains(&retry),
+        "a short wait, not a lock: {retry}"
+    );
+    // The owner, elsewhere, signs in; other users are not affected.
+    let res = login_from(&app, "198.51.100.7", &user.username, TEST_PASSWORD).await;
+    assert_eq!(res.status, StatusCode::OK, "{:?}", res.body);
     let other = app.user("bystander").await;
     assert_eq!(
-        login(&app, &other.username, TEST_PASSWORD).await.status,
+        login_from(&app, "203.0.113.66", &other.username, TEST_PASSWORD)
+            .await
+            .status,
         StatusCode::OK
     );
+}
+
+/// Found: the throttle read the count, hashed, then recorded the failure, so 40
+/// parallel logins over 16 instances checked 18 and 32 passwords (limit 5). Now each
+/// check is reserved by a conditional write before anything is hashed.
+#[tokio::test]
+async fn forty_logins_at_once_over_sixteen_instances_check_at_most_five_passwords() {
+    let app = app().await;
+    let user = app.user("besieged").await;
+    let nodes = app.instances(16, auth::router).await;
+    let results = join_all((0..40).map(|i| {
+        // The right password is among them.
+        let password = if i == 20 {
+            TEST_PASSWORD
+        } else {
+            "a-wrong-guess"
+        };
+        login_from(&nodes[i % 16], "203.0.113.99", &user.username, password)
+    }))
+    .await;
+    let checked = results
+        .iter()
+        .filter(|r| r.status != StatusCode::TOO_MANY_REQUESTS)
+        .count();
+    let statuses: Vec<u16> = results.iter().map(|r| r.status.as_u16()).collect();
+    assert!(
+        (1..=5).contains(&checked),
+        "{checked} passwords checked: {statuses:?}"
+    );
+    assert!(
+        results
+            .iter()
+            .all(|r| matches!(r.status.as_u16(), 200 | 401 | 429)),
+        "{statuses:?}"
+    );
+}
+
+/// Found: 5 wrong passwords locked anyone (an admin too) out for 15 minutes.
+#[tokio::test]
+async fn a_hammered_username_still_signs_its_owner_in_from_elsewhere() {
+    let app = app().await;
+    app.admin().await;
+    let nodes = app.instances(16, auth::router).await;
+    let attack = |i: usize| login_from(&nodes[i % 16], "192.0.2.13", "admin", "a-guess");
+    let owner = |i: usize| login_from(&nodes[i % 16], "198.51.100.40", "admin", TEST_PASSWORD);
+    // The attacker, on one address, hammers the admin's name over 16 instances while
+    // the admin signs in from their own address.
+    let (burst, during) = tokio::join!(join_all((0..40).map(attack)), owner(3));
+    assert_eq!(during.status, StatusCode::OK, "{:?}", during.body);
+    assert_eq!(during.body["role"], "ADMIN");
+    let checked = burst
+        .iter()
+        .filter(|r| r.status == StatusCode::UNAUTHORIZED)
+        .count();
+    assert!((1..=5).contains(&checked), "{checked} guesses checked");
+    // Afterwards the attacker's address waits once its 5 free checks are used (racers
+    // that lost every round gave up without using theirs); the admin's does not.
+    let mut total = checked;
+    let next_guess = loop {
+        let res = attack(0).await;
+        if res.status != StatusCode::UNAUTHORIZED {
+            break res;
+        }
+        total += 1;
+    };
+    assert_eq!(next_guess.status, StatusCode::TOO_MANY_REQUESTS);
+    assert!(total <= 5, "{total} guesses checked");
+    let after = owner(5).await;
+    assert_eq!(after.status, StatusCode::OK, "{:?}", after.body);
 }
 
 #[tokio::test]
@@ -336,4 +423,71 @@ async fn an_api_gateway_event_reaches_the_router() {
     let res = app.send(request).await;
     assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
     assert_eq!(res.body["user"]["username"], "via_gateway");
+}
+
+/// The retry-after of a 429, or a panic naming what came instead.
+fn retry_after<T: std::fmt::Debug>(r: Result<T, shared::ApiError>) -> u64 {
+    match r {
+        Err(shared::ApiError::TooManyRequests {
+            retry_after_secs, ..
+        }) => retry_after_secs,
+        other => panic!("expected a 429, got {other:?}"),
+    }
+}
+
+/// The growing delay, in simulated time (epoch seconds given to the store).
+#[tokio::test]
+async fn the_wait_doubles_with_each_attempt_and_a_quiet_hour_forgets_the_streak() {
+    let app = app().await;
+    let store = &app.state.store;
+    let name = shared::types::Username::try_from("slowpoke".to_owned()).unwrap();
+    let at = |t: i64| store.reserve_login_attempt_at(&name, Some("203.0.113.5"), t);
+    let t0 = 1_900_000_000;
+    for _ in 0..5 {
+        at(t0).await.unwrap();
+    }
+    let mut t = t0;
+    for wait in [15, 30, 60, 120, 240] {
+        assert_eq!(retry_after(at(t).await), wait);
+        assert_eq!(retry_after(at(t + wait as i64 - 1).await), 1);
+        t += wait as i64;
+        at(t).await.unwrap();
+    }
+    // Another address has its own streak.
+    store
+        .reserve_login_attempt_at(&name, Some("198.51.100.1"), t)
+        .await
+        .unwrap();
+    // An hour without attempts: five at once again.
+    let later = t + 3601;
+    for _ in 0..5 {
+        at(later).await.unwrap();
+    }
+    assert_eq!(retry_after(at(later).await), 15);
+}
+
+/// Across addresses, one username gets at most 100 password checks an hour.
+#[tokio::test]
+async fn one_username_has_a_ceiling_across_addresses() {
+    let app = app().await;
+    let store = &app.state.store;
+    let name = shared::types::Username::try_from("popular".to_owned()).unwrap();
+    let t = 1_900_000_000 - 1_900_000_000 % 3600 + 600;
+    for i in 0..100 {
+        store
+            .reserve_login_attempt_at(&name, Some(&format!("10.0.{}.{}", i / 200, i % 200)), t)
+            .await
+            .unwrap();
+    }
+    let wait = retry_after(
+        store
+            .reserve_login_attempt_at(&name, Some("10.9.9.9"), t)
+            .await,
+    );
+    assert_eq!(wait, 3000, "until the hour is over");
+    let other = shared::types::Username::try_from("unpopular".to_owned()).unwrap();
+    store
+        .reserve_login_attempt_at(&other, Some("10.9.9.9"), t)
+        .await
+        .unwrap();
 }

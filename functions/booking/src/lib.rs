@@ -1,4 +1,7 @@
-//! `/api/booking`: book an ambulance, follow and cancel one's bookings.
+//! `/api/booking`: book an ambulance, follow and cancel one's bookings; the one-tap
+//! emergency and its share links (`emergency`).
+
+mod emergency;
 
 use axum::{
     Json, Router,
@@ -8,8 +11,15 @@ use axum::{
 };
 use serde::Deserialize;
 use shared::{
-    ApiError, ApiJson, ApiPath, ApiQuery, AppState, Caller,
-    domain::booking::{self, Booking, BookingRequest, BookingStatus},
+    ApiError, ApiJson, ApiPath, ApiQuery, AppState, Caller, SignedIn,
+    domain::{
+        booking::{self, Booking, BookingRequest, BookingStatus, Goal, Mover},
+        crew,
+        dispatch::Tracking,
+    },
+    edge::ClientAddress,
+    http::ForUser,
+    store::open_bookings::OpenLimit,
     types::Id,
 };
 
@@ -20,14 +30,16 @@ pub fn router(state: AppState) -> Router {
             .route("/api/booking/history", get(history))
             .route("/api/booking/cancel", patch(cancel))
             .route("/api/booking/{id}", get(one))
+            .route("/api/booking/{id}/track", get(track))
+            .route("/api/booking/emergency", post(emergency::dispatch))
+            .route("/api/booking/{id}/patient", patch(emergency::patient))
+            .route(
+                "/api/booking/{id}/share",
+                post(emergency::share).delete(emergency::revoke),
+            )
+            .route("/api/booking/shared/{token}", get(emergency::shared))
             .with_state(state),
     )
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct ForUser {
-    user_id: Option<Id>,
 }
 
 /// The optional `Idempotency-Key` header: 1–200 visible ASCII characters.
@@ -57,22 +69,42 @@ impl<S: Send + Sync> FromRequestParts<S> for IdempotencyKey {
 async fn book(
     State(app): State<AppState>,
     caller: Caller,
+    address: ClientAddress,
     ApiQuery(q): ApiQuery<ForUser>,
     IdempotencyKey(key): IdempotencyKey,
     ApiJson(req): ApiJson<BookingRequest>,
 ) -> Result<(StatusCode, Json<Booking>), ApiError> {
     let user = caller.acting_for(q.user_id)?;
-    let booking = app.store.book(user, req, key.as_deref()).await?;
+    // Admins (dispatchers booking for people) are held to neither the rate limits
+    // nor the open-bookings limit.
+    let limit = if caller.is_admin() {
+        OpenLimit::Exempt
+    } else {
+        app.store
+            .count_booking_request(caller.id, address.key().as_deref(), key.as_deref())
+            .await?;
+        OpenLimit::Applies
+    };
+    let booking = app.store.book(user, req, key.as_deref(), limit).await?;
     Ok((StatusCode::CREATED, Json(booking)))
 }
 
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct HistoryQuery {
+    user_id: Option<Id>,
+    /// A booking id: the bookings older than it (the next piece of a long history).
+    before: Option<Id>,
+}
+
+/// The newest 100 bookings, newest first; `before` = the last one's id for older ones.
 async fn history(
     State(app): State<AppState>,
     caller: Caller,
-    ApiQuery(q): ApiQuery<ForUser>,
+    ApiQuery(q): ApiQuery<HistoryQuery>,
 ) -> Result<Json<Vec<Booking>>, ApiError> {
     let user = caller.acting_for(q.user_id)?;
-    Ok(Json(app.store.user_bookings(user).await?))
+    Ok(Json(app.store.user_bookings(user, q.before).await?))
 }
 
 /// A booking its owner or an admin may see; anyone else gets 403 (and an unknown id
@@ -106,11 +138,40 @@ async fn cancel(
     caller: Caller,
     ApiQuery(q): ApiQuery<CancelQuery>,
 ) -> Result<Json<Booking>, ApiError> {
-    // The booking read to check the caller is the one the move starts from.
+    // The booking read to check the caller is the one the move starts from. The
+    // requester cancels only until the ambulance reaches the pickup; an admin any
+    // open booking.
     let booking = owned(&app, caller, q.booking_id).await?;
+    let mover = if caller.is_admin() {
+        Mover::Admin
+    } else {
+        Mover::Requester
+    };
     Ok(Json(
         app.store
-            .set_read_booking_status(booking, BookingStatus::Cancelled)
+            .move_read_booking(booking, mover, Goal::Status(BookingStatus::Cancelled))
             .await?,
     ))
+}
+
+/// The requester's live view of a trip: stage, timeline, where the ambulance is and
+/// when it arrives. Its owner and admins may see it, and the crew of its ambulance
+/// while the ambulance holds it; anyone else gets 403.
+async fn track(
+    State(app): State<AppState>,
+    SignedIn(caller): SignedIn,
+    ApiPath(id): ApiPath<Id>,
+) -> Result<Json<Tracking>, ApiError> {
+    let booking = if caller.role.is_crew() {
+        let (booking, account) = tokio::join!(app.store.booking(id), app.store.crew(caller.id));
+        let booking = booking?.ok_or_else(|| booking::not_found(id))?;
+        let account = account?.ok_or_else(crew::not_a_crew)?;
+        if account.ambulance_id != booking.ambulance_id || booking.booking_status.is_final() {
+            return Err(crew::not_your_booking(id));
+        }
+        booking
+    } else {
+        owned(&app, caller, id).await?
+    };
+    Ok(Json(app.store.tracking(booking).await?))
 }

@@ -8,6 +8,7 @@ use shared::{
         hospital::{self, Hospital},
         page::Page,
     },
+    http::PageQuery,
     types::{Id, LatLng, Latitude, Longitude},
 };
 
@@ -68,18 +69,12 @@ async fn nearest(
         )
         .await?;
     tracing::debug!(
-        queries = stats.queries,
-        items = stats.items_read,
+        rounds = stats.rounds,
+        chunks_read = stats.chunks_read,
+        h3_fallback = stats.h3.is_some(),
         "nearest search"
     );
     Ok(Json(hospitals))
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct PageQuery {
-    page: Option<u32>,
-    size: Option<u32>,
 }
 
 /// The hospital list pages are capped at 1000 (the dashboard loads them all).
@@ -90,7 +85,7 @@ async fn all(
     _caller: MaybeCaller,
     ApiQuery(q): ApiQuery<PageQuery>,
 ) -> Result<Json<Page<Hospital>>, ApiError> {
-    let (page, size) = shared::http::page_params(q.page, q.size, 10, MAX_PAGE_SIZE)?;
+    let (page, size) = q.parse(10, MAX_PAGE_SIZE)?;
     Ok(Json(app.store.hospitals_page(page, size).await?))
 }
 

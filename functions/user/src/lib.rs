@@ -3,10 +3,12 @@
 use axum::{Json, Router, extract::State, routing::get};
 use serde::Deserialize;
 use shared::{
-    ApiError, ApiJson, ApiQuery, AppState, Caller,
-    auth::hash_password,
+    ApiError, ApiJson, ApiQuery, AppState, Caller, SignedIn,
+    auth::{hash_password, verify_password},
     domain::user::{self, ProfileChange, Role, User},
-    types::{Email, Id, Latitude, Longitude, Password},
+    edge::ClientAddress,
+    http::ForUser,
+    types::{Email, Latitude, Longitude, Password, Username},
 };
 
 pub fn router(state: AppState) -> Router {
@@ -17,15 +19,10 @@ pub fn router(state: AppState) -> Router {
     )
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct ForUser {
-    user_id: Option<Id>,
-}
-
+/// Every role reads and edits its own profile (a crew account too: DESIGN.md 8).
 async fn profile(
     State(app): State<AppState>,
-    caller: Caller,
+    SignedIn(caller): SignedIn,
     ApiQuery(q): ApiQuery<ForUser>,
 ) -> Result<Json<User>, ApiError> {
     let id = caller.acting_for(q.user_id)?;
@@ -37,32 +34,36 @@ async fn profile(
 }
 
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct ProfileUpdate {
     email: Email,
     latitude: Option<Latitude>,
     longitude: Option<Longitude>,
     /// Empty or absent keeps the current password.
     password: Option<String>,
+    /// The caller's own password: required to set a new one.
+    current_password: Option<String>,
 }
 
 async fn update_profile(
     State(app): State<AppState>,
-    caller: Caller,
+    SignedIn(caller): SignedIn,
+    address: ClientAddress,
     ApiQuery(q): ApiQuery<ForUser>,
     ApiJson(req): ApiJson<ProfileUpdate>,
 ) -> Result<Json<User>, ApiError> {
     let id = caller.acting_for(q.user_id)?;
     let target = app.store.user(id).await?.ok_or_else(user::not_found)?;
-    // The pair is checked for everyone (the contract says so); then an admin's,
-    // who has no location, is ignored.
+    // The pair is checked for everyone (the contract says so); then an admin's or a
+    // crew's, who have no location, is ignored.
     let location =
-        user::location_pair(req.latitude, req.longitude)?.filter(|_| target.role != Role::Admin);
+        user::location_pair(req.latitude, req.longitude)?.filter(|_| target.role == Role::User);
     let password_hash = match req.password.filter(|p| !p.is_empty()) {
         Some(p) => {
             let p = Password::try_from(p).map_err(|e| {
                 ApiError::bad_request("password", format!("Invalid 'password': {e}"))
             })?;
+            confirm_current_password(&app, caller, &address, req.current_password).await?;
             Some(hash_password(&p).await?)
         }
         None => None,
@@ -80,4 +81,40 @@ async fn update_profile(
         )
         .await?;
     Ok(Json(user))
+}
+
+/// A new password needs the caller's own current one (a token alone is not enough):
+/// 400 naming `currentPassword` when absent, 403 when wrong. The check is a password
+/// check like a login's, throttled the same way.
+async fn confirm_current_password(
+    app: &AppState,
+    caller: Caller,
+    address: &ClientAddress,
+    current: Option<String>,
+) -> Result<(), ApiError> {
+    let Some(current) = current.filter(|p| !p.is_empty()) else {
+        return Err(ApiError::bad_request(
+            "currentPassword",
+            "Missing 'currentPassword': your current password is needed to set a new one",
+        ));
+    };
+    let account = app
+        .store
+        .account(caller.id)
+        .await?
+        .ok_or_else(user::not_found)?;
+    let name = Username::try_from(account.user.username.clone()).map_err(ApiError::internal)?;
+    let attempt = app
+        .store
+        .reserve_login_attempt(&name, address.key().as_deref())
+        .await?;
+    let candidate = if current.len() <= 1024 {
+        current
+    } else {
+        String::new()
+    };
+    if !verify_password(Some(account.password_hash), candidate).await? {
+        return Err(ApiError::Forbidden("Current password is incorrect".into()));
+    }
+    app.store.login_succeeded(attempt).await
 }

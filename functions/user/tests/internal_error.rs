@@ -2,36 +2,13 @@
 //! goes to the log line with the same request id. Provoked for real: a user item in
 //! DynamoDB that no longer parses (as a bad manual edit or a botched migration would).
 
-use std::sync::{Arc, Mutex};
-
 use aws_sdk_dynamodb::types::AttributeValue;
 use http::StatusCode;
-use shared::testing::TestApp;
-
-/// The log lines written while the test runs, as a `MakeWriter`.
-#[derive(Clone, Default)]
-struct Captured(Arc<Mutex<Vec<u8>>>);
-
-impl std::io::Write for Captured {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-impl<'a> tracing_subscriber::fmt::MakeWriter<'a> for Captured {
-    type Writer = Captured;
-    fn make_writer(&'a self) -> Captured {
-        self.clone()
-    }
-}
+use shared::testing::{CapturedLogs, TestApp};
 
 #[tokio::test] // current-thread runtime: the subscriber below sees every await
 async fn a_500_carries_a_request_id_and_the_log_has_the_error() {
-    let logs = Captured::default();
+    let logs = CapturedLogs::default();
     let subscriber = tracing_subscriber::fmt()
         .json()
         .with_writer(logs.clone())
@@ -88,7 +65,7 @@ async fn a_500_carries_a_request_id_and_the_log_has_the_error() {
         "only message and requestId: {body}"
     );
 
-    let logs = String::from_utf8(logs.0.lock().unwrap().clone()).unwrap();
+    let logs = logs.text();
     let line = logs
         .lines()
         .find(|l| l.contains("internal error"))

@@ -165,7 +165,7 @@ async fn editing_the_profile_changes_email_location_and_password() {
         .put(
             "/api/user/profile",
             Some(&me.token),
-            json!({ "email": "New@Example.org", "latitude": -33.8688, "longitude": 151.2093, "password": "brand-new-pass" }),
+            json!({ "email": "New@Example.org", "latitude": -33.8688, "longitude": 151.2093, "password": "brand-new-pass", "currentPassword": TEST_PASSWORD }),
         )
         .await;
     assert_eq!(res.status, StatusCode::OK, "{:?}", res.body);
@@ -178,6 +178,11 @@ async fn editing_the_profile_changes_email_location_and_password() {
 
     // The old email is free again; the new one is taken.
     let other = app.user("other").await;
+    assert_eq!(
+        app.get("/api/user/profile", Some(&me.token)).await.status,
+        StatusCode::UNAUTHORIZED,
+        "a new password ends the tokens issued before it"
+    );
     let res = app
         .put(
             "/api/user/profile",
@@ -349,4 +354,66 @@ async fn the_answer_is_what_is_stored_and_a_stale_read_writes_nothing() {
         )
         .await;
     assert_eq!(res.status, StatusCode::OK, "{:?}", res.body);
+}
+
+/// Found: with only a token, a profile edit changed the password (and so took the
+/// account). A new password needs the current one: 400 naming `currentPassword`
+/// without it, 403 when wrong; an email or location edit does not.
+#[tokio::test]
+async fn a_new_password_needs_the_current_one() {
+    let app = app().await;
+    let me = app.user("guarded").await;
+    let change = |current: serde_json::Value| {
+        let mut body = json!({ "email": "guarded@example.com", "password": "stolen-token-pass" });
+        if !current.is_null() {
+            body["currentPassword"] = current;
+        }
+        body
+    };
+    for missing in [json!(null), json!("")] {
+        let res = app
+            .put("/api/user/profile", Some(&me.token), change(missing))
+            .await;
+        assert_eq!(
+            (res.status, res.field()),
+            (StatusCode::BAD_REQUEST, Some("currentPassword")),
+            "{:?}",
+            res.body
+        );
+    }
+    let res = app
+        .put(
+            "/api/user/profile",
+            Some(&me.token),
+            change(json!("a-wrong-guess")),
+        )
+        .await;
+    assert_eq!(res.status, StatusCode::FORBIDDEN, "{:?}", res.body);
+    assert!(
+        app.password_works("guarded", TEST_PASSWORD).await,
+        "unchanged"
+    );
+    // Guessing the current password through this route is throttled like a login.
+    let mut statuses = vec![];
+    for _ in 0..10 {
+        let res = app
+            .put(
+                "/api/user/profile",
+                Some(&me.token),
+                change(json!("another-guess")),
+            )
+            .await;
+        statuses.push(res.status.as_u16());
+    }
+    assert!(statuses.contains(&429), "{statuses:?}");
+    // An email or location edit needs no password.
+    let res = app
+        .put(
+            "/api/user/profile",
+            Some(&me.token),
+            json!({ "email": "moved@example.com", "latitude": 1.0, "longitude": 2.0 }),
+        )
+        .await;
+    assert_eq!(res.status, StatusCode::OK, "{:?}", res.body);
+    assert!(app.password_works("guarded", TEST_PASSWORD).await);
 }

@@ -11,10 +11,10 @@ use shared::{
         ambulance::{AmbulanceStatus, AmbulanceType, NewAmbulance},
         booking::BookingRequest,
         hospital::NewHospital,
-        user::{NewUser, Role},
     },
+    store::open_bookings::OpenLimit,
     testing,
-    types::{Email, Id, LatLng, Phone, Username},
+    types::{Id, LatLng},
 };
 
 fn request(hospital: Id, ambulance: Id) -> BookingRequest {
@@ -54,21 +54,7 @@ async fn main() {
             .unwrap();
         ambulances.push(a.id);
     }
-    let mut users = vec![];
-    for i in 0..100 {
-        let u = store
-            .create_user(NewUser {
-                username: Username::try_from(format!("bench{i}")).unwrap(),
-                email: Email::try_from(format!("bench{i}@example.com")).unwrap(),
-                phone: Phone::try_from("1234567".to_owned()).unwrap(),
-                location: None,
-                role: Role::User,
-                password_hash: "unused".into(),
-            })
-            .await
-            .unwrap();
-        users.push(u.id);
-    }
+    let users = store.bench_users(100).await.unwrap();
 
     // 20 concurrent bookers, each on its own ambulance, 10 rounds.
     let mut times = vec![];
@@ -80,7 +66,7 @@ async fn main() {
             async move {
                 let start = Instant::now();
                 store
-                    .book(user, request(hospital.id, amb), None)
+                    .book(user, request(hospital.id, amb), None, OpenLimit::Exempt)
                     .await
                     .unwrap();
                 start.elapsed().as_secs_f64() * 1000.0
@@ -105,7 +91,7 @@ async fn main() {
         let results = join_all(
             users
                 .iter()
-                .map(|u| store.book(*u, request(hospital.id, amb), None)),
+                .map(|u| store.book(*u, request(hospital.id, amb), None, OpenLimit::Exempt)),
         )
         .await;
         let won = results.iter().filter(|r| r.is_ok()).count();

@@ -1,13 +1,25 @@
 //! `make bench`: the nearest-hospital search at 100, 10 000 and 100 000 hospitals in
-//! DynamoDB Local (DYNAMODB_ENDPOINT), k = 10. Prints items read and Query calls per
-//! search, and p50/p95 latency. Hospitals: half uniform over a ~1000 km box, half in a
-//! dense city of ~15 km radius; search points likewise. Then the same figures apart
-//! for country and city points, and for the searches that returned all 10 (at 100
-//! hospitals most country points have fewer than 10 within 100 km, so they read
-//! little: the overall mean there is not a like-for-like baseline). `found` is the
-//! mean number returned, a floor for items read by any exact search; `items/found`
-//! is items read per hospital returned; `RCU/search` the read capacity units the
-//! Queries consume by DynamoDB's rules (see [`ReadCapacity`]).
+//! DynamoDB Local (DYNAMODB_ENDPOINT), k = 10, radius 100 km. Hospitals: half uniform
+//! over a ~1000 km box, half in a dense city of ~15 km radius; search points likewise.
+//!
+//! Two searches over the same table, point by point, and a bare strongly consistent
+//! GetItem of one hospital (the yardstick, measured in the same moments, just before
+//! or just after the memory search, in turn): `h3`, the Query rounds over the H3 `geo` index (the search before
+//! the in-memory index, still what a table without that index gets), and `memory`,
+//! what `GET /api/hospitals/nearest` does now: one GetItem of the index's version
+//! item, then the k-d tree of this instance's copy (warm: the copy was loaded by an
+//! earlier search). Rows for all points and for country and city points apart.
+//!
+//! Columns: `found` the mean number returned (a floor for items read by a search
+//! that reads hospitals); `items/search` items DynamoDB returned; `calls/search`
+//! DynamoDB calls (Query pages, GetItems); `rounds` and `rounds p95` sequential
+//! DynamoDB rounds (calls made at once count once); `RCU/search` read capacity units
+//! by DynamoDB's rules (see [`ReadCapacity`]); `p95 / GetItem` the search's p95 over
+//! the bare GetItem's p95.
+//!
+//! Then the cold start of the memory search: a new instance's first search (a fresh
+//! `Store`, whose copy is empty, on the same warm connection pool), `COLD_RUNS`
+//! times: its time, rounds and read units, and the extra over a warm search.
 //!
 //! `BENCH_SEARCHES` (default 200) searches per size; `BENCH_SIZES` (default
 //! `100,10000,100000`).
@@ -22,7 +34,11 @@ use aws_sdk_dynamodb::{
         ConfigBag, Intercept, RuntimeComponents,
         interceptors::{BeforeSerializationInterceptorContextMut, FinalizerInterceptorContextRef},
     },
-    operation::query::{QueryInput, QueryOutput},
+    operation::{
+        batch_get_item::{BatchGetItemInput, BatchGetItemOutput},
+        get_item::{GetItemInput, GetItemOutput},
+        query::{QueryInput, QueryOutput},
+    },
     types::ReturnConsumedCapacity,
 };
 
@@ -30,22 +46,30 @@ use rand::{Rng, SeedableRng, rngs::StdRng};
 use shared::{
     Store,
     domain::hospital::NewHospital,
+    store::{
+        hospital_index::{IndexBuild, NearestStats},
+        key,
+    },
     testing,
     types::{Id, LatLng},
 };
 
 const BOX: (f64, f64, f64, f64) = (22.0, 31.0, 70.0, 80.0); // lat min/max, lng min/max
 const CITY: (f64, f64) = (28.61, 77.21);
+const COLD_RUNS: usize = 5;
 
-/// Read capacity units of the Queries since the last reset, in thousandths.
+/// Read capacity units since the last reset, in thousandths; items returned; calls.
 static MILLI_RCU: AtomicU64 = AtomicU64::new(0);
+static ITEMS: AtomicU64 = AtomicU64::new(0);
+static CALLS: AtomicU64 = AtomicU64::new(0);
 
-/// Asks every Query for its consumed capacity and adds it up: what DynamoDB would
-/// bill for the search. Per Query, the size of the items read rounded up to 4 KB,
-/// half a unit per 4 KB for the eventually consistent reads of an index (DynamoDB
+/// Asks every read for its consumed capacity and adds it up: what DynamoDB would
+/// bill. Per call, the size of the items read rounded up to 4 KB, one unit per 4 KB
+/// for a strongly consistent read, half for an eventually consistent one (DynamoDB
 /// Local computes this), and at least half a unit for a Query that reads nothing
 /// (DynamoDB's rule; DynamoDB Local reports nothing for those, so the minimum is
-/// applied here).
+/// applied here). Also counts the items returned and the calls (each page of a
+/// Query is one).
 #[derive(Debug)]
 struct ReadCapacity;
 
@@ -59,8 +83,14 @@ impl Intercept for ReadCapacity {
         _components: &RuntimeComponents,
         _cfg: &mut ConfigBag,
     ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
-        if let Some(query) = context.input_mut().downcast_mut::<QueryInput>() {
-            query.return_consumed_capacity = Some(ReturnConsumedCapacity::Total);
+        let input = context.input_mut();
+        let total = Some(ReturnConsumedCapacity::Total);
+        if let Some(query) = input.downcast_mut::<QueryInput>() {
+            query.return_consumed_capacity = total;
+        } else if let Some(get) = input.downcast_mut::<GetItemInput>() {
+            get.return_consumed_capacity = total;
+        } else if let Some(batch) = input.downcast_mut::<BatchGetItemInput>() {
+            batch.return_consumed_capacity = total;
         }
         Ok(())
     }
@@ -70,18 +100,45 @@ impl Intercept for ReadCapacity {
         _components: &RuntimeComponents,
         _cfg: &mut ConfigBag,
     ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
-        if let Some(Ok(output)) = context.output_or_error()
-            && let Some(query) = output.downcast_ref::<QueryOutput>()
-        {
-            let units = query
+        let Some(Ok(output)) = context.output_or_error() else {
+            return Ok(());
+        };
+        CALLS.fetch_add(1, Ordering::Relaxed);
+        let (units, items) = if let Some(query) = output.downcast_ref::<QueryOutput>() {
+            let units = query.consumed_capacity().and_then(|c| c.capacity_units());
+            (units.unwrap_or(0.0).max(0.5), query.items().len())
+        } else if let Some(get) = output.downcast_ref::<GetItemOutput>() {
+            let units = get.consumed_capacity().and_then(|c| c.capacity_units());
+            (
+                units.unwrap_or(0.0).max(0.5),
+                usize::from(get.item().is_some()),
+            )
+        } else if let Some(batch) = output.downcast_ref::<BatchGetItemOutput>() {
+            let units = batch
                 .consumed_capacity()
-                .and_then(|c| c.capacity_units())
-                .unwrap_or(0.0)
-                .max(0.5);
-            MILLI_RCU.fetch_add((units * 1000.0).round() as u64, Ordering::Relaxed);
-        }
+                .iter()
+                .filter_map(|c| c.capacity_units())
+                .sum::<f64>();
+            let items = batch
+                .responses()
+                .map_or(0, |r| r.values().map(Vec::len).sum());
+            (units, items)
+        } else {
+            return Ok(());
+        };
+        MILLI_RCU.fetch_add((units * 1000.0).round() as u64, Ordering::Relaxed);
+        ITEMS.fetch_add(items as u64, Ordering::Relaxed);
         Ok(())
     }
+}
+
+/// Read units, items and calls since the last call.
+fn take_reads() -> (f64, usize, usize) {
+    (
+        MILLI_RCU.swap(0, Ordering::Relaxed) as f64 / 1000.0,
+        ITEMS.swap(0, Ordering::Relaxed) as usize,
+        CALLS.swap(0, Ordering::Relaxed) as usize,
+    )
 }
 
 /// A point: uniform over the box, or (half the time) over the city; and which.
@@ -99,52 +156,128 @@ fn point(rng: &mut StdRng) -> (f64, f64, bool) {
     }
 }
 
+/// CPU time this process has used (all threads, user + system), in ms: how much of
+/// a cold start is this side's work (decoding, building the tree) and not the
+/// emulator's.
+fn cpu_ms() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    // Fields after the command name (which is in parentheses): utime is the 12th,
+    // stime the 13th, in clock ticks (100 per second on Linux).
+    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    let ticks: Vec<f64> = rest
+        .split_whitespace()
+        .skip(11)
+        .take(2)
+        .filter_map(|t| t.parse().ok())
+        .collect();
+    ticks.iter().sum::<f64>() * 10.0
+}
+
+fn percentile(sorted: &[f64], p: f64) -> f64 {
+    sorted[((sorted.len() as f64 * p) as usize).min(sorted.len() - 1)]
+}
+
+/// What one search cost.
+#[derive(Clone, Copy)]
+struct Cost {
+    found: usize,
+    items: usize,
+    calls: usize,
+    rounds: usize,
+    rcu: f64,
+    ms: f64,
+}
+
 /// Sums over a group of searches.
 #[derive(Default)]
 struct Group {
-    searches: usize,
-    /// Hospitals returned: no exact search reads fewer items than it returns.
-    found: usize,
-    items: usize,
-    queries: usize,
-    rounds: usize,
-    /// Read capacity units consumed by the Queries.
-    rcu: f64,
-    times: Vec<f64>,
+    costs: Vec<Cost>,
 }
 
 impl Group {
-    fn add(&mut self, found: usize, stats: shared::geo::SearchStats, rcu: f64, ms: f64) {
-        self.searches += 1;
-        self.rcu += rcu;
-        self.found += found;
-        self.items += stats.items_read;
-        self.queries += stats.queries;
-        self.rounds += stats.rounds;
-        self.times.push(ms);
-    }
-
-    fn row(&mut self, label: &str) -> String {
-        if self.searches == 0 {
-            return format!("{label:>22} {:>9}", 0);
+    fn row(&self, label: &str, get_item_p95: f64) -> String {
+        let n = self.costs.len();
+        if n == 0 {
+            return format!("{label:>30} {n:>8}");
         }
-        self.times.sort_by(f64::total_cmp);
-        let pct =
-            |p: f64| self.times[((self.times.len() as f64 * p) as usize).min(self.times.len() - 1)];
-        let n = self.searches as f64;
+        let sum = |f: fn(&Cost) -> f64| self.costs.iter().map(f).sum::<f64>();
+        let sorted = |f: fn(&Cost) -> f64| {
+            let mut v: Vec<f64> = self.costs.iter().map(f).collect();
+            v.sort_by(f64::total_cmp);
+            v
+        };
+        let (found, items) = (sum(|c| c.found as f64), sum(|c| c.items as f64));
+        let times = sorted(|c| c.ms);
+        let p95 = percentile(&times, 0.95);
         format!(
-            "{label:>22} {:>9} {:>8.2} {:>12.1} {:>11.2} {:>14.1} {:>7.1} {:>10.1} {:>8.1} {:>8.1}",
-            self.searches,
-            self.found as f64 / n,
-            self.items as f64 / n,
-            self.items as f64 / self.found.max(1) as f64,
-            self.queries as f64 / n,
-            self.rounds as f64 / n,
-            self.rcu / n,
-            pct(0.50),
-            pct(0.95)
+            "{label:>30} {n:>8} {:>6.2} {:>12.1} {:>11.2} {:>12.1} {:>7.2} {:>10.0} {:>10.2} {:>8.2} {:>8.2} {:>13.1}",
+            found / n as f64,
+            items / n as f64,
+            items / found.max(1.0),
+            sum(|c| c.calls as f64) / n as f64,
+            sum(|c| c.rounds as f64) / n as f64,
+            percentile(&sorted(|c| c.rounds as f64), 0.95),
+            sum(|c| c.rcu) / n as f64,
+            percentile(&times, 0.50),
+            p95,
+            p95 / get_item_p95,
         )
     }
+}
+
+fn header() -> String {
+    format!(
+        "{:>30} {:>8} {:>6} {:>12} {:>11} {:>12} {:>7} {:>10} {:>10} {:>8} {:>8} {:>13}",
+        "hospitals / search / points",
+        "searches",
+        "found",
+        "items/search",
+        "items/found",
+        "calls/search",
+        "rounds",
+        "rounds p95",
+        "RCU/search",
+        "p50 ms",
+        "p95 ms",
+        "p95 / GetItem"
+    )
+}
+
+async fn load(store: &Store, size: usize) -> (f64, IndexBuild) {
+    let mut rng = StdRng::seed_from_u64(size as u64);
+    let hospitals = (1..=size as u64)
+        .map(|i| {
+            let (lat, lng, _) = point(&mut rng);
+            (
+                Id::try_from(i).unwrap(),
+                NewHospital {
+                    name: format!("Hospital {i}"),
+                    address: format!("{i} Bench Road"),
+                    location: LatLng::new(lat, lng).unwrap(),
+                    contact_info: None,
+                },
+            )
+        })
+        .collect();
+    let start = Instant::now();
+    let build = store.bulk_load_hospitals(hospitals).await.unwrap();
+    (start.elapsed().as_secs_f64(), build)
+}
+
+/// A bare strongly consistent GetItem of hospital 1, timed.
+async fn get_item(store: &Store) -> f64 {
+    let start = Instant::now();
+    let out = store
+        .client()
+        .get_item()
+        .table_name(store.table())
+        .set_key(Some(key("HOSPITAL#1", "HOSPITAL")))
+        .consistent_read(true)
+        .send()
+        .await
+        .unwrap();
+    assert!(out.item.is_some());
+    start.elapsed().as_secs_f64() * 1000.0
 }
 
 #[tokio::main]
@@ -156,81 +289,140 @@ async fn main() {
         .and_then(|v| v.parse().ok())
         .unwrap_or(200);
     println!(
-        "nearest-hospital search, k = 10, radius 100 km, {searches} searches per size, DynamoDB Local at {endpoint}"
+        "nearest-hospital search, k = 10, radius 100 km, {searches} searches per size and search, DynamoDB Local at {endpoint}"
     );
     let sizes: Vec<usize> = std::env::var("BENCH_SIZES")
         .ok()
         .map(|v| v.split(',').filter_map(|s| s.trim().parse().ok()).collect())
         .unwrap_or_else(|| vec![100, 10_000, 100_000]);
-    println!(
-        "{:>22} {:>9} {:>8} {:>12} {:>11} {:>14} {:>7} {:>10} {:>8} {:>8}",
-        "hospitals / points",
-        "searches",
-        "found",
-        "items/search",
-        "items/found",
-        "queries/search",
-        "rounds",
-        "RCU/search",
-        "p50 ms",
-        "p95 ms"
-    );
+    let mut cold_lines = vec![];
+    println!("{}", header());
     for size in sizes {
         let plain = testing::bench_store(&format!("bench-{size}")).await;
-        let store = Store::new(
-            aws_sdk_dynamodb::Client::from_conf(
-                plain
-                    .client()
-                    .config()
-                    .to_builder()
-                    .interceptor(ReadCapacity)
-                    .build(),
-            ),
-            plain.table(),
+        let client = aws_sdk_dynamodb::Client::from_conf(
+            plain
+                .client()
+                .config()
+                .to_builder()
+                .interceptor(ReadCapacity)
+                .build(),
         );
-        let mut rng = StdRng::seed_from_u64(size as u64);
-        let hospitals = (1..=size as u64)
-            .map(|i| {
-                let (lat, lng, _) = point(&mut rng);
-                (
-                    Id::try_from(i).unwrap(),
-                    NewHospital {
-                        name: format!("Hospital {i}"),
-                        address: format!("{i} Bench Road"),
-                        location: LatLng::new(lat, lng).unwrap(),
-                        contact_info: None,
-                    },
-                )
-            })
-            .collect();
-        store.bulk_load_hospitals(hospitals).await.unwrap();
+        let store = Store::new(client.clone(), plain.table());
+        let (load_secs, build) = load(&store, size).await;
 
+        // Cold starts: a new instance's first search, each on a fresh copy.
         let mut rng = StdRng::seed_from_u64(7);
-        // all, country points, city points, searches that returned 10
-        let mut groups: [Group; 4] = Default::default();
-        for _ in 0..searches {
-            let (lat, lng, in_city) = point(&mut rng);
-            MILLI_RCU.store(0, Ordering::Relaxed);
-            let start = Instant::now();
-            let (found, stats) = store
+        let mut cold = vec![];
+        for _ in 0..COLD_RUNS {
+            let (lat, lng, _) = point(&mut rng);
+            let fresh = Store::new(client.clone(), store.table());
+            take_reads();
+            let (start, cpu) = (Instant::now(), cpu_ms());
+            let (_, stats) = fresh
                 .nearest_hospitals(LatLng::new(lat, lng).unwrap(), 10, 100.0)
                 .await
                 .unwrap();
             let ms = start.elapsed().as_secs_f64() * 1000.0;
-            let rcu = MILLI_RCU.load(Ordering::Relaxed) as f64 / 1000.0;
-            let n = found.len();
-            groups[0].add(n, stats, rcu, ms);
-            groups[if in_city { 2 } else { 1 }].add(n, stats, rcu, ms);
-            if n == 10 {
-                groups[3].add(n, stats, rcu, ms);
+            let (rcu, _, calls) = take_reads();
+            cold.push((ms, rcu, stats, calls, cpu_ms() - cpu));
+        }
+        // Warm the copy of `store` once (its own cold start is not measured again).
+        store
+            .nearest_hospitals(LatLng::new(CITY.0, CITY.1).unwrap(), 10, 100.0)
+            .await
+            .unwrap();
+
+        let mut rng = StdRng::seed_from_u64(7);
+        let mut get_items = vec![];
+        // [h3, memory] x [all, country, city]
+        let mut groups: [[Group; 3]; 2] = Default::default();
+        for i in 0..searches {
+            let (lat, lng, in_city) = point(&mut rng);
+            let at = LatLng::new(lat, lng).unwrap();
+            take_reads();
+            let start = Instant::now();
+            let (found, h3) = store.nearest_hospitals_h3(at, 10, 100.0).await.unwrap();
+            let ms = start.elapsed().as_secs_f64() * 1000.0;
+            let (rcu, items, calls) = take_reads();
+            let h3 = Cost {
+                found: found.len(),
+                items,
+                calls,
+                rounds: h3.rounds,
+                rcu,
+                ms,
+            };
+            // The bare GetItem and the memory search one after the other, in turn
+            // first: both after the H3 search's burst of Queries, neither favoured.
+            if i % 2 == 0 {
+                get_items.push(get_item(&store).await);
+            }
+            take_reads();
+            let start = Instant::now();
+            let (found, stats): (_, NearestStats) =
+                store.nearest_hospitals(at, 10, 100.0).await.unwrap();
+            let ms = start.elapsed().as_secs_f64() * 1000.0;
+            let (rcu, items, calls) = take_reads();
+            if i % 2 == 1 {
+                get_items.push(get_item(&store).await);
+            }
+            assert!(stats.h3.is_none(), "the index is built");
+            let memory = Cost {
+                found: found.len(),
+                items,
+                calls,
+                rounds: stats.rounds,
+                rcu,
+                ms,
+            };
+            for (g, cost) in [h3, memory].into_iter().enumerate() {
+                groups[g][0].costs.push(cost);
+                groups[g][if in_city { 2 } else { 1 }].costs.push(cost);
             }
         }
-        for (i, label) in ["all", "country points", "city points", "returned 10"]
-            .iter()
-            .enumerate()
-        {
-            println!("{}", groups[i].row(&format!("{size} / {label}")));
+        get_items.sort_by(f64::total_cmp);
+        let get_item_p95 = percentile(&get_items, 0.95);
+        for (g, search) in ["h3", "memory"].iter().enumerate() {
+            for (i, points) in ["all", "country", "city"].iter().enumerate() {
+                println!(
+                    "{}",
+                    groups[g][i].row(&format!("{size} / {search} / {points}"), get_item_p95)
+                );
+            }
         }
+        let warm_p50 = {
+            let mut t: Vec<f64> = groups[1][0].costs.iter().map(|c| c.ms).collect();
+            t.sort_by(f64::total_cmp);
+            percentile(&t, 0.5)
+        };
+        println!(
+            "{:>30} bare GetItem p50 {:.2} ms, p95 {get_item_p95:.2} ms; loaded in {load_secs:.1} s",
+            format!("{size} /"),
+            percentile(&get_items, 0.5)
+        );
+        let mut times: Vec<f64> = cold.iter().map(|c| c.0).collect();
+        times.sort_by(f64::total_cmp);
+        let median = percentile(&times, 0.5);
+        let (_, rcu, stats, calls, _) = cold[0];
+        let cpu = cold.iter().map(|c| c.4).sum::<f64>() / cold.len() as f64;
+        cold_lines.push(format!(
+            "{size:>7} hospitals ({} chunks, {:.0} KB deflated): first search of a new instance {median:.1} ms median of {COLD_RUNS} (min {:.1}, max {:.1}), \
+             {} rounds, {} calls, {} chunks, {rcu:.1} RCU, this process's CPU {cpu:.0} ms (mean); \
+             extra over a warm search (p50 {warm_p50:.2} ms): {:.1} ms, {:.1} RCU",
+            build.chunks,
+            build.bytes as f64 / 1024.0,
+            times[0],
+            times[times.len() - 1],
+            stats.rounds,
+            calls,
+            stats.chunks_read,
+            median - warm_p50,
+            rcu - groups[1][0].costs.iter().map(|c| c.rcu).sum::<f64>() / searches as f64,
+        ));
         testing::drop_table(&store).await;
+    }
+    println!("cold start of the memory search (index loaded on a new instance's first search):");
+    for line in cold_lines {
+        println!("  {line}");
     }
 }

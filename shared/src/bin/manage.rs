@@ -6,6 +6,8 @@
 //! manage seed                                       local demo data, only where empty
 //! manage create-admin --username NAME --email EMAIL create or promote an admin;
 //!                                                   password from ADMIN_PASSWORD or stdin
+//! manage build-hospital-index                       rebuild the nearest-search index from
+//!                                                   every hospital (docs/decisions/0006)
 //! ```
 
 use std::process::ExitCode;
@@ -19,8 +21,7 @@ use shared::{
     types::{Email, LatLng, Password, Phone, Username},
 };
 
-const USAGE: &str =
-    "usage: manage create-tables | seed | create-admin --username NAME --email EMAIL";
+const USAGE: &str = "usage: manage create-tables | seed | create-admin --username NAME --email EMAIL | build-hospital-index";
 
 #[tokio::main]
 async fn main() -> ExitCode {
@@ -92,6 +93,18 @@ async fn run(args: &[String]) -> Result<(), String> {
             );
             Ok(())
         }
+        "build-hospital-index" => {
+            let build = store.build_hospital_index().await.map_err(fail)?;
+            println!(
+                "hospital index generation {} (epoch {}): {} hospitals in {} chunks, {} KB",
+                build.generation,
+                build.epoch,
+                build.hospitals,
+                build.chunks,
+                build.bytes / 1024
+            );
+            Ok(())
+        }
         _ => Err(USAGE.into()),
     }
 }
@@ -112,7 +125,7 @@ async fn seed(store: &Store) -> Result<(), ApiError> {
     ];
     for (name, email, password, role) in accounts {
         let username = Username::try_from(name.to_owned()).map_err(ApiError::internal)?;
-        if store.user_for_login(&username).await?.is_some() {
+        if store.account_by_name(&username).await?.is_some() {
             continue;
         }
         let password = Password::try_from(password.to_owned()).map_err(ApiError::internal)?;
@@ -138,6 +151,17 @@ async fn seed(store: &Store) -> Result<(), ApiError> {
             seeded.hospitals, seeded.ambulances
         );
     }
+    let crew_password =
+        Password::try_from(shared::seed::CREW_PASSWORD.to_owned()).map_err(ApiError::internal)?;
+    let crew = shared::seed::seed_crew(store, &hash_password(&crew_password).await?).await?;
     println!("demo logins (local only): admin / admin12345, demo / demo12345");
+    for login in crew {
+        println!(
+            "crew login (local only): {} / {} (ambulance {})",
+            login.username,
+            shared::seed::CREW_PASSWORD,
+            login.ambulance_number
+        );
+    }
     Ok(())
 }

@@ -1,18 +1,18 @@
 //! Bookings: the request a user makes (parsed into types that can only hold valid
-//! values), the booking as stored and shown, and the status state machine.
-//!
-//! The state machine is [`BookingStatus::next`]; a move is checked by
-//! [`BookingStatus::move_to`], which answers the [`Transition`] the store writes
-//! (and whether it frees the ambulance). Trip stages will hang off the same
-//! transition.
+//! values), the booking as stored and shown, and its trip: status, stage and who may
+//! move them ([`trip`]).
+
+pub mod trip;
 
 use serde::{Deserialize, Serialize};
 use strum::{AsRefStr, Display, VariantArray};
 
-use super::{ambulance::AmbulanceType, hospital::HospitalRef};
+pub use trip::{CrewStep, Goal, Milestone, Move, Mover, Progress, TimelineEntry, TripStage, plan};
+
+use super::{ambulance::AmbulanceType, hospital::HospitalRef, user::User};
 use crate::{
     error::ApiError,
-    types::{Id, Text, WholeNumber},
+    types::{Id, Latitude, Longitude, OptionalText, Text, WholeNumber},
 };
 
 #[derive(
@@ -27,51 +27,10 @@ pub enum BookingStatus {
     Cancelled,
 }
 
-/// One allowed move of a booking's status.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Transition {
-    pub from: BookingStatus,
-    pub to: BookingStatus,
-}
-
-impl Transition {
-    /// Reaching a final status returns the ambulance to AVAILABLE (same transaction).
-    pub fn frees_ambulance(self) -> bool {
-        self.to.is_final()
-    }
-}
-
 impl BookingStatus {
     /// COMPLETED and CANCELLED are final: nothing moves out of them.
     pub fn is_final(self) -> bool {
         matches!(self, BookingStatus::Completed | BookingStatus::Cancelled)
-    }
-
-    /// The statuses this one may move to.
-    pub fn next(self) -> &'static [BookingStatus] {
-        use BookingStatus::*;
-        match self {
-            Pending => &[Active, Cancelled],
-            Active => &[Completed, Cancelled],
-            Completed | Cancelled => &[],
-        }
-    }
-
-    /// Checks one move of the state machine; a refused move is a 409 that says which.
-    pub fn move_to(self, to: BookingStatus) -> Result<Transition, ApiError> {
-        let from = self;
-        if from.next().contains(&to) {
-            return Ok(Transition { from, to });
-        }
-        let why = if from.is_final() {
-            format!("{from} is final")
-        } else {
-            let allowed: Vec<&str> = from.next().iter().map(AsRef::as_ref).collect();
-            format!("from {from} it can only become {}", allowed.join(" or "))
-        };
-        Err(ApiError::Conflict(format!(
-            "Cannot change booking status from {from} to {to}: {why}"
-        )))
     }
 }
 
@@ -134,8 +93,53 @@ pub struct Patient {
     pub condition: Condition,
 }
 
-/// The body of `POST /api/booking/book`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// What a booking knows of its patient: all four details for a booking made with
+/// the form ([`Patient`]), any of them (or none) for a one-tap emergency until its
+/// requester adds them (`PATCH /api/booking/{id}/patient`). Each detail holds only
+/// what [`Patient`] accepts; an unknown one is `null`.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PatientDetails {
+    #[serde(default)]
+    pub name: Option<PatientName>,
+    #[serde(default)]
+    pub age: Option<PatientAge>,
+    #[serde(default)]
+    pub gender: Option<Gender>,
+    #[serde(default)]
+    pub condition: Option<Condition>,
+}
+
+impl From<Patient> for PatientDetails {
+    fn from(p: Patient) -> Self {
+        PatientDetails {
+            name: Some(p.name),
+            age: Some(p.age),
+            gender: Some(p.gender),
+            condition: Some(p.condition),
+        }
+    }
+}
+
+/// Where the ambulance picks the patient up: a map pin and, optionally, words that
+/// help find the door ("gate 2, blue house": at most 200 characters, trimmed; blank
+/// means none).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Pickup {
+    pub latitude: Latitude,
+    pub longitude: Longitude,
+    #[serde(default, skip_serializing_if = "no_landmark")]
+    pub landmark: OptionalText<200>,
+}
+
+fn no_landmark(landmark: &OptionalText<200>) -> bool {
+    landmark.0.is_none()
+}
+
+/// The body of `POST /api/booking/book`. Without `pickup`, the user's stored
+/// location is the pickup.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct BookingRequest {
     pub hospital_id: Id,
@@ -143,6 +147,8 @@ pub struct BookingRequest {
     #[serde(default)]
     pub booking_type: BookingType,
     pub patient: Patient,
+    #[serde(default)]
+    pub pickup: Option<Pickup>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -173,7 +179,59 @@ pub struct Booking {
     pub ambulance_id: Id,
     pub ambulance_number: String,
     pub ambulance: BookingAmbulance,
-    pub patient: Patient,
+    pub patient: PatientDetails,
+    /// The requester's phone at booking time, for the crew to call (null for bookings
+    /// made before it was kept).
+    #[serde(default)]
+    pub user_phone: Option<String>,
+    /// Null for bookings made before pickups existed.
+    #[serde(default)]
+    pub pickup: Option<Pickup>,
+    /// Null while PENDING; the last stage reached once final.
+    #[serde(default)]
+    pub trip_stage: Option<TripStage>,
+    /// Every status or stage reached, oldest first.
+    #[serde(default)]
+    pub timeline: Vec<TimelineEntry>,
+}
+
+impl Booking {
+    /// Where the booking stands.
+    pub fn progress(&self) -> Progress {
+        Progress {
+            status: self.booking_status,
+            stage: self.trip_stage,
+        }
+    }
+
+    /// A booking as read, with what bookings made before trip stages lack filled in
+    /// the way those bookings are understood: an ACTIVE one without a stage is
+    /// DISPATCHED (an admin made it ACTIVE), and a missing timeline starts with
+    /// PENDING at the booking time.
+    pub fn with_defaults(mut self) -> Booking {
+        if self.booking_status == BookingStatus::Active && self.trip_stage.is_none() {
+            self.trip_stage = Some(TripStage::Dispatched);
+        }
+        if self.timeline.is_empty() {
+            self.timeline = vec![TimelineEntry {
+                stage: Milestone::Pending,
+                at: self.booking_time.clone(),
+            }];
+        }
+        self
+    }
+
+    /// The booking after `m`, reached at `at`.
+    pub fn after(mut self, m: &Move, at: &str) -> Booking {
+        self.booking_status = m.to.status;
+        self.trip_stage = m.to.stage;
+        self.timeline
+            .extend(m.reached.iter().map(|stage| TimelineEntry {
+                stage: *stage,
+                at: at.to_owned(),
+            }));
+        self
+    }
 }
 
 /// Figures for the admin dashboard. The same fields are the bookings counter's (see
@@ -207,17 +265,50 @@ impl BookingCounts {
         }
     }
 
+    /// The change of counts a booking made ACTIVE at once (a one-tap emergency).
+    pub fn dispatched() -> Self {
+        BookingCounts {
+            total: 1,
+            active: 1,
+            ..Default::default()
+        }
+    }
+
     /// The change of counts of one booking's move.
-    pub fn moved(t: Transition) -> Self {
+    pub fn moved(from: BookingStatus, to: BookingStatus) -> Self {
         let mut c = BookingCounts::default();
-        *c.of_status(t.from) -= 1;
-        *c.of_status(t.to) += 1;
+        *c.of_status(from) -= 1;
+        *c.of_status(to) += 1;
         c
     }
 }
 
 pub fn not_found(id: Id) -> ApiError {
     ApiError::NotFound(format!("Booking {id} not found"))
+}
+
+/// A booking without `pickup` by a user without a stored location.
+pub fn pickup_needed() -> ApiError {
+    ApiError::bad_request(
+        "pickup",
+        "Missing 'pickup': say where the ambulance should come (your profile has no location to use instead)",
+    )
+}
+
+/// Where to pick up: as asked, else the user's stored location (400 naming `pickup`
+/// without either).
+pub fn pickup_or_profile(pickup: Option<Pickup>, user: &User) -> Result<Pickup, ApiError> {
+    if let Some(pickup) = pickup {
+        return Ok(pickup);
+    }
+    match (user.latitude, user.longitude) {
+        (Some(lat), Some(lng)) => Ok(Pickup {
+            latitude: Latitude::try_from(lat).map_err(ApiError::internal)?,
+            longitude: Longitude::try_from(lng).map_err(ApiError::internal)?,
+            landmark: OptionalText(None),
+        }),
+        _ => Err(pickup_needed()),
+    }
 }
 
 /// Someone else booked the ambulance first.
@@ -232,54 +323,53 @@ mod tests {
     use BookingStatus::*;
 
     #[test]
-    fn the_state_machine_allows_exactly_four_moves() {
-        let mut allowed = vec![];
-        for from in BookingStatus::VARIANTS {
-            for to in BookingStatus::VARIANTS {
-                if from.move_to(*to).is_ok() {
-                    allowed.push((*from, *to));
-                }
-            }
-        }
+    fn a_move_changes_the_counts_of_two_statuses() {
         assert_eq!(
-            allowed,
-            vec![
-                (Pending, Active),
-                (Pending, Cancelled),
-                (Active, Completed),
-                (Active, Cancelled)
-            ]
-        );
-        let Err(ApiError::Conflict(msg)) = Completed.move_to(Active) else {
-            panic!()
-        };
-        assert_eq!(
-            msg,
-            "Cannot change booking status from COMPLETED to ACTIVE: COMPLETED is final"
-        );
-        let Err(ApiError::Conflict(msg)) = Pending.move_to(Completed) else {
-            panic!()
-        };
-        assert!(
-            msg.ends_with("from PENDING it can only become ACTIVE or CANCELLED"),
-            "{msg}"
-        );
-        assert!(Active.move_to(Cancelled).unwrap().frees_ambulance());
-        assert!(!Pending.move_to(Active).unwrap().frees_ambulance());
-        assert_eq!(
-            BookingCounts::moved(Active.move_to(Completed).unwrap()),
+            BookingCounts::moved(Active, Completed),
             BookingCounts {
                 active: -1,
                 completed: 1,
                 ..Default::default()
             }
         );
+        assert!(Completed.is_final() && Cancelled.is_final());
+        assert!(!Pending.is_final() && !Active.is_final());
+    }
+
+    #[test]
+    fn old_bookings_read_with_a_stage_and_a_timeline() {
+        let mut v = serde_json::json!({
+            "id": 1, "bookingStatus": "ACTIVE", "bookingType": "NORMAL",
+            "bookingTime": "2026-01-02T03:04:05.006Z", "userId": 2, "username": "u",
+            "userEmail": "u@example.com", "hospitalId": 3, "hospitalName": "H",
+            "hospital": {"id": 3, "name": "H", "address": "A"}, "ambulanceId": 4,
+            "ambulanceNumber": "N", "ambulance": {"id": 4, "number": "N", "type": "BLS", "driverInfo": null},
+            "patient": {"name": "P", "age": 3, "gender": "Other", "condition": "c"}
+        });
+        let old: Booking = serde_json::from_value(v.clone()).unwrap();
+        let read = old.with_defaults();
+        assert_eq!(read.trip_stage, Some(TripStage::Dispatched));
+        assert_eq!(
+            read.timeline,
+            [TimelineEntry {
+                stage: Milestone::Pending,
+                at: "2026-01-02T03:04:05.006Z".into()
+            }]
+        );
+        assert_eq!((read.pickup.clone(), read.user_phone.clone()), (None, None));
+        let shown = serde_json::to_value(&read).unwrap();
+        assert_eq!(shown["tripStage"], "DISPATCHED");
+        assert_eq!(shown["pickup"], serde_json::Value::Null);
+        v["bookingStatus"] = "CANCELLED".into();
+        let cancelled: Booking = serde_json::from_value(v).unwrap();
+        assert_eq!(cancelled.with_defaults().trip_stage, None);
     }
 
     fn request(patch: impl FnOnce(&mut serde_json::Value)) -> Result<BookingRequest, ApiError> {
         let mut v = serde_json::json!({
             "hospitalId": 1, "ambulanceId": 2, "bookingType": "EMERGENCY",
-            "patient": {"name": " Ravi ", "age": 40, "gender": "Male", "condition": "chest pain"}
+            "patient": {"name": " Ravi ", "age": 40, "gender": "Male", "condition": "chest pain"},
+            "pickup": {"latitude": 30.5, "longitude": 74.25, "landmark": "  gate 2, blue house "}
         });
         patch(&mut v);
         parse_json(v.to_string().as_bytes())
@@ -295,6 +385,21 @@ mod tests {
     #[test]
     fn a_valid_request_parses_and_trims() {
         let r = request(|_| {}).unwrap();
+        let pickup = r.pickup.clone().unwrap();
+        assert_eq!(pickup.landmark.0.as_deref(), Some("gate 2, blue house"));
+        assert_eq!(
+            (pickup.latitude.get(), pickup.longitude.get()),
+            (30.5, 74.25)
+        );
+        let blank = request(|v| v["pickup"]["landmark"] = "   ".into()).unwrap();
+        assert_eq!(blank.pickup.unwrap().landmark.0, None);
+        let shown = serde_json::to_value(blank_pickup()).unwrap();
+        assert!(shown.get("landmark").is_none(), "{shown}");
+        let none = request(|v| {
+            v.as_object_mut().unwrap().remove("pickup");
+        })
+        .unwrap();
+        assert_eq!(none.pickup, None);
         assert_eq!(String::from(r.patient.name), "Ravi");
         assert_eq!(r.booking_type, BookingType::Emergency);
         let r = request(|v| {
@@ -313,66 +418,17 @@ mod tests {
         assert_eq!((u8::from(r.patient.age), r.ambulance_id.get()), (40, 7));
     }
 
+    fn blank_pickup() -> Pickup {
+        Pickup {
+            latitude: Latitude::try_from(1.0).unwrap(),
+            longitude: Longitude::try_from(2.0).unwrap(),
+            landmark: OptionalText(None),
+        }
+    }
+
     #[test]
     fn every_bad_field_is_named() {
-        use serde_json::json;
-        type Patch = Box<dyn FnOnce(&mut serde_json::Value)>;
-        let cases: Vec<(Patch, &str)> = vec![
-            (
-                Box::new(|v| v["patient"]["age"] = json!(151)),
-                "patient.age",
-            ),
-            (Box::new(|v| v["patient"]["age"] = json!(-1)), "patient.age"),
-            (
-                Box::new(|v| v["patient"]["age"] = json!("ten")),
-                "patient.age",
-            ),
-            (
-                Box::new(|v| v["patient"]["age"] = json!(3.5)),
-                "patient.age",
-            ),
-            (
-                Box::new(|v| v["patient"]["gender"] = json!("x")),
-                "patient.gender",
-            ),
-            (
-                Box::new(|v| v["patient"]["name"] = json!("   ")),
-                "patient.name",
-            ),
-            (
-                Box::new(|v| v["patient"]["name"] = json!("n".repeat(101))),
-                "patient.name",
-            ),
-            (
-                Box::new(|v| v["patient"]["condition"] = json!("")),
-                "patient.condition",
-            ),
-            (
-                Box::new(|v| v["patient"]["condition"] = json!("c".repeat(501))),
-                "patient.condition",
-            ),
-            (
-                Box::new(|v| v["bookingType"] = json!("URGENT")),
-                "bookingType",
-            ),
-            (
-                Box::new(|v| {
-                    v.as_object_mut().unwrap().remove("patient");
-                }),
-                "patient",
-            ),
-            (Box::new(|v| v["hospitalId"] = json!(0)), "hospitalId"),
-            (Box::new(|v| v["ambulanceId"] = json!(-1)), "ambulanceId"),
-            (
-                Box::new(|v| v["ambulanceId"] = json!(1u64 << 60)),
-                "ambulanceId",
-            ),
-            (
-                Box::new(|v| v["patient"]["blood"] = json!("O+")),
-                "patient.blood",
-            ),
-        ];
-        for (patch, field) in cases {
+        for (patch, field) in crate::testing::bad_booking_fields() {
             assert_eq!(field_of(request(patch)).as_deref(), Some(field));
         }
     }

@@ -48,6 +48,14 @@ pub fn held_conflict(id: Id, ambulance_number: &str, booking: Id) -> ApiError {
     ))
 }
 
+/// A hospital goes only when none of its ambulances has crew accounts.
+pub fn crew_conflict(id: Id, ambulance_number: &str, crew: u64) -> ApiError {
+    let accounts = if crew == 1 { "account" } else { "accounts" };
+    ApiError::Conflict(format!(
+        "Hospital {id} cannot be removed: its ambulance {ambulance_number} still has {crew} crew {accounts}; move them to another ambulance or remove them first"
+    ))
+}
+
 /// A removal that lost a race with another change of the hospital's fleet.
 pub fn changed_during_removal(id: Id) -> ApiError {
     ApiError::Conflict(format!(

@@ -7,8 +7,13 @@
 
 pub mod ambulance;
 pub mod booking;
+pub mod crew;
+pub mod dispatch;
+pub mod emergency;
+pub mod eta;
 pub mod hospital;
 pub mod page;
+pub mod position;
 pub mod user;
 
 use strum::VariantArray;

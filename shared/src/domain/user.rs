@@ -13,11 +13,18 @@ use crate::{
 pub enum Role {
     User,
     Admin,
+    /// The driver or paramedic of one ambulance (`domain::crew`): made by admins,
+    /// never by register.
+    Crew,
 }
 
 impl Role {
     pub fn is_admin(self) -> bool {
         self == Role::Admin
+    }
+
+    pub fn is_crew(self) -> bool {
+        self == Role::Crew
     }
 }
 

@@ -7,14 +7,17 @@ use serde::{Deserialize, Serialize};
 use super::{
     counters,
     keys::{self, Key},
+    positions::FreeSpot,
     schema::{AVAIL, GSI1},
     table::{Query, Store},
     tx::{Label, Tx, Write},
 };
 use crate::{
     domain::{
-        ambulance::{self, Ambulance, AmbulanceCounts, AmbulanceStatus, AmbulanceType},
-        hospital::HospitalRef,
+        ambulance::{
+            self, Ambulance, AmbulanceCounts, AmbulanceStatus, AmbulanceType, NewAmbulance,
+        },
+        hospital::{Hospital, HospitalRef},
     },
     error::ApiError,
     types::Id,
@@ -35,6 +38,13 @@ pub(crate) struct AmbulanceItem {
     pub(crate) hospital_id: Id,
     pub(crate) hospital_name: String,
     pub(crate) hospital_address: String,
+    /// The hospital's point, where the ambulance stands in `freegeo` while free and
+    /// where it is shown before it ever reported. Absent on ambulances added before
+    /// dispatch (then read from the hospital).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) hospital_latitude: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) hospital_longitude: Option<f64>,
     pub(crate) gsi1pk: String,
     pub(crate) gsi1sk: String,
     pub(crate) listpk: String,
@@ -44,9 +54,52 @@ pub(crate) struct AmbulanceItem {
     pub(crate) availpk: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) availsk: Option<String>,
+    /// Present only while AVAILABLE, with the `avail` keys: the ambulance's entry in
+    /// `freegeo` at its hospital's point (`positions`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) freegeopk: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) freegeosk: Option<u64>,
     /// The open booking holding this ambulance, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) held_by: Option<Id>,
+    /// Its crew accounts (`store::crew`), kept in the crew's transactions: an
+    /// ambulance with crew is not removed.
+    #[serde(default)]
+    pub(crate) crew_count: u64,
+}
+
+impl AmbulanceItem {
+    /// A new ambulance `id` of `hospital`, held by no booking, with no crew; while
+    /// AVAILABLE in the `avail` index and at its hospital's point in `freegeo`.
+    pub(crate) fn new(id: Id, new: &NewAmbulance, hospital: &Hospital) -> AmbulanceItem {
+        let available = new.status == AmbulanceStatus::Available;
+        let free_geo = available.then(|| keys::free_geo(hospital.latitude, hospital.longitude));
+        AmbulanceItem {
+            key: keys::ambulance(id),
+            id,
+            gsi1pk: keys::hospital_ambulances(new.hospital_id),
+            gsi1sk: keys::ambulance_in_hospital(id),
+            listpk: keys::AMBULANCES.into(),
+            listsk: keys::by_name(&new.number, id),
+            availpk: available.then(|| keys::AVAILABLE.to_owned()),
+            availsk: available.then(|| keys::available(new.hospital_id, id)),
+            number: new.number.clone(),
+            driver_info: new.driver_info.clone(),
+            status: new.status,
+            ambulance_type: new.ambulance_type,
+            contact_info: new.contact_info.clone(),
+            hospital_id: new.hospital_id,
+            hospital_name: hospital.name.clone(),
+            hospital_address: hospital.address.clone(),
+            hospital_latitude: Some(hospital.latitude),
+            hospital_longitude: Some(hospital.longitude),
+            freegeopk: free_geo.as_ref().map(|k| k.0.clone()),
+            freegeosk: free_geo.map(|k| k.1),
+            held_by: None,
+            crew_count: 0,
+        }
+    }
 }
 
 impl From<AmbulanceItem> for Ambulance {
@@ -69,7 +122,7 @@ impl From<AmbulanceItem> for Ambulance {
 }
 
 /// One conditional move of an ambulance's status.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct StatusMove {
     pub ambulance: Id,
     /// The ambulance's hospital (for the `avail` index key).
@@ -82,12 +135,14 @@ pub struct StatusMove {
     pub expected_holder: Option<Id>,
     /// The booking that holds it afterwards (None: free).
     pub held_by: Option<Id>,
+    /// Where it stands once free (`freegeo`): needed when `to` is AVAILABLE.
+    pub free_at: Option<FreeSpot>,
 }
 
 impl StatusMove {
     /// The update: conditional on the current status, holder (and hospital), and
-    /// keeping the sparse `avail` index and `heldBy` right.
-    pub fn write(self) -> Write {
+    /// keeping the sparse `avail` and `freegeo` keys and `heldBy` right.
+    fn write(&self, free_at: Option<&FreeSpot>) -> Write {
         let mut sets = vec!["#status = :to"];
         let mut removes = vec![];
         let mut conditions = vec!["#status = :from"];
@@ -95,14 +150,21 @@ impl StatusMove {
             .name("#status", "status")
             .value(":to", self.to)
             .value(":from", self.from);
-        if self.to == AmbulanceStatus::Available {
-            sets.push("availpk = :avail, availsk = :availsk");
-            write = write.value(":avail", keys::AVAILABLE).value(
-                ":availsk",
-                keys::available(self.hospital_of_ambulance, self.ambulance),
-            );
-        } else {
-            removes.extend(["availpk", "availsk"]);
+        match free_at {
+            Some(spot) => {
+                sets.push("availpk = :avail, availsk = :availsk");
+                sets.push("freegeopk = :freepk, freegeosk = :freesk");
+                let (freepk, freesk) = keys::free_geo(spot.hospital.0, spot.hospital.1);
+                write = write
+                    .value(":avail", keys::AVAILABLE)
+                    .value(
+                        ":availsk",
+                        keys::available(self.hospital_of_ambulance, self.ambulance),
+                    )
+                    .value(":freepk", freepk)
+                    .value(":freesk", freesk);
+            }
+            None => removes.extend(["availpk", "availsk", "freegeopk", "freegeosk"]),
         }
         match self.held_by {
             Some(booking) => {
@@ -131,34 +193,62 @@ impl StatusMove {
             .when(conditions.join(" AND "))
     }
 
-    /// The move and the fleet counter's change, into `tx`.
+    /// The move, the fleet counter's change and the free-ambulance entry (put when
+    /// it becomes AVAILABLE, deleted otherwise), into `tx`.
     pub fn push_into(self, tx: &mut Tx) -> Result<(), ApiError> {
-        tx.push(Label::Ambulance(self.ambulance), self.write())
+        let free_at = match (self.to, &self.free_at) {
+            (AmbulanceStatus::Available, Some(spot)) => Some(spot),
+            (AmbulanceStatus::Available, None) => {
+                return Err(ApiError::internal(
+                    "freeing an ambulance needs its free spot",
+                ));
+            }
+            _ => None,
+        };
+        tx.push(Label::Ambulance(self.ambulance), self.write(free_at))
             .push(
                 Label::Counter,
                 counters::add(
                     counters::AMBULANCES,
                     &AmbulanceCounts::moved(self.from, self.to),
                 )?,
+            )
+            .push(
+                Label::FreeEntry(self.ambulance),
+                match free_at {
+                    Some(spot) => spot.entry(),
+                    None => Write::delete(keys::free_position(self.ambulance)),
+                },
             );
         Ok(())
     }
 }
 
 impl AmbulanceItem {
-    /// Deletes the ambulance (on the condition that it is as read and held by no
-    /// booking) and frees its number.
+    /// Deletes the ambulance (on the condition that it is as read, held by no
+    /// booking and has no crew) with its position items, and frees its number: 4
+    /// items.
     pub(crate) fn push_removal(&self, tx: &mut Tx) {
         tx.push(
             Label::Ambulance(self.id),
             Write::delete(keys::ambulance(self.id))
                 .when("#status = :s AND attribute_not_exists(heldBy)")
+                .when("(attribute_not_exists(crewCount) OR crewCount = :noCrew)")
                 .name("#status", "status")
-                .value(":s", self.status),
+                .value(":s", self.status)
+                .value(":noCrew", 0),
         )
         .push(
             Label::AmbulanceNumberGuard(self.id),
             Write::delete(keys::ambulance_number_guard(&self.number)),
+        )
+        .push(
+            Label::FreeEntry(self.id),
+            Write::delete(keys::free_position(self.id)),
+        )
+        .push(
+            Label::Position(self.id),
+            Write::delete(keys::position(self.id)),
         );
     }
 }
@@ -250,6 +340,10 @@ impl Store {
                 &format!("set to {to}"),
             ));
         }
+        let free_at = match to {
+            AmbulanceStatus::Available => Some(self.free_spot_of(&a).await?),
+            _ => None,
+        };
         let mut tx = Tx::new();
         StatusMove {
             ambulance: id,
@@ -259,6 +353,7 @@ impl Store {
             require_hospital: None,
             expected_holder: None,
             held_by: None,
+            free_at,
         }
         .push_into(&mut tx)?;
         self.commit(tx).await.map_err(|e| {

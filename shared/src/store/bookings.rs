@@ -8,17 +8,21 @@ use sha2::{Digest, Sha256};
 use super::{
     counters::{self, Total},
     keys::{self, Key},
-    schema::GSI1,
+    schema::{GSI1, TTL_ATTRIBUTE},
     table::{Query, Store},
+    tx::{Label, Tx, Write},
 };
 use crate::{
     domain::{
-        booking::{Booking, BookingCounts, BookingRequest},
+        booking::{Booking, BookingCounts, BookingStatus, Move, TimelineEntry, TripStage},
         page::Page,
     },
     error::ApiError,
     types::{Id, epoch_seconds, now_rfc3339},
 };
+
+/// Bookings in one answer of a user's history (`before` asks for older ones).
+pub const HISTORY_LIMIT: usize = 100;
 
 /// Idempotency keys are remembered for 24 hours.
 pub const IDEMPOTENCY_TTL_SECS: i64 = 24 * 60 * 60;
@@ -34,20 +38,109 @@ pub(crate) struct BookingItem {
     pub(crate) gsi1sk: String,
     pub(crate) listpk: String,
     pub(crate) listsk: String,
+    /// While open and with a pickup: the sparse `open` index by the pickup's res-2
+    /// cell (the dispatcher's map). Removed by the move to a final status.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) openpk: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) opensk: Option<String>,
+    /// One more each time its requester revokes its tracking links (`shares`).
+    #[serde(default)]
+    pub(crate) share_epoch: u64,
 }
 
 impl BookingItem {
     pub(crate) fn new(booking: Booking) -> Self {
         let order = keys::booking_time(&booking.booking_time, booking.id);
+        let open = booking
+            .pickup
+            .as_ref()
+            .filter(|_| !booking.booking_status.is_final())
+            .map(|p| keys::open_bookings(p.latitude.get(), p.longitude.get()));
         BookingItem {
             key: keys::booking(booking.id),
             gsi1pk: keys::user_bookings(booking.user_id),
             gsi1sk: order.clone(),
             listpk: keys::BOOKINGS.into(),
+            opensk: open.is_some().then(|| order.clone()),
+            openpk: open,
             listsk: order,
+            share_epoch: 0,
             booking,
         }
     }
+}
+
+impl From<BookingItem> for Booking {
+    fn from(i: BookingItem) -> Self {
+        i.booking.with_defaults()
+    }
+}
+
+/// The update of `booking` (as read) that makes move `m` at time `at`: status, stage
+/// and timeline together, on the condition that the status and stage are still the
+/// ones read (so a stale or repeated request writes nothing); a final status also
+/// leaves the `open` index.
+pub(crate) fn booking_move(booking: &Booking, m: &Move, at: &str) -> Write {
+    let reached: Vec<TimelineEntry> = m
+        .reached
+        .iter()
+        .map(|stage| TimelineEntry {
+            stage: *stage,
+            at: at.to_owned(),
+        })
+        .collect();
+    let mut sets = vec![
+        "bookingStatus = :to",
+        // Bookings made before timelines existed start theirs as they are read.
+        "timeline = list_append(if_not_exists(timeline, :origin), :reached)",
+    ];
+    let mut write = Write::update(keys::booking(booking.id), "")
+        .value(":to", m.to.status)
+        .value(":from", m.from.status)
+        .value(":origin", &booking.timeline)
+        .value(":reached", reached)
+        .when("bookingStatus = :from");
+    if m.to.stage != m.from.stage {
+        sets.push("tripStage = :stage");
+        write = write.value(":stage", m.to.stage);
+    }
+    write = match m.from.stage {
+        // An ACTIVE booking made before stages is read as DISPATCHED.
+        Some(TripStage::Dispatched) => write
+            .when(format!("(tripStage = :fromStage OR {NO_STAGE})"))
+            .value(":fromStage", TripStage::Dispatched)
+            .value(":null", "NULL"),
+        Some(stage) => write
+            .when("tripStage = :fromStage")
+            .value(":fromStage", stage),
+        None => write.when(NO_STAGE).value(":null", "NULL"),
+    };
+    let mut expression = format!("SET {}", sets.join(", "));
+    if m.frees_ambulance() {
+        expression.push_str(" REMOVE openpk, opensk");
+    }
+    write.set_expression(expression)
+}
+
+/// The booking has no stage yet (absent in old items, null in new ones).
+const NO_STAGE: &str = "(attribute_not_exists(tripStage) OR attribute_type(tripStage, :null))";
+
+/// What a new booking adds to the counters: its status's count, and its day's.
+pub(crate) fn count_new_booking(tx: &mut Tx, booking: &Booking) -> Result<(), ApiError> {
+    let counts = match booking.booking_status {
+        BookingStatus::Active => BookingCounts::dispatched(),
+        _ => BookingCounts::booked(),
+    };
+    tx.push(Label::Counter, counters::add(counters::BOOKINGS, &counts)?)
+        .push(
+            Label::Counter,
+            counters::add(
+                &counters::bookings_on_day(&booking.booking_time),
+                &Total::ONE,
+            )?,
+        );
+    Ok(())
 }
 
 /// The booking a request under an `Idempotency-Key` made, and a hash of that request.
@@ -62,10 +155,29 @@ pub(crate) struct IdempotencyItem {
     pub(crate) ttl: i64,
 }
 
-/// What makes two booking requests "the same request" for an idempotency key.
-pub(crate) fn request_hash(user: Id, req: &BookingRequest) -> Result<String, ApiError> {
+/// What makes two booking requests "the same request" for an idempotency key (a
+/// booking form's [`BookingRequest`], or an emergency's request with its route's
+/// name: the same key on two routes is two different requests).
+pub(crate) fn request_hash(user: Id, req: &impl Serialize) -> Result<String, ApiError> {
     let canonical = serde_json::to_string(&(user, req)).map_err(ApiError::internal)?;
     Ok(hex::encode(Sha256::digest(canonical.as_bytes())))
+}
+
+/// The write that remembers which booking a request under an idempotency key made:
+/// refused while the key holds an unexpired earlier one (TTL deletes lazily, so an
+/// expired key may be reused).
+pub(crate) fn remember_request(user: Id, key: &str, booking: Id, hash: &str) -> Write {
+    let now = epoch_seconds();
+    let idem = IdempotencyItem {
+        key: keys::idempotency(user, key),
+        booking_id: booking,
+        request_hash: hash.to_owned(),
+        ttl: now + IDEMPOTENCY_TTL_SECS,
+    };
+    Write::put(&idem)
+        .when("attribute_not_exists(pk) OR #ttl < :now")
+        .name("#ttl", TTL_ATTRIBUTE)
+        .value(":now", now)
 }
 
 impl Store {
@@ -98,19 +210,39 @@ impl Store {
         Ok(self
             .get::<BookingItem>(&keys::booking(id))
             .await?
-            .map(|i| i.booking))
+            .map(Booking::from))
     }
 
-    /// A user's bookings, newest first (Query on the user's partition of `gsi1`).
-    pub async fn user_bookings(&self, user: Id) -> Result<Vec<Booking>, ApiError> {
-        let items: Vec<BookingItem> = self
-            .query_all(
-                Query::on(GSI1, "gsi1pk = :p")
-                    .value(":p", keys::user_bookings(user))
-                    .newest_first(true),
-            )
-            .await?;
-        Ok(items.into_iter().map(|i| i.booking).collect())
+    /// A user's newest [`HISTORY_LIMIT`] bookings, newest first (Query on the user's
+    /// partition of `gsi1`); with `before`, one of the user's bookings, the newest
+    /// ones older than it (ties in time by id), so a long history comes in pieces
+    /// that stay far below Lambda's 6 MB answer.
+    pub async fn user_bookings(
+        &self,
+        user: Id,
+        before: Option<Id>,
+    ) -> Result<Vec<Booking>, ApiError> {
+        let query = match before {
+            None => Query::on(GSI1, "gsi1pk = :p"),
+            Some(id) => {
+                let cursor = self
+                    .booking(id)
+                    .await?
+                    .filter(|b| b.user_id == user)
+                    // Unknown and someone else's look the same.
+                    .ok_or_else(|| {
+                        ApiError::NotFound(format!("Booking {id} is not in this history"))
+                    })?;
+                Query::on(GSI1, "gsi1pk = :p AND gsi1sk < :before")
+                    .value(":before", keys::booking_time(&cursor.booking_time, id))
+            }
+        };
+        let query = query
+            .value(":p", keys::user_bookings(user))
+            .newest_first(true)
+            .page_size(HISTORY_LIMIT as u64);
+        let items: Vec<BookingItem> = self.query_first(query, HISTORY_LIMIT).await?;
+        Ok(items.into_iter().map(Booking::from).collect())
     }
 
     /// All bookings, newest first; the pages before `page` are skipped reading keys only.
@@ -123,7 +255,7 @@ impl Store {
             .await?;
         let items: Vec<BookingItem> = self.batch_get(keys).await?;
         Ok(Page::new(
-            items.into_iter().map(|i| i.booking).collect(),
+            items.into_iter().map(Booking::from).collect(),
             total,
             page,
             size,

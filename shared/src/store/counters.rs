@@ -25,6 +25,7 @@ pub const USERS: &str = "users";
 pub const HOSPITALS: &str = "hospitals";
 pub const AMBULANCES: &str = "ambulances";
 pub const BOOKINGS: &str = "bookings";
+pub const CREW: &str = "crew";
 
 /// The counter of the bookings made on the UTC day of `time` (RFC 3339).
 pub fn bookings_on_day(time: &str) -> String {

@@ -17,23 +17,29 @@ use serde::{Deserialize, Serialize};
 
 use super::{
     ambulances::{AmbulanceItem, StatusMove},
-    bookings::{BookingItem, IDEMPOTENCY_TTL_SECS, IdempotencyItem, request_hash},
+    bookings::{BookingItem, booking_move, count_new_booking, remember_request, request_hash},
     counters::{self, Total},
+    hospital_index::IndexChange,
     hospitals::count_ambulances,
     keys::{self, Key},
+    open_bookings::{self, OpenLimit},
+    positions::FreeSpot,
     retry,
-    schema::TTL_ATTRIBUTE,
     table::Store,
     tx::{Label, Refused, Tx, TxError, Write},
 };
 use crate::{
     domain::{
         ambulance::{self, Ambulance, AmbulanceCounts, AmbulanceStatus, NewAmbulance},
-        booking::{self, Booking, BookingAmbulance, BookingCounts, BookingRequest, BookingStatus},
-        hospital::{self, HospitalRef},
+        booking::{
+            self, Booking, BookingAmbulance, BookingCounts, BookingRequest, BookingStatus, Goal,
+            Milestone, Mover, TimelineEntry,
+        },
+        crew,
+        hospital::{self, Hospital, HospitalRef},
     },
     error::ApiError,
-    types::{Id, epoch_seconds, now_rfc3339},
+    types::{Id, now_rfc3339},
 };
 
 /// Claims an ambulance number.
@@ -45,10 +51,11 @@ struct NumberGuard {
     ambulance_id: Id,
 }
 
-/// Ambulances removed per transaction: 2 items each (the ambulance and its number
-/// guard) plus up to 3 (the hospital or its count, and two counters) stay within
-/// DynamoDB's 100 items.
-pub const AMBULANCES_PER_REMOVAL: usize = 48;
+/// Ambulances removed per transaction: 4 items each (the ambulance, its number guard
+/// and its two position items) plus up to 3 (the hospital or its count, and two
+/// counters) plus, in the last one, the 3 of the nearest-hospital index stay within
+/// DynamoDB's 100 items (4 × 23 + 3 + 3 = 98).
+pub const AMBULANCES_PER_REMOVAL: usize = 23;
 
 /// How one attempt of a booking's move ended.
 enum MoveAttempt {
@@ -73,26 +80,8 @@ impl Store {
         );
         let hospital = hospital?.ok_or_else(|| hospital::not_found(new.hospital_id))?;
         let id = id?;
-        let available = new.status == AmbulanceStatus::Available;
-        let item = AmbulanceItem {
-            key: keys::ambulance(id),
-            id,
-            gsi1pk: keys::hospital_ambulances(new.hospital_id),
-            gsi1sk: keys::ambulance_in_hospital(id),
-            listpk: keys::AMBULANCES.into(),
-            listsk: keys::by_name(&new.number, id),
-            availpk: available.then(|| keys::AVAILABLE.to_owned()),
-            availsk: available.then(|| keys::available(new.hospital_id, id)),
-            number: new.number.clone(),
-            driver_info: new.driver_info,
-            status: new.status,
-            ambulance_type: new.ambulance_type,
-            contact_info: new.contact_info,
-            hospital_id: new.hospital_id,
-            hospital_name: hospital.name,
-            hospital_address: hospital.address,
-            held_by: None,
-        };
+        let hospital = Hospital::from(hospital);
+        let item = AmbulanceItem::new(id, &new, &hospital);
         let guard = NumberGuard {
             key: keys::ambulance_number_guard(&new.number),
             ambulance_id: id,
@@ -108,6 +97,13 @@ impl Store {
                 Label::Counter,
                 counters::add(counters::AMBULANCES, &AmbulanceCounts::of(&[new.status]))?,
             );
+        if new.status == AmbulanceStatus::Available {
+            // A new ambulance never reported: its free entry stands at the hospital.
+            tx.push(
+                Label::FreeEntry(id),
+                FreeSpot::of_item(&item, (hospital.latitude, hospital.longitude), None).entry(),
+            );
+        }
         self.commit(tx).await.map_err(|e| {
             e.or_refused(|r| {
                 if r.by(Label::AmbulanceNumberGuard(id)) {
@@ -131,6 +127,9 @@ impl Store {
         if let Some(booking) = a.held_by {
             return Err(ambulance::held_conflict(&a.number, booking, "removed"));
         }
+        if a.crew_count > 0 {
+            return Err(crew::has_crew(&a.number, a.crew_count));
+        }
         let mut tx = Tx::new();
         a.push_removal(&mut tx);
         tx.push(
@@ -144,9 +143,15 @@ impl Store {
                 &AmbulanceCounts::of(&[a.status]).removed(),
             )?,
         );
-        self.commit(tx).await.map_err(|e| {
-            e.or_refused(|_| ambulance::changed_meanwhile(&a.number, "while it was being removed"))
-        })
+        match self.commit(tx).await {
+            Ok(()) => Ok(()),
+            Err(TxError::Refused(_)) => Err(match self.ambulance_item(id).await {
+                // A crew account was just bound to it.
+                Ok(Some(now)) if now.crew_count > 0 => crew::has_crew(&now.number, now.crew_count),
+                _ => ambulance::changed_meanwhile(&a.number, "while it was being removed"),
+            }),
+            Err(TxError::Api(e)) => Err(e),
+        }
     }
 
     /// Removes a hospital with its idle ambulances. Refused (409 naming the booking)
@@ -181,6 +186,13 @@ impl Store {
         {
             return Err(hospital::held_conflict(id, &held.number, booking));
         }
+        if let Some(crewed) = ambulances.iter().find(|a| a.crew_count > 0) {
+            return Err(hospital::crew_conflict(
+                id,
+                &crewed.number,
+                crewed.crew_count,
+            ));
+        }
         let (first, last) = ambulances.split_at(ambulances.len() % AMBULANCES_PER_REMOVAL);
         let mut chunks: Vec<&[AmbulanceItem]> = last.chunks(AMBULANCES_PER_REMOVAL).collect();
         if !first.is_empty() || chunks.is_empty() {
@@ -188,36 +200,47 @@ impl Store {
         }
         let final_chunk = chunks.len() - 1;
         for (i, chunk) in chunks.into_iter().enumerate() {
-            let mut tx = Tx::new();
-            for a in chunk {
-                a.push_removal(&mut tx);
-            }
-            let gone = AmbulanceCounts::of(chunk.iter().map(|a| &a.status));
-            if gone.total != 0 {
-                tx.push(
-                    Label::Counter,
-                    counters::add(counters::AMBULANCES, &gone.removed())?,
-                );
-            }
-            if i == final_chunk {
-                tx.push(
-                    Label::Hospital(id),
-                    Write::delete(keys::hospital(id))
-                        .exists()
-                        .when("ambulanceCount = :n")
-                        .value(":n", chunk.len()),
-                )
-                .push(
-                    Label::Counter,
-                    counters::add(counters::HOSPITALS, &Total { total: -1 })?,
-                );
+            let is_final = i == final_chunk;
+            let removal = || {
+                let mut tx = Tx::new();
+                for a in chunk {
+                    a.push_removal(&mut tx);
+                }
+                let gone = AmbulanceCounts::of(chunk.iter().map(|a| &a.status));
+                if gone.total != 0 {
+                    tx.push(
+                        Label::Counter,
+                        counters::add(counters::AMBULANCES, &gone.removed())?,
+                    );
+                }
+                if is_final {
+                    tx.push(
+                        Label::Hospital(id),
+                        Write::delete(keys::hospital(id))
+                            .exists()
+                            .when("ambulanceCount = :n")
+                            .value(":n", chunk.len()),
+                    )
+                    .push(
+                        Label::Counter,
+                        counters::add(counters::HOSPITALS, &Total { total: -1 })?,
+                    );
+                } else {
+                    tx.push(
+                        Label::Hospital(id),
+                        count_ambulances(id, -(chunk.len() as i64)),
+                    );
+                }
+                Ok(tx)
+            };
+            let committed = if is_final {
+                // The hospital leaves the nearest-search index in the same transaction.
+                self.commit_with_index(IndexChange::Remove(id), removal)
+                    .await
             } else {
-                tx.push(
-                    Label::Hospital(id),
-                    count_ambulances(id, -(chunk.len() as i64)),
-                );
-            }
-            if let Err(e) = self.commit(tx).await {
+                self.commit(removal()?).await
+            };
+            if let Err(e) = committed {
                 return Err(match e {
                     TxError::Api(e) => e,
                     TxError::Refused(r) => self.removal_conflict(id, &r).await,
@@ -232,9 +255,13 @@ impl Store {
         for label in refused.labels() {
             if let Label::Ambulance(ambulance) = label
                 && let Ok(Some(now)) = self.ambulance_item(*ambulance).await
-                && let Some(booking) = now.held_by
             {
-                return hospital::held_conflict(id, &now.number, booking);
+                if let Some(booking) = now.held_by {
+                    return hospital::held_conflict(id, &now.number, booking);
+                }
+                if now.crew_count > 0 {
+                    return hospital::crew_conflict(id, &now.number, now.crew_count);
+                }
             }
         }
         hospital::changed_during_removal(id)
@@ -242,15 +269,20 @@ impl Store {
 
     /// Books an ambulance for `user`. With an idempotency key, a retry of the same
     /// request returns the first booking, and a different request under the same key
-    /// is refused (422); at most one booking is ever made per key.
+    /// is refused (422); at most one booking is ever made per key. Where `limit`
+    /// applies, a user with [`open_bookings::MAX_OPEN_BOOKINGS`] open bookings gets 409.
     pub async fn book(
         &self,
         user: Id,
         req: BookingRequest,
         idempotency_key: Option<&str>,
+        limit: OpenLimit,
     ) -> Result<Booking, ApiError> {
         let hash = request_hash(user, &req)?;
-        match self.try_book(user, req, idempotency_key, &hash).await {
+        match self
+            .try_book(user, req, idempotency_key, &hash, limit)
+            .await
+        {
             // The ambulance may be taken by a retry of this very request that got
             // there first (DynamoDB reports only the first failed condition): then
             // the answer is that booking, not a conflict.
@@ -273,6 +305,7 @@ impl Store {
         req: BookingRequest,
         idempotency_key: Option<&str>,
         hash: &str,
+        limit: OpenLimit,
     ) -> Result<Booking, ApiError> {
         // Everything the transaction needs that does not depend on anything else, at
         // once (one round trip, not three): an earlier booking under the idempotency
@@ -312,12 +345,19 @@ impl Store {
             return Err(booking::ambulance_taken());
         }
 
+        // The spec's payload has no pickup: the user's stored location is it.
+        let pickup = booking::pickup_or_profile(req.pickup.clone(), &account)?;
         let id = id?;
+        let booking_time = now_rfc3339();
         let booking = Booking {
             id,
             booking_status: BookingStatus::Pending,
             booking_type: req.booking_type,
-            booking_time: now_rfc3339(),
+            timeline: vec![TimelineEntry {
+                stage: Milestone::Pending,
+                at: booking_time.clone(),
+            }],
+            booking_time,
             user_id: user,
             username: account.username,
             user_email: account.email,
@@ -336,13 +376,17 @@ impl Store {
                 ambulance_type: ambulance.ambulance_type,
                 driver_info: ambulance.driver_info,
             },
-            patient: req.patient.clone(),
+            patient: req.patient.clone().into(),
+            user_phone: Some(account.phone),
+            pickup: Some(pickup),
+            trip_stage: None,
         };
         let mut tx = Tx::new();
         tx.push(
             Label::Booking(id),
             Write::put(&BookingItem::new(booking.clone())).absent(),
-        );
+        )
+        .push(Label::OpenBookings, open_bookings::claim(user, id, limit));
         StatusMove {
             ambulance: req.ambulance_id,
             hospital_of_ambulance: req.hospital_id,
@@ -351,35 +395,12 @@ impl Store {
             require_hospital: Some(req.hospital_id),
             expected_holder: None,
             held_by: Some(id),
+            free_at: None,
         }
         .push_into(&mut tx)?;
-        tx.push(
-            Label::Counter,
-            counters::add(counters::BOOKINGS, &BookingCounts::booked())?,
-        )
-        .push(
-            Label::Counter,
-            counters::add(
-                &counters::bookings_on_day(&booking.booking_time),
-                &Total::ONE,
-            )?,
-        );
+        count_new_booking(&mut tx, &booking)?;
         if let Some(key) = idempotency_key {
-            let now = epoch_seconds();
-            let idem = IdempotencyItem {
-                key: keys::idempotency(user, key),
-                booking_id: id,
-                request_hash: hash.to_owned(),
-                ttl: now + IDEMPOTENCY_TTL_SECS,
-            };
-            // An expired key (TTL deletes lazily) may be reused.
-            tx.push(
-                Label::IdempotencyKey,
-                Write::put(&idem)
-                    .when("attribute_not_exists(pk) OR #ttl < :now")
-                    .name("#ttl", TTL_ATTRIBUTE)
-                    .value(":now", now),
-            );
+            tx.push(Label::IdempotencyKey, remember_request(user, key, id, hash));
         }
         match self.commit(tx).await {
             Ok(()) => Ok(booking),
@@ -395,32 +416,41 @@ impl Store {
             Err(TxError::Refused(r)) if r.by(Label::Ambulance(req.ambulance_id)) => {
                 Err(booking::ambulance_taken())
             }
+            Err(TxError::Refused(r)) if r.by(Label::OpenBookings) => Err(open_bookings::too_many()),
             Err(e) => Err(e.into_api()),
         }
     }
 
-    /// Moves a booking along the state machine; a final status frees its ambulance in
-    /// the same transaction. A refused move is a 409 saying which.
-    pub async fn set_booking_status(&self, id: Id, to: BookingStatus) -> Result<Booking, ApiError> {
-        self.move_booking(id, to, None).await
-    }
-
-    /// [`Store::set_booking_status`] of a booking the caller has just read (to check
-    /// who may move it): the first attempt starts from it instead of reading it again.
-    /// The move is still conditional on the status read, and a refused attempt reads
-    /// the booking afresh.
-    pub async fn set_read_booking_status(
-        &self,
-        booking: Booking,
-        to: BookingStatus,
-    ) -> Result<Booking, ApiError> {
-        self.move_booking(booking.id, to, Some(booking)).await
-    }
-
-    async fn move_booking(
+    /// Moves booking `id` as `mover` asks (`domain::booking::plan` decides); a move to
+    /// a final status frees its ambulance in the same transaction. A refused move is
+    /// a 409 saying which, and writes nothing.
+    pub async fn move_booking(
         &self,
         id: Id,
-        to: BookingStatus,
+        mover: Mover,
+        goal: Goal,
+    ) -> Result<Booking, ApiError> {
+        self.move_from(id, mover, goal, None).await
+    }
+
+    /// [`Store::move_booking`] of a booking the caller has just read (to check who may
+    /// move it): the first attempt starts from it instead of reading it again. The
+    /// move is still conditional on the status and stage read, and a refused attempt
+    /// reads the booking afresh.
+    pub async fn move_read_booking(
+        &self,
+        booking: Booking,
+        mover: Mover,
+        goal: Goal,
+    ) -> Result<Booking, ApiError> {
+        self.move_from(booking.id, mover, goal, Some(booking)).await
+    }
+
+    async fn move_from(
+        &self,
+        id: Id,
+        mover: Mover,
+        goal: Goal,
         read: Option<Booking>,
     ) -> Result<Booking, ApiError> {
         let read = Mutex::new(read);
@@ -433,23 +463,37 @@ impl Store {
                     .await?
                     .ok_or_else(|| booking::not_found(id))?,
             };
-            let transition = booking.booking_status.move_to(to)?;
+            let m = booking::plan(booking.progress(), mover, goal)?;
+            let at = now_rfc3339();
             let mut tx = Tx::new();
-            tx.push(
-                Label::Booking(id),
-                Write::update(keys::booking(id), "SET bookingStatus = :to")
-                    .when("bookingStatus = :from")
-                    .value(":to", transition.to)
-                    .value(":from", transition.from),
-            )
-            .push(
-                Label::Counter,
-                counters::add(counters::BOOKINGS, &BookingCounts::moved(transition))?,
-            );
-            if transition.frees_ambulance() {
+            tx.push(Label::Booking(id), booking_move(&booking, &m, &at));
+            if m.changes_status() {
+                tx.push(
+                    Label::Counter,
+                    counters::add(
+                        counters::BOOKINGS,
+                        &BookingCounts::moved(m.from.status, m.to.status),
+                    )?,
+                );
+            }
+            if m.to.status.is_final() {
+                tx.push(
+                    Label::OpenBookings,
+                    open_bookings::release(booking.user_id, id),
+                );
+            }
+            if m.frees_ambulance() {
+                // An emergency's end also lets its user ask for the next one.
+                let (amb, guard) = tokio::join!(
+                    self.ambulance_item(booking.ambulance_id),
+                    self.release_emergency_guard(&booking)
+                );
+                if let Some(release) = guard? {
+                    tx.push(Label::EmergencyGuard, release);
+                }
                 // The ambulance is held by this booking (admins cannot change a held
                 // ambulance); free it. If it is no longer held by it, leave it be.
-                if let Some(amb) = self.ambulance_item(booking.ambulance_id).await?
+                if let Some(amb) = amb?
                     && amb.held_by == Some(id)
                 {
                     StatusMove {
@@ -460,17 +504,16 @@ impl Store {
                         require_hospital: None,
                         expected_holder: Some(id),
                         held_by: None,
+                        free_at: Some(self.free_spot_of(&amb).await?),
                     }
                     .push_into(&mut tx)?;
                 }
             }
             match self.commit(tx).await {
-                // The update changed only the status, on the condition that it was
-                // `from`: the booking as read, with the new status, is what is stored.
-                Ok(()) => Ok(Booking {
-                    booking_status: to,
-                    ..booking
-                }),
+                // The update changed only the status, stage and timeline, on the
+                // condition that they were as read: the booking as read, moved, is
+                // what is stored.
+                Ok(()) => Ok(booking.after(&m, &at)),
                 Err(TxError::Refused(_)) => Err(MoveAttempt::Raced),
                 Err(TxError::Api(e)) => Err(MoveAttempt::Failed(e)),
             }

@@ -48,8 +48,27 @@ pub fn email_guard(email: &Email) -> Key {
     Key::new(format!("EMAIL#{}", email.key()), "GUARD")
 }
 
-pub fn login_throttle(username: &Username) -> Key {
-    Key::new(format!("LOGINFAIL#{}", username.key()), "THROTTLE")
+/// The ids of a user's open bookings (`open_bookings`), beside the user.
+pub fn open_bookings_guard(user: Id) -> Key {
+    Key::new(format!("USER#{user}"), "OPEN")
+}
+
+/// The login attempts of one username from one client address (`limits`).
+pub fn login_streak(username: &Username, address: &str) -> Key {
+    Key::new(format!("LOGIN#{}#{address}", username.key()), "STREAK")
+}
+
+/// One window of one rate limit (`limits`) for one subject (a user, an address).
+pub fn rate_limit(limit: &str, subject: &str, window_start: i64) -> Key {
+    Key::new(
+        format!("LIMIT#{limit}#{subject}"),
+        format!("WINDOW#{window_start}"),
+    )
+}
+
+/// A session (a refresh-token family, `sessions`).
+pub fn session(id: &str) -> Key {
+    Key::new(format!("SESSION#{id}"), "SESSION")
 }
 
 pub fn hospital(id: Id) -> Key {
@@ -58,6 +77,16 @@ pub fn hospital(id: Id) -> Key {
 
 pub fn ambulance(id: Id) -> Key {
     Key::new(format!("AMBULANCE#{id}"), "AMBULANCE")
+}
+
+/// The last reported position of an ambulance (`store::positions`): in no index.
+pub fn position(ambulance: Id) -> Key {
+    Key::new(format!("AMBULANCE#{ambulance}"), "POSITION")
+}
+
+/// The free-ambulance geo entry at its last position: exists only while AVAILABLE.
+pub fn free_position(ambulance: Id) -> Key {
+    Key::new(format!("AMBULANCE#{ambulance}"), "FREEPOS")
 }
 
 pub fn ambulance_number_guard(number: &str) -> Key {
@@ -72,6 +101,16 @@ pub fn idempotency(user: Id, key: &str) -> Key {
     Key::new(format!("IDEM#{user}#{key}"), "IDEM")
 }
 
+/// A user's open one-tap emergency (`store::emergency`): exists while it is open.
+pub fn open_emergency(user: Id) -> Key {
+    Key::new(format!("EMERGENCY#{user}"), "OPEN")
+}
+
+/// A tracking link, by the SHA-256 (hex) of its token (`store::shares`).
+pub fn share_link(token_hash: &str) -> Key {
+    Key::new(format!("SHARE#{token_hash}"), "SHARE")
+}
+
 pub fn sequence(entity: &str) -> Key {
     Key::new(format!("SEQ#{entity}"), "SEQ")
 }
@@ -84,6 +123,30 @@ pub fn counter(name: &str) -> String {
 pub fn counter_shard(name: &str, shard: u32) -> Key {
     Key::new(counter(name), format!("SHARD#{shard}"))
 }
+
+/// The nearest-hospital index (`hospital_index`): its version and manifest items.
+pub fn hospital_index_version() -> Key {
+    Key::new(HOSPITAL_INDEX, "VERSION")
+}
+
+pub fn hospital_index_manifest() -> Key {
+    Key::new(HOSPITAL_INDEX, "MANIFEST")
+}
+
+/// The partition of a group of the index's chunks, in one epoch.
+pub fn hospital_index_group(epoch: &str, group: u64) -> String {
+    format!("{HOSPITAL_INDEX}#{epoch}#{group}")
+}
+
+/// A chunk of the index (`group` is the chunk's group).
+pub fn hospital_index_chunk(epoch: &str, group: u64, chunk: u64) -> Key {
+    Key::new(
+        hospital_index_group(epoch, group),
+        format!("CHUNK#{chunk:014}"),
+    )
+}
+
+const HOSPITAL_INDEX: &str = "HOSPITAL_INDEX";
 
 // ---- index keys
 
@@ -112,10 +175,105 @@ pub fn by_name(name: &str, id: Id) -> String {
     format!("{}#{}", name.to_lowercase(), id.padded())
 }
 
+/// `gsi1pk` of an ambulance's crew accounts.
+pub fn ambulance_crew(ambulance: Id) -> String {
+    format!("AMBCREW#{ambulance}")
+}
+
+/// `gsi1sk` of a crew account.
+pub fn crew_in_ambulance(id: Id) -> String {
+    format!("USER#{}", id.padded())
+}
+
 /// The `listpk` partitions of the `list` index.
 pub const HOSPITALS: &str = "HOSPITALS";
 pub const AMBULANCES: &str = "AMBULANCES";
 pub const BOOKINGS: &str = "BOOKINGS";
+pub const CREW: &str = "CREW";
+
+/// The res-2 H3 cell (~86 000 km²) of a point: the partitions of `open` and `freegeo`.
+fn res2_cell(lat: f64, lng: f64) -> h3o::CellIndex {
+    point(lat, lng).to_cell(h3o::Resolution::Two)
+}
+
+fn point(lat: f64, lng: f64) -> h3o::LatLng {
+    h3o::LatLng::new(lat, lng).expect("coordinates are validated before they are stored")
+}
+
+/// `openpk` of an open booking with its pickup at (lat, lng): its res-2 cell.
+pub fn open_bookings(lat: f64, lng: f64) -> String {
+    open_bookings_in(res2_cell(lat, lng))
+}
+
+/// `openpk` of the open bookings with their pickup in the res-2 cell `cell`.
+pub fn open_bookings_in(cell: h3o::CellIndex) -> String {
+    format!("OPEN#{cell}")
+}
+
+/// Shards of each `freegeo` partition (docs/decisions/0007-dispatch-data.md has
+/// the write bound): an entry's shard is its res-4 cell's (~1 770 km², hashed onto
+/// the shards), so that a search reading a cell of resolution 4 or finer (every
+/// cell of a search within 50 km) makes one Query, not one per shard.
+pub const FREE_SHARDS: u64 = 8;
+
+/// Bits of the 11 digits (resolutions 5 to 15) below a res-15 cell number's res-4
+/// ancestor: two cells share that ancestor exactly when their numbers agree above.
+const BELOW_RES4_BITS: u32 = 3 * 11;
+
+/// The shard of the entries of one res-4 cell, `prefix` being a res-15 number
+/// shifted past [`BELOW_RES4_BITS`] (a Fibonacci hash: neighbouring cells spread).
+fn shard_of_res4(prefix: u64) -> u64 {
+    prefix.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - FREE_SHARDS.trailing_zeros())
+}
+
+/// `(freegeopk, freegeosk)` of a free ambulance's entry at (lat, lng): like the
+/// hospitals' `geo` keys (the res-15 cell as a number, so one Query reads any cell of
+/// resolution ≥ 2), the partition split into [`FREE_SHARDS`] by res-4 cell.
+///
+/// The partition is the res-2 *ancestor* of the res-15 cell, as in `geo::keys_of`:
+/// H3 cells are not exactly nested, so near a res-2 outline the point's own res-2
+/// cell may be another one, and a search reading the res-15 range of a cell would
+/// look for the entry in the wrong partition.
+pub fn free_geo(lat: f64, lng: f64) -> (String, u64) {
+    let cell = point(lat, lng).to_cell(h3o::Resolution::Fifteen);
+    let partition = cell
+        .parent(h3o::Resolution::Two)
+        .expect("a res-15 cell has a res-2 parent");
+    let number = u64::from(cell);
+    let shard = shard_of_res4(number >> BELOW_RES4_BITS);
+    (free_geo_partition(partition, shard), number)
+}
+
+/// The shards that may hold entries numbered `lo..=hi` (one range of a search):
+/// those of the res-4 cells the range spans; every shard for a range wider than
+/// 64 of them (a coarse cell).
+pub fn free_geo_shards(lo: u64, hi: u64) -> Vec<u64> {
+    let (first, last) = (lo >> BELOW_RES4_BITS, hi >> BELOW_RES4_BITS);
+    if last - first >= 64 {
+        return (0..FREE_SHARDS).collect();
+    }
+    let mut shards: Vec<u64> = (first..=last).map(shard_of_res4).collect();
+    shards.sort_unstable();
+    shards.dedup();
+    shards
+}
+
+/// One shard of the `freegeo` partition of a res-2 cell.
+pub fn free_geo_partition(cell: h3o::CellIndex, shard: u64) -> String {
+    free_geo_partition_named(&cell.to_string(), shard)
+}
+
+/// [`free_geo_partition`] of a cell given as text.
+pub fn free_geo_partition_named(cell: &str, shard: u64) -> String {
+    format!("F2#{cell}#{shard}")
+}
+
+/// The `geo::Range` partition (`G2#<res-2 cell>`) of a `freegeopk`: what a search
+/// over the free-ambulance entries reads them as (`None` for another key).
+pub fn free_geo_search_partition(freegeopk: &str) -> Option<String> {
+    let (cell, _shard) = freegeopk.strip_prefix("F2#")?.rsplit_once('#')?;
+    Some(format!("G2#{cell}"))
+}
 
 /// `availpk` of every available ambulance (the sparse `avail` index).
 pub const AVAILABLE: &str = "AVAILABLE";
@@ -128,4 +286,68 @@ pub fn available(hospital: Id, id: Id) -> String {
 /// The `availsk` prefix of one hospital's available ambulances.
 pub fn available_in(hospital: Id) -> String {
     format!("{}#", hospital.padded())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// On and near the outlines of res-2 cells, where a point's own res-2 cell and
+    /// its res-15 cell's ancestor can differ, the free entry's partition is the one
+    /// the search reads its res-15 number in, and its shard one the search reads
+    /// for any range holding that number.
+    #[test]
+    fn free_entries_are_where_the_search_reads_them() {
+        let mut differing = 0;
+        let center = point(30.0, 74.0).to_cell(h3o::Resolution::Two);
+        for cell in center.grid_disk::<Vec<_>>(1) {
+            for v in cell.boundary().iter() {
+                for (dlat, dlng) in [(0.0, 0.0), (1e-4, 0.0), (0.0, -1e-4), (-3e-5, 2e-5)] {
+                    let (lat, lng) = (v.lat() + dlat, v.lng() + dlng);
+                    let (pk, sk) = free_geo(lat, lng);
+                    let (search_pk, search_sk) = crate::geo::keys_of(lat, lng);
+                    assert_eq!(free_geo_search_partition(&pk), Some(search_pk));
+                    assert_eq!(sk, search_sk);
+                    let leaf = h3o::CellIndex::try_from(sk).unwrap();
+                    for res in [2u8, 4, 5, 9, 15] {
+                        let range = crate::geo::cell_range(
+                            leaf.parent(h3o::Resolution::try_from(res).unwrap())
+                                .unwrap(),
+                        );
+                        let shards = free_geo_shards(range.lo, range.hi);
+                        let shard: u64 = pk.rsplit_once('#').unwrap().1.parse().unwrap();
+                        assert!(shards.contains(&shard), "res {res}: {pk} not in {shards:?}");
+                        if res >= 4 {
+                            assert_eq!(shards.len(), 1, "a res-{res} cell is one Query");
+                        }
+                    }
+                    let own = format!("F2#{}#", res2_cell(lat, lng));
+                    differing += usize::from(!pk.starts_with(&own));
+                }
+            }
+        }
+        assert!(
+            differing > 0,
+            "no point whose own res-2 cell differs was tried"
+        );
+        assert_eq!(free_geo_search_partition("G2#x"), None);
+    }
+
+    /// Entries spread over the shards: the res-4 cells of a res-2 cell use them all,
+    /// about evenly.
+    #[test]
+    fn res4_cells_spread_over_the_shards() {
+        let parent = point(30.0, 74.0).to_cell(h3o::Resolution::Two);
+        let mut counts = [0usize; FREE_SHARDS as usize];
+        for child in parent.children(h3o::Resolution::Four) {
+            let leaf = child.center_child(h3o::Resolution::Fifteen).unwrap();
+            counts[shard_of_res4(u64::from(leaf) >> BELOW_RES4_BITS) as usize] += 1;
+        }
+        assert!(counts.iter().all(|c| (2..=12).contains(c)), "{counts:?}");
+        let range = crate::geo::cell_range(parent);
+        assert_eq!(
+            free_geo_shards(range.lo, range.hi).len(),
+            FREE_SHARDS as usize
+        );
+    }
 }

@@ -5,19 +5,31 @@
 //! - `table`: the client and the shared reads (by key, Query with the paginator,
 //!   BatchGetItem, sequences); `tx`: the one way to write ([`Write`], [`Tx`] with
 //!   labels); `retry`: the one retry policy; `keys` and `schema`: every key and index;
-//! - one module per entity (`users`, `hospitals`, `ambulances`, `bookings`) with its
-//!   items and reads; `counters`; `paging` (pages of the `list` index);
-//! - `cross_aggregate`: the writes that change more than one entity at once.
+//! - one module per entity (`users`, `hospitals`, `ambulances`, `bookings`, `crew`,
+//!   `positions`) with its items and reads; `counters`; `paging` (pages of the
+//!   `list` index); `dispatch`: the tracking and live-map reads;
+//! - `cross_aggregate`: the writes that change more than one entity at once;
+//! - `hospital_index`: the nearest-hospital search from an in-memory copy, kept
+//!   current in the same transactions as hospital writes.
 
 pub mod ambulances;
 pub mod bookings;
 pub mod counters;
+pub mod crew;
 pub mod cross_aggregate;
+pub mod dispatch;
+pub mod emergency;
+pub mod hospital_index;
 pub mod hospitals;
 pub mod keys;
+pub mod limits;
+pub mod open_bookings;
 pub mod paging;
+pub mod positions;
 pub mod retry;
 pub mod schema;
+pub mod sessions;
+pub mod shares;
 pub mod table;
 pub mod tx;
 pub mod users;

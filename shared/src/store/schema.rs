@@ -20,8 +20,9 @@ pub struct IndexDef {
     pub name: &'static str,
     pub hash: &'static str,
     pub range: &'static str,
-    /// `ALL` or `KEYS_ONLY`.
+    /// `ALL`, `KEYS_ONLY` or `INCLUDE` (then `non_key` lists the attributes).
     pub projection: &'static str,
+    pub non_key: &'static [&'static str],
 }
 
 /// Attribute name and type (`S` or `N`) of every key attribute.
@@ -36,6 +37,10 @@ pub const ATTRIBUTES: &[(&str, &str)] = &[
     ("availsk", "S"),
     ("geopk", "S"),
     ("geosk", "N"),
+    ("freegeopk", "S"),
+    ("freegeosk", "N"),
+    ("openpk", "S"),
+    ("opensk", "S"),
 ];
 
 pub const PRIMARY: (&str, &str) = ("pk", "sk");
@@ -48,6 +53,26 @@ pub const LIST: &str = "list";
 pub const AVAIL: &str = "avail";
 /// Hospitals by H3 cell, for the nearest search.
 pub const GEO: &str = "geo";
+/// Sparse: free ambulances by H3 cell, at their live position and at their
+/// hospital's (`store::positions`).
+pub const FREEGEO: &str = "freegeo";
+/// Sparse, keys only: open bookings by the res-2 cell of their pickup.
+pub const OPEN: &str = "open";
+
+/// What a free-ambulance search ranks by, projected into `freegeo`.
+pub const FREEGEO_ATTRIBUTES: &[&str] = &[
+    "id",
+    "type",
+    "hospitalId",
+    "hospitalLatitude",
+    "hospitalLongitude",
+    "latitude",
+    "longitude",
+    "recordedAt",
+    // What the booking of a one-tap emergency names (never changed after adding).
+    "number",
+    "driverInfo",
+];
 
 pub const INDEXES: &[IndexDef] = &[
     IndexDef {
@@ -55,24 +80,42 @@ pub const INDEXES: &[IndexDef] = &[
         hash: "gsi1pk",
         range: "gsi1sk",
         projection: "ALL",
+        non_key: &[],
     },
     IndexDef {
         name: LIST,
         hash: "listpk",
         range: "listsk",
         projection: "KEYS_ONLY",
+        non_key: &[],
     },
     IndexDef {
         name: AVAIL,
         hash: "availpk",
         range: "availsk",
         projection: "ALL",
+        non_key: &[],
     },
     IndexDef {
         name: GEO,
         hash: "geopk",
         range: "geosk",
         projection: "ALL",
+        non_key: &[],
+    },
+    IndexDef {
+        name: FREEGEO,
+        hash: "freegeopk",
+        range: "freegeosk",
+        projection: "INCLUDE",
+        non_key: FREEGEO_ATTRIBUTES,
+    },
+    IndexDef {
+        name: OPEN,
+        hash: "openpk",
+        range: "opensk",
+        projection: "KEYS_ONLY",
+        non_key: &[],
     },
 ];
 
@@ -124,6 +167,10 @@ pub async fn create_table(client: &Client, table: &str) -> Result<bool, ApiError
                 .projection(
                     Projection::builder()
                         .projection_type(ProjectionType::from(index.projection))
+                        .set_non_key_attributes(
+                            (!index.non_key.is_empty())
+                                .then(|| index.non_key.iter().map(|a| a.to_string()).collect()),
+                        )
                         .build(),
                 )
                 .build()

@@ -2,7 +2,11 @@
 //! the SDK's paginator, BatchGetItem, sequences. Items map with `serde_dynamo`;
 //! nothing outside `store` sees an `AttributeValue`.
 
-use std::{collections::HashMap, sync::Mutex, time::Duration};
+use std::{
+    collections::HashMap,
+    sync::{Arc, Mutex},
+    time::Duration,
+};
 
 use aws_sdk_dynamodb::{
     Client,
@@ -27,6 +31,8 @@ pub type Item = HashMap<String, AttributeValue>;
 pub struct Store {
     client: Client,
     table: String,
+    /// This instance's copy of the nearest-hospital index (shared by clones).
+    hospital_index: Arc<super::hospital_index::HospitalIndex>,
 }
 
 /// Builds the SDK client with short timeouts and bounded retries, so a database
@@ -106,6 +112,8 @@ pub struct Query {
     values: Item,
     newest_first: bool,
     page_size: Option<i32>,
+    /// A table Query that may read a slightly older copy, for half the read units.
+    eventual: bool,
     error: Option<ApiError>,
 }
 
@@ -126,6 +134,7 @@ impl Query {
             values: Item::new(),
             newest_first: false,
             page_size: None,
+            eventual: false,
             error: None,
         }
     }
@@ -143,6 +152,13 @@ impl Query {
     /// Descending sort key order.
     pub fn newest_first(mut self, yes: bool) -> Query {
         self.newest_first = yes;
+        self
+    }
+
+    /// An eventually consistent Query of the table: half the read units, for items
+    /// whose reader checks that what it got is recent enough.
+    pub fn eventually_consistent(mut self) -> Query {
+        self.eventual = true;
         self
     }
 
@@ -177,7 +193,12 @@ impl Store {
         Store {
             client,
             table: table.into(),
+            hospital_index: Arc::default(),
         }
+    }
+
+    pub(crate) fn hospital_index(&self) -> &super::hospital_index::HospitalIndex {
+        &self.hospital_index
     }
 
     pub fn client(&self) -> &Client {
@@ -217,7 +238,7 @@ impl Store {
             .key_condition_expression(q.condition)
             .set_expression_attribute_values(Some(q.values))
             .scan_index_forward(!q.newest_first)
-            .set_consistent_read(q.index.is_none().then_some(true))
+            .set_consistent_read((q.index.is_none() && !q.eventual).then_some(true))
             .set_limit(q.page_size))
     }
 

@@ -20,10 +20,11 @@ use aws_sdk_dynamodb::{
     Client,
     error::SdkError,
     operation::{
+        delete_item::builders::DeleteItemFluentBuilder,
         transact_write_items::TransactWriteItemsError,
         update_item::builders::UpdateItemFluentBuilder,
     },
-    types::{AttributeValue, Delete, Put, ReturnValue, TransactWriteItem, Update},
+    types::{AttributeValue, ConditionCheck, Delete, Put, ReturnValue, TransactWriteItem, Update},
 };
 use backon::Retryable;
 use serde::{Serialize, de::DeserializeOwned};
@@ -47,15 +48,29 @@ pub enum Label {
     Ambulance(Id),
     AmbulanceNumberGuard(Id),
     Booking(Id),
+    /// An ambulance's `FREEPOS` or `POSITION` item (`positions`).
+    FreeEntry(Id),
+    Position(Id),
     IdempotencyKey,
+    /// A user's one open emergency (`store::emergency`).
+    EmergencyGuard,
+    /// A tracking link's item (`store::shares`).
+    ShareLink,
+    /// The user's open-bookings guard (`open_bookings`).
+    OpenBookings,
     /// A shard of a counter (`counters`): never conditional.
     Counter,
+    /// The nearest-hospital index's items (`hospital_index`); only its version
+    /// item is conditional.
+    HospitalIndex,
 }
 
 enum Op {
     Put(Item),
     Update(Key, String),
     Delete(Key),
+    /// Writes nothing: only its condition counts.
+    Check(Key),
 }
 
 /// One item's write, with its condition and the names and values its expressions use.
@@ -97,6 +112,12 @@ impl Write {
 
     pub fn delete(key: Key) -> Write {
         Write::of(Op::Delete(key))
+    }
+
+    /// A condition on the item at `key` that writes nothing (ConditionCheck): the
+    /// transaction commits only if it holds.
+    pub fn check(key: Key) -> Write {
+        Write::of(Op::Check(key))
     }
 
     /// Replaces an update's expression (for expressions built from the values set).
@@ -190,8 +211,40 @@ impl Write {
                     .build()
                     .map_err(ApiError::internal)?,
             ),
+            Op::Check(key) => TransactWriteItem::builder().condition_check(
+                ConditionCheck::builder()
+                    .table_name(table)
+                    .set_key(Some(key.item()))
+                    .set_condition_expression(self.condition)
+                    .set_expression_attribute_names(names)
+                    .set_expression_attribute_values(values)
+                    .build()
+                    .map_err(ApiError::internal)?,
+            ),
         };
         Ok(item.build())
+    }
+
+    /// This delete as a single DeleteItem request (see `Store::delete_if`).
+    fn delete_item(
+        self,
+        client: &Client,
+        table: &str,
+    ) -> Result<DeleteItemFluentBuilder, ApiError> {
+        if let Some(e) = self.error {
+            return Err(e);
+        }
+        let (names, values) = (self.names(), self.values());
+        let Op::Delete(key) = self.op else {
+            return Err(ApiError::internal("delete_item of a put or update"));
+        };
+        Ok(client
+            .delete_item()
+            .table_name(table)
+            .set_key(Some(key.item()))
+            .set_condition_expression(self.condition)
+            .set_expression_attribute_names(names)
+            .set_expression_attribute_values(values))
     }
 
     /// This update as a single UpdateItem request (see `Store::update_returning`).
@@ -330,6 +383,15 @@ impl Store {
     /// Runs a transaction, retrying (the store's policy) while it only loses races on
     /// items; a failed condition comes back as [`TxError::Refused`] naming the labels.
     pub async fn commit(&self, tx: Tx) -> Result<(), TxError> {
+        self.commit_with(tx, retry::policy()).await
+    }
+
+    /// [`Store::commit`] with another patience for conflicts (see `retry`).
+    pub async fn commit_with(
+        &self,
+        tx: Tx,
+        policy: backon::ExponentialBuilder,
+    ) -> Result<(), TxError> {
         let mut labels = Vec::with_capacity(tx.len());
         let mut items = Vec::with_capacity(tx.len());
         for (label, write) in tx.writes {
@@ -346,7 +408,7 @@ impl Store {
                 .map_err(|e| attempt_error(e, &labels))
         };
         match attempt
-            .retry(retry::policy())
+            .retry(policy)
             .when(|e| matches!(e, Attempt::Conflict))
             .await
         {
@@ -377,6 +439,21 @@ impl Store {
                     || e.err().is_transaction_conflict_exception() =>
             {
                 Ok(None)
+            }
+            Err(e) => Err(db_error(e)),
+        }
+    }
+
+    /// One conditional DeleteItem outside a transaction: `false` when its condition
+    /// failed (nothing deleted).
+    pub async fn delete_if(&self, write: Write) -> Result<bool, ApiError> {
+        match write.delete_item(self.client(), self.table())?.send().await {
+            Ok(_) => Ok(true),
+            Err(SdkError::ServiceError(e))
+                if e.err().is_conditional_check_failed_exception()
+                    || e.err().is_transaction_conflict_exception() =>
+            {
+                Ok(false)
             }
             Err(e) => Err(db_error(e)),
         }

@@ -1,4 +1,6 @@
-//! Users, their uniqueness guards and the login throttle.
+//! Users and their uniqueness guards. A user item also holds the password hash and
+//! the session version: a password change adds one to it, which ends every session
+//! and access token issued before (see `sessions` and `auth`).
 
 use serde::{Deserialize, Serialize};
 
@@ -6,51 +8,106 @@ use super::{
     counters::{self, Total},
     keys::{self, Key},
     table::Store,
-    tx::{Label, Tx, Write},
+    tx::{Label, Refused, Tx, Write},
 };
 use crate::{
-    domain::user::{self, NewUser, ProfileChange, Role, User},
+    domain::{
+        crew::Crew,
+        user::{self, NewUser, ProfileChange, Role, User},
+    },
     error::ApiError,
-    types::{Email, Id, Phone, Username, epoch_seconds, now_rfc3339},
+    types::{Email, Id, Phone, Username, now_rfc3339},
 };
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-struct UserItem {
+pub(crate) struct UserItem {
     #[serde(flatten)]
-    key: Key,
+    pub(crate) key: Key,
     #[serde(flatten)]
-    user: User,
-    password_hash: String,
+    pub(crate) user: User,
+    pub(crate) password_hash: String,
+    /// Tokens and sessions carry the version they were issued under; a password
+    /// change adds one, which ends them all. Absent on items older than sessions: 0.
+    #[serde(default)]
+    pub(crate) session_version: u64,
+    /// A crew account's ambulance, and its index keys (`store::crew`): the crew of
+    /// one ambulance on `gsi1`, every crew by name on `list`. None for other roles.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) ambulance_id: Option<Id>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) gsi1pk: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) gsi1sk: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) listpk: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) listsk: Option<String>,
+}
+
+/// A user as sign-in and the token checks need them.
+#[derive(Debug, Clone)]
+pub struct Account {
+    pub user: User,
+    pub password_hash: String,
+    pub session_version: u64,
+    /// The crew account this is, with its ambulance (None for other roles).
+    pub crew: Option<Crew>,
+}
+
+impl From<UserItem> for Account {
+    fn from(item: UserItem) -> Self {
+        Account {
+            user: item.user.clone(),
+            password_hash: item.password_hash.clone(),
+            session_version: item.session_version,
+            crew: item.crew(),
+        }
+    }
 }
 
 /// Claims a username or an email for a user.
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-struct Guard {
+pub(crate) struct Guard {
     #[serde(flatten)]
     key: Key,
     user_id: Id,
 }
 
-fn guard(key: Key, user_id: Id) -> Write {
+pub(crate) fn guard(key: Key, user_id: Id) -> Write {
     Write::put(&Guard { key, user_id }).absent()
 }
 
-/// Failed logins of one username in the current window.
-#[derive(Debug, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Throttle {
-    #[serde(flatten)]
-    key: Key,
-    count: i64,
-    window_start: i64,
-    /// The table's TTL attribute (`schema::TTL_ATTRIBUTE`).
-    ttl: i64,
+impl UserItem {
+    /// The account and its username and email guards, all conditional on being new.
+    pub(crate) fn account_tx(&self, username: &Username, email: &Email) -> Tx {
+        let id = self.user.id;
+        let mut tx = Tx::new();
+        tx.push(Label::User, Write::put(self).absent())
+            .push(
+                Label::UsernameGuard,
+                guard(keys::username_guard(username), id),
+            )
+            .push(Label::EmailGuard, guard(keys::email_guard(email), id));
+        tx
+    }
 }
 
-const LOGIN_WINDOW_SECS: i64 = 15 * 60;
-const LOGIN_MAX_FAILURES: i64 = 5;
+/// Why a new account's transaction was refused: its username or email is taken, or
+/// (`other`, when given) another of its conditions.
+pub(crate) fn account_refused(r: &Refused, other: Option<(Label, ApiError)>) -> ApiError {
+    if r.by(Label::UsernameGuard) {
+        user::username_taken()
+    } else if r.by(Label::EmailGuard) {
+        user::email_taken()
+    } else {
+        match other {
+            Some((label, error)) if r.by(label) => error,
+            _ => ApiError::internal(format!("a new account refused: {r:?}")),
+        }
+    }
+}
 
 impl Store {
     /// Creates a user and claims the username and email in one transaction, so two
@@ -71,26 +128,18 @@ impl Store {
             key: keys::user(id),
             user: user.clone(),
             password_hash: new.password_hash,
+            session_version: 0,
+            ambulance_id: None,
+            gsi1pk: None,
+            gsi1sk: None,
+            listpk: None,
+            listsk: None,
         };
-        let mut tx = Tx::new();
-        tx.push(Label::User, Write::put(&item).absent())
-            .push(
-                Label::UsernameGuard,
-                guard(keys::username_guard(&new.username), id),
-            )
-            .push(Label::EmailGuard, guard(keys::email_guard(&new.email), id))
-            .push(Label::Counter, counters::add(counters::USERS, &Total::ONE)?);
-        self.commit(tx).await.map_err(|e| {
-            e.or_refused(|r| {
-                if r.by(Label::UsernameGuard) {
-                    user::username_taken()
-                } else if r.by(Label::EmailGuard) {
-                    user::email_taken()
-                } else {
-                    ApiError::internal(format!("registration refused: {r:?}"))
-                }
-            })
-        })?;
+        let mut tx = item.account_tx(&new.username, &new.email);
+        tx.push(Label::Counter, counters::add(counters::USERS, &Total::ONE)?);
+        self.commit(tx)
+            .await
+            .map_err(|e| e.or_refused(|r| account_refused(&r, None)))?;
         Ok(user)
     }
 
@@ -98,18 +147,20 @@ impl Store {
         Ok(self.get::<UserItem>(&keys::user(id)).await?.map(|i| i.user))
     }
 
-    /// The user and their password hash, for login only.
-    pub async fn user_for_login(
-        &self,
-        username: &Username,
-    ) -> Result<Option<(User, String)>, ApiError> {
+    /// The account of user `id` (one GetItem): the token checks and password checks.
+    pub async fn account(&self, id: Id) -> Result<Option<Account>, ApiError> {
+        Ok(self
+            .get::<UserItem>(&keys::user(id))
+            .await?
+            .map(Account::from))
+    }
+
+    /// The account of `username`, for sign-in.
+    pub async fn account_by_name(&self, username: &Username) -> Result<Option<Account>, ApiError> {
         let Some(guard) = self.get::<Guard>(&keys::username_guard(username)).await? else {
             return Ok(None);
         };
-        Ok(self
-            .get::<UserItem>(&keys::user(guard.user_id))
-            .await?
-            .map(|item| (item.user, item.password_hash)))
+        self.account(guard.user_id).await
     }
 
     /// Updates email, location and password of `current`, the user as the caller
@@ -129,22 +180,29 @@ impl Store {
         if change.location.is_some() {
             sets.push("latitude = :lat, longitude = :lng");
         }
-        if change.password_hash.is_some() {
+        // A new password ends every earlier session and token.
+        let new_sessions = if change.password_hash.is_some() {
             sets.push("passwordHash = :hash");
-        }
-        let mut update = Write::update(keys::user(id), format!("SET {}", sets.join(", ")))
-            .exists()
-            .when("#email = :old")
-            .name("#email", "email")
-            .value(":email", change.email.as_str())
-            .value(":old", current.email.as_str());
+            " ADD sessionVersion :one"
+        } else {
+            ""
+        };
+        let mut update = Write::update(
+            keys::user(id),
+            format!("SET {}{new_sessions}", sets.join(", ")),
+        )
+        .exists()
+        .when("#email = :old")
+        .name("#email", "email")
+        .value(":email", change.email.as_str())
+        .value(":old", current.email.as_str());
         if let Some(loc) = change.location {
             update = update
                 .value(":lat", loc.lat.get())
                 .value(":lng", loc.lng.get());
         }
         if let Some(hash) = &change.password_hash {
-            update = update.value(":hash", hash);
+            update = update.value(":hash", hash).value(":one", 1);
         }
 
         if old_email.key() == change.email.key() {
@@ -185,14 +243,24 @@ impl Store {
         email: &Email,
         password_hash: String,
     ) -> Result<(User, bool), ApiError> {
-        if let Some((user, _)) = self.user_for_login(username).await? {
+        if let Some(account) = self.account_by_name(username).await? {
+            let user = account.user;
+            if user.role.is_crew() {
+                // Its ambulance binding and index keys would stay behind.
+                return Err(ApiError::Conflict(format!(
+                    "{username} is a crew account: remove it (DELETE /api/admin/crew/{}) before making the name an admin",
+                    user.id
+                )));
+            }
+            // A new password: the user's earlier sessions end.
             let promote = Write::update(
                 keys::user(user.id),
-                "SET #role = :admin, passwordHash = :hash",
+                "SET #role = :admin, passwordHash = :hash ADD sessionVersion :one",
             )
             .name("#role", "role")
             .value(":admin", Role::Admin)
-            .value(":hash", password_hash);
+            .value(":hash", password_hash)
+            .value(":one", 1);
             let item = self
                 .update_returning::<UserItem>(promote)
                 .await?
@@ -210,53 +278,6 @@ impl Store {
             })
             .await?;
         Ok((user, true))
-    }
-
-    /// 429 while `username` has had too many failed logins in the window.
-    pub async fn check_login_throttle(&self, username: &Username) -> Result<(), ApiError> {
-        let now = epoch_seconds();
-        if let Some(t) = self
-            .get::<Throttle>(&keys::login_throttle(username))
-            .await?
-            && t.window_start > now - LOGIN_WINDOW_SECS
-            && t.count >= LOGIN_MAX_FAILURES
-        {
-            return Err(ApiError::TooManyRequests {
-                message: "Too many failed login attempts. Please try again later.".into(),
-                retry_after_secs: (t.window_start + LOGIN_WINDOW_SECS - now).max(1) as u64,
-            });
-        }
-        Ok(())
-    }
-
-    /// Counts one failed login in the current 15-minute window (starting a new
-    /// window when the old one has passed). Kept in DynamoDB: functions are stateless.
-    pub async fn record_login_failure(&self, username: &Username) -> Result<(), ApiError> {
-        let now = epoch_seconds();
-        let bump = Write::update(keys::login_throttle(username), "ADD #c :one")
-            .when("windowStart > :cutoff")
-            .name("#c", "count")
-            .value(":one", 1)
-            .value(":cutoff", now - LOGIN_WINDOW_SECS);
-        if self
-            .update_returning::<serde::de::IgnoredAny>(bump)
-            .await?
-            .is_none()
-        {
-            // No window, or an expired one: start a new window at 1.
-            self.put_item(&Throttle {
-                key: keys::login_throttle(username),
-                count: 1,
-                window_start: now,
-                ttl: now + LOGIN_WINDOW_SECS,
-            })
-            .await?;
-        }
-        Ok(())
-    }
-
-    pub async fn clear_login_failures(&self, username: &Username) -> Result<(), ApiError> {
-        self.delete_item(&keys::login_throttle(username)).await
     }
 
     pub async fn user_count(&self) -> Result<i64, ApiError> {

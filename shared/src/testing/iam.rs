@@ -295,6 +295,6 @@ mod tests {
                 .contains(&("dynamodb:Query".to_owned(), "Table/index/gsi1".to_owned()))
         );
         assert!(booking.paths.contains("/api/booking/{proxy+}"));
-        assert_eq!(t.functions.len(), 6);
+        assert_eq!(t.functions.len(), 7);
     }
 }

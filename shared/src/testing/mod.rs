@@ -23,26 +23,34 @@ use crate::{
     AppState,
     config::{AppEnv, Config},
     domain::{
-        ambulance::{Ambulance, AmbulanceStatus, AmbulanceType, NewAmbulance},
+        ambulance::{Ambulance, AmbulanceCounts, AmbulanceStatus, AmbulanceType, NewAmbulance},
+        crew::NewCrew,
         hospital::{Hospital, NewHospital},
+        position::Fix,
         user::{NewUser, Role},
     },
     error::ApiError,
     store::{
-        Store,
+        Key, Store,
+        ambulances::AmbulanceItem,
         counters::{self, Total},
         db_error,
+        hospital_index::IndexBuild,
         hospitals::HospitalItem,
+        keys,
+        positions::{FreeSpot, PositionItem},
         retry, schema,
-        table::to_item,
+        table::{Item, to_item},
         tx::Label,
         tx::Tx,
+        tx::Write,
     },
-    types::{Email, Id, LatLng, Phone, Username},
+    types::{Email, Id, LatLng, Phone, Username, format_rfc3339},
 };
 
 pub const TEST_PASSWORD: &str = "password123";
-const TEST_SECRET: &str = "test-secret-test-secret-test-secret-0123";
+/// The JWT secret of every test configuration (tests may sign tokens of their own).
+pub const TEST_SECRET: &str = "test-secret-test-secret-test-secret-0123";
 
 /// The DynamoDB Local endpoint; the suite refuses to run (never skips) without it.
 pub fn endpoint() -> String {
@@ -66,6 +74,7 @@ pub fn config_at(table: &str, endpoint: &str) -> Config {
         region: "us-east-1".into(),
         app_env: AppEnv::Local,
         jwt_secret: TEST_SECRET.as_bytes().to_vec(),
+        origin_secret: None,
         db_attempt_timeout: std::time::Duration::from_secs(5),
         db_operation_timeout: std::time::Duration::from_secs(15),
         db_max_attempts: 3,
@@ -89,7 +98,29 @@ fn recorded(mut state: AppState) -> AppState {
 /// A state over a brand-new table.
 pub async fn fresh_state() -> AppState {
     let table = format!("test-{}", uuid::Uuid::new_v4().simple());
-    let state = AppState::new(test_config(&table)).await;
+    state_over_new_table(test_config(&table)).await
+}
+
+/// [`fresh_state`] with the benchmarks' patient database timeouts (see
+/// [`bench_store`]), for tests that load DynamoDB Local far beyond one request at a
+/// time (a hundred racers, each making dozens of Queries at once): there a slow
+/// answer is the emulator queueing, not a fault.
+pub async fn patient_state() -> AppState {
+    let table = format!("test-{}", uuid::Uuid::new_v4().simple());
+    state_over_new_table(patient(test_config(&table))).await
+}
+
+fn patient(config: Config) -> Config {
+    Config {
+        db_attempt_timeout: std::time::Duration::from_secs(10),
+        db_operation_timeout: std::time::Duration::from_secs(30),
+        ..config
+    }
+}
+
+async fn state_over_new_table(config: Config) -> AppState {
+    let table = config.table_name.clone();
+    let state = AppState::new(config).await;
     schema::create_table(state.store.client(), &table)
         .await
         .unwrap_or_else(|e| {
@@ -106,11 +137,7 @@ pub async fn fresh_state() -> AppState {
 /// the bookings, not how a busy machine's emulator queues requests.
 pub async fn bench_store(prefix: &str) -> crate::Store {
     let table = format!("{prefix}-{}", uuid::Uuid::new_v4().simple());
-    let config = Config {
-        db_attempt_timeout: std::time::Duration::from_secs(10),
-        db_operation_timeout: std::time::Duration::from_secs(30),
-        ..config_at(&table, &endpoint())
-    };
+    let config = patient(config_at(&table, &endpoint()));
     let client = crate::store::connect(&config).await;
     schema::create_table(&client, &table)
         .await
@@ -126,6 +153,162 @@ pub async fn drop_table(store: &crate::Store) {
         .table_name(store.table())
         .send()
         .await;
+}
+
+/// `request` as API Gateway hands it to a function when the client's address is `ip`
+/// (`requestContext.http.sourceIp`, what `edge::ClientAddress` reads).
+pub fn from_address(
+    request: http::Request<lambda_http::Body>,
+    ip: &str,
+) -> http::Request<lambda_http::Body> {
+    use lambda_http::{
+        RequestExt, aws_lambda_events::apigw::ApiGatewayV2httpRequestContext,
+        request::RequestContext,
+    };
+    let mut context = ApiGatewayV2httpRequestContext::default();
+    context.http.source_ip = Some(ip.to_owned());
+    request.with_request_context(RequestContext::ApiGatewayV2(context))
+}
+
+/// A JSON request (`body` None = no body) with an optional bearer token, to `send`.
+pub fn json_request(
+    method: Method,
+    uri: &str,
+    token: Option<&str>,
+    body: Option<Value>,
+) -> http::Request<lambda_http::Body> {
+    let mut builder = http::Request::builder().method(method).uri(uri);
+    if let Some(token) = token {
+        builder = builder.header("authorization", format!("Bearer {token}"));
+    }
+    let body = match body {
+        Some(json) => {
+            builder = builder.header("content-type", "application/json");
+            lambda_http::Body::from(json.to_string())
+        }
+        None => lambda_http::Body::Empty,
+    };
+    builder.body(body).expect("a valid request")
+}
+
+/// The log lines written while a test runs: a `MakeWriter` for a test subscriber
+/// (`tracing::subscriber::set_default`), read back with [`CapturedLogs::text`].
+#[derive(Clone, Default)]
+pub struct CapturedLogs(Arc<Mutex<Vec<u8>>>);
+
+impl CapturedLogs {
+    pub fn text(&self) -> String {
+        String::from_utf8(self.0.lock().expect("not poisoned").clone()).expect("UTF-8 logs")
+    }
+}
+
+impl std::io::Write for CapturedLogs {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().expect("not poisoned").extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl<'a> tracing_subscriber::fmt::MakeWriter<'a> for CapturedLogs {
+    type Writer = CapturedLogs;
+    fn make_writer(&'a self) -> CapturedLogs {
+        self.clone()
+    }
+}
+
+/// A change of a valid booking request's JSON that makes one field bad.
+pub type BadField = Box<dyn Fn(&mut Value)>;
+
+/// Bad booking requests, each with the field its 400 must name: the parser's unit
+/// test and the route's test (that also proves nothing is written) share them.
+pub fn bad_booking_fields() -> Vec<(BadField, &'static str)> {
+    use serde_json::json;
+    vec![
+        (
+            Box::new(|v| v["patient"]["age"] = json!(151)),
+            "patient.age",
+        ),
+        (Box::new(|v| v["patient"]["age"] = json!(-1)), "patient.age"),
+        (
+            Box::new(|v| v["patient"]["age"] = json!("ten")),
+            "patient.age",
+        ),
+        (
+            Box::new(|v| v["patient"]["age"] = json!(3.5)),
+            "patient.age",
+        ),
+        (
+            Box::new(|v| v["patient"]["gender"] = json!("x")),
+            "patient.gender",
+        ),
+        (
+            Box::new(|v| v["patient"]["name"] = json!("   ")),
+            "patient.name",
+        ),
+        (
+            Box::new(|v| v["patient"]["name"] = json!("n".repeat(101))),
+            "patient.name",
+        ),
+        (
+            Box::new(|v| v["patient"]["condition"] = json!("")),
+            "patient.condition",
+        ),
+        (
+            Box::new(|v| v["patient"]["condition"] = json!("c".repeat(501))),
+            "patient.condition",
+        ),
+        (
+            Box::new(|v| v["bookingType"] = json!("URGENT")),
+            "bookingType",
+        ),
+        (
+            Box::new(|v| {
+                v.as_object_mut().unwrap().remove("patient");
+            }),
+            "patient",
+        ),
+        (Box::new(|v| v["hospitalId"] = json!(0)), "hospitalId"),
+        (
+            Box::new(|v| v["hospitalId"] = json!(1u64 << 60)),
+            "hospitalId",
+        ),
+        (Box::new(|v| v["ambulanceId"] = json!(0)), "ambulanceId"),
+        (Box::new(|v| v["ambulanceId"] = json!(-1)), "ambulanceId"),
+        (
+            Box::new(|v| v["ambulanceId"] = json!(1u64 << 60)),
+            "ambulanceId",
+        ),
+        (
+            Box::new(|v| v["patient"]["blood"] = json!("O+")),
+            "patient.blood",
+        ),
+        (
+            Box::new(|v| v["pickup"] = json!({"latitude": 91, "longitude": 74.0})),
+            "pickup.latitude",
+        ),
+        (
+            Box::new(|v| v["pickup"] = json!({"latitude": 30.0, "longitude": "east"})),
+            "pickup.longitude",
+        ),
+        (
+            Box::new(|v| v["pickup"] = json!({"longitude": 74.0})),
+            "pickup.latitude",
+        ),
+        (
+            Box::new(|v| {
+                v["pickup"] =
+                    json!({"latitude": 30.0, "longitude": 74.0, "landmark": "x".repeat(201)});
+            }),
+            "pickup.landmark",
+        ),
+        (
+            Box::new(|v| v["pickup"] = json!({"latitude": 30.0, "longitude": 74.0, "floor": 3})),
+            "pickup.floor",
+        ),
+    ]
 }
 
 /// One argon2 hash of [`TEST_PASSWORD`], shared by all test users (hashing is slow).
@@ -197,6 +380,33 @@ impl TestApp {
         }
     }
 
+    /// `router` over the same table as a new Lambda instance sees it: a fresh
+    /// `Store` (nothing in memory yet, such as the nearest-hospital index), its
+    /// DynamoDB calls recorded with this app's.
+    pub fn new_instance(&self, router: fn(AppState) -> Router) -> TestApp {
+        let mut state = self.state.clone();
+        state.store = Store::new(
+            self.state.store.client().clone(),
+            self.state.store.table().to_owned(),
+        );
+        TestApp {
+            router: router(state.clone()),
+            state,
+            calls: self.calls.clone(),
+        }
+    }
+
+    /// `n` instances of `router` over this app's table, each with a DynamoDB client
+    /// of its own, as `n` Lambda instances of a function run under load.
+    pub async fn instances(&self, n: usize, router: fn(AppState) -> Router) -> Vec<TestApp> {
+        let mut apps = Vec::with_capacity(n);
+        for _ in 0..n {
+            let state = AppState::new(test_config(self.state.store.table())).await;
+            apps.push(TestApp::with_state(state, router));
+        }
+        apps
+    }
+
     /// The DynamoDB calls this app's requests made so far, by function (the route
     /// group of the request's path), as IAM actions and resources.
     pub fn dynamodb_calls(
@@ -209,8 +419,8 @@ impl TestApp {
     /// stored hash.
     pub async fn password_works(&self, username: &str, password: &str) -> bool {
         let username = Username::try_from(username.to_owned()).unwrap();
-        let stored = self.state.store.user_for_login(&username).await.unwrap();
-        crate::auth::verify_password(stored.map(|(_, hash)| hash), password.to_owned())
+        let stored = self.state.store.account_by_name(&username).await.unwrap();
+        crate::auth::verify_password(stored.map(|a| a.password_hash), password.to_owned())
             .await
             .unwrap()
     }
@@ -261,7 +471,7 @@ impl TestApp {
                 phone: Phone::try_from("+15550001111".to_owned()).unwrap(),
                 location: match role {
                     Role::User => Some(LatLng::new(30.67, 74.33).unwrap()),
-                    Role::Admin => None,
+                    Role::Admin | Role::Crew => None,
                 },
                 role,
                 password_hash: test_password_hash().await,
@@ -283,6 +493,27 @@ impl TestApp {
         self.create_user("admin", Role::Admin).await
     }
 
+    /// A crew account of `ambulance` straight in the store, with a token.
+    pub async fn crew(&self, username: &str, ambulance: Id) -> TestUser {
+        let crew = self
+            .state
+            .store
+            .create_crew(NewCrew {
+                username: Username::try_from(username.to_owned()).unwrap(),
+                email: Email::try_from(format!("{username}@example.com")).unwrap(),
+                phone: Phone::try_from("+15550002222".to_owned()).unwrap(),
+                password_hash: test_password_hash().await,
+                ambulance_id: ambulance,
+            })
+            .await
+            .unwrap();
+        TestUser {
+            id: crew.id,
+            username: crew.username,
+            token: self.state.auth.issue(crew.id, Role::Crew).unwrap(),
+        }
+    }
+
     /// Sends a JSON request (`body` None = no body) with an optional bearer token.
     pub async fn call(
         &self,
@@ -291,18 +522,20 @@ impl TestApp {
         token: Option<&str>,
         body: Option<Value>,
     ) -> TestResponse {
-        let mut builder = http::Request::builder().method(method).uri(uri);
-        if let Some(token) = token {
-            builder = builder.header("authorization", format!("Bearer {token}"));
-        }
-        let body = match body {
-            Some(json) => {
-                builder = builder.header("content-type", "application/json");
-                lambda_http::Body::from(json.to_string())
-            }
-            None => lambda_http::Body::Empty,
-        };
-        self.send(builder.body(body).unwrap()).await
+        self.send(json_request(method, uri, token, body)).await
+    }
+
+    /// [`TestApp::call`] from client address `ip` (as API Gateway reports it).
+    pub async fn call_from(
+        &self,
+        ip: &str,
+        method: Method,
+        uri: &str,
+        token: Option<&str>,
+        body: Option<Value>,
+    ) -> TestResponse {
+        self.send(from_address(json_request(method, uri, token, body), ip))
+            .await
     }
 
     /// Sends any request, e.g. a malformed body or odd headers. Fails the test when
@@ -360,6 +593,26 @@ impl TestApp {
         self.call(Method::PUT, uri, token, Some(body)).await
     }
 
+    /// A JSON POST with a bearer token and, when given, an `Idempotency-Key`.
+    pub async fn post_keyed(
+        &self,
+        uri: &str,
+        token: &str,
+        body: &Value,
+        idempotency_key: Option<&str>,
+    ) -> TestResponse {
+        let mut req = http::Request::builder()
+            .method(Method::POST)
+            .uri(uri)
+            .header("authorization", format!("Bearer {token}"))
+            .header("content-type", "application/json");
+        if let Some(key) = idempotency_key {
+            req = req.header("idempotency-key", key);
+        }
+        let body = lambda_http::Body::from(body.to_string());
+        self.send(req.body(body).expect("a valid request")).await
+    }
+
     pub async fn patch(&self, uri: &str, token: Option<&str>) -> TestResponse {
         self.call(Method::PATCH, uri, token, None).await
     }
@@ -371,21 +624,119 @@ impl TestApp {
 
 impl Store {
     /// Loads many hospitals fast with BatchWriteItem, for benchmarks and big test
-    /// sets only: ids are given, and the hospitals counter is set to the number
-    /// loaded. Unprocessed items are sent again with the store's retry policy.
+    /// sets only: ids are given (the id sequence is moved past them), the hospitals
+    /// counter is set to the number loaded, and the nearest-hospital index is built
+    /// anew from exactly these hospitals. Unprocessed items are sent again with the
+    /// store's retry policy.
     pub async fn bulk_load_hospitals(
         &self,
         hospitals: Vec<(Id, NewHospital)>,
-    ) -> Result<(), ApiError> {
+    ) -> Result<IndexBuild, ApiError> {
+        let total = hospitals.len() as i64;
+        let last_id = hospitals.iter().map(|(id, _)| id.get()).max().unwrap_or(0);
+        let mut items = vec![];
+        let mut loaded = vec![];
+        for (id, new) in hospitals {
+            let item = HospitalItem::new(id, new);
+            loaded.push(Hospital::from(item.clone()));
+            items.push(to_item(&item)?);
+        }
+        self.batch_put(items).await?;
+        let mut tx = Tx::new();
+        tx.push(
+            Label::Counter,
+            counters::add(counters::HOSPITALS, &Total { total })?,
+        );
+        self.commit_or_500(tx).await?;
+        self.sequence_past("hospital", last_id).await?;
+        self.write_hospital_index(loaded).await
+    }
+
+    /// Loads a fleet fast with BatchWriteItem, for benchmarks only: each ambulance
+    /// (id given; the id sequence is moved past them) with its `POSITION` item when
+    /// it reported and, while AVAILABLE, its `FREEPOS` entry, and the fleet counter.
+    /// A report's time is `age` before the moment its chunk is written. Hospitals'
+    /// `ambulanceCount`s are not kept (no removal follows a benchmark).
+    pub async fn bulk_load_fleet(&self, fleet: Vec<BulkAmbulance>) -> Result<(), ApiError> {
+        let last_id = fleet.iter().map(|a| a.id.get()).max().unwrap_or(0);
+        let statuses: Vec<_> = fleet.iter().map(|a| a.new.status).collect();
+        for chunk in fleet.chunks(5000) {
+            let now = time::OffsetDateTime::now_utc();
+            let mut items = vec![];
+            for a in chunk {
+                let item = AmbulanceItem::new(a.id, &a.new, &a.hospital);
+                let last = a.last.map(|((latitude, longitude), age)| Fix {
+                    latitude,
+                    longitude,
+                    recorded_at: format_rfc3339(now - age),
+                });
+                if let Some(fix) = &last {
+                    items.push(to_item(&PositionItem::new(a.id, fix.clone()))?);
+                }
+                if a.new.status == AmbulanceStatus::Available {
+                    let point = (a.hospital.latitude, a.hospital.longitude);
+                    items.push(to_item(&FreeSpot::of_item(&item, point, last).item())?);
+                }
+                items.push(to_item(&item)?);
+            }
+            self.batch_put(items).await?;
+        }
+        let mut tx = Tx::new();
+        tx.push(
+            Label::Counter,
+            counters::add(counters::AMBULANCES, &AmbulanceCounts::of(statuses.iter()))?,
+        );
+        self.commit_or_500(tx).await?;
+        self.sequence_past("ambulance", last_id).await
+    }
+
+    /// `n` users `bench0`, `bench1`... without a location or a usable password, for
+    /// the benchmarks.
+    pub async fn bench_users(&self, n: usize) -> Result<Vec<Id>, ApiError> {
+        let mut users = Vec::with_capacity(n);
+        for i in 0..n {
+            let user = self
+                .create_user(NewUser {
+                    username: Username::try_from(format!("bench{i}"))
+                        .map_err(ApiError::internal)?,
+                    email: Email::try_from(format!("bench{i}@example.com"))
+                        .map_err(ApiError::internal)?,
+                    phone: Phone::try_from("1234567".to_owned()).map_err(ApiError::internal)?,
+                    location: None,
+                    role: Role::User,
+                    password_hash: "unused".into(),
+                })
+                .await?;
+            users.push(user.id);
+        }
+        Ok(users)
+    }
+
+    /// Moves the id sequence of `entity` to `last` unless it is past it already.
+    async fn sequence_past(&self, entity: &str, last: u64) -> Result<(), ApiError> {
+        // `None`: the sequence was already past it.
+        let _: Option<Key> = self
+            .update_returning(
+                Write::update(keys::sequence(entity), "SET #v = :last")
+                    .when("attribute_not_exists(#v) OR #v < :last")
+                    .name("#v", "value")
+                    .value(":last", last),
+            )
+            .await?;
+        Ok(())
+    }
+
+    /// Puts items with BatchWriteItem, 25 a request, 16 requests at once; unprocessed
+    /// items are sent again with the store's retry policy.
+    async fn batch_put(&self, items: Vec<Item>) -> Result<(), ApiError> {
         use aws_sdk_dynamodb::types::{PutRequest, WriteRequest};
         use backon::Retryable;
         use futures::{StreamExt, TryStreamExt};
 
-        let total = hospitals.len() as i64;
         let mut requests = vec![];
-        for (id, new) in hospitals {
+        for item in items {
             let put = PutRequest::builder()
-                .set_item(Some(to_item(&HospitalItem::new(id, new))?))
+                .set_item(Some(item))
                 .build()
                 .map_err(ApiError::internal)?;
             requests.push(WriteRequest::builder().put_request(put).build());
@@ -421,11 +772,16 @@ impl Store {
             .buffer_unordered(16)
             .try_collect::<Vec<()>>()
             .await?;
-        let mut tx = Tx::new();
-        tx.push(
-            Label::Counter,
-            counters::add(counters::HOSPITALS, &Total { total })?,
-        );
-        self.commit_or_500(tx).await
+        Ok(())
     }
+}
+
+/// One ambulance of [`Store::bulk_load_fleet`].
+pub struct BulkAmbulance {
+    pub id: Id,
+    pub new: NewAmbulance,
+    /// Its hospital (the ambulance item keeps its name, address and point).
+    pub hospital: Hospital,
+    /// Its last report: where, and how long before it is written.
+    pub last: Option<((f64, f64), time::Duration)>,
 }

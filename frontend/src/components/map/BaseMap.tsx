@@ -94,12 +94,13 @@ const glyphs = {
 /**
  * A marker icon drawn inline (Leaflet's default icon needs image files the bundler
  * does not ship). `color` is a CSS colour; `faded` for a position that is not live.
+ * Presentation attributes, not a style attribute: the CSP (style-src 'self') drops those.
  */
 export function markerIcon(kind: keyof typeof glyphs, color: string, { size = 32, faded = false } = {}) {
   const anchor: Point = kind === 'pin' ? [size / 2, size] : [size / 2, size / 2]
   return divIcon({
     className: 'map-glyph',
-    html: `<svg viewBox="0 0 24 24" width="${size}" height="${size}" style="color:${color};opacity:${faded ? 0.55 : 1}" aria-hidden="true">${glyphs[kind]}</svg>`,
+    html: `<svg viewBox="0 0 24 24" width="${size}" height="${size}" color="${color}" opacity="${faded ? 0.55 : 1}" aria-hidden="true">${glyphs[kind]}</svg>`,
     iconSize: [size, size],
     iconAnchor: anchor,
     popupAnchor: [0, -anchor[1] + 4],

@@ -78,7 +78,14 @@ function InView<T extends { id: number }>({ id, title, none, columns, rows }: { 
   return (
     <section aria-labelledby={id} className="space-y-3">
       <h2 id={id} className="text-lg font-semibold">{title}</h2>
-      {rows.length === 0 ? <p className="text-slate-600">{none}</p> : <DataTable caption={title} columns={columns} rows={rows} rowKey={(r) => r.id} />}
+      {rows.length === 0 ? (
+        <p className="text-slate-600">{none}</p>
+      ) : (
+        // Up to 500 rows: scrolled in place, so the map stays in reach (focusable, so the keyboard scrolls it too).
+        <div role="group" aria-labelledby={id} tabIndex={0} className="max-h-[32rem] overflow-y-auto rounded-xl">
+          <DataTable caption={title} columns={columns} rows={rows} rowKey={(r) => r.id} />
+        </div>
+      )}
     </section>
   )
 }

@@ -1,0 +1,48 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { expect, test } from '@playwright/test'
+import { tileHost } from '../edge'
+
+// The local servers behave as CloudFront does in front of the deployed app (issue 16):
+// its security headers on every answer, and no answer to another site's requests.
+
+/** What template.yaml's SecurityHeadersPolicy sends, read from the template itself. */
+function templateHeaders(host: string): Record<string, string> {
+  const text = fs.readFileSync(path.join(test.info().project.testDir, '..', '..', 'template.yaml'), 'utf8')
+  const lines = text.split('\n')
+  const cspAt = lines.findIndex((l) => l.includes('ContentSecurityPolicy: !Sub >-'))
+  expect(cspAt, 'template.yaml has a ContentSecurityPolicy').toBeGreaterThan(0)
+  const csp: string[] = []
+  for (const line of lines.slice(cspAt + 1)) {
+    if (!line.trim()) break
+    csp.push(line.trim())
+  }
+  const value = (key: string) => text.match(new RegExp(`${key}: (\\S+)`))![1]
+  return {
+    'strict-transport-security': `max-age=${value('AccessControlMaxAgeSec')}; includeSubDomains`,
+    'x-content-type-options': 'nosniff',
+    'x-frame-options': value('FrameOption'),
+    'referrer-policy': value('ReferrerPolicy'),
+    'content-security-policy': csp.join(' ').replaceAll('${TileHost}', host),
+  }
+}
+
+test("every answer carries CloudFront's security headers, the same as template.yaml's", async ({ request }) => {
+  const expected = templateHeaders(tileHost())
+  for (const url of ['/', '/hospitals/nearest', '/api/hospitals/all?page=0&size=1']) {
+    const res = await request.get(url)
+    expect(res.status(), url).toBe(200)
+    for (const [name, value] of Object.entries(expected)) expect(res.headers()[name], `${url}: ${name}`).toBe(value)
+  }
+})
+
+test("the API refuses another site's requests and answers its own", async ({ request, baseURL }) => {
+  const foreign = await request.get('/api/hospitals/all?page=0&size=1', { headers: { Origin: 'https://evil.example' } })
+  expect(foreign.status()).toBe(403)
+  expect(await foreign.json()).toMatchObject({ field: 'Origin' })
+  expect(foreign.headers()['access-control-allow-origin']).toBeUndefined()
+
+  const own = await request.get('/api/hospitals/all?page=0&size=1', { headers: { Origin: new URL(baseURL!).origin } })
+  expect(own.status()).toBe(200)
+  expect(own.headers()['access-control-allow-origin']).toBeUndefined()
+})

@@ -1,0 +1,106 @@
+//! Crew accounts (DESIGN.md section 8): made, moved and removed by admins only.
+
+use axum::{
+    Json, Router,
+    extract::State,
+    http::StatusCode,
+    routing::{get, patch},
+};
+use serde::Deserialize;
+use shared::{
+    AdminCaller, ApiError, ApiJson, ApiPath, ApiQuery, AppState,
+    auth::hash_password,
+    domain::{
+        crew::{Crew, NewCrew},
+        page::Page,
+    },
+    types::{Email, Id, Password, Phone, Username},
+};
+
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/admin/crew", get(list).post(create))
+        .route("/api/admin/crew/{id}", patch(move_to).delete(remove))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct NewCrewRequest {
+    username: Username,
+    email: Email,
+    password: Password,
+    phone_number: Phone,
+    ambulance_id: Id,
+}
+
+async fn create(
+    State(app): State<AppState>,
+    _admin: AdminCaller,
+    ApiJson(req): ApiJson<NewCrewRequest>,
+) -> Result<(StatusCode, Json<Crew>), ApiError> {
+    let password_hash = hash_password(&req.password).await?;
+    let crew = app
+        .store
+        .create_crew(NewCrew {
+            username: req.username,
+            email: req.email,
+            phone: req.phone_number,
+            password_hash,
+            ambulance_id: req.ambulance_id,
+        })
+        .await?;
+    Ok((StatusCode::CREATED, Json(crew)))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct ListQuery {
+    page: Option<u32>,
+    size: Option<u32>,
+    /// Only this ambulance's crew (the admin ambulances screen).
+    ambulance_id: Option<Id>,
+}
+
+/// Crew pages hold at most this many accounts.
+pub const MAX_PAGE_SIZE: u32 = 100;
+
+async fn list(
+    State(app): State<AppState>,
+    _admin: AdminCaller,
+    ApiQuery(q): ApiQuery<ListQuery>,
+) -> Result<Json<Page<Crew>>, ApiError> {
+    let (page, size) = shared::http::page_params(q.page, q.size, 20, MAX_PAGE_SIZE)?;
+    let Some(ambulance) = q.ambulance_id else {
+        return Ok(Json(app.store.crew_page(page, size).await?));
+    };
+    // One ambulance has a handful of crew: read them all, page in memory.
+    let all = app.store.ambulance_crew(ambulance).await?;
+    let total = all.len() as u64;
+    let skip = usize::try_from(u64::from(page) * u64::from(size)).unwrap_or(usize::MAX);
+    let content = all.into_iter().skip(skip).take(size as usize).collect();
+    Ok(Json(Page::new(content, total, page, size)))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct MoveRequest {
+    ambulance_id: Id,
+}
+
+async fn move_to(
+    State(app): State<AppState>,
+    _admin: AdminCaller,
+    ApiPath(id): ApiPath<Id>,
+    ApiJson(req): ApiJson<MoveRequest>,
+) -> Result<Json<Crew>, ApiError> {
+    Ok(Json(app.store.move_crew(id, req.ambulance_id).await?))
+}
+
+async fn remove(
+    State(app): State<AppState>,
+    _admin: AdminCaller,
+    ApiPath(id): ApiPath<Id>,
+) -> Result<StatusCode, ApiError> {
+    app.store.remove_crew(id).await?;
+    Ok(StatusCode::NO_CONTENT)
+}

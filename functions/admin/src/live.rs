@@ -1,0 +1,29 @@
+//! The dispatcher's live map: every ambulance and open booking in a box.
+
+use axum::{Json, Router, extract::State, routing::get};
+use serde::Deserialize;
+use shared::{
+    AdminCaller, ApiError, ApiQuery, AppState,
+    domain::dispatch::{Bbox, Live},
+};
+
+pub fn routes() -> Router<AppState> {
+    Router::new().route("/api/admin/live", get(live))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LiveQuery {
+    bbox: String,
+}
+
+/// Ambulances shown inside the box (live position, else their hospital) and open
+/// bookings with their pickup inside it, at most 500 of each, read from indexes.
+async fn live(
+    State(app): State<AppState>,
+    _admin: AdminCaller,
+    ApiQuery(q): ApiQuery<LiveQuery>,
+) -> Result<Json<Live>, ApiError> {
+    let bbox = Bbox::parse(&q.bbox)?;
+    Ok(Json(app.store.live(bbox).await?))
+}

@@ -1,0 +1,72 @@
+//! One tap to help (DESIGN.md section 8): the emergency dispatch, the patient
+//! details that follow it, and the tracking links its requester shares.
+
+use axum::{Json, extract::State, http::StatusCode};
+use shared::{
+    ApiError, ApiJson, ApiPath, AppState, Caller,
+    domain::{
+        booking::{Booking, Patient},
+        emergency::{EmergencyRequest, ShareLink, SharedTrip},
+    },
+    types::Id,
+};
+
+use crate::IdempotencyKey;
+
+/// `POST /api/booking/emergency`: the nearest free ambulance, assigned at once.
+pub async fn dispatch(
+    State(app): State<AppState>,
+    caller: Caller,
+    IdempotencyKey(key): IdempotencyKey,
+    ApiJson(req): ApiJson<EmergencyRequest>,
+) -> Result<(StatusCode, Json<Booking>), ApiError> {
+    if caller.is_admin() {
+        return Err(ApiError::Forbidden(
+            "An emergency is asked for by the person who needs help: sign in with a user account"
+                .into(),
+        ));
+    }
+    let booking = app.store.emergency(caller.id, req, key.as_deref()).await?;
+    Ok((StatusCode::CREATED, Json(booking)))
+}
+
+/// `PATCH /api/booking/{id}/patient`: the details, whole, while the booking is open.
+pub async fn patient(
+    State(app): State<AppState>,
+    caller: Caller,
+    ApiPath(id): ApiPath<Id>,
+    ApiJson(patient): ApiJson<Patient>,
+) -> Result<Json<Booking>, ApiError> {
+    Ok(Json(
+        app.store.update_patient(id, caller.id, patient).await?,
+    ))
+}
+
+/// `POST /api/booking/{id}/share`: a new tracking link.
+pub async fn share(
+    State(app): State<AppState>,
+    caller: Caller,
+    ApiPath(id): ApiPath<Id>,
+) -> Result<(StatusCode, Json<ShareLink>), ApiError> {
+    let link = app.store.share_booking(id, caller.id).await?;
+    Ok((StatusCode::CREATED, Json(link)))
+}
+
+/// `DELETE /api/booking/{id}/share`: every link of the booking stops.
+pub async fn revoke(
+    State(app): State<AppState>,
+    caller: Caller,
+    ApiPath(id): ApiPath<Id>,
+) -> Result<StatusCode, ApiError> {
+    app.store.revoke_shares(id, caller.id).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// `GET /api/booking/shared/{token}`: anyone with the link. The token is taken as
+/// text: anything that is not a live link is the same 404.
+pub async fn shared(
+    State(app): State<AppState>,
+    ApiPath(token): ApiPath<String>,
+) -> Result<Json<SharedTrip>, ApiError> {
+    Ok(Json(app.store.shared_trip(&token).await?))
+}

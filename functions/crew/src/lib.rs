@@ -1,0 +1,127 @@
+//! `/api/crew`: the ambulance crew's side of a trip (DESIGN.md section 8). Every
+//! route takes a [`CrewCaller`]: the crew account as stored now (one GetItem), so a
+//! crew moved to another ambulance or removed by an admin acts on its new ambulance
+//! or not at all, at once. A crew sees and changes only its own ambulance and the
+//! booking that ambulance holds.
+
+use axum::{
+    Json, Router,
+    extract::State,
+    http::StatusCode,
+    routing::{get, patch, put},
+};
+use serde::{Deserialize, Serialize};
+use shared::{
+    ApiError, ApiJson, AppState, CrewCaller,
+    domain::{
+        ambulance::{Ambulance, AmbulanceStatus},
+        booking::{self, Booking, CrewStep, Mover},
+        crew::{self, CrewRef},
+        position::{PositionReport, PositionedAmbulance},
+    },
+    types::Id,
+};
+
+pub fn router(state: AppState) -> Router {
+    shared::http::finish(
+        Router::new()
+            .route("/api/crew/me", get(me))
+            .route("/api/crew/job/stage", patch(stage))
+            .route("/api/crew/location", put(location))
+            .route("/api/crew/status", patch(status))
+            .with_state(state),
+    )
+}
+
+#[derive(Serialize)]
+struct Me {
+    crew: CrewRef,
+    ambulance: PositionedAmbulance,
+    /// The booking the ambulance holds (PENDING: to accept; ACTIVE: under way).
+    job: Option<Booking>,
+}
+
+/// What the crew screen polls: who is signed in, its ambulance with its position,
+/// and the job, if any.
+async fn me(
+    State(app): State<AppState>,
+    CrewCaller(crew): CrewCaller,
+) -> Result<Json<Me>, ApiError> {
+    let (ambulance, job) = app.store.ambulance_and_job(crew.ambulance_id).await?;
+    Ok(Json(Me {
+        crew: CrewRef::from(&crew),
+        ambulance,
+        job,
+    }))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct StageRequest {
+    booking_id: Id,
+    /// The next stage, or COMPLETED after AT_HOSPITAL.
+    stage: CrewStep,
+}
+
+/// One step of the trip. Conditional on the stage read: a stale or repeated tap is a
+/// 409 that writes nothing; COMPLETED frees the ambulance in the same transaction.
+async fn stage(
+    State(app): State<AppState>,
+    CrewCaller(crew): CrewCaller,
+    ApiJson(req): ApiJson<StageRequest>,
+) -> Result<Json<Booking>, ApiError> {
+    let id = req.booking_id;
+    let job = app
+        .store
+        .booking(id)
+        .await?
+        .ok_or_else(|| booking::not_found(id))?;
+    if job.ambulance_id != crew.ambulance_id {
+        return Err(crew::not_your_booking(id));
+    }
+    Ok(Json(
+        app.store
+            .move_read_booking(job, Mover::Crew, req.stage.into())
+            .await?,
+    ))
+}
+
+/// The phone's position. 204 whether stored or ignored (older than the stored one,
+/// or less than 4 s after it); 400 naming the field when out of range or more than
+/// 30 s in the future.
+async fn location(
+    State(app): State<AppState>,
+    CrewCaller(crew): CrewCaller,
+    ApiJson(report): ApiJson<PositionReport>,
+) -> Result<StatusCode, ApiError> {
+    let report = report.check(time::OffsetDateTime::now_utc())?;
+    let outcome = app.store.report_position(crew.ambulance_id, report).await?;
+    tracing::debug!(?outcome, "position report");
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StatusRequest {
+    status: AmbulanceStatus,
+}
+
+/// The crew takes its ambulance out of service (MAINTENANCE) or back (AVAILABLE);
+/// 409 while it holds a booking.
+async fn status(
+    State(app): State<AppState>,
+    CrewCaller(crew): CrewCaller,
+    ApiJson(req): ApiJson<StatusRequest>,
+) -> Result<Json<Ambulance>, ApiError> {
+    if req.status == AmbulanceStatus::OnDuty {
+        return Err(ApiError::bad_request(
+            "status",
+            "Invalid 'status': a crew sets AVAILABLE or MAINTENANCE (ON_DUTY comes with a booking)",
+        ));
+    }
+    Ok(Json(
+        app.store
+            .set_ambulance_status(crew.ambulance_id, req.status)
+            .await?,
+    ))
+}

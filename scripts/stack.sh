@@ -1,0 +1,126 @@
+# shellcheck shell=bash
+# The local stack, started one way for `make dev`, the end-to-end tests and
+# `make fuzz-api` (docs/decisions/0005-tooling.md):
+#   one `cargo build --workspace --bins` -> DynamoDB Local -> the table and the demo
+#   data (target/debug/manage, the binary that build made) -> the six functions behind
+#   `cargo lambda watch` -> wait until every function answers [-> Vite in front].
+# Source it after lib.sh, then:
+#   stack_up LOG_DIR TABLE [--data DIR] [--ddb-port N] [--api-port N] [--reload]
+#     --data DIR   keep the database in DIR (default: in memory, gone at exit)
+#     --ddb-port, --api-port   fixed ports, refused when busy (default: free ones)
+#     --reload     restart a function when its code changes (default: never, so an
+#                  edit made during a test run cannot restart functions under it)
+#   stack_web dev PORT            Vite's dev server, /api proxied to the functions
+#   stack_web preview PORT DIST   the production build in DIST behind `vite preview`
+#   stack_wait                    block until Ctrl-C or until a part of the stack exits
+# stack_up sets DDB_PORT and API_PORT and exports TABLE_NAME and DYNAMODB_ENDPOINT.
+# It installs the EXIT trap that stops every process it and stack_web started (on
+# success, failure and Ctrl-C), calls the script's `stack_on_exit RC` when defined, and
+# on failure prints the end of LOG_DIR/functions.log. Logs: LOG_DIR/{dynamodb,manage,
+# functions,web}.log. Every process starts in a process group of its own (setsid) and
+# without fd 9 (e2e.sh holds its lock there).
+
+_stack_ddb_pid="" _stack_watch_pid="" _stack_web_pid="" STACK_LOG_DIR=""
+
+_stack_exit() {
+  local rc=$?
+  trap - EXIT INT TERM
+  # Ctrl-C may also have ended a pipe reader (make dev | tee): keep stopping anyway.
+  trap '' PIPE; set +e
+  if [ -n "$_stack_ddb_pid$_stack_watch_pid$_stack_web_pid" ]; then log "stopping the local stack"; fi
+  stop_group "$_stack_web_pid" INT
+  stop_watch "$_stack_watch_pid"
+  stop_group "$_stack_ddb_pid" TERM
+  if declare -F stack_on_exit >/dev/null; then stack_on_exit "$rc"; fi
+  if [ "$rc" != 0 ] && [ "$rc" != 130 ] && [ -s "$STACK_LOG_DIR/functions.log" ]; then
+    log "failed (exit $rc); last lines of ${STACK_LOG_DIR#"$ROOT"/}/functions.log:"
+    tail -n 40 "$STACK_LOG_DIR/functions.log" >&2
+  fi
+  exit "$rc"
+}
+
+stack_up() {
+  STACK_LOG_DIR=${1:?log dir}; local table=${2:?table}; shift 2
+  local data="" reload=0
+  DDB_PORT="" API_PORT=""
+  while [ $# -gt 0 ]; do
+    case "$1" in
+      --data) data=${2:?dir}; shift 2 ;;
+      --ddb-port) DDB_PORT=${2:?port}; shift 2 ;;
+      --api-port) API_PORT=${2:?port}; shift 2 ;;
+      --reload) reload=1; shift ;;
+      *) die "stack_up: unknown option $1" ;;
+    esac
+  done
+  trap _stack_exit EXIT
+  trap 'exit 130' INT TERM
+  mkdir -p "$STACK_LOG_DIR"
+  # Fixed ports are checked before the (long) build; free ones are picked after it.
+  [ -z "$DDB_PORT" ] || require_free_port "$DDB_PORT" "DynamoDB Local"
+  [ -z "$API_PORT" ] || require_free_port "$API_PORT" "cargo lambda watch"
+
+  # Every binary the stack runs, once: `manage` below and the watcher's `cargo run
+  # --bin <function>` then find them built (a `cargo run -p shared` here would resolve
+  # other features and compile the AWS SDK a second time).
+  log "building the workspace (cargo build --workspace --bins; first time: several minutes)"
+  cargo build --quiet --workspace --bins
+
+  DDB_PORT=${DDB_PORT:-$(free_port)}
+  if [ -n "$data" ]; then
+    log "starting DynamoDB Local on :$DDB_PORT (data in ${data#"$ROOT"/})"
+    _stack_ddb_pid="$("$ROOT/scripts/ddb-local.sh" "$DDB_PORT" --db-path "$data" "$STACK_LOG_DIR/dynamodb.log" 9>&-)"
+  else
+    log "starting DynamoDB Local on :$DDB_PORT (in memory)"
+    _stack_ddb_pid="$("$ROOT/scripts/ddb-local.sh" "$DDB_PORT" --in-memory "$STACK_LOG_DIR/dynamodb.log" 9>&-)"
+  fi
+
+  # The functions read these from the watcher's environment: the Cargo.toml metadata
+  # deliberately leaves them out, because there they would win over any override.
+  export TABLE_NAME="$table" DYNAMODB_ENDPOINT="http://127.0.0.1:$DDB_PORT"
+  log "creating table $table if absent, seeding demo data where missing"
+  { "$ROOT/target/debug/manage" create-tables && "$ROOT/target/debug/manage" seed; } >"$STACK_LOG_DIR/manage.log" 2>&1 \
+    || { cat "$STACK_LOG_DIR/manage.log" >&2; die "manage create-tables / seed failed"; }
+
+  API_PORT=${API_PORT:-$(free_port)}
+  # No CORS: deployed, the app and the API share one origin and the API sends none
+  # (issue 16); a page of another site must not read local answers either.
+  local watch_args=(-A 127.0.0.1 -P "$API_PORT" --disable-cors)
+  [ "$reload" = 1 ] || watch_args=(--ignore-changes "${watch_args[@]}")
+  log "starting the functions (cargo lambda watch) on :$API_PORT; log in ${STACK_LOG_DIR#"$ROOT"/}/functions.log"
+  (exec setsid cargo lambda watch "${watch_args[@]}" >"$STACK_LOG_DIR/functions.log" 2>&1 < /dev/null 9>&-) &
+  _stack_watch_pid=$!
+  wait_http "$API_PORT" 120 "$_stack_watch_pid" || die "cargo lambda watch did not start on :$API_PORT"
+  log "waiting until every function answers"
+  wait_functions "$API_PORT" || die "the functions did not answer"
+  # The build above should have left the watcher nothing to compile; if it did, a
+  # function's features differ from the workspace build's and every start pays for it.
+  if grep -q '^ *Compiling ' "$STACK_LOG_DIR/functions.log"; then
+    log "warning: cargo lambda watch compiled crates the workspace build had built (features differ?):"
+    grep '^ *Compiling ' "$STACK_LOG_DIR/functions.log" | head -n 5 >&2
+  fi
+}
+
+stack_web() {
+  local mode=${1:?dev or preview} port=${2:?port} dist=${3:-}
+  local args=(--host 127.0.0.1 --port "$port" --strictPort)
+  log "starting the web app (vite $mode) on :$port; log in ${STACK_LOG_DIR#"$ROOT"/}/web.log"
+  case "$mode" in
+    dev) (cd "$ROOT/frontend" && API_PROXY_TARGET="http://127.0.0.1:$API_PORT" \
+      exec setsid npm run dev -- "${args[@]}" >"$STACK_LOG_DIR/web.log" 2>&1 < /dev/null 9>&-) & ;;
+    preview) (cd "$ROOT/frontend" && API_PROXY_TARGET="http://127.0.0.1:$API_PORT" \
+      exec setsid npx vite preview --outDir "${dist:?dist}" "${args[@]}" >"$STACK_LOG_DIR/web.log" 2>&1 < /dev/null 9>&-) & ;;
+    *) die "stack_web: dev or preview, not $mode" ;;
+  esac
+  _stack_web_pid=$!
+  wait_http "$port" 120 "$_stack_web_pid" || { tail -n 30 "$STACK_LOG_DIR/web.log" >&2; die "the web app did not start on :$port"; }
+}
+
+stack_wait() {
+  local pid
+  while true; do
+    for pid in $_stack_ddb_pid $_stack_watch_pid $_stack_web_pid; do
+      kill -0 "$pid" 2>/dev/null || die "a part of the stack (pid $pid) exited; see ${STACK_LOG_DIR#"$ROOT"/}/"
+    done
+    sleep 2
+  done
+}

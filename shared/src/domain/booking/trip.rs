@@ -1,0 +1,558 @@
+//! The trip of a booking: its status and, while ACTIVE, its stage, and who may move
+//! it where (the table of DESIGN.md section 8). One pure function, [`plan`], decides
+//! every move; the store writes what it answers, conditional on the [`Progress`] it
+//! started from, so a stale or repeated request is a 409 that writes nothing.
+//!
+//! ```text
+//! PENDING ──crew accepts──────────────▶ ACTIVE·EN_ROUTE
+//!    └──admin ACTIVE──▶ ACTIVE·DISPATCHED ──crew──▶ EN_ROUTE ──▶ AT_PICKUP
+//!                                  ──▶ TO_HOSPITAL ──▶ AT_HOSPITAL ──crew──▶ COMPLETED
+//! admin: any open ──▶ COMPLETED | CANCELLED
+//! requester: PENDING, DISPATCHED, EN_ROUTE ──▶ CANCELLED
+//! ```
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+use strum::{AsRefStr, Display, VariantArray};
+
+use super::BookingStatus;
+use crate::{domain::parse_leniently, error::ApiError};
+
+/// The stages of an ACTIVE booking, in order.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, AsRefStr, Display, VariantArray,
+)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+#[strum(serialize_all = "SCREAMING_SNAKE_CASE")]
+pub enum TripStage {
+    /// Assigned by a dispatcher (an admin's ACTIVE); the crew has not set off yet.
+    Dispatched,
+    EnRoute,
+    AtPickup,
+    ToHospital,
+    AtHospital,
+}
+
+impl TripStage {
+    /// The stage after this one; none after AT_HOSPITAL (then the crew completes).
+    pub fn next(self) -> Option<TripStage> {
+        use TripStage::*;
+        match self {
+            Dispatched => Some(EnRoute),
+            EnRoute => Some(AtPickup),
+            AtPickup => Some(ToHospital),
+            ToHospital => Some(AtHospital),
+            AtHospital => None,
+        }
+    }
+}
+
+/// A status or stage a booking reached: the entries of its timeline.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, AsRefStr, Display)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+#[strum(serialize_all = "SCREAMING_SNAKE_CASE")]
+pub enum Milestone {
+    Pending,
+    Active,
+    Completed,
+    Cancelled,
+    Dispatched,
+    EnRoute,
+    AtPickup,
+    ToHospital,
+    AtHospital,
+}
+
+impl From<BookingStatus> for Milestone {
+    fn from(s: BookingStatus) -> Self {
+        match s {
+            BookingStatus::Pending => Milestone::Pending,
+            BookingStatus::Active => Milestone::Active,
+            BookingStatus::Completed => Milestone::Completed,
+            BookingStatus::Cancelled => Milestone::Cancelled,
+        }
+    }
+}
+
+impl From<TripStage> for Milestone {
+    fn from(s: TripStage) -> Self {
+        match s {
+            TripStage::Dispatched => Milestone::Dispatched,
+            TripStage::EnRoute => Milestone::EnRoute,
+            TripStage::AtPickup => Milestone::AtPickup,
+            TripStage::ToHospital => Milestone::ToHospital,
+            TripStage::AtHospital => Milestone::AtHospital,
+        }
+    }
+}
+
+/// `{stage, at}`: when a status or stage was reached.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TimelineEntry {
+    pub stage: Milestone,
+    pub at: String,
+}
+
+/// Where a booking stands: its status and (null while PENDING) its stage, kept as
+/// the last one reached once the booking is final.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Progress {
+    pub status: BookingStatus,
+    pub stage: Option<TripStage>,
+}
+
+impl Progress {
+    pub const PENDING: Progress = Progress {
+        status: BookingStatus::Pending,
+        stage: None,
+    };
+
+    fn active(stage: TripStage) -> Progress {
+        Progress {
+            status: BookingStatus::Active,
+            stage: Some(stage),
+        }
+    }
+}
+
+impl fmt::Display for Progress {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.status, self.stage) {
+            (BookingStatus::Active, Some(stage)) => write!(f, "ACTIVE ({stage})"),
+            (status, _) => write!(f, "{status}"),
+        }
+    }
+}
+
+/// Who asks for a move: each may make the moves of its rows in DESIGN.md's table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mover {
+    /// The crew of the booking's ambulance (`PATCH /api/crew/job/stage`).
+    Crew,
+    /// An admin: the spec's status dropdown, or cancelling anyone's booking.
+    Admin,
+    /// The user who booked (`PATCH /api/booking/cancel`).
+    Requester,
+}
+
+/// What the crew asks for: the next stage, or COMPLETED after AT_HOSPITAL. (Only
+/// these parse: DISPATCHED is a dispatcher's, not a step the crew takes.)
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, AsRefStr, VariantArray)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE", try_from = "String")]
+#[strum(serialize_all = "SCREAMING_SNAKE_CASE")]
+pub enum CrewStep {
+    EnRoute,
+    AtPickup,
+    ToHospital,
+    AtHospital,
+    Completed,
+}
+
+impl TryFrom<String> for CrewStep {
+    type Error = String;
+    fn try_from(v: String) -> Result<Self, String> {
+        parse_leniently(&v, "stage")
+    }
+}
+
+/// Where a move is to go: a status (admin, requester, the crew's COMPLETED) or a
+/// stage (the crew's steps).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Goal {
+    Status(BookingStatus),
+    Stage(TripStage),
+}
+
+impl From<CrewStep> for Goal {
+    fn from(step: CrewStep) -> Self {
+        match step {
+            CrewStep::EnRoute => Goal::Stage(TripStage::EnRoute),
+            CrewStep::AtPickup => Goal::Stage(TripStage::AtPickup),
+            CrewStep::ToHospital => Goal::Stage(TripStage::ToHospital),
+            CrewStep::AtHospital => Goal::Stage(TripStage::AtHospital),
+            CrewStep::Completed => Goal::Status(BookingStatus::Completed),
+        }
+    }
+}
+
+impl fmt::Display for Goal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Goal::Status(s) => write!(f, "{s}"),
+            Goal::Stage(s) => write!(f, "{s}"),
+        }
+    }
+}
+
+/// One allowed move: from where, to where, and what the timeline gains (one or two
+/// entries: accepting a PENDING booking reaches ACTIVE and EN_ROUTE at once).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Move {
+    pub from: Progress,
+    pub to: Progress,
+    pub reached: Vec<Milestone>,
+}
+
+impl Move {
+    /// A move to a final status returns the ambulance to AVAILABLE, in the same
+    /// transaction.
+    pub fn frees_ambulance(&self) -> bool {
+        self.to.status.is_final()
+    }
+
+    pub fn changes_status(&self) -> bool {
+        self.from.status != self.to.status
+    }
+
+    fn to_status(from: Progress, status: BookingStatus) -> Move {
+        let stage = match status {
+            // An admin's ACTIVE dispatches: the crew takes it from there.
+            BookingStatus::Active => Some(TripStage::Dispatched),
+            _ => from.stage,
+        };
+        let mut reached = vec![Milestone::from(status)];
+        if status == BookingStatus::Active {
+            reached.push(Milestone::Dispatched);
+        }
+        Move {
+            from,
+            to: Progress { status, stage },
+            reached,
+        }
+    }
+}
+
+/// Checks one move of `mover` from `from` towards `goal`; a refused move is a 409
+/// that says why and what is possible instead.
+pub fn plan(from: Progress, mover: Mover, goal: Goal) -> Result<Move, ApiError> {
+    use BookingStatus::*;
+    if from.status.is_final() {
+        return Err(refused(
+            mover,
+            from,
+            goal,
+            format!("{} is final", from.status),
+        ));
+    }
+    match (mover, goal) {
+        (Mover::Admin, Goal::Status(to @ (Completed | Cancelled))) => Ok(Move::to_status(from, to)),
+        (Mover::Admin, Goal::Status(Active)) if from.status == Pending => {
+            Ok(Move::to_status(from, Active))
+        }
+        (Mover::Admin, _) => Err(refused(
+            mover,
+            from,
+            goal,
+            match from.status {
+                Pending => "from PENDING it can only become ACTIVE, COMPLETED or CANCELLED",
+                _ => "from ACTIVE it can only become COMPLETED or CANCELLED",
+            }
+            .into(),
+        )),
+        (Mover::Requester, Goal::Status(Cancelled))
+            if matches!(
+                from.stage,
+                None | Some(TripStage::Dispatched | TripStage::EnRoute)
+            ) =>
+        {
+            Ok(Move::to_status(from, Cancelled))
+        }
+        (Mover::Requester, Goal::Status(Cancelled)) => Err(refused(
+            mover,
+            from,
+            goal,
+            "the ambulance has already reached the pickup; please call the crew instead".into(),
+        )),
+        (Mover::Requester, _) => Err(refused(
+            mover,
+            from,
+            goal,
+            "a booking can only be cancelled by its requester".into(),
+        )),
+        (Mover::Crew, goal) => crew_step(from, goal),
+    }
+}
+
+/// The crew's moves: accept (PENDING or DISPATCHED → EN_ROUTE), then one stage at a
+/// time, then COMPLETED from AT_HOSPITAL.
+fn crew_step(from: Progress, goal: Goal) -> Result<Move, ApiError> {
+    let expected = match from.stage {
+        None => Goal::Stage(TripStage::EnRoute),
+        Some(stage) => stage
+            .next()
+            .map_or(Goal::Status(BookingStatus::Completed), Goal::Stage),
+    };
+    if goal != expected {
+        return Err(refused(
+            Mover::Crew,
+            from,
+            goal,
+            format!("the next step is {expected}"),
+        ));
+    }
+    Ok(match goal {
+        Goal::Stage(stage) => {
+            let mut reached = vec![];
+            if from.status == BookingStatus::Pending {
+                reached.push(Milestone::Active);
+            }
+            reached.push(stage.into());
+            Move {
+                from,
+                to: Progress::active(stage),
+                reached,
+            }
+        }
+        Goal::Status(status) => Move::to_status(from, status),
+    })
+}
+
+fn refused(mover: Mover, from: Progress, goal: Goal, why: String) -> ApiError {
+    ApiError::Conflict(match mover {
+        Mover::Crew => format!("Cannot move the trip from {from} to {goal}: {why}"),
+        Mover::Admin | Mover::Requester => format!(
+            "Cannot change booking status from {} to {goal}: {why}",
+            from.status
+        ),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use BookingStatus::*;
+    use TripStage::*;
+
+    /// Every place a booking can be.
+    fn all_progress() -> Vec<Progress> {
+        let mut all = vec![Progress::PENDING];
+        all.extend(TripStage::VARIANTS.iter().map(|s| Progress::active(*s)));
+        for status in [Completed, Cancelled] {
+            all.push(Progress {
+                status,
+                stage: None,
+            });
+            all.extend(TripStage::VARIANTS.iter().map(|s| Progress {
+                status,
+                stage: Some(*s),
+            }));
+        }
+        all
+    }
+
+    fn all_goals() -> Vec<Goal> {
+        let mut goals: Vec<Goal> = BookingStatus::VARIANTS
+            .iter()
+            .map(|s| Goal::Status(*s))
+            .collect();
+        goals.extend(TripStage::VARIANTS.iter().map(|s| Goal::Stage(*s)));
+        goals
+    }
+
+    /// (from, goal) → to, for every move `mover` may make; everything else refused.
+    fn allowed(mover: Mover) -> Vec<(Progress, Goal, Progress)> {
+        let mut out = vec![];
+        for from in all_progress() {
+            for goal in all_goals() {
+                match plan(from, mover, goal) {
+                    Ok(m) => {
+                        assert_eq!(m.from, from);
+                        out.push((from, goal, m.to));
+                    }
+                    Err(ApiError::Conflict(msg)) => {
+                        assert!(msg.contains(&format!(" to {goal}")), "{msg}");
+                    }
+                    Err(other) => panic!("{other:?}"),
+                }
+            }
+        }
+        out
+    }
+
+    fn p(status: BookingStatus, stage: Option<TripStage>) -> Progress {
+        Progress { status, stage }
+    }
+
+    #[test]
+    fn the_crew_accepts_then_moves_one_stage_at_a_time_then_completes() {
+        let want = vec![
+            (
+                p(Pending, None),
+                Goal::Stage(EnRoute),
+                p(Active, Some(EnRoute)),
+            ),
+            (
+                p(Active, Some(Dispatched)),
+                Goal::Stage(EnRoute),
+                p(Active, Some(EnRoute)),
+            ),
+            (
+                p(Active, Some(EnRoute)),
+                Goal::Stage(AtPickup),
+                p(Active, Some(AtPickup)),
+            ),
+            (
+                p(Active, Some(AtPickup)),
+                Goal::Stage(ToHospital),
+                p(Active, Some(ToHospital)),
+            ),
+            (
+                p(Active, Some(ToHospital)),
+                Goal::Stage(AtHospital),
+                p(Active, Some(AtHospital)),
+            ),
+            (
+                p(Active, Some(AtHospital)),
+                Goal::Status(Completed),
+                p(Completed, Some(AtHospital)),
+            ),
+        ];
+        assert_eq!(allowed(Mover::Crew), want);
+        let accept = plan(Progress::PENDING, Mover::Crew, Goal::Stage(EnRoute)).unwrap();
+        assert_eq!(accept.reached, [Milestone::Active, Milestone::EnRoute]);
+        assert!(!accept.frees_ambulance() && accept.changes_status());
+        let done = plan(
+            p(Active, Some(AtHospital)),
+            Mover::Crew,
+            Goal::Status(Completed),
+        )
+        .unwrap();
+        assert!(done.frees_ambulance());
+        assert_eq!(done.reached, [Milestone::Completed]);
+        let Err(ApiError::Conflict(msg)) = plan(
+            p(Active, Some(EnRoute)),
+            Mover::Crew,
+            Goal::Stage(ToHospital),
+        ) else {
+            panic!()
+        };
+        assert_eq!(
+            msg,
+            "Cannot move the trip from ACTIVE (EN_ROUTE) to TO_HOSPITAL: the next step is AT_PICKUP"
+        );
+        let Err(ApiError::Conflict(msg)) = plan(
+            p(Active, Some(AtPickup)),
+            Mover::Crew,
+            Goal::Stage(AtPickup),
+        ) else {
+            panic!()
+        };
+        assert!(
+            msg.ends_with("the next step is TO_HOSPITAL"),
+            "a repeated tap: {msg}"
+        );
+    }
+
+    #[test]
+    fn the_admin_dispatches_and_ends_any_open_booking() {
+        let mut want = vec![
+            (
+                p(Pending, None),
+                Goal::Status(Active),
+                p(Active, Some(Dispatched)),
+            ),
+            (
+                p(Pending, None),
+                Goal::Status(Completed),
+                p(Completed, None),
+            ),
+            (
+                p(Pending, None),
+                Goal::Status(Cancelled),
+                p(Cancelled, None),
+            ),
+        ];
+        for stage in TripStage::VARIANTS {
+            for end in [Completed, Cancelled] {
+                want.push((
+                    p(Active, Some(*stage)),
+                    Goal::Status(end),
+                    p(end, Some(*stage)),
+                ));
+            }
+        }
+        assert_eq!(allowed(Mover::Admin), want);
+        let dispatch = plan(Progress::PENDING, Mover::Admin, Goal::Status(Active)).unwrap();
+        assert_eq!(dispatch.reached, [Milestone::Active, Milestone::Dispatched]);
+        assert!(!dispatch.frees_ambulance());
+        let Err(ApiError::Conflict(msg)) = plan(
+            p(Completed, Some(AtHospital)),
+            Mover::Admin,
+            Goal::Status(Active),
+        ) else {
+            panic!()
+        };
+        assert_eq!(
+            msg,
+            "Cannot change booking status from COMPLETED to ACTIVE: COMPLETED is final"
+        );
+        let Err(ApiError::Conflict(msg)) =
+            plan(p(Active, Some(EnRoute)), Mover::Admin, Goal::Status(Active))
+        else {
+            panic!()
+        };
+        assert!(
+            msg.ends_with("from ACTIVE it can only become COMPLETED or CANCELLED"),
+            "{msg}"
+        );
+    }
+
+    #[test]
+    fn the_requester_cancels_until_the_ambulance_is_at_the_pickup() {
+        let want = vec![
+            (
+                p(Pending, None),
+                Goal::Status(Cancelled),
+                p(Cancelled, None),
+            ),
+            (
+                p(Active, Some(Dispatched)),
+                Goal::Status(Cancelled),
+                p(Cancelled, Some(Dispatched)),
+            ),
+            (
+                p(Active, Some(EnRoute)),
+                Goal::Status(Cancelled),
+                p(Cancelled, Some(EnRoute)),
+            ),
+        ];
+        assert_eq!(allowed(Mover::Requester), want);
+        let cancel = plan(Progress::PENDING, Mover::Requester, Goal::Status(Cancelled)).unwrap();
+        assert!(cancel.frees_ambulance());
+        assert_eq!(cancel.reached, [Milestone::Cancelled]);
+        let Err(ApiError::Conflict(msg)) = plan(
+            p(Active, Some(AtPickup)),
+            Mover::Requester,
+            Goal::Status(Cancelled),
+        ) else {
+            panic!()
+        };
+        assert!(msg.contains("please call the crew"), "{msg}");
+    }
+
+    #[test]
+    fn crew_steps_parse_from_their_names_only() {
+        for (text, want) in [
+            ("EN_ROUTE", CrewStep::EnRoute),
+            ("en-route", CrewStep::EnRoute),
+            ("AT_HOSPITAL", CrewStep::AtHospital),
+            ("completed", CrewStep::Completed),
+        ] {
+            assert_eq!(CrewStep::try_from(text.to_owned()), Ok(want), "{text}");
+        }
+        assert_eq!(
+            CrewStep::try_from("DISPATCHED".to_owned()),
+            Err(
+                "unknown stage 'DISPATCHED': expected EN_ROUTE, AT_PICKUP, TO_HOSPITAL, AT_HOSPITAL or COMPLETED"
+                    .into()
+            )
+        );
+        assert_eq!(Goal::from(CrewStep::Completed), Goal::Status(Completed));
+        assert_eq!(
+            serde_json::to_value(Milestone::from(TripStage::ToHospital)).unwrap(),
+            "TO_HOSPITAL"
+        );
+        assert_eq!(Progress::active(AtPickup).to_string(), "ACTIVE (AT_PICKUP)");
+    }
+}

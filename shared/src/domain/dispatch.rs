@@ -1,0 +1,303 @@
+//! What the requester and the dispatcher see of trips under way: a booking's
+//! tracking view with its ETA, and the live map's box and rows (DESIGN.md section 8).
+
+use serde::{Deserialize, Serialize};
+
+use super::{
+    ambulance::{AmbulanceStatus, AmbulanceType},
+    booking::{BookingStatus, BookingType, Pickup, TimelineEntry, TripStage},
+    eta::{self, Eta},
+    position::Position,
+};
+use crate::{error::ApiError, geo::haversine_km, types::Id};
+
+/// `GET /api/booking/{id}/track`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Tracking {
+    pub booking_id: Id,
+    pub booking_status: BookingStatus,
+    pub booking_type: BookingType,
+    pub trip_stage: Option<TripStage>,
+    pub timeline: Vec<TimelineEntry>,
+    pub pickup: Option<Pickup>,
+    pub hospital: TrackedHospital,
+    pub ambulance: TrackedAmbulance,
+    pub eta_minutes: Option<u32>,
+    pub distance_km: Option<f64>,
+}
+
+/// The destination: as named at booking time; its point and phone while it exists.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TrackedHospital {
+    pub id: Id,
+    pub name: String,
+    pub address: String,
+    pub latitude: Option<f64>,
+    pub longitude: Option<f64>,
+    pub contact_info: Option<String>,
+}
+
+/// The ambulance: number and type as booked; its phone and position while it exists.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TrackedAmbulance {
+    pub id: Id,
+    pub number: String,
+    #[serde(rename = "type")]
+    pub ambulance_type: AmbulanceType,
+    pub contact_info: Option<String>,
+    pub position: Option<Position>,
+}
+
+/// The ETA the tracking view shows: from a fresh live position to the pickup while
+/// the ambulance is coming (DISPATCHED, EN_ROUTE), to the hospital while it carries
+/// the patient (TO_HOSPITAL); none otherwise, or without a fresh position.
+pub fn trip_eta(
+    status: BookingStatus,
+    stage: Option<TripStage>,
+    position: Option<&Position>,
+    pickup: Option<&Pickup>,
+    hospital: Option<(f64, f64)>,
+) -> Option<Eta> {
+    if status != BookingStatus::Active {
+        return None;
+    }
+    let from = position?.fresh()?;
+    let to = match stage? {
+        TripStage::Dispatched | TripStage::EnRoute => {
+            pickup.map(|p| (p.latitude.get(), p.longitude.get()))?
+        }
+        TripStage::ToHospital => hospital?,
+        TripStage::AtPickup | TripStage::AtHospital => return None,
+    };
+    Some(eta::estimate(from, to))
+}
+
+/// `bbox=minLat,minLng,maxLat,maxLng` of the live map. A box whose `minLng` is
+/// greater than its `maxLng` crosses the antimeridian; latitudes given the wrong way
+/// round are taken as meant.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Bbox {
+    pub min_lat: f64,
+    pub min_lng: f64,
+    pub max_lat: f64,
+    pub max_lng: f64,
+}
+
+impl Bbox {
+    pub fn parse(text: &str) -> Result<Bbox, ApiError> {
+        let bad = |why: &str| {
+            ApiError::bad_request(
+                "bbox",
+                format!(
+                    "Invalid query parameter 'bbox': {why} (expected minLat,minLng,maxLat,maxLng)"
+                ),
+            )
+        };
+        let parts: Vec<&str> = text.split(',').map(str::trim).collect();
+        if parts.len() != 4 {
+            return Err(bad("it needs four numbers"));
+        }
+        let mut n = [0.0; 4];
+        for (i, part) in parts.iter().enumerate() {
+            n[i] = part
+                .parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite())
+                .ok_or_else(|| bad(&format!("'{part}' is not a number")))?;
+        }
+        let [lat1, min_lng, lat2, max_lng] = n;
+        if !((-90.0..=90.0).contains(&lat1) && (-90.0..=90.0).contains(&lat2)) {
+            return Err(bad("latitudes must be from -90 to 90"));
+        }
+        if !((-180.0..=180.0).contains(&min_lng) && (-180.0..=180.0).contains(&max_lng)) {
+            return Err(bad("longitudes must be from -180 to 180"));
+        }
+        Ok(Bbox {
+            min_lat: lat1.min(lat2),
+            max_lat: lat1.max(lat2),
+            min_lng,
+            max_lng,
+        })
+    }
+
+    pub fn crosses_antimeridian(&self) -> bool {
+        self.min_lng > self.max_lng
+    }
+
+    /// Longitudes the box spans (degrees, 0..=360).
+    pub fn lng_span(&self) -> f64 {
+        if self.crosses_antimeridian() {
+            360.0 - (self.min_lng - self.max_lng)
+        } else {
+            self.max_lng - self.min_lng
+        }
+    }
+
+    pub fn contains(&self, lat: f64, lng: f64) -> bool {
+        let lat_in = (self.min_lat..=self.max_lat).contains(&lat);
+        let lng_in = if self.crosses_antimeridian() {
+            lng >= self.min_lng || lng <= self.max_lng
+        } else {
+            (self.min_lng..=self.max_lng).contains(&lng)
+        };
+        lat_in && lng_in
+    }
+
+    /// The box's middle.
+    pub fn center(&self) -> (f64, f64) {
+        let lng = self.min_lng + self.lng_span() / 2.0;
+        (
+            (self.min_lat + self.max_lat) / 2.0,
+            if lng > 180.0 { lng - 360.0 } else { lng },
+        )
+    }
+
+    /// The distance (km) from the middle to the farthest corner: a circle of this
+    /// radius around [`Bbox::center`] covers the box.
+    pub fn radius_km(&self) -> f64 {
+        let (lat, lng) = self.center();
+        [
+            (self.min_lat, self.min_lng),
+            (self.min_lat, self.max_lng),
+            (self.max_lat, self.min_lng),
+            (self.max_lat, self.max_lng),
+        ]
+        .iter()
+        .map(|(a, b)| haversine_km(lat, lng, *a, *b))
+        .fold(0.0, f64::max)
+    }
+}
+
+/// At most this many ambulances and open bookings each on the live map.
+pub const LIVE_LIMIT: usize = 500;
+
+/// One ambulance on the live map.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LiveAmbulance {
+    pub id: Id,
+    pub number: String,
+    #[serde(rename = "type")]
+    pub ambulance_type: AmbulanceType,
+    pub status: AmbulanceStatus,
+    pub hospital_id: Id,
+    pub position: Option<Position>,
+}
+
+/// One open booking's pickup on the live map.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OpenBooking {
+    pub id: Id,
+    pub booking_type: BookingType,
+    pub booking_status: BookingStatus,
+    pub trip_stage: Option<TripStage>,
+    pub pickup: Option<Pickup>,
+    pub ambulance_id: Id,
+}
+
+/// `GET /api/admin/live`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Live {
+    pub ambulances: Vec<LiveAmbulance>,
+    pub open_bookings: Vec<OpenBooking>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{
+        domain::position::PositionSource,
+        types::{Latitude, Longitude, OptionalText},
+    };
+
+    fn gps(lat: f64, lng: f64, stale: bool) -> Position {
+        Position {
+            latitude: lat,
+            longitude: lng,
+            at: Some("2026-01-01T00:00:00.000Z".into()),
+            stale,
+            source: PositionSource::Gps,
+        }
+    }
+
+    #[test]
+    fn the_eta_goes_to_the_pickup_then_to_the_hospital_from_a_fresh_position_only() {
+        use BookingStatus::*;
+        use TripStage::*;
+        let pickup = Pickup {
+            latitude: Latitude::try_from(30.1).unwrap(),
+            longitude: Longitude::try_from(74.0).unwrap(),
+            landmark: OptionalText(None),
+        };
+        let hospital = Some((30.2, 74.0));
+        let here = gps(30.0, 74.0, false);
+        let eta = |status, stage, position: &Position| {
+            trip_eta(status, stage, Some(position), Some(&pickup), hospital)
+        };
+        let to_pickup = eta::estimate((30.0, 74.0), (30.1, 74.0));
+        let to_hospital = eta::estimate((30.0, 74.0), (30.2, 74.0));
+        assert_eq!(eta(Active, Some(Dispatched), &here), Some(to_pickup));
+        assert_eq!(eta(Active, Some(EnRoute), &here), Some(to_pickup));
+        assert_eq!(eta(Active, Some(ToHospital), &here), Some(to_hospital));
+        for stage in [AtPickup, AtHospital] {
+            assert_eq!(eta(Active, Some(stage), &here), None, "{stage}");
+        }
+        assert_eq!(eta(Pending, None, &here), None);
+        assert_eq!(eta(Completed, Some(ToHospital), &here), None);
+        assert_eq!(
+            eta(Active, Some(EnRoute), &gps(30.0, 74.0, true)),
+            None,
+            "stale"
+        );
+        let stand_in = Position {
+            source: PositionSource::Hospital,
+            at: None,
+            ..gps(30.0, 74.0, false)
+        };
+        assert_eq!(
+            eta(Active, Some(EnRoute), &stand_in),
+            None,
+            "never reported"
+        );
+        assert_eq!(
+            trip_eta(Active, Some(EnRoute), None, Some(&pickup), hospital),
+            None
+        );
+    }
+
+    #[test]
+    fn a_box_parses_and_holds_its_points() {
+        let b = Bbox::parse("30, 74, 31, 75").unwrap();
+        assert!(b.contains(30.5, 74.5) && !b.contains(31.5, 74.5) && !b.contains(30.5, 73.9));
+        assert_eq!(b.center(), (30.5, 74.5));
+        assert!((b.radius_km() - 74.0).abs() < 2.0, "{}", b.radius_km());
+        let swapped = Bbox::parse("31,74,30,75").unwrap();
+        assert_eq!(swapped, b);
+        let across = Bbox::parse("-10,170,10,-170").unwrap();
+        assert!(across.crosses_antimeridian());
+        assert_eq!(across.lng_span(), 20.0);
+        assert_eq!(across.center(), (0.0, 180.0));
+        assert!(across.contains(0.0, 179.0) && across.contains(0.0, -179.0));
+        assert!(!across.contains(0.0, 0.0));
+        for bad in [
+            "",
+            "1,2,3",
+            "1,2,3,4,5",
+            "a,2,3,4",
+            "91,0,0,0",
+            "0,181,0,0",
+            "0,0,NaN,0",
+            "0,0,inf,0",
+        ] {
+            let Err(ApiError::BadRequest { field, .. }) = Bbox::parse(bad) else {
+                panic!("{bad} parsed");
+            };
+            assert_eq!(field.as_deref(), Some("bbox"), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,732 @@
+//! The nearest free ambulance (DESIGN.md section 8, ADR 0007): within 50 km of the
+//! pickup, of the type asked for, ranked by its fresh live position, else its
+//! hospital's; a lost race tries the next nearest.
+//!
+//! # The entries
+//!
+//! A free ambulance stands twice in the `freegeo` index: its live entry (`FREEPOS`,
+//! at its last reported position, or at its hospital's point before any report) and
+//! its hospital entry (the ambulance item, at its hospital's point). Its ranking
+//! point is one of the two: the live entry's when that was taken less than 2 minutes
+//! ago, else the hospital's. So the ranking points are a subset of the entries' points,
+//! and the H3 search of [`crate::geo`] over the entries, with the entries that can
+//! never rank (stale live entries, other types, ambulances already refused) left out
+//! as they are read, proves the nearest ranking points like any other points:
+//! nothing unread lies within the radius it proved.
+//!
+//! Two things the search cannot see, settled afterwards:
+//! - A hospital entry read without the ambulance's live entry may not be its ranking
+//!   point: the live entry may be fresh, somewhere unread (farther than the proven
+//!   radius). Such a candidate is assigned on the condition that its `POSITION` is
+//!   not fresh (`check_position`); if it is, the ambulance is elsewhere ([`Attempt::Elsewhere`]):
+//!   its hospital entry is ignored from then on and the next candidate is tried.
+//! - An ambulance read as free may have been taken a moment ago (the index follows
+//!   the table within a second or so, and racers take ambulances): the assignment is
+//!   conditional on AVAILABLE ([`Attempt::Taken`]), and the next candidate is tried.
+//!
+//! When the candidates of one search are spent, the search runs again without the
+//! refused ambulances, until one is assigned, none is left within 50 km
+//! ([`Dispatch::NoneNear`]), or [`MAX_TRIES`] assignments were tried.
+//!
+//! Ties (ambulances at the same hospital): one whose position is known first, then
+//! in an order random per request, so that racers for one point spread over the
+//! ambulances standing equally near instead of all trying the same one first.
+
+use std::{
+    collections::{HashMap, HashSet, VecDeque},
+    future::Future,
+    sync::Mutex,
+};
+
+use rand::seq::SliceRandom;
+use time::OffsetDateTime;
+
+use crate::{
+    domain::{ambulance::AmbulanceType, position::STALE_AFTER},
+    geo::{self, Located, Range, SearchParams},
+    types::Id,
+};
+
+/// How far an emergency looks for a free ambulance.
+pub const EMERGENCY_RADIUS_KM: f64 = 50.0;
+/// Assignments tried per request at most (each refused ambulance is tried once):
+/// past this many lost races the request gives up (503: try again) rather than
+/// answer late.
+pub const MAX_TRIES: usize = 24;
+/// A busy candidate is tried again this many times, after the others.
+const BUSY_RETRIES: usize = 1;
+/// This many busy attempts in a row end the dispatch (503: try again): the database
+/// is overloaded or unreachable, and each attempt has waited seconds already.
+const MAX_BUSY_STREAK: usize = 3;
+/// The first search round's radius without a better guess (no hospital near in
+/// this instance's memory): about a city's ambulance spacing.
+pub const DEFAULT_FIRST_TARGET_KM: f64 = 3.0;
+/// How much farther the next round looks after one that found nothing. Larger than
+/// the hospital search's: an emergency wants few rounds more than few items.
+pub const EMPTY_GROWTH: f64 = 10.0;
+/// Cells per radius of a round's cover: coarser than the hospital search's 3 (fewer
+/// Queries for a few more entries read; chosen with `bench_emergency`,
+/// docs/performance.md).
+pub const CELLS_PER_RADIUS: f64 = 2.0;
+/// When every candidate of a search was refused, the next search's first round
+/// reaches this many times as far as the last one proved.
+pub const NEXT_SEARCH_GROWTH: f64 = 3.0;
+
+/// Where a `freegeo` entry stands.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Spot {
+    /// The ambulance item itself: at its hospital's point.
+    Hospital,
+    /// `FREEPOS`: the last reported position and when it was taken; at the
+    /// hospital's point, with no time, before any report.
+    Live {
+        latitude: f64,
+        longitude: f64,
+        recorded_at: Option<OffsetDateTime>,
+    },
+}
+
+/// One entry of `freegeo`, with what an assignment needs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FreeEntry {
+    pub ambulance: Id,
+    pub ambulance_type: AmbulanceType,
+    pub hospital_id: Id,
+    /// The ambulance's hospital's (latitude, longitude).
+    pub hospital: (f64, f64),
+    pub spot: Spot,
+    /// The entry's index keys in the search's terms (`geo::Range` partitions):
+    /// `(G2#<res-2 cell>, res-15 cell)`.
+    pub keys: (String, u64),
+    /// The ambulance's number and driver (projected, so that the booking needs no
+    /// further read; `None` on entries written before they were).
+    pub number: Option<String>,
+    pub driver_info: Option<String>,
+}
+
+impl FreeEntry {
+    pub fn point(&self) -> (f64, f64) {
+        match &self.spot {
+            Spot::Hospital => self.hospital,
+            Spot::Live {
+                latitude,
+                longitude,
+                ..
+            } => (*latitude, *longitude),
+        }
+    }
+
+    /// A live entry taken less than 2 minutes before `now`.
+    pub fn is_fresh(&self, now: OffsetDateTime) -> bool {
+        matches!(
+            self.spot,
+            Spot::Live { recorded_at: Some(at), .. } if now - at <= STALE_AFTER
+        )
+    }
+}
+
+impl Located for FreeEntry {
+    fn latitude(&self) -> f64 {
+        self.point().0
+    }
+    fn longitude(&self) -> f64 {
+        self.point().1
+    }
+    fn geo_keys(&self) -> (String, u64) {
+        self.keys.clone()
+    }
+}
+
+/// An ambulance to try, at its ranking point.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Candidate {
+    /// The entry it ranks by: its fresh live entry, or its hospital entry.
+    pub entry: FreeEntry,
+    pub distance_km: f64,
+    /// Ranked at its hospital: assign it only if its `POSITION` is not fresh.
+    pub check_position: bool,
+}
+
+/// What one assignment attempt found.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Attempt<R> {
+    Assigned(R),
+    /// No longer AVAILABLE (taken by a racer, or the index was behind).
+    Taken,
+    /// Its position is fresh: it stands elsewhere than its hospital.
+    Elsewhere,
+    /// Other transactions held its items the whole time the assignment retried (a
+    /// crowd of racers), or the database did not answer: nothing was written, and
+    /// whether it is free is not known.
+    Busy,
+}
+
+/// How a dispatch ended.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Dispatch<R> {
+    Assigned {
+        result: R,
+        candidate: Candidate,
+    },
+    /// No free ambulance (of the type) within [`EMERGENCY_RADIUS_KM`].
+    NoneNear,
+    /// [`MAX_TRIES`] assignments were refused.
+    GaveUp,
+}
+
+/// What a dispatch cost (the benchmark's figures).
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct DispatchStats {
+    pub searches: usize,
+    /// Sequential rounds of Queries, all searches together.
+    pub search_rounds: usize,
+    pub queries: usize,
+    pub items_read: usize,
+    /// Assignments tried.
+    pub tries: usize,
+}
+
+/// What the searches of one dispatch learnt.
+#[derive(Default)]
+struct Known {
+    /// Refused as taken: none of its entries counts.
+    taken: HashSet<Id>,
+    /// Its live entry is fresh (read), or its position was found fresh: its hospital
+    /// entry is not where it is.
+    live: HashSet<Id>,
+    /// Its live entry was read and is stale (or at the hospital): it ranks there.
+    at_hospital: HashSet<Id>,
+}
+
+impl Known {
+    /// Whether an entry may be a ranking point, learning from the live ones.
+    fn keep(&mut self, e: &FreeEntry, want: Option<AmbulanceType>, now: OffsetDateTime) -> bool {
+        if self.taken.contains(&e.ambulance) || want.is_some_and(|t| t != e.ambulance_type) {
+            return false;
+        }
+        match e.spot {
+            Spot::Live { .. } if e.is_fresh(now) => {
+                self.live.insert(e.ambulance);
+                true
+            }
+            Spot::Live { .. } => {
+                self.at_hospital.insert(e.ambulance);
+                false
+            }
+            Spot::Hospital => !self.live.contains(&e.ambulance),
+        }
+    }
+}
+
+/// One request's dispatch: its searches and what they learnt. [`Dispatcher::search`]
+/// runs one search (so that the first can run beside other reads), [`Dispatcher::run`]
+/// tries candidates and searches again until one is assigned.
+pub struct Dispatcher {
+    pickup: (f64, f64),
+    want: Option<AmbulanceType>,
+    now: OffsetDateTime,
+    first_target_km: f64,
+    next_target_km: f64,
+    known: Mutex<Known>,
+    /// The last search proved that nothing it did not answer lies within 50 km.
+    searched_all: bool,
+    /// Busy attempts in a row.
+    busy_streak: usize,
+    pub stats: DispatchStats,
+}
+
+impl Dispatcher {
+    /// `first_target_km` is the first search round's radius: a guess of where the
+    /// nearest lies (the answer does not depend on it, only the rounds and items
+    /// read).
+    pub fn new(
+        pickup: (f64, f64),
+        want: Option<AmbulanceType>,
+        now: OffsetDateTime,
+        first_target_km: f64,
+    ) -> Dispatcher {
+        Dispatcher {
+            pickup,
+            want,
+            now,
+            first_target_km,
+            next_target_km: first_target_km,
+            known: Mutex::new(Known::default()),
+            searched_all: false,
+            busy_streak: 0,
+            stats: DispatchStats::default(),
+        }
+    }
+
+    /// One search with `fetch` (the entries of a batch of ranges, one Query per range
+    /// and shard): the ambulances not refused yet within the radius it proved, at
+    /// their ranking points, nearest first.
+    pub async fn search<E, F, Fut>(&mut self, fetch: &mut F) -> Result<Vec<Candidate>, E>
+    where
+        F: FnMut(Vec<Range>) -> Fut,
+        Fut: Future<Output = Result<Vec<FreeEntry>, E>>,
+    {
+        let params = SearchParams {
+            first_target_km: self.next_target_km.clamp(0.05, EMERGENCY_RADIUS_KM),
+            empty_growth: EMPTY_GROWTH,
+            cells_per_radius: CELLS_PER_RADIUS,
+            ..SearchParams::default()
+        };
+        let (want, now, known) = (self.want, self.now, &self.known);
+        let (proven, search) = geo::nearest_proven(
+            params,
+            self.pickup.0,
+            self.pickup.1,
+            1,
+            EMERGENCY_RADIUS_KM,
+            |ranges| {
+                let read = fetch(ranges);
+                async move {
+                    let mut entries = read.await?;
+                    // Live entries first, so a batch's fresh ones rule out their
+                    // ambulances' hospital entries in the same batch.
+                    entries.sort_by_key(|e| matches!(e.spot, Spot::Hospital));
+                    let mut known = known.lock().expect("not poisoned");
+                    entries.retain(|e| known.keep(e, want, now));
+                    Ok(entries)
+                }
+            },
+        )
+        .await?;
+        self.stats.searches += 1;
+        self.stats.search_rounds += search.rounds;
+        self.stats.queries += search.queries;
+        self.stats.items_read += search.items_read;
+        self.searched_all = proven.radius_km >= EMERGENCY_RADIUS_KM;
+        // Nothing not yet refused lies nearer than this proved: a next search (when
+        // these are all refused) looks farther at once.
+        self.next_target_km = (proven.radius_km * NEXT_SEARCH_GROWTH).max(self.first_target_km);
+        let known = self.known.lock().expect("not poisoned");
+        Ok(candidates(proven.items, &known, &mut rand::rng()))
+    }
+
+    /// Tries `candidates` (from [`Dispatcher::search`]) with `take` (the conditional
+    /// assignment), nearest first, searching again with `fetch` when they are spent,
+    /// until one is assigned, none is left within 50 km, or [`MAX_TRIES`] were
+    /// refused.
+    pub async fn run<R, E, F, FFut, T, TFut>(
+        mut self,
+        mut candidates: Vec<Candidate>,
+        mut fetch: F,
+        mut take: T,
+    ) -> Result<(Dispatch<R>, DispatchStats), E>
+    where
+        F: FnMut(Vec<Range>) -> FFut,
+        FFut: Future<Output = Result<Vec<FreeEntry>, E>>,
+        T: FnMut(Candidate) -> TFut,
+        TFut: Future<Output = Result<Attempt<R>, E>>,
+    {
+        loop {
+            if candidates.is_empty() && self.searched_all {
+                return Ok((Dispatch::NoneNear, self.stats));
+            }
+            let mut queue: VecDeque<(Candidate, usize)> =
+                candidates.into_iter().map(|c| (c, 0)).collect();
+            while let Some((candidate, busy)) = queue.pop_front() {
+                if self.stats.tries == MAX_TRIES || self.busy_streak == MAX_BUSY_STREAK {
+                    return Ok((Dispatch::GaveUp, self.stats));
+                }
+                self.stats.tries += 1;
+                let id = candidate.entry.ambulance;
+                let attempt = take(candidate.clone()).await?;
+                self.busy_streak = match attempt {
+                    Attempt::Busy => self.busy_streak + 1,
+                    _ => 0,
+                };
+                match attempt {
+                    Attempt::Assigned(result) => {
+                        return Ok((Dispatch::Assigned { result, candidate }, self.stats));
+                    }
+                    Attempt::Taken => {
+                        self.known.lock().expect("not poisoned").taken.insert(id);
+                    }
+                    Attempt::Elsewhere => {
+                        self.known.lock().expect("not poisoned").live.insert(id);
+                    }
+                    // Again after the others; past that, a next search may offer it.
+                    Attempt::Busy if busy < BUSY_RETRIES => queue.push_back((candidate, busy + 1)),
+                    Attempt::Busy => {}
+                }
+            }
+            candidates = self.search(&mut fetch).await?;
+        }
+    }
+}
+
+/// The proven entries as ambulances at their ranking points, nearest first: a
+/// hospital entry of an ambulance known to be live elsewhere is dropped (its live
+/// entry, if it is within the proven radius, is among the entries). Ties: a known
+/// position first, then shuffled.
+fn candidates(
+    entries: Vec<(FreeEntry, f64)>,
+    known: &Known,
+    rng: &mut impl rand::Rng,
+) -> Vec<Candidate> {
+    let mut by_id: HashMap<Id, Candidate> = HashMap::new();
+    for (entry, distance_km) in entries {
+        let id = entry.ambulance;
+        let live = matches!(entry.spot, Spot::Live { .. });
+        if !live && known.live.contains(&id) {
+            continue;
+        }
+        let candidate = Candidate {
+            check_position: !live,
+            entry,
+            distance_km,
+        };
+        by_id
+            .entry(id)
+            .and_modify(|c| {
+                if distance_km < c.distance_km {
+                    *c = candidate.clone();
+                }
+            })
+            .or_insert(candidate);
+    }
+    let mut out: Vec<Candidate> = by_id.into_values().collect();
+    out.shuffle(rng);
+    let unsure =
+        |c: &Candidate| c.check_position && !known.at_hospital.contains(&c.entry.ambulance);
+    out.sort_by(|a, b| {
+        a.distance_km
+            .total_cmp(&b.distance_km)
+            .then(unsure(a).cmp(&unsure(b)))
+    });
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geo::{haversine_km, keys_of, wrap_longitude};
+    use proptest::prelude::*;
+    use std::convert::Infallible;
+    use time::macros::datetime;
+
+    const NOW: OffsetDateTime = datetime!(2026-03-04 05:06:07 UTC);
+
+    /// One [`Dispatcher`] from the first search to the end, over memory.
+    fn dispatch<T>(
+        index: &geo::MemoryIndex<FreeEntry>,
+        pickup: (f64, f64),
+        want: Option<AmbulanceType>,
+        first_target_km: f64,
+        take: T,
+    ) -> (Dispatch<u64>, DispatchStats)
+    where
+        T: FnMut(Candidate) -> std::future::Ready<Result<Attempt<u64>, Infallible>>,
+    {
+        let mut fetch = |ranges: Vec<Range>| std::future::ready(Ok(index.read(&ranges)));
+        let run = async {
+            let mut dispatcher = Dispatcher::new(pickup, want, NOW, first_target_km);
+            let first = dispatcher.search(&mut fetch).await?;
+            dispatcher.run(first, fetch, take).await
+        };
+        match futures::executor::block_on(run) {
+            Ok(done) => done,
+            Err(never) => match never {},
+        }
+    }
+
+    /// An ambulance as it truly is.
+    #[derive(Debug, Clone)]
+    struct Truth {
+        id: u64,
+        ambulance_type: AmbulanceType,
+        hospital: (f64, f64),
+        /// Its last report: where, and how many seconds before NOW.
+        last: Option<((f64, f64), i64)>,
+        /// Taken although the index still shows it (a racer got it, or the index
+        /// is behind).
+        taken: bool,
+    }
+
+    impl Truth {
+        fn fresh(&self) -> bool {
+            self.last.is_some_and(|(_, age)| age <= 120)
+        }
+        fn ranking_point(&self) -> (f64, f64) {
+            match self.last {
+                Some((p, _)) if self.fresh() => p,
+                _ => self.hospital,
+            }
+        }
+        fn entry(&self, spot: Spot) -> FreeEntry {
+            let mut e = FreeEntry {
+                ambulance: Id::try_from(self.id).unwrap(),
+                ambulance_type: self.ambulance_type,
+                hospital_id: Id::try_from(1).unwrap(),
+                hospital: self.hospital,
+                spot,
+                keys: (String::new(), 0),
+                number: Some(format!("N-{}", self.id)),
+                driver_info: None,
+            };
+            let (lat, lng) = e.point();
+            e.keys = keys_of(lat, lng);
+            e
+        }
+        /// Its two entries, as the store writes them.
+        fn entries(&self) -> [FreeEntry; 2] {
+            let live = match self.last {
+                Some(((lat, lng), age)) => Spot::Live {
+                    latitude: lat,
+                    longitude: lng,
+                    recorded_at: Some(NOW - time::Duration::seconds(age)),
+                },
+                None => Spot::Live {
+                    latitude: self.hospital.0,
+                    longitude: self.hospital.1,
+                    recorded_at: None,
+                },
+            };
+            [self.entry(Spot::Hospital), self.entry(live)]
+        }
+    }
+
+    /// The dispatch over an in-memory index of the fleet's entries, `take` judging
+    /// by the truth as the store's transaction does.
+    fn run(
+        fleet: &[Truth],
+        pickup: (f64, f64),
+        want: Option<AmbulanceType>,
+        first_target_km: f64,
+    ) -> (Dispatch<u64>, DispatchStats) {
+        let index = geo::MemoryIndex::new(fleet.iter().flat_map(Truth::entries));
+        let by_id: HashMap<u64, &Truth> = fleet.iter().map(|t| (t.id, t)).collect();
+        let take = |c: Candidate| {
+            let truth = by_id[&c.entry.ambulance.get()];
+            std::future::ready(Ok(if truth.taken {
+                Attempt::Taken
+            } else if c.check_position && truth.fresh() {
+                Attempt::Elsewhere
+            } else {
+                Attempt::Assigned(truth.id)
+            }))
+        };
+        dispatch(&index, pickup, want, first_target_km, take)
+    }
+
+    /// The free ambulances of the type within 50 km at their ranking points, nearest
+    /// first.
+    fn brute(fleet: &[Truth], pickup: (f64, f64), want: Option<AmbulanceType>) -> Vec<(f64, u64)> {
+        let mut all: Vec<(f64, u64)> = fleet
+            .iter()
+            .filter(|t| !t.taken && want.is_none_or(|w| w == t.ambulance_type))
+            .map(|t| {
+                let (lat, lng) = t.ranking_point();
+                (haversine_km(pickup.0, pickup.1, lat, lng), t.id)
+            })
+            .filter(|(d, _)| *d <= EMERGENCY_RADIUS_KM)
+            .collect();
+        all.sort_by(|a, b| a.0.total_cmp(&b.0));
+        all
+    }
+
+    fn check(fleet: &[Truth], pickup: (f64, f64), want: Option<AmbulanceType>, first: f64) {
+        let (got, stats) = run(fleet, pickup, want, first);
+        let want_list = brute(fleet, pickup, want);
+        match (got, want_list.first()) {
+            (Dispatch::Assigned { result, candidate }, Some((d, _))) => {
+                assert_eq!(candidate.distance_km, *d, "{result} is not the nearest");
+                let truth = fleet.iter().find(|t| t.id == result).unwrap();
+                let (lat, lng) = truth.ranking_point();
+                assert_eq!(haversine_km(pickup.0, pickup.1, lat, lng), *d);
+            }
+            (Dispatch::NoneNear, None) => {}
+            (got, want) => panic!("got {got:?}, want {want:?} ({stats:?})"),
+        }
+    }
+
+    const TYPES: [AmbulanceType; 3] = [AmbulanceType::Bls, AmbulanceType::Als, AmbulanceType::Pta];
+
+    fn fleet_strategy() -> impl Strategy<Value = (f64, f64, f64, Vec<Truth>)> {
+        (
+            (-80.0f64..80.0, -180.0f64..180.0),
+            prop_oneof![0.005f64..0.05, 0.05f64..0.8],
+            prop::collection::vec(
+                (
+                    (-1.0f64..1.0, -1.0f64..1.0),
+                    0usize..3,
+                    prop::option::of(((-1.0f64..1.0, -1.0f64..1.0), 0i64..400)),
+                    prop::bool::weighted(0.2),
+                ),
+                0..60,
+            ),
+        )
+            .prop_map(|((lat, lng), spread, raw)| {
+                let at = |(a, b): (f64, f64)| {
+                    (
+                        (lat + a * spread).clamp(-89.9, 89.9),
+                        wrap_longitude(lng + b * spread),
+                    )
+                };
+                let fleet = raw
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, (h, t, last, taken))| Truth {
+                        id: i as u64 + 1,
+                        ambulance_type: TYPES[t],
+                        // Hospitals on a coarse grid, so several ambulances share one.
+                        hospital: at(((h.0 * 4.0).round() / 4.0, (h.1 * 4.0).round() / 4.0)),
+                        last: last.map(|(p, age)| (at(p), age)),
+                        taken,
+                    })
+                    .collect();
+                (lat, lng, spread, fleet)
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        /// Random fleets (fresh, stale and no positions; three types; some taken
+        /// behind the index's back): the ambulance assigned is the nearest free one
+        /// by its ranking point, whatever the first round's guess.
+        #[test]
+        fn assigns_the_nearest_free_ambulance_like_brute_force(
+            (lat, lng, spread, fleet) in fleet_strategy(),
+            (qa, qb) in (-1.0f64..1.0, -1.0f64..1.0),
+            want in prop::option::of(0usize..3),
+            first in prop_oneof![0.05f64..1.0, 1.0f64..60.0],
+        ) {
+            let pickup = ((lat + qa * spread).clamp(-89.9, 89.9), wrap_longitude(lng + qb * spread));
+            check(&fleet, pickup, want.map(|t| TYPES[t]), first);
+        }
+    }
+
+    fn ambulance(id: u64, hospital: (f64, f64), last: Option<((f64, f64), i64)>) -> Truth {
+        Truth {
+            id,
+            ambulance_type: AmbulanceType::Bls,
+            hospital,
+            last,
+            taken: false,
+        }
+    }
+
+    #[test]
+    fn a_fresh_position_ranks_and_a_stale_one_falls_back_to_the_hospital() {
+        let pickup = (30.0, 74.0);
+        // 1: hospital 2 km away, but fresh 10 km away. 2: hospital 5 km away, stale
+        // position 1 km away. 3: hospital 8 km away, never reported.
+        let fleet = [
+            ambulance(1, (30.018, 74.0), Some(((30.09, 74.0), 30))),
+            ambulance(2, (30.045, 74.0), Some(((30.009, 74.0), 600))),
+            ambulance(3, (30.072, 74.0), None),
+        ];
+        let (got, _) = run(&fleet, pickup, None, 0.5);
+        let Dispatch::Assigned { result, candidate } = got else {
+            panic!("{got:?}")
+        };
+        assert_eq!(result, 2);
+        assert!(candidate.check_position);
+        assert!((candidate.distance_km - 5.0).abs() < 0.1);
+        // Once 2 is taken, 3 at its hospital beats 1's live position.
+        let mut fleet = fleet.to_vec();
+        fleet[1].taken = true;
+        let (got, stats) = run(&fleet, pickup, None, 0.5);
+        assert!(
+            matches!(got, Dispatch::Assigned { result: 3, .. }),
+            "{got:?}"
+        );
+        assert!(stats.tries >= 2, "{stats:?}");
+        // And with 3 gone as well, 1 by its live position, which needs no check.
+        fleet[2].taken = true;
+        let (got, _) = run(&fleet, pickup, None, 0.5);
+        let Dispatch::Assigned { result, candidate } = got else {
+            panic!("{got:?}")
+        };
+        assert_eq!(result, 1);
+        assert!(!candidate.check_position);
+    }
+
+    #[test]
+    fn the_type_filter_and_the_radius() {
+        let pickup = (-33.9, 151.2);
+        let mut near_als = ambulance(1, (-33.91, 151.2), None);
+        near_als.ambulance_type = AmbulanceType::Als;
+        let far_bls = ambulance(2, (-33.9, 151.75), None); // about 51 km east
+        let fleet = [near_als, far_bls];
+        let (got, _) = run(&fleet, pickup, Some(AmbulanceType::Als), 3.0);
+        assert!(matches!(got, Dispatch::Assigned { result: 1, .. }));
+        let (got, stats) = run(&fleet, pickup, Some(AmbulanceType::Bls), 3.0);
+        assert_eq!(got, Dispatch::NoneNear);
+        // Proving that nothing lies within 50 km took few rounds.
+        assert!(stats.search_rounds <= 3, "{stats:?}");
+        let (got, _) = run(&[], pickup, None, 3.0);
+        assert_eq!(got, Dispatch::NoneNear);
+    }
+
+    #[test]
+    fn many_taken_ambulances_are_tried_once_each_then_it_gives_up() {
+        let pickup = (12.97, 77.59);
+        let fleet: Vec<Truth> = (1..=40)
+            .map(|i| Truth {
+                taken: true,
+                ..ambulance(i, (12.97 + i as f64 * 0.001, 77.59), None)
+            })
+            .collect();
+        let (got, stats) = run(&fleet, pickup, None, 1.0);
+        assert_eq!(got, Dispatch::GaveUp);
+        assert_eq!(stats.tries, MAX_TRIES);
+        let few = &fleet[..5];
+        let (got, stats) = run(few, pickup, None, 1.0);
+        assert_eq!(got, Dispatch::NoneNear);
+        assert_eq!(stats.tries, 5);
+    }
+
+    /// The dispatch over the fleet's entries with `take` answering by ambulance id.
+    fn run_taking(
+        fleet: &[Truth],
+        mut take: impl FnMut(u64) -> Attempt<u64>,
+    ) -> (Dispatch<u64>, DispatchStats) {
+        let index = geo::MemoryIndex::new(fleet.iter().flat_map(Truth::entries));
+        let take = |c: Candidate| std::future::ready(Ok(take(c.entry.ambulance.get())));
+        dispatch(&index, (1.0, 1.0), None, 3.0, take)
+    }
+
+    #[test]
+    fn a_busy_ambulance_is_tried_again_after_the_others_and_a_busy_database_gives_up() {
+        let fleet = [
+            ambulance(1, (1.001, 1.0), None),
+            ambulance(2, (1.002, 1.0), None),
+        ];
+        let mut tried = vec![];
+        let (got, stats) = run_taking(&fleet, |id| {
+            tried.push(id);
+            match (id, tried.len()) {
+                (1, 1) => Attempt::Busy,
+                (1, _) => Attempt::Assigned(1),
+                _ => Attempt::Taken,
+            }
+        });
+        assert!(
+            matches!(got, Dispatch::Assigned { result: 1, .. }),
+            "{got:?}"
+        );
+        assert_eq!((tried, stats.tries), (vec![1, 2, 1], 3));
+        // Busy every time: three in a row, and it stops.
+        let (got, stats) = run_taking(&fleet, |_| Attempt::Busy);
+        assert_eq!((got, stats.tries), (Dispatch::GaveUp, MAX_BUSY_STREAK));
+    }
+
+    #[test]
+    fn ambulances_at_one_hospital_are_tried_in_a_random_order() {
+        let fleet: Vec<Truth> = (1..=10)
+            .map(|i| ambulance(i, (48.85, 2.35), None))
+            .collect();
+        let firsts: HashSet<u64> = (0..40)
+            .map(|_| match run(&fleet, (48.86, 2.35), None, 3.0).0 {
+                Dispatch::Assigned { result, .. } => result,
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert!(firsts.len() > 3, "{firsts:?}");
+    }
+}

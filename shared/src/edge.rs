@@ -1,0 +1,144 @@
+//! How requests reach a function, and from whom: in AWS only through CloudFront
+//! (so its security headers always apply), and the client's address, for the
+//! limits that count per address (`store::limits`).
+//!
+//! CloudFront adds [`ORIGIN_SECRET_HEADER`] (an origin custom header, the value in
+//! Secrets Manager) to every request it forwards to the HTTP API; [`guard`] refuses
+//! any request without it, i.e. one sent to the API's own endpoint around
+//! CloudFront (docs/decisions/0008-sessions-and-limits.md says why this and not a
+//! disabled endpoint).
+//!
+//! API Gateway gives the address it saw (`requestContext.http.sourceIp`); behind
+//! CloudFront that is an edge server's, so CloudFront's viewer-request function
+//! sends the viewer's address in [`VIEWER_ADDRESS_HEADER`], which is believed only on
+//! requests that carried the origin secret (see [`guard`]), i.e. that came through
+//! CloudFront, which overwrites whatever a client sent in that header.
+//!
+//! Where no address is known (a local run without API Gateway in front), the limits
+//! per address are skipped and the login throttle counts all such callers as one
+//! address: the per-user limits still hold (docs/decisions/0008-sessions-and-limits.md).
+
+use std::{
+    net::{IpAddr, Ipv6Addr},
+    sync::Arc,
+};
+
+use axum::{
+    Router,
+    extract::{FromRequestParts, Request},
+    http::request::Parts,
+    middleware::{self, Next},
+    response::{IntoResponse, Response},
+};
+use lambda_http::request::RequestContext;
+use sha2::{Digest, Sha256};
+
+use crate::error::ApiError;
+
+/// The viewer's address, as CloudFront's `/api/*` viewer-request function sets it.
+pub const VIEWER_ADDRESS_HEADER: &str = "x-viewer-address";
+
+/// The header that carries the origin secret from CloudFront to the functions.
+pub const ORIGIN_SECRET_HEADER: &str = "x-origin-secret";
+
+/// Set by [`guard`] on a request that proved it came through CloudFront.
+#[derive(Debug, Clone, Copy)]
+struct ViewerAddress(IpAddr);
+
+/// `router` as a deployed function serves it: with an origin secret configured,
+/// only requests that carry it (that came through CloudFront) reach the router, and
+/// their viewer address is believed; the rest get 403. Without one (local runs,
+/// `sam local`), `router` unchanged.
+pub fn guard(router: Router, origin_secret: Option<&str>) -> Router {
+    let Some(secret) = origin_secret else {
+        return router;
+    };
+    let expected: Arc<[u8]> = Sha256::digest(secret.as_bytes()).to_vec().into();
+    router.layer(middleware::from_fn(move |req: Request, next: Next| {
+        let expected = expected.clone();
+        async move { through_cloudfront(&expected, req, next).await }
+    }))
+}
+
+async fn through_cloudfront(expected: &[u8], mut req: Request, next: Next) -> Response {
+    // Digests compared, so the time taken tells nothing about the secret's bytes.
+    let presented = req
+        .headers()
+        .get(ORIGIN_SECRET_HEADER)
+        .map(|v| Sha256::digest(v.as_bytes()));
+    if presented.as_deref() != Some(expected) {
+        return ApiError::Forbidden("Use the site's address for the API".into()).into_response();
+    }
+    req.headers_mut().remove(ORIGIN_SECRET_HEADER);
+    let viewer = req
+        .headers()
+        .get(VIEWER_ADDRESS_HEADER)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<IpAddr>().ok());
+    if let Some(ip) = viewer {
+        req.extensions_mut().insert(ViewerAddress(ip));
+    }
+    next.run(req).await
+}
+
+/// The client's address, when known.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ClientAddress(pub Option<IpAddr>);
+
+impl ClientAddress {
+    /// What the limits count by: an IPv4 address, or the /64 network of an IPv6 one
+    /// (one subscriber usually holds a whole /64, so single IPv6 addresses would
+    /// make per-address limits free to dodge). `None` when unknown.
+    pub fn key(&self) -> Option<String> {
+        self.0.map(|ip| match ip {
+            IpAddr::V4(v4) => v4.to_string(),
+            IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+                Some(v4) => v4.to_string(),
+                None => {
+                    let s = v6.segments();
+                    let net = Ipv6Addr::new(s[0], s[1], s[2], s[3], 0, 0, 0, 0);
+                    format!("{net}/64")
+                }
+            },
+        })
+    }
+}
+
+/// API Gateway's source address of the request, if it came through API Gateway.
+// With only the `apigw_http` feature, `RequestContext` has one variant.
+#[allow(irrefutable_let_patterns)]
+fn source_ip(parts: &Parts) -> Option<IpAddr> {
+    let RequestContext::ApiGatewayV2(ctx) = parts.extensions.get::<RequestContext>()? else {
+        return None;
+    };
+    ctx.http.source_ip.as_deref()?.parse().ok()
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for ClientAddress {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, ApiError> {
+        if let Some(ViewerAddress(ip)) = parts.extensions.get::<ViewerAddress>() {
+            return Ok(ClientAddress(Some(*ip)));
+        }
+        Ok(ClientAddress(source_ip(parts)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(ip: &str) -> String {
+        ClientAddress(Some(ip.parse().unwrap())).key().unwrap()
+    }
+
+    #[test]
+    fn ipv6_addresses_count_by_their_64_network() {
+        assert_eq!(key("203.0.113.7"), "203.0.113.7");
+        assert_eq!(key("2001:db8:1:2:3:4:5:6"), "2001:db8:1:2::/64");
+        assert_eq!(key("2001:db8:1:2:ffff::1"), "2001:db8:1:2::/64");
+        assert_eq!(key("::ffff:198.51.100.9"), "198.51.100.9");
+        assert_eq!(ClientAddress(None).key(), None);
+    }
+}

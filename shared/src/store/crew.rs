@@ -1,0 +1,213 @@
+//! Crew accounts: user items with role CREW, bound to one ambulance (ADR 0007).
+//!
+//! - listed by name on the KEYS_ONLY `list` index (`listpk = CREW`), counted by the
+//!   `crew` counter, paged like hospitals;
+//! - found per ambulance on `gsi1` (`gsi1pk = AMBCREW#<ambulance>`);
+//! - each ambulance counts its crew (`crewCount`, in the same transactions), so an
+//!   ambulance (or its hospital) with crew cannot be removed, even in a race.
+
+use super::{
+    counters::{self, Total},
+    keys,
+    schema::GSI1,
+    table::{Query, Store},
+    tx::{Label, Tx, TxError, Write},
+    users::{UserItem, account_refused},
+};
+use crate::{
+    domain::{
+        ambulance,
+        crew::{self, Crew, NewCrew},
+        page::Page,
+        user::{Role, User},
+    },
+    error::ApiError,
+    types::{Email, Id, Username, now_rfc3339},
+};
+
+impl UserItem {
+    /// The crew account this item is, if it is one.
+    pub(crate) fn crew(self) -> Option<Crew> {
+        let ambulance_id = self.ambulance_id?;
+        let u = self.user;
+        u.role.is_crew().then_some(Crew {
+            id: u.id,
+            username: u.username,
+            email: u.email,
+            phone: u.phone,
+            role: u.role,
+            ambulance_id,
+            created_at: u.created_at,
+        })
+    }
+}
+
+/// Adds `delta` to an ambulance's crew count, on the condition that it exists.
+fn count_crew(ambulance: Id, delta: i64) -> Write {
+    Write::update(keys::ambulance(ambulance), "ADD crewCount :d")
+        .exists()
+        .value(":d", delta)
+}
+
+/// The stored crew account `id`, on the condition that it is still bound to
+/// `ambulance` (so a move or removal never acts on a crew changed meanwhile).
+fn still_bound(write: Write, ambulance: Id) -> Write {
+    write
+        .when("#role = :crew AND ambulanceId = :bound")
+        .name("#role", "role")
+        .value(":crew", Role::Crew)
+        .value(":bound", ambulance)
+}
+
+impl Store {
+    /// Creates a crew account bound to an existing ambulance (404 otherwise), with
+    /// its username and email claimed like any user's.
+    pub async fn create_crew(&self, new: NewCrew) -> Result<Crew, ApiError> {
+        let id = self.next_id("user").await?;
+        let ambulance_id = new.ambulance_id;
+        let item = UserItem {
+            key: keys::user(id),
+            user: User {
+                id,
+                username: new.username.to_string(),
+                email: new.email.to_string(),
+                phone: new.phone.to_string(),
+                latitude: None,
+                longitude: None,
+                role: Role::Crew,
+                created_at: now_rfc3339(),
+            },
+            password_hash: new.password_hash,
+            session_version: 0,
+            ambulance_id: Some(ambulance_id),
+            gsi1pk: Some(keys::ambulance_crew(ambulance_id)),
+            gsi1sk: Some(keys::crew_in_ambulance(id)),
+            listpk: Some(keys::CREW.into()),
+            listsk: Some(keys::by_name(new.username.as_str(), id)),
+        };
+        let mut tx = item.account_tx(&new.username, &new.email);
+        tx.push(Label::Ambulance(ambulance_id), count_crew(ambulance_id, 1))
+            .push(Label::Counter, counters::add(counters::CREW, &Total::ONE)?);
+        self.commit(tx).await.map_err(|e| {
+            e.or_refused(|r| {
+                account_refused(
+                    &r,
+                    Some((
+                        Label::Ambulance(ambulance_id),
+                        ambulance::not_found(ambulance_id),
+                    )),
+                )
+            })
+        })?;
+        item.crew()
+            .ok_or_else(|| ApiError::internal("a new crew item is a crew"))
+    }
+
+    /// The crew account `id`; None when there is none (or the user is not a crew).
+    pub async fn crew(&self, id: Id) -> Result<Option<Crew>, ApiError> {
+        Ok(self
+            .get::<UserItem>(&keys::user(id))
+            .await?
+            .and_then(UserItem::crew))
+    }
+
+    /// The account `id` as a crew: None when there is no such account, `Some(None)`
+    /// when it is not a crew (one GetItem, for the crew extractor).
+    pub async fn account_as_crew(&self, id: Id) -> Result<Option<Option<Crew>>, ApiError> {
+        Ok(self
+            .get::<UserItem>(&keys::user(id))
+            .await?
+            .map(UserItem::crew))
+    }
+
+    /// The crew accounts of one ambulance, by id.
+    pub async fn ambulance_crew(&self, ambulance: Id) -> Result<Vec<Crew>, ApiError> {
+        let items: Vec<UserItem> = self
+            .query_all(Query::on(GSI1, "gsi1pk = :p").value(":p", keys::ambulance_crew(ambulance)))
+            .await?;
+        Ok(items.into_iter().filter_map(UserItem::crew).collect())
+    }
+
+    pub async fn crew_count(&self) -> Result<u64, ApiError> {
+        let c: Total = counters::read(self, counters::CREW).await?;
+        Ok(c.total.max(0) as u64)
+    }
+
+    /// One page of crew accounts by username; the total from the crew counter.
+    pub async fn crew_page(&self, page: u32, size: u32) -> Result<Page<Crew>, ApiError> {
+        let (total, keys) = self
+            .counted_page_keys(self.crew_count(), keys::CREW, page, size, false)
+            .await?;
+        let items: Vec<UserItem> = self.batch_get(keys).await?;
+        Ok(Page::new(
+            items.into_iter().filter_map(UserItem::crew).collect(),
+            total,
+            page,
+            size,
+        ))
+    }
+
+    /// Binds a crew account to another ambulance (404 for an unknown one); both
+    /// ambulances' crew counts move in the same transaction.
+    pub async fn move_crew(&self, id: Id, to: Id) -> Result<Crew, ApiError> {
+        let current = self.crew(id).await?.ok_or_else(|| crew::not_found(id))?;
+        let from = current.ambulance_id;
+        if from == to {
+            // Still check the ambulance: a move to an unknown one is a 404 either way.
+            return match self.ambulance(to).await? {
+                Some(_) => Ok(current),
+                None => Err(ambulance::not_found(to)),
+            };
+        }
+        let rebind = Write::update(keys::user(id), "SET ambulanceId = :to, gsi1pk = :pk")
+            .value(":to", to)
+            .value(":pk", keys::ambulance_crew(to));
+        let mut tx = Tx::new();
+        tx.push(Label::User, still_bound(rebind, from))
+            .push(Label::Ambulance(from), count_crew(from, -1))
+            .push(Label::Ambulance(to), count_crew(to, 1));
+        self.commit(tx).await.map_err(|e| {
+            e.or_refused(|r| {
+                if r.by(Label::Ambulance(to)) {
+                    ambulance::not_found(to)
+                } else {
+                    crew::changed_meanwhile(id)
+                }
+            })
+        })?;
+        Ok(Crew {
+            ambulance_id: to,
+            ..current
+        })
+    }
+
+    /// Removes a crew account: the user, its name and email guards, its ambulance's
+    /// count and the crew counter, together.
+    pub async fn remove_crew(&self, id: Id) -> Result<(), ApiError> {
+        let current = self.crew(id).await?.ok_or_else(|| crew::not_found(id))?;
+        let username = Username::try_from(current.username.clone()).map_err(ApiError::internal)?;
+        let email = Email::try_from(current.email.clone()).map_err(ApiError::internal)?;
+        let mut tx = Tx::new();
+        tx.push(
+            Label::User,
+            still_bound(Write::delete(keys::user(id)), current.ambulance_id),
+        )
+        .push(
+            Label::UsernameGuard,
+            Write::delete(keys::username_guard(&username)),
+        )
+        .push(Label::EmailGuard, Write::delete(keys::email_guard(&email)))
+        .push(
+            Label::Ambulance(current.ambulance_id),
+            count_crew(current.ambulance_id, -1),
+        )
+        .push(
+            Label::Counter,
+            counters::add(counters::CREW, &Total { total: -1 })?,
+        );
+        self.commit(tx).await.map_err(|e| match e {
+            TxError::Refused(_) => crew::changed_meanwhile(id),
+            TxError::Api(e) => e,
+        })
+    }
+}

@@ -1,0 +1,798 @@
+//! The nearest-hospital search from memory (docs/decisions/0006-nearest-search.md).
+//!
+//! Each warm instance holds every hospital (the fields a search answers) in a k-d
+//! tree ([`crate::geo::points`]), loaded from a snapshot kept in the table, and
+//! answers a search with one strongly consistent GetItem of a small version item
+//! plus a lookup in memory.
+//!
+//! # Items (all in the main table)
+//!
+//! | item | pk | sk | holds |
+//! |---|---|---|---|
+//! | version | `HOSPITAL_INDEX` | `VERSION` | `epoch`, `generation`, `log`: the last [`LOG_LEN`] changes as `[generation, chunk]` |
+//! | manifest | `HOSPITAL_INDEX` | `MANIFEST` | `epoch`, `generation`, `chunks`: `{chunk: generation of its last write}` |
+//! | chunk | `HOSPITAL_INDEX#<epoch>#<group>` | `CHUNK#<chunk>` | `generation`, `count`, `data`: the hospitals with `id / 100 = chunk`, deflated |
+//!
+//! A group is [`CHUNKS_PER_GROUP`] chunks, one partition read by one Query at cold
+//! start (a few Queries at once instead of one per chunk, so the read units follow
+//! the bytes, not the item count). An epoch is one build of the whole snapshot
+//! ([`Store::write_hospital_index`]); within it, chunks are rewritten in place.
+//!
+//! # Writes
+//!
+//! Every hospital add or removal goes in one transaction with: its chunk rewritten
+//! (the generation `g + 1`), the version item's `generation` moved from `g` to
+//! `g + 1` on the condition that it is `g` (and the epoch unchanged) with the change
+//! appended to its log, and the manifest's entry for the chunk set to `g + 1`. Two
+//! writes that read the same `g` cannot both commit; the loser reads again and
+//! retries ([`Store::commit_with_index`]). A failed hospital condition leaves all
+//! of it unwritten.
+//!
+//! # Why a search is never stale
+//!
+//! A search first reads the version item with a strongly consistent GetItem, which
+//! reflects every write acknowledged before the search started. If this instance's
+//! copy is at that generation or later, it answers from memory. Otherwise it brings
+//! the copy up to the generation read, before answering:
+//! - the log holds every generation after the copy's (consecutive numbers): the
+//!   chunks it names are read with strongly consistent GetItems;
+//! - else (a new instance, another epoch, or more than [`LOG_LEN`] writes since):
+//!   the manifest (strongly consistent, written in the same transactions, so at
+//!   least as new as the version read) names every chunk and its generation; the
+//!   chunks are read with eventually consistent Queries (half the read units), and
+//!   any chunk missing or older than its manifest generation is read again strongly
+//!   consistently. A chunk newer than the manifest is kept (it is a committed
+//!   write); its generation is remembered, so the log will not ask for it again.
+
+use std::{
+    collections::{BTreeMap, BTreeSet, HashMap},
+    io::{Read, Write as _},
+    sync::{Arc, PoisonError, RwLock},
+};
+
+use backon::Retryable;
+use futures::{StreamExt, TryStreamExt, future::try_join_all};
+use serde::{Deserialize, Serialize};
+
+use super::{
+    hospitals::HospitalItem,
+    keys::{self, Key},
+    retry,
+    schema::LIST,
+    table::{Query, Store},
+    tx::{Label, Tx, TxError, Write},
+};
+use crate::{domain::hospital::Hospital, error::ApiError, geo::points::PointIndex, types::Id};
+
+/// Hospitals per chunk, by id: chunk `c` holds ids `100c ..= 100c + 99`. At the
+/// longest names, addresses and contacts the API accepts (800 characters of up to 4
+/// bytes) 100 hospitals still fit in one 400 KB item, uncompressed.
+pub const CHUNK_SIZE: u64 = 100;
+/// Chunks per partition (one Query each at cold start).
+pub const CHUNKS_PER_GROUP: u64 = 64;
+/// Changes the version item remembers. An instance that missed more reloads whole.
+pub const LOG_LEN: usize = 32;
+/// Retries of a hospital write that lost the version item to another write (every
+/// hospital write moves it, so concurrent admins take turns), with the store's
+/// retry policy.
+const WRITE_RETRIES: usize = 10;
+/// Tries of a full load that met a snapshot being rebuilt underneath it.
+const LOAD_ATTEMPTS: u32 = 3;
+/// Chunk items written at once by a build.
+const BUILD_WRITES_AT_ONCE: usize = 16;
+
+/// The first byte of a chunk's `data`: how the rest is encoded.
+const FORMAT_DEFLATED_POSTCARD: u8 = 1;
+
+fn chunk_of(id: Id) -> u64 {
+    id.get() / CHUNK_SIZE
+}
+
+fn chunk_key(epoch: &str, chunk: u64) -> Key {
+    keys::hospital_index_chunk(epoch, chunk / CHUNKS_PER_GROUP, chunk)
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct VersionItem {
+    #[serde(flatten)]
+    key: Key,
+    epoch: String,
+    generation: u64,
+    /// `(generation, chunk)` of the last [`LOG_LEN`] writes, oldest first.
+    log: Vec<(u64, u64)>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct ManifestItem {
+    #[serde(flatten)]
+    key: Key,
+    epoch: String,
+    generation: u64,
+    /// Chunk number (as text: a map key) → the generation of its last write.
+    chunks: HashMap<String, u64>,
+}
+
+/// One chunk's hospitals, in id order, column by column (a few allocations per
+/// chunk instead of three strings per hospital: a cold start decodes 100 000).
+#[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
+struct Rows {
+    ids: Vec<u64>,
+    latitude: Vec<f64>,
+    longitude: Vec<f64>,
+    /// Each hospital's name, address and contact (empty when none), one after the
+    /// other; `ends[3i..3i + 3]` are where hospital i's three end.
+    text: String,
+    ends: Vec<u32>,
+    has_contact: Vec<bool>,
+}
+
+impl Rows {
+    fn len(&self) -> usize {
+        self.ids.len()
+    }
+
+    fn from_hospitals(hospitals: &[Hospital]) -> Rows {
+        let mut rows = Rows::default();
+        for h in hospitals {
+            rows.ids.push(h.id.get());
+            rows.latitude.push(h.latitude);
+            rows.longitude.push(h.longitude);
+            for part in [&h.name, &h.address, h.contact_info.as_deref().unwrap_or("")] {
+                rows.text.push_str(part);
+                rows.ends.push(rows.text.len() as u32);
+            }
+            rows.has_contact.push(h.contact_info.is_some());
+        }
+        rows
+    }
+
+    /// Row `i` (checked by [`Rows::decode`]).
+    fn hospital(&self, i: usize) -> Hospital {
+        let start = if i == 0 {
+            0
+        } else {
+            self.ends[3 * i - 1] as usize
+        };
+        let [a, b, c] = [0, 1, 2].map(|j| self.ends[3 * i + j] as usize);
+        Hospital {
+            id: Id::try_from(self.ids[i]).expect("checked by decode"),
+            name: self.text[start..a].to_owned(),
+            address: self.text[a..b].to_owned(),
+            latitude: self.latitude[i],
+            longitude: self.longitude[i],
+            contact_info: self.has_contact[i].then(|| self.text[b..c].to_owned()),
+            distance: None,
+        }
+    }
+
+    fn hospitals(&self) -> Vec<Hospital> {
+        (0..self.len()).map(|i| self.hospital(i)).collect()
+    }
+
+    fn encode(&self) -> Result<Vec<u8>, ApiError> {
+        let raw = postcard::to_allocvec(self).map_err(ApiError::internal)?;
+        let mut out = flate2::write::DeflateEncoder::new(
+            vec![FORMAT_DEFLATED_POSTCARD],
+            flate2::Compression::default(),
+        );
+        out.write_all(&raw).map_err(ApiError::internal)?;
+        out.finish().map_err(ApiError::internal)
+    }
+
+    /// Decodes and checks a chunk: columns of one length, ids valid and increasing,
+    /// text offsets increasing and on character boundaries.
+    fn decode(data: &[u8]) -> Result<Rows, ApiError> {
+        let Some((&FORMAT_DEFLATED_POSTCARD, deflated)) = data.split_first() else {
+            return Err(ApiError::internal("hospital index chunk: unknown format"));
+        };
+        let mut raw = Vec::with_capacity(deflated.len() * 3);
+        flate2::read::DeflateDecoder::new(deflated)
+            .read_to_end(&mut raw)
+            .map_err(ApiError::internal)?;
+        let rows: Rows = postcard::from_bytes(&raw).map_err(ApiError::internal)?;
+        let n = rows.ids.len();
+        let columns_agree = rows.latitude.len() == n
+            && rows.longitude.len() == n
+            && rows.has_contact.len() == n
+            && rows.ends.len() == 3 * n;
+        let ids_ok = rows.ids.windows(2).all(|w| w[0] < w[1])
+            && rows.ids.iter().all(|id| Id::try_from(*id).is_ok());
+        let mut last = 0;
+        let text_ok = rows.ends.iter().all(|end| {
+            let end = *end as usize;
+            let ok = end >= last && rows.text.is_char_boundary(end);
+            last = end;
+            ok
+        });
+        if columns_agree && ids_ok && text_ok {
+            Ok(rows)
+        } else {
+            Err(ApiError::internal(
+                "hospital index chunk: inconsistent columns",
+            ))
+        }
+    }
+}
+
+/// A chunk as stored.
+#[derive(Serialize, Deserialize)]
+struct ChunkItem {
+    #[serde(flatten)]
+    key: Key,
+    chunk: u64,
+    generation: u64,
+    count: usize,
+    #[serde(with = "serde_bytes")]
+    data: Vec<u8>,
+}
+
+/// A chunk as held in memory.
+#[derive(Debug)]
+struct Chunk {
+    number: u64,
+    generation: u64,
+    rows: Rows,
+}
+
+impl Chunk {
+    fn item(&self, epoch: &str) -> Result<ChunkItem, ApiError> {
+        Ok(ChunkItem {
+            key: chunk_key(epoch, self.number),
+            chunk: self.number,
+            generation: self.generation,
+            count: self.rows.len(),
+            data: self.rows.encode()?,
+        })
+    }
+
+    fn parse(item: ChunkItem) -> Result<Chunk, ApiError> {
+        Ok(Chunk {
+            number: item.chunk,
+            generation: item.generation,
+            rows: Rows::decode(&item.data)?,
+        })
+    }
+}
+
+/// One instance's copy of the index at one generation: immutable, replaced whole.
+struct Snapshot {
+    epoch: String,
+    /// Every write up to this generation is in the copy (some chunks may be newer).
+    generation: u64,
+    chunks: BTreeMap<u64, Arc<Chunk>>,
+    /// Point `i` of `points` is row `entries[i].1` of chunk `entries[i].0`; in id
+    /// order, so equal distances come in id order.
+    entries: Vec<(Arc<Chunk>, usize)>,
+    points: PointIndex,
+}
+
+impl Snapshot {
+    fn new(epoch: String, generation: u64, chunks: BTreeMap<u64, Arc<Chunk>>) -> Snapshot {
+        let mut entries = Vec::new();
+        let mut points = Vec::new();
+        for chunk in chunks.values() {
+            for row in 0..chunk.rows.len() {
+                entries.push((chunk.clone(), row));
+                points.push((chunk.rows.latitude[row], chunk.rows.longitude[row]));
+            }
+        }
+        Snapshot {
+            epoch,
+            generation,
+            chunks,
+            entries,
+            points: PointIndex::new(points),
+        }
+    }
+
+    fn chunk_generation(&self, chunk: u64) -> u64 {
+        self.chunks.get(&chunk).map_or(0, |c| c.generation)
+    }
+
+    fn nearest(&self, lat: f64, lng: f64, k: usize, radius_km: f64) -> Vec<Hospital> {
+        self.points
+            .nearest(lat, lng, k, radius_km)
+            .into_iter()
+            .map(|(i, d)| {
+                let (chunk, row) = &self.entries[i];
+                Hospital {
+                    distance: Some((d * 1000.0).round() / 1000.0),
+                    ..chunk.rows.hospital(*row)
+                }
+            })
+            .collect()
+    }
+}
+
+/// This instance's copy of the index (one per [`Store`], i.e. per warm Lambda
+/// instance); empty until the first search.
+#[derive(Default)]
+pub struct HospitalIndex {
+    held: RwLock<Option<Arc<Snapshot>>>,
+    /// One refresh at a time; searches that need the same one wait for it.
+    refresh: tokio::sync::Mutex<()>,
+}
+
+impl HospitalIndex {
+    fn held(&self) -> Option<Arc<Snapshot>> {
+        self.held
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    /// The copy, brought up to at least `version` first if it is older.
+    async fn current(
+        &self,
+        store: &Store,
+        version: &VersionItem,
+        stats: &mut NearestStats,
+    ) -> Result<Arc<Snapshot>, ApiError> {
+        let fresh = |s: &Option<Arc<Snapshot>>| {
+            s.as_ref()
+                .filter(|s| s.generation >= version.generation)
+                .cloned()
+        };
+        if let Some(s) = fresh(&self.held()) {
+            return Ok(s);
+        }
+        let _one_at_a_time = self.refresh.lock().await;
+        let held = self.held();
+        if let Some(s) = fresh(&held) {
+            return Ok(s);
+        }
+        let caught_up = match &held {
+            Some(held) => store.catch_up(held, version, stats).await?,
+            None => None,
+        };
+        let next = Arc::new(match caught_up {
+            Some(s) => s,
+            None => store.load_snapshot(stats).await?,
+        });
+        *self.held.write().unwrap_or_else(PoisonError::into_inner) = Some(next.clone());
+        Ok(next)
+    }
+}
+
+/// What one search cost (for the benchmark and the logs).
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct NearestStats {
+    /// Sequential DynamoDB rounds (calls made at once count once; a Query's further
+    /// pages, which a group of chunks needs only past 1 MB, are not counted).
+    pub rounds: usize,
+    /// Chunks read to bring this instance's copy up to date (0 when it was).
+    pub chunks_read: usize,
+    /// Set when the table has no index yet and the search ran on the H3 index.
+    pub h3: Option<crate::geo::SearchStats>,
+}
+
+/// What a hospital write does to the index.
+pub(crate) enum IndexChange<'a> {
+    Put(&'a Hospital),
+    Remove(Id),
+}
+
+impl IndexChange<'_> {
+    fn id(&self) -> Id {
+        match self {
+            IndexChange::Put(h) => h.id,
+            IndexChange::Remove(id) => *id,
+        }
+    }
+
+    fn apply(&self, rows: &Rows) -> Rows {
+        let id = self.id();
+        let mut hospitals: Vec<Hospital> = rows
+            .hospitals()
+            .into_iter()
+            .filter(|h| h.id != id)
+            .collect();
+        if let IndexChange::Put(h) = self {
+            let at = hospitals.partition_point(|x| x.id < id);
+            hospitals.insert(
+                at,
+                Hospital {
+                    distance: None,
+                    ..(*h).clone()
+                },
+            );
+        }
+        Rows::from_hospitals(&hospitals)
+    }
+}
+
+/// What [`Store::write_hospital_index`] wrote.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IndexBuild {
+    pub epoch: String,
+    pub generation: u64,
+    pub hospitals: usize,
+    pub chunks: usize,
+    /// Bytes of the chunks' `data` (what a cold start reads, give or take the keys).
+    pub bytes: usize,
+}
+
+impl Store {
+    /// The `k` nearest hospitals within `radius_km`, nearest first, with distances
+    /// (km, rounded to metres): from this instance's copy of the index, after one
+    /// strongly consistent read of the version item. On a table whose index was
+    /// never built (e.g. data from before it existed), from the H3 index instead.
+    pub async fn nearest_hospitals(
+        &self,
+        center: crate::types::LatLng,
+        k: usize,
+        radius_km: f64,
+    ) -> Result<(Vec<Hospital>, NearestStats), ApiError> {
+        let mut stats = NearestStats {
+            rounds: 1,
+            ..NearestStats::default()
+        };
+        let Some(version) = self.read_version().await? else {
+            let (found, h3) = self.nearest_hospitals_h3(center, k, radius_km).await?;
+            stats.rounds += h3.rounds;
+            stats.h3 = Some(h3);
+            return Ok((found, stats));
+        };
+        let snapshot = self
+            .hospital_index()
+            .current(self, &version, &mut stats)
+            .await?;
+        let found = snapshot.nearest(center.lat.get(), center.lng.get(), k, radius_km);
+        Ok((found, stats))
+    }
+
+    /// The `k` nearest hospitals from this instance's copy of the index as it is,
+    /// reading nothing: it may miss the latest writes, and is `None` before this
+    /// instance's first search loaded it. For guesses only (where the emergency
+    /// search for a free ambulance starts), never for an answer.
+    pub fn nearest_hospitals_held(
+        &self,
+        center: crate::types::LatLng,
+        k: usize,
+        radius_km: f64,
+    ) -> Option<Vec<Hospital>> {
+        let snapshot = self.hospital_index().held()?;
+        Some(snapshot.nearest(center.lat.get(), center.lng.get(), k, radius_km))
+    }
+
+    async fn read_version(&self) -> Result<Option<VersionItem>, ApiError> {
+        self.get(&keys::hospital_index_version()).await
+    }
+
+    /// The index's current generation (one more per hospital write or build), or
+    /// `None` when the table has no index yet.
+    pub async fn hospital_index_generation(&self) -> Result<Option<u64>, ApiError> {
+        Ok(self.read_version().await?.map(|v| v.generation))
+    }
+
+    /// `held` brought up to `version` by the chunks its log names; `None` when the
+    /// log does not reach back to `held` (or another epoch began): load whole.
+    async fn catch_up(
+        &self,
+        held: &Snapshot,
+        version: &VersionItem,
+        stats: &mut NearestStats,
+    ) -> Result<Option<Snapshot>, ApiError> {
+        let next = held.generation + 1;
+        if held.epoch != version.epoch || !version.log.iter().any(|(g, _)| *g == next) {
+            return Ok(None);
+        }
+        let mut wanted: BTreeMap<u64, u64> = BTreeMap::new();
+        for (generation, chunk) in &version.log {
+            if *generation >= next && *generation > held.chunk_generation(*chunk) {
+                let g = wanted.entry(*chunk).or_default();
+                *g = (*g).max(*generation);
+            }
+        }
+        let read = self
+            .chunks_consistent(&held.epoch, wanted.keys(), stats)
+            .await?;
+        let mut chunks = held.chunks.clone();
+        for (number, generation) in wanted {
+            match read.get(&number) {
+                Some(chunk) if chunk.generation >= generation => {
+                    chunks.insert(number, chunk.clone());
+                }
+                // Gone or older under a strongly consistent read: the snapshot was
+                // rebuilt meanwhile. Load whole.
+                _ => return Ok(None),
+            }
+        }
+        Ok(Some(Snapshot::new(
+            held.epoch.clone(),
+            version.generation,
+            chunks,
+        )))
+    }
+
+    /// Chunks by number, strongly consistent, all at once.
+    async fn chunks_consistent(
+        &self,
+        epoch: &str,
+        numbers: impl Iterator<Item = &u64>,
+        stats: &mut NearestStats,
+    ) -> Result<BTreeMap<u64, Arc<Chunk>>, ApiError> {
+        let numbers: Vec<u64> = numbers.copied().collect();
+        if numbers.is_empty() {
+            return Ok(BTreeMap::new());
+        }
+        let items = try_join_all(numbers.iter().map(|c| async move {
+            self.get::<ChunkItem>(&chunk_key(epoch, *c))
+                .await?
+                .map(Chunk::parse)
+                .transpose()
+        }))
+        .await?;
+        stats.rounds += 1;
+        stats.chunks_read += numbers.len();
+        Ok(items
+            .into_iter()
+            .flatten()
+            .map(|c| (c.number, Arc::new(c)))
+            .collect())
+    }
+
+    /// The whole index: the manifest, then every group's chunks at once.
+    async fn load_snapshot(&self, stats: &mut NearestStats) -> Result<Snapshot, ApiError> {
+        for _ in 0..LOAD_ATTEMPTS {
+            let manifest: ManifestItem = self
+                .get(&keys::hospital_index_manifest())
+                .await?
+                .ok_or_else(|| ApiError::internal("hospital index: version without manifest"))?;
+            stats.rounds += 1;
+            let mut expected = BTreeMap::new();
+            for (chunk, generation) in &manifest.chunks {
+                let chunk: u64 = chunk.parse().map_err(ApiError::internal)?;
+                expected.insert(chunk, *generation);
+            }
+            let groups: BTreeSet<u64> = expected.keys().map(|c| c / CHUNKS_PER_GROUP).collect();
+            let epoch = &manifest.epoch;
+            let read = try_join_all(groups.iter().map(|g| self.chunk_group(epoch, *g))).await?;
+            if !groups.is_empty() {
+                stats.rounds += 1;
+            }
+            let mut chunks = BTreeMap::new();
+            for items in read {
+                for chunk in items {
+                    stats.chunks_read += 1;
+                    chunks.insert(chunk.number, Arc::new(chunk));
+                }
+            }
+            let behind: Vec<u64> = expected
+                .iter()
+                .filter(|(c, g)| chunks.get(*c).is_none_or(|chunk| chunk.generation < **g))
+                .map(|(c, _)| *c)
+                .collect();
+            let again = self.chunks_consistent(epoch, behind.iter(), stats).await?;
+            if behind.iter().any(|c| {
+                again
+                    .get(c)
+                    .is_none_or(|chunk| chunk.generation < expected[c])
+            }) {
+                // Deleted under us: a rebuild moved to another epoch. Start over.
+                continue;
+            }
+            chunks.extend(again);
+            return Ok(Snapshot::new(manifest.epoch, manifest.generation, chunks));
+        }
+        Err(ApiError::Unavailable)
+    }
+
+    /// One group's chunks, eventually consistent (half the read units; the caller
+    /// checks each chunk's generation).
+    async fn chunk_group(&self, epoch: &str, group: u64) -> Result<Vec<Chunk>, ApiError> {
+        let items: Vec<ChunkItem> = self
+            .query_all(
+                Query::table("pk = :p")
+                    .value(":p", keys::hospital_index_group(epoch, group))
+                    .eventually_consistent(),
+            )
+            .await?;
+        items.into_iter().map(Chunk::parse).collect()
+    }
+
+    /// Commits the transaction `base` builds together with the index update for
+    /// `change`. When only the index's version item refused (another hospital write
+    /// committed since it was read), reads it again and retries with the store's
+    /// policy; any other refusal is the caller's, with its labels.
+    pub(crate) async fn commit_with_index(
+        &self,
+        change: IndexChange<'_>,
+        base: impl Fn() -> Result<Tx, ApiError>,
+    ) -> Result<(), TxError> {
+        let attempt = || async {
+            let mut tx = base()?;
+            for write in self.index_update(&change).await? {
+                tx.push(Label::HospitalIndex, write);
+            }
+            self.commit(tx).await
+        };
+        let lost_the_version = |e: &TxError| matches!(e, TxError::Refused(r) if r.labels().iter().all(|l| *l == Label::HospitalIndex));
+        match attempt
+            .retry(retry::policy().with_max_times(WRITE_RETRIES))
+            .when(lost_the_version)
+            .await
+        {
+            Err(e) if lost_the_version(&e) => {
+                tracing::warn!("hospital index: version item still contended after retries");
+                Err(TxError::Api(ApiError::Unavailable))
+            }
+            other => other,
+        }
+    }
+
+    /// The chunk rewritten, the version item moved on (on the condition that it did
+    /// not move since it was read) and the manifest entry set, for one hospital
+    /// write. Builds the index first if the table has none.
+    async fn index_update(&self, change: &IndexChange<'_>) -> Result<Vec<Write>, ApiError> {
+        let version = match self.read_version().await? {
+            Some(v) => v,
+            None => {
+                match self.build_hospital_index().await {
+                    // Built, or built by another write at the same moment.
+                    Ok(_) | Err(ApiError::Conflict(_)) => {}
+                    Err(e) => return Err(e),
+                }
+                self.read_version()
+                    .await?
+                    .ok_or_else(|| ApiError::internal("hospital index: built but not found"))?
+            }
+        };
+        let number = chunk_of(change.id());
+        let rows = match self
+            .get::<ChunkItem>(&chunk_key(&version.epoch, number))
+            .await?
+        {
+            Some(item) => Chunk::parse(item)?.rows,
+            None => Rows::default(),
+        };
+        let generation = version.generation + 1;
+        let chunk = Chunk {
+            number,
+            generation,
+            rows: change.apply(&rows),
+        };
+        let mut log = version.log.clone();
+        log.push((generation, number));
+        let drop = log.len().saturating_sub(LOG_LEN);
+        log.drain(..drop);
+        Ok(vec![
+            Write::put(&chunk.item(&version.epoch)?),
+            Write::update(keys::hospital_index_version(), "SET #g = :new, #l = :log")
+                .when("#g = :old AND #e = :epoch")
+                .name("#g", "generation")
+                .name("#l", "log")
+                .name("#e", "epoch")
+                .value(":new", generation)
+                .value(":old", version.generation)
+                .value(":log", log)
+                .value(":epoch", &version.epoch),
+            Write::update(
+                keys::hospital_index_manifest(),
+                "SET #g = :new, #m.#c = :new",
+            )
+            .name("#g", "generation")
+            .name("#m", "chunks")
+            .name("#c", &number.to_string())
+            .value(":new", generation),
+        ])
+    }
+
+    /// Builds the index from every hospital in the table (read through the `list`
+    /// index): for a table that has none yet (the first hospital write does this),
+    /// or to repair one (`manage build-hospital-index`).
+    pub async fn build_hospital_index(&self) -> Result<IndexBuild, ApiError> {
+        let keys: Vec<Key> = self
+            .query_all(Query::on(LIST, "listpk = :p").value(":p", keys::HOSPITALS))
+            .await?;
+        let items: Vec<HospitalItem> = self.batch_get(keys).await?;
+        self.write_hospital_index(items.into_iter().map(Hospital::from).collect())
+            .await
+    }
+
+    /// Writes a new epoch of the index holding exactly `hospitals`, then makes it
+    /// current in one transaction, on the condition that no hospital write committed
+    /// since the version item was read (else 409 and the new epoch is deleted). The
+    /// old epoch's chunks are deleted afterwards (an instance loading them meanwhile
+    /// finds them gone and starts over from the new manifest).
+    pub(crate) async fn write_hospital_index(
+        &self,
+        mut hospitals: Vec<Hospital>,
+    ) -> Result<IndexBuild, ApiError> {
+        let manifest_key = keys::hospital_index_manifest();
+        let (old, old_manifest) =
+            tokio::try_join!(self.read_version(), self.get::<ManifestItem>(&manifest_key))?;
+        let generation = old.as_ref().map_or(1, |v| v.generation + 1);
+        let epoch = format!("{:016x}", rand::random::<u64>());
+        hospitals.sort_by_key(|h| h.id);
+        let mut chunks: Vec<Chunk> = vec![];
+        for group in hospitals.chunk_by(|a, b| chunk_of(a.id) == chunk_of(b.id)) {
+            chunks.push(Chunk {
+                number: chunk_of(group[0].id),
+                generation,
+                rows: Rows::from_hospitals(group),
+            });
+        }
+        let items: Vec<ChunkItem> = chunks
+            .iter()
+            .map(|c| c.item(&epoch))
+            .collect::<Result<_, _>>()?;
+        let bytes = items.iter().map(|i| i.data.len()).sum();
+        let keys: Vec<Key> = items.iter().map(|i| i.key.clone()).collect();
+        self.put_all(items).await?;
+
+        let version = VersionItem {
+            key: keys::hospital_index_version(),
+            epoch: epoch.clone(),
+            generation,
+            log: vec![],
+        };
+        let manifest = ManifestItem {
+            key: keys::hospital_index_manifest(),
+            epoch: epoch.clone(),
+            generation,
+            chunks: chunks
+                .iter()
+                .map(|c| (c.number.to_string(), generation))
+                .collect(),
+        };
+        let put_version = match &old {
+            None => Write::put(&version).absent(),
+            Some(old) => Write::put(&version)
+                .when("#g = :old")
+                .name("#g", "generation")
+                .value(":old", old.generation),
+        };
+        let mut flip = Tx::new();
+        flip.push(Label::HospitalIndex, put_version)
+            .push(Label::HospitalIndex, Write::put(&manifest));
+        if let Err(e) = self.commit(flip).await {
+            self.delete_all(keys).await;
+            return Err(e.or_refused(|_| {
+                ApiError::Conflict(
+                    "Hospitals changed while the index was being built; please retry".into(),
+                )
+            }));
+        }
+        if let Some(old) = old_manifest {
+            let old_keys = old
+                .chunks
+                .keys()
+                .filter_map(|c| c.parse::<u64>().ok())
+                .map(|c| chunk_key(&old.epoch, c))
+                .collect();
+            self.delete_all(old_keys).await;
+        }
+        Ok(IndexBuild {
+            epoch,
+            generation,
+            hospitals: hospitals.len(),
+            chunks: chunks.len(),
+            bytes,
+        })
+    }
+
+    /// PutItems, [`BUILD_WRITES_AT_ONCE`] at a time (the admin function may
+    /// PutItem but not BatchWriteItem).
+    async fn put_all(&self, items: Vec<ChunkItem>) -> Result<(), ApiError> {
+        futures::stream::iter(items)
+            .map(|item| async move { self.put_item(&item).await })
+            .buffer_unordered(BUILD_WRITES_AT_ONCE)
+            .try_collect::<Vec<()>>()
+            .await?;
+        Ok(())
+    }
+
+    /// Best-effort deletes of chunks no version names (left over, harmless if kept).
+    async fn delete_all(&self, keys: Vec<Key>) {
+        let results: Vec<Result<(), ApiError>> = futures::stream::iter(keys)
+            .map(|k| async move { self.delete_item(&k).await })
+            .buffer_unordered(BUILD_WRITES_AT_ONCE)
+            .collect()
+            .await;
+        let failed = results.iter().filter(|r| r.is_err()).count();
+        if failed > 0 {
+            tracing::warn!(failed, "hospital index: could not delete unused chunks");
+        }
+    }
+}

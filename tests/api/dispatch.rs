@@ -1,0 +1,745 @@
+//! From booking to dispatch against DynamoDB Local, through the routers: pickups,
+//! every stage move of the crew, the admin and the requester (allowed and refused),
+//! the completing move freeing the ambulance atomically, racing taps, who may see
+//! and move what, and old bookings that still read.
+
+use futures::future::join_all;
+use http::{Method, StatusCode};
+use serde_json::{Value, json};
+use shared::{domain::booking::BookingStatus, testing::TestUser};
+
+use crate::{
+    crew::{Fleet, id_of},
+    helpers::stages,
+};
+
+/// A fleet with a user and a crew per ambulance.
+struct Dispatch {
+    f: Fleet,
+    user: TestUser,
+    crews: Vec<TestUser>,
+}
+
+impl Dispatch {
+    async fn new(ambulances: usize) -> Dispatch {
+        let f = Fleet::new(ambulances).await;
+        let user = f.app.user("requester").await;
+        let mut crews = vec![];
+        for (i, amb) in f.ambulances.iter().enumerate() {
+            crews.push(f.app.crew(&format!("crew{i}"), id_of(amb)).await);
+        }
+        Dispatch { f, user, crews }
+    }
+
+    fn book_body(&self, ambulance: &Value) -> Value {
+        json!({"hospitalId": self.f.hospital["id"], "ambulanceId": ambulance["id"], "bookingType": "EMERGENCY",
+               "patient": {"name": "Asha", "age": 67, "gender": "Female", "condition": "Chest pain"},
+               "pickup": {"latitude": 30.70, "longitude": 74.35, "landmark": " gate 2, blue house "}})
+    }
+
+    async fn book(&self, ambulance: &Value) -> Value {
+        self.book_as(&self.user, ambulance).await
+    }
+
+    /// A booking of `requester` (a user holds at most 3 open bookings).
+    async fn book_as(&self, requester: &TestUser, ambulance: &Value) -> Value {
+        let res = self
+            .f
+            .app
+            .post(
+                "/api/booking/book",
+                Some(&requester.token),
+                self.book_body(ambulance),
+            )
+            .await;
+        assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+        res.body
+    }
+
+    async fn crew_step(
+        &self,
+        crew: &TestUser,
+        booking: &Value,
+        stage: &str,
+    ) -> (StatusCode, Value) {
+        let res = self
+            .f
+            .app
+            .call(
+                Method::PATCH,
+                "/api/crew/job/stage",
+                Some(&crew.token),
+                Some(json!({"bookingId": booking["id"], "stage": stage})),
+            )
+            .await;
+        (res.status, res.body)
+    }
+
+    async fn admin_status(&self, booking: &Value, status: &str) -> (StatusCode, Value) {
+        let res = self
+            .f
+            .app
+            .patch(
+                &format!(
+                    "/api/admin/bookings/status?bookingId={}&status={status}",
+                    booking["id"]
+                ),
+                self.f.admin_token(),
+            )
+            .await;
+        (res.status, res.body)
+    }
+
+    async fn cancel(&self, who: &TestUser, booking: &Value) -> (StatusCode, Value) {
+        let res = self
+            .f
+            .app
+            .patch(
+                &format!("/api/booking/cancel?bookingId={}", booking["id"]),
+                Some(&who.token),
+            )
+            .await;
+        (res.status, res.body)
+    }
+
+    async fn booking(&self, booking: &Value) -> Value {
+        let res = self
+            .f
+            .app
+            .get(
+                &format!("/api/booking/{}", booking["id"]),
+                self.f.admin_token(),
+            )
+            .await;
+        assert_eq!(res.status, StatusCode::OK);
+        res.body
+    }
+
+    async fn ambulance(&self, ambulance: &Value) -> Value {
+        let all = self
+            .f
+            .app
+            .get("/api/admin/ambulances/all", self.f.admin_token())
+            .await;
+        all.body
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a["id"] == ambulance["id"])
+            .unwrap()
+            .clone()
+    }
+
+    /// The dashboard's counters equal a recount of the bookings and the fleet, and
+    /// the free-ambulance entries exist exactly for the AVAILABLE ambulances.
+    async fn assert_consistent(&self) {
+        crate::helpers::assert_consistent(&self.f.app, self.f.admin_token().unwrap()).await;
+    }
+}
+
+#[tokio::test]
+async fn the_crew_takes_a_booking_from_pending_to_completed() {
+    let d = Dispatch::new(1).await;
+    let (amb, crew) = (&d.f.ambulances[0], &d.crews[0]);
+    let b = d.book(amb).await;
+    assert_eq!(b["bookingStatus"], "PENDING");
+    assert_eq!(b["tripStage"], Value::Null);
+    assert_eq!(
+        b["pickup"],
+        json!({"latitude": 30.70, "longitude": 74.35, "landmark": "gate 2, blue house"})
+    );
+    assert_eq!(b["userPhone"], "+15550001111");
+    assert_eq!(stages(&b), ["PENDING"]);
+    assert_eq!(b["timeline"][0]["at"], b["bookingTime"]);
+
+    // The job shows on the crew's screen.
+    let me = d.f.app.get("/api/crew/me", Some(&crew.token)).await;
+    assert_eq!(me.status, StatusCode::OK, "{:?}", me.body);
+    assert_eq!(me.body["job"]["id"], b["id"]);
+    assert_eq!(me.body["crew"]["username"], "crew0");
+    assert_eq!(me.body["ambulance"]["status"], "ON_DUTY");
+    assert_eq!(me.body["ambulance"]["position"]["source"], "HOSPITAL");
+
+    let mut want = vec!["PENDING"];
+    for (step, status, stage, reached) in [
+        ("EN_ROUTE", "ACTIVE", "EN_ROUTE", vec!["ACTIVE", "EN_ROUTE"]),
+        ("AT_PICKUP", "ACTIVE", "AT_PICKUP", vec!["AT_PICKUP"]),
+        ("TO_HOSPITAL", "ACTIVE", "TO_HOSPITAL", vec!["TO_HOSPITAL"]),
+        ("AT_HOSPITAL", "ACTIVE", "AT_HOSPITAL", vec!["AT_HOSPITAL"]),
+        ("COMPLETED", "COMPLETED", "AT_HOSPITAL", vec!["COMPLETED"]),
+    ] {
+        let (code, moved) = d.crew_step(crew, &b, step).await;
+        assert_eq!(code, StatusCode::OK, "{step}: {moved:?}");
+        assert_eq!(
+            (moved["bookingStatus"].as_str(), moved["tripStage"].as_str()),
+            (Some(status), Some(stage))
+        );
+        want.extend(reached);
+        assert_eq!(stages(&moved), want, "{step}");
+        // What the route answered is what is stored.
+        assert_eq!(d.booking(&b).await, moved, "{step}");
+        let amb_now = d.ambulance(amb).await;
+        let expect = if step == "COMPLETED" {
+            "AVAILABLE"
+        } else {
+            "ON_DUTY"
+        };
+        assert_eq!(amb_now["status"], expect, "{step}");
+    }
+    // Free again: bookable, and no job on the crew's screen.
+    let me = d.f.app.get("/api/crew/me", Some(&crew.token)).await;
+    assert_eq!(me.body["job"], Value::Null);
+    assert_eq!(me.body["ambulance"]["status"], "AVAILABLE");
+    d.book(amb).await;
+    d.assert_consistent().await;
+}
+
+#[tokio::test]
+async fn every_refused_crew_step_is_a_409_that_writes_nothing() {
+    let d = Dispatch::new(1).await;
+    let (amb, crew) = (&d.f.ambulances[0], &d.crews[0]);
+    let order = [
+        "EN_ROUTE",
+        "AT_PICKUP",
+        "TO_HOSPITAL",
+        "AT_HOSPITAL",
+        "COMPLETED",
+    ];
+    // At each point of the trip, every step but the next one is refused.
+    let b = d.book(amb).await;
+    for (i, next) in order.iter().enumerate() {
+        let before = d.booking(&b).await;
+        for step in order.iter().filter(|s| *s != next) {
+            let (code, body) = d.crew_step(crew, &b, step).await;
+            assert_eq!(code, StatusCode::CONFLICT, "{next}/{step}: {body:?}");
+            assert!(
+                body["message"]
+                    .as_str()
+                    .unwrap()
+                    .contains(&format!("the next step is {next}"))
+                    || before["bookingStatus"] == "COMPLETED",
+                "{body:?}"
+            );
+        }
+        assert_eq!(
+            d.booking(&b).await,
+            before,
+            "nothing was written before {next}"
+        );
+        let (code, _) = d.crew_step(crew, &b, next).await;
+        assert_eq!(code, StatusCode::OK, "{i}");
+    }
+    // After COMPLETED every step is refused: the booking is final.
+    for step in order {
+        let (code, body) = d.crew_step(crew, &b, step).await;
+        assert_eq!(code, StatusCode::CONFLICT, "{body:?}");
+        assert!(
+            body["message"]
+                .as_str()
+                .unwrap()
+                .contains("COMPLETED is final"),
+            "{body:?}"
+        );
+    }
+    // Unknown and dispatcher-only stages are 400 naming `stage`.
+    for stage in ["DISPATCHED", "FLYING", ""] {
+        let res =
+            d.f.app
+                .call(
+                    Method::PATCH,
+                    "/api/crew/job/stage",
+                    Some(&crew.token),
+                    Some(json!({"bookingId": b["id"], "stage": stage})),
+                )
+                .await;
+        assert_eq!(
+            (res.status, res.field()),
+            (StatusCode::BAD_REQUEST, Some("stage")),
+            "{stage}"
+        );
+    }
+    d.assert_consistent().await;
+}
+
+#[tokio::test]
+async fn the_admin_dropdown_dispatches_and_ends_bookings_consistently_with_the_stages() {
+    let d = Dispatch::new(0).await;
+    let crew_amb = d.f.add_ambulance("ADM-CREW", "AVAILABLE").await;
+    let crew = d.f.app.crew("admincrew", id_of(&crew_amb)).await;
+
+    // ACTIVE from PENDING dispatches; the crew takes it from DISPATCHED.
+    let b = d.book(&crew_amb).await;
+    let (code, moved) = d.admin_status(&b, "ACTIVE").await;
+    assert_eq!(code, StatusCode::OK);
+    assert_eq!(
+        (moved["bookingStatus"].clone(), moved["tripStage"].clone()),
+        (json!("ACTIVE"), json!("DISPATCHED"))
+    );
+    assert_eq!(stages(&moved), ["PENDING", "ACTIVE", "DISPATCHED"]);
+    let (code, moved) = d.crew_step(&crew, &b, "EN_ROUTE").await;
+    assert_eq!(code, StatusCode::OK, "{moved:?}");
+    assert_eq!(
+        stages(&moved),
+        ["PENDING", "ACTIVE", "DISPATCHED", "EN_ROUTE"]
+    );
+    let (code, done) = d.admin_status(&b, "COMPLETED").await;
+    assert_eq!(code, StatusCode::OK);
+    assert_eq!(
+        done["tripStage"], "EN_ROUTE",
+        "the last stage reached stays"
+    );
+    assert_eq!(d.ambulance(&crew_amb).await["status"], "AVAILABLE");
+
+    // Every (status, stage) the admin can meet × every dropdown value.
+    use BookingStatus::*;
+    type Setup = &'static [&'static str];
+    let places: [(&str, Setup); 9] = [
+        ("PENDING", &[]),
+        ("DISPATCHED", &["admin:ACTIVE"]),
+        ("EN_ROUTE", &["EN_ROUTE"]),
+        ("AT_PICKUP", &["EN_ROUTE", "AT_PICKUP"]),
+        ("TO_HOSPITAL", &["EN_ROUTE", "AT_PICKUP", "TO_HOSPITAL"]),
+        (
+            "AT_HOSPITAL",
+            &["EN_ROUTE", "AT_PICKUP", "TO_HOSPITAL", "AT_HOSPITAL"],
+        ),
+        ("COMPLETED", &["admin:COMPLETED"]),
+        ("CANCELLED", &["admin:CANCELLED"]),
+        (
+            "CREW_COMPLETED",
+            &[
+                "EN_ROUTE",
+                "AT_PICKUP",
+                "TO_HOSPITAL",
+                "AT_HOSPITAL",
+                "COMPLETED",
+            ],
+        ),
+    ];
+    for (place, setup) in places {
+        for to in [Pending, Active, Completed, Cancelled] {
+            let amb =
+                d.f.add_ambulance(&format!("A-{place}-{to}"), "AVAILABLE")
+                    .await;
+            let c =
+                d.f.app
+                    .crew(
+                        &format!("c-{place}-{to}").to_lowercase().replace('_', "-"),
+                        id_of(&amb),
+                    )
+                    .await;
+            // A requester each: many of these bookings stay open.
+            let requester =
+                d.f.app
+                    .user(&format!("r-{place}-{to}").to_lowercase().replace('_', "-"))
+                    .await;
+            let b = d.book_as(&requester, &amb).await;
+            for step in setup {
+                let code = match step.strip_prefix("admin:") {
+                    Some(status) => d.admin_status(&b, status).await.0,
+                    None => d.crew_step(&c, &b, step).await.0,
+                };
+                assert_eq!(code, StatusCode::OK, "{place}: {step}");
+            }
+            let before = d.booking(&b).await;
+            let (code, body) = d.admin_status(&b, to.as_ref()).await;
+            let open = matches!(before["bookingStatus"].as_str(), Some("PENDING" | "ACTIVE"));
+            let allowed = match to {
+                Pending => false,
+                Active => place == "PENDING",
+                Completed | Cancelled => open,
+            };
+            if allowed {
+                assert_eq!(code, StatusCode::OK, "{place} -> {to}: {body:?}");
+                assert_eq!(body["bookingStatus"], to.as_ref());
+                let ambulance_now = d.ambulance(&amb).await["status"].clone();
+                let want = if to.is_final() {
+                    "AVAILABLE"
+                } else {
+                    "ON_DUTY"
+                };
+                assert_eq!(ambulance_now, want, "{place} -> {to}");
+                if to.is_final() {
+                    assert_eq!(body["tripStage"], before["tripStage"], "{place} -> {to}");
+                }
+            } else {
+                assert_eq!(code, StatusCode::CONFLICT, "{place} -> {to}: {body:?}");
+                let msg = body["message"].as_str().unwrap();
+                assert!(msg.contains(&format!(" to {to}")), "{msg}");
+                assert_eq!(d.booking(&b).await, before, "{place} -> {to} wrote nothing");
+            }
+        }
+    }
+    d.assert_consistent().await;
+}
+
+#[tokio::test]
+async fn the_requester_cancels_until_the_ambulance_is_at_the_pickup() {
+    let d = Dispatch::new(0).await;
+    let setups: [(&[&str], bool); 5] = [
+        (&[], true),
+        (&["admin:ACTIVE"], true),
+        (&["EN_ROUTE"], true),
+        (&["EN_ROUTE", "AT_PICKUP"], false),
+        (&["EN_ROUTE", "AT_PICKUP", "TO_HOSPITAL"], false),
+    ];
+    for (i, (setup, allowed)) in setups.iter().enumerate() {
+        let amb = d.f.add_ambulance(&format!("Q-{i}"), "AVAILABLE").await;
+        let crew = d.f.app.crew(&format!("qcrew{i}"), id_of(&amb)).await;
+        let b = d.book(&amb).await;
+        for step in *setup {
+            let code = match step.strip_prefix("admin:") {
+                Some(status) => d.admin_status(&b, status).await.0,
+                None => d.crew_step(&crew, &b, step).await.0,
+            };
+            assert_eq!(code, StatusCode::OK);
+        }
+        let before = d.booking(&b).await;
+        let (code, body) = d.cancel(&d.user, &b).await;
+        if *allowed {
+            assert_eq!(code, StatusCode::OK, "{setup:?}: {body:?}");
+            assert_eq!(body["bookingStatus"], "CANCELLED");
+            assert_eq!(d.ambulance(&amb).await["status"], "AVAILABLE");
+        } else {
+            assert_eq!(code, StatusCode::CONFLICT, "{setup:?}: {body:?}");
+            assert!(
+                body["message"].as_str().unwrap().contains("call the crew"),
+                "{body:?}"
+            );
+            assert_eq!(d.booking(&b).await, before);
+            // An admin still may.
+            let res =
+                d.f.app
+                    .patch(
+                        &format!("/api/booking/cancel?bookingId={}", b["id"]),
+                        d.f.admin_token(),
+                    )
+                    .await;
+            assert_eq!(res.status, StatusCode::OK, "{:?}", res.body);
+        }
+    }
+    d.assert_consistent().await;
+}
+
+#[tokio::test]
+async fn a_crew_moves_only_its_own_ambulances_booking() {
+    let d = Dispatch::new(2).await;
+    let b = d.book(&d.f.ambulances[0]).await;
+    let other_crew = &d.crews[1];
+    let (code, body) = d.crew_step(other_crew, &b, "EN_ROUTE").await;
+    assert_eq!(code, StatusCode::FORBIDDEN, "{body:?}");
+    let res =
+        d.f.app
+            .get(
+                &format!("/api/booking/{}/track", b["id"]),
+                Some(&other_crew.token),
+            )
+            .await;
+    assert_eq!(res.status, StatusCode::FORBIDDEN);
+    assert_eq!(
+        stages(&d.booking(&b).await),
+        ["PENDING"],
+        "nothing was written"
+    );
+    // Moved to the booking's ambulance by an admin, it may at once.
+    let res = d.f.move_crew(other_crew.id, &d.f.ambulances[0]["id"]).await;
+    assert_eq!(res.status, StatusCode::OK);
+    assert_eq!(
+        d.crew_step(other_crew, &b, "EN_ROUTE").await.0,
+        StatusCode::OK
+    );
+    // Unknown booking: 404. Users and admins: 403 on every crew route.
+    let (code, _) = d
+        .crew_step(other_crew, &json!({"id": 999_999}), "EN_ROUTE")
+        .await;
+    assert_eq!(code, StatusCode::NOT_FOUND);
+    for token in [&d.user.token, &d.f.admin.token] {
+        for (m, uri, body) in [
+            (Method::GET, "/api/crew/me", None),
+            (
+                Method::PATCH,
+                "/api/crew/job/stage",
+                Some(json!({"bookingId": b["id"], "stage": "AT_PICKUP"})),
+            ),
+            (
+                Method::PUT,
+                "/api/crew/location",
+                Some(json!({"latitude": 1, "longitude": 1, "recordedAt": "2026-01-01T00:00:00Z"})),
+            ),
+            (
+                Method::PATCH,
+                "/api/crew/status",
+                Some(json!({"status": "MAINTENANCE"})),
+            ),
+        ] {
+            let res = d.f.app.call(m.clone(), uri, Some(token), body).await;
+            assert_eq!(res.status, StatusCode::FORBIDDEN, "{m} {uri}");
+        }
+    }
+    // A removed crew's token stops at once.
+    let res = d.f.remove_crew(d.crews[0].id).await;
+    assert_eq!(res.status, StatusCode::NO_CONTENT);
+    let res = d.f.app.get("/api/crew/me", Some(&d.crews[0].token)).await;
+    assert_eq!(res.status, StatusCode::UNAUTHORIZED, "{:?}", res.body);
+}
+
+#[tokio::test]
+async fn two_crew_tapping_the_same_step_at_once_make_one_move() {
+    let d = Dispatch::new(1).await;
+    let amb = &d.f.ambulances[0];
+    let second = d.f.app.crew("second", id_of(amb)).await;
+    let b = d.book(amb).await;
+    for step in [
+        "EN_ROUTE",
+        "AT_PICKUP",
+        "TO_HOSPITAL",
+        "AT_HOSPITAL",
+        "COMPLETED",
+    ] {
+        let taps = join_all([
+            d.crew_step(&d.crews[0], &b, step),
+            d.crew_step(&second, &b, step),
+            d.crew_step(&d.crews[0], &b, step),
+        ])
+        .await;
+        let codes: Vec<StatusCode> = taps.iter().map(|(c, _)| *c).collect();
+        assert_eq!(
+            codes.iter().filter(|c| **c == StatusCode::OK).count(),
+            1,
+            "{step}: {taps:?}"
+        );
+        assert_eq!(
+            codes.iter().filter(|c| **c == StatusCode::CONFLICT).count(),
+            2,
+            "{step}: {codes:?}"
+        );
+    }
+    let done = d.booking(&b).await;
+    assert_eq!(
+        stages(&done),
+        [
+            "PENDING",
+            "ACTIVE",
+            "EN_ROUTE",
+            "AT_PICKUP",
+            "TO_HOSPITAL",
+            "AT_HOSPITAL",
+            "COMPLETED"
+        ],
+        "each stage once"
+    );
+    d.assert_consistent().await;
+}
+
+#[tokio::test]
+async fn completing_and_cancelling_race_and_exactly_one_frees_the_ambulance() {
+    let d = Dispatch::new(1).await;
+    let (amb, crew) = (&d.f.ambulances[0], &d.crews[0]);
+    for round in 0..4 {
+        let b = d.book(amb).await;
+        for step in ["EN_ROUTE", "AT_PICKUP", "TO_HOSPITAL", "AT_HOSPITAL"] {
+            assert_eq!(d.crew_step(crew, &b, step).await.0, StatusCode::OK);
+        }
+        let (done, cancelled) = tokio::join!(
+            d.crew_step(crew, &b, "COMPLETED"),
+            d.admin_status(&b, "CANCELLED")
+        );
+        let oks = [done.0, cancelled.0]
+            .iter()
+            .filter(|c| **c == StatusCode::OK)
+            .count();
+        assert_eq!(oks, 1, "round {round}: {done:?} {cancelled:?}");
+        assert_eq!(d.ambulance(amb).await["status"], "AVAILABLE");
+        d.assert_consistent().await;
+    }
+}
+
+#[tokio::test]
+async fn pickups_default_to_the_profile_and_are_checked() {
+    let d = Dispatch::new(3).await;
+    let mut body = d.book_body(&d.f.ambulances[0]);
+    body.as_object_mut().unwrap().remove("pickup");
+    let res =
+        d.f.app
+            .post("/api/booking/book", Some(&d.user.token), body)
+            .await;
+    assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+    assert_eq!(
+        res.body["pickup"],
+        json!({"latitude": 30.67, "longitude": 74.33})
+    );
+
+    // A user without a location (an admin booking for itself) must give one.
+    let mut body = d.book_body(&d.f.ambulances[1]);
+    body.as_object_mut().unwrap().remove("pickup");
+    let res =
+        d.f.app
+            .post("/api/booking/book", d.f.admin_token(), body.clone())
+            .await;
+    assert_eq!(
+        (res.status, res.field()),
+        (StatusCode::BAD_REQUEST, Some("pickup")),
+        "{:?}",
+        res.body
+    );
+    body["pickup"] = Value::Null;
+    let res =
+        d.f.app
+            .post("/api/booking/book", d.f.admin_token(), body)
+            .await;
+    assert_eq!(
+        (res.status, res.field()),
+        (StatusCode::BAD_REQUEST, Some("pickup"))
+    );
+    for (pickup, field) in [
+        (json!({"latitude": 95, "longitude": 74}), "pickup.latitude"),
+        (
+            json!({"latitude": 30, "longitude": "x"}),
+            "pickup.longitude",
+        ),
+        (json!({"longitude": 74}), "pickup.latitude"),
+        (
+            json!({"latitude": 30, "longitude": 74, "landmark": "l".repeat(201)}),
+            "pickup.landmark",
+        ),
+        (
+            json!({"latitude": 30, "longitude": 74, "floor": 2}),
+            "pickup.floor",
+        ),
+        (json!("30,74"), "pickup"),
+    ] {
+        let mut body = d.book_body(&d.f.ambulances[1]);
+        body["pickup"] = pickup.clone();
+        let res =
+            d.f.app
+                .post("/api/booking/book", Some(&d.user.token), body)
+                .await;
+        assert_eq!(
+            (res.status, res.field()),
+            (StatusCode::BAD_REQUEST, Some(field)),
+            "{pickup}"
+        );
+    }
+    // 200 characters after trimming is fine; blank is none.
+    let mut body = d.book_body(&d.f.ambulances[1]);
+    body["pickup"]["landmark"] = json!(format!("  {}  ", "l".repeat(200)));
+    let res =
+        d.f.app
+            .post("/api/booking/book", Some(&d.user.token), body)
+            .await;
+    assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+    assert_eq!(res.body["pickup"]["landmark"].as_str().unwrap().len(), 200);
+    let mut body = d.book_body(&d.f.ambulances[2]);
+    body["pickup"]["landmark"] = json!("   ");
+    let res =
+        d.f.app
+            .post("/api/booking/book", Some(&d.user.token), body)
+            .await;
+    assert_eq!(res.status, StatusCode::CREATED);
+    assert!(
+        res.body["pickup"].get("landmark").is_none(),
+        "{:?}",
+        res.body
+    );
+    d.assert_consistent().await;
+}
+
+#[tokio::test]
+async fn bookings_made_before_dispatch_still_read_track_and_move() {
+    let d = Dispatch::new(1).await;
+    let amb = &d.f.ambulances[0];
+    // A booking as stored before pickups and stages: book, then strip the new
+    // attributes off the item (what an old item looks like), ACTIVE by an admin.
+    let b = d.book(amb).await;
+    assert_eq!(d.admin_status(&b, "ACTIVE").await.0, StatusCode::OK);
+    let store = &d.f.app.state.store;
+    store
+        .client()
+        .update_item()
+        .table_name(store.table())
+        .key(
+            "pk",
+            aws_sdk_dynamodb::types::AttributeValue::S(format!("BOOKING#{}", b["id"])),
+        )
+        .key(
+            "sk",
+            aws_sdk_dynamodb::types::AttributeValue::S("BOOKING".into()),
+        )
+        .update_expression("REMOVE pickup, tripStage, timeline, userPhone, openpk, opensk")
+        .send()
+        .await
+        .unwrap();
+    let old = d.booking(&b).await;
+    assert_eq!(
+        (old["pickup"].clone(), old["userPhone"].clone()),
+        (Value::Null, Value::Null)
+    );
+    assert_eq!(
+        old["tripStage"], "DISPATCHED",
+        "an old ACTIVE booking reads as dispatched"
+    );
+    assert_eq!(stages(&old), ["PENDING"]);
+    let hist =
+        d.f.app
+            .get("/api/booking/history", Some(&d.user.token))
+            .await;
+    assert_eq!(hist.body[0]["timeline"], old["timeline"]);
+    let track =
+        d.f.app
+            .get(
+                &format!("/api/booking/{}/track", b["id"]),
+                Some(&d.user.token),
+            )
+            .await;
+    assert_eq!(track.status, StatusCode::OK, "{:?}", track.body);
+    assert_eq!(
+        (
+            track.body["pickup"].clone(),
+            track.body["etaMinutes"].clone()
+        ),
+        (Value::Null, Value::Null)
+    );
+    // The crew accepts it like any dispatched booking; the timeline goes on from it.
+    let (code, moved) = d.crew_step(&d.crews[0], &b, "EN_ROUTE").await;
+    assert_eq!(code, StatusCode::OK, "{moved:?}");
+    assert_eq!(stages(&moved), ["PENDING", "EN_ROUTE"]);
+    assert_eq!(d.booking(&b).await, moved);
+}
+
+#[tokio::test]
+async fn the_crew_sets_its_ambulance_out_of_service_only_while_it_holds_no_booking() {
+    let d = Dispatch::new(1).await;
+    let (amb, crew) = (&d.f.ambulances[0], &d.crews[0]);
+    let set = async |status: &str| {
+        d.f.app
+            .call(
+                Method::PATCH,
+                "/api/crew/status",
+                Some(&crew.token),
+                Some(json!({ "status": status })),
+            )
+            .await
+    };
+    let res = set("MAINTENANCE").await;
+    assert_eq!(res.status, StatusCode::OK, "{:?}", res.body);
+    assert_eq!(res.body["status"], "MAINTENANCE");
+    d.assert_consistent().await;
+    let res = set("AVAILABLE").await;
+    assert_eq!(res.body["status"], "AVAILABLE");
+    d.assert_consistent().await;
+    // ON_DUTY comes only with a booking.
+    let res = set("ON_DUTY").await;
+    assert_eq!(
+        (res.status, res.field()),
+        (StatusCode::BAD_REQUEST, Some("status"))
+    );
+    // Holding a booking: 409, nothing written.
+    let b = d.book(amb).await;
+    for status in ["MAINTENANCE", "AVAILABLE"] {
+        let res = set(status).await;
+        assert_eq!(res.status, StatusCode::CONFLICT, "{status}: {:?}", res.body);
+        assert_eq!(d.ambulance(amb).await["status"], "ON_DUTY");
+    }
+    assert_eq!(d.booking(&b).await["bookingStatus"], "PENDING");
+    d.assert_consistent().await;
+}

@@ -1,0 +1,563 @@
+//! One tap to help, through the routers against DynamoDB Local: the nearest free
+//! ambulance (by a fresh live position, else its hospital's), the type filter, none
+//! free (409 with hospitals to call), idempotent retries, one open emergency per
+//! user, and 100 people racing for 10 ambulances.
+
+use futures::future::join_all;
+use http::StatusCode;
+use serde_json::{Value, json};
+use shared::{
+    domain::user::{NewUser, Role},
+    testing::{self, TestApp, TestResponse, TestUser},
+    types::{Email, Phone, Username, format_rfc3339},
+};
+
+use crate::{
+    crew::id_of,
+    helpers::{self, stages},
+};
+
+/// A table with hospitals and ambulances placed around a pickup.
+pub struct World {
+    pub app: TestApp,
+    pub admin: TestUser,
+}
+
+/// The pickup every test asks from.
+pub const PICKUP: (f64, f64) = (30.70, 74.35);
+
+/// A point `km` north (negative: south) of the pickup, a kilometre being 1/111.2
+/// of a degree of latitude.
+pub fn north(km: f64) -> (f64, f64) {
+    (PICKUP.0 + km / 111.2, PICKUP.1)
+}
+
+pub fn pickup_body() -> Value {
+    json!({"pickup": {"latitude": PICKUP.0, "longitude": PICKUP.1, "landmark": "gate 2"}})
+}
+
+impl World {
+    pub async fn new() -> World {
+        World::over(testing::fresh_state().await).await
+    }
+
+    async fn over(state: shared::AppState) -> World {
+        let app = TestApp::with_state(state, api_tests::system);
+        let admin = app.admin().await;
+        World { app, admin }
+    }
+
+    fn admin_token(&self) -> Option<&str> {
+        Some(&self.admin.token)
+    }
+
+    pub async fn hospital(&self, name: &str, (lat, lng): (f64, f64)) -> Value {
+        let res = self
+            .app
+            .post(
+                "/api/admin/hospitals/add",
+                self.admin_token(),
+                json!({"name": name, "address": format!("{name} Road"), "latitude": lat,
+                       "longitude": lng, "contactInfo": format!("+91 {}", name.len())}),
+            )
+            .await;
+        assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+        res.body
+    }
+
+    pub async fn ambulance(&self, hospital: &Value, number: &str, kind: &str) -> Value {
+        let res = self
+            .app
+            .post(
+                "/api/admin/ambulances/add",
+                self.admin_token(),
+                json!({"number": number, "status": "AVAILABLE", "type": kind,
+                       "hospital": {"id": hospital["id"]}, "driverInfo": "R. Kumar"}),
+            )
+            .await;
+        assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+        res.body
+    }
+
+    pub async fn emergency(
+        &self,
+        user: &TestUser,
+        body: &Value,
+        key: Option<&str>,
+    ) -> TestResponse {
+        self.app
+            .post_keyed("/api/booking/emergency", &user.token, body, key)
+            .await
+    }
+
+    /// A crew's position report, taken `ago` seconds before now.
+    pub async fn report(&self, crew: &TestUser, (lat, lng): (f64, f64), ago: i64) {
+        let at = time::OffsetDateTime::now_utc() - time::Duration::seconds(ago);
+        let res = self
+            .app
+            .put(
+                "/api/crew/location",
+                Some(&crew.token),
+                json!({"latitude": lat, "longitude": lng, "recordedAt": format_rfc3339(at)}),
+            )
+            .await;
+        assert_eq!(res.status, StatusCode::NO_CONTENT, "{:?}", res.body);
+    }
+
+    pub async fn ambulance_status(&self, ambulance: &Value) -> String {
+        let all = self
+            .app
+            .get("/api/admin/ambulances/all", self.admin_token())
+            .await;
+        let found = all
+            .body
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a["id"] == ambulance["id"]);
+        found.unwrap()["status"].as_str().unwrap().to_owned()
+    }
+
+    pub async fn cancel(&self, user: &TestUser, booking: &Value) -> TestResponse {
+        let uri = format!("/api/booking/cancel?bookingId={}", booking["id"]);
+        self.app.patch(&uri, Some(&user.token)).await
+    }
+
+    /// The counters agree with a recount, and exactly the AVAILABLE ambulances have
+    /// a free-ambulance entry.
+    pub async fn assert_consistent(&self) {
+        helpers::assert_consistent(&self.app, &self.admin.token).await;
+    }
+}
+
+#[tokio::test]
+async fn one_tap_dispatches_the_nearest_free_ambulance_to_the_nearest_hospital() {
+    let w = World::new().await;
+    let near = w.hospital("Near", north(2.0)).await;
+    let far = w.hospital("Far", north(-9.0)).await;
+    let close_to_pickup = w.hospital("Closest", north(0.5)).await; // no ambulance
+    let amb = w.ambulance(&near, "N-1", "BLS").await;
+    w.ambulance(&far, "F-1", "BLS").await;
+    let crew = w.app.crew("crew_n", id_of(&amb)).await;
+    let user = w.app.user("asha").await;
+
+    let res = w.emergency(&user, &pickup_body(), None).await;
+    assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+    let b = res.body;
+    assert_eq!(
+        (&b["bookingType"], &b["bookingStatus"], &b["tripStage"]),
+        (&json!("EMERGENCY"), &json!("ACTIVE"), &json!("DISPATCHED"))
+    );
+    assert_eq!(stages(&b), ["ACTIVE", "DISPATCHED"]);
+    assert_eq!(b["ambulance"]["id"], amb["id"]);
+    assert_eq!(b["ambulance"]["number"], "N-1");
+    assert_eq!(b["ambulance"]["driverInfo"], "R. Kumar");
+    // The destination is the hospital nearest to the pickup, not the ambulance's.
+    assert_eq!(b["hospital"]["id"], close_to_pickup["id"]);
+    assert_eq!(b["hospitalName"], "Closest");
+    assert_eq!(
+        b["pickup"],
+        json!({"latitude": PICKUP.0, "longitude": PICKUP.1, "landmark": "gate 2"})
+    );
+    assert_eq!(
+        b["patient"],
+        json!({"name": null, "age": null, "gender": null, "condition": null})
+    );
+    assert_eq!(
+        (&b["userId"], &b["username"]),
+        (&json!(user.id), &json!("asha"))
+    );
+    assert_eq!(b["userPhone"], "+15550001111");
+
+    // The crew sees the job; the ambulance is on duty and out of the free index.
+    let me = w.app.get("/api/crew/me", Some(&crew.token)).await;
+    assert_eq!(me.status, StatusCode::OK);
+    assert_eq!(me.body["job"]["id"], b["id"]);
+    assert_eq!(me.body["ambulance"]["status"], "ON_DUTY");
+    let history = w.app.get("/api/booking/history", Some(&user.token)).await;
+    assert_eq!(history.body[0]["id"], b["id"]);
+    let open = w.app.state.store.open_booking_ids(user.id).await.unwrap();
+    assert_eq!(open, [id_of(&b)]);
+    w.assert_consistent().await;
+
+    // The requester follows it like any booking.
+    let track = w
+        .app
+        .get(
+            &format!("/api/booking/{}/track", b["id"]),
+            Some(&user.token),
+        )
+        .await;
+    assert_eq!(track.status, StatusCode::OK);
+    assert_eq!(track.body["tripStage"], "DISPATCHED");
+}
+
+/// Two hospitals 5 and 20 km north of the pickup with an ambulance each; the far
+/// one's crew reports 1 km from the pickup, taken `ago` seconds before now. The
+/// number of the ambulance an emergency gets.
+async fn assigned_after_a_report(ago: i64) -> String {
+    let w = World::new().await;
+    let h5 = w.hospital("Five", north(5.0)).await;
+    let h20 = w.hospital("Twenty", north(20.0)).await;
+    w.ambulance(&h5, "A-5", "BLS").await;
+    let at20 = w.ambulance(&h20, "A-20", "BLS").await;
+    let crew20 = w.app.crew("crew_20", id_of(&at20)).await;
+    w.report(&crew20, north(1.0), ago).await;
+    let res = w
+        .emergency(&w.app.user("ann").await, &pickup_body(), None)
+        .await;
+    assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+    w.assert_consistent().await;
+    res.body["ambulance"]["number"].as_str().unwrap().to_owned()
+}
+
+#[tokio::test]
+async fn a_fresh_position_counts_a_stale_one_does_not() {
+    // A minute old: the far hospital's ambulance is 1 km away.
+    assert_eq!(assigned_after_a_report(60).await, "A-20");
+    // Three minutes old: it ranks at its hospital, behind the one 5 km away.
+    assert_eq!(assigned_after_a_report(180).await, "A-5");
+}
+
+/// The free-ambulance entry follows reports at most every 30 s, so for a moment it
+/// can say "stale" while the last report is fresh: an ambulance taken at its
+/// hospital must have no fresh position elsewhere, checked in the transaction.
+#[tokio::test]
+async fn an_ambulance_ranked_at_its_hospital_is_taken_only_without_a_fresh_position() {
+    let w = World::new().await;
+    let h2 = w.hospital("Two", north(2.0)).await;
+    let h5 = w.hospital("Five", north(5.0)).await;
+    let elsewhere = w.ambulance(&h2, "X-2", "BLS").await;
+    let other = w.ambulance(&h5, "Y-5", "BLS").await;
+    let crew = w.app.crew("crew_x", id_of(&elsewhere)).await;
+    // Three minutes ago 30 km north (the entry moves there, stale); now 40 km north
+    // (the position is fresh; the entry, moved a moment ago, stays).
+    w.report(&crew, north(30.0), 180).await;
+    w.report(&crew, north(40.0), 0).await;
+    let res = w
+        .emergency(&w.app.user("cyrus").await, &pickup_body(), None)
+        .await;
+    assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+    assert_eq!(res.body["ambulance"]["id"], other["id"]);
+    assert_eq!(w.ambulance_status(&elsewhere).await, "AVAILABLE");
+    w.assert_consistent().await;
+}
+
+#[tokio::test]
+async fn the_type_asked_for_and_none_free_near() {
+    let w = World::new().await;
+    let near = w.hospital("Near", north(1.0)).await;
+    let mid = w.hospital("Mid", north(10.0)).await;
+    w.hospital("Third", north(-30.0)).await;
+    w.hospital("Fourth", north(-45.0)).await;
+    w.hospital("Beyond", north(300.0)).await;
+    w.ambulance(&near, "ALS-1", "ALS").await;
+    let bls = w.ambulance(&mid, "BLS-1", "BLS").await;
+    w.ambulance(&w.hospital("Far away", north(60.0)).await, "PTA-60", "PTA")
+        .await;
+    let user = w.app.user("dev").await;
+
+    let mut body = pickup_body();
+    body["ambulanceType"] = json!("BLS");
+    let res = w.emergency(&user, &body, None).await;
+    assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+    assert_eq!(res.body["ambulance"]["id"], bls["id"]);
+    assert_eq!(res.body["ambulance"]["type"], "BLS");
+    assert_eq!(w.cancel(&user, &res.body).await.status, StatusCode::OK);
+
+    // The only PTA is 60 km away: none near. The answer lists the three nearest
+    // hospitals with their phones, nearest first.
+    body["ambulanceType"] = json!("PTA");
+    let res = w.emergency(&user, &body, None).await;
+    assert_eq!(res.status, StatusCode::CONFLICT, "{:?}", res.body);
+    assert_eq!(res.message(), "No ambulance is available near you");
+    let hospitals = res.body["hospitals"].as_array().unwrap();
+    let names: Vec<&str> = hospitals
+        .iter()
+        .map(|h| h["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["Near", "Mid", "Third"]);
+    assert!(
+        hospitals
+            .iter()
+            .all(|h| h["contactInfo"].is_string() && h["distance"].is_number())
+    );
+    // Nothing was written: no booking, every ambulance free.
+    let history = w.app.get("/api/booking/history", Some(&user.token)).await;
+    assert_eq!(history.body.as_array().unwrap().len(), 1);
+    w.assert_consistent().await;
+
+    let mut bad = pickup_body();
+    bad["ambulanceType"] = json!("HELICOPTER");
+    let res = w.emergency(&user, &bad, None).await;
+    assert_eq!(
+        (res.status, res.field()),
+        (StatusCode::BAD_REQUEST, Some("ambulanceType"))
+    );
+}
+
+#[tokio::test]
+async fn without_a_pickup_the_profile_location_and_without_either_a_400() {
+    let w = World::new().await;
+    let h = w.hospital("Near", north(1.0)).await;
+    let amb = w.ambulance(&h, "P-1", "BLS").await;
+    let store = &w.app.state.store;
+    let homeless = store
+        .create_user(NewUser {
+            username: Username::try_from("homeless".to_owned()).unwrap(),
+            email: Email::try_from("homeless@example.com".to_owned()).unwrap(),
+            phone: Phone::try_from("+15550003333".to_owned()).unwrap(),
+            location: None,
+            role: Role::User,
+            password_hash: testing::test_password_hash().await,
+        })
+        .await
+        .unwrap();
+    let homeless = TestUser {
+        token: w.app.state.auth.issue(homeless.id, Role::User).unwrap(),
+        id: homeless.id,
+        username: homeless.username,
+    };
+    let res = w.emergency(&homeless, &json!({}), None).await;
+    assert_eq!(
+        (res.status, res.field()),
+        (StatusCode::BAD_REQUEST, Some("pickup"))
+    );
+    let located = w.app.user("located").await;
+    let res = w
+        .app
+        .put(
+            "/api/user/profile",
+            Some(&located.token),
+            json!({"email": "located@example.com", "latitude": PICKUP.0, "longitude": PICKUP.1}),
+        )
+        .await;
+    assert_eq!(res.status, StatusCode::OK, "{:?}", res.body);
+    let res = w
+        .emergency(
+            &located,
+            &json!({"patient": {"name": "Lata", "age": 80}}),
+            None,
+        )
+        .await;
+    assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+    assert_eq!(res.body["ambulance"]["id"], amb["id"]);
+    assert_eq!(
+        res.body["pickup"],
+        json!({"latitude": PICKUP.0, "longitude": PICKUP.1})
+    );
+    assert_eq!(
+        res.body["patient"],
+        json!({"name": "Lata", "age": 80, "gender": null, "condition": null})
+    );
+}
+
+#[tokio::test]
+async fn retries_with_one_idempotency_key_make_one_emergency() {
+    let w = World::new().await;
+    let h = w.hospital("Near", north(1.0)).await;
+    for i in 0..3 {
+        w.ambulance(&h, &format!("I-{i}"), "BLS").await;
+    }
+    let user = w.app.user("eve").await;
+    // Five sends of one request at once (a flaky network), then one more later.
+    let body = pickup_body();
+    let sends = (0..5).map(|_| w.emergency(&user, &body, Some("tap-1")));
+    let answers = join_all(sends).await;
+    let first = &answers[0].body;
+    for a in &answers {
+        assert_eq!(a.status, StatusCode::CREATED, "{:?}", a.body);
+        assert_eq!(a.body["id"], first["id"]);
+    }
+    let again = w.emergency(&user, &pickup_body(), Some("tap-1")).await;
+    assert_eq!(
+        (again.status, &again.body["id"]),
+        (StatusCode::CREATED, &first["id"])
+    );
+    let history = w.app.get("/api/booking/history", Some(&user.token)).await;
+    assert_eq!(history.body.as_array().unwrap().len(), 1);
+    // The same key for another request is refused, and writes nothing.
+    let mut other = pickup_body();
+    other["ambulanceType"] = json!("ALS");
+    let res = w.emergency(&user, &other, Some("tap-1")).await;
+    assert_eq!(
+        res.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{:?}",
+        res.body
+    );
+    w.assert_consistent().await;
+}
+
+#[tokio::test]
+async fn one_open_emergency_per_user() {
+    let w = World::new().await;
+    let h = w.hospital("Near", north(1.0)).await;
+    let mut ambulances = vec![];
+    for i in 0..4 {
+        ambulances.push(w.ambulance(&h, &format!("O-{i}"), "BLS").await);
+    }
+    let user = w.app.user("fay").await;
+    let first = w.emergency(&user, &pickup_body(), Some("a")).await.body;
+    // A second one, with another key or none: 409 naming the open one.
+    for key in [Some("b"), None] {
+        let res = w.emergency(&user, &pickup_body(), key).await;
+        assert_eq!(res.status, StatusCode::CONFLICT, "{:?}", res.body);
+        assert_eq!(res.body["bookingId"], first["id"]);
+        assert!(
+            res.message().contains(&format!("#{}", first["id"])),
+            "{}",
+            res.message()
+        );
+    }
+    // Racing sends without a key: still one.
+    let body = pickup_body();
+    let racing = join_all((0..4).map(|_| w.emergency(&user, &body, None))).await;
+    assert!(racing.iter().all(|r| r.status == StatusCode::CONFLICT));
+    // A booking of type EMERGENCY made with the form is another matter: it neither
+    // blocks nor, when cancelled, frees the one-tap emergency's place.
+    let free = ambulances
+        .iter()
+        .find(|a| a["id"] != first["ambulance"]["id"])
+        .unwrap();
+    let form = w
+        .app
+        .post(
+            "/api/booking/book",
+            Some(&user.token),
+            json!({"hospitalId": h["id"], "ambulanceId": free["id"], "bookingType": "EMERGENCY",
+                   "patient": {"name": "Fay", "age": 30, "gender": "Female", "condition": "c"}}),
+        )
+        .await;
+    assert_eq!(form.status, StatusCode::CREATED, "{:?}", form.body);
+    assert_eq!(w.cancel(&user, &form.body).await.status, StatusCode::OK);
+    let res = w.emergency(&user, &pickup_body(), None).await;
+    assert_eq!(res.status, StatusCode::CONFLICT);
+    // Once the open one ends (the crew or an admin completes it, or the user
+    // cancels it), the next emergency goes through.
+    let done = w
+        .app
+        .patch(
+            &format!(
+                "/api/admin/bookings/status?bookingId={}&status=COMPLETED",
+                first["id"]
+            ),
+            w.admin_token(),
+        )
+        .await;
+    assert_eq!(done.status, StatusCode::OK, "{:?}", done.body);
+    let second = w.emergency(&user, &pickup_body(), None).await;
+    assert_eq!(second.status, StatusCode::CREATED, "{:?}", second.body);
+    assert_eq!(w.cancel(&user, &second.body).await.status, StatusCode::OK);
+    let third = w.emergency(&user, &pickup_body(), None).await;
+    assert_eq!(third.status, StatusCode::CREATED, "{:?}", third.body);
+    // The open-bookings guard holds only what is open: the third.
+    let open = w.app.state.store.open_booking_ids(user.id).await.unwrap();
+    assert_eq!(open, [id_of(&third.body)]);
+    w.assert_consistent().await;
+}
+
+#[tokio::test]
+async fn only_signed_in_users_ask_and_bad_input_names_the_field() {
+    let w = World::new().await;
+    let h = w.hospital("Near", north(1.0)).await;
+    let amb = w.ambulance(&h, "Q-1", "BLS").await;
+    let crew = w.app.crew("crew_q", id_of(&amb)).await;
+    let user = w.app.user("gus").await;
+    let res = w
+        .app
+        .post("/api/booking/emergency", None, pickup_body())
+        .await;
+    assert_eq!(res.status, StatusCode::UNAUTHORIZED);
+    for caller in [&w.admin, &crew] {
+        let res = w.emergency(caller, &pickup_body(), None).await;
+        assert_eq!(res.status, StatusCode::FORBIDDEN, "{:?}", res.body);
+    }
+    for (body, field) in [
+        (
+            json!({"pickup": {"latitude": 91, "longitude": 0}}),
+            "pickup.latitude",
+        ),
+        (
+            json!({"pickup": {"latitude": 30, "longitude": 74}, "patient": {"age": -1}}),
+            "patient.age",
+        ),
+        (
+            json!({"pickup": {"latitude": 30, "longitude": 74}, "patient": {"gender": "x"}}),
+            "patient.gender",
+        ),
+        (
+            json!({"pickup": {"latitude": 30, "longitude": 74}, "hospitalId": 1}),
+            "hospitalId",
+        ),
+    ] {
+        let res = w.emergency(&user, &body, None).await;
+        assert_eq!(
+            (res.status, res.field()),
+            (StatusCode::BAD_REQUEST, Some(field)),
+            "{body}"
+        );
+    }
+    let res = w.emergency(&user, &pickup_body(), Some("   ")).await;
+    assert_eq!(
+        (res.status, res.field()),
+        (StatusCode::BAD_REQUEST, Some("Idempotency-Key"))
+    );
+    assert_eq!(w.ambulance_status(&amb).await, "AVAILABLE");
+    w.assert_consistent().await;
+}
+
+/// 100 people around one point at once, 10 free ambulances within 10 km: exactly
+/// 10 dispatched, each ambulance once; 90 told that none is free, with hospitals to
+/// call; nothing half written.
+#[tokio::test]
+async fn a_hundred_emergencies_for_ten_ambulances() {
+    // A hundred requests at once make thousands of Queries at once: patient
+    // timeouts, so that the emulator's queue is not taken for a fault.
+    let w = World::over(testing::patient_state().await).await;
+    let mut ambulances = vec![];
+    for i in 0..5 {
+        let h = w
+            .hospital(&format!("H{i}"), north(1.0 + 2.0 * i as f64))
+            .await;
+        for j in 0..2 {
+            ambulances.push(w.ambulance(&h, &format!("R-{i}-{j}"), "BLS").await);
+        }
+    }
+    let mut users = vec![];
+    for i in 0..100 {
+        users.push(w.app.user(&format!("racer{i}")).await);
+    }
+    let body = pickup_body();
+    let answers = join_all(users.iter().map(|u| w.emergency(u, &body, None))).await;
+    let won: Vec<&TestResponse> = answers
+        .iter()
+        .filter(|r| r.status == StatusCode::CREATED)
+        .collect();
+    let lost: Vec<&TestResponse> = answers
+        .iter()
+        .filter(|r| r.status == StatusCode::CONFLICT)
+        .collect();
+    let others: Vec<_> = answers
+        .iter()
+        .filter(|r| r.status != StatusCode::CREATED && r.status != StatusCode::CONFLICT)
+        .map(|r| (r.status, r.body.clone()))
+        .collect();
+    assert!(others.is_empty(), "{others:?}");
+    assert_eq!((won.len(), lost.len()), (10, 90));
+    let mut taken: Vec<u64> = won
+        .iter()
+        .map(|r| r.body["ambulance"]["id"].as_u64().unwrap())
+        .collect();
+    taken.sort_unstable();
+    taken.dedup();
+    assert_eq!(taken.len(), 10, "an ambulance was dispatched twice");
+    for r in &lost {
+        assert_eq!(r.message(), "No ambulance is available near you");
+        assert_eq!(r.body["hospitals"].as_array().unwrap().len(), 3);
+    }
+    for a in &ambulances {
+        assert_eq!(w.ambulance_status(a).await, "ON_DUTY");
+    }
+    w.assert_consistent().await;
+}

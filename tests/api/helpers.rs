@@ -1,0 +1,91 @@
+//! Helpers several of these tests share.
+
+use serde_json::Value;
+use shared::{
+    domain::{
+        ambulance::{AmbulanceCounts, AmbulanceStatus},
+        booking::BookingCounts,
+    },
+    testing::TestApp,
+    types::Id,
+};
+
+/// The crew's moves that take a booking from DISPATCHED to COMPLETED, in order.
+pub const CREW_STAGES_TO_COMPLETION: [&str; 5] = [
+    "EN_ROUTE",
+    "AT_PICKUP",
+    "TO_HOSPITAL",
+    "AT_HOSPITAL",
+    "COMPLETED",
+];
+
+/// The fleet recounted from the ambulances themselves (the admin's list), to
+/// compare with the counters.
+pub async fn fleet_recount(app: &TestApp, admin_token: &str) -> AmbulanceCounts {
+    let res = app
+        .get("/api/admin/ambulances/all", Some(admin_token))
+        .await;
+    let statuses: Vec<AmbulanceStatus> = res
+        .body
+        .as_array()
+        .expect("a list of ambulances")
+        .iter()
+        .map(|a| serde_json::from_value(a["status"].clone()).expect("a status"))
+        .collect();
+    AmbulanceCounts::of(statuses.iter())
+}
+
+/// The bookings recounted from the admin's list (at most 100 of them), to compare
+/// with the counters.
+pub async fn booking_recount(app: &TestApp, admin_token: &str) -> BookingCounts {
+    let page = app
+        .get("/api/admin/bookings/all/paged?size=100", Some(admin_token))
+        .await;
+    let bookings = page.body["content"].as_array().expect("a page of bookings");
+    let mut recount = BookingCounts {
+        total: bookings.len() as i64,
+        ..Default::default()
+    };
+    for b in bookings {
+        match b["bookingStatus"].as_str().expect("a status") {
+            "PENDING" => recount.pending += 1,
+            "ACTIVE" => recount.active += 1,
+            "COMPLETED" => recount.completed += 1,
+            _ => recount.cancelled += 1,
+        }
+    }
+    recount
+}
+
+/// The dashboard's counters equal a recount of the bookings and the fleet, and the
+/// free-ambulance entries exist exactly for the AVAILABLE ambulances.
+pub async fn assert_consistent(app: &TestApp, admin_token: &str) {
+    let stats = app.get("/api/admin/stats", Some(admin_token)).await.body;
+    assert_eq!(
+        serde_json::from_value::<AmbulanceCounts>(stats["ambulances"].clone()).unwrap(),
+        fleet_recount(app, admin_token).await
+    );
+    assert_eq!(
+        serde_json::from_value::<BookingCounts>(stats["bookings"].clone()).unwrap(),
+        booking_recount(app, admin_token).await
+    );
+    let fleet = app
+        .get("/api/admin/ambulances/all", Some(admin_token))
+        .await
+        .body;
+    for a in fleet.as_array().unwrap() {
+        let id = Id::try_from(a["id"].as_u64().unwrap()).unwrap();
+        let free = app.state.store.has_free_entry(id).await.unwrap();
+        assert_eq!(free, a["status"] == "AVAILABLE", "{a}");
+    }
+}
+
+/// The stages of a booking's timeline, oldest first.
+pub fn stages(booking: &Value) -> Vec<String> {
+    booking["timeline"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["stage"].as_str().unwrap().to_owned())
+        .collect()
+}

@@ -1,0 +1,501 @@
+//! Inputs and answers (issue 16): free text is NFC with no control characters and
+//! something visible in it; every 400 names its field; every answer is
+//! `Cache-Control: no-store`; a deployed function answers only requests that came
+//! through CloudFront; a user's history comes in bounded pieces.
+
+use futures::future::join_all;
+use http::{Method, StatusCode};
+use serde_json::{Value, json};
+use shared::{
+    domain::{
+        ambulance::AmbulanceStatus,
+        booking::{BookingStatus, Goal, Mover},
+    },
+    edge::{ORIGIN_SECRET_HEADER, VIEWER_ADDRESS_HEADER},
+    http::parse_json,
+    store::{bookings::HISTORY_LIMIT, open_bookings::OpenLimit},
+    testing::{TestApp, TestUser, json_request},
+    types::Id,
+};
+
+/// Values found stored by probing: control characters and bidirectional overrides
+/// (refused anywhere), and text with nothing visible (blank: refused where a value
+/// is required, "none" where it is optional).
+const CONTROL: [&str; 8] = [
+    "a\u{0}b",
+    "x\u{1b}[2J",
+    "bell\u{7}",
+    "del\u{7f}y",
+    "\u{202e}gnp.exe",
+    "a\u{2066}b\u{2069}",
+    "\u{200f}rtl",
+    "one\rtwo",
+];
+const BLANK: [&str; 5] = [
+    "\u{200b}\u{200b}",
+    "\u{2060}",
+    "\u{feff}",
+    "\u{3164}",
+    " \u{200b} \u{2800} ",
+];
+
+/// Each (route, body, text field): the field set to each bad value is a 400 naming
+/// it, and nothing is written.
+#[tokio::test]
+async fn text_with_control_or_no_visible_characters_is_refused_by_field() {
+    let app = TestApp::new(api_tests::system).await;
+    let admin = app.admin().await;
+    let user = app.user("typist").await;
+    let hospital = app.seed_hospital("General", 30.0, 74.0).await;
+    let amb = app
+        .seed_ambulance(hospital.id, "T-1", AmbulanceStatus::Available)
+        .await;
+    let (a, u) = (Some(admin.token.as_str()), Some(user.token.as_str()));
+    let register = json!({"username": "newbie", "email": "newbie@example.com", "password": "s3cret-pass",
+        "phone": "+15550001111", "latitude": 30.0, "longitude": 74.0});
+    let add_hospital = json!({"name": "N", "address": "A", "latitude": 1.0, "longitude": 1.0, "contactInfo": "+1555"});
+    let add_ambulance = json!({"number": "NEW-1", "status": "AVAILABLE", "hospital": {"id": hospital.id},
+        "driverInfo": "D", "contactInfo": "+1555"});
+    let book = json!({"hospitalId": hospital.id, "ambulanceId": amb.id,
+        "patient": {"name": "P", "age": 40, "gender": "Male", "condition": "c"}});
+    // (route, token, body, field, required)
+    let cases: Vec<(&str, Option<&str>, &Value, &str, bool)> = vec![
+        ("/api/auth/register", None, &register, "email", true),
+        ("/api/admin/hospitals/add", a, &add_hospital, "name", true),
+        (
+            "/api/admin/hospitals/add",
+            a,
+            &add_hospital,
+            "address",
+            true,
+        ),
+        (
+            "/api/admin/hospitals/add",
+            a,
+            &add_hospital,
+            "contactInfo",
+            false,
+        ),
+        (
+            "/api/admin/ambulances/add",
+            a,
+            &add_ambulance,
+            "number",
+            true,
+        ),
+        (
+            "/api/admin/ambulances/add",
+            a,
+            &add_ambulance,
+            "driverInfo",
+            false,
+        ),
+        (
+            "/api/admin/ambulances/add",
+            a,
+            &add_ambulance,
+            "contactInfo",
+            false,
+        ),
+        ("/api/booking/book", u, &book, "patient.name", true),
+        ("/api/booking/book", u, &book, "patient.condition", true),
+    ];
+    let mut stored = vec![];
+    for (uri, token, body, field, required) in cases {
+        let blank: &[&str] = if required { &BLANK } else { &[] };
+        for bad in CONTROL.iter().chain(blank) {
+            let mut body = body.clone();
+            let slot = field.split('.').fold(&mut body, |v, k| &mut v[k]);
+            *slot = json!(bad);
+            let res = app.post(uri, token, body).await;
+            if (res.status, res.field()) != (StatusCode::BAD_REQUEST, Some(field)) {
+                stored.push(format!(
+                    "{uri} {field}={bad:?}: {} {:?}",
+                    res.status, res.body
+                ));
+            }
+        }
+    }
+    let res = app
+        .put(
+            "/api/user/profile",
+            u,
+            json!({"email": "\u{202e}moc.elpmaxe@a"}),
+        )
+        .await;
+    assert_eq!(res.field(), Some("email"), "{:?}", res.body);
+    assert!(stored.is_empty(), "accepted:\n{}", stored.join("\n"));
+    // Nothing of it was written.
+    assert_eq!(app.state.store.user_count().await.unwrap(), 2);
+    assert_eq!(app.state.store.hospital_count().await.unwrap(), 1);
+    assert_eq!(app.state.store.booking_counts().await.unwrap().total, 0);
+    // A blank optional field is no value at all, never invisible text.
+    let mut body = add_hospital.clone();
+    body["contactInfo"] = json!("\u{200b}\u{200b}");
+    let res = app.post("/api/admin/hospitals/add", a, body).await;
+    assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+    assert_eq!(res.body["contactInfo"], Value::Null);
+}
+
+#[tokio::test]
+async fn text_is_stored_in_nfc() {
+    let app = TestApp::new(api_tests::system).await;
+    let admin = app.admin().await;
+    // "José" with a combining accent, and "Zürich" precomposed: one spelling each.
+    let res = app
+        .post(
+            "/api/admin/hospitals/add",
+            Some(&admin.token),
+            json!({"name": "Jose\u{301} Clinic", "address": "Zu\u{308}rich\r\nStreet 1", "latitude": 1.0, "longitude": 1.0}),
+        )
+        .await;
+    assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+    assert_eq!(res.body["name"], "Jos\u{e9} Clinic");
+    assert_eq!(res.body["address"], "Z\u{fc}rich\nStreet 1");
+    let read = app
+        .get(&format!("/api/hospitals/{}", res.body["id"]), None)
+        .await;
+    assert_eq!(read.body["name"], "Jos\u{e9} Clinic");
+}
+
+/// Every field of every body, set to a value of each wrong JSON type: any 400 names
+/// a field (found: `patient.gender: null` and `bookingType: 1` answered "Malformed
+/// JSON: expected value").
+#[tokio::test]
+async fn every_400_names_its_field() {
+    let app = TestApp::new(api_tests::system).await;
+    let admin = app.admin().await;
+    let user = app.user("prober").await;
+    let (a, u) = (Some(admin.token.as_str()), Some(user.token.as_str()));
+    let bodies: Vec<(Method, &str, Option<&str>, Value)> = vec![
+        (
+            Method::POST,
+            "/api/auth/register",
+            None,
+            json!({"username": "x", "email": "e", "password": "p",
+            "phone": "1", "latitude": 1.0, "longitude": 1.0, "role": "USER"}),
+        ),
+        (
+            Method::POST,
+            "/api/auth/login",
+            None,
+            json!({"username": "x", "password": "p"}),
+        ),
+        (
+            Method::POST,
+            "/api/auth/refresh",
+            None,
+            json!({"refreshToken": "t"}),
+        ),
+        (
+            Method::POST,
+            "/api/auth/logout",
+            None,
+            json!({"refreshToken": "t"}),
+        ),
+        (
+            Method::PUT,
+            "/api/user/profile",
+            u,
+            json!({"email": "e", "latitude": 1.0, "longitude": 1.0,
+            "password": "p", "currentPassword": "c"}),
+        ),
+        (
+            Method::POST,
+            "/api/booking/book",
+            u,
+            json!({"hospitalId": 1, "ambulanceId": 1, "bookingType": "NORMAL",
+            "patient": {"name": "n", "age": 1, "gender": "Male", "condition": "c"}}),
+        ),
+        (
+            Method::POST,
+            "/api/admin/hospitals/add",
+            a,
+            json!({"name": "n", "address": "a", "latitude": 1.0,
+            "longitude": 1.0, "contactInfo": "c"}),
+        ),
+        (
+            Method::POST,
+            "/api/admin/ambulances/add",
+            a,
+            json!({"number": "n", "status": "AVAILABLE",
+            "type": "ALS", "hospital": {"id": 1}, "driverInfo": "d", "contactInfo": "c"}),
+        ),
+    ];
+    let wrong = [
+        json!(null),
+        json!(1),
+        json!(-2.5),
+        json!(true),
+        json!("x"),
+        json!([]),
+        json!([1]),
+        json!({}),
+    ];
+    let mut unnamed = vec![];
+    let mut probes = 0;
+    for (method, uri, token, body) in &bodies {
+        let mut paths = vec![];
+        for (k, v) in body.as_object().unwrap() {
+            paths.push(vec![k.clone()]);
+            if let Some(inner) = v.as_object() {
+                paths.extend(inner.keys().map(|i| vec![k.clone(), i.clone()]));
+            }
+        }
+        for path in paths {
+            for value in &wrong {
+                let mut body = body.clone();
+                let slot = path.iter().fold(&mut body, |v, k| &mut v[k]);
+                *slot = value.clone();
+                let res = app
+                    .call(method.clone(), uri, *token, Some(body.clone()))
+                    .await;
+                probes += 1;
+                if res.status == StatusCode::BAD_REQUEST && res.field().is_none() {
+                    unnamed.push(format!(
+                        "{method} {uri} {}={value}: {}",
+                        path.join("."),
+                        res.message()
+                    ));
+                }
+                assert!(
+                    res.status.as_u16() < 500,
+                    "{method} {uri} {body}: {:?}",
+                    res.body
+                );
+            }
+        }
+    }
+    assert!(probes > 250, "{probes}");
+    assert!(
+        unnamed.is_empty(),
+        "400s without a field:\n{}",
+        unnamed.join("\n")
+    );
+}
+
+/// API answers are personal or change by the second: nobody may keep a copy.
+#[tokio::test]
+async fn every_answer_is_no_store() {
+    let app = TestApp::new(api_tests::system).await;
+    let user = app.user("cacheless").await;
+    let t = Some(user.token.as_str());
+    let requests: Vec<(Method, &str, Option<&str>, Option<Value>)> = vec![
+        (Method::GET, "/api/hospitals/all", None, None),
+        (Method::GET, "/api/ambulances/available/all", None, None),
+        (Method::GET, "/api/user/profile", t, None),
+        (Method::GET, "/api/booking/history", t, None),
+        (Method::GET, "/api/admin/stats", t, None),
+        (Method::GET, "/api/booking/history", None, None),
+        (
+            Method::POST,
+            "/api/auth/login",
+            None,
+            Some(json!({"username": "cacheless", "password": "nope-nope"})),
+        ),
+        (Method::POST, "/api/auth/login", None, Some(json!({}))),
+        (Method::GET, "/api/hospitals/nope", None, None),
+        (Method::DELETE, "/api/auth/login", None, None),
+    ];
+    for (method, uri, token, body) in requests {
+        let res = app.call(method.clone(), uri, token, body).await;
+        assert_eq!(
+            res.headers
+                .get("cache-control")
+                .and_then(|v| v.to_str().ok()),
+            Some("no-store"),
+            "{method} {uri}: {}",
+            res.status
+        );
+    }
+}
+
+/// A deployed function (an origin secret configured) answers only what came through
+/// CloudFront, and believes CloudFront's viewer address only then.
+#[tokio::test]
+async fn only_requests_through_cloudfront_reach_a_deployed_function() {
+    let state = shared::testing::fresh_state().await;
+    let deployed = TestApp::with_state(state.clone(), |s| {
+        shared::edge::guard(api_tests::system(s), Some("origin-secret-0123456789"))
+    });
+    let local = TestApp::with_state(state, api_tests::system);
+    let with = |secret: Option<&str>, viewer: &str, name: &str| {
+        let body = json!({"username": name, "email": format!("{name}@example.com"), "password": "s3cret-pass",
+            "phone": "+15550001111", "latitude": 30.0, "longitude": 74.0});
+        let mut req = json_request(Method::POST, "/api/auth/register", None, Some(body));
+        if let Some(secret) = secret {
+            req.headers_mut()
+                .insert(ORIGIN_SECRET_HEADER, secret.parse().unwrap());
+        }
+        req.headers_mut()
+            .insert(VIEWER_ADDRESS_HEADER, viewer.parse().unwrap());
+        shared::testing::from_address(req, "130.176.0.1") // a CloudFront edge server
+    };
+    for secret in [None, Some("wrong"), Some("origin-secret-012345678")] {
+        let res = deployed.send(with(secret, "192.0.2.1", "sneaky")).await;
+        assert_eq!(res.status, StatusCode::FORBIDDEN, "{secret:?}");
+    }
+    assert_eq!(deployed.state.store.user_count().await.unwrap(), 0);
+
+    // Through CloudFront: the limit counts the viewers, not the edge server.
+    let max = shared::store::limits::REGISTRATIONS_PER_ADDRESS.max;
+    for i in 0..max {
+        let res = deployed
+            .send(with(
+                Some("origin-secret-0123456789"),
+                "192.0.2.1",
+                &format!("viewer{i}"),
+            ))
+            .await;
+        assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+    }
+    let res = deployed
+        .send(with(
+            Some("origin-secret-0123456789"),
+            "192.0.2.1",
+            "one-more",
+        ))
+        .await;
+    assert_eq!(res.status, StatusCode::TOO_MANY_REQUESTS);
+    let res = deployed
+        .send(with(
+            Some("origin-secret-0123456789"),
+            "192.0.2.2",
+            "neighbour",
+        ))
+        .await;
+    assert_eq!(
+        res.status,
+        StatusCode::CREATED,
+        "another viewer, same edge server"
+    );
+    // Without the guard (a local run) a viewer header proves nothing: the address is
+    // API Gateway's, so a client cannot pick a fresh one per request.
+    for i in 0..max {
+        let res = local
+            .send(with(
+                None,
+                &format!("192.0.2.{}", 100 + i),
+                &format!("local{i}"),
+            ))
+            .await;
+        assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+    }
+    let res = local.send(with(None, "192.0.2.250", "spoofer")).await;
+    assert_eq!(res.status, StatusCode::TOO_MANY_REQUESTS);
+}
+
+/// A user's history is the spec's array, bounded: the newest 100, and with `before`
+/// (the last id received) the older ones.
+#[tokio::test]
+async fn a_long_history_comes_in_pieces_of_a_hundred() {
+    let app = TestApp::new(api_tests::system).await;
+    let user = app.user("regular").await;
+    let other = app.user("someone").await;
+    let hospital = app.seed_hospital("General", 30.0, 74.0).await;
+    let extra = 23;
+    let total = HISTORY_LIMIT + extra;
+    // 10 ambulances, each booked and released over and over, 10 at a time.
+    let mut ambulances = vec![];
+    for i in 0..10 {
+        let amb = app
+            .seed_ambulance(hospital.id, &format!("H-{i}"), AmbulanceStatus::Available)
+            .await;
+        ambulances.push(amb.id);
+    }
+    let store = &app.state.store;
+    let book = |user: &TestUser, amb: Id| {
+        let user = user.id;
+        async move {
+            let body = json!({"hospitalId": hospital.id, "ambulanceId": amb,
+                "patient": {"name": "P", "age": 40, "gender": "Male", "condition": "c"}});
+            let req = parse_json(body.to_string().as_bytes()).unwrap();
+            let b = store
+                .book(user, req, None, OpenLimit::Exempt)
+                .await
+                .unwrap();
+            store
+                .move_booking(b.id, Mover::Admin, Goal::Status(BookingStatus::Cancelled))
+                .await
+                .unwrap();
+            b.id
+        }
+    };
+    // One chain of bookings per ambulance, the chains at once.
+    let chains = join_all((0..10).map(|k| {
+        let (book, user, amb) = (&book, &user, ambulances[k]);
+        async move {
+            let mut ids = vec![];
+            for _ in (k..total).step_by(10) {
+                ids.push(book(user, amb).await);
+            }
+            ids
+        }
+    }))
+    .await;
+    let mut ids: Vec<Id> = chains.into_iter().flatten().collect();
+    assert_eq!(ids.len(), total);
+    let foreign = book(&other, ambulances[0]).await;
+
+    let page = |query: String| {
+        let uri = format!("/api/booking/history{query}");
+        let token = user.token.clone();
+        let app = &app;
+        async move { app.get(&uri, Some(&token)).await }
+    };
+    let ids_of = |body: &Value| -> Vec<Id> {
+        body.as_array()
+            .unwrap()
+            .iter()
+            .map(|b| serde_json::from_value(b["id"].clone()).unwrap())
+            .collect()
+    };
+    let first = page(String::new()).await;
+    assert_eq!(first.status, StatusCode::OK);
+    let first_ids = ids_of(&first.body);
+    assert_eq!(first_ids.len(), HISTORY_LIMIT);
+    let last = first_ids.last().unwrap();
+    let second = page(format!("?before={last}")).await;
+    let second_ids = ids_of(&second.body);
+    assert_eq!(second_ids.len(), extra);
+    // Together: every booking once, newest first (by time, then id).
+    let times: Vec<(String, Id)> = first
+        .body
+        .as_array()
+        .unwrap()
+        .iter()
+        .chain(second.body.as_array().unwrap())
+        .map(|b| {
+            (
+                b["bookingTime"].as_str().unwrap().to_owned(),
+                serde_json::from_value(b["id"].clone()).unwrap(),
+            )
+        })
+        .collect();
+    let mut sorted = times.clone();
+    sorted.sort_by(|a, b| b.cmp(a));
+    assert_eq!(times, sorted, "newest first");
+    let mut all: Vec<Id> = first_ids.into_iter().chain(second_ids.clone()).collect();
+    all.sort();
+    ids.sort();
+    assert_eq!(all, ids);
+    let end = page(format!("?before={}", second_ids.last().unwrap())).await;
+    assert_eq!(end.body, json!([]));
+    // The cursor is one of the user's own bookings: someone else's is as unknown.
+    let mut answers = vec![];
+    for bad in [foreign.to_string(), "999999".into()] {
+        let res = page(format!("?before={bad}")).await;
+        assert_eq!(res.status, StatusCode::NOT_FOUND, "{bad}: {:?}", res.body);
+        answers.push(res.message().replace(&bad, "N"));
+    }
+    assert_eq!(answers[0], answers[1]);
+    for bad in ["abc", "0", "-1"] {
+        let res = page(format!("?before={bad}")).await;
+        assert_eq!(
+            (res.status, res.field()),
+            (StatusCode::BAD_REQUEST, Some("before")),
+            "{bad}: {:?}",
+            res.body
+        );
+    }
+}

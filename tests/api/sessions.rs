@@ -1,0 +1,330 @@
+//! Sessions that end when they should (issue 16): 5-minute access tokens renewed by
+//! a rotating refresh token stored only as a hash; sign-out, a new password, a
+//! removed user and a reused refresh token end them; signed-in routes confirm every
+//! token against the stored user (its role, its session), public reads do not.
+
+use http::StatusCode;
+use serde_json::{Value, json};
+use shared::{
+    domain::{ambulance::AmbulanceStatus, user::Role},
+    store::{Write, keys},
+    testing::{TEST_PASSWORD, TEST_SECRET, TestApp, TestResponse},
+    types::epoch_seconds,
+};
+
+async fn sign_in(app: &TestApp, username: &str, password: &str) -> TestResponse {
+    let res = app
+        .post(
+            "/api/auth/login",
+            None,
+            json!({"username": username, "password": password}),
+        )
+        .await;
+    assert_eq!(res.status, StatusCode::OK, "{:?}", res.body);
+    res
+}
+
+async fn refresh(app: &TestApp, token: &Value) -> TestResponse {
+    app.post("/api/auth/refresh", None, json!({ "refreshToken": token }))
+        .await
+}
+
+async fn profile(app: &TestApp, token: &Value) -> StatusCode {
+    app.get("/api/user/profile", token.as_str()).await.status
+}
+
+#[tokio::test]
+async fn a_session_is_a_short_access_token_and_a_rotating_refresh_token() {
+    let app = TestApp::new(api_tests::system).await;
+    app.user("rotor").await;
+    let first = sign_in(&app, "rotor", TEST_PASSWORD).await.body;
+    for field in ["token", "refreshToken", "expiresAt", "user", "role", "id"] {
+        assert!(!first[field].is_null(), "{field} in {first}");
+    }
+    let expires = time::OffsetDateTime::parse(
+        first["expiresAt"].as_str().unwrap(),
+        &time::format_description::well_known::Rfc3339,
+    )
+    .unwrap()
+    .unix_timestamp();
+    assert!(
+        (295..=300).contains(&(expires - epoch_seconds())),
+        "5 minutes"
+    );
+    // 128 random bits at least, and never stored as such.
+    let refresh_token = first["refreshToken"].as_str().unwrap();
+    assert!(refresh_token.len() >= 64, "{refresh_token}");
+
+    // A refresh answers the same shape with a new refresh token; the old one is used up.
+    let second = refresh(&app, &first["refreshToken"]).await;
+    assert_eq!(second.status, StatusCode::OK, "{:?}", second.body);
+    assert_eq!(second.body["user"]["username"], "rotor");
+    assert_ne!(second.body["refreshToken"], first["refreshToken"]);
+    assert_eq!(profile(&app, &second.body["token"]).await, StatusCode::OK);
+    let third = refresh(&app, &second.body["refreshToken"]).await;
+    assert_eq!(third.status, StatusCode::OK);
+
+    // Someone replays a rotated token: refused, and the whole session ends, so the
+    // newest token (maybe the thief's, maybe the owner's) stops working too.
+    let replay = refresh(&app, &first["refreshToken"]).await;
+    assert_eq!(replay.status, StatusCode::UNAUTHORIZED);
+    let after = refresh(&app, &third.body["refreshToken"]).await;
+    assert_eq!(
+        after.status,
+        StatusCode::UNAUTHORIZED,
+        "the session is revoked"
+    );
+    // Another session of the same user is not affected.
+    let other = sign_in(&app, "rotor", TEST_PASSWORD).await.body;
+    assert_eq!(
+        refresh(&app, &other["refreshToken"]).await.status,
+        StatusCode::OK
+    );
+
+    // Forged, malformed and missing tokens.
+    let forged = format!("{}.{}", &refresh_token[..32], "0".repeat(64));
+    for bad in [
+        json!(forged),
+        json!("nope"),
+        json!(""),
+        json!(null),
+        json!(7),
+    ] {
+        let res = refresh(&app, &bad).await;
+        assert!(
+            matches!(res.status.as_u16(), 400 | 401),
+            "{bad}: {:?}",
+            res.body
+        );
+        if res.status == StatusCode::BAD_REQUEST {
+            assert_eq!(res.field(), Some("refreshToken"));
+        }
+    }
+}
+
+#[tokio::test]
+async fn signing_out_ends_the_session() {
+    let app = TestApp::new(api_tests::system).await;
+    app.user("leaver").await;
+    let session = sign_in(&app, "leaver", TEST_PASSWORD).await.body;
+    let res = app
+        .post(
+            "/api/auth/logout",
+            None,
+            json!({ "refreshToken": session["refreshToken"] }),
+        )
+        .await;
+    assert_eq!(res.status, StatusCode::NO_CONTENT, "{:?}", res.body);
+    assert_eq!(
+        refresh(&app, &session["refreshToken"]).await.status,
+        StatusCode::UNAUTHORIZED
+    );
+    // Whatever the token, sign-out answers the same; a body without one is a 400.
+    for token in [json!("garbage"), session["refreshToken"].clone()] {
+        let res = app
+            .post("/api/auth/logout", None, json!({ "refreshToken": token }))
+            .await;
+        assert_eq!(res.status, StatusCode::NO_CONTENT);
+    }
+    let res = app.post("/api/auth/logout", None, json!({})).await;
+    assert_eq!(
+        (res.status, res.field()),
+        (StatusCode::BAD_REQUEST, Some("refreshToken"))
+    );
+}
+
+#[tokio::test]
+async fn a_new_password_ends_every_session_and_token() {
+    let app = TestApp::new(api_tests::system).await;
+    app.user("changer").await;
+    let phone = sign_in(&app, "changer", TEST_PASSWORD).await.body;
+    let laptop = sign_in(&app, "changer", TEST_PASSWORD).await.body;
+    let res = app
+        .put(
+            "/api/user/profile",
+            laptop["token"].as_str(),
+            json!({"email": "changer@example.com", "password": "a-new-password", "currentPassword": TEST_PASSWORD}),
+        )
+        .await;
+    assert_eq!(res.status, StatusCode::OK, "{:?}", res.body);
+    // Every earlier access token stops at once (signed-in routes check the session
+    // version), every refresh token at its next use.
+    for session in [&phone, &laptop] {
+        assert_eq!(
+            profile(&app, &session["token"]).await,
+            StatusCode::UNAUTHORIZED
+        );
+        assert_eq!(
+            refresh(&app, &session["refreshToken"]).await.status,
+            StatusCode::UNAUTHORIZED
+        );
+    }
+    let fresh = sign_in(&app, "changer", "a-new-password").await.body;
+    assert_eq!(profile(&app, &fresh["token"]).await, StatusCode::OK);
+    assert_eq!(
+        refresh(&app, &fresh["refreshToken"]).await.status,
+        StatusCode::OK
+    );
+}
+
+#[tokio::test]
+async fn removed_users_and_demoted_admins_lose_access_at_once() {
+    let app = TestApp::new(api_tests::system).await;
+    let admin = app.admin().await;
+    let session = sign_in(&app, "admin", TEST_PASSWORD).await.body;
+    app.user("ghost").await;
+    let ghost = sign_in(&app, "ghost", TEST_PASSWORD).await.body;
+    assert_eq!(
+        app.get("/api/admin/stats", Some(&admin.token)).await.status,
+        StatusCode::OK
+    );
+
+    // The admin is demoted in the store: the token still says ADMIN.
+    let demote = Write::update(keys::user(admin.id), "SET #role = :user")
+        .name("#role", "role")
+        .value(":user", Role::User);
+    app.state
+        .store
+        .update_returning::<serde::de::IgnoredAny>(demote)
+        .await
+        .unwrap();
+    for token in [admin.token.as_str(), session["token"].as_str().unwrap()] {
+        let res = app.get("/api/admin/stats", Some(token)).await;
+        assert_eq!(res.status, StatusCode::FORBIDDEN, "{:?}", res.body);
+    }
+    // A refresh issues what the store says now.
+    let renewed = refresh(&app, &session["refreshToken"]).await;
+    assert_eq!(renewed.body["role"], "USER");
+
+    // The user is removed: their tokens are refused on signed-in routes.
+    let ghost_id: u64 = ghost["id"].as_u64().unwrap();
+    app.state
+        .store
+        .delete_if(Write::delete(keys::user(ghost_id.try_into().unwrap())))
+        .await
+        .unwrap();
+    assert_eq!(
+        profile(&app, &ghost["token"]).await,
+        StatusCode::UNAUTHORIZED
+    );
+    assert_eq!(
+        app.get("/api/booking/history", ghost["token"].as_str())
+            .await
+            .status,
+        StatusCode::UNAUTHORIZED
+    );
+    assert_eq!(
+        refresh(&app, &ghost["refreshToken"]).await.status,
+        StatusCode::UNAUTHORIZED
+    );
+    // Public reads take the token on its own (no database read): still valid for
+    // the rest of its 5 minutes.
+    assert_eq!(
+        app.get("/api/hospitals/all", ghost["token"].as_str())
+            .await
+            .status,
+        StatusCode::OK
+    );
+}
+
+/// Crew accounts (DESIGN section 8) sign in, refresh and sign out like everyone; a
+/// new password or the account's removal ends their tokens on the crew routes at
+/// once.
+#[tokio::test]
+async fn crew_sessions_end_like_everyone_elses() {
+    let app = TestApp::new(api_tests::system).await;
+    let admin = app.admin().await;
+    let hospital = app.seed_hospital("General", 30.0, 74.0).await;
+    let amb = app
+        .seed_ambulance(hospital.id, "C-1", AmbulanceStatus::Available)
+        .await;
+    let crew = app.crew("driver", amb.id).await;
+    let me = |token: &Value| {
+        let token = token.as_str().map(str::to_owned);
+        let app = &app;
+        async move { app.get("/api/crew/me", token.as_deref()).await.status }
+    };
+    let first = sign_in(&app, "driver", TEST_PASSWORD).await.body;
+    assert_eq!(first["role"], "CREW");
+    assert_eq!(me(&first["token"]).await, StatusCode::OK);
+    let second = refresh(&app, &first["refreshToken"]).await.body;
+    assert_eq!(me(&second["token"]).await, StatusCode::OK);
+
+    // A new password (the crew's own profile, with the current one) ends both.
+    let res = app
+        .put(
+            "/api/user/profile",
+            second["token"].as_str(),
+            json!({"email": "driver@example.com", "password": "a-new-password", "currentPassword": TEST_PASSWORD}),
+        )
+        .await;
+    assert_eq!(res.status, StatusCode::OK, "{:?}", res.body);
+    for session in [&first, &second] {
+        assert_eq!(me(&session["token"]).await, StatusCode::UNAUTHORIZED);
+    }
+    assert_eq!(
+        refresh(&app, &second["refreshToken"]).await.status,
+        StatusCode::UNAUTHORIZED
+    );
+
+    // Removed by an admin: its fresh token and session end at once.
+    let fresh = sign_in(&app, "driver", "a-new-password").await.body;
+    assert_eq!(me(&fresh["token"]).await, StatusCode::OK);
+    let res = app
+        .delete(&format!("/api/admin/crew/{}", crew.id), Some(&admin.token))
+        .await;
+    assert_eq!(res.status, StatusCode::NO_CONTENT, "{:?}", res.body);
+    assert_eq!(me(&fresh["token"]).await, StatusCode::UNAUTHORIZED);
+    assert_eq!(
+        refresh(&app, &fresh["refreshToken"]).await.status,
+        StatusCode::UNAUTHORIZED
+    );
+}
+
+/// Tokens signed with the right key but issued (`iat`) or valid (`nbf`) only in the
+/// future are refused: a clock cannot be set forward to mint long-lived tokens.
+#[tokio::test]
+async fn tokens_from_the_future_are_refused() {
+    let app = TestApp::new(api_tests::system).await;
+    let me = app.user("timetraveller").await;
+    let now = epoch_seconds();
+    let sign = |iat: i64, nbf: i64| {
+        let claims = shared::auth::Claims {
+            sub: me.id.to_string(),
+            role: Role::User,
+            iat,
+            nbf,
+            exp: now + 300,
+            sv: 0,
+        };
+        jsonwebtoken::encode(
+            &jsonwebtoken::Header::default(),
+            &claims,
+            &jsonwebtoken::EncodingKey::from_secret(TEST_SECRET.as_bytes()),
+        )
+        .unwrap()
+    };
+    for (iat, nbf, expected) in [
+        (now, now, StatusCode::OK),
+        (now + 3600, now, StatusCode::UNAUTHORIZED),
+        (now, now + 3600, StatusCode::UNAUTHORIZED),
+        (now + 120, now + 120, StatusCode::UNAUTHORIZED),
+    ] {
+        let token = sign(iat, nbf);
+        assert_eq!(
+            app.get("/api/user/profile", Some(&token)).await.status,
+            expected,
+            "iat {}, nbf {}",
+            iat - now,
+            nbf - now
+        );
+        // Public reads check the token the same way.
+        let public = app.get("/api/hospitals/all", Some(&token)).await.status;
+        let public_expected = if expected == StatusCode::OK {
+            StatusCode::OK
+        } else {
+            StatusCode::UNAUTHORIZED
+        };
+        assert_eq!(public, public_expected);
+    }
+}

@@ -1,0 +1,384 @@
+//! What follows the tap: the patient details, and the tracking links family open
+//! without an account (made, shown without personal data, expired, revoked).
+
+use aws_sdk_dynamodb::types::AttributeValue;
+use http::StatusCode;
+use serde_json::{Value, json};
+use shared::{
+    domain::emergency::share_token_hash,
+    testing::{TestResponse, TestUser},
+    types::format_rfc3339,
+};
+
+use crate::{
+    crew::id_of,
+    emergency::{PICKUP, World, north, pickup_body},
+};
+
+/// A world with one ambulance and its crew, and an emergency dispatched to it.
+struct Trip {
+    w: World,
+    user: TestUser,
+    crew: TestUser,
+    booking: Value,
+}
+
+impl Trip {
+    async fn new() -> Trip {
+        let w = World::new().await;
+        let h = w.hospital("Civil", north(2.0)).await;
+        let amb = w.ambulance(&h, "T-1", "ALS").await;
+        let crew = w.app.crew("crew_t", id_of(&amb)).await;
+        let user = w.app.user("hana").await;
+        let mut body = pickup_body();
+        body["patient"] = json!({"name": "Hana Devi", "condition": "unconscious"});
+        let res = w.emergency(&user, &body, None).await;
+        assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+        Trip {
+            w,
+            user,
+            crew,
+            booking: res.body,
+        }
+    }
+
+    fn path(&self, tail: &str) -> String {
+        format!("/api/booking/{}{tail}", self.booking["id"])
+    }
+
+    async fn share(&self, who: &TestUser) -> TestResponse {
+        self.w
+            .app
+            .post(&self.path("/share"), Some(&who.token), json!({}))
+            .await
+    }
+
+    /// A new link of the trip, by its requester: its token.
+    async fn token(&self) -> String {
+        let res = self.share(&self.user).await;
+        assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+        res.body["token"].as_str().unwrap().to_owned()
+    }
+
+    /// The link answers 404 with `body`, the one answer of every dead link.
+    async fn assert_dead(&self, token: &str, body: &Value) {
+        let res = self.shared(token).await;
+        assert_eq!(
+            (res.status, &res.body),
+            (StatusCode::NOT_FOUND, body),
+            "{token}"
+        );
+    }
+
+    async fn shared(&self, token: &str) -> TestResponse {
+        self.w
+            .app
+            .get(&format!("/api/booking/shared/{token}"), None)
+            .await
+    }
+
+    async fn patient(&self, who: &TestUser, body: Value) -> TestResponse {
+        let req = http::Request::builder()
+            .method(http::Method::PATCH)
+            .uri(self.path("/patient"))
+            .header("authorization", format!("Bearer {}", who.token))
+            .header("content-type", "application/json")
+            .body(lambda_http::Body::from(body.to_string()))
+            .unwrap();
+        self.w.app.send(req).await
+    }
+
+    /// Rewrites an attribute of an item, as time passing would have.
+    async fn set(&self, pk: String, sk: &str, path: &str, value: &str) {
+        let store = &self.w.app.state.store;
+        let mut update = store
+            .client()
+            .update_item()
+            .table_name(store.table())
+            .key("pk", AttributeValue::S(pk))
+            .key("sk", AttributeValue::S(sk.into()))
+            .update_expression(format!("SET {path} = :v"))
+            .expression_attribute_values(":v", AttributeValue::S(value.into()));
+        if path.contains("#at") {
+            update = update.expression_attribute_names("#at", "at");
+        }
+        update.send().await.unwrap();
+    }
+}
+
+fn hours_ago(h: i64) -> String {
+    format_rfc3339(time::OffsetDateTime::now_utc() - time::Duration::hours(h))
+}
+
+fn full_patient() -> Value {
+    json!({"name": "Hana Devi", "age": 71, "gender": "Female", "condition": "unconscious, breathing"})
+}
+
+#[tokio::test]
+async fn the_patient_details_follow_while_the_ambulance_comes() {
+    let t = Trip::new().await;
+    assert_eq!(
+        t.booking["patient"],
+        json!({"name": "Hana Devi", "age": null, "gender": null, "condition": "unconscious"})
+    );
+    let res = t.patient(&t.user, full_patient()).await;
+    assert_eq!(res.status, StatusCode::OK, "{:?}", res.body);
+    assert_eq!(res.body["patient"], full_patient());
+    assert_eq!(res.body["bookingStatus"], "ACTIVE");
+    // The crew screen shows them.
+    let me = t.w.app.get("/api/crew/me", Some(&t.crew.token)).await;
+    assert_eq!(me.body["job"]["patient"], full_patient());
+
+    // The booking's rules: every field, each valid, nothing else.
+    for (patch, field) in [
+        (
+            json!({"name": "X", "age": 3, "gender": "Other"}),
+            "condition",
+        ),
+        (
+            json!({"name": "X", "age": 151, "gender": "Other", "condition": "c"}),
+            "age",
+        ),
+        (
+            json!({"name": " ", "age": 3, "gender": "Other", "condition": "c"}),
+            "name",
+        ),
+        (
+            json!({"name": "X", "age": 3, "gender": "x", "condition": "c"}),
+            "gender",
+        ),
+        (
+            json!({"name": "X", "age": 3, "gender": "Other", "condition": "c", "blood": "O"}),
+            "blood",
+        ),
+    ] {
+        let res = t.patient(&t.user, patch.clone()).await;
+        assert_eq!(
+            (res.status, res.field()),
+            (StatusCode::BAD_REQUEST, Some(field)),
+            "{patch}"
+        );
+    }
+    // Only the requester, only while open.
+    let other = t.w.app.user("other").await;
+    for who in [&other, &t.w.admin, &t.crew] {
+        assert_eq!(
+            t.patient(who, full_patient()).await.status,
+            StatusCode::FORBIDDEN
+        );
+    }
+    let unknown =
+        t.w.app
+            .call(
+                http::Method::PATCH,
+                "/api/booking/999999/patient",
+                Some(&t.user.token),
+                Some(full_patient()),
+            )
+            .await;
+    assert_eq!(unknown.status, StatusCode::NOT_FOUND);
+    assert_eq!(t.w.cancel(&t.user, &t.booking).await.status, StatusCode::OK);
+    let res = t.patient(&t.user, full_patient()).await;
+    assert_eq!(res.status, StatusCode::CONFLICT, "{:?}", res.body);
+    assert!(res.message().contains("cancelled"), "{}", res.message());
+}
+
+/// Every key of a JSON value, nested.
+fn keys(v: &Value, out: &mut Vec<String>) {
+    match v {
+        Value::Object(map) => {
+            for (k, v) in map {
+                out.push(k.clone());
+                keys(v, out);
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|v| keys(v, out)),
+        _ => {}
+    }
+}
+
+/// Every leaf value of a JSON value (strings, numbers...).
+fn leaves(v: &Value, out: &mut Vec<Value>) {
+    match v {
+        Value::Object(map) => map.values().for_each(|v| leaves(v, out)),
+        Value::Array(items) => items.iter().for_each(|v| leaves(v, out)),
+        leaf => out.push(leaf.clone()),
+    }
+}
+
+#[tokio::test]
+async fn a_shared_link_shows_the_trip_and_nothing_personal() {
+    let t = Trip::new().await;
+    assert_eq!(
+        t.patient(&t.user, full_patient()).await.status,
+        StatusCode::OK
+    );
+    let res = t.share(&t.user).await;
+    assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+    let token = res.body["token"].as_str().unwrap().to_owned();
+    assert_eq!(token.len(), 43);
+    assert_eq!(res.body["url"], format!("/t/{token}"));
+    let expires = time::OffsetDateTime::parse(
+        res.body["expiresAt"].as_str().unwrap(),
+        &time::format_description::well_known::Rfc3339,
+    )
+    .unwrap();
+    let in_a_day = time::OffsetDateTime::now_utc() + time::Duration::hours(24);
+    assert!(
+        (expires - in_a_day).abs() < time::Duration::minutes(1),
+        "{expires}"
+    );
+    // Only the hash is stored.
+    let store = &t.w.app.state.store;
+    let hash = share_token_hash(&token).unwrap();
+    assert_ne!(hash, token);
+
+    let crew_report = json!({"latitude": 30.72, "longitude": 74.35,
+        "recordedAt": format_rfc3339(time::OffsetDateTime::now_utc())});
+    let res =
+        t.w.app
+            .put("/api/crew/location", Some(&t.crew.token), crew_report)
+            .await;
+    assert_eq!(res.status, StatusCode::NO_CONTENT);
+    let view = t.shared(&token).await;
+    assert_eq!(view.status, StatusCode::OK, "{:?}", view.body);
+    assert_eq!(view.body["bookingStatus"], "ACTIVE");
+    assert_eq!(view.body["tripStage"], "DISPATCHED");
+    assert_eq!(view.body["ambulance"]["number"], "T-1");
+    assert_eq!(view.body["ambulance"]["type"], "ALS");
+    assert_eq!(view.body["ambulance"]["position"]["source"], "GPS");
+    assert_eq!(view.body["hospital"]["name"], t.booking["hospitalName"]);
+    assert!(view.body["etaMinutes"].is_number(), "{:?}", view.body);
+    // The same stage and ETA as the requester's own tracking.
+    let track =
+        t.w.app
+            .get(&t.path("/track"), Some(&t.user.token))
+            .await
+            .body;
+    assert_eq!(view.body["etaMinutes"], track["etaMinutes"]);
+    assert_eq!(view.body["timeline"], track["timeline"]);
+
+    // Nothing personal: no such field anywhere, and none of the values.
+    let mut found = vec![];
+    keys(&view.body, &mut found);
+    found.sort();
+    found.dedup();
+    let allowed = [
+        "address",
+        "ambulance",
+        "at",
+        "bookingStatus",
+        "etaMinutes",
+        "hospital",
+        "latitude",
+        "longitude",
+        "name",
+        "number",
+        "position",
+        "source",
+        "stage",
+        "stale",
+        "timeline",
+        "tripStage",
+        "type",
+    ];
+    assert_eq!(found, allowed, "the shared view's fields");
+    let mut values = vec![];
+    leaves(&view.body, &mut values);
+    for personal in [
+        "Hana",
+        "unconscious",
+        "hana@example.com",
+        "+15550001111",
+        "gate 2",
+        "R. Kumar",
+    ] {
+        assert!(
+            !values
+                .iter()
+                .any(|v| v.as_str().is_some_and(|s| s.contains(personal))),
+            "{personal} in {}",
+            view.body
+        );
+    }
+    // (The hospital lies due north of the pickup: the same longitude is not the
+    // pickup's.)
+    for number in [json!(PICKUP.0), json!(t.user.id), t.booking["id"].clone()] {
+        assert!(!values.contains(&number), "{number} in {}", view.body);
+    }
+    // A link is public: a token in the header changes nothing, and no store write.
+    let with_token =
+        t.w.app
+            .get(&format!("/api/booking/shared/{token}"), Some(&t.crew.token))
+            .await;
+    assert_eq!(with_token.body, view.body);
+    assert!(store.booking(id_of(&t.booking)).await.unwrap().is_some());
+}
+
+#[tokio::test]
+async fn links_expire_and_are_revoked_with_one_answer_for_every_dead_link() {
+    let t = Trip::new().await;
+    let first = t.token().await;
+    let second = t.token().await;
+    assert_ne!(first, second);
+    assert_eq!(t.shared(&first).await.status, StatusCode::OK);
+
+    let unknown = t.shared(&"A".repeat(43)).await;
+    assert_eq!(unknown.status, StatusCode::NOT_FOUND);
+    t.assert_dead("not-a-token", &unknown.body).await;
+
+    // Someone else may neither share nor revoke; the requester revokes them all.
+    let other = t.w.app.user("other").await;
+    for who in [&other, &t.w.admin, &t.crew] {
+        assert_eq!(t.share(who).await.status, StatusCode::FORBIDDEN);
+        let res = t.w.app.delete(&t.path("/share"), Some(&who.token)).await;
+        assert_eq!(res.status, StatusCode::FORBIDDEN);
+    }
+    let res = t.w.app.delete(&t.path("/share"), Some(&t.user.token)).await;
+    assert_eq!(res.status, StatusCode::NO_CONTENT);
+    for token in [&first, &second] {
+        t.assert_dead(token, &unknown.body).await;
+    }
+    // A new link after revoking works.
+    let third = t.token().await;
+    assert_eq!(t.shared(&third).await.status, StatusCode::OK);
+
+    // At most 24 hours after it was made.
+    let hash = share_token_hash(&third).unwrap();
+    t.set(
+        format!("SHARE#{hash}"),
+        "SHARE",
+        "createdAt",
+        &hours_ago(25),
+    )
+    .await;
+    t.assert_dead(&third, &unknown.body).await;
+
+    // An hour after the booking became final: still shown (final) before, not after.
+    let fourth = t.token().await;
+    let done = t.w.cancel(&t.user, &t.booking).await;
+    assert_eq!(done.status, StatusCode::OK);
+    let view = t.shared(&fourth).await;
+    assert_eq!(
+        (view.status, &view.body["bookingStatus"]),
+        (StatusCode::OK, &json!("CANCELLED"))
+    );
+    let last = done.body["timeline"].as_array().unwrap().len() - 1;
+    let pk = format!("BOOKING#{}", t.booking["id"]);
+    t.set(
+        pk,
+        "BOOKING",
+        &format!("timeline[{last}].#at"),
+        &hours_ago(2),
+    )
+    .await;
+    t.assert_dead(&fourth, &unknown.body).await;
+    // And a final booking is not shared again.
+    let res = t.share(&t.user).await;
+    assert_eq!(res.status, StatusCode::CONFLICT, "{:?}", res.body);
+    let unknown_booking =
+        t.w.app
+            .post("/api/booking/999999/share", Some(&t.user.token), json!({}))
+            .await;
+    assert_eq!(unknown_booking.status, StatusCode::NOT_FOUND);
+}
