@@ -298,9 +298,8 @@ export const S = {
   },
   patientDetails: {
     heading: 'Patient details',
-    optional: '(optional)',
-    intro: 'The crew sees them as soon as you send them. Leave out what you do not know.',
-    needOne: 'Fill in at least one of the patient details.',
+    optional: '(when you know them)',
+    intro: 'The ambulance is already on its way. When you know all four, send them: the crew sees them at once.',
     send: 'Send to the crew',
     sending: 'Sending...',
     sent: 'Patient details sent to the crew.',

@@ -99,7 +99,7 @@ describe('top bar', () => {
   })
 
   it('offers a crew only Crew, Profile, Logout and the emergency call', async () => {
-    saveSession({ token: 't', user: crewUser, role: 'CREW' as never, id: 50 })
+    saveSession({ token: 't', user: crewUser, role: 'CREW', id: 50 })
     shell('/crew')
     expect(mainNav().getAllByRole('link').map((l) => l.getAttribute('href'))).toEqual(['/crew'])
     expect(screen.getByRole('link', { name: 'Emergency 911' })).toBeInTheDocument()
@@ -187,7 +187,7 @@ describe('guards', () => {
     ['/crew', '/crew'],
     ['/profile', '/profile'],
   ])('sends a crew from %s to %s', (from, to) => {
-    saveSession({ token: 't', user: crewUser, role: 'CREW' as never, id: 50 })
+    saveSession({ token: 't', user: crewUser, role: 'CREW', id: 50 })
     const { router } = shell(from)
     expect(router.state.location.pathname).toBe(to)
   })

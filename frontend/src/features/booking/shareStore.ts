@@ -1,4 +1,4 @@
-import type { ShareLink } from './api/types'
+import type { ShareLink } from '@/lib/types'
 
 // The link made for a booking, kept in this tab (sessionStorage) so that a reload still
 // shows it and can stop it; the server never gives a link back (it keeps only its hash).

@@ -99,18 +99,19 @@ describe('Idempotency-Key per submission', () => {
 
 describe('validatePatientDetails', () => {
   const form = (patch: Partial<PatientForm>): PatientForm => ({ ...emptyPatient, bookingType: 'EMERGENCY', ...patch })
+  const whole = { name: '  Asha ', age: '0', gender: 'Other', condition: ' unconscious ' }
 
-  it('sends only what is known, trimmed', () => {
-    expect(validatePatientDetails(form({ name: '  Asha ', condition: ' unconscious ' }))).toEqual({
-      request: { name: 'Asha', condition: 'unconscious' },
-    })
-    expect(validatePatientDetails(form({ age: '0', gender: 'Other' }))).toEqual({ request: { age: 0, gender: 'Other' } })
+  it('sends all four, trimmed (PATCH /booking/{id}/patient replaces the details whole)', () => {
+    expect(validatePatientDetails(form(whole))).toEqual({ value: { name: 'Asha', age: 0, gender: 'Other', condition: 'unconscious' } })
   })
 
-  it('needs at least one, and the booking rules for the ones given', () => {
-    expect(validatePatientDetails(form({ name: '   ' }))).toEqual({ error: 'Fill in at least one of the patient details.', fields: ['name'] })
-    expect(validatePatientDetails(form({ age: '151' }))).toMatchObject({ fields: ['age'] })
-    expect(validatePatientDetails(form({ age: '4.5' }))).toMatchObject({ fields: ['age'] })
-    expect(validatePatientDetails(form({ gender: 'X' }))).toMatchObject({ fields: ['gender'] })
+  it('names every blank detail, then follows the booking rules', () => {
+    expect(validatePatientDetails(form({ name: 'Asha', condition: '   ' }))).toEqual({
+      error: 'Please fill in all required fields.',
+      fields: ['age', 'gender', 'condition'],
+    })
+    expect(validatePatientDetails(form({ ...whole, age: '151' }))).toMatchObject({ fields: ['age'] })
+    expect(validatePatientDetails(form({ ...whole, age: '4.5' }))).toMatchObject({ fields: ['age'] })
+    expect(validatePatientDetails(form({ ...whole, gender: 'X' }))).toMatchObject({ fields: ['gender'] })
   })
 })

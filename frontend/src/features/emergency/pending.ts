@@ -1,5 +1,5 @@
 import { newIdempotencyKey } from '@/lib/idempotency'
-import type { EmergencyRequest } from './api/types'
+import type { EmergencyRequest } from '@/lib/types'
 
 /**
  * The emergency request not answered yet, kept in sessionStorage (this tab, across a

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
-import type { Pickup } from '@/lib/dispatch-types'
+import type { PickupRequest } from '@/lib/types'
 import { currentPosition, GeoError, type GeoFailure } from '@/lib/geolocation'
 import { emptyPickup, parsePickup, type PickupForm } from '@/features/booking'
 
@@ -30,7 +30,7 @@ const asForm = (p: Place, landmark: string): PickupForm => ({
  */
 export function useEmergencyPickup(
   profile: Place | null,
-  listeners: { onLocated?: (pickup: Pickup) => void; onFailed?: () => void } = {},
+  listeners: { onLocated?: (pickup: PickupRequest) => void; onFailed?: () => void } = {},
 ) {
   const [form, setForm] = useState<PickupForm>(emptyPickup)
   const [source, setSource] = useState<PickupSource | null>(null)

@@ -3,10 +3,9 @@ import { useRef } from 'react'
 import { api, outcomeUnknown } from '@/lib/api'
 import { newIdempotencyKey } from '@/lib/idempotency'
 import { refreshAfterBooking } from '@/lib/queryKeys'
-import type { Booking } from '@/lib/types'
+import type { Booking, BookingRequest } from '@/lib/types'
 import { isOpen } from '../status'
 import { bookingKeys } from './keys'
-import type { BookRequest } from './types'
 
 /** While any booking is open, its status is refreshed every 10 s. */
 export const HISTORY_POLL_MS = 10_000
@@ -36,7 +35,7 @@ export function useBook(userId: number | undefined) {
   const client = useQueryClient()
   const submission = useRef<{ key: string; body: string } | null>(null)
   const mutation = useMutation({
-    mutationFn: ({ body, key }: { body: BookRequest; key: string }) =>
+    mutationFn: ({ body, key }: { body: BookingRequest; key: string }) =>
       api<Booking>('/booking/book', {
         method: 'POST',
         query: { userId },
@@ -50,7 +49,7 @@ export function useBook(userId: number | undefined) {
       refreshAfterBooking(client)
     },
   })
-  const book = (body: BookRequest, options?: Parameters<typeof mutation.mutate>[1]) => {
+  const book = (body: BookingRequest, options?: Parameters<typeof mutation.mutate>[1]) => {
     submission.current = keyFor(submission.current, JSON.stringify(body))
     mutation.mutate({ body, key: submission.current.key }, options)
   }

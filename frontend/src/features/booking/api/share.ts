@@ -2,7 +2,7 @@ import { useMutation, useQuery } from '@tanstack/react-query'
 import { api } from '@/lib/api'
 import { bookingKeys } from './keys'
 import { trackPollInterval } from './track'
-import type { SharedTrip, ShareLink } from './types'
+import type { SharedTrip, ShareLink } from '@/lib/types'
 
 /** POST /api/booking/{id}/share: a new link for the family (the owner's, while the booking is open). */
 export function useCreateShareLink(bookingId: number) {

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query'
 import { api, ApiError } from '@/lib/api'
 import { isOpen } from '../status'
 import { bookingKeys } from './keys'
-import type { Tracking } from './types'
+import type { Tracking } from '@/lib/types'
 
 /** How often an open booking's trip is asked for (the crew report at most every 5 s). */
 export const TRACK_POLL_MS = 5000

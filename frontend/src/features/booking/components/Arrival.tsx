@@ -1,7 +1,7 @@
 import { formatDistance, formatEta } from '@/lib/format'
 import type { Freshness } from '@/lib/position'
 import { S } from '@/strings'
-import type { Tracking } from '../api/types'
+import type { Tracking } from '@/lib/types'
 import { isOpen } from '../status'
 
 /** What the ETA card needs: the owner's tracking has all of it, the shared view all but the distance. */

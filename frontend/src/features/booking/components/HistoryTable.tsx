@@ -1,16 +1,15 @@
 import { Link } from 'react-router'
 import { type Column, DataTable } from '@/components/DataTable'
-import type { DispatchBooking } from '@/lib/dispatch-types'
+import type { Booking } from '@/lib/types'
 import { StatusBadge } from '@/components/StatusBadge'
 import { formatDateTime } from '@/lib/format'
-import type { Booking } from '@/lib/types'
 import { S } from '@/strings'
 import { bookingAmbulance, bookingHospital, canRequesterCancel, tripLabel } from '../status'
 import { BookingTypeBadge } from './BookingTypeBadge'
 
 /** A person's bookings, newest first, each with its tracking page; cancellable until the ambulance is at the pickup. */
-export function HistoryTable({ bookings, onCancel }: { bookings: DispatchBooking[]; onCancel: (booking: Booking) => void }) {
-  const columns: Column<DispatchBooking>[] = [
+export function HistoryTable({ bookings, onCancel }: { bookings: Booking[]; onCancel: (booking: Booking) => void }) {
+  const columns: Column<Booking>[] = [
     {
       name: 'Hospital',
       cell: (b) => (

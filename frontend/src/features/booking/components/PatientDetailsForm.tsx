@@ -7,8 +7,9 @@ import { emptyPatient, fieldOf, validatePatientDetails, type BookingField, type 
 import { PatientFields } from './PatientFields'
 
 /**
- * An open emergency's patient details, for its requester: optional, sent whenever they
- * are known (the crew's screen shows them as they arrive). Sent again, they replace the last.
+ * An open emergency's patient details, for its requester: optional, all four sent
+ * together when known (the crew's screen shows them as they arrive). Sent again, they
+ * replace the last.
  */
 export function PatientDetailsForm({ bookingId }: { bookingId: number }) {
   const [form, setForm] = useState<PatientForm>({ ...emptyPatient, bookingType: 'EMERGENCY' })
@@ -26,8 +27,8 @@ export function PatientDetailsForm({ bookingId }: { bookingId: number }) {
   const submit = (e: FormEvent) => {
     e.preventDefault()
     const check = validatePatientDetails(form)
-    if (!check.request) return fail(check.error ?? S.patientDetails.failed, check.fields ?? [])
-    update.mutate(check.request, {
+    if (!check.value) return fail(check.error ?? S.patientDetails.failed, check.fields ?? [])
+    update.mutate(check.value, {
       onSuccess: () => {
         setError(null)
         setInvalid([])

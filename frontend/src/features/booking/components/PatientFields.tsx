@@ -9,7 +9,7 @@ const types: { value: BookingType; label: string; description: string }[] = [
 
 /**
  * Booking type radio and the patient's name, age, gender and medical condition.
- * `details`: the details alone, none required (an emergency's, sent after it).
+ * `details`: the patient alone, no booking type (an emergency's, sent after it).
  */
 export function PatientFields({
   idPrefix,
@@ -25,7 +25,7 @@ export function PatientFields({
   onChange: (patch: Partial<PatientForm>) => void
 }) {
   const id = (name: string) => `${idPrefix}-${name}`
-  const field = (f: BookingField) => ({ ...requiredField(idPrefix, invalid, f), required: !details })
+  const field = (f: BookingField) => requiredField(idPrefix, invalid, f)
 
   return (
     <>

@@ -4,7 +4,7 @@ import { messageOf } from '@/lib/api'
 import { formatDateTime } from '@/lib/format'
 import { S } from '@/strings'
 import { useCreateShareLink, useRevokeShareLinks } from '../api/share'
-import type { ShareLink } from '../api/types'
+import type { ShareLink } from '@/lib/types'
 import { storedShareLink, storeShareLink } from '../shareStore'
 
 type Note = { tone: 'success' | 'error' | 'info'; text: string }

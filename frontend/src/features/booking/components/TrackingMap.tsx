@@ -3,7 +3,7 @@ import { Marker, Tooltip } from 'react-leaflet'
 import { BaseMap, FitBounds, LegendItem, markerIcon, type Point } from '@/components/map/BaseMap'
 import type { Freshness } from '@/lib/position'
 import { S } from '@/strings'
-import type { Tracking } from '../api/types'
+import type { Tracking } from '@/lib/types'
 
 /** What the map shows: the owner's tracking, or the shared view (no pickup there). */
 export interface MapTrip {

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { saveSession } from '@/lib/session'
 import { demoUser } from '@/test/fixtures'
 import { json, renderRoutes, routeFetch, type FetchCall } from '@/test/render'
-import type { SharedTrip } from '../api/types'
+import type { SharedTrip } from '@/lib/types'
 import SharedTrackingPage from './SharedTrackingPage'
 
 afterEach(() => {
@@ -21,7 +21,7 @@ const shared = (overrides: Partial<SharedTrip> = {}): SharedTrip => ({
     { stage: 'DISPATCHED', at: '2026-03-01T09:31:00Z' },
     { stage: 'EN_ROUTE', at: '2026-03-01T09:32:00Z' },
   ],
-  ambulance: { number: 'PB-31', type: 'ALS', position: { latitude: 30.68, longitude: 74.32, at: new Date(Date.now() - 5000).toISOString(), stale: false } },
+  ambulance: { number: 'PB-31', type: 'ALS', position: { latitude: 30.68, longitude: 74.32, at: new Date(Date.now() - 5000).toISOString(), stale: false, source: 'GPS' } },
   hospital: { name: 'City Hospital', address: '3 Main Road', latitude: 30.63, longitude: 74.3 },
   etaMinutes: 6,
   ...overrides,

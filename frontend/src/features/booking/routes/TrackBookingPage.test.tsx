@@ -8,7 +8,7 @@ import { adminUser, demoUser } from '@/test/fixtures'
 import { stubNavigator } from '@/test/geolocation'
 import { json, renderRoutes, routeFetch, type FetchCall } from '@/test/render'
 import { trackPollInterval } from '../api/track'
-import type { Tracking } from '../api/types'
+import type { Tracking } from '@/lib/types'
 import TrackBookingPage from './TrackBookingPage'
 
 afterEach(() => {
@@ -144,14 +144,16 @@ describe('TrackBookingPage', () => {
     expect(await screen.findByText('Ambulance dispatched. It is on its way to the pickup.')).toBeInTheDocument()
     const form = within(screen.getByRole('region', { name: /^Patient details/ }))
     await userEvent.click(form.getByRole('button', { name: 'Send to the crew' }))
-    expect(form.getByText('Fill in at least one of the patient details.')).toBeInTheDocument()
+    expect(form.getByText('Please fill in all required fields.')).toBeInTheDocument()
     expect(form.getByLabelText('Patient Name')).toHaveFocus()
     expect(calls.filter((c) => c.method === 'PATCH')).toHaveLength(0)
     await userEvent.type(form.getByLabelText('Patient Name'), ' Asha ')
+    await userEvent.type(form.getByLabelText('Age'), '64')
+    await userEvent.selectOptions(form.getByLabelText('Gender'), 'Female')
     await userEvent.type(form.getByLabelText('Medical Condition'), 'Not breathing well')
     await userEvent.click(form.getByRole('button', { name: 'Send to the crew' }))
     expect(await form.findByText('Patient details sent to the crew.')).toBeInTheDocument()
-    expect(calls.find((c) => c.method === 'PATCH')!.body).toEqual({ name: 'Asha', condition: 'Not breathing well' })
+    expect(calls.find((c) => c.method === 'PATCH')!.body).toEqual({ name: 'Asha', age: 64, gender: 'Female', condition: 'Not breathing well' })
   })
 
   it('marks the field a refused patient detail names', async () => {
@@ -160,7 +162,10 @@ describe('TrackBookingPage', () => {
       'PATCH /booking/12/patient': () => json(400, { message: 'patient.age: must be at most 150', field: 'patient.age' }),
     })
     const form = within(await screen.findByRole('region', { name: /^Patient details/ }))
+    await userEvent.type(form.getByLabelText('Patient Name'), 'Asha')
     await userEvent.type(form.getByLabelText('Age'), '99')
+    await userEvent.selectOptions(form.getByLabelText('Gender'), 'Female')
+    await userEvent.type(form.getByLabelText('Medical Condition'), 'Chest pain')
     await userEvent.click(form.getByRole('button', { name: 'Send to the crew' }))
     expect(await form.findByText('patient.age: must be at most 150')).toBeInTheDocument()
     expect(form.getByLabelText('Age')).toHaveAttribute('aria-invalid', 'true')

@@ -1,7 +1,7 @@
 import { lazy, Suspense, type ReactNode } from 'react'
 import { Icon } from '@/components/Icon'
 import { BookingTypeBadge, tripLabel } from '@/features/booking'
-import type { DispatchBooking, Position } from '@/lib/dispatch-types'
+import type { Booking, Position } from '@/lib/types'
 import { formatCoord, telHref } from '@/lib/format'
 import { directionsUrl } from '@/lib/geo'
 import { S } from '@/strings'
@@ -35,7 +35,7 @@ function Part({ title, children }: { title: string; children: ReactNode }) {
  * with directions, and the hospital. The way to the place the crew drives to next is
  * the blue one.
  */
-export function JobCard({ job, position, action }: { job: DispatchBooking; position: Position | null; action: ReactNode }) {
+export function JobCard({ job, position, action }: { job: Booking; position: Position | null; action: ReactNode }) {
   const emergency = job.bookingType === 'EMERGENCY'
   const toHospital = job.tripStage === 'AT_PICKUP' || job.tripStage === 'TO_HOSPITAL' || job.tripStage === 'AT_HOSPITAL'
   const hospital = job.hospital ?? { name: job.hospitalName, address: '' }

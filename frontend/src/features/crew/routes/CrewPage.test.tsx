@@ -1,18 +1,16 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import type { DispatchBooking } from '@/lib/dispatch-types'
+import type { Booking, CrewMe, User } from '@/lib/types'
 import { saveSession } from '@/lib/session'
-import type { User } from '@/lib/types'
 import { ambulance, booking } from '@/test/fixtures'
 import { fix, stubNavigator } from '@/test/geolocation'
 import { json, renderRoutes, routeFetch, type FetchCall } from '@/test/render'
-import type { CrewMe } from '../api/types'
 import CrewPage from './CrewPage'
 
 const crewUser = { id: 50, username: 'crew1', email: 'crew1@example.com', phone: '+15550150', latitude: null, longitude: null, role: 'CREW', createdAt: '' } as unknown as User
 
-const job = (overrides: Partial<DispatchBooking> = {}): DispatchBooking => ({
+const job = (overrides: Partial<Booking> = {}): Booking => ({
   ...booking(12, { bookingType: 'EMERGENCY', ambulanceId: 31 }),
   userPhone: '+91 98140 00001',
   pickup: { latitude: 30.7, longitude: 74.31, landmark: 'gate 2, blue house' },
@@ -21,7 +19,7 @@ const job = (overrides: Partial<DispatchBooking> = {}): DispatchBooking => ({
   ...overrides,
 })
 
-const me = (j: DispatchBooking | null, status: CrewMe['ambulance']['status'] = j ? 'ON_DUTY' : 'AVAILABLE'): CrewMe => ({
+const me = (j: Booking | null, status: CrewMe['ambulance']['status'] = j ? 'ON_DUTY' : 'AVAILABLE'): CrewMe => ({
   crew: { id: 50, username: 'crew1', phone: '+15550150' },
   ambulance: { ...ambulance(31, 3, status), position: null },
   job: j,
@@ -47,7 +45,7 @@ beforeEach(() => {
 afterEach(() => vi.unstubAllGlobals())
 
 function open(routes: Record<string, (call: FetchCall) => Response>) {
-  saveSession({ token: 't', user: crewUser, role: 'CREW' as never, id: 50 })
+  saveSession({ token: 't', user: crewUser, role: 'CREW', id: 50 })
   const stub = routeFetch({ 'PUT /crew/location': () => new Response(null, { status: 204 }), ...routes })
   renderRoutes([{ path: '/crew', element: <CrewPage /> }], '/crew')
   return stub

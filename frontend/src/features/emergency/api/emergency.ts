@@ -1,9 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { api, ApiError, outcomeUnknown } from '@/lib/api'
 import { refreshAfterBooking } from '@/lib/queryKeys'
-import type { Booking } from '@/lib/types'
+import type { Booking, EmergencyConflict } from '@/lib/types'
 import { forgetPendingEmergency, type PendingEmergency } from '../pending'
-import type { EmergencyConflict } from './types'
 
 /** Retries of a request whose outcome is unknown, after 1, 2 and 4 s (then the person decides). */
 export const EMERGENCY_RETRIES = 3

@@ -1,10 +1,10 @@
 import { Icon } from '@/components/Icon'
 import { formatDistance, telHref } from '@/lib/format'
 import { S } from '@/strings'
-import type { NearbyHospital } from '../api/types'
+import type { NearestHospital } from '@/lib/types'
 
 /** The 409 "No ambulance is available near you": the 3 nearest hospitals to call (the emergency call button is just above). */
-export function NoAmbulance({ message, hospitals, onRetry }: { message: string; hospitals: NearbyHospital[]; onRetry: () => void }) {
+export function NoAmbulance({ message, hospitals, onRetry }: { message: string; hospitals: NearestHospital[]; onRetry: () => void }) {
   return (
     <section aria-labelledby="no-ambulance" className="card space-y-4 border-red-200 p-5">
       <div role="alert">

@@ -5,7 +5,7 @@ import { Alert } from '@/components/Feedback'
 import { HoldButton } from '@/components/HoldButton'
 import { Icon } from '@/components/Icon'
 import { ApiError, messageOf, outcomeUnknown } from '@/lib/api'
-import type { Pickup } from '@/lib/dispatch-types'
+import type { PickupRequest } from '@/lib/types'
 import { useSession } from '@/lib/session'
 import { S } from '@/strings'
 import { PickupField } from '@/features/booking'
@@ -29,7 +29,7 @@ export default function EmergencyPage() {
   const [queueFailed, setQueueFailed] = useState(false)
   const [earlier] = useState(() => pendingEmergency() !== null)
 
-  const dispatch = (pickup: Pickup) => {
+  const dispatch = (pickup: PickupRequest) => {
     setQueueFailed(false)
     send.mutate(pendingOr({ pickup }), {
       onSuccess: (booking) => navigate(`/bookings/${booking.id}`, { replace: true, state: { dispatched: true } }),
