@@ -218,6 +218,7 @@ export const S = {
     newJobAnnouncement: (id: number) => `New job #${id}`,
     patient: 'Patient',
     condition: 'Condition',
+    noPatientYet: 'No details yet: the requester may send them on the way, and they appear here by themselves.',
     requester: 'Requested by',
     call: (name: string) => `Call ${name}`,
     noPhone: 'No phone number was given.',
@@ -351,6 +352,8 @@ export const S = {
     publicFailed: 'Unable to load public data. Please try again later.',
   },
   unknownHospital: 'Unknown Hospital',
+  // A one-tap emergency's patient before the requester gives a name.
+  patientNotGiven: 'Patient not named yet',
   geoDenied: 'Location permission was denied. Please allow location access or type your coordinates.',
   geoUnavailable: 'Your location could not be determined. Please type your coordinates.',
   geoUnsupported: 'This browser cannot share your location. Please type your coordinates.',

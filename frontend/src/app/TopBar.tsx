@@ -73,15 +73,16 @@ export function TopBar() {
 
   return (
     <header className="sticky top-0 z-40 border-b border-slate-200 bg-white/95 backdrop-blur">
-      <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-3 px-4">
+      {/* A 360 px phone fits the logo, the call button, "Send" and the menu: tighter below sm, the name read only below 380 px. */}
+      <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-2 px-4 sm:gap-3">
         <Link to={crew ? '/crew' : '/'} className="flex items-center gap-2 text-lg font-bold text-brand-700">
-          <Icon name="ambulance" className="h-7 w-7" /> AmbuCare
+          <Icon name="ambulance" className="h-7 w-7" /> <span className="max-[379px]:sr-only">AmbuCare</span>
         </Link>
         <nav aria-label="Main" className="hidden items-center gap-1 md:flex">
           {links}
         </nav>
-        <div className="flex items-center gap-2">
-          <CallEmergency className={`btn bg-brand-600 text-white shadow hover:bg-brand-700 ${touch}`} iconClass="h-4 w-4">
+        <div className="flex items-center gap-1.5 sm:gap-2">
+          <CallEmergency className={`btn bg-brand-600 text-white shadow hover:bg-brand-700 max-sm:px-3 ${touch}`} iconClass="h-4 w-4">
             {/* Narrow screens show only the number; the name stays "Emergency 911". */}
             <span className="sr-only sm:not-sr-only">Emergency</span> {S.emergencyNumber}
           </CallEmergency>
@@ -89,7 +90,7 @@ export function TopBar() {
           {user && <UserMenu key={location.pathname} displayName={displayName} onLogout={logout} touch={touch} />}
           <button
             type="button"
-            className={`btn-ghost md:hidden ${touch}`}
+            className={`btn-ghost md:hidden max-sm:px-2.5 ${touch}`}
             aria-label={mobileOpen ? 'Close menu' : 'Open menu'}
             aria-expanded={mobileOpen}
             aria-controls="mobile-menu"

@@ -12,4 +12,5 @@ export {
   stageLabel,
   tripLabel,
 } from './status'
+export { patientLine } from './patient'
 export { emptyPickup, parsePickup, type PickupForm } from './validation'

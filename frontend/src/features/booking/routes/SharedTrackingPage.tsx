@@ -42,7 +42,7 @@ export default function SharedTrackingPage() {
       <div>
         <h1 className="text-2xl font-bold">{S.sharedTrip.title}</h1>
         <p className="text-slate-600">
-          {tripLabel(t)} · {S.tracking.ambulance} {t.ambulance.number} ({ambulanceTypeLabel[t.ambulance.type] ?? t.ambulance.type})
+          {tripLabel(t)} · {S.tracking.ambulance} <span className="whitespace-nowrap">{t.ambulance.number}</span> ({ambulanceTypeLabel[t.ambulance.type] ?? t.ambulance.type})
         </p>
       </div>
       <LastUpdated updatedAt={trip.dataUpdatedAt} failing={trip.isError} />

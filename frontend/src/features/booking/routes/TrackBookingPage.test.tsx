@@ -171,6 +171,12 @@ describe('TrackBookingPage', () => {
     expect(form.getByLabelText('Age')).toHaveAttribute('aria-invalid', 'true')
   })
 
+  it('stops saying "on its way to the pickup" once the ambulance is there', async () => {
+    open({ 'GET /booking/12/track': () => json(200, trip({ tripStage: 'AT_PICKUP', etaMinutes: null, distanceKm: null })) }, demoUser, { dispatched: true })
+    expect(await screen.findByText('The ambulance is at the pickup.')).toBeInTheDocument()
+    expect(screen.queryByText(/Ambulance dispatched/)).not.toBeInTheDocument()
+  })
+
   it('asks for patient details only on its requester’s open emergency', async () => {
     open({ 'GET /booking/12/track': () => json(200, trip({ bookingType: 'NORMAL' })) })
     expect(await screen.findByRole('heading', { name: 'Booking #12' })).toBeInTheDocument()

@@ -69,6 +69,8 @@ function Track({ id, back, admin }: { id: number; back: ReactNode; admin: boolea
   const t = trip.data
   const fresh = freshness(t.ambulance.position, now)
   const open = isOpen(t.bookingStatus)
+  // "On its way to the pickup" holds until the crew gets there.
+  const coming = open && (t.tripStage === 'DISPATCHED' || t.tripStage === 'EN_ROUTE')
 
   return (
     <div className="space-y-6">
@@ -83,7 +85,7 @@ function Track({ id, back, admin }: { id: number; back: ReactNode; admin: boolea
           <StatusBadge status={t.bookingStatus} />
         </div>
       </div>
-      {dispatched && open && (
+      {dispatched && coming && (
         <Alert tone="success">
           <span className="font-semibold">{S.emergency.dispatched}</span> {!admin && t.bookingType === 'EMERGENCY' && S.emergency.dispatchedPatient}
         </Alert>

@@ -1,6 +1,6 @@
 import { lazy, Suspense, type ReactNode } from 'react'
 import { Icon } from '@/components/Icon'
-import { BookingTypeBadge, tripLabel } from '@/features/booking'
+import { BookingTypeBadge, patientLine, tripLabel } from '@/features/booking'
 import type { Booking, Position } from '@/lib/types'
 import { formatCoord, telHref } from '@/lib/format'
 import { directionsUrl } from '@/lib/geo'
@@ -41,6 +41,7 @@ export function JobCard({ job, position, action }: { job: Booking; position: Pos
   const hospital = job.hospital ?? { name: job.hospitalName, address: '' }
   const hospitalPlace = [hospital.name, hospital.address].filter(Boolean).join(', ')
   const patient = job.patient
+  const who = patientLine(patient)
 
   return (
     <section aria-labelledby="job-heading" className="card overflow-hidden">
@@ -53,10 +54,16 @@ export function JobCard({ job, position, action }: { job: Booking; position: Pos
       </div>
       <div className="space-y-4 p-4">
         <Part title={S.crew.patient}>
-          <p className="text-lg font-semibold">
-            {patient.name} <span className="font-normal text-slate-600">· {patient.age} · {patient.gender}</span>
-          </p>
-          <p><span className="font-medium">{S.crew.condition}:</span> {patient.condition}</p>
+          {who.known ? (
+            <>
+              <p className="text-lg font-semibold">
+                {who.name} {who.facts && <span className="font-normal text-slate-600">· {who.facts}</span>}
+              </p>
+              {patient.condition && <p><span className="font-medium">{S.crew.condition}:</span> {patient.condition}</p>}
+            </>
+          ) : (
+            <p className="text-slate-700">{S.crew.noPatientYet}</p>
+          )}
         </Part>
         <Part title={S.crew.requester}>
           <p className="font-medium">{job.username}</p>

@@ -92,6 +92,20 @@ describe('CrewPage', () => {
     expect(await card.findByRole('region', { name: 'Map of the pickup and your ambulance' })).toBeInTheDocument()
   })
 
+  it('a one-tap emergency: no details yet says so, then shows those that arrive (and only those)', async () => {
+    const none = { name: null, age: null, gender: null, condition: null }
+    let answer = me(job({ tripStage: 'DISPATCHED', bookingStatus: 'ACTIVE', patient: none }))
+    open({ 'GET /crew/me': () => json(200, answer) })
+    const card = within(await screen.findByRole('region', { name: 'Current job #12' }))
+    expect(card.getByText(/^No details yet: the requester may send them/)).toBeInTheDocument()
+    expect(card.queryByText(/null|Condition:/)).not.toBeInTheDocument()
+    answer = me(job({ tripStage: 'DISPATCHED', bookingStatus: 'ACTIVE', patient: { ...none, age: 64, condition: 'Not breathing well' } }))
+    expect(await card.findByText('Not breathing well', {}, { timeout: 5000 })).toBeInTheDocument()
+    expect(card.getByText('Patient not named yet')).toBeInTheDocument()
+    expect(card.getByText('· 64')).toBeInTheDocument()
+    expect(card.queryByText(/No details yet/)).not.toBeInTheDocument()
+  })
+
   it('one big button moves the job to its next stage', async () => {
     let answer = me(job())
     const { calls } = open({

@@ -10,7 +10,7 @@ import { S } from '@/strings'
 export function SendAmbulanceLink({ compact = false, className = '' }: { compact?: boolean; className?: string }) {
   if (compact) {
     return (
-      <Link to="/emergency" className={`btn bg-slate-900 text-white shadow hover:bg-slate-800 ${className}`}>
+      <Link to="/emergency" className={`btn bg-slate-900 text-white shadow hover:bg-slate-800 max-sm:px-3 ${className}`}>
         <Icon name="ambulance" className="h-4 w-4" />
         <span>
           {S.emergency.sendShort}
