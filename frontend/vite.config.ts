@@ -41,6 +41,9 @@ const pwa = VitePWA({
     navigateFallback: '/index.html',
     navigateFallbackDenylist: [/^\/api\//],
     cleanupOutdatedCaches: true,
+    // The first visit's page is taken at once, not from its next load: a phone that loses
+    // its signal right after opening the app can still reload it.
+    clientsClaim: true,
   },
 })
 
