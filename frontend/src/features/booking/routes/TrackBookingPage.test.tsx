@@ -4,11 +4,10 @@ import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { ApiError } from '@/lib/api'
 import { saveSession } from '@/lib/session'
-import { adminUser, demoUser } from '@/test/fixtures'
+import { adminUser, ago, demoUser, tracking as trip } from '@/test/fixtures'
 import { stubNavigator } from '@/test/geolocation'
 import { json, renderRoutes, routeFetch, type FetchCall } from '@/test/render'
 import { trackPollInterval } from '../api/track'
-import type { Tracking } from '@/lib/types'
 import TrackBookingPage from './TrackBookingPage'
 
 afterEach(() => {
@@ -17,25 +16,13 @@ afterEach(() => {
   onlineManager.setOnline(true)
 })
 
-const ago = (ms: number) => new Date(Date.now() - ms).toISOString()
-
-const trip = (overrides: Partial<Tracking> = {}): Tracking => ({
-  bookingId: 12,
-  bookingStatus: 'ACTIVE',
-  bookingType: 'EMERGENCY',
-  tripStage: 'EN_ROUTE',
-  timeline: [
-    { stage: 'PENDING', at: '2026-03-01T09:30:00Z' },
-    { stage: 'ACTIVE', at: '2026-03-01T09:31:00Z' },
-    { stage: 'EN_ROUTE', at: '2026-03-01T09:31:00Z' },
-  ],
-  pickup: { latitude: 30.7, longitude: 74.31, landmark: 'gate 2' },
-  hospital: { id: 3, name: 'City Hospital', address: '3 Main Road', latitude: 30.63, longitude: 74.3, contactInfo: '+91 100 200' },
-  ambulance: { id: 31, number: 'PB-31', type: 'ALS', contactInfo: '+91 98140 00031', position: { latitude: 30.68, longitude: 74.32, at: ago(10_000), stale: false, source: 'GPS' } },
-  etaMinutes: 7,
-  distanceKm: 2.4,
-  ...overrides,
-})
+/** The patient details form's four fields (gender Female). */
+async function fillDetails(form: ReturnType<typeof within>, details: { name: string; age: string; condition: string }) {
+  await userEvent.type(form.getByLabelText('Patient Name'), details.name)
+  await userEvent.type(form.getByLabelText('Age'), details.age)
+  await userEvent.selectOptions(form.getByLabelText('Gender'), 'Female')
+  await userEvent.type(form.getByLabelText('Medical Condition'), details.condition)
+}
 
 function open(routes: Record<string, (call: FetchCall) => Response | Promise<Response>>, user = demoUser, state?: unknown) {
   saveSession({ token: 't', user, role: user.role, id: user.id })
@@ -147,10 +134,7 @@ describe('TrackBookingPage', () => {
     expect(form.getByText('Please fill in all required fields.')).toBeInTheDocument()
     expect(form.getByLabelText('Patient Name')).toHaveFocus()
     expect(calls.filter((c) => c.method === 'PATCH')).toHaveLength(0)
-    await userEvent.type(form.getByLabelText('Patient Name'), ' Asha ')
-    await userEvent.type(form.getByLabelText('Age'), '64')
-    await userEvent.selectOptions(form.getByLabelText('Gender'), 'Female')
-    await userEvent.type(form.getByLabelText('Medical Condition'), 'Not breathing well')
+    await fillDetails(form, { name: ' Asha ', age: '64', condition: 'Not breathing well' })
     await userEvent.click(form.getByRole('button', { name: 'Send to the crew' }))
     expect(await form.findByText('Patient details sent to the crew.')).toBeInTheDocument()
     expect(calls.find((c) => c.method === 'PATCH')!.body).toEqual({ name: 'Asha', age: 64, gender: 'Female', condition: 'Not breathing well' })
@@ -162,10 +146,7 @@ describe('TrackBookingPage', () => {
       'PATCH /booking/12/patient': () => json(400, { message: 'patient.age: must be at most 150', field: 'patient.age' }),
     })
     const form = within(await screen.findByRole('region', { name: /^Patient details/ }))
-    await userEvent.type(form.getByLabelText('Patient Name'), 'Asha')
-    await userEvent.type(form.getByLabelText('Age'), '99')
-    await userEvent.selectOptions(form.getByLabelText('Gender'), 'Female')
-    await userEvent.type(form.getByLabelText('Medical Condition'), 'Chest pain')
+    await fillDetails(form, { name: 'Asha', age: '99', condition: 'Chest pain' })
     await userEvent.click(form.getByRole('button', { name: 'Send to the crew' }))
     expect(await form.findByText('patient.age: must be at most 150')).toBeInTheDocument()
     expect(form.getByLabelText('Age')).toHaveAttribute('aria-invalid', 'true')
