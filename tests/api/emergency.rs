@@ -8,6 +8,7 @@ use http::StatusCode;
 use serde_json::{Value, json};
 use shared::{
     domain::user::{NewUser, Role},
+    store::limits::EMERGENCIES_PER_USER,
     testing::{self, TestApp, TestResponse, TestUser},
     types::{Email, Phone, Username, format_rfc3339},
 };
@@ -454,6 +455,67 @@ async fn one_open_emergency_per_user() {
     // The open-bookings guard holds only what is open: the third.
     let open = w.app.state.store.open_booking_ids(user.id).await.unwrap();
     assert_eq!(open, [id_of(&third.body)]);
+    w.assert_consistent().await;
+}
+
+#[tokio::test]
+async fn emergencies_dispatched_per_account_are_limited_refusals_are_not_counted() {
+    let w = World::new().await;
+    let h = w.hospital("Near", north(1.0)).await;
+    let ambulance = w.ambulance(&h, "L-1", "BLS").await;
+    let max = EMERGENCIES_PER_USER.max;
+    let user = w.app.user("prank").await;
+    // Refusals send no ambulance and are not counted: an open emergency (409) ...
+    let first = w.emergency(&user, &pickup_body(), Some("k0")).await;
+    assert_eq!(first.status, StatusCode::CREATED, "{:?}", first.body);
+    for i in 0..max {
+        let res = w
+            .emergency(&user, &pickup_body(), Some(&format!("open{i}")))
+            .await;
+        assert_eq!(res.status, StatusCode::CONFLICT, "{:?}", res.body);
+    }
+    // ... and none free (409 with hospitals), here from another account's turn.
+    let other = w.app.user("neighbour").await;
+    let none = w.emergency(&other, &pickup_body(), None).await;
+    assert_eq!(none.status, StatusCode::CONFLICT, "{:?}", none.body);
+    assert!(none.body["hospitals"].is_array(), "{:?}", none.body);
+    assert_eq!(w.cancel(&user, &first.body).await.status, StatusCode::OK);
+    // Dispatched then cancelled, `max` times in all: each one counted ...
+    for i in 1..max {
+        let res = w
+            .emergency(&user, &pickup_body(), Some(&format!("k{i}")))
+            .await;
+        assert_eq!(res.status, StatusCode::CREATED, "{i}: {:?}", res.body);
+        assert_eq!(w.cancel(&user, &res.body).await.status, StatusCode::OK);
+    }
+    // ... a retry of a counted one is the same request (its answer again) ...
+    let again = w.emergency(&user, &pickup_body(), Some("k0")).await;
+    assert_eq!(
+        (again.status, &again.body["id"]),
+        (StatusCode::CREATED, &first.body["id"])
+    );
+    // ... and the next is 429 with Retry-After, telling whom to call; nothing written.
+    let stats = w.app.get("/api/admin/stats", w.admin_token()).await.body;
+    let res = w.emergency(&user, &pickup_body(), Some("over")).await;
+    assert_eq!(res.status, StatusCode::TOO_MANY_REQUESTS, "{:?}", res.body);
+    assert_eq!(res.message(), EMERGENCIES_PER_USER.message);
+    let secs: i64 = res.headers["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(
+        (1..=EMERGENCIES_PER_USER.window_secs).contains(&secs),
+        "{secs}"
+    );
+    assert_eq!(
+        w.app.get("/api/admin/stats", w.admin_token()).await.body,
+        stats
+    );
+    assert_eq!(w.ambulance_status(&ambulance).await, "AVAILABLE");
+    // Another account is not held back by it.
+    let res = w.emergency(&other, &pickup_body(), None).await;
+    assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
     w.assert_consistent().await;
 }
 

@@ -392,8 +392,10 @@ export interface paths {
          *     `Idempotency-Key` and body answers the first booking (201), the key with
          *     another body is a 422. Without `pickup` the user's stored location is the
          *     pickup (none: 400 naming `pickup`). Patient details are optional, each of
-         *     them; more can follow (`PATCH /api/booking/{id}/patient`). 503: try again
-         *     (the same Idempotency-Key), the database was too busy to decide.
+         *     them; more can follow (`PATCH /api/booking/{id}/patient`). 429: this
+         *     account had 6 emergencies dispatched in the current hour (refused requests
+         *     do not count; `Retry-After`); the message says to call the emergency number.
+         *     503: try again (the same Idempotency-Key), the database was too busy to decide.
          */
         post: operations["emergency"];
         delete?: never;
@@ -2057,6 +2059,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };

@@ -40,18 +40,20 @@ use shared::{
         emergency::EmergencyRequest,
         hospital::{Hospital, NewHospital},
     },
-    store::key,
+    store::{key, limits::EMERGENCIES_PER_USER},
     testing::{self, BulkAmbulance},
     types::{Id, LatLng},
 };
 
 const BOX: (f64, f64, f64, f64) = (22.0, 31.0, 70.0, 80.0); // lat min/max, lng min/max
 const CITY: (f64, f64) = (28.61, 77.21);
-const USERS: usize = 20;
+/// Requesters: each asks for at most its hourly limit of emergencies
+/// (`EMERGENCIES_PER_USER`), so the bench measures dispatches, not 429s.
+const USERS: usize = 50;
 /// Items of an assignment's transaction (an ambulance ranked at its hospital,
 /// without an Idempotency-Key): guard, booking, ambulance, its fleet counter,
-/// `FREEPOS`, the position check, two booking counters.
-const TX_ITEMS: usize = 8;
+/// `FREEPOS`, the position check, the rate limit's window, two booking counters.
+const TX_ITEMS: usize = 9;
 
 /// DynamoDB calls since the last reset.
 static CALLS: AtomicUsize = AtomicUsize::new(0);
@@ -236,6 +238,11 @@ async fn main() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(200);
+    assert!(
+        requests <= USERS * EMERGENCIES_PER_USER.max,
+        "BENCH_REQUESTS: at most {} (the users' emergency rate limit)",
+        USERS * EMERGENCIES_PER_USER.max
+    );
     let sizes: Vec<usize> = std::env::var("BENCH_SIZES")
         .unwrap_or_else(|_| "100,10000,100000".into())
         .split(',')

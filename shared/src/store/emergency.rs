@@ -12,7 +12,9 @@
 //!    counter moved), for an ambulance ranked at its hospital a ConditionCheck that
 //!    its `POSITION` is not fresh, the guard put (refused while another emergency of
 //!    the user is open), the idempotency key, the booking counters, the booking's id
-//!    among the user's open bookings (`open_bookings`, exempt from its limit).
+//!    among the user's open bookings (`open_bookings`, exempt from its limit), the
+//!    request counted against the user's emergency rate limit (refused: 429;
+//!    `limits::EMERGENCIES_PER_USER`).
 //!
 //! A refused ambulance sends the dispatch to the next candidate
 //! (`domain::emergency::nearest`): a lost race costs one more round.
@@ -34,6 +36,7 @@ use super::{
     ambulances::StatusMove,
     bookings::{BookingItem, count_new_booking, remember_request, request_hash},
     keys::{self, Key},
+    limits,
     open_bookings::{self, OpenLimit},
     retry,
     table::Store,
@@ -441,11 +444,14 @@ impl Store {
                     .value(":freshSince", format_rfc3339(order.now - STALE_AFTER)),
             );
         }
+        let (counted, limited) = limits::count_emergency(order.user.id, order.key);
+        tx.push(Label::RateLimit, counted);
         count_new_booking(&mut tx, &booking)?;
         match self.commit_with(tx, retry::patient_policy()).await {
             Ok(()) => Ok(Attempt::Assigned(booking)),
             Err(TxError::Refused(r)) if r.by(Label::EmergencyGuard) => Err(Stop::Guard),
             Err(TxError::Refused(r)) if r.by(Label::IdempotencyKey) => Err(Stop::Repeated),
+            Err(TxError::Refused(r)) if r.by(Label::RateLimit) => Err(Stop::Api(limited)),
             Err(TxError::Refused(r)) if r.by(Label::Ambulance(ambulance)) => Ok(Attempt::Taken),
             Err(TxError::Refused(r)) if r.by(Label::Position(ambulance)) => Ok(Attempt::Elsewhere),
             Err(TxError::Api(ApiError::Unavailable)) => Ok(Attempt::Busy),

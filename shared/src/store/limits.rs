@@ -53,6 +53,20 @@ pub const BOOKINGS_PER_ADDRESS: Limit = Limit {
     message: "Too many booking requests from your network. Please try again later.",
 };
 
+/// One-tap emergencies dispatched for a user (each sends an ambulance at once, and
+/// the requester may cancel until it arrives, so a prank account could keep a
+/// town's fleet moving). Counted in the dispatch's own transaction: only requests
+/// that send an ambulance count, never one refused (an open emergency, none free).
+/// Per account only: a phone network's shared address must never keep a real
+/// emergency from going out. Well above what a real person needs (a retry under the
+/// same Idempotency-Key is not counted again).
+pub const EMERGENCIES_PER_USER: Limit = Limit {
+    name: "emergency-user",
+    max: 6,
+    window_secs: 3600,
+    message: "Too many emergency requests from your account. If you need help now, call the emergency number.",
+};
+
 /// Registrations from one client address.
 pub const REGISTRATIONS_PER_ADDRESS: Limit = Limit {
     name: "register-addr",
@@ -142,6 +156,15 @@ fn fresh_request_id() -> String {
     format!("{:032x}", rand::random::<u128>())
 }
 
+/// What a rate limit counts `user`'s request as: a retry under the same
+/// `Idempotency-Key` is the same request.
+fn request_id(user: Id, idempotency_key: Option<&str>) -> String {
+    match idempotency_key {
+        Some(key) => format!("{user}:{key}"),
+        None => fresh_request_id(),
+    }
+}
+
 impl Store {
     /// Counts a booking request of `user` from `address` (a [`ClientAddress`] key;
     /// `None` when unknown: then only the user's limit applies). A retry under the
@@ -154,10 +177,7 @@ impl Store {
         address: Option<&str>,
         idempotency_key: Option<&str>,
     ) -> Result<(), ApiError> {
-        let request = match idempotency_key {
-            Some(key) => format!("{user}:{key}"),
-            None => fresh_request_id(),
-        };
+        let request = request_id(user, idempotency_key);
         let per_address = async {
             match address {
                 Some(address) => {
@@ -284,31 +304,57 @@ impl Store {
         request: &str,
         now: i64,
     ) -> Result<(), ApiError> {
-        let (start, left) = window(now, limit.window_secs);
-        let count = Write::update(
-            keys::rate_limit(limit.name, subject, start),
-            "ADD #r :ids SET #ttl = :ttl",
-        )
-        .when("attribute_not_exists(#r) OR size(#r) < :max OR contains(#r, :id)")
-        .name("#r", "requests")
-        .name("#ttl", TTL_ATTRIBUTE)
-        .value(":ids", StringSet(&[request]))
-        .value(":id", request)
-        .value(":max", limit.max)
-        // Kept a window longer than needed: TTL deletes late anyway, and the key
-        // names its window, so an old item is never read as the current one.
-        .value(":ttl", start + 2 * limit.window_secs);
+        let (count, refused) = count_write(limit, subject, request, now);
         match self
             .update_returning::<serde::de::IgnoredAny>(count)
             .await?
         {
             Some(_) => Ok(()),
-            None => Err(ApiError::TooManyRequests {
-                message: limit.message.into(),
-                retry_after_secs: left,
-            }),
+            None => Err(refused),
         }
     }
+}
+
+/// The write that counts request `request` of `subject` against `limit` at `now`
+/// (epoch seconds), refused once the window holds `limit.max` other requests; and
+/// the 429 (`Retry-After`: the rest of the window) that answers a refusal. A
+/// transaction may carry it, to count only what it writes.
+pub(crate) fn count_write(
+    limit: &Limit,
+    subject: &str,
+    request: &str,
+    now: i64,
+) -> (Write, ApiError) {
+    let (start, left) = window(now, limit.window_secs);
+    let count = Write::update(
+        keys::rate_limit(limit.name, subject, start),
+        "ADD #r :ids SET #ttl = :ttl",
+    )
+    .when("attribute_not_exists(#r) OR size(#r) < :max OR contains(#r, :id)")
+    .name("#r", "requests")
+    .name("#ttl", TTL_ATTRIBUTE)
+    .value(":ids", StringSet(&[request]))
+    .value(":id", request)
+    .value(":max", limit.max)
+    // Kept a window longer than needed: TTL deletes late anyway, and the key
+    // names its window, so an old item is never read as the current one.
+    .value(":ttl", start + 2 * limit.window_secs);
+    let refused = ApiError::TooManyRequests {
+        message: limit.message.into(),
+        retry_after_secs: left,
+    };
+    (count, refused)
+}
+
+/// The [`count_write`] of `user`'s one-tap emergency ([`EMERGENCIES_PER_USER`]).
+pub(crate) fn count_emergency(user: Id, idempotency_key: Option<&str>) -> (Write, ApiError) {
+    let request = request_id(user, idempotency_key);
+    count_write(
+        &EMERGENCIES_PER_USER,
+        &user.to_string(),
+        &request,
+        epoch_seconds(),
+    )
 }
 
 #[cfg(test)]

@@ -54,6 +54,8 @@ pub enum Label {
     IdempotencyKey,
     /// A user's one open emergency (`store::emergency`).
     EmergencyGuard,
+    /// A rate limit's window (`limits::count_write`).
+    RateLimit,
     /// A tracking link's item (`store::shares`).
     ShareLink,
     /// The user's open-bookings guard (`open_bookings`).
