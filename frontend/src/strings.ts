@@ -289,6 +289,8 @@ export const S = {
     callNumber: (phone: string) => `Call ${phone}`,
     noContact: 'No phone number on record.',
     openEmergency: 'You already have an emergency booking open.',
+    // 429 (6 dispatched per account an hour): the call button is just above.
+    limited: (wait: string) => `Too many emergency requests from this account. If you need help now, call ${emergency}. You can send a request again in ${wait}.`,
     followIt: (id: number) => `Follow booking #${id}`,
     seeBookings: 'See your bookings',
     earlier: 'A request you made a moment ago has had no answer yet. Holding the button sends that same request again (it cannot make a second booking).',

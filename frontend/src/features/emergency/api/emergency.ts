@@ -9,11 +9,12 @@ export const EMERGENCY_RETRIES = 3
 export const emergencyRetryDelay = (attempt: number) => Math.min(1000 * 2 ** attempt, 8000)
 
 /**
- * The server said something (a booking, or a 4xx that explains itself): the request is
- * answered. A timeout, a lost connection, a 5xx or a 429 is not: its key is kept.
+ * The server said something (a booking, or a 4xx that explains itself, a 429 included:
+ * refused, nothing was made): the request is answered, and the next one is new (with
+ * the pickup as it is then). A timeout, a lost connection or a 5xx is not: its key is kept.
  */
 export const answered = (error: unknown) =>
-  error instanceof ApiError && error.kind === 'http' && error.status >= 400 && error.status < 500 && error.status !== 408 && error.status !== 429
+  error instanceof ApiError && error.kind === 'http' && error.status >= 400 && error.status < 500 && error.status !== 408
 
 /** A 409's body, when it is one. */
 export function conflictOf(error: unknown): EmergencyConflict | null {

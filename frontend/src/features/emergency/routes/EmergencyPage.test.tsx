@@ -129,6 +129,26 @@ describe('EmergencyPage', () => {
     expect(pendingEmergency()).toBeNull()
   })
 
+  it('429 (too many from this account): says to call now and when to try again; refused, the next try is a new request', async () => {
+    phone({ ok: fix(30.71, 74.35) })
+    const { calls } = open({
+      'POST /booking/emergency': () =>
+        new Response(JSON.stringify({ message: 'Too many emergency requests from your account. If you need help now, call the emergency number.' }), {
+          status: 429,
+          headers: { 'Content-Type': 'application/json', 'Retry-After': '1200' },
+        }),
+    })
+    await screen.findByText(/your current location/)
+    hold()
+    expect(
+      await screen.findByText('Too many emergency requests from this account. If you need help now, call 911. You can send a request again in 20 minutes.'),
+    ).toBeInTheDocument()
+    expect(screen.getByRole('link', { name: 'Call 911' })).toHaveAttribute('href', 'tel:911')
+    // Refused, nothing made: never retried by itself, and no key kept for the next try.
+    expect(posts(calls)).toHaveLength(1)
+    expect(pendingEmergency()).toBeNull()
+  })
+
   it('after a reload, an unanswered request is sent again as it was, under its key', async () => {
     sessionStorage.setItem(
       'emergency.pending',

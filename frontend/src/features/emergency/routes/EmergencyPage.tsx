@@ -5,6 +5,7 @@ import { Alert } from '@/components/Feedback'
 import { HoldButton } from '@/components/HoldButton'
 import { Icon } from '@/components/Icon'
 import { ApiError, messageOf, outcomeUnknown } from '@/lib/api'
+import { formatWait } from '@/lib/format'
 import type { PickupRequest } from '@/lib/types'
 import { useSession } from '@/lib/session'
 import { S } from '@/strings'
@@ -161,10 +162,11 @@ function Failure({ error, onRetry }: { error: unknown; onRetry: () => void }) {
   }
   const unknown = outcomeUnknown(error) || (error instanceof ApiError && error.status >= 500)
   const badInput = error instanceof ApiError && error.status === 400
+  const limited = error instanceof ApiError && error.status === 429
   return (
     <div className="space-y-3">
       <Alert tone="error">
-        {unknown ? S.emergency.noAnswer : messageOf(error, S.emergency.failed)}
+        {unknown ? S.emergency.noAnswer : limited ? S.emergency.limited(formatWait(error.retryAfter)) : messageOf(error, S.emergency.failed)}
         {badInput && <span className="mt-1 block">{S.emergency.checkPickup}</span>}
       </Alert>
       {!badInput && (
