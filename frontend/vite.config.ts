@@ -1,29 +1,71 @@
 /// <reference types="vitest/config" />
 import { fileURLToPath } from 'node:url'
-import { defineConfig } from 'vite'
+import { defineConfig, loadEnv } from 'vite'
 import react from '@vitejs/plugin-react'
 import tailwindcss from '@tailwindcss/vite'
+import { VitePWA } from 'vite-plugin-pwa'
 import { edgeLikeCloudFront } from './edge'
+import { emergencyNumberOf } from './src/lib/emergencyNumber.ts'
 
 // /api goes to the functions (cargo lambda watch locally), so the app and the API
 // share one origin, as they do behind CloudFront.
 const apiTarget = process.env.API_PROXY_TARGET ?? 'http://127.0.0.1:9000'
 const proxy = { '/api': { target: apiTarget, changeOrigin: false } }
 
-export default defineConfig({
-  plugins: [react(), tailwindcss(), edgeLikeCloudFront()],
-  // `@/x` is `src/x`, as tsconfig.app.json's paths say.
-  resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
-  // 127.0.0.1 explicitly: 'localhost' may resolve to ::1 only, and the e2e default is 127.0.0.1.
-  // cors: false: Vite would answer other localhost origins with CORS headers; deployed,
-  // nothing does (edge.ts).
-  server: { host: '127.0.0.1', port: 5173, proxy, cors: false },
-  preview: { host: '127.0.0.1', proxy, cors: false },
-  build: { sourcemap: true },
-  test: {
-    environment: 'jsdom',
-    setupFiles: ['./src/test/setup.ts'],
-    include: ['src/**/*.test.{ts,tsx}'],
-    css: false,
+// An installable app whose shell works offline (issue 14): Workbox precaches the build
+// (every script, style, icon and index.html) and answers any navigation with index.html,
+// so a phone with no signal still opens the app and its call button. The API is never
+// cached here: a booking's last known state is the query cache's (frontend/README.md).
+const pwa = VitePWA({
+  registerType: 'autoUpdate',
+  // A plain /registerSW.js (script-src 'self' in the CSP allows it; no inline script).
+  injectRegister: 'script-defer',
+  includeAssets: ['favicon-32.png', 'apple-touch-icon.png'],
+  manifest: {
+    name: 'AmbuCare · Ambulance booking and nearest hospitals',
+    short_name: 'AmbuCare',
+    description: 'Send an ambulance in two taps, find the nearest hospital, follow the trip.',
+    start_url: '/',
+    scope: '/',
+    display: 'standalone',
+    background_color: '#f8fafc',
+    theme_color: '#b91c1c',
+    icons: [
+      { src: '/icon-192.png', sizes: '192x192', type: 'image/png' },
+      { src: '/icon-512.png', sizes: '512x512', type: 'image/png' },
+      { src: '/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+    ],
   },
+  workbox: {
+    globPatterns: ['**/*.{js,css,html,png,svg,webmanifest}'],
+    navigateFallback: '/index.html',
+    navigateFallbackDenylist: [/^\/api\//],
+    cleanupOutdatedCaches: true,
+    // The first visit's page is taken at once, not from its next load: a phone that loses
+    // its signal right after opening the app can still reload it.
+    clientsClaim: true,
+  },
+})
+
+export default defineConfig(({ mode }) => {
+  // A malformed emergency number stops the build here, not a call in the field.
+  emergencyNumberOf(loadEnv(mode, process.cwd(), 'VITE_').VITE_EMERGENCY_NUMBER)
+  return {
+    plugins: [react(), tailwindcss(), edgeLikeCloudFront(), ...(process.env.VITEST ? [] : [pwa])],
+    // `@/x` is `src/x`, as tsconfig.app.json's paths say.
+    resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
+    // 127.0.0.1 explicitly: 'localhost' may resolve to ::1 only, and the e2e default is 127.0.0.1.
+    // cors: false: Vite would answer other localhost origins with CORS headers; deployed,
+    // nothing does (edge.ts).
+    server: { host: '127.0.0.1', port: 5173, proxy, cors: false },
+    preview: { host: '127.0.0.1', proxy, cors: false },
+    // The manifest lets scripts/bundle-budget.mjs tell the first load from the chunks loaded later.
+    build: { sourcemap: true, manifest: true },
+    test: {
+      environment: 'jsdom',
+      setupFiles: ['./src/test/setup.ts'],
+      include: ['src/**/*.test.{ts,tsx}'],
+      css: false,
+    },
+  }
 })

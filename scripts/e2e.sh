@@ -34,7 +34,7 @@ DIST="$(mktemp -d "$ROOT/target/e2e-dist.XXXXXX")"
 log "building the frontend"
 (cd "$ROOT/frontend" && npm run build --silent -- --outDir "$DIST" --emptyOutDir >"$LOG_DIR/build.log" 2>&1) \
   || { cat "$LOG_DIR/build.log"; die "frontend build failed"; }
-python3 "$ROOT/scripts/bundle-budget.py" "$DIST"
+node "$ROOT/frontend/scripts/bundle-budget.mjs" "$DIST"
 
 WEB_PORT=$(free_port)
 stack_web preview "$WEB_PORT" "$DIST"

@@ -277,6 +277,11 @@ test('signed out: home, about, sign in, register and an unknown address', async 
   await checkScreen(page, 'register with an error')
 
   await checkNotFound(page, 'signed out')
+
+  // A family's tracking link that does not work (unknown, expired or stopped: one screen).
+  await page.goto('/t/not-a-real-link')
+  await expect(page.getByRole('heading', { name: 'This tracking link does not work' })).toBeVisible()
+  await checkScreen(page, 'shared trip, link not working')
 })
 
 test('as a user: every screen, the booking dialog and the cancel dialog', async ({ page }) => {
@@ -292,6 +297,17 @@ test('as a user: every screen, the booking dialog and the cancel dialog', async 
   await page.goto('/')
   await expect(page.getByText(/^\d+ of \d+ ambulances are currently available$/)).toBeVisible()
   await checkScreen(page, 'home (user)')
+
+  // One tap to help (issue 14): the emergency screen with the phone's position, before
+  // anything is sent (holding the button would dispatch a real ambulance of the seed).
+  await page.context().grantPermissions(['geolocation'])
+  await page.context().setGeolocation({ latitude: 30.67, longitude: 74.33, accuracy: 10 })
+  await checkRoute(page, '/emergency', page.getByText(/^Pickup: your current location/), 'emergency (user)')
+  // A screen reader's click (no press): the second, ordinary button.
+  await page.getByRole('button', { name: 'Hold to send an ambulance' }).evaluate((b) => b.dispatchEvent(new MouseEvent('click', { bubbles: true, detail: 0 })))
+  await expect(page.getByRole('button', { name: 'Yes, send an ambulance now' })).toBeFocused()
+  await checkScreen(page, 'emergency, confirm step (user)')
+  await page.getByRole('button', { name: 'Not now' }).click()
 
   await page.goto('/about')
   await checkScreen(page, 'about (user)')

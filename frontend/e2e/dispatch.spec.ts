@@ -1,47 +1,14 @@
-import { expect, test, type Browser, type Page } from '@playwright/test'
-import { blockThirdParty, fillPatient, login, screenshot } from './support'
+import { expect, test, type Page } from '@playwright/test'
+import { contextPage, crewWithAFreeAmbulance, fillPatient, login, screenshot } from './support'
 
 // Dispatch against the real stack, two people at once: a requester books, the crew of
 // that ambulance (another browser, geolocation granted and moved by the test) sees the
 // job appear, accepts it and drives; the requester's map and ETA follow; the crew takes
 // it to completion and the ambulance is available again.
 
-const PHONE = { width: 390, height: 844 }
 // Near the demo city's centre (the demo user's stored location is 30.67, 74.33).
 const START = { latitude: 30.72, longitude: 74.4 }
 const CLOSER = { latitude: 30.68, longitude: 74.34 }
-
-async function contextPage(browser: Browser, options: Parameters<Browser['newContext']>[0]): Promise<Page> {
-  const context = await browser.newContext(options)
-  const page = await context.newPage()
-  await blockThirdParty(page)
-  return page
-}
-
-/** Signs in the seeded crew accounts in turn and keeps the first whose ambulance is free. */
-async function crewWithAFreeAmbulance(browser: Browser) {
-  for (const n of [1, 2, 3, 4]) {
-    const page = await contextPage(browser, { viewport: PHONE, geolocation: START, permissions: ['geolocation'] })
-    await page.goto('/login')
-    await page.getByLabel('Username').fill(`crew${n}`)
-    await page.getByLabel('Password', { exact: true }).fill('crew12345')
-    await page.getByRole('button', { name: 'Sign In' }).click()
-    // Crew land on /crew, not on the profile.
-    await expect(page).toHaveURL(/\/crew$/)
-    const heading = page.getByRole('heading', { level: 1 })
-    await expect(heading).toHaveText(/^\s*Ambulance /)
-    await expect(page.getByText(/No job right now|Current job #/)).toBeVisible()
-    const idle = (await page.getByText('No job right now').count()) > 0
-    if (idle && (await page.getByRole('button', { name: 'Available' }).getAttribute('aria-pressed')) === 'true') {
-      const number = (await heading.innerText()).trim().replace(/^Ambulance /, '')
-      const subtitle = await heading.locator('xpath=following-sibling::p[1]').innerText()
-      const hospital = subtitle.split(' · ').slice(1).join(' · ')
-      return { page, number, hospital }
-    }
-    await page.context().close()
-  }
-  throw new Error('no seeded crew account has a free ambulance')
-}
 
 /** Picks the option of `select` whose text starts with `text`. */
 async function selectStartingWith(page: Page, label: string, text: string) {
@@ -53,7 +20,7 @@ async function selectStartingWith(page: Page, label: string, text: string) {
 
 test('a requester books, the crew sees the job, drives it to completion, and the requester follows it live', async ({ browser }) => {
   test.setTimeout(240_000)
-  const crew = await crewWithAFreeAmbulance(browser)
+  const crew = await crewWithAFreeAmbulance(browser, START)
   const patient = `Dispatch Patient ${Date.now().toString(36)}`
 
   // The requester books that ambulance from the booking form (pickup: the profile's location).

@@ -29,7 +29,8 @@ function templateHeaders(host: string): Record<string, string> {
 
 test("every answer carries CloudFront's security headers, the same as template.yaml's", async ({ request }) => {
   const expected = templateHeaders(tileHost())
-  for (const url of ['/', '/hospitals/nearest', '/api/hospitals/all?page=0&size=1']) {
+  // The installable app's files too (vite-plugin-pwa): the service worker, its registration, the manifest.
+  for (const url of ['/', '/hospitals/nearest', '/api/hospitals/all?page=0&size=1', '/sw.js', '/registerSW.js', '/manifest.webmanifest']) {
     const res = await request.get(url)
     expect(res.status(), url).toBe(200)
     for (const [name, value] of Object.entries(expected)) expect(res.headers()[name], `${url}: ${name}`).toBe(value)
@@ -45,4 +46,24 @@ test("the API refuses another site's requests and answers its own", async ({ req
   const own = await request.get('/api/hospitals/all?page=0&size=1', { headers: { Origin: new URL(baseURL!).origin } })
   expect(own.status()).toBe(200)
   expect(own.headers()['access-control-allow-origin']).toBeUndefined()
+})
+
+test('the installable app needs nothing the policy refuses: the service worker installs and takes the page', async ({ page }) => {
+  const refused: string[] = []
+  await page.exposeFunction('reportRefused', (what: string) => refused.push(what))
+  await page.addInitScript(() =>
+    document.addEventListener('securitypolicyviolation', (e) =>
+      (window as unknown as { reportRefused: (w: string) => void }).reportRefused(`${e.violatedDirective}: ${e.blockedURI}`),
+    ),
+  )
+  page.on('console', (m) => {
+    if (m.type() === 'error' && /Content Security Policy/i.test(m.text())) refused.push(m.text())
+  })
+  await page.goto('/')
+  await expect(page.locator('link[rel="manifest"]')).toHaveAttribute('href', '/manifest.webmanifest')
+  // Registered by /registerSW.js (no inline script), precaches the build, then controls the page.
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 30_000 })
+  await page.goto('/hospitals/nearest')
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
+  expect(refused).toEqual([])
 })

@@ -1,5 +1,5 @@
 import path from 'node:path'
-import { expect, test, type Locator, type Page } from '@playwright/test'
+import { expect, test, type Browser, type Locator, type Page } from '@playwright/test'
 
 /** frontend/e2e-artifacts/screenshots, wherever Playwright was started from. */
 export const screenshotPath = (file: string) =>
@@ -8,6 +8,45 @@ export const screenshotPath = (file: string) =>
 /** Third-party hosts (map tiles) are blocked: the app must work without them. */
 export async function blockThirdParty(page: Page) {
   await page.route(/^https?:\/\/(?!127\.0\.0\.1|localhost)/, (route) => route.abort())
+}
+
+/** A phone's screen (CSS pixels). */
+export const PHONE = { width: 390, height: 844 }
+
+/** A page in a browser context of its own (another person's phone or computer). */
+export async function contextPage(browser: Browser, options: Parameters<Browser['newContext']>[0]): Promise<Page> {
+  const context = await browser.newContext(options)
+  const page = await context.newPage()
+  await blockThirdParty(page)
+  return page
+}
+
+/**
+ * Signs in the seeded crew accounts in turn, each on a phone at `where` (location
+ * shared), and keeps the first whose ambulance is free; the others are closed.
+ */
+export async function crewWithAFreeAmbulance(browser: Browser, where: { latitude: number; longitude: number }) {
+  for (const n of [1, 2, 3, 4]) {
+    const page = await contextPage(browser, { viewport: PHONE, geolocation: where, permissions: ['geolocation'] })
+    await page.goto('/login')
+    await page.getByLabel('Username').fill(`crew${n}`)
+    await page.getByLabel('Password', { exact: true }).fill('crew12345')
+    await page.getByRole('button', { name: 'Sign In' }).click()
+    // Crew land on /crew, not on the profile.
+    await expect(page).toHaveURL(/\/crew$/)
+    const heading = page.getByRole('heading', { level: 1 })
+    await expect(heading).toHaveText(/^\s*Ambulance /)
+    await expect(page.getByText(/No job right now|Current job #/)).toBeVisible()
+    const idle = (await page.getByText('No job right now').count()) > 0
+    if (idle && (await page.getByRole('button', { name: 'Available' }).getAttribute('aria-pressed')) === 'true') {
+      const number = (await heading.innerText()).trim().replace(/^Ambulance /, '')
+      const subtitle = await heading.locator('xpath=following-sibling::p[1]').innerText()
+      const hospital = subtitle.split(' · ').slice(1).join(' · ')
+      return { page, number, hospital }
+    }
+    await page.context().close()
+  }
+  throw new Error('no seeded crew account has a free ambulance')
 }
 
 export function uniqueName(prefix: string) {
@@ -51,21 +90,31 @@ export async function logout(page: Page) {
   await expect(page).toHaveURL(/\/login$/)
 }
 
+const SHOT_SIZES = {
+  desktop: { width: 1280, height: 800 },
+  mobile: PHONE,
+}
+
 /**
- * Saves `<name>-desktop.png` (1280x800) and `<name>-mobile.png` (390x844), full page;
- * with a modal dialog open, the viewport only: that is all a person sees then (a full
- * page would show the backdrop over the first screenful only).
+ * Saves `<name>-desktop.png` (1280x800) and `<name>-mobile.png` (390x844), full page, or
+ * only the `phone` one (`<name>.png`); with a modal dialog open, the viewport only: that
+ * is all a person sees then (a full page would show the backdrop over the first
+ * screenful only). The page keeps its size. `networkidle` is not waited for offline.
  */
-export async function screenshot(page: Page, name: string) {
-  await page.waitForLoadState('networkidle')
+export async function screenshot(page: Page, name: string, { phone = false } = {}) {
+  const before = page.viewportSize()
+  if (await page.evaluate(() => navigator.onLine)) await page.waitForLoadState('networkidle')
   const modal = (await page.locator('dialog[open]').count()) > 0
-  for (const [kind, size] of [
-    ['desktop', { width: 1280, height: 800 }],
-    ['mobile', { width: 390, height: 844 }],
-  ] as const) {
-    await page.setViewportSize(size)
-    await page.evaluate(() => document.fonts.ready)
-    await page.screenshot({ path: screenshotPath(`${name}-${kind}.png`), fullPage: !modal, animations: 'disabled' })
+  const kinds = phone ? (['mobile'] as const) : (['desktop', 'mobile'] as const)
+  for (const kind of kinds) {
+    await page.setViewportSize(SHOT_SIZES[kind])
+    // From the top: a full page taken while scrolled draws a sticky top bar in the middle.
+    await page.evaluate(async () => {
+      window.scrollTo(0, 0)
+      await document.fonts.ready
+    })
+    const file = phone ? `${name}.png` : `${name}-${kind}.png`
+    await page.screenshot({ path: screenshotPath(file), fullPage: !modal, animations: 'disabled' })
   }
-  await page.setViewportSize({ width: 1280, height: 800 })
+  await page.setViewportSize(before ?? SHOT_SIZES.desktop)
 }

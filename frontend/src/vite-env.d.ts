@@ -5,6 +5,8 @@ interface ImportMetaEnv {
   readonly VITE_TILE_URL?: string
   /** Attribution shown on the map for those tiles. */
   readonly VITE_TILE_ATTRIBUTION?: string
+  /** The emergency number every call button dials: 2 to 6 digits, 911 when unset (112, 108...). */
+  readonly VITE_EMERGENCY_NUMBER?: string
 }
 
 interface ImportMeta {

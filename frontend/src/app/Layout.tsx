@@ -3,6 +3,7 @@ import { Link, Outlet, useNavigate } from 'react-router'
 import { onUnauthorized } from '@/lib/api'
 import { isCrew, useSession } from '@/lib/session'
 import { S } from '@/strings'
+import { OfflineBanner } from '@/components/Offline'
 import { TopBar } from './TopBar'
 
 export function Layout() {
@@ -20,12 +21,13 @@ export function Layout() {
         Skip to content
       </a>
       <TopBar />
+      <OfflineBanner />
       <main id="main" className="mx-auto w-full max-w-6xl flex-1 px-4 py-8">
         <Outlet />
       </main>
       <footer className="border-t border-slate-200 bg-white">
         <div className="mx-auto flex max-w-6xl flex-col gap-4 px-4 py-6 text-sm text-slate-600 md:flex-row md:items-center md:justify-between">
-          <p>© {new Date().getFullYear()} AmbuCare · In an emergency call {S.emergencyNumber}.</p>
+          <p>© {new Date().getFullYear()} AmbuCare · {S.inAnEmergency}</p>
           <nav aria-label="Footer" className="flex flex-wrap gap-4">
             {crew ? (
               // The users' screens send crew back to /crew: only theirs here.

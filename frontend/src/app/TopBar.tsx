@@ -3,7 +3,9 @@ import { Link, NavLink, useLocation, useNavigate } from 'react-router'
 import { signOut } from '@/lib/api'
 import { isAdmin, isCrew, useSession } from '@/lib/session'
 import { S } from '@/strings'
+import { CallEmergency } from '@/components/CallEmergency'
 import { Icon } from '@/components/Icon'
+import { SendAmbulanceLink } from '@/features/emergency'
 
 const linkClass = ({ isActive }: { isActive: boolean }) =>
   `rounded-md px-3 py-2 text-sm font-medium ${isActive ? 'bg-brand-50 text-brand-700' : 'text-slate-700 hover:bg-slate-100'}`
@@ -71,26 +73,24 @@ export function TopBar() {
 
   return (
     <header className="sticky top-0 z-40 border-b border-slate-200 bg-white/95 backdrop-blur">
-      <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-3 px-4">
+      {/* A 360 px phone fits the logo, the call button, "Send" and the menu: tighter below sm, the name read only below 380 px. */}
+      <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-2 px-4 sm:gap-3">
         <Link to={crew ? '/crew' : '/'} className="flex items-center gap-2 text-lg font-bold text-brand-700">
-          <Icon name="ambulance" className="h-7 w-7" /> AmbuCare
+          <Icon name="ambulance" className="h-7 w-7" /> <span className="max-[379px]:sr-only">AmbuCare</span>
         </Link>
         <nav aria-label="Main" className="hidden items-center gap-1 md:flex">
           {links}
         </nav>
-        <div className="flex items-center gap-2">
-          <a
-            href={`tel:${S.emergencyNumber}`}
-            className={`btn bg-brand-600 text-white shadow hover:bg-brand-700 ${touch}`}
-          >
-            <Icon name="phone" className="h-4 w-4" />
+        <div className="flex items-center gap-1.5 sm:gap-2">
+          <CallEmergency className={`btn bg-brand-600 text-white shadow hover:bg-brand-700 max-sm:px-3 ${touch}`} iconClass="h-4 w-4">
             {/* Narrow screens show only the number; the name stays "Emergency 911". */}
             <span className="sr-only sm:not-sr-only">Emergency</span> {S.emergencyNumber}
-          </a>
+          </CallEmergency>
+          {user && !admin && !crew && <SendAmbulanceLink compact />}
           {user && <UserMenu key={location.pathname} displayName={displayName} onLogout={logout} touch={touch} />}
           <button
             type="button"
-            className={`btn-ghost md:hidden ${touch}`}
+            className={`btn-ghost md:hidden max-sm:px-2.5 ${touch}`}
             aria-label={mobileOpen ? 'Close menu' : 'Open menu'}
             aria-expanded={mobileOpen}
             aria-controls="mobile-menu"

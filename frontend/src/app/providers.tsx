@@ -11,6 +11,8 @@ export function createQueryClient() {
         // Client errors will not fix themselves; retry only network and server trouble.
         retry: (count, error) =>
           count < 2 && !(error instanceof ApiError && error.status >= 400 && error.status < 500),
+        // Backing off (1 s, 2 s, then the next poll), so a bad connection is not flooded.
+        retryDelay: (attempt) => Math.min(1000 * 2 ** attempt, 10_000),
       },
       mutations: { retry: false },
     },

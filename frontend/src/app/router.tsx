@@ -2,6 +2,10 @@ import { lazy, Suspense, type ComponentType, type ReactNode } from 'react'
 import { createBrowserRouter } from 'react-router'
 import { Spinner } from '@/components/Feedback'
 import { HomePage } from '@/features/home/routes/HomePage'
+// The emergency path (home → hold → the trip's page) is in the first load: no chunk to
+// wait for on a bad connection but the map's (scripts/bundle-budget.mjs checks it).
+import EmergencyPage from '@/features/emergency/routes/EmergencyPage'
+import TrackBookingPage from '@/features/booking/routes/TrackBookingPage'
 import { LoginPage } from '@/features/auth/routes/LoginPage'
 import { RegisterPage } from '@/features/auth/routes/RegisterPage'
 import { RequireAdmin, RequireAuth, RequireCrew, SendCrewHome } from './guards'
@@ -22,7 +26,6 @@ const about = page(() => import('@/features/about/routes/AboutPage'))
 const profile = page(() => import('@/features/profile/routes/ProfilePage'))
 const history = page(() => import('@/features/booking/routes/HistoryPage'))
 const booking = page(() => import('@/features/booking/routes/BookAmbulancePage'))
-const track = page(() => import('@/features/booking/routes/TrackBookingPage'))
 const nearest = page(() => import('@/features/hospitals/routes/NearestHospitalsPage'))
 const hospitalAmbulances = page(() => import('@/features/hospitals/routes/HospitalAmbulancesPage'))
 const adminDashboard = page(() => import('@/features/admin/routes/AdminDashboardPage'))
@@ -32,6 +35,7 @@ const adminBookings = page(() => import('@/features/admin/routes/AdminBookingsPa
 const adminLive = page(() => import('@/features/admin/routes/AdminLivePage'))
 const adminCrew = page(() => import('@/features/admin/routes/AdminCrewPage'))
 const crew = page(() => import('@/features/crew/routes/CrewPage'))
+const sharedTrip = page(() => import('@/features/booking/routes/SharedTrackingPage'))
 
 const auth = (node: ReactNode) => <RequireAuth>{node}</RequireAuth>
 const admin = (node: ReactNode) => <RequireAdmin>{node}</RequireAdmin>
@@ -53,7 +57,8 @@ export const router = createBrowserRouter([
       // Links across the spec point here; it is the same booking form.
       { path: '/booking', element: auth(booking) },
       // The requester's and admins' view of one booking (the server answers 403 to others).
-      { path: '/bookings/:id', element: auth(track) },
+      { path: '/bookings/:id', element: auth(<TrackBookingPage />) },
+      { path: '/emergency', element: auth(<EmergencyPage />) },
       { path: '/admin', element: admin(adminDashboard) },
       { path: '/admin/hospitals', element: admin(adminHospitals) },
       { path: '/admin/ambulances', element: admin(adminAmbulances) },
@@ -61,6 +66,8 @@ export const router = createBrowserRouter([
       { path: '/admin/live', element: admin(adminLive) },
       { path: '/admin/crew', element: admin(adminCrew) },
       { path: '/crew', element: crewOnly(crew) },
+      // A family's view of a trip, by the link its requester shared: public.
+      { path: '/t/:token', element: sharedTrip },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

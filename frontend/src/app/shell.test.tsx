@@ -1,4 +1,5 @@
-import { screen, within } from '@testing-library/react'
+import { onlineManager } from '@tanstack/react-query'
+import { act, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { api } from '@/lib/api'
@@ -59,10 +60,46 @@ describe('top bar', () => {
     saveSession({ token: 't', user: { ...user, role: 'admin' as never }, role: 'ADMIN', id: 2 })
     shell('/')
     expect(mainNav().getAllByRole('link').map((l) => l.textContent)).toEqual(['About', 'Admin'])
+    expect(screen.queryByRole('link', { name: 'Send an ambulance' })).not.toBeInTheDocument()
+  })
+
+  it('says so when offline, with the call button, on every screen', () => {
+    shell('/about')
+    expect(screen.queryByText(/You are offline/)).not.toBeInTheDocument()
+    act(() => onlineManager.setOnline(false))
+    try {
+      const banner = screen.getByText('You are offline. The app still opens, and calling 911 works without the internet.').closest('[role="status"]')!
+      expect(within(banner as HTMLElement).getByRole('link', { name: 'Call 911' })).toHaveAttribute('href', 'tel:911')
+    } finally {
+      act(() => onlineManager.setOnline(true))
+    }
+    expect(screen.queryByText(/You are offline/)).not.toBeInTheDocument()
+  })
+
+  it('opened with no connection (no offline event yet): the banner shows all the same', () => {
+    Object.defineProperty(navigator, 'onLine', { value: false, configurable: true })
+    try {
+      shell('/about')
+      expect(screen.getByText(/^You are offline\./)).toBeInTheDocument()
+    } finally {
+      delete (navigator as unknown as Record<string, unknown>).onLine
+    }
+    expect(navigator.onLine).toBe(true)
+  })
+
+  it('offers a signed-in user "Send an ambulance" beside the call button, not to others', () => {
+    shell('/')
+    expect(screen.queryByRole('link', { name: 'Send an ambulance' })).not.toBeInTheDocument()
+    act(() => saveSession({ token: 't', user, role: 'USER', id: 2 }))
+    const call = screen.getByRole('link', { name: 'Emergency 911' })
+    const send = screen.getByRole('link', { name: 'Send an ambulance' })
+    expect(send).toHaveAttribute('href', '/emergency')
+    // Right after the call button.
+    expect(call.nextElementSibling).toBe(send)
   })
 
   it('offers a crew only Crew, Profile, Logout and the emergency call', async () => {
-    saveSession({ token: 't', user: crewUser, role: 'CREW' as never, id: 50 })
+    saveSession({ token: 't', user: crewUser, role: 'CREW', id: 50 })
     shell('/crew')
     expect(mainNav().getAllByRole('link').map((l) => l.getAttribute('href'))).toEqual(['/crew'])
     expect(screen.getByRole('link', { name: 'Emergency 911' })).toBeInTheDocument()
@@ -150,7 +187,7 @@ describe('guards', () => {
     ['/crew', '/crew'],
     ['/profile', '/profile'],
   ])('sends a crew from %s to %s', (from, to) => {
-    saveSession({ token: 't', user: crewUser, role: 'CREW' as never, id: 50 })
+    saveSession({ token: 't', user: crewUser, role: 'CREW', id: 50 })
     const { router } = shell(from)
     expect(router.state.location.pathname).toBe(to)
   })

@@ -13,16 +13,26 @@ export class ApiError extends Error {
   readonly kind: ErrorKind
   /** A 429's Retry-After, in seconds, when the server gave one. */
   readonly retryAfter?: number
+  /** The error's JSON body as sent (e.g. a 409's `hospitals`), when there was one. */
+  readonly body?: unknown
 
-  constructor(message: string, status: number, kind: ErrorKind, field?: string, retryAfter?: number) {
+  constructor(message: string, status: number, kind: ErrorKind, field?: string, retryAfter?: number, body?: unknown) {
     super(message)
     this.name = 'ApiError'
     this.status = status
     this.kind = kind
     this.field = field
     this.retryAfter = retryAfter
+    this.body = body
   }
 }
+
+/**
+ * No answer came (network trouble, a timeout) or a gateway gave up (502–504): the request
+ * may or may not have been carried out, so only a retry with its Idempotency-Key is safe.
+ */
+export const outcomeUnknown = (error: unknown): boolean =>
+  error instanceof ApiError && (error.kind !== 'http' || [502, 503, 504].includes(error.status))
 
 /** Retry-After as seconds from `now`: a number of seconds or an HTTP date. */
 export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
@@ -111,7 +121,7 @@ async function request<T>(path: string, options: RequestOptions, retried: boolea
         : `Request failed with status code ${response.status}`
     const field = typeof body.field === 'string' ? body.field : undefined
     const retryAfter = response.status === 429 ? parseRetryAfter(response.headers.get('Retry-After')) : undefined
-    throw new ApiError(message, response.status, 'http', field, retryAfter)
+    throw new ApiError(message, response.status, 'http', field, retryAfter, data)
   }
   return data as T
 }

@@ -1,5 +1,5 @@
 import { S } from '@/strings'
-import type { Position } from './dispatch-types'
+import type { Position } from './types'
 import { formatAge } from './format'
 
 /** Older than this, a position is stale: shown as the last known one, never as live. */

@@ -3,7 +3,7 @@
 // sent again revokes the whole session. So exactly one refresh runs at a time: requests
 // of this tab share it, and other tabs (same localStorage) wait for it through a Web
 // Lock and then find the rotated token already stored.
-import type { SessionAuth } from './dispatch-types'
+import type { AuthResponse } from './types'
 import { clearSession, readStoredSession, reloadSession, saveRefreshed, type Session } from './session'
 
 /** Refresh this long before the access token expires, so no request goes out with a dying one. */
@@ -53,7 +53,7 @@ async function run(stale: Session, expiredNotice: string): Promise<RefreshOutcom
     return { kind: 'transient' }
   }
   if (response.ok) {
-    const auth = (await response.json().catch(() => null)) as SessionAuth | null
+    const auth = (await response.json().catch(() => null)) as AuthResponse | null
     if (!auth?.token) return { kind: 'transient' }
     saveRefreshed(auth)
     const session = readStoredSession()

@@ -2,8 +2,7 @@
 // in localStorage, as the spec says; components read it through useSession() and
 // re-render when it changes (in this tab or another).
 import { useSyncExternalStore } from 'react'
-import type { SessionAuth } from './dispatch-types'
-import type { User } from './types'
+import type { AuthResponse, User } from './types'
 
 const TOKEN_KEY = 'token'
 const USER_KEY = 'user'
@@ -19,6 +18,12 @@ export interface Session {
   /** The access token's expiry (RFC 3339). */
   expiresAt?: string
 }
+
+/**
+ * What this client keeps of a login, register or refresh answer. The refresh fields are
+ * optional here only: a session made without them (the unit tests') signs out on a 401.
+ */
+export type SessionAuth = Pick<AuthResponse, 'token' | 'user' | 'role' | 'id'> & Partial<Pick<AuthResponse, 'refreshToken' | 'expiresAt'>>
 
 let cached: Session | null | undefined
 // Why the last session ended (e.g. it expired), shown once on the sign-in screen.

@@ -5,6 +5,7 @@ import type { components } from './api-schema'
 
 type Schemas = components['schemas']
 
+/** USER, ADMIN, and CREW: the driver or paramedic of one ambulance (made by admins only). */
 export type Role = Schemas['Role']
 export type User = Schemas['User']
 export type AuthResponse = Schemas['AuthResponse']
@@ -15,6 +16,7 @@ export type LoginRequest = Schemas['LoginRequest']
  * that as a union of its parts, so the body is the part with the fields.
  */
 export type ProfileUpdate = Extract<Schemas['ProfileUpdate'], { email: string }>
+export type RefreshRequest = Schemas['RefreshRequest']
 
 export type Hospital = Schemas['Hospital']
 /** A hospital found by /hospitals/nearest: with its distance in km. */
@@ -36,7 +38,46 @@ export type Patient = Schemas['PatientRequest']
 export type PatientDetails = Schemas['PatientDetails']
 export type Booking = Schemas['Booking']
 export type BookingPage = Schemas['BookingPage']
+/** POST /api/booking/book: without `pickup` the user's stored location is the pickup. */
 export type BookingRequest = Schemas['BookingRequest']
+
+// Dispatch (DESIGN.md section 8).
+/** A pickup as sent: a map pin and, optionally, a landmark (≤ 200 characters). */
+export type PickupRequest = Schemas['PickupRequest']
+/** A pickup as answered: the landmark absent when there is none. */
+export type Pickup = Schemas['Pickup']
+export type TripStage = Schemas['TripStage']
+/** Every status or stage reached, oldest first. */
+export type TimelineEntry = Schemas['TimelineEntry']
+/** `stale` after 2 minutes; `source` HOSPITAL: it never reported and its hospital stands in. */
+export type Position = Schemas['Position']
+/** GET /api/booking/{id}/track: where the trip stands. */
+export type Tracking = Schemas['Tracking']
+/** GET /api/crew/me: who is signed in, their ambulance (with its position) and its job. */
+export type CrewMe = Schemas['CrewMe']
+/** PATCH /api/crew/job/stage: the next stage, or COMPLETED after AT_HOSPITAL. */
+export type StageRequest = Schemas['StageRequest']
+/** PUT /api/crew/location. */
+export type PositionReport = Schemas['PositionReport']
+/** PATCH /api/crew/status: the crew take their ambulance out of service or back. */
+export type CrewStatus = Schemas['CrewStatus']['status']
+export type Crew = Schemas['Crew']
+export type CrewPage = Schemas['CrewPage']
+export type NewCrew = Schemas['NewCrew']
+/** GET /api/admin/live?bbox=: at most 500 of each. */
+export type Live = Schemas['Live']
+export type LiveAmbulance = Live['ambulances'][number]
+export type LiveBooking = Live['openBookings'][number]
+
+// One tap to help (issue 14).
+/** POST /api/booking/emergency: every field optional (without `pickup`, the profile's location). */
+export type EmergencyRequest = Schemas['EmergencyRequest']
+/** Its 409: `hospitals` (the 3 nearest, to call) when none is free; `bookingId` for the user's open emergency. */
+export type EmergencyConflict = Schemas['EmergencyConflict']
+/** POST /api/booking/{id}/share: `url` is "/t/<token>", on this site, valid until `expiresAt`. */
+export type ShareLink = Schemas['ShareLink']
+/** GET /api/booking/shared/{token}: the trip as the family sees it; no patient, pickup, phone or email. */
+export type SharedTrip = Schemas['SharedTrip']
 
 /** /admin/stats: users, hospitals, bookings by status and today, the fleet by status. */
 export type Stats = Schemas['Stats']

@@ -1,4 +1,4 @@
-import type { Ambulance, Booking, Hospital, NearestHospital, User } from '@/lib/types'
+import type { Ambulance, Booking, Hospital, NearestHospital, SharedTrip, Tracking, User } from '@/lib/types'
 
 export const demoUser: User = {
   id: 7,
@@ -55,6 +55,42 @@ export function booking(id: number, overrides: Partial<Booking> = {}): Booking {
     pickup: null,
     tripStage: null,
     timeline: [{ stage: 'PENDING', at: '2026-03-01T09:30:00Z' }],
+    ...overrides,
+  }
+}
+
+/** An RFC 3339 time `ms` before now. */
+export const ago = (ms: number) => new Date(Date.now() - ms).toISOString()
+
+/** GET /booking/12/track: an emergency on its way to the pickup, its position 10 s old. */
+export const tracking = (overrides: Partial<Tracking> = {}): Tracking => ({
+  bookingId: 12,
+  bookingStatus: 'ACTIVE',
+  bookingType: 'EMERGENCY',
+  tripStage: 'EN_ROUTE',
+  timeline: [
+    { stage: 'PENDING', at: '2026-03-01T09:30:00Z' },
+    { stage: 'ACTIVE', at: '2026-03-01T09:31:00Z' },
+    { stage: 'EN_ROUTE', at: '2026-03-01T09:31:00Z' },
+  ],
+  pickup: { latitude: 30.7, longitude: 74.31, landmark: 'gate 2' },
+  hospital: { id: 3, name: 'City Hospital', address: '3 Main Road', latitude: 30.63, longitude: 74.3, contactInfo: '+91 100 200' },
+  ambulance: { id: 31, number: 'PB-31', type: 'ALS', contactInfo: '+91 98140 00031', position: { latitude: 30.68, longitude: 74.32, at: ago(10_000), stale: false, source: 'GPS' } },
+  etaMinutes: 7,
+  distanceKm: 2.4,
+  ...overrides,
+})
+
+/** GET /booking/shared/{token}: what the family's link shows of `tracking()`. */
+export function sharedTrip(overrides: Partial<SharedTrip> = {}): SharedTrip {
+  const { bookingStatus, tripStage, timeline, ambulance, hospital, etaMinutes } = tracking()
+  return {
+    bookingStatus,
+    tripStage,
+    timeline,
+    ambulance: { number: ambulance.number, type: ambulance.type, position: ambulance.position },
+    hospital: { name: hospital.name, address: hospital.address, latitude: hospital.latitude, longitude: hospital.longitude },
+    etaMinutes,
     ...overrides,
   }
 }

@@ -1,10 +1,15 @@
 import { afterEach } from 'vitest'
 
-// jsdom has no navigator.geolocation (nor vibrate). Tests put a stand-in on the real
+// jsdom has no navigator.geolocation (nor vibrate, share or clipboard). Tests put a stand-in on the real
 // navigator (replacing navigator itself would hide its userAgent, which Leaflet reads).
 const added: string[] = []
 
-export function stubNavigator(props: { geolocation?: Partial<Geolocation>; vibrate?: Navigator['vibrate'] }) {
+export function stubNavigator(props: {
+  geolocation?: Partial<Geolocation>
+  vibrate?: Navigator['vibrate']
+  share?: Navigator['share']
+  clipboard?: Partial<Clipboard>
+}) {
   for (const [name, value] of Object.entries(props)) {
     Object.defineProperty(navigator, name, { value, configurable: true, writable: true })
     added.push(name)

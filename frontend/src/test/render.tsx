@@ -8,7 +8,7 @@ import { AppProviders, createQueryClient } from '@/app/providers'
  * Renders routes in a memory router with a fresh query client (no retries, so an
  * error shows at once). Add stub routes for the pages a screen navigates to.
  */
-export function renderRoutes(routes: RouteObject[], path: string) {
+export function renderRoutes(routes: RouteObject[], path: string | { pathname: string; state?: unknown }) {
   const client = testQueryClient()
   const router = createMemoryRouter(routes, { initialEntries: [path] })
   const view = render(

@@ -1,6 +1,7 @@
 // What other features may use of booking; everything else in this folder is its own.
 export { BookingDialog } from './components/BookingDialog'
 export { BookingTypeBadge } from './components/BookingTypeBadge'
+export { PickupField } from './components/PickupField'
 export {
   bookingAmbulance,
   bookingHospital,
@@ -11,3 +12,5 @@ export {
   stageLabel,
   tripLabel,
 } from './status'
+export { patientLine } from './patient'
+export { emptyPickup, parsePickup, type PickupForm } from './validation'

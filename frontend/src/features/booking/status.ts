@@ -1,5 +1,4 @@
-import type { TimelineEntry, TripStage } from '@/lib/dispatch-types'
-import type { Booking, BookingStatus } from '@/lib/types'
+import type { Booking, BookingStatus, StageRequest, TimelineEntry, TripStage } from '@/lib/types'
 import { S } from '@/strings'
 
 /**
@@ -53,7 +52,7 @@ type Trip = { bookingStatus: string; tripStage?: TripStage | null }
 export const tripLabel = (b: Trip): string =>
   b.bookingStatus === 'ACTIVE' && b.tripStage ? stageLabel(b.tripStage) : stageLabel(b.bookingStatus)
 
-export type CrewMove = { stage: TripStage | 'COMPLETED'; label: string }
+export type CrewMove = { stage: StageRequest['stage']; label: string }
 
 /**
  * The crew's one next move (DESIGN.md 8): accept a PENDING or DISPATCHED job (→ EN_ROUTE),

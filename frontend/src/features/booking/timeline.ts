@@ -1,4 +1,4 @@
-import type { TimelineEntry, TripStage } from '@/lib/dispatch-types'
+import type { TimelineEntry, TripStage } from '@/lib/types'
 import { tripSteps } from './status'
 
 export type StepState = 'done' | 'current' | 'todo'

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { keyFor } from './api/bookings'
-import { fieldOf, validateBooking, type BookingForm } from './validation'
+import { emptyPatient, fieldOf, validateBooking, validatePatientDetails, type BookingForm, type PatientForm } from './validation'
 
 const good: BookingForm = {
   hospitalId: '3',
@@ -94,5 +94,24 @@ describe('Idempotency-Key per submission', () => {
     expect(keyFor(first, '{"a":1}')).toBe(first)
     const second = keyFor(first, '{"a":2}')
     expect(second.key).not.toBe(first.key)
+  })
+})
+
+describe('validatePatientDetails', () => {
+  const form = (patch: Partial<PatientForm>): PatientForm => ({ ...emptyPatient, bookingType: 'EMERGENCY', ...patch })
+  const whole = { name: '  Asha ', age: '0', gender: 'Other', condition: ' unconscious ' }
+
+  it('sends all four, trimmed (PATCH /booking/{id}/patient replaces the details whole)', () => {
+    expect(validatePatientDetails(form(whole))).toEqual({ value: { name: 'Asha', age: 0, gender: 'Other', condition: 'unconscious' } })
+  })
+
+  it('names every blank detail, then follows the booking rules', () => {
+    expect(validatePatientDetails(form({ name: 'Asha', condition: '   ' }))).toEqual({
+      error: 'Please fill in all required fields.',
+      fields: ['age', 'gender', 'condition'],
+    })
+    expect(validatePatientDetails(form({ ...whole, age: '151' }))).toMatchObject({ fields: ['age'] })
+    expect(validatePatientDetails(form({ ...whole, age: '4.5' }))).toMatchObject({ fields: ['age'] })
+    expect(validatePatientDetails(form({ ...whole, gender: 'X' }))).toMatchObject({ fields: ['gender'] })
   })
 })

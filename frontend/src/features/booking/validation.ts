@@ -1,8 +1,6 @@
 import { parseCoordinates } from '@/lib/coordinates'
-import type { Pickup } from '@/lib/dispatch-types'
-import type { BookingType, Gender } from '@/lib/types'
+import type { BookingRequest, BookingType, Gender, Patient, PickupRequest } from '@/lib/types'
 import { S } from '@/strings'
-import type { BookRequest } from './api/types'
 
 export interface PatientForm {
   bookingType: BookingType
@@ -28,7 +26,7 @@ export interface BookingForm extends PatientForm {
 export type BookingField = 'hospitalId' | 'ambulanceId' | 'name' | 'age' | 'gender' | 'condition' | 'pickup' | 'landmark'
 
 export interface BookingCheck {
-  request?: BookRequest
+  request?: BookingRequest
   error?: string
   /** The fields to mark invalid, first one to focus. */
   fields?: BookingField[]
@@ -43,30 +41,46 @@ export const emptyPickup: PickupForm = { latitude: '', longitude: '', landmark: 
 
 const isGender = (g: string): g is Gender => (genders as string[]).includes(g)
 
+type Check<T> = { value?: T; error?: string; fields?: BookingField[] }
+
+const blanks = (fields: [BookingField, string][]) => fields.filter(([, v]) => v.trim() === '').map(([k]) => k)
+const patientFields = (form: PatientForm): [BookingField, string][] => [
+  ['name', form.name],
+  ['age', form.age],
+  ['gender', form.gender],
+  ['condition', form.condition],
+]
+
+/** The patient once no detail is blank (spec 5): age a whole number 0–150; gender Male, Female or Other. */
+function patientOf(form: PatientForm): Check<Patient> {
+  const ageText = form.age.trim()
+  const age = Number(ageText)
+  if (!/^\d{1,3}$/.test(ageText) || age > 150) return { error: S.ageRange, fields: ['age'] }
+  if (!isGender(form.gender)) return { error: S.genderInvalid, fields: ['gender'] }
+  return {
+    value: {
+      name: form.name.trim().slice(0, MAX_NAME),
+      age,
+      gender: form.gender,
+      condition: form.condition.trim().slice(0, MAX_CONDITION),
+    },
+  }
+}
+
 /**
  * Spec 5: hospital, ambulance, patient name (non-blank), age, gender and condition
  * (non-blank) are required, else 'Please fill in all required fields.'; age 0–150;
  * gender Male, Female or Other; booking type NORMAL unless EMERGENCY.
  */
 export function validateBooking(form: BookingForm): BookingCheck {
-  const required: [BookingField, string][] = [
-    ['hospitalId', form.hospitalId],
-    ['ambulanceId', form.ambulanceId],
-    ['name', form.name],
-    ['age', form.age],
-    ['gender', form.gender],
-    ['condition', form.condition],
-  ]
-  const blank = required.filter(([, v]) => v.trim() === '').map(([k]) => k)
+  const blank = blanks([['hospitalId', form.hospitalId], ['ambulanceId', form.ambulanceId], ...patientFields(form)])
   if (blank.length > 0) return { error: S.fillRequired, fields: blank }
   const hospitalId = Number(form.hospitalId)
   const ambulanceId = Number(form.ambulanceId)
   if (!Number.isSafeInteger(hospitalId) || hospitalId <= 0) return { error: S.fillRequired, fields: ['hospitalId'] }
   if (!Number.isSafeInteger(ambulanceId) || ambulanceId <= 0) return { error: S.fillRequired, fields: ['ambulanceId'] }
-  const ageText = form.age.trim()
-  const age = Number(ageText)
-  if (!/^\d{1,3}$/.test(ageText) || age > 150) return { error: S.ageRange, fields: ['age'] }
-  if (!isGender(form.gender)) return { error: S.genderInvalid, fields: ['gender'] }
+  const patient = patientOf(form)
+  if (!patient.value) return { error: patient.error, fields: patient.fields }
   const pickup = parsePickup(form.pickup)
   if (pickup.error !== undefined) return { error: pickup.error, fields: ['pickup'] }
   return {
@@ -75,12 +89,7 @@ export function validateBooking(form: BookingForm): BookingCheck {
       hospitalId,
       ambulanceId,
       bookingType: form.bookingType === 'EMERGENCY' ? 'EMERGENCY' : 'NORMAL',
-      patient: {
-        name: form.name.trim().slice(0, MAX_NAME),
-        age,
-        gender: form.gender,
-        condition: form.condition.trim().slice(0, MAX_CONDITION),
-      },
+      patient: patient.value,
     },
   }
 }
@@ -89,7 +98,7 @@ export function validateBooking(form: BookingForm): BookingCheck {
  * The pin, or none: without coordinates the server takes the user's stored location
  * (and says `pickup` when there is none). A landmark alone has nowhere to go.
  */
-export function parsePickup(form: PickupForm): { value?: Pickup; error?: string } {
+export function parsePickup(form: PickupForm): { value?: PickupRequest; error?: string } {
   const landmark = form.landmark.trim().slice(0, MAX_LANDMARK)
   if (form.latitude.trim() === '' && form.longitude.trim() === '') {
     return landmark ? { error: S.pickup.needsPin } : {}
@@ -107,4 +116,14 @@ export function fieldOf(serverField: string | undefined): BookingField | undefin
   const name = serverField.replace(/^patient\./, '')
   const known: BookingField[] = ['hospitalId', 'ambulanceId', 'name', 'age', 'gender', 'condition']
   return (known as string[]).includes(name) ? (name as BookingField) : undefined
+}
+
+/**
+ * An emergency's patient details, sent while the ambulance is on its way: PATCH
+ * /booking/{id}/patient takes all four by the booking's rules and they replace the last.
+ */
+export function validatePatientDetails(form: PatientForm): Check<Patient> {
+  const blank = blanks(patientFields(form))
+  if (blank.length > 0) return { error: S.fillRequired, fields: blank }
+  return patientOf(form)
 }

@@ -1,6 +1,6 @@
 import { S } from '@/strings'
 import { parseCoordinates } from '@/lib/coordinates'
-import type { ProfileChange } from '@/lib/dispatch-types'
+import type { ProfileUpdate } from '@/lib/types'
 
 export interface ProfileForm {
   email: string
@@ -12,7 +12,7 @@ export interface ProfileForm {
 }
 
 export interface ProfileCheck {
-  body?: ProfileChange
+  body?: ProfileUpdate
   error?: string
   /** The input the error is about, when it is one input's. */
   field?: 'currentPassword'
@@ -25,7 +25,7 @@ export interface ProfileCheck {
 export function buildProfileUpdate(form: ProfileForm, withLocation: boolean): ProfileCheck {
   const email = form.email.trim()
   if (!email) return { error: S.emailRequired }
-  const body: ProfileChange = { email }
+  const body: ProfileUpdate = { email }
   if (withLocation) {
     const coords = parseCoordinates(form.latitude, form.longitude)
     if (coords.error !== undefined) return { error: coords.error }

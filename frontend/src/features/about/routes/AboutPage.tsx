@@ -86,7 +86,7 @@ export default function AboutPage() {
 
       <Section id="contact" title="Contact us" {...card}>
         <ul className="space-y-1 text-slate-700">
-          <li>Emergency: <a className="font-semibold text-brand-700" href={`tel:${S.emergencyNumber}`}>{S.emergencyNumber}</a> (some regions: 112)</li>
+          <li>Emergency: <a className="font-semibold text-brand-700" href={S.emergencyTel}>{S.emergencyNumber}</a>{S.otherRegions}</li>
           <li>Email: <a className="text-blue-700 underline" href="mailto:help@ambucare.example">help@ambucare.example</a></li>
           <li>Address: 12 Civil Lines, Bathinda, Punjab</li>
         </ul>
@@ -94,7 +94,7 @@ export default function AboutPage() {
 
       <div role="note" className="rounded-lg border border-amber-300 bg-amber-50 p-4 text-amber-900">
         <p className="font-semibold">Project Under Development</p>
-        <p className="text-sm">This is a demonstration project. In a real emergency, always call {S.emergencyNumber} directly.</p>
+        <p className="text-sm">This is a demonstration project. {S.alwaysCall}</p>
       </div>
 
       <div className="text-center">

@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api'
 import { refreshAfterFleetChange } from '@/lib/queryKeys'
 import { adminKeys } from './keys'
-import type { Crew, CrewPage, NewCrew } from './types'
+import type { Crew, CrewPage, NewCrew } from '@/lib/types'
 
 /** The largest page the server gives. */
 const CREW_PAGE_SIZE = 100

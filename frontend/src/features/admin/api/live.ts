@@ -1,7 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { api } from '@/lib/api'
 import { adminKeys } from './keys'
-import type { Live } from './types'
+import type { Live } from '@/lib/types'
 
 /** The dispatcher's map follows the fleet every 5 s while the tab is visible. */
 export const LIVE_POLL_MS = 5000

@@ -1,7 +1,6 @@
-import type { Ambulance } from '@/lib/types'
+import type { Ambulance, NewCrew } from '@/lib/types'
 import { S } from '@/strings'
 import { useCreateCrew } from '../api/crew'
-import type { NewCrew } from '../api/types'
 import { AddForm, AddSubmit, useAddForm } from './AddForm'
 
 const empty = { username: '', email: '', password: '', phoneNumber: '', ambulanceId: '' }

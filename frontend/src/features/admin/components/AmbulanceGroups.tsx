@@ -1,9 +1,8 @@
 import { useMemo } from 'react'
 import { StatusBadge } from '@/components/StatusBadge'
 import { ambulanceTypeLabel } from '@/lib/format'
-import type { Ambulance } from '@/lib/types'
+import type { Ambulance, Crew } from '@/lib/types'
 import { S } from '@/strings'
-import type { Crew } from '../api/types'
 
 /** Ambulances as cards under their hospital's name, in the order given. */
 export function AmbulanceGroups({

@@ -1,12 +1,14 @@
 import type { ReactNode } from 'react'
 import { Dialog } from '@/components/Dialog'
 import { StatusBadge } from '@/components/StatusBadge'
-import { bookingAmbulance, bookingHospital, BookingTypeBadge } from '@/features/booking'
+import { bookingAmbulance, bookingHospital, BookingTypeBadge, patientLine } from '@/features/booking'
 import { ambulanceTypeLabel, formatDateTime } from '@/lib/format'
 import type { Booking } from '@/lib/types'
+import { S } from '@/strings'
 
 /** Everything a booking records, behind 'View' in the bookings table. */
 export function BookingDetailsDialog({ booking: b, onClose }: { booking: Booking; onClose: () => void }) {
+  const patient = patientLine(b.patient)
   const rows: [string, ReactNode][] = [
     ['Status', <StatusBadge key="s" status={b.bookingStatus} />],
     ['Type', <BookingTypeBadge key="t" type={b.bookingType} />],
@@ -15,7 +17,7 @@ export function BookingDetailsDialog({ booking: b, onClose }: { booking: Booking
     ['Hospital', `${bookingHospital(b)}${b.hospital?.address ? `, ${b.hospital.address}` : ''}`],
     ['Ambulance', `${bookingAmbulance(b)}${b.ambulance?.type ? ` · ${ambulanceTypeLabel[b.ambulance.type] ?? b.ambulance.type}` : ''}`],
     ['Driver', b.ambulance?.driverInfo || '—'],
-    ['Patient', b.patient ? `${b.patient.name}, ${b.patient.age}, ${b.patient.gender}` : '—'],
+    ['Patient', patient.known ? [patient.name, patient.facts].filter(Boolean).join(', ') : S.patientNotGiven],
     ['Condition', b.patient?.condition || '—'],
   ]
   return (

@@ -1,6 +1,6 @@
 import { Link } from 'react-router'
 import { type Column, DataTable } from '@/components/DataTable'
-import { bookingAmbulance, bookingHospital, BookingTypeBadge } from '@/features/booking'
+import { bookingAmbulance, bookingHospital, BookingTypeBadge, patientLine } from '@/features/booking'
 import { formatDateTime } from '@/lib/format'
 import type { Booking, BookingStatus } from '@/lib/types'
 import { S } from '@/strings'
@@ -27,7 +27,7 @@ export function BookingsTable({
       cell: (b) => (
         <span>
           <span className="block font-semibold text-slate-900">#{b.id}</span>
-          <span className="block text-xs text-slate-600">{b.patient?.name}</span>
+          <span className="block text-xs text-slate-600">{patientLine(b.patient).name}</span>
           <span className="mt-1 block"><BookingTypeBadge type={b.bookingType} /></span>
         </span>
       ),

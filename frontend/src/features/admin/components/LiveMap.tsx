@@ -8,7 +8,7 @@ import { ambulanceStatusLabel } from '@/lib/format'
 import { freshness } from '@/lib/position'
 import { S } from '@/strings'
 import { stageLabel } from '@/features/booking'
-import type { Live } from '../api/types'
+import type { Live } from '@/lib/types'
 
 /** Ambulances by status: green available, blue on duty, amber in maintenance. */
 export const statusColor: Record<string, string> = { AVAILABLE: '#16a34a', ON_DUTY: '#2563eb', MAINTENANCE: '#d97706' }

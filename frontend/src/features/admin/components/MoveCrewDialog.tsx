@@ -2,10 +2,9 @@ import { useState } from 'react'
 import { Alert } from '@/components/Feedback'
 import { Dialog } from '@/components/Dialog'
 import { messageOf } from '@/lib/api'
-import type { Ambulance } from '@/lib/types'
+import type { Ambulance, Crew } from '@/lib/types'
 import { S } from '@/strings'
 import { useMoveCrew } from '../api/crew'
-import type { Crew } from '../api/types'
 import { AmbulanceOptions } from './AddCrewForm'
 
 /** Binds a crew account to another ambulance; says why not when the server refuses. */

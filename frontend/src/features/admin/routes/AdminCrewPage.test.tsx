@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { saveSession } from '@/lib/session'
 import { adminUser, ambulance } from '@/test/fixtures'
 import { json, renderRoutes, routeFetch, type FetchCall } from '@/test/render'
-import type { Crew } from '../api/types'
+import type { Crew } from '@/lib/types'
 import AdminAmbulancesPage from './AdminAmbulancesPage'
 import AdminCrewPage from './AdminCrewPage'
 

@@ -9,7 +9,7 @@ import { formatDateTime } from '@/lib/format'
 import type { Stats } from '@/lib/types'
 import { useSession } from '@/lib/session'
 import { S } from '@/strings'
-import { bookingAmbulance, bookingHospital, BookingTypeBadge } from '@/features/booking'
+import { bookingAmbulance, bookingHospital, BookingTypeBadge, patientLine } from '@/features/booking'
 import { useAdminBookings, useAdminStats } from '../api/bookings'
 
 const RECENT = 3
@@ -79,7 +79,7 @@ export default function AdminDashboardPage() {
                 <li key={b.id} className="flex flex-wrap items-start justify-between gap-3 py-3">
                   <div className="min-w-0">
                     <p className="font-medium text-slate-900">
-                      #{b.id} · {b.patient?.name ?? '—'} <BookingTypeBadge type={b.bookingType} />
+                      #{b.id} · {patientLine(b.patient).name} <BookingTypeBadge type={b.bookingType} />
                     </p>
                     <p className="text-sm text-slate-600">
                       {bookingHospital(b)} · {bookingAmbulance(b)}

@@ -4,7 +4,7 @@ import { saveSession } from '@/lib/session'
 import { adminUser, hospital } from '@/test/fixtures'
 import { json, renderRoutes, routeFetch, type FetchCall } from '@/test/render'
 import { toBbox } from '../api/live'
-import type { Live } from '../api/types'
+import type { Live } from '@/lib/types'
 import AdminLivePage from './AdminLivePage'
 
 afterEach(() => vi.unstubAllGlobals())

@@ -10,7 +10,7 @@ import { useAllHospitals } from '@/features/hospitals'
 import { freshness } from '@/lib/position'
 import { S } from '@/strings'
 import { toBbox, useLive } from '../api/live'
-import type { LiveAmbulance, LiveBooking } from '../api/types'
+import type { LiveAmbulance, LiveBooking } from '@/lib/types'
 import { AdminPageHeader } from '../components/AdminPageHeader'
 import type { View } from '../components/LiveMap'
 

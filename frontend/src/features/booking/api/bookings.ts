@@ -1,12 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useRef } from 'react'
-import { api, ApiError } from '@/lib/api'
+import { api, outcomeUnknown } from '@/lib/api'
 import { newIdempotencyKey } from '@/lib/idempotency'
 import { refreshAfterBooking } from '@/lib/queryKeys'
-import type { Booking } from '@/lib/types'
+import type { Booking, BookingRequest } from '@/lib/types'
 import { isOpen } from '../status'
 import { bookingKeys } from './keys'
-import type { BookRequest } from './types'
 
 /** While any booking is open, its status is refreshed every 10 s. */
 export const HISTORY_POLL_MS = 10_000
@@ -32,29 +31,25 @@ export function keyFor(previous: { key: string; body: string } | null, body: str
   return previous && previous.body === body ? previous : { key: newIdempotencyKey(), body }
 }
 
-/** Network trouble and 502–504 leave the outcome unknown: retrying with the key is safe. */
-const retriable = (error: unknown) =>
-  error instanceof ApiError && (error.kind !== 'http' || [502, 503, 504].includes(error.status))
-
 export function useBook(userId: number | undefined) {
   const client = useQueryClient()
   const submission = useRef<{ key: string; body: string } | null>(null)
   const mutation = useMutation({
-    mutationFn: ({ body, key }: { body: BookRequest; key: string }) =>
+    mutationFn: ({ body, key }: { body: BookingRequest; key: string }) =>
       api<Booking>('/booking/book', {
         method: 'POST',
         query: { userId },
         body,
         headers: { 'Idempotency-Key': key },
       }),
-    retry: (count, error) => count < 1 && retriable(error),
+    retry: (count, error) => count < 1 && outcomeUnknown(error),
     retryDelay: 800,
     onSuccess: () => {
       submission.current = null
       refreshAfterBooking(client)
     },
   })
-  const book = (body: BookRequest, options?: Parameters<typeof mutation.mutate>[1]) => {
+  const book = (body: BookingRequest, options?: Parameters<typeof mutation.mutate>[1]) => {
     submission.current = keyFor(submission.current, JSON.stringify(body))
     mutation.mutate({ body, key: submission.current.key }, options)
   }

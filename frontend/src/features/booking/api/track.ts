@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query'
 import { api, ApiError } from '@/lib/api'
 import { isOpen } from '../status'
 import { bookingKeys } from './keys'
-import type { Tracking } from './types'
+import type { Tracking } from '@/lib/types'
 
 /** How often an open booking's trip is asked for (the crew report at most every 5 s). */
 export const TRACK_POLL_MS = 5000
@@ -13,7 +13,7 @@ export const trackingQuery = (bookingId: number) => ({
 })
 
 /** Poll while the booking is open; a final booking, or a refusal (4xx), stops it. */
-export function trackPollInterval(data: Tracking | undefined, error: unknown): number | false {
+export function trackPollInterval(data: { bookingStatus: string } | undefined, error: unknown): number | false {
   if (error instanceof ApiError && error.status >= 400 && error.status < 500) return false
   if (data && !isOpen(data.bookingStatus)) return false
   return TRACK_POLL_MS

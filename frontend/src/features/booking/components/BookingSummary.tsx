@@ -1,7 +1,7 @@
+import { CallEmergency } from '@/components/CallEmergency'
 import { Icon } from '@/components/Icon'
 import { formatDistance, telHref } from '@/lib/format'
 import type { Ambulance, Hospital } from '@/lib/types'
-import { S } from '@/strings'
 
 /** Beside the booking form: call 911 instead, and what has been chosen so far. */
 export function BookingSummary({ hospital, distance, ambulance }: { hospital?: Hospital; distance?: number; ambulance?: Ambulance }) {
@@ -10,9 +10,7 @@ export function BookingSummary({ hospital, distance, ambulance }: { hospital?: H
       <div className="card border-brand-100 bg-brand-50 p-5">
         <p className="font-semibold text-brand-800">Life-threatening emergency?</p>
         <p className="mb-3 text-sm text-brand-800">Call now; do not wait for a booking.</p>
-        <a href={`tel:${S.emergencyNumber}`} className="btn-primary w-full">
-          <Icon name="phone" /> Call {S.emergencyNumber}
-        </a>
+        <CallEmergency className="btn-primary w-full" />
       </div>
       {hospital && (
         <div className="card space-y-1 p-5 text-sm">

@@ -1,16 +1,16 @@
 import { Link } from 'react-router'
 import { type Column, DataTable } from '@/components/DataTable'
-import type { DispatchBooking } from '@/lib/dispatch-types'
+import type { Booking } from '@/lib/types'
 import { StatusBadge } from '@/components/StatusBadge'
 import { formatDateTime } from '@/lib/format'
-import type { Booking } from '@/lib/types'
 import { S } from '@/strings'
 import { bookingAmbulance, bookingHospital, canRequesterCancel, tripLabel } from '../status'
+import { patientLine } from '../patient'
 import { BookingTypeBadge } from './BookingTypeBadge'
 
 /** A person's bookings, newest first, each with its tracking page; cancellable until the ambulance is at the pickup. */
-export function HistoryTable({ bookings, onCancel }: { bookings: DispatchBooking[]; onCancel: (booking: Booking) => void }) {
-  const columns: Column<DispatchBooking>[] = [
+export function HistoryTable({ bookings, onCancel }: { bookings: Booking[]; onCancel: (booking: Booking) => void }) {
+  const columns: Column<Booking>[] = [
     {
       name: 'Hospital',
       cell: (b) => (
@@ -23,12 +23,15 @@ export function HistoryTable({ bookings, onCancel }: { bookings: DispatchBooking
     { name: 'Ambulance', cell: bookingAmbulance },
     {
       name: 'Patient',
-      cell: (b) => (
-        <span>
-          <span className="block font-medium">{b.patient?.name ?? '—'}</span>
-          {b.patient && <span className="block text-xs text-slate-500">{b.patient.age} · {b.patient.gender}</span>}
-        </span>
-      ),
+      cell: (b) => {
+        const patient = patientLine(b.patient)
+        return (
+          <span>
+            <span className="block font-medium">{patient.name}</span>
+            {patient.facts && <span className="block text-xs text-slate-500">{patient.facts}</span>}
+          </span>
+        )
+      },
     },
     { name: 'Type', cell: (b) => <BookingTypeBadge type={b.bookingType} /> },
     { name: 'Date & Time', className: 'md:whitespace-nowrap', cell: (b) => formatDateTime(b.bookingTime) },

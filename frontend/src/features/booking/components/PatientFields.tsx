@@ -7,16 +7,21 @@ const types: { value: BookingType; label: string; description: string }[] = [
   { value: 'EMERGENCY', label: 'Emergency', description: 'Urgent medical care' },
 ]
 
-/** Booking type radio and the patient's name, age, gender and medical condition. */
+/**
+ * Booking type radio and the patient's name, age, gender and medical condition.
+ * `details`: the patient alone, no booking type (an emergency's, sent after it).
+ */
 export function PatientFields({
   idPrefix,
   value,
   invalid,
+  details = false,
   onChange,
 }: {
   idPrefix: string
   value: PatientForm
   invalid: BookingField[]
+  details?: boolean
   onChange: (patch: Partial<PatientForm>) => void
 }) {
   const id = (name: string) => `${idPrefix}-${name}`
@@ -24,45 +29,7 @@ export function PatientFields({
 
   return (
     <>
-      <fieldset className="sm:col-span-2">
-        <legend className="label">Booking Type</legend>
-        <div className="grid gap-3 sm:grid-cols-2">
-          {types.map((t) => {
-            const checked = value.bookingType === t.value
-            const emergency = t.value === 'EMERGENCY'
-            return (
-              <label
-                key={t.value}
-                htmlFor={id(`type-${t.value}`)}
-                className={`flex cursor-pointer items-start gap-3 rounded-lg border p-3 transition ${
-                  checked
-                    ? emergency
-                      ? 'border-brand-500 bg-brand-50'
-                      : 'border-blue-500 bg-blue-50'
-                    : 'border-slate-300 hover:bg-slate-50'
-                }`}
-              >
-                <input
-                  id={id(`type-${t.value}`)}
-                  type="radio"
-                  name={id('type')}
-                  value={t.value}
-                  checked={checked}
-                  onChange={() => onChange({ bookingType: t.value })}
-                  className={`mt-1 ${emergency ? 'accent-brand-600' : 'accent-blue-600'}`}
-                  aria-describedby={id(`type-${t.value}-desc`)}
-                />
-                <span>
-                  <span className={`block font-semibold ${emergency ? 'text-brand-700' : 'text-slate-900'}`}>{t.label}</span>
-                  <span id={id(`type-${t.value}-desc`)} className="block text-sm text-slate-600">
-                    {t.description}
-                  </span>
-                </span>
-              </label>
-            )
-          })}
-        </div>
-      </fieldset>
+      {!details && <BookingTypeChoice idPrefix={idPrefix} value={value.bookingType} onChange={(bookingType) => onChange({ bookingType })} />}
       <div className="sm:col-span-2">
         <label htmlFor={id('name')} className="label">Patient Name</label>
         <input
@@ -110,3 +77,48 @@ export function PatientFields({
   )
 }
 
+/** Normal or emergency, as two labelled radio cards. */
+function BookingTypeChoice({ idPrefix, value, onChange }: { idPrefix: string; value: BookingType; onChange: (type: BookingType) => void }) {
+  const id = (name: string) => `${idPrefix}-${name}`
+  return (
+    <fieldset className="sm:col-span-2">
+      <legend className="label">Booking Type</legend>
+      <div className="grid gap-3 sm:grid-cols-2">
+        {types.map((t) => {
+          const checked = value === t.value
+          const emergency = t.value === 'EMERGENCY'
+          return (
+            <label
+              key={t.value}
+              htmlFor={id(`type-${t.value}`)}
+              className={`flex cursor-pointer items-start gap-3 rounded-lg border p-3 transition ${
+                checked
+                  ? emergency
+                    ? 'border-brand-500 bg-brand-50'
+                    : 'border-blue-500 bg-blue-50'
+                  : 'border-slate-300 hover:bg-slate-50'
+              }`}
+            >
+              <input
+                id={id(`type-${t.value}`)}
+                type="radio"
+                name={id('type')}
+                value={t.value}
+                checked={checked}
+                onChange={() => onChange(t.value)}
+                className={`mt-1 ${emergency ? 'accent-brand-600' : 'accent-blue-600'}`}
+                aria-describedby={id(`type-${t.value}-desc`)}
+              />
+              <span>
+                <span className={`block font-semibold ${emergency ? 'text-brand-700' : 'text-slate-900'}`}>{t.label}</span>
+                <span id={id(`type-${t.value}-desc`)} className="block text-sm text-slate-600">
+                  {t.description}
+                </span>
+              </span>
+            </label>
+          )
+        })}
+      </div>
+    </fieldset>
+  )
+}

@@ -25,6 +25,7 @@ export function PickupField({
   invalid,
   error,
   near,
+  noPinHelp = S.pickup.noPin,
   onChange,
 }: {
   idPrefix: string
@@ -33,6 +34,8 @@ export function PickupField({
   /** The message about the pickup, shown beside it when the pickup is marked. */
   error: string | null
   near?: Point
+  /** What the help says while there is no pin (the booking form falls back on the profile). */
+  noPinHelp?: string
   onChange: (patch: Partial<PickupForm>) => void
 }) {
   const id = (name: string) => `${idPrefix}-${name}`
@@ -61,7 +64,7 @@ export function PickupField({
   return (
     <fieldset className="space-y-3 sm:col-span-2" aria-describedby={id('pickup-help')}>
       <legend className="label">{S.pickup.legend}</legend>
-      <p id={id('pickup-help')} className="text-sm text-slate-600">{pin ? S.pickup.help : S.pickup.noPin}</p>
+      <p id={id('pickup-help')} className="text-sm text-slate-600">{pin ? S.pickup.help : noPinHelp}</p>
       <Suspense fallback={<div className="h-56 w-full animate-pulse rounded-xl bg-slate-100 sm:h-64" role="status">{S.mapLoading}</div>}>
         <PickupMap pin={pin} fallback={near ?? DEFAULT_CENTER} onMove={move} />
       </Suspense>

@@ -3,7 +3,14 @@ import { Marker, Tooltip } from 'react-leaflet'
 import { BaseMap, FitBounds, LegendItem, markerIcon, type Point } from '@/components/map/BaseMap'
 import type { Freshness } from '@/lib/position'
 import { S } from '@/strings'
-import type { Tracking } from '../api/types'
+import type { Tracking } from '@/lib/types'
+
+/** What the map shows: the owner's tracking, or the shared view (no pickup there). */
+export interface MapTrip {
+  hospital: Pick<Tracking['hospital'], 'name' | 'latitude' | 'longitude'>
+  pickup?: Tracking['pickup']
+  ambulance: Pick<Tracking['ambulance'], 'number' | 'position'>
+}
 
 const pickupIcon = markerIcon('pin', '#dc2626', { size: 40 })
 const hospitalIcon = markerIcon('hospital', '#0f766e', { size: 28 })
@@ -15,7 +22,7 @@ const notLiveIcon = markerIcon('ambulance', '#64748b', { size: 34, faded: true }
  * The ambulance, the pickup and the hospital, all kept in view. An ambulance that never
  * reported stands at its hospital; one whose position is stale is drawn faded.
  */
-export default function TrackingMap({ trip, fresh }: { trip: Tracking; fresh: Freshness }) {
+export default function TrackingMap({ trip, fresh, label = S.tracking.mapLabel }: { trip: MapTrip; fresh: Freshness; label?: string }) {
   const h = trip.hospital
   const hospital: Point | null = h.latitude != null && h.longitude != null ? [h.latitude, h.longitude] : null
   const pickup: Point | null = trip.pickup ? [trip.pickup.latitude, trip.pickup.longitude] : null
@@ -27,7 +34,7 @@ export default function TrackingMap({ trip, fresh }: { trip: Tracking; fresh: Fr
 
   return (
     <BaseMap
-      label={S.tracking.mapLabel}
+      label={label}
       center={center}
       className="h-72 w-full md:h-[28rem]"
       legend={

@@ -10,6 +10,7 @@ import type { Booking } from '@/lib/types'
 import { useFlash } from '@/lib/useFlash'
 import { S } from '@/strings'
 import { useCancelBooking, useHistory } from '../api/bookings'
+import { patientLine } from '../patient'
 import { HistoryTable } from '../components/HistoryTable'
 import { isOpen } from '../status'
 
@@ -96,7 +97,7 @@ function History({ userId }: { userId: number }) {
           onCancel={() => setCancelling(null)}
         >
           <p>
-            Cancel the booking of ambulance {cancelling.ambulanceNumber} for {cancelling.patient?.name}?
+            Cancel the booking of ambulance {cancelling.ambulanceNumber} for {patientLine(cancelling.patient).name}?
           </p>
           <p className="text-sm text-slate-600">The ambulance is released for other patients. This cannot be undone.</p>
         </ConfirmAction>

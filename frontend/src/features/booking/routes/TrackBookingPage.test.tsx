@@ -1,40 +1,33 @@
-import { screen, within } from '@testing-library/react'
+import { onlineManager } from '@tanstack/react-query'
+import { act, cleanup, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { ApiError } from '@/lib/api'
 import { saveSession } from '@/lib/session'
-import { adminUser, demoUser } from '@/test/fixtures'
+import { adminUser, ago, demoUser, tracking as trip } from '@/test/fixtures'
+import { stubNavigator } from '@/test/geolocation'
 import { json, renderRoutes, routeFetch, type FetchCall } from '@/test/render'
 import { trackPollInterval } from '../api/track'
-import type { Tracking } from '../api/types'
 import TrackBookingPage from './TrackBookingPage'
 
-afterEach(() => vi.unstubAllGlobals())
-
-const ago = (ms: number) => new Date(Date.now() - ms).toISOString()
-
-const trip = (overrides: Partial<Tracking> = {}): Tracking => ({
-  bookingId: 12,
-  bookingStatus: 'ACTIVE',
-  bookingType: 'EMERGENCY',
-  tripStage: 'EN_ROUTE',
-  timeline: [
-    { stage: 'PENDING', at: '2026-03-01T09:30:00Z' },
-    { stage: 'ACTIVE', at: '2026-03-01T09:31:00Z' },
-    { stage: 'EN_ROUTE', at: '2026-03-01T09:31:00Z' },
-  ],
-  pickup: { latitude: 30.7, longitude: 74.31, landmark: 'gate 2' },
-  hospital: { id: 3, name: 'City Hospital', address: '3 Main Road', latitude: 30.63, longitude: 74.3, contactInfo: '+91 100 200' },
-  ambulance: { id: 31, number: 'PB-31', type: 'ALS', contactInfo: '+91 98140 00031', position: { latitude: 30.68, longitude: 74.32, at: ago(10_000), stale: false, source: 'GPS' } },
-  etaMinutes: 7,
-  distanceKm: 2.4,
-  ...overrides,
+afterEach(() => {
+  vi.unstubAllGlobals()
+  sessionStorage.clear()
+  onlineManager.setOnline(true)
 })
 
-function open(routes: Record<string, (call: FetchCall) => Response>, user = demoUser) {
+/** The patient details form's four fields (gender Female). */
+async function fillDetails(form: ReturnType<typeof within>, details: { name: string; age: string; condition: string }) {
+  await userEvent.type(form.getByLabelText('Patient Name'), details.name)
+  await userEvent.type(form.getByLabelText('Age'), details.age)
+  await userEvent.selectOptions(form.getByLabelText('Gender'), 'Female')
+  await userEvent.type(form.getByLabelText('Medical Condition'), details.condition)
+}
+
+function open(routes: Record<string, (call: FetchCall) => Response | Promise<Response>>, user = demoUser, state?: unknown) {
   saveSession({ token: 't', user, role: user.role, id: user.id })
   const stub = routeFetch(routes)
-  renderRoutes([{ path: '/bookings/:id', element: <TrackBookingPage /> }], '/bookings/12')
+  renderRoutes([{ path: '/bookings/:id', element: <TrackBookingPage /> }], state ? { pathname: '/bookings/12', state } : '/bookings/12')
   return stub
 }
 
@@ -60,7 +53,7 @@ describe('TrackBookingPage', () => {
     expect(screen.getByRole('link', { name: /^Call the ambulance/ })).toHaveAttribute('href', 'tel:+919814000031')
     expect(screen.getByRole('link', { name: /^Call the hospital/ })).toHaveAttribute('href', 'tel:+91100200')
     expect(screen.getByRole('button', { name: 'Cancel booking' })).toBeInTheDocument()
-    expect(await screen.findByRole('region', { name: 'Map of the ambulance, the pickup and the hospital' })).toBeInTheDocument()
+    expect(await screen.findByRole('region', { name: 'Map of the ambulance, the pickup and the hospital' }, { timeout: 5000 })).toBeInTheDocument()
   })
 
   it('updates itself: a new position and ETA show without reload', async () => {
@@ -126,9 +119,136 @@ describe('TrackBookingPage', () => {
     expect(screen.getByRole('link', { name: '← Back to booking history' })).toHaveAttribute('href', '/history')
   })
 
+  it('just dispatched: says so, and takes the patient’s details for the crew', async () => {
+    const { calls } = open(
+      {
+        'GET /booking/12/track': () => json(200, trip({ tripStage: 'DISPATCHED' })),
+        'PATCH /booking/12/patient': () => json(200, {}),
+      },
+      demoUser,
+      { dispatched: true },
+    )
+    expect(await screen.findByText('Ambulance dispatched. It is on its way to the pickup.')).toBeInTheDocument()
+    const form = within(screen.getByRole('region', { name: /^Patient details/ }))
+    await userEvent.click(form.getByRole('button', { name: 'Send to the crew' }))
+    expect(form.getByText('Please fill in all required fields.')).toBeInTheDocument()
+    expect(form.getByLabelText('Patient Name')).toHaveFocus()
+    expect(calls.filter((c) => c.method === 'PATCH')).toHaveLength(0)
+    await fillDetails(form, { name: ' Asha ', age: '64', condition: 'Not breathing well' })
+    await userEvent.click(form.getByRole('button', { name: 'Send to the crew' }))
+    expect(await form.findByText('Patient details sent to the crew.')).toBeInTheDocument()
+    expect(calls.find((c) => c.method === 'PATCH')!.body).toEqual({ name: 'Asha', age: 64, gender: 'Female', condition: 'Not breathing well' })
+  })
+
+  it('marks the field a refused patient detail names', async () => {
+    open({
+      'GET /booking/12/track': () => json(200, trip()),
+      'PATCH /booking/12/patient': () => json(400, { message: 'patient.age: must be at most 150', field: 'patient.age' }),
+    })
+    const form = within(await screen.findByRole('region', { name: /^Patient details/ }))
+    await fillDetails(form, { name: 'Asha', age: '99', condition: 'Chest pain' })
+    await userEvent.click(form.getByRole('button', { name: 'Send to the crew' }))
+    expect(await form.findByText('patient.age: must be at most 150')).toBeInTheDocument()
+    expect(form.getByLabelText('Age')).toHaveAttribute('aria-invalid', 'true')
+  })
+
+  it('stops saying "on its way to the pickup" once the ambulance is there', async () => {
+    open({ 'GET /booking/12/track': () => json(200, trip({ tripStage: 'AT_PICKUP', etaMinutes: null, distanceKm: null })) }, demoUser, { dispatched: true })
+    expect(await screen.findByText('The ambulance is at the pickup.')).toBeInTheDocument()
+    expect(screen.queryByText(/Ambulance dispatched/)).not.toBeInTheDocument()
+  })
+
+  it('asks for patient details only on its requester’s open emergency', async () => {
+    open({ 'GET /booking/12/track': () => json(200, trip({ bookingType: 'NORMAL' })) })
+    expect(await screen.findByRole('heading', { name: 'Booking #12' })).toBeInTheDocument()
+    expect(screen.queryByRole('region', { name: /^Patient details/ })).not.toBeInTheDocument()
+    expect(screen.queryByText(/Ambulance dispatched/)).not.toBeInTheDocument()
+  })
+
+  it('shares tracking through the phone’s share sheet, shows the link, and stops every link', async () => {
+    const share = vi.fn(async () => undefined)
+    stubNavigator({ share })
+    const { calls } = open({
+      'GET /booking/12/track': () => json(200, trip()),
+      'POST /booking/12/share': () => json(201, { token: 'tok-1', url: '/t/tok-1', expiresAt: '2099-03-01T12:00:00Z' }),
+      'DELETE /booking/12/share': () => json(204),
+    })
+    const card = within(await screen.findByRole('region', { name: 'Share tracking' }))
+    expect(card.getByText(/Nothing about the patient, the pickup or you/)).toBeInTheDocument()
+    await userEvent.click(card.getByRole('button', { name: 'Share tracking' }))
+    expect(await card.findByText('Link shared.')).toBeInTheDocument()
+    expect(share).toHaveBeenCalledWith({ title: 'Follow ambulance PB-31', text: 'Follow the ambulance on its way:', url: 'http://localhost:3000/t/tok-1' })
+    expect(card.getByLabelText('Tracking link')).toHaveValue('http://localhost:3000/t/tok-1')
+    expect(calls.filter((c) => c.method === 'POST')).toHaveLength(1)
+    await userEvent.click(card.getByRole('button', { name: 'Stop sharing' }))
+    expect(await card.findByText('Sharing stopped: every link to this trip no longer works.')).toBeInTheDocument()
+    expect(calls.filter((c) => c.method === 'DELETE').map((c) => c.path)).toEqual(['/booking/12/share'])
+    expect(card.queryByLabelText('Tracking link')).not.toBeInTheDocument()
+    expect(card.getByRole('button', { name: 'Share tracking' })).toBeInTheDocument()
+  })
+
+  it('copies the link where there is no share sheet, and keeps it across a reload', async () => {
+    const writeText = vi.fn(async () => undefined)
+    stubNavigator({ share: undefined, clipboard: { writeText } })
+    open({
+      'GET /booking/12/track': () => json(200, trip()),
+      'POST /booking/12/share': () => json(201, { token: 'tok-2', url: '/t/tok-2', expiresAt: '2099-03-01T12:00:00Z' }),
+    })
+    await userEvent.click(await screen.findByRole('button', { name: 'Share tracking' }))
+    expect(await screen.findByText('Link copied.')).toBeInTheDocument()
+    expect(writeText).toHaveBeenCalledWith('http://localhost:3000/t/tok-2')
+    expect(screen.getByRole('button', { name: 'Copy link' })).toBeInTheDocument()
+    cleanup()
+    open({ 'GET /booking/12/track': () => json(200, trip()) })
+    expect(await screen.findByLabelText('Tracking link')).toHaveValue('http://localhost:3000/t/tok-2')
+  })
+
+  it('says why a link could not be made', async () => {
+    open({
+      'GET /booking/12/track': () => json(200, trip()),
+      'POST /booking/12/share': () => json(409, { message: 'This booking is not open' }),
+    })
+    await userEvent.click(await screen.findByRole('button', { name: 'Share tracking' }))
+    expect(await screen.findByText('This booking is not open')).toBeInTheDocument()
+  })
+
+  it('offline: keeps the last state on screen with its age, and updates again when back online', async () => {
+    let answer = trip()
+    open({ 'GET /booking/12/track': () => json(200, answer) })
+    expect(await screen.findByText('About 7 min')).toBeInTheDocument()
+    act(() => onlineManager.setOnline(false))
+    expect(await screen.findByText(/^Offline, last updated \d+ s ago\./)).toBeInTheDocument()
+    expect(screen.getByText('About 7 min')).toBeInTheDocument()
+    answer = trip({ etaMinutes: 2 })
+    act(() => onlineManager.setOnline(true))
+    expect(await screen.findByText('About 2 min')).toBeInTheDocument()
+    expect(screen.queryByText(/^Offline, last updated/)).not.toBeInTheDocument()
+  })
+
+  it('a refresh that fails keeps the last answer, saying how old it is', async () => {
+    let up = true
+    open({ 'GET /booking/12/track': () => (up ? json(200, trip()) : Promise.reject(new TypeError('Failed to fetch'))) })
+    expect(await screen.findByText('About 7 min')).toBeInTheDocument()
+    up = false
+    expect(await screen.findByText(/^Could not update: last updated \d+ s ago/, {}, { timeout: 7000 })).toBeInTheDocument()
+    expect(screen.getByText('About 7 min')).toBeInTheDocument()
+    expect(screen.queryByText('Failed to load the booking')).not.toBeInTheDocument()
+  }, 10_000)
+
+  it('offline before the first answer: says it waits for the connection', async () => {
+    onlineManager.setOnline(false)
+    open({ 'GET /booking/12/track': () => json(200, trip()) })
+    expect(await screen.findByText('You are offline, and this page has not been loaded yet. It loads by itself when the connection is back.')).toBeInTheDocument()
+    act(() => onlineManager.setOnline(true))
+    expect(await screen.findByText('About 7 min')).toBeInTheDocument()
+  })
+
   it('links an admin back to all bookings', async () => {
     open({ 'GET /booking/12/track': () => json(200, trip()) }, adminUser)
     expect(await screen.findByRole('link', { name: '← Back to all bookings' })).toHaveAttribute('href', '/admin/bookings')
+    // The patient's details and the family's link are the requester's to give.
+    expect(screen.queryByRole('region', { name: /^Patient details/ })).not.toBeInTheDocument()
+    expect(screen.queryByRole('region', { name: 'Share tracking' })).not.toBeInTheDocument()
   })
 })
 

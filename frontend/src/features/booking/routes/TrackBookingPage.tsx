@@ -1,20 +1,24 @@
 import { lazy, Suspense, useState, type ReactNode } from 'react'
-import { Link, useParams } from 'react-router'
+import { Link, useLocation, useParams } from 'react-router'
 import { ConfirmAction } from '@/components/ConfirmDialog'
-import { Alert, ErrorState, Spinner } from '@/components/Feedback'
+import { Alert, EmptyState, ErrorState, Spinner } from '@/components/Feedback'
+import { LastUpdated } from '@/components/Offline'
 import { useNow } from '@/components/LiveClock'
 import { Icon } from '@/components/Icon'
 import { StatusBadge } from '@/components/StatusBadge'
 import { ApiError } from '@/lib/api'
-import { ambulanceTypeLabel, formatDistance, formatEta, telHref } from '@/lib/format'
-import { freshness, type Freshness } from '@/lib/position'
+import { ambulanceTypeLabel, telHref } from '@/lib/format'
+import { useOnline } from '@/lib/online'
+import { freshness } from '@/lib/position'
 import { isAdmin, useSession } from '@/lib/session'
 import { useFlash } from '@/lib/useFlash'
 import { S } from '@/strings'
 import { useCancelBooking } from '../api/bookings'
 import { useTracking } from '../api/track'
-import type { Tracking } from '../api/types'
+import { Arrival } from '../components/Arrival'
 import { BookingTypeBadge } from '../components/BookingTypeBadge'
+import { PatientDetailsForm } from '../components/PatientDetailsForm'
+import { ShareTracking } from '../components/ShareTracking'
 import { TripTimeline } from '../components/TripTimeline'
 import { canRequesterCancel, isOpen, tripLabel } from '../status'
 import { timelineRows } from '../timeline'
@@ -31,24 +35,33 @@ export default function TrackBookingPage() {
     <Link to="/history" className="btn-ghost -ml-3">{S.tracking.backToHistory}</Link>
   )
   if (!Number.isSafeInteger(id) || id <= 0) return <div className="space-y-4">{back}<ErrorState message={S.tracking.notFound} /></div>
-  return <Track id={id} back={back} />
+  return <Track id={id} back={back} admin={admin} />
 }
 
-function Track({ id, back }: { id: number; back: ReactNode }) {
+function Track({ id, back, admin }: { id: number; back: ReactNode; admin: boolean }) {
   const trip = useTracking(id)
+  // Just sent from /emergency: say so once, and ask for the patient's details.
+  const dispatched = (useLocation().state as { dispatched?: boolean } | null)?.dispatched === true
   const cancel = useCancelBooking()
   const [flash, , outcome] = useFlash(3000)
   const [confirming, setConfirming] = useState(false)
   const now = useNow(5000).getTime()
+  const online = useOnline()
 
-  if (trip.isPending) return <div className="space-y-4">{back}<Spinner label={S.tracking.loading} /></div>
-  if (trip.isError) {
-    const status = trip.error instanceof ApiError ? trip.error.status : 0
+  if (trip.isPending) {
+    // Offline before the first answer: the request waits for the connection (paused).
+    const waiting = trip.fetchStatus === 'paused'
+    return <div className="space-y-4">{back}{waiting ? <EmptyState title={S.tracking.loading} text={S.offline.noData} /> : <Spinner label={S.tracking.loading} />}</div>
+  }
+  const status = trip.error instanceof ApiError ? trip.error.status : 0
+  const refused = status === 403 || status === 404
+  // A refusal ends the view; trouble reaching the server keeps the last answer on screen, with its age.
+  if (refused || !trip.data) {
     const message = status === 403 ? S.tracking.forbidden : status === 404 ? S.tracking.notFound : S.tracking.failed
     return (
       <div className="space-y-4">
         {back}
-        <ErrorState message={message} error={trip.error} onRetry={status === 403 || status === 404 ? undefined : () => trip.refetch()} />
+        <ErrorState message={message} error={trip.error} onRetry={refused ? undefined : () => trip.refetch()} />
       </div>
     )
   }
@@ -56,6 +69,8 @@ function Track({ id, back }: { id: number; back: ReactNode }) {
   const t = trip.data
   const fresh = freshness(t.ambulance.position, now)
   const open = isOpen(t.bookingStatus)
+  // "On its way to the pickup" holds until the crew gets there.
+  const coming = open && (t.tripStage === 'DISPATCHED' || t.tripStage === 'EN_ROUTE')
 
   return (
     <div className="space-y-6">
@@ -70,20 +85,28 @@ function Track({ id, back }: { id: number; back: ReactNode }) {
           <StatusBadge status={t.bookingStatus} />
         </div>
       </div>
+      {dispatched && coming && (
+        <Alert tone="success">
+          <span className="font-semibold">{S.emergency.dispatched}</span> {!admin && t.bookingType === 'EMERGENCY' && S.emergency.dispatchedPatient}
+        </Alert>
+      )}
+      <LastUpdated updatedAt={trip.dataUpdatedAt} failing={trip.isError} />
       {flash && <Alert tone={flash.tone}>{flash.text}</Alert>}
-      <div className="grid gap-6 lg:grid-cols-[1fr_22rem]">
-        <div className="space-y-3">
+      <div className="grid gap-6 lg:grid-cols-[1fr_22rem] lg:grid-rows-[auto_1fr]">
+        <div className="space-y-3 lg:col-start-1">
           <Suspense fallback={<div role="status" className="h-72 animate-pulse rounded-xl bg-slate-100 md:h-[28rem]">{S.mapLoading}</div>}>
             <TrackingMap trip={t} fresh={fresh} />
           </Suspense>
-          {open && (
+          {open && online && (
             <p className="flex items-center gap-2 text-sm text-slate-600">
               <span className="h-2 w-2 animate-pulse rounded-full bg-green-500" aria-hidden="true" /> {S.tracking.live}
             </p>
           )}
         </div>
-        <div className="space-y-4">
+        <div className="space-y-4 lg:col-start-2 lg:row-span-2 lg:row-start-1">
           <Arrival trip={t} fresh={fresh} />
+          {/* The requester's (admins watch): an open emergency's details can follow it. */}
+          {!admin && open && t.bookingType === 'EMERGENCY' && <PatientDetailsForm bookingId={t.bookingId} />}
           <section aria-labelledby="amb-heading" className="card space-y-3 p-5">
             <h2 id="amb-heading" className="font-semibold">
               {S.tracking.ambulance} {t.ambulance.number}
@@ -108,11 +131,13 @@ function Track({ id, back }: { id: number; back: ReactNode }) {
                 <p className="text-sm text-slate-600">{S.tracking.cannotCancel}</p>
               ))}
           </section>
-          <section aria-labelledby="timeline-heading" className="card p-5">
-            <h2 id="timeline-heading" className="mb-4 font-semibold">{S.tracking.timeline}</h2>
-            <TripTimeline rows={timelineRows(t)} />
-          </section>
+          {!admin && <ShareTracking bookingId={t.bookingId} ambulanceNumber={t.ambulance.number} open={open} />}
         </div>
+        {/* Under the map on a wide screen; last on a phone, after what to do now. */}
+        <section aria-labelledby="timeline-heading" className="card p-5 lg:col-start-1 lg:self-start">
+          <h2 id="timeline-heading" className="mb-4 font-semibold">{S.tracking.timeline}</h2>
+          <TripTimeline rows={timelineRows(t)} />
+        </section>
       </div>
       {confirming && (
         <ConfirmAction
@@ -131,46 +156,5 @@ function Track({ id, back }: { id: number; back: ReactNode }) {
         </ConfirmAction>
       )}
     </div>
-  )
-}
-
-/** When the ambulance comes (or where the trip stands), and how far to trust its position. */
-function Arrival({ trip, fresh }: { trip: Tracking; fresh: Freshness }) {
-  const stage = trip.bookingStatus === 'ACTIVE' ? trip.tripStage : null
-  const heading =
-    trip.bookingStatus === 'COMPLETED'
-      ? S.tracking.completed
-      : trip.bookingStatus === 'CANCELLED'
-        ? S.tracking.cancelled
-        : stage === 'AT_PICKUP'
-          ? S.tracking.atPickup
-          : stage === 'AT_HOSPITAL'
-            ? S.tracking.atHospital
-            : stage === 'TO_HOSPITAL'
-              ? S.tracking.etaToHospital
-              : S.tracking.etaToPickup
-  const counting = trip.bookingStatus === 'PENDING' || stage === 'DISPATCHED' || stage === 'EN_ROUTE' || stage === 'TO_HOSPITAL'
-  const open = isOpen(trip.bookingStatus)
-  const tone = { live: 'bg-green-500', stale: 'bg-amber-500', standIn: 'bg-slate-400' }[fresh.kind]
-
-  return (
-    <section aria-labelledby="eta-heading" className="card space-y-2 p-5">
-      <h2 id="eta-heading" className="text-sm font-medium text-slate-600">{heading}</h2>
-      {counting &&
-        (trip.etaMinutes !== null ? (
-          <p className="text-3xl font-bold text-slate-900">
-            {formatEta(trip.etaMinutes)}
-            {trip.distanceKm !== null && <span className="block text-base font-medium text-slate-600">{S.tracking.distance(formatDistance(trip.distanceKm))}</span>}
-          </p>
-        ) : (
-          <p className="font-medium text-slate-800">{fresh.kind === 'standIn' ? S.tracking.noEtaNever : S.tracking.noEtaStale}</p>
-        ))}
-      {trip.bookingStatus === 'PENDING' && <p className="text-sm text-slate-600">{S.tracking.waitingForCrew}</p>}
-      {open && (
-        <p className={`flex items-start gap-2 text-sm ${fresh.kind === 'stale' ? 'font-medium text-amber-900' : 'text-slate-600'}`}>
-          <span className={`mt-1.5 h-2 w-2 shrink-0 rounded-full ${tone}`} aria-hidden="true" /> {fresh.text}
-        </p>
-      )}
-    </section>
   )
 }

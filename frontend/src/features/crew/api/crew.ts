@@ -1,10 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api'
-import type { DispatchBooking } from '@/lib/dispatch-types'
+import type { Ambulance, Booking, CrewMe, CrewStatus, PositionReport, StageRequest } from '@/lib/types'
 import { refreshAfterBooking, refreshAfterFleetChange } from '@/lib/queryKeys'
-import type { Ambulance } from '@/lib/types'
 import { crewKeys } from './keys'
-import type { CrewMe, CrewStatus, PositionReport, StageRequest } from './types'
 
 /** A new job shows within 5 s: the crew's view is asked for every 3 s while the tab is visible. */
 export const CREW_POLL_MS = 3000
@@ -22,7 +20,7 @@ export function useCrewMe() {
 export function useAdvanceStage() {
   const client = useQueryClient()
   return useMutation({
-    mutationFn: (body: StageRequest) => api<DispatchBooking>('/crew/job/stage', { method: 'PATCH', body }),
+    mutationFn: (body: StageRequest) => api<Booking>('/crew/job/stage', { method: 'PATCH', body }),
     // A 409 means the job moved on meanwhile: either way, show it as the server has it.
     onSettled: () => refreshAfterBooking(client),
   })

@@ -1,7 +1,7 @@
 // Loaded lazily with Leaflet (components/map/BaseMap.tsx).
 import { Marker } from 'react-leaflet'
 import { BaseMap, FitBounds, LegendItem, markerIcon, type Point } from '@/components/map/BaseMap'
-import type { Pickup, Position } from '@/lib/dispatch-types'
+import type { Pickup, Position } from '@/lib/types'
 import { S } from '@/strings'
 
 const pickupIcon = markerIcon('pin', '#dc2626', { size: 40 })

@@ -1,6 +1,6 @@
 import { StatusBadge } from '@/components/StatusBadge'
 import { S } from '@/strings'
-import type { CrewMe, CrewStatus } from '../api/types'
+import type { CrewMe, CrewStatus } from '@/lib/types'
 
 const choices: { value: CrewStatus; label: string; on: string }[] = [
   { value: 'AVAILABLE', label: 'Available', on: 'bg-green-600 text-white border-green-600' },

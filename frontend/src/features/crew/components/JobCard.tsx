@@ -1,7 +1,7 @@
 import { lazy, Suspense, type ReactNode } from 'react'
 import { Icon } from '@/components/Icon'
-import { BookingTypeBadge, tripLabel } from '@/features/booking'
-import type { DispatchBooking, Position } from '@/lib/dispatch-types'
+import { BookingTypeBadge, patientLine, tripLabel } from '@/features/booking'
+import type { Booking, Position } from '@/lib/types'
 import { formatCoord, telHref } from '@/lib/format'
 import { directionsUrl } from '@/lib/geo'
 import { S } from '@/strings'
@@ -35,12 +35,13 @@ function Part({ title, children }: { title: string; children: ReactNode }) {
  * with directions, and the hospital. The way to the place the crew drives to next is
  * the blue one.
  */
-export function JobCard({ job, position, action }: { job: DispatchBooking; position: Position | null; action: ReactNode }) {
+export function JobCard({ job, position, action }: { job: Booking; position: Position | null; action: ReactNode }) {
   const emergency = job.bookingType === 'EMERGENCY'
   const toHospital = job.tripStage === 'AT_PICKUP' || job.tripStage === 'TO_HOSPITAL' || job.tripStage === 'AT_HOSPITAL'
   const hospital = job.hospital ?? { name: job.hospitalName, address: '' }
   const hospitalPlace = [hospital.name, hospital.address].filter(Boolean).join(', ')
   const patient = job.patient
+  const who = patientLine(patient)
 
   return (
     <section aria-labelledby="job-heading" className="card overflow-hidden">
@@ -53,10 +54,16 @@ export function JobCard({ job, position, action }: { job: DispatchBooking; posit
       </div>
       <div className="space-y-4 p-4">
         <Part title={S.crew.patient}>
-          <p className="text-lg font-semibold">
-            {patient.name} <span className="font-normal text-slate-600">· {patient.age} · {patient.gender}</span>
-          </p>
-          <p><span className="font-medium">{S.crew.condition}:</span> {patient.condition}</p>
+          {who.known ? (
+            <>
+              <p className="text-lg font-semibold">
+                {who.name} {who.facts && <span className="font-normal text-slate-600">· {who.facts}</span>}
+              </p>
+              {patient.condition && <p><span className="font-medium">{S.crew.condition}:</span> {patient.condition}</p>}
+            </>
+          ) : (
+            <p className="text-slate-700">{S.crew.noPatientYet}</p>
+          )}
         </Part>
         <Part title={S.crew.requester}>
           <p className="font-medium">{job.username}</p>

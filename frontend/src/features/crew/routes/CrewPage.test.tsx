@@ -1,18 +1,16 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import type { DispatchBooking } from '@/lib/dispatch-types'
+import type { Booking, CrewMe, User } from '@/lib/types'
 import { saveSession } from '@/lib/session'
-import type { User } from '@/lib/types'
 import { ambulance, booking } from '@/test/fixtures'
 import { fix, stubNavigator } from '@/test/geolocation'
 import { json, renderRoutes, routeFetch, type FetchCall } from '@/test/render'
-import type { CrewMe } from '../api/types'
 import CrewPage from './CrewPage'
 
 const crewUser = { id: 50, username: 'crew1', email: 'crew1@example.com', phone: '+15550150', latitude: null, longitude: null, role: 'CREW', createdAt: '' } as unknown as User
 
-const job = (overrides: Partial<DispatchBooking> = {}): DispatchBooking => ({
+const job = (overrides: Partial<Booking> = {}): Booking => ({
   ...booking(12, { bookingType: 'EMERGENCY', ambulanceId: 31 }),
   userPhone: '+91 98140 00001',
   pickup: { latitude: 30.7, longitude: 74.31, landmark: 'gate 2, blue house' },
@@ -21,7 +19,7 @@ const job = (overrides: Partial<DispatchBooking> = {}): DispatchBooking => ({
   ...overrides,
 })
 
-const me = (j: DispatchBooking | null, status: CrewMe['ambulance']['status'] = j ? 'ON_DUTY' : 'AVAILABLE'): CrewMe => ({
+const me = (j: Booking | null, status: CrewMe['ambulance']['status'] = j ? 'ON_DUTY' : 'AVAILABLE'): CrewMe => ({
   crew: { id: 50, username: 'crew1', phone: '+15550150' },
   ambulance: { ...ambulance(31, 3, status), position: null },
   job: j,
@@ -47,7 +45,7 @@ beforeEach(() => {
 afterEach(() => vi.unstubAllGlobals())
 
 function open(routes: Record<string, (call: FetchCall) => Response>) {
-  saveSession({ token: 't', user: crewUser, role: 'CREW' as never, id: 50 })
+  saveSession({ token: 't', user: crewUser, role: 'CREW', id: 50 })
   const stub = routeFetch({ 'PUT /crew/location': () => new Response(null, { status: 204 }), ...routes })
   renderRoutes([{ path: '/crew', element: <CrewPage /> }], '/crew')
   return stub
@@ -92,6 +90,20 @@ describe('CrewPage', () => {
     expect(card.getByText('City Hospital')).toBeInTheDocument()
     expect(card.getByRole('link', { name: /^Navigate to hospital/ }).getAttribute('href')).toContain('City%20Hospital%2C%203%20Main%20Road')
     expect(await card.findByRole('region', { name: 'Map of the pickup and your ambulance' })).toBeInTheDocument()
+  })
+
+  it('a one-tap emergency: no details yet says so, then shows those that arrive (and only those)', async () => {
+    const none = { name: null, age: null, gender: null, condition: null }
+    let answer = me(job({ tripStage: 'DISPATCHED', bookingStatus: 'ACTIVE', patient: none }))
+    open({ 'GET /crew/me': () => json(200, answer) })
+    const card = within(await screen.findByRole('region', { name: 'Current job #12' }))
+    expect(card.getByText(/^No details yet: the requester may send them/)).toBeInTheDocument()
+    expect(card.queryByText(/null|Condition:/)).not.toBeInTheDocument()
+    answer = me(job({ tripStage: 'DISPATCHED', bookingStatus: 'ACTIVE', patient: { ...none, age: 64, condition: 'Not breathing well' } }))
+    expect(await card.findByText('Not breathing well', {}, { timeout: 5000 })).toBeInTheDocument()
+    expect(card.getByText('Patient not named yet')).toBeInTheDocument()
+    expect(card.getByText('· 64')).toBeInTheDocument()
+    expect(card.queryByText(/No details yet/)).not.toBeInTheDocument()
   })
 
   it('one big button moves the job to its next stage', async () => {

@@ -38,7 +38,17 @@ describe('HomePage', () => {
     expect(screen.getByText('Please log in to view complete dashboard data.')).toBeInTheDocument()
     expect(screen.getByText('8 min')).toBeInTheDocument()
     expect(screen.getByText('98%')).toBeInTheDocument()
-    expect(screen.getByRole('link', { name: /Call Emergency/ })).toHaveAttribute('href', 'tel:911')
+    expect(screen.getByRole('link', { name: 'Call Emergency (911)' })).toHaveAttribute('href', 'tel:911')
+    expect(screen.queryByRole('link', { name: 'Send an ambulance' })).not.toBeInTheDocument()
+  })
+
+  it('gives a signed-in user the large "Send an ambulance" first, then the call button (tap 1 of 2)', () => {
+    saveSession({ token: 't', user, role: 'USER', id: 2 })
+    serve((path) => (ok[path] as () => Response)())
+    renderHome()
+    const send = screen.getByRole('link', { name: 'Send an ambulance' })
+    expect(send).toHaveAttribute('href', '/emergency')
+    expect(send.nextElementSibling).toBe(screen.getByRole('link', { name: 'Call Emergency (911)' }))
   })
 
   it('links Book Ambulance to /booking when signed in, without the sign-in banner', async () => {

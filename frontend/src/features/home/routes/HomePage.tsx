@@ -1,8 +1,10 @@
 import { Link } from 'react-router'
+import { CallEmergency } from '@/components/CallEmergency'
 import { Alert } from '@/components/Feedback'
 import { LiveClock } from '@/components/LiveClock'
 import { Section } from '@/components/Section'
-import { useSession } from '@/lib/session'
+import { isAdmin, useSession } from '@/lib/session'
+import { SendAmbulanceLink } from '@/features/emergency'
 import { S } from '@/strings'
 import { homeErrorMessage, useHomeStats, zeroStats } from '../api/home'
 import { Icon, type IconName } from '@/components/Icon'
@@ -11,6 +13,7 @@ import { ambulanceTypeLabel } from '@/lib/format'
 export function HomePage() {
   const session = useSession()
   const signedIn = Boolean(session)
+  const admin = isAdmin(session?.user)
   const stats = useHomeStats(signedIn)
   const figures = stats.data ?? zeroStats
   const loading = stats.isPending
@@ -40,9 +43,8 @@ export function HomePage() {
             Find hospitals near you, see which ambulances are free right now and book one for a patient in under a minute.
           </p>
           <div className="flex flex-wrap gap-3">
-            <a href={`tel:${S.emergencyNumber}`} className="btn bg-white px-6 py-3 text-base text-brand-700 hover:bg-brand-50">
-              <Icon name="phone" /> Call Emergency ({S.emergencyNumber})
-            </a>
+            {signedIn && !admin && <SendAmbulanceLink className="w-full sm:w-auto" />}
+            <CallEmergency className="btn bg-white px-6 py-3 text-base text-brand-700 hover:bg-brand-50">{S.callEmergency}</CallEmergency>
             {signedIn ? (
               <Link to="/booking" className="btn border border-white/70 px-6 py-3 text-base text-white hover:bg-white/10">
                 Book Ambulance

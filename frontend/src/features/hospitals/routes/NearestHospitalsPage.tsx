@@ -70,7 +70,7 @@ export default function NearestHospitalsPage() {
         <ErrorState message={S.nearbyFailed} error={search.error} onRetry={() => search.refetch()} />
       ) : search.data.length === 0 ? (
         <EmptyState title={S.noHospitals}>
-          <p className="text-sm text-slate-600">Try another location, or call {S.emergencyNumber} in an emergency.</p>
+          <p className="text-sm text-slate-600">{S.tryElsewhereOrCall}</p>
         </EmptyState>
       ) : (
         <>

@@ -1,0 +1,49 @@
+import { formatDistance, formatEta } from '@/lib/format'
+import type { Freshness } from '@/lib/position'
+import { S } from '@/strings'
+import type { Tracking } from '@/lib/types'
+import { isOpen } from '../status'
+
+/** What the ETA card needs: the owner's tracking has all of it, the shared view all but the distance. */
+export type ArrivalTrip = Pick<Tracking, 'bookingStatus' | 'tripStage' | 'etaMinutes'> & { distanceKm?: number | null }
+
+/** When the ambulance comes (or where the trip stands), and how far to trust its position. */
+export function Arrival({ trip, fresh }: { trip: ArrivalTrip; fresh: Freshness }) {
+  const stage = trip.bookingStatus === 'ACTIVE' ? trip.tripStage : null
+  const heading =
+    trip.bookingStatus === 'COMPLETED'
+      ? S.tracking.completed
+      : trip.bookingStatus === 'CANCELLED'
+        ? S.tracking.cancelled
+        : stage === 'AT_PICKUP'
+          ? S.tracking.atPickup
+          : stage === 'AT_HOSPITAL'
+            ? S.tracking.atHospital
+            : stage === 'TO_HOSPITAL'
+              ? S.tracking.etaToHospital
+              : S.tracking.etaToPickup
+  const counting = trip.bookingStatus === 'PENDING' || stage === 'DISPATCHED' || stage === 'EN_ROUTE' || stage === 'TO_HOSPITAL'
+  const open = isOpen(trip.bookingStatus)
+  const tone = { live: 'bg-green-500', stale: 'bg-amber-500', standIn: 'bg-slate-400' }[fresh.kind]
+
+  return (
+    <section aria-labelledby="eta-heading" className="card space-y-2 p-5">
+      <h2 id="eta-heading" className="text-sm font-medium text-slate-600">{heading}</h2>
+      {counting &&
+        (trip.etaMinutes !== null ? (
+          <p className="text-3xl font-bold text-slate-900">
+            {formatEta(trip.etaMinutes)}
+            {trip.distanceKm != null && <span className="block text-base font-medium text-slate-600">{S.tracking.distance(formatDistance(trip.distanceKm))}</span>}
+          </p>
+        ) : (
+          <p className="font-medium text-slate-800">{fresh.kind === 'standIn' ? S.tracking.noEtaNever : S.tracking.noEtaStale}</p>
+        ))}
+      {trip.bookingStatus === 'PENDING' && <p className="text-sm text-slate-600">{S.tracking.waitingForCrew}</p>}
+      {open && (
+        <p className={`flex items-start gap-2 text-sm ${fresh.kind === 'stale' ? 'font-medium text-amber-900' : 'text-slate-600'}`}>
+          <span className={`mt-1.5 h-2 w-2 shrink-0 rounded-full ${tone}`} aria-hidden="true" /> {fresh.text}
+        </p>
+      )}
+    </section>
+  )
+}

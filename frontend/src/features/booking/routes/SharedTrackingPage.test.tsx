@@ -1,0 +1,78 @@
+import { onlineManager } from '@tanstack/react-query'
+import { act, screen, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { saveSession } from '@/lib/session'
+import { demoUser, sharedTrip as shared } from '@/test/fixtures'
+import { json, renderRoutes, routeFetch, type FetchCall } from '@/test/render'
+import SharedTrackingPage from './SharedTrackingPage'
+
+afterEach(() => {
+  vi.unstubAllGlobals()
+  onlineManager.setOnline(true)
+})
+
+function open(routes: Record<string, (call: FetchCall) => Response>) {
+  const stub = routeFetch(routes)
+  renderRoutes([{ path: '/t/:token', element: <SharedTrackingPage /> }], '/t/tok-1')
+  return stub
+}
+
+describe('SharedTrackingPage', () => {
+  it('shows the stage, the ETA, the destination and the ambulance on the map, and sends no one’s token', async () => {
+    // Even in a browser where someone is signed in: the link is all it needs.
+    saveSession({ token: 'secret', user: demoUser, role: 'USER', id: demoUser.id })
+    const { calls } = open({ 'GET /booking/shared/tok-1': () => json(200, shared()) })
+    const title = await screen.findByRole('heading', { name: 'Ambulance on its way' })
+    expect(title.nextElementSibling).toHaveTextContent(/^On the way to the pickup · Ambulance PB-31 \(Advanced life support\)$/)
+    const eta = within(screen.getByRole('region', { name: 'Arriving at the pickup in' }))
+    expect(eta.getByText('About 7 min')).toBeInTheDocument()
+    const destination = within(screen.getByRole('region', { name: 'Destination hospital' }))
+    expect(destination.getByText('City Hospital')).toBeInTheDocument()
+    expect(destination.getByText('3 Main Road')).toBeInTheDocument()
+    const map = await screen.findByRole('region', { name: 'Map of the ambulance and the destination hospital' }, { timeout: 5000 })
+    expect(within(map).queryByText('Pickup')).not.toBeInTheDocument()
+    expect(calls[0]!.headers.Authorization).toBeUndefined()
+  })
+
+  it('follows the trip: a new stage shows without reload', async () => {
+    let answer = shared()
+    open({ 'GET /booking/shared/tok-1': () => json(200, answer) })
+    expect(await screen.findByText('About 7 min')).toBeInTheDocument()
+    answer = shared({ tripStage: 'AT_PICKUP', etaMinutes: null })
+    expect(await screen.findByText('The ambulance is at the pickup.', {}, { timeout: 7000 })).toBeInTheDocument()
+  }, 10_000)
+
+  it('one message for a link unknown, expired or stopped, without a retry', async () => {
+    open({ 'GET /booking/shared/tok-1': () => json(404, { message: 'Not found' }) })
+    expect(await screen.findByRole('heading', { name: 'This tracking link does not work' })).toBeInTheDocument()
+    expect(screen.getByText('It is unknown, has expired, or sharing was stopped. Ask the person who sent it for a new one.')).toBeInTheDocument()
+    expect(screen.queryByRole('button', { name: 'Try again' })).not.toBeInTheDocument()
+  })
+
+  it('a link stopped while the page is open says so at the next update', async () => {
+    let stopped = false
+    open({ 'GET /booking/shared/tok-1': () => (stopped ? json(404, { message: 'Not found' }) : json(200, shared())) })
+    expect(await screen.findByText('About 7 min')).toBeInTheDocument()
+    stopped = true
+    expect(await screen.findByRole('heading', { name: 'This tracking link does not work' }, { timeout: 7000 })).toBeInTheDocument()
+    expect(screen.queryByText('About 7 min')).not.toBeInTheDocument()
+  }, 10_000)
+
+  it('offline: the last state stays, with its age', async () => {
+    open({ 'GET /booking/shared/tok-1': () => json(200, shared()) })
+    expect(await screen.findByText('About 7 min')).toBeInTheDocument()
+    act(() => onlineManager.setOnline(false))
+    expect(await screen.findByText(/^Offline, last updated \d+ s ago/)).toBeInTheDocument()
+    expect(screen.getByText('About 7 min')).toBeInTheDocument()
+  })
+
+  it('other failures can be retried', async () => {
+    let fail = true
+    open({ 'GET /booking/shared/tok-1': () => (fail ? json(503, { message: 'down' }) : json(200, shared())) })
+    expect(await screen.findByText('Failed to load the trip')).toBeInTheDocument()
+    fail = false
+    await userEvent.click(screen.getByRole('button', { name: 'Try again' }))
+    expect(await screen.findByText('About 7 min')).toBeInTheDocument()
+  })
+})

@@ -1,0 +1,18 @@
+// The emergency number every call button and message uses: one setting, read at build
+// time from VITE_EMERGENCY_NUMBER (vite.config.ts refuses a bad one before building).
+
+/** The spec's number. */
+export const DEFAULT_EMERGENCY_NUMBER = '911'
+
+/** Digits only, 2 to 6 of them: 911, 112, 108, 999, 000, 15, 10177... */
+const SHAPE = /^[0-9]{2,6}$/
+
+/** The number to dial: the setting, trimmed, or 911 when unset; a malformed one throws, naming the variable. */
+export function emergencyNumberOf(setting: string | undefined): string {
+  const value = (setting ?? '').trim()
+  if (value === '') return DEFAULT_EMERGENCY_NUMBER
+  if (!SHAPE.test(value)) {
+    throw new Error(`VITE_EMERGENCY_NUMBER must be 2 to 6 digits (such as 911, 112 or 108), not "${value}"`)
+  }
+  return value
+}
