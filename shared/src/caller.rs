@@ -127,10 +127,11 @@ impl FromRequestParts<AppState> for Admin {
     }
 }
 
-/// A signed-in crew account as stored now: 401 without a valid token, when the
-/// account is gone or its session ended, 403 for users and admins.
-#[derive(Debug, Clone)]
-pub struct CrewCaller(pub Crew);
+/// The app and the signed-in crew account as stored now: 401 without a valid token,
+/// when the account is gone or its session ended, 403 for users and admins. Every
+/// `/api/crew` handler takes it in place of `State`, as admin handlers take [`Admin`].
+#[derive(Clone)]
+pub struct CrewCaller(pub AppState, pub Crew);
 
 impl FromRequestParts<AppState> for CrewCaller {
     type Rejection = ApiError;
@@ -138,7 +139,8 @@ impl FromRequestParts<AppState> for CrewCaller {
     async fn from_request_parts(parts: &mut Parts, app: &AppState) -> Result<Self, ApiError> {
         // The one read that confirms the token (`signed_in_account`) is the crew's.
         let account = signed_in_account(parts, app).await?;
-        account.crew.map(CrewCaller).ok_or_else(crew::not_a_crew)
+        let crew = account.crew.ok_or_else(crew::not_a_crew)?;
+        Ok(CrewCaller(app.clone(), crew))
     }
 }
 
