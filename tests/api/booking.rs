@@ -52,7 +52,7 @@ impl World {
                 json!({"number": number, "status": "AVAILABLE", "hospital": {"id": self.hospital["id"]}, "driverInfo": "R. Kumar", "type": "ALS"}),
             )
             .await;
-        assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+        res.assert_status(StatusCode::CREATED);
         res.body
     }
 
@@ -99,7 +99,7 @@ impl World {
             .admin_app
             .get("/api/admin/stats", Some(&self.admin.token))
             .await;
-        assert_eq!(res.status, StatusCode::OK, "{:?}", res.body);
+        res.assert_status(StatusCode::OK);
         res.body
     }
 
@@ -125,7 +125,7 @@ async fn a_booking_holds_the_ambulance_and_keeps_the_names() {
     let w = world().await;
     let user = w.booking.user("asha").await;
     let res = w.book(&user, w.body(&w.ambulance), None).await;
-    assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+    res.assert_status(StatusCode::CREATED);
     let b = &res.body;
     assert_eq!(b["bookingStatus"], "PENDING");
     assert_eq!(b["bookingType"], "EMERGENCY");
@@ -416,7 +416,7 @@ async fn users_cancel_their_own_open_bookings_only() {
             Some(w.body(&w.ambulance)),
         )
         .await;
-    assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+    res.assert_status(StatusCode::CREATED);
     assert_eq!(res.body["username"], "user_b");
     w.assert_counters_exact().await;
 }
@@ -531,7 +531,7 @@ async fn admin_pages_newest_first_and_history_survives_removal() {
         .admin_app
         .remove_hospital(Some(&w.admin.token), &w.hospital["id"])
         .await;
-    assert_eq!(res.status, StatusCode::NO_CONTENT, "{:?}", res.body);
+    res.assert_status(StatusCode::NO_CONTENT);
     let hist = w
         .booking
         .get("/api/booking/history", Some(&user.token))

@@ -58,7 +58,7 @@ impl Fleet {
                        "driverInfo": "R. Kumar", "type": "ALS", "contactInfo": "+919999999"}),
             )
             .await;
-        assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+        res.assert_status(StatusCode::CREATED);
         res.body
     }
 
@@ -127,7 +127,7 @@ impl Fleet {
             .app
             .get(&format!("/api/admin/crew{query}"), self.admin_token())
             .await;
-        assert_eq!(res.status, StatusCode::OK, "{:?}", res.body);
+        res.assert_status(StatusCode::OK);
         res.body
     }
 }
@@ -188,12 +188,12 @@ async fn admins_make_list_move_and_remove_crew() {
         .app
         .login(json!({"username": "medic", "password": TEST_PASSWORD}))
         .await;
-    assert_eq!(login.status, StatusCode::OK, "{:?}", login.body);
+    login.assert_status(StatusCode::OK);
     assert_eq!(login.body["role"], "CREW");
 
     // Move: both ambulances' lists follow.
     let res = f.move_crew(&made["id"], &a1["id"]).await;
-    assert_eq!(res.status, StatusCode::OK, "{:?}", res.body);
+    res.assert_status(StatusCode::OK);
     assert_eq!(res.body["ambulanceId"], a1["id"]);
     assert_eq!(
         usernames(&f.crew_list(&format!("?ambulanceId={}", a0["id"])).await),
@@ -205,7 +205,7 @@ async fn admins_make_list_move_and_remove_crew() {
     );
     // To an unknown ambulance: 404, nothing moved.
     let res = f.move_crew(&made["id"], &json!(999_999)).await;
-    assert_eq!(res.status, StatusCode::NOT_FOUND, "{:?}", res.body);
+    res.assert_status(StatusCode::NOT_FOUND);
     assert_eq!(
         f.crew_list(&format!("?ambulanceId={}", a1["id"])).await["totalElements"],
         2
@@ -213,7 +213,7 @@ async fn admins_make_list_move_and_remove_crew() {
 
     // Remove: gone from the lists, the name is free again, the token stops.
     let res = f.remove_crew(&made["id"]).await;
-    assert_eq!(res.status, StatusCode::NO_CONTENT, "{:?}", res.body);
+    res.assert_status(StatusCode::NO_CONTENT);
     assert_eq!(f.crew_list("").await["totalElements"], 2);
     let again = f.remove_crew(&made["id"]).await;
     assert_eq!(again.status, StatusCode::NOT_FOUND);
@@ -261,7 +261,7 @@ async fn bad_crew_requests_name_the_field_and_write_nothing() {
         .app
         .post("/api/admin/crew", f.admin_token(), unknown)
         .await;
-    assert_eq!(res.status, StatusCode::NOT_FOUND, "{:?}", res.body);
+    res.assert_status(StatusCode::NOT_FOUND);
     // A name or email any user holds is taken for a crew too, and the other way round.
     let user = f.app.user("taken").await;
     for (field, value, message) in [
@@ -341,14 +341,14 @@ async fn an_ambulance_or_hospital_with_crew_is_not_removed() {
     assert!(res.message().contains("C-0"), "{}", res.message());
     // The other ambulance goes; after moving its crew away, so does this one.
     let res = f.remove_ambulance(a1).await;
-    assert_eq!(res.status, StatusCode::NO_CONTENT, "{:?}", res.body);
+    res.assert_status(StatusCode::NO_CONTENT);
     let spare = f.add_ambulance("SPARE", "MAINTENANCE").await;
     for c in f.crew_list("").await["content"].as_array().unwrap() {
         let res = f.move_crew(&c["id"], &spare["id"]).await;
         assert_eq!(res.status, StatusCode::OK);
     }
     let res = f.remove_ambulance(a0).await;
-    assert_eq!(res.status, StatusCode::NO_CONTENT, "{:?}", res.body);
+    res.assert_status(StatusCode::NO_CONTENT);
 }
 
 #[tokio::test]
@@ -417,7 +417,7 @@ async fn a_crew_token_reaches_no_user_only_or_admin_route() {
     assert_eq!(res.status, StatusCode::FORBIDDEN);
     // Its own profile it may read (no location: it has none).
     let me = f.app.get("/api/user/profile", t).await;
-    assert_eq!(me.status, StatusCode::OK, "{:?}", me.body);
+    me.assert_status(StatusCode::OK);
     assert_eq!(
         (me.body["role"].clone(), me.body["latitude"].clone()),
         (json!("CREW"), Value::Null)
@@ -429,7 +429,7 @@ async fn a_crew_token_reaches_no_user_only_or_admin_route() {
             json!({"email": "crewman@example.com", "latitude": 1.0, "longitude": 2.0}),
         )
         .await;
-    assert_eq!(res.status, StatusCode::OK, "{:?}", res.body);
+    res.assert_status(StatusCode::OK);
     assert_eq!(res.body["latitude"], Value::Null, "a crew has no location");
     // Public reads are public.
     let res = f.app.get("/api/ambulances/available/all", t).await;

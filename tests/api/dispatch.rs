@@ -48,7 +48,7 @@ impl Dispatch {
             .app
             .book(Some(&requester.token), self.book_body(ambulance))
             .await;
-        assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+        res.assert_status(StatusCode::CREATED);
         res.body
     }
 
@@ -134,7 +134,7 @@ async fn the_crew_takes_a_booking_from_pending_to_completed() {
 
     // The job shows on the crew's screen.
     let me = d.f.app.get("/api/crew/me", Some(&crew.token)).await;
-    assert_eq!(me.status, StatusCode::OK, "{:?}", me.body);
+    me.assert_status(StatusCode::OK);
     assert_eq!(me.body["job"]["id"], b["id"]);
     assert_eq!(me.body["crew"]["username"], "crew0");
     assert_eq!(me.body["ambulance"]["status"], "ON_DUTY");
@@ -383,7 +383,7 @@ async fn the_requester_cancels_until_the_ambulance_is_at_the_pickup() {
             assert_eq!(d.booking(&b).await, before);
             // An admin still may.
             let res = d.f.app.cancel_booking(d.f.admin_token(), &b["id"]).await;
-            assert_eq!(res.status, StatusCode::OK, "{:?}", res.body);
+            res.assert_status(StatusCode::OK);
         }
     }
     d.assert_consistent().await;
@@ -448,7 +448,7 @@ async fn a_crew_moves_only_its_own_ambulances_booking() {
     let res = d.f.remove_crew(d.crews[0].id).await;
     assert_eq!(res.status, StatusCode::NO_CONTENT);
     let res = d.f.app.get("/api/crew/me", Some(&d.crews[0].token)).await;
-    assert_eq!(res.status, StatusCode::UNAUTHORIZED, "{:?}", res.body);
+    res.assert_status(StatusCode::UNAUTHORIZED);
 }
 
 #[tokio::test]
@@ -528,7 +528,7 @@ async fn pickups_default_to_the_profile_and_are_checked() {
     let mut body = d.book_body(&d.f.ambulances[0]);
     body.as_object_mut().unwrap().remove("pickup");
     let res = d.f.app.book(Some(&d.user.token), body).await;
-    assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+    res.assert_status(StatusCode::CREATED);
     assert_eq!(
         res.body["pickup"],
         json!({"latitude": 30.67, "longitude": 74.33})
@@ -568,7 +568,7 @@ async fn pickups_default_to_the_profile_and_are_checked() {
     let mut body = d.book_body(&d.f.ambulances[1]);
     body["pickup"]["landmark"] = json!(format!("  {}  ", "l".repeat(200)));
     let res = d.f.app.book(Some(&d.user.token), body).await;
-    assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+    res.assert_status(StatusCode::CREATED);
     assert_eq!(res.body["pickup"]["landmark"].as_str().unwrap().len(), 200);
     let mut body = d.book_body(&d.f.ambulances[2]);
     body["pickup"]["landmark"] = json!("   ");
@@ -629,7 +629,7 @@ async fn bookings_made_before_dispatch_still_read_track_and_move() {
                 Some(&d.user.token),
             )
             .await;
-    assert_eq!(track.status, StatusCode::OK, "{:?}", track.body);
+    track.assert_status(StatusCode::OK);
     assert_eq!(
         (
             track.body["pickup"].clone(),
@@ -659,7 +659,7 @@ async fn the_crew_sets_its_ambulance_out_of_service_only_while_it_holds_no_booki
             .await
     };
     let res = set("MAINTENANCE").await;
-    assert_eq!(res.status, StatusCode::OK, "{:?}", res.body);
+    res.assert_status(StatusCode::OK);
     assert_eq!(res.body["status"], "MAINTENANCE");
     d.assert_consistent().await;
     let res = set("AVAILABLE").await;

@@ -70,7 +70,7 @@ impl World {
                        "longitude": lng, "contactInfo": format!("+91 {}", name.len())}),
             )
             .await;
-        assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+        res.assert_status(StatusCode::CREATED);
         res.body
     }
 
@@ -83,7 +83,7 @@ impl World {
                        "hospital": {"id": hospital["id"]}, "driverInfo": "R. Kumar"}),
             )
             .await;
-        assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+        res.assert_status(StatusCode::CREATED);
         res.body
     }
 
@@ -109,7 +109,7 @@ impl World {
                 json!({"latitude": lat, "longitude": lng, "recordedAt": format_rfc3339(at)}),
             )
             .await;
-        assert_eq!(res.status, StatusCode::NO_CONTENT, "{:?}", res.body);
+        res.assert_status(StatusCode::NO_CONTENT);
     }
 
     pub async fn ambulance_status(&self, ambulance: &Value) -> String {
@@ -141,7 +141,7 @@ async fn one_tap_dispatches_the_nearest_free_ambulance_to_the_nearest_hospital()
     let user = w.app.user("asha").await;
 
     let res = w.emergency(&user, &pickup_body(), None).await;
-    assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+    res.assert_status(StatusCode::CREATED);
     let b = res.body;
     assert_eq!(
         (&b["bookingType"], &b["bookingStatus"], &b["tripStage"]),
@@ -205,7 +205,7 @@ async fn assigned_after_a_report(ago: i64) -> String {
     let res = w
         .emergency(&w.app.user("ann").await, &pickup_body(), None)
         .await;
-    assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+    res.assert_status(StatusCode::CREATED);
     w.assert_consistent().await;
     res.body["ambulance"]["number"].as_str().unwrap().to_owned()
 }
@@ -236,7 +236,7 @@ async fn an_ambulance_ranked_at_its_hospital_is_taken_only_without_a_fresh_posit
     let res = w
         .emergency(&w.app.user("cyrus").await, &pickup_body(), None)
         .await;
-    assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+    res.assert_status(StatusCode::CREATED);
     assert_eq!(res.body["ambulance"]["id"], other["id"]);
     assert_eq!(w.ambulance_status(&elsewhere).await, "AVAILABLE");
     w.assert_consistent().await;
@@ -259,7 +259,7 @@ async fn the_type_asked_for_and_none_free_near() {
     let mut body = pickup_body();
     body["ambulanceType"] = json!("BLS");
     let res = w.emergency(&user, &body, None).await;
-    assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+    res.assert_status(StatusCode::CREATED);
     assert_eq!(res.body["ambulance"]["id"], bls["id"]);
     assert_eq!(res.body["ambulance"]["type"], "BLS");
     assert_eq!(w.cancel(&user, &res.body).await.status, StatusCode::OK);
@@ -268,7 +268,7 @@ async fn the_type_asked_for_and_none_free_near() {
     // hospitals with their phones, nearest first.
     body["ambulanceType"] = json!("PTA");
     let res = w.emergency(&user, &body, None).await;
-    assert_eq!(res.status, StatusCode::CONFLICT, "{:?}", res.body);
+    res.assert_status(StatusCode::CONFLICT);
     assert_eq!(res.message(), "No ambulance is available near you");
     let hospitals = res.body["hospitals"].as_array().unwrap();
     let names: Vec<&str> = hospitals
@@ -322,7 +322,7 @@ async fn without_a_pickup_the_profile_location_and_without_either_a_400() {
             json!({"email": "located@example.com", "latitude": PICKUP.0, "longitude": PICKUP.1}),
         )
         .await;
-    assert_eq!(res.status, StatusCode::OK, "{:?}", res.body);
+    res.assert_status(StatusCode::OK);
     let res = w
         .emergency(
             &located,
@@ -330,7 +330,7 @@ async fn without_a_pickup_the_profile_location_and_without_either_a_400() {
             None,
         )
         .await;
-    assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+    res.assert_status(StatusCode::CREATED);
     assert_eq!(res.body["ambulance"]["id"], amb["id"]);
     assert_eq!(
         res.body["pickup"],
@@ -356,7 +356,7 @@ async fn retries_with_one_idempotency_key_make_one_emergency() {
     let answers = join_all(sends).await;
     let first = &answers[0].body;
     for a in &answers {
-        assert_eq!(a.status, StatusCode::CREATED, "{:?}", a.body);
+        a.assert_status(StatusCode::CREATED);
         assert_eq!(a.body["id"], first["id"]);
     }
     let again = w.emergency(&user, &pickup_body(), Some("tap-1")).await;
@@ -392,7 +392,7 @@ async fn one_open_emergency_per_user() {
     // A second one, with another key or none: 409 naming the open one.
     for key in [Some("b"), None] {
         let res = w.emergency(&user, &pickup_body(), key).await;
-        assert_eq!(res.status, StatusCode::CONFLICT, "{:?}", res.body);
+        res.assert_status(StatusCode::CONFLICT);
         assert_eq!(res.body["bookingId"], first["id"]);
         assert!(
             res.message().contains(&format!("#{}", first["id"])),
@@ -418,7 +418,7 @@ async fn one_open_emergency_per_user() {
                    "patient": {"name": "Fay", "age": 30, "gender": "Female", "condition": "c"}}),
         )
         .await;
-    assert_eq!(form.status, StatusCode::CREATED, "{:?}", form.body);
+    form.assert_status(StatusCode::CREATED);
     assert_eq!(w.cancel(&user, &form.body).await.status, StatusCode::OK);
     let res = w.emergency(&user, &pickup_body(), None).await;
     assert_eq!(res.status, StatusCode::CONFLICT);
@@ -434,12 +434,12 @@ async fn one_open_emergency_per_user() {
             w.admin_token(),
         )
         .await;
-    assert_eq!(done.status, StatusCode::OK, "{:?}", done.body);
+    done.assert_status(StatusCode::OK);
     let second = w.emergency(&user, &pickup_body(), None).await;
-    assert_eq!(second.status, StatusCode::CREATED, "{:?}", second.body);
+    second.assert_status(StatusCode::CREATED);
     assert_eq!(w.cancel(&user, &second.body).await.status, StatusCode::OK);
     let third = w.emergency(&user, &pickup_body(), None).await;
-    assert_eq!(third.status, StatusCode::CREATED, "{:?}", third.body);
+    third.assert_status(StatusCode::CREATED);
     // The open-bookings guard holds only what is open: the third.
     let open = w.app.state.store.open_booking_ids(user.id).await.unwrap();
     assert_eq!(open, [id_of(&third.body)]);
@@ -453,17 +453,17 @@ async fn emergencies_dispatched_per_account_are_limited_refusals_are_not_counted
     let user = w.app.user("prank").await;
     // Refusals send no ambulance and are not counted: an open emergency (409) ...
     let first = w.emergency(&user, &pickup_body(), Some("k0")).await;
-    assert_eq!(first.status, StatusCode::CREATED, "{:?}", first.body);
+    first.assert_status(StatusCode::CREATED);
     for i in 0..max {
         let res = w
             .emergency(&user, &pickup_body(), Some(&format!("open{i}")))
             .await;
-        assert_eq!(res.status, StatusCode::CONFLICT, "{:?}", res.body);
+        res.assert_status(StatusCode::CONFLICT);
     }
     // ... and none free (409 with hospitals), here from another account's turn.
     let other = w.app.user("neighbour").await;
     let none = w.emergency(&other, &pickup_body(), None).await;
-    assert_eq!(none.status, StatusCode::CONFLICT, "{:?}", none.body);
+    none.assert_status(StatusCode::CONFLICT);
     assert!(none.body["hospitals"].is_array(), "{:?}", none.body);
     assert_eq!(w.cancel(&user, &first.body).await.status, StatusCode::OK);
     // Dispatched then cancelled, `max` times in all: each one counted ...
@@ -483,7 +483,7 @@ async fn emergencies_dispatched_per_account_are_limited_refusals_are_not_counted
     // ... and the next is 429 with Retry-After, telling whom to call; nothing written.
     let stats = w.app.get("/api/admin/stats", w.admin_token()).await.body;
     let res = w.emergency(&user, &pickup_body(), Some("over")).await;
-    assert_eq!(res.status, StatusCode::TOO_MANY_REQUESTS, "{:?}", res.body);
+    res.assert_status(StatusCode::TOO_MANY_REQUESTS);
     assert_eq!(res.message(), EMERGENCIES_PER_USER.message);
     let secs = res.retry_after();
     assert!(
@@ -497,7 +497,7 @@ async fn emergencies_dispatched_per_account_are_limited_refusals_are_not_counted
     assert_eq!(w.ambulance_status(&ambulance).await, "AVAILABLE");
     // Another account is not held back by it.
     let res = w.emergency(&other, &pickup_body(), None).await;
-    assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+    res.assert_status(StatusCode::CREATED);
     w.assert_consistent().await;
 }
 
@@ -513,7 +513,7 @@ async fn only_signed_in_users_ask_and_bad_input_names_the_field() {
     assert_eq!(res.status, StatusCode::UNAUTHORIZED);
     for caller in [&w.admin, &crew] {
         let res = w.emergency(caller, &pickup_body(), None).await;
-        assert_eq!(res.status, StatusCode::FORBIDDEN, "{:?}", res.body);
+        res.assert_status(StatusCode::FORBIDDEN);
     }
     for (body, field) in [
         (

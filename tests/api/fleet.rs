@@ -39,7 +39,7 @@ impl Apps {
                 json!({ "name": name, "address": format!("{name} Road"), "latitude": lat, "longitude": lng, "contactInfo": "+911234567" }),
             )
             .await;
-        assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+        res.assert_status(StatusCode::CREATED);
         res.body
     }
 
@@ -51,7 +51,7 @@ impl Apps {
                 json!({ "number": number, "status": status, "hospital": { "id": hospital["id"] }, "driverInfo": "Ravi Kumar", "type": "ALS", "contactInfo": "+919999999" }),
             )
             .await;
-        assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+        res.assert_status(StatusCode::CREATED);
         res.body
     }
 
@@ -60,7 +60,7 @@ impl Apps {
             .ambulances
             .get(&format!("/api/ambulances/counts{query}"), None)
             .await;
-        assert_eq!(res.status, StatusCode::OK, "{:?}", res.body);
+        res.assert_status(StatusCode::OK);
         serde_json::from_value(res.body).unwrap()
     }
 
@@ -651,7 +651,7 @@ async fn removing_a_hospital_takes_its_idle_ambulances() {
         .await;
     }
     let res = a.admin_app.remove_hospital(token, &gone["id"]).await;
-    assert_eq!(res.status, StatusCode::NO_CONTENT, "{:?}", res.body);
+    res.assert_status(StatusCode::NO_CONTENT);
     assert_eq!(
         a.hospitals
             .get(&format!("/api/hospitals/{}", gone["id"]), None)
@@ -717,7 +717,7 @@ async fn counters_equal_a_recount_after_random_operations() {
                 if held.contains_key(&amb_id) && status != "ON_DUTY" {
                     assert_eq!(res.status, StatusCode::CONFLICT);
                 } else {
-                    assert_eq!(res.status, StatusCode::OK, "{:?}", res.body);
+                    res.assert_status(StatusCode::OK);
                 }
             }
             3 if !fleet.is_empty() => {
@@ -795,7 +795,7 @@ async fn a_big_hospital_with_one_held_ambulance_is_not_touched() {
     // Once the booking ends, the whole fleet (two transactions) goes with it.
     assert!(try_release(&a, &fleet[57], 4242).await);
     let res = a.admin_app.remove_hospital(token, &h["id"]).await;
-    assert_eq!(res.status, StatusCode::NO_CONTENT, "{:?}", res.body);
+    res.assert_status(StatusCode::NO_CONTENT);
     assert_eq!(a.counts("").await, AmbulanceCounts::default());
     assert_eq!(a.recount().await, AmbulanceCounts::default());
     // The numbers are free again.
@@ -824,7 +824,7 @@ async fn a_small_hospital_goes_in_one_transaction_with_its_numbers_freed() {
         .await;
     assert_eq!(res.status, StatusCode::OK, "manual ON_DUTY, no booking");
     let res = a.admin_app.remove_hospital(token, &h["id"]).await;
-    assert_eq!(res.status, StatusCode::NO_CONTENT, "{:?}", res.body);
+    res.assert_status(StatusCode::NO_CONTENT);
     assert_eq!(a.counts("").await, AmbulanceCounts::default());
     assert_eq!(
         a.hospitals.get("/api/hospitals/all", None).await.body["totalElements"],

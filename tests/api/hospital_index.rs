@@ -75,7 +75,7 @@ async fn grid(state: &AppState) -> Vec<(f64, f64)> {
 
 async fn nearest_ids(app: &TestApp, lat: f64, lng: f64, limit: usize) -> Vec<u64> {
     let res = app.nearest(lat, lng, limit, 50.0).await;
-    assert_eq!(res.status, StatusCode::OK, "{:?}", res.body);
+    res.assert_status(StatusCode::OK);
     res.body
         .as_array()
         .unwrap()
@@ -91,7 +91,7 @@ async fn add(admin_app: &TestApp, admin: &TestUser, name: &str, lat: f64, lng: f
             json!({ "name": name, "address": "1 New Road", "latitude": lat, "longitude": lng }),
         )
         .await;
-    assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+    res.assert_status(StatusCode::CREATED);
     res.body
 }
 
@@ -134,7 +134,7 @@ async fn an_admin_write_is_in_the_very_next_search_of_every_warm_instance() {
 
     // Removed: gone from the next search of both.
     let res = admin_app.remove_hospital(Some(&admin.token), id).await;
-    assert_eq!(res.status, StatusCode::NO_CONTENT, "{:?}", res.body);
+    res.assert_status(StatusCode::NO_CONTENT);
     assert_eq!(nearest_ids(&b_app, 30.655, 74.335, 3).await, before);
     assert_eq!(nearest_ids(&c_app, 30.655, 74.335, 3).await, before);
 

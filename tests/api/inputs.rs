@@ -129,7 +129,7 @@ async fn text_with_control_or_no_visible_characters_is_refused_by_field() {
     let mut body = add_hospital.clone();
     body["contactInfo"] = json!("\u{200b}\u{200b}");
     let res = app.add_hospital(a, body).await;
-    assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+    res.assert_status(StatusCode::CREATED);
     assert_eq!(res.body["contactInfo"], Value::Null);
 }
 
@@ -144,7 +144,7 @@ async fn text_is_stored_in_nfc() {
             json!({"name": "Jose\u{301} Clinic", "address": "Zu\u{308}rich\r\nStreet 1", "latitude": 1.0, "longitude": 1.0}),
         )
         .await;
-    assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+    res.assert_status(StatusCode::CREATED);
     assert_eq!(res.body["name"], "Jos\u{e9} Clinic");
     assert_eq!(res.body["address"], "Z\u{fc}rich\nStreet 1");
     let read = app
@@ -342,7 +342,7 @@ async fn only_requests_through_cloudfront_reach_a_deployed_function() {
                 &format!("viewer{i}"),
             ))
             .await;
-        assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+        res.assert_status(StatusCode::CREATED);
     }
     let res = deployed
         .send(with(
@@ -374,7 +374,7 @@ async fn only_requests_through_cloudfront_reach_a_deployed_function() {
                 &format!("local{i}"),
             ))
             .await;
-        assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+        res.assert_status(StatusCode::CREATED);
     }
     let res = local.send(with(None, "192.0.2.250", "spoofer")).await;
     assert_eq!(res.status, StatusCode::TOO_MANY_REQUESTS);

@@ -128,7 +128,7 @@ async fn one_account_holds_at_most_three_open_bookings() {
         StatusCode::OK
     );
     let res = app.book(Some(&user.token), booking(h, ambs[10])).await;
-    assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+    res.assert_status(StatusCode::CREATED);
     let res = app.book(Some(&user.token), booking(h, ambs[11])).await;
     res.assert_message(StatusCode::CONFLICT, "You already have 3 open bookings");
 
@@ -139,7 +139,7 @@ async fn one_account_holds_at_most_three_open_bookings() {
         let res = app
             .patch(&status(&mine[1]["id"], to), Some(&admin.token))
             .await;
-        assert_eq!(res.status, StatusCode::OK, "{:?}", res.body);
+        res.assert_status(StatusCode::OK);
     }
     assert_eq!(assert_guard_recounts(&app, &user).await, 2);
 
@@ -158,7 +158,7 @@ async fn one_account_holds_at_most_three_open_bookings() {
                 booking(h, amb),
             )
             .await;
-        assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+        res.assert_status(StatusCode::CREATED);
     }
     assert_eq!(assert_guard_recounts(&app, &user).await, 5);
     let res = app.book(Some(&user.token), booking(h, free[3])).await;
@@ -176,7 +176,7 @@ async fn a_crew_completing_a_booking_frees_a_place() {
     let mut booked = vec![];
     for &amb in &ambs[..3] {
         let res = app.book(Some(&user.token), booking(h, amb)).await;
-        assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+        res.assert_status(StatusCode::CREATED);
         booked.push(res.body);
     }
     let res = app.book(Some(&user.token), booking(h, ambs[3])).await;
@@ -188,7 +188,7 @@ async fn a_crew_completing_a_booking_frees_a_place() {
     }
     assert_eq!(assert_guard_recounts(&app, &user).await, 2);
     let res = app.book(Some(&user.token), booking(h, ambs[3])).await;
-    assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+    res.assert_status(StatusCode::CREATED);
     assert_eq!(assert_guard_recounts(&app, &user).await, 3);
 }
 
@@ -237,7 +237,7 @@ async fn bookings_are_rate_limited_per_account_across_instances() {
     assert_eq!(send(1, refused).await.status, StatusCode::TOO_MANY_REQUESTS);
     let other = app.user("bystander").await;
     let res = app.book(Some(&other.token), booking(h, ambs[30])).await;
-    assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+    res.assert_status(StatusCode::CREATED);
 }
 
 #[tokio::test]
@@ -268,13 +268,13 @@ async fn bookings_are_rate_limited_per_client_address() {
 
     // Another address is not affected; neither is a refused account elsewhere.
     let res = book_from(0, "198.51.100.20", max + 5).await;
-    assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+    res.assert_status(StatusCode::CREATED);
     let refused = results
         .iter()
         .position(|r| r.status == StatusCode::TOO_MANY_REQUESTS)
         .unwrap();
     let res = book_from(0, "198.51.100.21", refused).await;
-    assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+    res.assert_status(StatusCode::CREATED);
 }
 
 #[tokio::test]

@@ -31,7 +31,7 @@ async fn report(f: &Fleet, crew: &TestUser, body: Value) -> (StatusCode, Option<
 
 async fn me(f: &Fleet, crew: &TestUser) -> Value {
     let res = f.app.get("/api/crew/me", Some(&crew.token)).await;
-    assert_eq!(res.status, StatusCode::OK, "{:?}", res.body);
+    res.assert_status(StatusCode::OK);
     res.body
 }
 
@@ -290,7 +290,7 @@ async fn the_live_map_shows_what_is_in_the_box() {
             .await
     };
     let punjab = live("30.0,73.5,31.5,75.5").await;
-    assert_eq!(punjab.status, StatusCode::OK, "{:?}", punjab.body);
+    punjab.assert_status(StatusCode::OK);
     let ids = |v: &Value, key: &str| -> Vec<Value> {
         let mut ids: Vec<Value> = v[key]
             .as_array()

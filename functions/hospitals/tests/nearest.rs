@@ -57,7 +57,7 @@ async fn check(
     radius: f64,
 ) {
     let res = app.nearest(lat, lng, limit, radius).await;
-    assert_eq!(res.status, StatusCode::OK, "{:?}", res.body);
+    res.assert_status(StatusCode::OK);
     let got: Vec<(u64, f64)> = res
         .body
         .as_array()

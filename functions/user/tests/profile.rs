@@ -162,7 +162,7 @@ async fn editing_the_profile_changes_email_location_and_password() {
             json!({ "email": "New@Example.org", "latitude": -33.8688, "longitude": 151.2093, "password": "brand-new-pass", "currentPassword": TEST_PASSWORD }),
         )
         .await;
-    assert_eq!(res.status, StatusCode::OK, "{:?}", res.body);
+    res.assert_status(StatusCode::OK);
     assert_eq!(res.body["email"], "New@Example.org");
     assert_eq!(res.body["latitude"], -33.8688);
     assert_eq!(res.body["longitude"], 151.2093);
@@ -185,7 +185,7 @@ async fn editing_the_profile_changes_email_location_and_password() {
     let res = app
         .edit_profile(Some(&other.token), json!({ "email": "editor@example.com" }))
         .await;
-    assert_eq!(res.status, StatusCode::OK, "{:?}", res.body);
+    res.assert_status(StatusCode::OK);
 }
 
 #[tokio::test]
@@ -303,7 +303,7 @@ async fn the_answer_is_what_is_stored_and_a_stale_read_writes_nothing() {
             json!({ "email": "Stale@Example.com", "latitude": 1.5, "longitude": 2.5 }),
         )
         .await;
-    assert_eq!(res.status, StatusCode::OK, "{:?}", res.body);
+    res.assert_status(StatusCode::OK);
     assert_eq!(res.body["email"], "Stale@Example.com");
     assert_eq!(res.body["latitude"], 1.5);
     let stored = app.get("/api/user/profile", Some(&me.token)).await;
@@ -335,7 +335,7 @@ async fn the_answer_is_what_is_stored_and_a_stale_read_writes_nothing() {
             json!({ "email": "elsewhere@example.com" }),
         )
         .await;
-    assert_eq!(res.status, StatusCode::OK, "{:?}", res.body);
+    res.assert_status(StatusCode::OK);
 }
 
 /// Found: with only a token, a profile edit changed the password (and so took the
@@ -359,7 +359,7 @@ async fn a_new_password_needs_the_current_one() {
     let res = app
         .edit_profile(Some(&me.token), change(json!("a-wrong-guess")))
         .await;
-    assert_eq!(res.status, StatusCode::FORBIDDEN, "{:?}", res.body);
+    res.assert_status(StatusCode::FORBIDDEN);
     assert!(
         app.password_works("guarded", TEST_PASSWORD).await,
         "unchanged"
@@ -380,6 +380,6 @@ async fn a_new_password_needs_the_current_one() {
             json!({ "email": "moved@example.com", "latitude": 1.0, "longitude": 2.0 }),
         )
         .await;
-    assert_eq!(res.status, StatusCode::OK, "{:?}", res.body);
+    res.assert_status(StatusCode::OK);
     assert!(app.password_works("guarded", TEST_PASSWORD).await);
 }

@@ -363,6 +363,12 @@ impl TestResponse {
         self.body.get("field").and_then(Value::as_str)
     }
 
+    /// Asserts the status; a failure shows the request and the body.
+    #[track_caller]
+    pub fn assert_status(&self, status: StatusCode) {
+        assert_eq!(self.status, status, "{}: {:?}", self.request, self.body);
+    }
+
     /// Asserts the status and the `field` an error names; a failure shows the
     /// request and the body.
     #[track_caller]
