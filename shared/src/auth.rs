@@ -15,9 +15,9 @@ use jsonwebtoken::{DecodingKey, EncodingKey, Header, Validation, decode, encode}
 use serde::{Deserialize, Serialize};
 
 use crate::{
-    domain::user::Role,
+    domain::user::{NewAccount, Role},
     error::ApiError,
-    types::{Id, Password, epoch_seconds, format_rfc3339},
+    types::{Email, Id, Password, Phone, Username, epoch_seconds, format_rfc3339},
 };
 
 /// Access tokens live 5 minutes: a signed-out or revoked session ends within that
@@ -47,6 +47,21 @@ fn hash_blocking(plain: &str) -> Result<String, ApiError> {
         .hash_password(plain.as_bytes(), &salt)
         .map(|h| h.to_string())
         .map_err(ApiError::internal)
+}
+
+/// A new account's credentials, the password hashed ([`hash_password`]).
+pub async fn new_account(
+    username: Username,
+    email: Email,
+    phone: Phone,
+    password: &Password,
+) -> Result<NewAccount, ApiError> {
+    Ok(NewAccount {
+        username,
+        email,
+        phone,
+        password_hash: hash_password(password).await?,
+    })
 }
 
 /// Verifies `candidate` against `stored`, or against a dummy hash when the user does

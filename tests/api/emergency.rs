@@ -10,7 +10,7 @@ use shared::{
     domain::user::{NewUser, Role},
     store::limits::EMERGENCIES_PER_USER,
     testing::{self, TestApp, TestResponse, TestUser},
-    types::{Email, Phone, Username, format_rfc3339},
+    types::format_rfc3339,
 };
 
 use crate::{
@@ -298,12 +298,9 @@ async fn without_a_pickup_the_profile_location_and_without_either_a_400() {
     let store = &w.app.state.store;
     let homeless = store
         .create_user(NewUser {
-            username: Username::try_from("homeless".to_owned()).unwrap(),
-            email: Email::try_from("homeless@example.com".to_owned()).unwrap(),
-            phone: Phone::try_from("+15550003333".to_owned()).unwrap(),
+            account: testing::test_account("homeless", "+15550003333").await,
             location: None,
             role: Role::User,
-            password_hash: testing::test_password_hash().await,
         })
         .await
         .unwrap();

@@ -8,7 +8,7 @@ use axum::{
 use serde::Deserialize;
 use shared::{
     Admin, ApiError, ApiJson, ApiPath, ApiQuery, AppState,
-    auth::hash_password,
+    auth::new_account,
     domain::{
         crew::{Crew, NewCrew},
         page::Page,
@@ -36,14 +36,11 @@ async fn create(
     Admin(app): Admin,
     ApiJson(req): ApiJson<NewCrewRequest>,
 ) -> Result<(StatusCode, Json<Crew>), ApiError> {
-    let password_hash = hash_password(&req.password).await?;
+    let account = new_account(req.username, req.email, req.phone_number, &req.password).await?;
     let crew = app
         .store
         .create_crew(NewCrew {
-            username: req.username,
-            email: req.email,
-            phone: req.phone_number,
-            password_hash,
+            account,
             ambulance_id: req.ambulance_id,
         })
         .await?;

@@ -3,11 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::user::Role;
-use crate::{
-    error::ApiError,
-    types::{Email, Id, Phone, Username},
-};
+use super::user::{NewAccount, Role};
+use crate::{error::ApiError, types::Id};
 
 /// A crew account as the admin routes show it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -42,10 +39,7 @@ impl From<&Crew> for CrewRef {
 }
 
 pub struct NewCrew {
-    pub username: Username,
-    pub email: Email,
-    pub phone: Phone,
-    pub password_hash: String,
+    pub account: NewAccount,
     pub ambulance_id: Id,
 }
 

@@ -31,7 +31,7 @@ use crate::{
         crew::NewCrew,
         hospital::{Hospital, NewHospital},
         position::Fix,
-        user::{NewUser, Role},
+        user::{NewAccount, NewUser, Role},
     },
     error::ApiError,
     store::{
@@ -335,6 +335,16 @@ pub async fn test_password_hash() -> String {
     .clone()
 }
 
+/// A test account: `<username>@example.com`, `phone`, password [`TEST_PASSWORD`].
+pub async fn test_account(username: &str, phone: &str) -> NewAccount {
+    NewAccount {
+        username: Username::try_from(username.to_owned()).unwrap(),
+        email: Email::try_from(format!("{username}@example.com")).unwrap(),
+        phone: Phone::try_from(phone.to_owned()).unwrap(),
+        password_hash: test_password_hash().await,
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct TestUser {
     pub id: Id,
@@ -516,15 +526,12 @@ impl TestApp {
             .state
             .store
             .create_user(NewUser {
-                username: Username::try_from(username.to_owned()).unwrap(),
-                email: Email::try_from(format!("{username}@example.com")).unwrap(),
-                phone: Phone::try_from("+15550001111".to_owned()).unwrap(),
+                account: test_account(username, "+15550001111").await,
                 location: match role {
                     Role::User => Some(LatLng::new(30.67, 74.33).unwrap()),
                     Role::Admin | Role::Crew => None,
                 },
                 role,
-                password_hash: test_password_hash().await,
             })
             .await
             .unwrap();
@@ -549,10 +556,7 @@ impl TestApp {
             .state
             .store
             .create_crew(NewCrew {
-                username: Username::try_from(username.to_owned()).unwrap(),
-                email: Email::try_from(format!("{username}@example.com")).unwrap(),
-                phone: Phone::try_from("+15550002222".to_owned()).unwrap(),
-                password_hash: test_password_hash().await,
+                account: test_account(username, "+15550002222").await,
                 ambulance_id: ambulance,
             })
             .await
@@ -801,14 +805,16 @@ impl Store {
         for i in 0..n {
             let user = self
                 .create_user(NewUser {
-                    username: Username::try_from(format!("bench{i}"))
-                        .map_err(ApiError::internal)?,
-                    email: Email::try_from(format!("bench{i}@example.com"))
-                        .map_err(ApiError::internal)?,
-                    phone: Phone::try_from("1234567".to_owned()).map_err(ApiError::internal)?,
+                    account: NewAccount {
+                        username: Username::try_from(format!("bench{i}"))
+                            .map_err(ApiError::internal)?,
+                        email: Email::try_from(format!("bench{i}@example.com"))
+                            .map_err(ApiError::internal)?,
+                        phone: Phone::try_from("1234567".to_owned()).map_err(ApiError::internal)?,
+                        password_hash: "unused".into(),
+                    },
                     location: None,
                     role: Role::User,
-                    password_hash: "unused".into(),
                 })
                 .await?;
             users.push(user.id);
