@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what the project needs and a fresh machine lacks; does nothing for what
-# is already there. Usage: ensure-tools.sh [cargo-lambda] [ddb] [frontend] [chromium] [sam] [rust-arm64]
+# is already there. Usage: ensure-tools.sh [cargo-lambda] [ddb] [frontend] [chromium] [sam] [rust-arm64] [layers]
 . "$(dirname "$0")/lib.sh"
 
 cargo_lambda() {
@@ -50,6 +50,15 @@ rust_arm64() {
   rustup target add aarch64-unknown-linux-gnu
 }
 
+# The import-cycle check (tools/layers/check.py): tree-sitter's Rust grammar, two
+# wheels from PyPI (about 2 s; cargo-modules would build for 20 min).
+layers() {
+  python3 -c 'import tree_sitter, tree_sitter_rust' 2>/dev/null && return
+  log "installing tree-sitter and its Rust grammar from PyPI (the import-cycle check)"
+  pip install --quiet --disable-pip-version-check 'tree-sitter==0.26.*' 'tree-sitter-rust==0.24.*'
+  python3 -c 'import tree_sitter, tree_sitter_rust' || die "tree-sitter did not install"
+}
+
 sam() {
   # Not `command -v`: a pyenv shim named sam may exist for another Python version only.
   command sam --version >/dev/null 2>&1 && return
@@ -67,6 +76,7 @@ for tool in "$@"; do
     chromium) chromium ;;
     sam) sam ;;
     rust-arm64) rust_arm64 ;;
+    layers) layers ;;
     *) die "unknown tool $tool" ;;
   esac
 done

@@ -5,16 +5,17 @@
 # the bounded API fuzzing, frontend lint/types/unit tests, and the end-to-end browser
 # tests (scripts/e2e.sh).
 # `make check` (--fast): the loop to run while editing, under 2 minutes warm, no
-# database and no browser: format, clippy, the Rust unit tests (`--lib`), eslint, tsc.
+# database and no browser: format, the import-cycle check, clippy, the Rust unit
+# tests (`--lib`), eslint, tsc.
 . "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 
 FAST=$(optional_flag --fast "scripts/test.sh [--fast]" "$@")
 
 if [ "$FAST" = 1 ]; then
-  stage "install what is missing" "$ROOT/scripts/ensure-tools.sh" frontend
+  stage "install what is missing" "$ROOT/scripts/ensure-tools.sh" frontend layers
 else
-  stage "install what is missing" "$ROOT/scripts/ensure-tools.sh" cargo-lambda ddb frontend sam
+  stage "install what is missing" "$ROOT/scripts/ensure-tools.sh" cargo-lambda ddb frontend sam layers
   LOG_DIR="$ROOT/target/test-logs"
   mkdir -p "$LOG_DIR"
   DDB_PORT=$(free_port)
@@ -34,6 +35,10 @@ rust_tests+=(--workspace --no-fail-fast)
 rust_title="all, on DynamoDB Local"
 if [ "$FAST" = 1 ]; then rust_tests+=(--lib) rust_title="unit tests only"; fi
 stage "cargo fmt --check" cargo fmt --all --check
+# No import cycle between the modules of any library (docs/architecture.md).
+stage "import cycles: tools/layers/check.py" python3 tools/layers/check.py \
+  shared/src/lib.rs functions/*/src/lib.rs tests/api/lib.rs tools/perf/src/lib.rs
+stage "import cycles inside shared's domain" python3 tools/layers/check.py --depth 2 --only domain shared/src/lib.rs
 stage "cargo clippy -D warnings" cargo clippy --quiet --workspace --all-targets -- -D warnings
 stage "Rust tests ($rust_title): ${rust_tests[*]}" "${rust_tests[@]}"
 if [ "$FAST" = 0 ]; then

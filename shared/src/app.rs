@@ -2,8 +2,6 @@
 
 use std::sync::Arc;
 
-use axum::extract::FromRef;
-
 use crate::{auth::AuthKeys, config::Config, store};
 
 /// The store and the token keys.
@@ -22,12 +20,5 @@ impl AppState {
             auth: Arc::new(AuthKeys::new(&config.jwt_secret)),
             config: Arc::new(config),
         }
-    }
-}
-
-/// The auth extractors (`Caller`, ...) take their keys from the state.
-impl FromRef<AppState> for Arc<AuthKeys> {
-    fn from_ref(state: &AppState) -> Self {
-        state.auth.clone()
     }
 }

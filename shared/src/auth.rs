@@ -1,37 +1,24 @@
 //! Passwords (argon2id, OWASP parameters) and tokens (HS256 JWT, algorithm pinned),
-//! plus the extractors that turn a bearer token into a [`Caller`].
+//! and the [`Caller`] a valid token names. The extractors that check a request's
+//! token against the stored user are in `caller`.
 //!
 //! Access tokens live [`TOKEN_TTL_SECS`] (5 minutes); a session goes on by its
-//! refresh token (`store::sessions`). Signed-in routes ([`SignedIn`], [`Caller`],
-//! [`AdminCaller`], [`CrewCaller`]) confirm every token against the stored user (one
-//! GetItem): the user must still exist, the token's session version must be the
-//! user's (a new password ends every earlier token at once), and the role is the
-//! stored one, so a demoted admin is an admin no more. Public reads ([`MaybeCaller`])
-//! check the token alone and add no database read.
+//! refresh token (`store::sessions`).
 
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 
 use argon2::{
     Algorithm, Argon2, Params, PasswordHash, PasswordHasher, PasswordVerifier, Version,
     password_hash::{SaltString, rand_core::OsRng},
 };
-use axum::{
-    extract::{FromRef, FromRequestParts},
-    http::request::Parts,
-};
 use jsonwebtoken::{DecodingKey, EncodingKey, Header, Validation, decode, encode};
 use serde::{Deserialize, Serialize};
 
 use crate::{
-    app::AppState,
-    domain::user::Role,
+    domain::user::{NewAccount, Role},
     error::ApiError,
-    store::users::Account,
-    types::{Id, Password, epoch_seconds, format_rfc3339},
+    types::{Email, Id, Password, Phone, Username, epoch_seconds, format_rfc3339},
 };
-
-mod crew;
-pub use crew::CrewCaller;
 
 /// Access tokens live 5 minutes: a signed-out or revoked session ends within that
 /// even on the public reads, which do not look the user up.
@@ -60,6 +47,21 @@ fn hash_blocking(plain: &str) -> Result<String, ApiError> {
         .hash_password(plain.as_bytes(), &salt)
         .map(|h| h.to_string())
         .map_err(ApiError::internal)
+}
+
+/// A new account's credentials, the password hashed ([`hash_password`]).
+pub async fn new_account(
+    username: Username,
+    email: Email,
+    phone: Phone,
+    password: &Password,
+) -> Result<NewAccount, ApiError> {
+    Ok(NewAccount {
+        username,
+        email,
+        phone,
+        password_hash: hash_password(password).await?,
+    })
 }
 
 /// Verifies `candidate` against `stored`, or against a dummy hash when the user does
@@ -125,7 +127,7 @@ pub struct AuthKeys {
     validation: Validation,
 }
 
-fn invalid_token() -> ApiError {
+pub(crate) fn invalid_token() -> ApiError {
     ApiError::Unauthorized("Invalid or expired token".into())
 }
 
@@ -222,153 +224,6 @@ impl Caller {
                 "You may only access your own data".into(),
             )),
         }
-    }
-}
-
-fn bearer(parts: &Parts) -> Result<Option<&str>, ApiError> {
-    let Some(value) = parts.headers.get(axum::http::header::AUTHORIZATION) else {
-        return Ok(None);
-    };
-    let value = value
-        .to_str()
-        .map_err(|_| ApiError::Unauthorized("Invalid or expired token".into()))?;
-    match value.split_once(' ') {
-        Some((scheme, token))
-            if scheme.eq_ignore_ascii_case("bearer") && !token.trim().is_empty() =>
-        {
-            Ok(Some(token.trim()))
-        }
-        _ => Err(ApiError::Unauthorized(
-            "Authorization must be 'Bearer <token>'".into(),
-        )),
-    }
-}
-
-/// The stored account of a valid bearer token (one GetItem, strongly consistent):
-/// 401 without a token, for a user that no longer exists, or for a token of an
-/// earlier session (the password changed since).
-async fn signed_in_account(parts: &Parts, app: &AppState) -> Result<Account, ApiError> {
-    let Some(token) = bearer(parts)? else {
-        return Err(ApiError::Unauthorized("Authentication required".into()));
-    };
-    let claims = app.auth.verify_claims(token)?;
-    let account = app
-        .store
-        .account(claims.id)
-        .await?
-        .ok_or_else(invalid_token)?;
-    if account.session_version != claims.session_version {
-        return Err(ApiError::Unauthorized(
-            "This session has ended; please sign in again".into(),
-        ));
-    }
-    Ok(account)
-}
-
-/// Any signed-in caller, crew included: a valid token whose user still exists under
-/// the same session version. The role is the stored user's, not the token's.
-#[derive(Debug, Clone, Copy)]
-pub struct SignedIn(pub Caller);
-
-impl<S> FromRequestParts<S> for SignedIn
-where
-    AppState: FromRef<S>,
-    S: Send + Sync,
-{
-    type Rejection = ApiError;
-
-    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
-        let account = signed_in_account(parts, &AppState::from_ref(state)).await?;
-        Ok(SignedIn(Caller {
-            id: account.user.id,
-            role: account.user.role,
-        }))
-    }
-}
-
-/// The signed-in caller when their stored role is one `allowed` admits; 403 with
-/// `refusal` otherwise ([`Caller`], [`AdminCaller`]).
-async fn caller_in_role<S>(
-    parts: &mut Parts,
-    state: &S,
-    allowed: fn(Role) -> bool,
-    refusal: &str,
-) -> Result<Caller, ApiError>
-where
-    AppState: FromRef<S>,
-    S: Send + Sync,
-{
-    let SignedIn(caller) = SignedIn::from_request_parts(parts, state).await?;
-    if allowed(caller.role) {
-        Ok(caller)
-    } else {
-        Err(ApiError::Forbidden(refusal.into()))
-    }
-}
-
-/// `Caller` is a user or an admin (by the stored role): a crew token gets 403 (crew
-/// routes take [`CrewCaller`], the few routes open to every role [`SignedIn`]).
-impl<S> FromRequestParts<S> for Caller
-where
-    AppState: FromRef<S>,
-    S: Send + Sync,
-{
-    type Rejection = ApiError;
-
-    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
-        caller_in_role(
-            parts,
-            state,
-            |r| !r.is_crew(),
-            "This route is not for ambulance crew accounts",
-        )
-        .await
-    }
-}
-
-/// For public reads: signed out is fine, but a token that is present must be valid.
-/// Checked by the token alone: public reads add no database read.
-#[derive(Debug, Clone, Copy)]
-pub struct MaybeCaller(pub Option<Caller>);
-
-impl<S> FromRequestParts<S> for MaybeCaller
-where
-    Arc<AuthKeys>: FromRef<S>,
-    S: Send + Sync,
-{
-    type Rejection = ApiError;
-
-    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
-        match bearer(parts)? {
-            Some(token) => Arc::<AuthKeys>::from_ref(state)
-                .verify(token)
-                .map(|c| MaybeCaller(Some(c))),
-            None => Ok(MaybeCaller(None)),
-        }
-    }
-}
-
-/// A signed-in admin (by the stored role): 401 without a valid token, 403 for any
-/// other role.
-#[derive(Debug, Clone, Copy)]
-pub struct AdminCaller(pub Caller);
-
-impl<S> FromRequestParts<S> for AdminCaller
-where
-    AppState: FromRef<S>,
-    S: Send + Sync,
-{
-    type Rejection = ApiError;
-
-    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
-        caller_in_role(
-            parts,
-            state,
-            |r| r.is_admin(),
-            "Administrator access required",
-        )
-        .await
-        .map(AdminCaller)
     }
 }
 

@@ -8,7 +8,7 @@ use axum::{
 };
 use serde::Serialize;
 
-use crate::{domain::hospital::Hospital, telemetry, types::Id};
+use crate::{telemetry, types::Id};
 
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
@@ -27,9 +27,10 @@ pub enum ApiError {
     #[error("{0}")]
     Conflict(String),
     /// A one-tap emergency found no free ambulance within reach: a 409 that also
-    /// lists the nearest hospitals (with their phones) to call instead.
+    /// lists the nearest hospitals (with their phones) to call instead, as JSON
+    /// (`domain::emergency::no_ambulance_near`: errors sit below the domain).
     #[error("No ambulance is available near you")]
-    NoAmbulanceNear { hospitals: Vec<Hospital> },
+    NoAmbulanceNear { hospitals: serde_json::Value },
     /// A second emergency while one is open: a 409 naming it (`bookingId`).
     #[error(
         "You already have an open emergency booking #{booking_id}: follow it there, or cancel it before asking again"
@@ -68,7 +69,7 @@ pub struct ErrorBody {
     pub booking_id: Option<Id>,
     /// The hospitals to call instead ([`ApiError::NoAmbulanceNear`]).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub hospitals: Option<Vec<Hospital>>,
+    pub hospitals: Option<serde_json::Value>,
 }
 
 impl ErrorBody {

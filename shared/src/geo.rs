@@ -508,12 +508,14 @@ impl ReadSet {
     }
 }
 
+/// What the search finds: an item at a point.
 pub trait Located {
-    fn latitude(&self) -> f64;
-    fn longitude(&self) -> f64;
+    /// `(latitude, longitude)` in degrees.
+    fn point(&self) -> (f64, f64);
     /// The item's index keys `(geopk, geosk)`; stored items return what is stored.
     fn geo_keys(&self) -> (String, u64) {
-        keys_of(self.latitude(), self.longitude())
+        let (lat, lng) = self.point();
+        keys_of(lat, lng)
     }
 }
 
@@ -529,25 +531,10 @@ pub struct SearchStats {
 }
 
 /// The `k` nearest items within `radius_km` of (`lat`, `lng`), nearest first, each
-/// with its distance in km. `fetch` reads the items of a batch of ranges (one Query
-/// each; the store runs them concurrently).
+/// with its distance in km, searched with `params` (`SearchParams::default()`, or
+/// other knobs to tune them). `fetch` reads the items of a batch of ranges (one
+/// Query each; the store runs them concurrently).
 pub async fn nearest<T, E, F, Fut>(
-    lat: f64,
-    lng: f64,
-    k: usize,
-    radius_km: f64,
-    fetch: F,
-) -> Result<(Vec<(T, f64)>, SearchStats), E>
-where
-    T: Located,
-    F: FnMut(Vec<Range>) -> Fut,
-    Fut: Future<Output = Result<Vec<T>, E>>,
-{
-    nearest_with(SearchParams::default(), lat, lng, k, radius_km, fetch).await
-}
-
-/// [`nearest`] with other knobs.
-pub async fn nearest_with<T, E, F, Fut>(
     params: SearchParams,
     lat: f64,
     lng: f64,
@@ -573,7 +560,7 @@ pub struct Proven<T> {
     pub radius_km: f64,
 }
 
-/// The search of [`nearest_with`], stopped by the same rule, answering every item it
+/// The search of [`nearest`], stopped by the same rule, answering every item it
 /// proved: at least the `k` nearest (or all within `radius_km`), plus any other item
 /// read that lies as close as the radius the search proved. Nearest first (items at
 /// the same distance in the order read).
@@ -631,7 +618,8 @@ where
             let mut keys = Vec::with_capacity(keyed.len());
             for ((partition, key), item) in keyed {
                 if !read.contains(&partition, key) {
-                    let d = haversine_km(lat, lng, item.latitude(), item.longitude());
+                    let (item_lat, item_lng) = item.point();
+                    let d = haversine_km(lat, lng, item_lat, item_lng);
                     found.push((item, d));
                 }
                 keys.push((partition, key));
@@ -699,7 +687,7 @@ impl<T: Located + Clone> MemoryIndex<T> {
         MemoryIndex { partitions }
     }
 
-    /// [`nearest_with`] over this index.
+    /// [`nearest`] over this index.
     pub fn nearest(
         &self,
         params: SearchParams,
@@ -710,7 +698,7 @@ impl<T: Located + Clone> MemoryIndex<T> {
     ) -> (Vec<(T, f64)>, SearchStats) {
         let fetch =
             |ranges: Vec<Range>| std::future::ready(Ok::<_, Infallible>(self.read(&ranges)));
-        match futures::executor::block_on(nearest_with(params, lat, lng, k, radius_km, fetch)) {
+        match futures::executor::block_on(nearest(params, lat, lng, k, radius_km, fetch)) {
             Ok(found) => found,
             Err(never) => match never {},
         }
@@ -743,11 +731,8 @@ mod tests {
     }
 
     impl Located for P {
-        fn latitude(&self) -> f64 {
-            self.lat
-        }
-        fn longitude(&self) -> f64 {
-            self.lng
+        fn point(&self) -> (f64, f64) {
+            (self.lat, self.lng)
         }
     }
 

@@ -3,12 +3,14 @@
 //!
 //! - `domain`: the entities and their rules (no database);
 //! - `store`: DynamoDB (items, keys, queries, transactions);
-//! - `types`: newtypes that parse input; `http`, `error`, `auth`, `edge`: the HTTP edge;
+//! - `types`: newtypes that parse input; `http`, `error`, `auth`, `caller`, `edge`:
+//!   the HTTP edge;
 //! - `app`, `config`, `lambda`, `telemetry`: a function's start-up;
 //! - `geo`: the nearest search; `seed`: local demo data; `testing`: test support.
 
 pub mod app;
 pub mod auth;
+pub mod caller;
 pub mod config;
 pub mod domain;
 pub mod edge;
@@ -25,7 +27,8 @@ pub mod types;
 pub mod testing;
 
 pub use app::AppState;
-pub use auth::{AdminCaller, Caller, CrewCaller, MaybeCaller, SignedIn};
+pub use auth::Caller;
+pub use caller::{Admin, CrewCaller, MaybeCaller, SignedIn};
 pub use error::{ApiError, ApiResult};
 pub use http::{ApiJson, ApiPath, ApiQuery};
 pub use store::Store;

@@ -11,6 +11,7 @@ use crate::{
         ambulance::{AmbulanceStatus, AmbulanceType, NewAmbulance},
         crew::NewCrew,
         hospital::NewHospital,
+        user::NewAccount,
     },
     error::ApiError,
     store::Store,
@@ -260,13 +261,15 @@ pub async fn seed_crew(store: &Store, password_hash: &str) -> Result<Vec<CrewLog
         if store.account_by_name(&username).await?.is_none() {
             store
                 .create_crew(NewCrew {
-                    username,
-                    email: Email::try_from(format!("{name}@example.com"))
-                        .map_err(ApiError::internal)?,
-                    // Not dialable: no Indian subscriber number starts with 0.
-                    phone: Phone::try_from(format!("+91 164 0{:02} 00{:02}", i + 1, i + 1))
-                        .map_err(ApiError::internal)?,
-                    password_hash: password_hash.to_owned(),
+                    account: NewAccount {
+                        username,
+                        email: Email::try_from(format!("{name}@example.com"))
+                            .map_err(ApiError::internal)?,
+                        // Not dialable: no Indian subscriber number starts with 0.
+                        phone: Phone::try_from(format!("+91 164 0{:02} 00{:02}", i + 1, i + 1))
+                            .map_err(ApiError::internal)?,
+                        password_hash: password_hash.to_owned(),
+                    },
                     ambulance_id: ambulance.id,
                 })
                 .await?;

@@ -236,14 +236,15 @@ impl TryFrom<String> for Phone {
 }
 
 /// Degrees north, −90..=90.
-#[derive(Debug, Clone, Copy, PartialEq, PartialOrd, Serialize, Deserialize)]
-#[serde(try_from = "f64", into = "f64")]
-pub struct Latitude(f64);
+pub type Latitude = Degrees<90>;
 
 /// Degrees east, −180..=180.
+pub type Longitude = Degrees<180>;
+
+/// An angle in degrees within −`MAX`..=`MAX` ([`Latitude`], [`Longitude`]).
 #[derive(Debug, Clone, Copy, PartialEq, PartialOrd, Serialize, Deserialize)]
 #[serde(try_from = "f64", into = "f64")]
-pub struct Longitude(f64);
+pub struct Degrees<const MAX: u8>(f64);
 
 /// DynamoDB stores no number of magnitude below 1e-130 (a subnormal like 2.2e-309
 /// was a 500): a coordinate that close to 0 is 0.
@@ -251,47 +252,25 @@ fn flush_tiny(v: f64) -> f64 {
     if v.abs() < 1e-100 { 0.0 } else { v }
 }
 
-impl TryFrom<f64> for Latitude {
+impl<const MAX: u8> TryFrom<f64> for Degrees<MAX> {
     type Error = String;
     fn try_from(v: f64) -> Result<Self, String> {
-        if v.is_finite() && (-90.0..=90.0).contains(&v) {
-            Ok(Latitude(flush_tiny(v)))
+        let max = f64::from(MAX);
+        if v.is_finite() && (-max..=max).contains(&v) {
+            Ok(Degrees(flush_tiny(v)))
         } else {
-            Err(format!("must be a number from -90 to 90, got {v}"))
+            Err(format!("must be a number from -{MAX} to {MAX}, got {v}"))
         }
     }
 }
 
-impl TryFrom<f64> for Longitude {
-    type Error = String;
-    fn try_from(v: f64) -> Result<Self, String> {
-        if v.is_finite() && (-180.0..=180.0).contains(&v) {
-            Ok(Longitude(flush_tiny(v)))
-        } else {
-            Err(format!("must be a number from -180 to 180, got {v}"))
-        }
-    }
-}
-
-impl From<Latitude> for f64 {
-    fn from(v: Latitude) -> f64 {
+impl<const MAX: u8> From<Degrees<MAX>> for f64 {
+    fn from(v: Degrees<MAX>) -> f64 {
         v.0
     }
 }
 
-impl From<Longitude> for f64 {
-    fn from(v: Longitude) -> f64 {
-        v.0
-    }
-}
-
-impl Latitude {
-    pub fn get(self) -> f64 {
-        self.0
-    }
-}
-
-impl Longitude {
+impl<const MAX: u8> Degrees<MAX> {
     pub fn get(self) -> f64 {
         self.0
     }

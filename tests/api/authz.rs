@@ -20,20 +20,12 @@ async fn the_authorization_matrix() {
     let empty_hospital = serde_json::to_value(base.seed_hospital("E", 30.1, 74.1).await).unwrap();
     let mut ambs = vec![];
     for i in 0..4 {
-        let res = base.post("/api/admin/ambulances/add", tok, json!({"number": format!("Z-{i}"), "status":"AVAILABLE", "hospital": {"id": hospital["id"]}})).await;
+        let res = base.add_ambulance(tok, json!({"number": format!("Z-{i}"), "status":"AVAILABLE", "hospital": {"id": hospital["id"]}})).await;
         ambs.push(res.body["id"].clone());
     }
     let book = |amb: &Value| json!({"hospitalId": hospital["id"], "ambulanceId": amb, "patient": {"name":"P","age":40,"gender":"Male","condition":"c"}});
-    let a_booking = base
-        .post("/api/booking/book", Some(&a.token), book(&ambs[0]))
-        .await
-        .body["id"]
-        .clone();
-    let a_pending = base
-        .post("/api/booking/book", Some(&a.token), book(&ambs[1]))
-        .await
-        .body["id"]
-        .clone();
+    let a_booking = base.book(Some(&a.token), book(&ambs[0])).await.body["id"].clone();
+    let a_pending = base.book(Some(&a.token), book(&ambs[1])).await.body["id"].clone();
     let (h, uid) = (hospital["id"].clone(), a.id);
     let amb_id = |i: usize| shared::types::Id::try_from(ambs[i].as_u64().unwrap()).unwrap();
     let crew = base.crew("crew_c", amb_id(0)).await;
@@ -121,15 +113,14 @@ async fn the_authorization_matrix() {
     // A's one-tap emergency, far from the others (the only ambulance near it), and
     // a tracking link of it.
     let far = base
-        .post(
-            "/api/admin/hospitals/add",
+        .add_hospital(
             tok,
             json!({"name":"Far","address":"A","latitude":35.0,"longitude":80.0}),
         )
         .await
         .body;
     let far_amb = json!({"number": "FAR-1", "status": "AVAILABLE", "hospital": {"id": far["id"]}});
-    base.post("/api/admin/ambulances/add", tok, far_amb).await;
+    base.add_ambulance(tok, far_amb).await;
     let far_pickup = json!({"pickup": {"latitude": 35.01, "longitude": 80.0}});
     let a_emergency = base
         .post("/api/booking/emergency", Some(&a.token), far_pickup.clone())

@@ -26,8 +26,7 @@ async fn world() -> World {
     let admin_app = booking.with_router(api_tests::system);
     let admin = admin_app.admin().await;
     let hospital = admin_app
-        .post(
-            "/api/admin/hospitals/add",
+        .add_hospital(
             Some(&admin.token),
             json!({"name":"General","address":"1 Main St","latitude":30.67,"longitude":74.33}),
         )
@@ -48,13 +47,12 @@ impl World {
     async fn add_ambulance(&self, number: &str) -> Value {
         let res = self
             .admin_app
-            .post(
-                "/api/admin/ambulances/add",
+            .add_ambulance(
                 Some(&self.admin.token),
                 json!({"number": number, "status": "AVAILABLE", "hospital": {"id": self.hospital["id"]}, "driverInfo": "R. Kumar", "type": "ALS"}),
             )
             .await;
-        assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+        res.assert_status(StatusCode::CREATED);
         res.body
     }
 
@@ -85,20 +83,15 @@ impl World {
             .await
     }
 
+    /// A GET as the admin.
+    async fn admin_get(&self, uri: &str) -> TestResponse {
+        self.admin_app.get(uri, Some(&self.admin.token)).await
+    }
+
     async fn ambulance_status(&self, ambulance: &Value) -> String {
-        let list = self
-            .admin_app
-            .get("/api/admin/ambulances/all", Some(&self.admin.token))
-            .await;
-        list.body
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|a| a["id"] == ambulance["id"])
-            .unwrap()["status"]
-            .as_str()
-            .unwrap()
-            .to_owned()
+        let token = Some(self.admin.token.as_str());
+        let listed = crate::helpers::listed_ambulance(&self.admin_app, token, ambulance).await;
+        listed["status"].as_str().unwrap().to_owned()
     }
 
     async fn stats(&self) -> Value {
@@ -106,7 +99,7 @@ impl World {
             .admin_app
             .get("/api/admin/stats", Some(&self.admin.token))
             .await;
-        assert_eq!(res.status, StatusCode::OK, "{:?}", res.body);
+        res.assert_status(StatusCode::OK);
         res.body
     }
 
@@ -132,7 +125,7 @@ async fn a_booking_holds_the_ambulance_and_keeps_the_names() {
     let w = world().await;
     let user = w.booking.user("asha").await;
     let res = w.book(&user, w.body(&w.ambulance), None).await;
-    assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+    res.assert_status(StatusCode::CREATED);
     let b = &res.body;
     assert_eq!(b["bookingStatus"], "PENDING");
     assert_eq!(b["bookingType"], "EMERGENCY");
@@ -165,13 +158,7 @@ async fn a_booking_holds_the_ambulance_and_keeps_the_names() {
     assert_eq!(res.status, StatusCode::CONFLICT);
     let res = w
         .admin_app
-        .delete(
-            &format!(
-                "/api/admin/hospitals/remove?hospitalId={}",
-                w.hospital["id"]
-            ),
-            Some(&w.admin.token),
-        )
+        .remove_hospital(Some(&w.admin.token), &w.hospital["id"])
         .await;
     assert_eq!(res.status, StatusCode::CONFLICT);
     assert!(
@@ -181,10 +168,7 @@ async fn a_booking_holds_the_ambulance_and_keeps_the_names() {
     );
     let other = w.booking.user("other").await;
     let res = w.book(&other, w.body(&w.ambulance), None).await;
-    assert_eq!(
-        (res.status, res.message()),
-        (StatusCode::CONFLICT, "Ambulance is no longer available")
-    );
+    res.assert_message(StatusCode::CONFLICT, "Ambulance is no longer available");
 
     // History and the single booking.
     let hist = w
@@ -230,10 +214,7 @@ async fn only_one_of_a_hundred_racers_gets_the_ambulance() {
             .all(|r| r.message() == "Ambulance is no longer available")
     );
     assert_eq!(w.ambulance_status(&w.ambulance).await, "ON_DUTY");
-    let page = w
-        .admin_app
-        .get("/api/admin/bookings/all/paged", Some(&w.admin.token))
-        .await;
+    let page = w.admin_get("/api/admin/bookings/all/paged").await;
     assert_eq!(page.body["totalElements"], 1);
     assert_eq!(page.body["content"].as_array().unwrap().len(), 1);
     w.assert_counters_exact().await;
@@ -278,10 +259,7 @@ async fn retries_with_one_idempotency_key_make_one_booking() {
         res.body
     );
     let res = w.book(&user, body, Some("has space")).await;
-    assert_eq!(
-        (res.status, res.field()),
-        (StatusCode::BAD_REQUEST, Some("Idempotency-Key"))
-    );
+    res.assert_field(StatusCode::BAD_REQUEST, "Idempotency-Key");
     w.assert_counters_exact().await;
 }
 
@@ -382,13 +360,7 @@ async fn users_cancel_their_own_open_bookings_only() {
         StatusCode::FORBIDDEN
     );
     assert_eq!(
-        w.booking
-            .patch(
-                &format!("/api/booking/cancel?bookingId={id}"),
-                Some(&b.token)
-            )
-            .await
-            .status,
+        w.booking.cancel_booking(Some(&b.token), id).await.status,
         StatusCode::FORBIDDEN
     );
     // Signed out: 401 everywhere.
@@ -428,23 +400,11 @@ async fn users_cancel_their_own_open_bookings_only() {
     }
 
     // A cancels: the ambulance is free again; a second cancel is refused.
-    let res = w
-        .booking
-        .patch(
-            &format!("/api/booking/cancel?bookingId={id}"),
-            Some(&a.token),
-        )
-        .await;
+    let res = w.booking.cancel_booking(Some(&a.token), id).await;
     assert_eq!(res.status, StatusCode::OK);
     assert_eq!(res.body["bookingStatus"], "CANCELLED");
     assert_eq!(w.ambulance_status(&w.ambulance).await, "AVAILABLE");
-    let res = w
-        .booking
-        .patch(
-            &format!("/api/booking/cancel?bookingId={id}"),
-            Some(&a.token),
-        )
-        .await;
+    let res = w.booking.cancel_booking(Some(&a.token), id).await;
     assert_eq!(res.status, StatusCode::CONFLICT);
     // An admin books on behalf of B.
     let res = w
@@ -456,7 +416,7 @@ async fn users_cancel_their_own_open_bookings_only() {
             Some(w.body(&w.ambulance)),
         )
         .await;
-    assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+    res.assert_status(StatusCode::CREATED);
     assert_eq!(res.body["username"], "user_b");
     w.assert_counters_exact().await;
 }
@@ -469,11 +429,7 @@ async fn bad_bookings_name_the_field_and_write_nothing() {
         let mut body = w.body(&w.ambulance);
         patch(&mut body);
         let res = w.book(&user, body.clone(), None).await;
-        assert_eq!(
-            (res.status, res.field()),
-            (StatusCode::BAD_REQUEST, Some(field)),
-            "{body}"
-        );
+        res.assert_field(StatusCode::BAD_REQUEST, field);
     }
     let res = w
         .booking
@@ -504,8 +460,7 @@ async fn bad_bookings_name_the_field_and_write_nothing() {
     );
     let other = w
         .admin_app
-        .post(
-            "/api/admin/hospitals/add",
+        .add_hospital(
             Some(&w.admin.token),
             json!({"name":"Other","address":"x","latitude":30.0,"longitude":74.0}),
         )
@@ -514,10 +469,7 @@ async fn bad_bookings_name_the_field_and_write_nothing() {
     let mut body = w.body(&w.ambulance);
     body["hospitalId"] = other["id"].clone();
     let res = w.book(&user, body, None).await;
-    assert_eq!(
-        (res.status, res.field()),
-        (StatusCode::BAD_REQUEST, Some("ambulanceId"))
-    );
+    res.assert_field(StatusCode::BAD_REQUEST, "ambulanceId");
 
     assert_eq!(w.ambulance_status(&w.ambulance).await, "AVAILABLE");
     assert_eq!(
@@ -539,11 +491,7 @@ async fn admin_pages_newest_first_and_history_survives_removal() {
         ids.push(b["id"].as_u64().unwrap());
     }
     let first = w
-        .admin_app
-        .get(
-            "/api/admin/bookings/all/paged?page=0&size=5",
-            Some(&w.admin.token),
-        )
+        .admin_get("/api/admin/bookings/all/paged?page=0&size=5")
         .await;
     assert_eq!(
         (
@@ -560,24 +508,11 @@ async fn admin_pages_newest_first_and_history_survives_removal() {
         .collect();
     assert_eq!(got, ids.iter().rev().take(5).copied().collect::<Vec<_>>());
     let last = w
-        .admin_app
-        .get(
-            "/api/admin/bookings/all/paged?page=2&size=5",
-            Some(&w.admin.token),
-        )
+        .admin_get("/api/admin/bookings/all/paged?page=2&size=5")
         .await;
     assert_eq!(last.body["content"].as_array().unwrap().len(), 2);
-    let res = w
-        .admin_app
-        .get(
-            "/api/admin/bookings/all/paged?size=101",
-            Some(&w.admin.token),
-        )
-        .await;
-    assert_eq!(
-        (res.status, res.field()),
-        (StatusCode::BAD_REQUEST, Some("size"))
-    );
+    let res = w.admin_get("/api/admin/bookings/all/paged?size=101").await;
+    res.assert_field(StatusCode::BAD_REQUEST, "size");
     let hist = w
         .booking
         .get("/api/booking/history", Some(&user.token))
@@ -594,15 +529,9 @@ async fn admin_pages_newest_first_and_history_survives_removal() {
     // Remove the hospital (all its ambulances are free now): history keeps the names.
     let res = w
         .admin_app
-        .delete(
-            &format!(
-                "/api/admin/hospitals/remove?hospitalId={}",
-                w.hospital["id"]
-            ),
-            Some(&w.admin.token),
-        )
+        .remove_hospital(Some(&w.admin.token), &w.hospital["id"])
         .await;
-    assert_eq!(res.status, StatusCode::NO_CONTENT, "{:?}", res.body);
+    res.assert_status(StatusCode::NO_CONTENT);
     let hist = w
         .booking
         .get("/api/booking/history", Some(&user.token))

@@ -181,7 +181,7 @@ async fn adding_a_hospital_at_any_coordinate_is_a_201_or_a_400_and_the_search_fi
             None,
         )
         .await;
-    assert_eq!(res.status, StatusCode::OK, "{:?}", res.body);
+    res.assert_status(StatusCode::OK);
     let found = res.body.as_array().unwrap();
     assert_eq!(found.len(), 6, "{found:?}");
     assert!(

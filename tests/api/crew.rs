@@ -26,8 +26,7 @@ impl Fleet {
         let app = TestApp::new(api_tests::system).await;
         let admin = app.admin().await;
         let hospital = app
-            .post(
-                "/api/admin/hospitals/add",
+            .add_hospital(
                 Some(&admin.token),
                 json!({"name":"General","address":"1 Main St","latitude":30.67,"longitude":74.33,"contactInfo":"+911234567"}),
             )
@@ -53,14 +52,13 @@ impl Fleet {
     pub async fn add_ambulance(&self, number: &str, status: &str) -> Value {
         let res = self
             .app
-            .post(
-                "/api/admin/ambulances/add",
+            .add_ambulance(
                 self.admin_token(),
                 json!({"number": number, "status": status, "hospital": {"id": self.hospital["id"]},
                        "driverInfo": "R. Kumar", "type": "ALS", "contactInfo": "+919999999"}),
             )
             .await;
-        assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+        res.assert_status(StatusCode::CREATED);
         res.body
     }
 
@@ -121,9 +119,7 @@ impl Fleet {
         if let Some((lat, lng)) = pickup {
             body["pickup"] = json!({"latitude": lat, "longitude": lng});
         }
-        self.app
-            .post("/api/booking/book", Some(&user.token), body)
-            .await
+        self.app.book(Some(&user.token), body).await
     }
 
     pub async fn crew_list(&self, query: &str) -> Value {
@@ -131,7 +127,7 @@ impl Fleet {
             .app
             .get(&format!("/api/admin/crew{query}"), self.admin_token())
             .await;
-        assert_eq!(res.status, StatusCode::OK, "{:?}", res.body);
+        res.assert_status(StatusCode::OK);
         res.body
     }
 }
@@ -190,18 +186,14 @@ async fn admins_make_list_move_and_remove_crew() {
     // A crew signs in with its password and lands with role CREW.
     let login = f
         .app
-        .post(
-            "/api/auth/login",
-            None,
-            json!({"username": "medic", "password": TEST_PASSWORD}),
-        )
+        .login(json!({"username": "medic", "password": TEST_PASSWORD}))
         .await;
-    assert_eq!(login.status, StatusCode::OK, "{:?}", login.body);
+    login.assert_status(StatusCode::OK);
     assert_eq!(login.body["role"], "CREW");
 
     // Move: both ambulances' lists follow.
     let res = f.move_crew(&made["id"], &a1["id"]).await;
-    assert_eq!(res.status, StatusCode::OK, "{:?}", res.body);
+    res.assert_status(StatusCode::OK);
     assert_eq!(res.body["ambulanceId"], a1["id"]);
     assert_eq!(
         usernames(&f.crew_list(&format!("?ambulanceId={}", a0["id"])).await),
@@ -213,7 +205,7 @@ async fn admins_make_list_move_and_remove_crew() {
     );
     // To an unknown ambulance: 404, nothing moved.
     let res = f.move_crew(&made["id"], &json!(999_999)).await;
-    assert_eq!(res.status, StatusCode::NOT_FOUND, "{:?}", res.body);
+    res.assert_status(StatusCode::NOT_FOUND);
     assert_eq!(
         f.crew_list(&format!("?ambulanceId={}", a1["id"])).await["totalElements"],
         2
@@ -221,7 +213,7 @@ async fn admins_make_list_move_and_remove_crew() {
 
     // Remove: gone from the lists, the name is free again, the token stops.
     let res = f.remove_crew(&made["id"]).await;
-    assert_eq!(res.status, StatusCode::NO_CONTENT, "{:?}", res.body);
+    res.assert_status(StatusCode::NO_CONTENT);
     assert_eq!(f.crew_list("").await["totalElements"], 2);
     let again = f.remove_crew(&made["id"]).await;
     assert_eq!(again.status, StatusCode::NOT_FOUND);
@@ -261,11 +253,7 @@ async fn bad_crew_requests_name_the_field_and_write_nothing() {
             .app
             .post("/api/admin/crew", f.admin_token(), body.clone())
             .await;
-        assert_eq!(
-            (res.status, res.field()),
-            (StatusCode::BAD_REQUEST, Some(field)),
-            "{body}"
-        );
+        res.assert_field(StatusCode::BAD_REQUEST, field);
     }
     let mut unknown = good.clone();
     unknown["ambulanceId"] = json!(999_999);
@@ -273,26 +261,18 @@ async fn bad_crew_requests_name_the_field_and_write_nothing() {
         .app
         .post("/api/admin/crew", f.admin_token(), unknown)
         .await;
-    assert_eq!(res.status, StatusCode::NOT_FOUND, "{:?}", res.body);
+    res.assert_status(StatusCode::NOT_FOUND);
     // A name or email any user holds is taken for a crew too, and the other way round.
     let user = f.app.user("taken").await;
-    let mut same_name = good.clone();
-    same_name["username"] = json!("TAKEN");
-    let res = f
-        .app
-        .post("/api/admin/crew", f.admin_token(), same_name)
-        .await;
-    assert_eq!(
-        (res.status, res.message()),
-        (StatusCode::CONFLICT, "Username is already taken")
-    );
-    let mut same_email = good.clone();
-    same_email["email"] = json!("taken@example.com");
-    let res = f
-        .app
-        .post("/api/admin/crew", f.admin_token(), same_email)
-        .await;
-    assert_eq!(res.status, StatusCode::CONFLICT);
+    for (field, value, message) in [
+        ("username", "TAKEN", "Username is already taken"),
+        ("email", "taken@example.com", "Email is already registered"),
+    ] {
+        let mut same = good.clone();
+        same[field] = json!(value);
+        let res = f.app.post("/api/admin/crew", f.admin_token(), same).await;
+        res.assert_message(StatusCode::CONFLICT, message);
+    }
     assert_eq!(
         f.crew_list("").await["totalElements"],
         0,
@@ -355,26 +335,20 @@ async fn an_ambulance_or_hospital_with_crew_is_not_removed() {
     );
     let res = f
         .app
-        .delete(
-            &format!(
-                "/api/admin/hospitals/remove?hospitalId={}",
-                f.hospital["id"]
-            ),
-            f.admin_token(),
-        )
+        .remove_hospital(f.admin_token(), &f.hospital["id"])
         .await;
     assert_eq!(res.status, StatusCode::CONFLICT);
     assert!(res.message().contains("C-0"), "{}", res.message());
     // The other ambulance goes; after moving its crew away, so does this one.
     let res = f.remove_ambulance(a1).await;
-    assert_eq!(res.status, StatusCode::NO_CONTENT, "{:?}", res.body);
+    res.assert_status(StatusCode::NO_CONTENT);
     let spare = f.add_ambulance("SPARE", "MAINTENANCE").await;
     for c in f.crew_list("").await["content"].as_array().unwrap() {
         let res = f.move_crew(&c["id"], &spare["id"]).await;
         assert_eq!(res.status, StatusCode::OK);
     }
     let res = f.remove_ambulance(a0).await;
-    assert_eq!(res.status, StatusCode::NO_CONTENT, "{:?}", res.body);
+    res.assert_status(StatusCode::NO_CONTENT);
 }
 
 #[tokio::test]
@@ -439,24 +413,23 @@ async fn a_crew_token_reaches_no_user_only_or_admin_route() {
     }
     let book = json!({"hospitalId": f.hospital["id"], "ambulanceId": f.ambulances[0]["id"],
                       "patient": {"name":"P","age":40,"gender":"Male","condition":"c"}});
-    let res = f.app.post("/api/booking/book", t, book).await;
+    let res = f.app.book(t, book).await;
     assert_eq!(res.status, StatusCode::FORBIDDEN);
     // Its own profile it may read (no location: it has none).
     let me = f.app.get("/api/user/profile", t).await;
-    assert_eq!(me.status, StatusCode::OK, "{:?}", me.body);
+    me.assert_status(StatusCode::OK);
     assert_eq!(
         (me.body["role"].clone(), me.body["latitude"].clone()),
         (json!("CREW"), Value::Null)
     );
     let res = f
         .app
-        .put(
-            "/api/user/profile",
+        .edit_profile(
             t,
             json!({"email": "crewman@example.com", "latitude": 1.0, "longitude": 2.0}),
         )
         .await;
-    assert_eq!(res.status, StatusCode::OK, "{:?}", res.body);
+    res.assert_status(StatusCode::OK);
     assert_eq!(res.body["latitude"], Value::Null, "a crew has no location");
     // Public reads are public.
     let res = f.app.get("/api/ambulances/available/all", t).await;

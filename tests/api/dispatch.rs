@@ -10,7 +10,7 @@ use shared::{domain::booking::BookingStatus, testing::TestUser};
 
 use crate::{
     crew::{Fleet, id_of},
-    helpers::stages,
+    helpers::{self, stages},
 };
 
 /// A fleet with a user and a crew per ambulance.
@@ -46,13 +46,9 @@ impl Dispatch {
         let res = self
             .f
             .app
-            .post(
-                "/api/booking/book",
-                Some(&requester.token),
-                self.book_body(ambulance),
-            )
+            .book(Some(&requester.token), self.book_body(ambulance))
             .await;
-        assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+        res.assert_status(StatusCode::CREATED);
         res.body
     }
 
@@ -65,11 +61,9 @@ impl Dispatch {
         let res = self
             .f
             .app
-            .call(
-                Method::PATCH,
-                "/api/crew/job/stage",
+            .crew_step(
                 Some(&crew.token),
-                Some(json!({"bookingId": booking["id"], "stage": stage})),
+                json!({"bookingId": booking["id"], "stage": stage}),
             )
             .await;
         (res.status, res.body)
@@ -94,10 +88,7 @@ impl Dispatch {
         let res = self
             .f
             .app
-            .patch(
-                &format!("/api/booking/cancel?bookingId={}", booking["id"]),
-                Some(&who.token),
-            )
+            .cancel_booking(Some(&who.token), &booking["id"])
             .await;
         (res.status, res.body)
     }
@@ -116,18 +107,7 @@ impl Dispatch {
     }
 
     async fn ambulance(&self, ambulance: &Value) -> Value {
-        let all = self
-            .f
-            .app
-            .get("/api/admin/ambulances/all", self.f.admin_token())
-            .await;
-        all.body
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|a| a["id"] == ambulance["id"])
-            .unwrap()
-            .clone()
+        helpers::listed_ambulance(&self.f.app, self.f.admin_token(), ambulance).await
     }
 
     /// The dashboard's counters equal a recount of the bookings and the fleet, and
@@ -154,7 +134,7 @@ async fn the_crew_takes_a_booking_from_pending_to_completed() {
 
     // The job shows on the crew's screen.
     let me = d.f.app.get("/api/crew/me", Some(&crew.token)).await;
-    assert_eq!(me.status, StatusCode::OK, "{:?}", me.body);
+    me.assert_status(StatusCode::OK);
     assert_eq!(me.body["job"]["id"], b["id"]);
     assert_eq!(me.body["crew"]["username"], "crew0");
     assert_eq!(me.body["ambulance"]["status"], "ON_DUTY");
@@ -245,18 +225,12 @@ async fn every_refused_crew_step_is_a_409_that_writes_nothing() {
     for stage in ["DISPATCHED", "FLYING", ""] {
         let res =
             d.f.app
-                .call(
-                    Method::PATCH,
-                    "/api/crew/job/stage",
+                .crew_step(
                     Some(&crew.token),
-                    Some(json!({"bookingId": b["id"], "stage": stage})),
+                    json!({"bookingId": b["id"], "stage": stage}),
                 )
                 .await;
-        assert_eq!(
-            (res.status, res.field()),
-            (StatusCode::BAD_REQUEST, Some("stage")),
-            "{stage}"
-        );
+        res.assert_field(StatusCode::BAD_REQUEST, "stage");
     }
     d.assert_consistent().await;
 }
@@ -408,14 +382,8 @@ async fn the_requester_cancels_until_the_ambulance_is_at_the_pickup() {
             );
             assert_eq!(d.booking(&b).await, before);
             // An admin still may.
-            let res =
-                d.f.app
-                    .patch(
-                        &format!("/api/booking/cancel?bookingId={}", b["id"]),
-                        d.f.admin_token(),
-                    )
-                    .await;
-            assert_eq!(res.status, StatusCode::OK, "{:?}", res.body);
+            let res = d.f.app.cancel_booking(d.f.admin_token(), &b["id"]).await;
+            res.assert_status(StatusCode::OK);
         }
     }
     d.assert_consistent().await;
@@ -480,7 +448,7 @@ async fn a_crew_moves_only_its_own_ambulances_booking() {
     let res = d.f.remove_crew(d.crews[0].id).await;
     assert_eq!(res.status, StatusCode::NO_CONTENT);
     let res = d.f.app.get("/api/crew/me", Some(&d.crews[0].token)).await;
-    assert_eq!(res.status, StatusCode::UNAUTHORIZED, "{:?}", res.body);
+    res.assert_status(StatusCode::UNAUTHORIZED);
 }
 
 #[tokio::test]
@@ -559,11 +527,8 @@ async fn pickups_default_to_the_profile_and_are_checked() {
     let d = Dispatch::new(3).await;
     let mut body = d.book_body(&d.f.ambulances[0]);
     body.as_object_mut().unwrap().remove("pickup");
-    let res =
-        d.f.app
-            .post("/api/booking/book", Some(&d.user.token), body)
-            .await;
-    assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+    let res = d.f.app.book(Some(&d.user.token), body).await;
+    res.assert_status(StatusCode::CREATED);
     assert_eq!(
         res.body["pickup"],
         json!({"latitude": 30.67, "longitude": 74.33})
@@ -572,25 +537,11 @@ async fn pickups_default_to_the_profile_and_are_checked() {
     // A user without a location (an admin booking for itself) must give one.
     let mut body = d.book_body(&d.f.ambulances[1]);
     body.as_object_mut().unwrap().remove("pickup");
-    let res =
-        d.f.app
-            .post("/api/booking/book", d.f.admin_token(), body.clone())
-            .await;
-    assert_eq!(
-        (res.status, res.field()),
-        (StatusCode::BAD_REQUEST, Some("pickup")),
-        "{:?}",
-        res.body
-    );
+    let res = d.f.app.book(d.f.admin_token(), body.clone()).await;
+    res.assert_field(StatusCode::BAD_REQUEST, "pickup");
     body["pickup"] = Value::Null;
-    let res =
-        d.f.app
-            .post("/api/booking/book", d.f.admin_token(), body)
-            .await;
-    assert_eq!(
-        (res.status, res.field()),
-        (StatusCode::BAD_REQUEST, Some("pickup"))
-    );
+    let res = d.f.app.book(d.f.admin_token(), body).await;
+    res.assert_field(StatusCode::BAD_REQUEST, "pickup");
     for (pickup, field) in [
         (json!({"latitude": 95, "longitude": 74}), "pickup.latitude"),
         (
@@ -610,31 +561,18 @@ async fn pickups_default_to_the_profile_and_are_checked() {
     ] {
         let mut body = d.book_body(&d.f.ambulances[1]);
         body["pickup"] = pickup.clone();
-        let res =
-            d.f.app
-                .post("/api/booking/book", Some(&d.user.token), body)
-                .await;
-        assert_eq!(
-            (res.status, res.field()),
-            (StatusCode::BAD_REQUEST, Some(field)),
-            "{pickup}"
-        );
+        let res = d.f.app.book(Some(&d.user.token), body).await;
+        res.assert_field(StatusCode::BAD_REQUEST, field);
     }
     // 200 characters after trimming is fine; blank is none.
     let mut body = d.book_body(&d.f.ambulances[1]);
     body["pickup"]["landmark"] = json!(format!("  {}  ", "l".repeat(200)));
-    let res =
-        d.f.app
-            .post("/api/booking/book", Some(&d.user.token), body)
-            .await;
-    assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+    let res = d.f.app.book(Some(&d.user.token), body).await;
+    res.assert_status(StatusCode::CREATED);
     assert_eq!(res.body["pickup"]["landmark"].as_str().unwrap().len(), 200);
     let mut body = d.book_body(&d.f.ambulances[2]);
     body["pickup"]["landmark"] = json!("   ");
-    let res =
-        d.f.app
-            .post("/api/booking/book", Some(&d.user.token), body)
-            .await;
+    let res = d.f.app.book(Some(&d.user.token), body).await;
     assert_eq!(res.status, StatusCode::CREATED);
     assert!(
         res.body["pickup"].get("landmark").is_none(),
@@ -691,7 +629,7 @@ async fn bookings_made_before_dispatch_still_read_track_and_move() {
                 Some(&d.user.token),
             )
             .await;
-    assert_eq!(track.status, StatusCode::OK, "{:?}", track.body);
+    track.assert_status(StatusCode::OK);
     assert_eq!(
         (
             track.body["pickup"].clone(),
@@ -721,7 +659,7 @@ async fn the_crew_sets_its_ambulance_out_of_service_only_while_it_holds_no_booki
             .await
     };
     let res = set("MAINTENANCE").await;
-    assert_eq!(res.status, StatusCode::OK, "{:?}", res.body);
+    res.assert_status(StatusCode::OK);
     assert_eq!(res.body["status"], "MAINTENANCE");
     d.assert_consistent().await;
     let res = set("AVAILABLE").await;
@@ -729,10 +667,7 @@ async fn the_crew_sets_its_ambulance_out_of_service_only_while_it_holds_no_booki
     d.assert_consistent().await;
     // ON_DUTY comes only with a booking.
     let res = set("ON_DUTY").await;
-    assert_eq!(
-        (res.status, res.field()),
-        (StatusCode::BAD_REQUEST, Some("status"))
-    );
+    res.assert_field(StatusCode::BAD_REQUEST, "status");
     // Holding a booking: 409, nothing written.
     let b = d.book(amb).await;
     for status in ["MAINTENANCE", "AVAILABLE"] {

@@ -10,7 +10,7 @@ use shared::{
     domain::user::{NewUser, Role},
     store::limits::EMERGENCIES_PER_USER,
     testing::{self, TestApp, TestResponse, TestUser},
-    types::{Email, Phone, Username, format_rfc3339},
+    types::format_rfc3339,
 };
 
 use crate::{
@@ -48,6 +48,15 @@ impl World {
         World { app, admin }
     }
 
+    /// A world with one hospital 1 km north of the pickup and, there, one free BLS
+    /// ambulance `number`.
+    pub async fn with_one_ambulance(number: &str) -> (World, Value) {
+        let w = World::new().await;
+        let h = w.hospital("Near", north(1.0)).await;
+        let ambulance = w.ambulance(&h, number, "BLS").await;
+        (w, ambulance)
+    }
+
     fn admin_token(&self) -> Option<&str> {
         Some(&self.admin.token)
     }
@@ -55,28 +64,26 @@ impl World {
     pub async fn hospital(&self, name: &str, (lat, lng): (f64, f64)) -> Value {
         let res = self
             .app
-            .post(
-                "/api/admin/hospitals/add",
+            .add_hospital(
                 self.admin_token(),
                 json!({"name": name, "address": format!("{name} Road"), "latitude": lat,
                        "longitude": lng, "contactInfo": format!("+91 {}", name.len())}),
             )
             .await;
-        assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+        res.assert_status(StatusCode::CREATED);
         res.body
     }
 
     pub async fn ambulance(&self, hospital: &Value, number: &str, kind: &str) -> Value {
         let res = self
             .app
-            .post(
-                "/api/admin/ambulances/add",
+            .add_ambulance(
                 self.admin_token(),
                 json!({"number": number, "status": "AVAILABLE", "type": kind,
                        "hospital": {"id": hospital["id"]}, "driverInfo": "R. Kumar"}),
             )
             .await;
-        assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+        res.assert_status(StatusCode::CREATED);
         res.body
     }
 
@@ -102,21 +109,12 @@ impl World {
                 json!({"latitude": lat, "longitude": lng, "recordedAt": format_rfc3339(at)}),
             )
             .await;
-        assert_eq!(res.status, StatusCode::NO_CONTENT, "{:?}", res.body);
+        res.assert_status(StatusCode::NO_CONTENT);
     }
 
     pub async fn ambulance_status(&self, ambulance: &Value) -> String {
-        let all = self
-            .app
-            .get("/api/admin/ambulances/all", self.admin_token())
-            .await;
-        let found = all
-            .body
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|a| a["id"] == ambulance["id"]);
-        found.unwrap()["status"].as_str().unwrap().to_owned()
+        let listed = helpers::listed_ambulance(&self.app, self.admin_token(), ambulance).await;
+        listed["status"].as_str().unwrap().to_owned()
     }
 
     pub async fn cancel(&self, user: &TestUser, booking: &Value) -> TestResponse {
@@ -143,7 +141,7 @@ async fn one_tap_dispatches_the_nearest_free_ambulance_to_the_nearest_hospital()
     let user = w.app.user("asha").await;
 
     let res = w.emergency(&user, &pickup_body(), None).await;
-    assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+    res.assert_status(StatusCode::CREATED);
     let b = res.body;
     assert_eq!(
         (&b["bookingType"], &b["bookingStatus"], &b["tripStage"]),
@@ -207,7 +205,7 @@ async fn assigned_after_a_report(ago: i64) -> String {
     let res = w
         .emergency(&w.app.user("ann").await, &pickup_body(), None)
         .await;
-    assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+    res.assert_status(StatusCode::CREATED);
     w.assert_consistent().await;
     res.body["ambulance"]["number"].as_str().unwrap().to_owned()
 }
@@ -238,7 +236,7 @@ async fn an_ambulance_ranked_at_its_hospital_is_taken_only_without_a_fresh_posit
     let res = w
         .emergency(&w.app.user("cyrus").await, &pickup_body(), None)
         .await;
-    assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+    res.assert_status(StatusCode::CREATED);
     assert_eq!(res.body["ambulance"]["id"], other["id"]);
     assert_eq!(w.ambulance_status(&elsewhere).await, "AVAILABLE");
     w.assert_consistent().await;
@@ -261,7 +259,7 @@ async fn the_type_asked_for_and_none_free_near() {
     let mut body = pickup_body();
     body["ambulanceType"] = json!("BLS");
     let res = w.emergency(&user, &body, None).await;
-    assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+    res.assert_status(StatusCode::CREATED);
     assert_eq!(res.body["ambulance"]["id"], bls["id"]);
     assert_eq!(res.body["ambulance"]["type"], "BLS");
     assert_eq!(w.cancel(&user, &res.body).await.status, StatusCode::OK);
@@ -270,7 +268,7 @@ async fn the_type_asked_for_and_none_free_near() {
     // hospitals with their phones, nearest first.
     body["ambulanceType"] = json!("PTA");
     let res = w.emergency(&user, &body, None).await;
-    assert_eq!(res.status, StatusCode::CONFLICT, "{:?}", res.body);
+    res.assert_status(StatusCode::CONFLICT);
     assert_eq!(res.message(), "No ambulance is available near you");
     let hospitals = res.body["hospitals"].as_array().unwrap();
     let names: Vec<&str> = hospitals
@@ -291,26 +289,18 @@ async fn the_type_asked_for_and_none_free_near() {
     let mut bad = pickup_body();
     bad["ambulanceType"] = json!("HELICOPTER");
     let res = w.emergency(&user, &bad, None).await;
-    assert_eq!(
-        (res.status, res.field()),
-        (StatusCode::BAD_REQUEST, Some("ambulanceType"))
-    );
+    res.assert_field(StatusCode::BAD_REQUEST, "ambulanceType");
 }
 
 #[tokio::test]
 async fn without_a_pickup_the_profile_location_and_without_either_a_400() {
-    let w = World::new().await;
-    let h = w.hospital("Near", north(1.0)).await;
-    let amb = w.ambulance(&h, "P-1", "BLS").await;
+    let (w, amb) = World::with_one_ambulance("P-1").await;
     let store = &w.app.state.store;
     let homeless = store
         .create_user(NewUser {
-            username: Username::try_from("homeless".to_owned()).unwrap(),
-            email: Email::try_from("homeless@example.com".to_owned()).unwrap(),
-            phone: Phone::try_from("+15550003333".to_owned()).unwrap(),
+            account: testing::test_account("homeless", "+15550003333").await,
             location: None,
             role: Role::User,
-            password_hash: testing::test_password_hash().await,
         })
         .await
         .unwrap();
@@ -320,20 +310,16 @@ async fn without_a_pickup_the_profile_location_and_without_either_a_400() {
         username: homeless.username,
     };
     let res = w.emergency(&homeless, &json!({}), None).await;
-    assert_eq!(
-        (res.status, res.field()),
-        (StatusCode::BAD_REQUEST, Some("pickup"))
-    );
+    res.assert_field(StatusCode::BAD_REQUEST, "pickup");
     let located = w.app.user("located").await;
     let res = w
         .app
-        .put(
-            "/api/user/profile",
+        .edit_profile(
             Some(&located.token),
             json!({"email": "located@example.com", "latitude": PICKUP.0, "longitude": PICKUP.1}),
         )
         .await;
-    assert_eq!(res.status, StatusCode::OK, "{:?}", res.body);
+    res.assert_status(StatusCode::OK);
     let res = w
         .emergency(
             &located,
@@ -341,7 +327,7 @@ async fn without_a_pickup_the_profile_location_and_without_either_a_400() {
             None,
         )
         .await;
-    assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+    res.assert_status(StatusCode::CREATED);
     assert_eq!(res.body["ambulance"]["id"], amb["id"]);
     assert_eq!(
         res.body["pickup"],
@@ -367,7 +353,7 @@ async fn retries_with_one_idempotency_key_make_one_emergency() {
     let answers = join_all(sends).await;
     let first = &answers[0].body;
     for a in &answers {
-        assert_eq!(a.status, StatusCode::CREATED, "{:?}", a.body);
+        a.assert_status(StatusCode::CREATED);
         assert_eq!(a.body["id"], first["id"]);
     }
     let again = w.emergency(&user, &pickup_body(), Some("tap-1")).await;
@@ -403,7 +389,7 @@ async fn one_open_emergency_per_user() {
     // A second one, with another key or none: 409 naming the open one.
     for key in [Some("b"), None] {
         let res = w.emergency(&user, &pickup_body(), key).await;
-        assert_eq!(res.status, StatusCode::CONFLICT, "{:?}", res.body);
+        res.assert_status(StatusCode::CONFLICT);
         assert_eq!(res.body["bookingId"], first["id"]);
         assert!(
             res.message().contains(&format!("#{}", first["id"])),
@@ -423,14 +409,13 @@ async fn one_open_emergency_per_user() {
         .unwrap();
     let form = w
         .app
-        .post(
-            "/api/booking/book",
+        .book(
             Some(&user.token),
             json!({"hospitalId": h["id"], "ambulanceId": free["id"], "bookingType": "EMERGENCY",
                    "patient": {"name": "Fay", "age": 30, "gender": "Female", "condition": "c"}}),
         )
         .await;
-    assert_eq!(form.status, StatusCode::CREATED, "{:?}", form.body);
+    form.assert_status(StatusCode::CREATED);
     assert_eq!(w.cancel(&user, &form.body).await.status, StatusCode::OK);
     let res = w.emergency(&user, &pickup_body(), None).await;
     assert_eq!(res.status, StatusCode::CONFLICT);
@@ -446,12 +431,12 @@ async fn one_open_emergency_per_user() {
             w.admin_token(),
         )
         .await;
-    assert_eq!(done.status, StatusCode::OK, "{:?}", done.body);
+    done.assert_status(StatusCode::OK);
     let second = w.emergency(&user, &pickup_body(), None).await;
-    assert_eq!(second.status, StatusCode::CREATED, "{:?}", second.body);
+    second.assert_status(StatusCode::CREATED);
     assert_eq!(w.cancel(&user, &second.body).await.status, StatusCode::OK);
     let third = w.emergency(&user, &pickup_body(), None).await;
-    assert_eq!(third.status, StatusCode::CREATED, "{:?}", third.body);
+    third.assert_status(StatusCode::CREATED);
     // The open-bookings guard holds only what is open: the third.
     let open = w.app.state.store.open_booking_ids(user.id).await.unwrap();
     assert_eq!(open, [id_of(&third.body)]);
@@ -460,24 +445,22 @@ async fn one_open_emergency_per_user() {
 
 #[tokio::test]
 async fn emergencies_dispatched_per_account_are_limited_refusals_are_not_counted() {
-    let w = World::new().await;
-    let h = w.hospital("Near", north(1.0)).await;
-    let ambulance = w.ambulance(&h, "L-1", "BLS").await;
+    let (w, ambulance) = World::with_one_ambulance("L-1").await;
     let max = EMERGENCIES_PER_USER.max;
     let user = w.app.user("prank").await;
     // Refusals send no ambulance and are not counted: an open emergency (409) ...
     let first = w.emergency(&user, &pickup_body(), Some("k0")).await;
-    assert_eq!(first.status, StatusCode::CREATED, "{:?}", first.body);
+    first.assert_status(StatusCode::CREATED);
     for i in 0..max {
         let res = w
             .emergency(&user, &pickup_body(), Some(&format!("open{i}")))
             .await;
-        assert_eq!(res.status, StatusCode::CONFLICT, "{:?}", res.body);
+        res.assert_status(StatusCode::CONFLICT);
     }
     // ... and none free (409 with hospitals), here from another account's turn.
     let other = w.app.user("neighbour").await;
     let none = w.emergency(&other, &pickup_body(), None).await;
-    assert_eq!(none.status, StatusCode::CONFLICT, "{:?}", none.body);
+    none.assert_status(StatusCode::CONFLICT);
     assert!(none.body["hospitals"].is_array(), "{:?}", none.body);
     assert_eq!(w.cancel(&user, &first.body).await.status, StatusCode::OK);
     // Dispatched then cancelled, `max` times in all: each one counted ...
@@ -497,13 +480,9 @@ async fn emergencies_dispatched_per_account_are_limited_refusals_are_not_counted
     // ... and the next is 429 with Retry-After, telling whom to call; nothing written.
     let stats = w.app.get("/api/admin/stats", w.admin_token()).await.body;
     let res = w.emergency(&user, &pickup_body(), Some("over")).await;
-    assert_eq!(res.status, StatusCode::TOO_MANY_REQUESTS, "{:?}", res.body);
+    res.assert_status(StatusCode::TOO_MANY_REQUESTS);
     assert_eq!(res.message(), EMERGENCIES_PER_USER.message);
-    let secs: i64 = res.headers["retry-after"]
-        .to_str()
-        .unwrap()
-        .parse()
-        .unwrap();
+    let secs = res.retry_after();
     assert!(
         (1..=EMERGENCIES_PER_USER.window_secs).contains(&secs),
         "{secs}"
@@ -515,15 +494,13 @@ async fn emergencies_dispatched_per_account_are_limited_refusals_are_not_counted
     assert_eq!(w.ambulance_status(&ambulance).await, "AVAILABLE");
     // Another account is not held back by it.
     let res = w.emergency(&other, &pickup_body(), None).await;
-    assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+    res.assert_status(StatusCode::CREATED);
     w.assert_consistent().await;
 }
 
 #[tokio::test]
 async fn only_signed_in_users_ask_and_bad_input_names_the_field() {
-    let w = World::new().await;
-    let h = w.hospital("Near", north(1.0)).await;
-    let amb = w.ambulance(&h, "Q-1", "BLS").await;
+    let (w, amb) = World::with_one_ambulance("Q-1").await;
     let crew = w.app.crew("crew_q", id_of(&amb)).await;
     let user = w.app.user("gus").await;
     let res = w
@@ -533,7 +510,7 @@ async fn only_signed_in_users_ask_and_bad_input_names_the_field() {
     assert_eq!(res.status, StatusCode::UNAUTHORIZED);
     for caller in [&w.admin, &crew] {
         let res = w.emergency(caller, &pickup_body(), None).await;
-        assert_eq!(res.status, StatusCode::FORBIDDEN, "{:?}", res.body);
+        res.assert_status(StatusCode::FORBIDDEN);
     }
     for (body, field) in [
         (
@@ -554,17 +531,10 @@ async fn only_signed_in_users_ask_and_bad_input_names_the_field() {
         ),
     ] {
         let res = w.emergency(&user, &body, None).await;
-        assert_eq!(
-            (res.status, res.field()),
-            (StatusCode::BAD_REQUEST, Some(field)),
-            "{body}"
-        );
+        res.assert_field(StatusCode::BAD_REQUEST, field);
     }
     let res = w.emergency(&user, &pickup_body(), Some("   ")).await;
-    assert_eq!(
-        (res.status, res.field()),
-        (StatusCode::BAD_REQUEST, Some("Idempotency-Key"))
-    );
+    res.assert_field(StatusCode::BAD_REQUEST, "Idempotency-Key");
     assert_eq!(w.ambulance_status(&amb).await, "AVAILABLE");
     w.assert_consistent().await;
 }

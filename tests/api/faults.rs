@@ -128,8 +128,7 @@ async fn bookings_interrupted_by_a_dead_database_are_whole_or_absent() {
 
     // A burst of bookings; the database dies in the middle of it.
     let burst = join_all(users.iter().zip(&ambulances).map(|(u, a)| {
-        app.post(
-            "/api/booking/book",
+        app.book(
             Some(&u.token),
             json!({"hospitalId": hospital.id, "ambulanceId": a.id, "patient": {"name": "P", "age": 30, "gender": "Other", "condition": "c"}}),
         )
@@ -168,7 +167,7 @@ async fn bookings_interrupted_by_a_dead_database_are_whole_or_absent() {
 
     // Every stored booking holds its ambulance, every held ambulance has its booking,
     // and the counters equal a recount.
-    assert_eq!(page.status, StatusCode::OK, "{:?}", page.body);
+    page.assert_status(StatusCode::OK);
     let bookings: Vec<Value> = page.body["content"].as_array().unwrap().clone();
     for b in &bookings {
         let amb = Id::try_from(b["ambulanceId"].as_u64().unwrap()).unwrap();

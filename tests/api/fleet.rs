@@ -34,26 +34,24 @@ impl Apps {
     async fn add_hospital(&self, name: &str, lat: f64, lng: f64) -> Value {
         let res = self
             .admin_app
-            .post(
-                "/api/admin/hospitals/add",
+            .add_hospital(
                 Some(&self.admin.token),
                 json!({ "name": name, "address": format!("{name} Road"), "latitude": lat, "longitude": lng, "contactInfo": "+911234567" }),
             )
             .await;
-        assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+        res.assert_status(StatusCode::CREATED);
         res.body
     }
 
     async fn add_ambulance(&self, number: &str, hospital: &Value, status: &str) -> Value {
         let res = self
             .admin_app
-            .post(
-                "/api/admin/ambulances/add",
+            .add_ambulance(
                 Some(&self.admin.token),
                 json!({ "number": number, "status": status, "hospital": { "id": hospital["id"] }, "driverInfo": "Ravi Kumar", "type": "ALS", "contactInfo": "+919999999" }),
             )
             .await;
-        assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+        res.assert_status(StatusCode::CREATED);
         res.body
     }
 
@@ -62,7 +60,7 @@ impl Apps {
             .ambulances
             .get(&format!("/api/ambulances/counts{query}"), None)
             .await;
-        assert_eq!(res.status, StatusCode::OK, "{:?}", res.body);
+        res.assert_status(StatusCode::OK);
         serde_json::from_value(res.body).unwrap()
     }
 
@@ -327,12 +325,7 @@ async fn bad_parameters_are_400_naming_them() {
         ),
     ] {
         let res = a.admin_app.call(method, uri, token, None).await;
-        assert_eq!(
-            (res.status, res.field()),
-            (StatusCode::BAD_REQUEST, Some(field)),
-            "{uri}: {:?}",
-            res.body
-        );
+        res.assert_field(StatusCode::BAD_REQUEST, field);
     }
     for (body, field) in [
         (json!({"name":"n","address":"a","latitude":1}), "longitude"),
@@ -349,16 +342,8 @@ async fn bad_parameters_are_400_naming_them() {
             "contactInfo",
         ),
     ] {
-        let res = a
-            .admin_app
-            .post("/api/admin/hospitals/add", token, body)
-            .await;
-        assert_eq!(
-            (res.status, res.field()),
-            (StatusCode::BAD_REQUEST, Some(field)),
-            "{:?}",
-            res.body
-        );
+        let res = a.admin_app.add_hospital(token, body).await;
+        res.assert_field(StatusCode::BAD_REQUEST, field);
     }
     for (body, field) in [
         (json!({"status":"AVAILABLE","hospital":{"id":1}}), "number"),
@@ -377,69 +362,44 @@ async fn bad_parameters_are_400_naming_them() {
         ),
         (json!({"number":"X","hospital":{"id":1}}), "status"),
     ] {
-        let res = a
-            .admin_app
-            .post("/api/admin/ambulances/add", token, body)
-            .await;
-        assert_eq!(
-            (res.status, res.field()),
-            (StatusCode::BAD_REQUEST, Some(field)),
-            "{:?}",
-            res.body
-        );
+        let res = a.admin_app.add_ambulance(token, body).await;
+        res.assert_field(StatusCode::BAD_REQUEST, field);
     }
     let res = a
         .admin_app
-        .post(
-            "/api/admin/hospitals/add",
+        .add_hospital(
             token,
             json!({"name":" ","address":"a","latitude":1,"longitude":1}),
         )
         .await;
-    assert_eq!(
-        (res.status, res.field()),
-        (StatusCode::BAD_REQUEST, Some("name"))
-    );
+    res.assert_field(StatusCode::BAD_REQUEST, "name");
     let res = a
         .admin_app
-        .post(
-            "/api/admin/hospitals/add",
+        .add_hospital(
             token,
             json!({"name":"n","address":"a","latitude":91,"longitude":1}),
         )
         .await;
-    assert_eq!(
-        (res.status, res.field()),
-        (StatusCode::BAD_REQUEST, Some("latitude"))
-    );
+    res.assert_field(StatusCode::BAD_REQUEST, "latitude");
     let res = a
         .admin_app
-        .post(
-            "/api/admin/ambulances/add",
+        .add_ambulance(
             token,
             json!({"number":"X","status":"ON_DUTY","hospital":{"id":1}}),
         )
         .await;
-    assert_eq!(
-        (res.status, res.field()),
-        (StatusCode::BAD_REQUEST, Some("status"))
-    );
+    res.assert_field(StatusCode::BAD_REQUEST, "status");
     let res = a
         .admin_app
-        .post(
-            "/api/admin/ambulances/add",
+        .add_ambulance(
             token,
             json!({"number":"X","status":"AVAILABLE","hospital":{"id":1},"type":"JET"}),
         )
         .await;
-    assert_eq!(
-        (res.status, res.field()),
-        (StatusCode::BAD_REQUEST, Some("type"))
-    );
+    res.assert_field(StatusCode::BAD_REQUEST, "type");
     let res = a
         .admin_app
-        .post(
-            "/api/admin/ambulances/add",
+        .add_ambulance(
             token,
             json!({"number":"X","status":"AVAILABLE","hospital":{"id":424242}}),
         )
@@ -486,8 +446,7 @@ async fn ambulance_numbers_are_unique_and_statuses_move() {
     let amb = a.add_ambulance("PB-10-AB-1234", &h, "AVAILABLE").await;
     let dup = a
         .admin_app
-        .post(
-            "/api/admin/ambulances/add",
+        .add_ambulance(
             token,
             json!({"number":"pb-10-ab-1234","status":"AVAILABLE","hospital":{"id":h["id"]}}),
         )
@@ -649,13 +608,7 @@ async fn held_ambulances_cannot_be_freed_or_removed_nor_their_hospital() {
         )
         .await;
     assert_eq!(res.status, StatusCode::CONFLICT);
-    let res = a
-        .admin_app
-        .delete(
-            &format!("/api/admin/hospitals/remove?hospitalId={}", h["id"]),
-            token,
-        )
-        .await;
+    let res = a.admin_app.remove_hospital(token, &h["id"]).await;
     assert_eq!(res.status, StatusCode::CONFLICT);
     assert!(res.message().contains("#77"), "{}", res.message());
     // Nothing was removed.
@@ -697,14 +650,8 @@ async fn removing_a_hospital_takes_its_idle_ambulances() {
         )
         .await;
     }
-    let res = a
-        .admin_app
-        .delete(
-            &format!("/api/admin/hospitals/remove?hospitalId={}", gone["id"]),
-            token,
-        )
-        .await;
-    assert_eq!(res.status, StatusCode::NO_CONTENT, "{:?}", res.body);
+    let res = a.admin_app.remove_hospital(token, &gone["id"]).await;
+    res.assert_status(StatusCode::NO_CONTENT);
     assert_eq!(
         a.hospitals
             .get(&format!("/api/hospitals/{}", gone["id"]), None)
@@ -726,13 +673,7 @@ async fn removing_a_hospital_takes_its_idle_ambulances() {
         }
     );
     assert_eq!(a.counts("").await, a.recount().await);
-    let res = a
-        .admin_app
-        .delete(
-            &format!("/api/admin/hospitals/remove?hospitalId={}", gone["id"]),
-            token,
-        )
-        .await;
+    let res = a.admin_app.remove_hospital(token, &gone["id"]).await;
     assert_eq!(res.status, StatusCode::NOT_FOUND);
 }
 
@@ -776,7 +717,7 @@ async fn counters_equal_a_recount_after_random_operations() {
                 if held.contains_key(&amb_id) && status != "ON_DUTY" {
                     assert_eq!(res.status, StatusCode::CONFLICT);
                 } else {
-                    assert_eq!(res.status, StatusCode::OK, "{:?}", res.body);
+                    res.assert_status(StatusCode::OK);
                 }
             }
             3 if !fleet.is_empty() => {
@@ -841,13 +782,7 @@ async fn a_big_hospital_with_one_held_ambulance_is_not_touched() {
     }
     hold(&a, &fleet[57], 4242).await;
     let before = a.counts("").await;
-    let res = a
-        .admin_app
-        .delete(
-            &format!("/api/admin/hospitals/remove?hospitalId={}", h["id"]),
-            token,
-        )
-        .await;
+    let res = a.admin_app.remove_hospital(token, &h["id"]).await;
     assert_eq!(res.status, StatusCode::CONFLICT);
     assert!(
         res.message().contains("#4242") && res.message().contains("BIG-57"),
@@ -859,14 +794,8 @@ async fn a_big_hospital_with_one_held_ambulance_is_not_touched() {
 
     // Once the booking ends, the whole fleet (two transactions) goes with it.
     assert!(try_release(&a, &fleet[57], 4242).await);
-    let res = a
-        .admin_app
-        .delete(
-            &format!("/api/admin/hospitals/remove?hospitalId={}", h["id"]),
-            token,
-        )
-        .await;
-    assert_eq!(res.status, StatusCode::NO_CONTENT, "{:?}", res.body);
+    let res = a.admin_app.remove_hospital(token, &h["id"]).await;
+    res.assert_status(StatusCode::NO_CONTENT);
     assert_eq!(a.counts("").await, AmbulanceCounts::default());
     assert_eq!(a.recount().await, AmbulanceCounts::default());
     // The numbers are free again.
@@ -894,14 +823,8 @@ async fn a_small_hospital_goes_in_one_transaction_with_its_numbers_freed() {
         )
         .await;
     assert_eq!(res.status, StatusCode::OK, "manual ON_DUTY, no booking");
-    let res = a
-        .admin_app
-        .delete(
-            &format!("/api/admin/hospitals/remove?hospitalId={}", h["id"]),
-            token,
-        )
-        .await;
-    assert_eq!(res.status, StatusCode::NO_CONTENT, "{:?}", res.body);
+    let res = a.admin_app.remove_hospital(token, &h["id"]).await;
+    res.assert_status(StatusCode::NO_CONTENT);
     assert_eq!(a.counts("").await, AmbulanceCounts::default());
     assert_eq!(
         a.hospitals.get("/api/hospitals/all", None).await.body["totalElements"],

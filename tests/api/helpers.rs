@@ -80,6 +80,18 @@ pub async fn assert_consistent(app: &TestApp, admin_token: &str) {
     }
 }
 
+/// `ambulance` as the admin's list of the fleet shows it now.
+pub async fn listed_ambulance(
+    app: &TestApp,
+    admin_token: Option<&str>,
+    ambulance: &Value,
+) -> Value {
+    let all = app.get("/api/admin/ambulances/all", admin_token).await;
+    let list = all.body.as_array().expect("a list of ambulances");
+    let found = list.iter().find(|a| a["id"] == ambulance["id"]);
+    found.expect("the ambulance is listed").clone()
+}
+
 /// The stages of a booking's timeline, oldest first.
 pub fn stages(booking: &Value) -> Vec<String> {
     booking["timeline"]

@@ -9,14 +9,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use aws_sdk_dynamodb::{
-    config::{
-        ConfigBag, Intercept, RuntimeComponents,
-        interceptors::{
-            BeforeSerializationInterceptorContextMut, BeforeTransmitInterceptorContextRef,
-        },
-    },
-    operation::transact_write_items::TransactWriteItemsInput,
-    types::AttributeValue,
+    operation::transact_write_items::TransactWriteItemsInput, types::AttributeValue,
 };
 use futures::future::join_all;
 use http::StatusCode;
@@ -30,7 +23,7 @@ use shared::{
     },
     geo::haversine_km,
     store::{Key, hospital_index::LOG_LEN, keys},
-    testing::{TestApp, TestUser, fresh_state},
+    testing::{TestApp, TestUser, fresh_state, hooks::Hooks},
     types::{Id, LatLng},
 };
 
@@ -81,13 +74,8 @@ async fn grid(state: &AppState) -> Vec<(f64, f64)> {
 }
 
 async fn nearest_ids(app: &TestApp, lat: f64, lng: f64, limit: usize) -> Vec<u64> {
-    let res = app
-        .get(
-            &format!("/api/hospitals/nearest?lat={lat}&lng={lng}&limit={limit}&radiusKm=50"),
-            None,
-        )
-        .await;
-    assert_eq!(res.status, StatusCode::OK, "{:?}", res.body);
+    let res = app.nearest(lat, lng, limit, 50.0).await;
+    res.assert_status(StatusCode::OK);
     res.body
         .as_array()
         .unwrap()
@@ -98,13 +86,12 @@ async fn nearest_ids(app: &TestApp, lat: f64, lng: f64, limit: usize) -> Vec<u64
 
 async fn add(admin_app: &TestApp, admin: &TestUser, name: &str, lat: f64, lng: f64) -> Value {
     let res = admin_app
-        .post(
-            "/api/admin/hospitals/add",
+        .add_hospital(
             Some(&admin.token),
             json!({ "name": name, "address": "1 New Road", "latitude": lat, "longitude": lng }),
         )
         .await;
-    assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+    res.assert_status(StatusCode::CREATED);
     res.body
 }
 
@@ -146,13 +133,8 @@ async fn an_admin_write_is_in_the_very_next_search_of_every_warm_instance() {
     );
 
     // Removed: gone from the next search of both.
-    let res = admin_app
-        .delete(
-            &format!("/api/admin/hospitals/remove?hospitalId={id}"),
-            Some(&admin.token),
-        )
-        .await;
-    assert_eq!(res.status, StatusCode::NO_CONTENT, "{:?}", res.body);
+    let res = admin_app.remove_hospital(Some(&admin.token), id).await;
+    res.assert_status(StatusCode::NO_CONTENT);
     assert_eq!(nearest_ids(&b_app, 30.655, 74.335, 3).await, before);
     assert_eq!(nearest_ids(&c_app, 30.655, 74.335, 3).await, before);
 
@@ -234,57 +216,42 @@ async fn concurrent_adds_from_many_instances_all_reach_the_index() {
 static DROP_TRANSACTIONS: AtomicBool = AtomicBool::new(false);
 static STALE_VERSION: AtomicBool = AtomicBool::new(false);
 
-#[derive(Debug)]
-struct Faults;
-
-impl Intercept for Faults {
-    fn name(&self) -> &'static str {
-        "Faults"
-    }
-    fn modify_before_serialization(
-        &self,
-        context: &mut BeforeSerializationInterceptorContextMut<'_>,
-        _components: &RuntimeComponents,
-        _cfg: &mut ConfigBag,
-    ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
-        if !STALE_VERSION.load(Ordering::Relaxed) {
-            return Ok(());
-        }
-        if let Some(tx) = context
-            .input_mut()
-            .downcast_mut::<TransactWriteItemsInput>()
-        {
-            for item in tx.transact_items.iter_mut().flatten() {
-                if let Some(update) = &mut item.update
-                    && update.key.get("sk")
-                        == Some(&AttributeValue::S(keys::hospital_index_version().sk))
-                {
-                    // As if another write had moved the generation since it was read.
-                    update
-                        .expression_attribute_values
-                        .get_or_insert_default()
-                        .insert(":old".into(), n(u64::MAX / 2));
+fn faults() -> Hooks {
+    Hooks::new("Faults")
+        .on_input(|context| {
+            if !STALE_VERSION.load(Ordering::Relaxed) {
+                return Ok(());
+            }
+            if let Some(tx) = context
+                .input_mut()
+                .downcast_mut::<TransactWriteItemsInput>()
+            {
+                for item in tx.transact_items.iter_mut().flatten() {
+                    if let Some(update) = &mut item.update
+                        && update.key.get("sk")
+                            == Some(&AttributeValue::S(keys::hospital_index_version().sk))
+                    {
+                        // As if another write had moved the generation since it was read.
+                        update
+                            .expression_attribute_values
+                            .get_or_insert_default()
+                            .insert(":old".into(), n(u64::MAX / 2));
+                    }
                 }
             }
-        }
-        Ok(())
-    }
-    fn read_before_transmit(
-        &self,
-        context: &BeforeTransmitInterceptorContextRef<'_>,
-        _components: &RuntimeComponents,
-        _cfg: &mut ConfigBag,
-    ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
-        let is_tx = context
-            .request()
-            .headers()
-            .get("x-amz-target")
-            .is_some_and(|t| t.ends_with("TransactWriteItems"));
-        if is_tx && DROP_TRANSACTIONS.load(Ordering::Relaxed) {
-            return Err("connection dropped (test fault)".into());
-        }
-        Ok(())
-    }
+            Ok(())
+        })
+        .on_send(|context| {
+            let is_tx = context
+                .request()
+                .headers()
+                .get("x-amz-target")
+                .is_some_and(|t| t.ends_with("TransactWriteItems"));
+            if is_tx && DROP_TRANSACTIONS.load(Ordering::Relaxed) {
+                return Err("connection dropped (test fault)".into());
+            }
+            Ok(())
+        })
 }
 
 /// Sets the hospital id sequence (back, so the next add collides with a taken id).
@@ -321,18 +288,7 @@ async fn a_refused_or_failed_hospital_write_changes_neither_the_hospital_nor_the
     let state = fresh_state().await;
     grid(&state).await;
     let faulty = AppState {
-        store: Store::new(
-            aws_sdk_dynamodb::Client::from_conf(
-                state
-                    .store
-                    .client()
-                    .config()
-                    .to_builder()
-                    .interceptor(Faults)
-                    .build(),
-            ),
-            state.store.table(),
-        ),
+        store: faults().on(&state.store),
         ..state.clone()
     };
     let before = snapshot_of(&state).await;
@@ -368,8 +324,7 @@ async fn a_refused_or_failed_hospital_write_changes_neither_the_hospital_nor_the
     let admin = admin_app.admin().await;
     STALE_VERSION.store(true, Ordering::Relaxed);
     let res = admin_app
-        .post(
-            "/api/admin/hospitals/add",
+        .add_hospital(
             Some(&admin.token),
             json!({ "name": "Lost", "address": "x", "latitude": 30.65, "longitude": 74.33 }),
         )

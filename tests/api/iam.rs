@@ -52,7 +52,7 @@ async fn tour(app: &TestApp) {
             json!({"pickup": {"latitude": 30.0, "longitude": 74.0}}),
         )
         .await;
-    assert_eq!(res.status, StatusCode::CONFLICT, "{:?}", res.body);
+    res.assert_status(StatusCode::CONFLICT);
     call(Method::GET, "/api/admin/live?bbox=29,73,31,75", admin, None).await;
     let add_hospital = json!({"name": "Tour", "address": "A", "latitude": 30.0, "longitude": 74.0});
     let h = call(
@@ -83,11 +83,7 @@ async fn tour(app: &TestApp) {
         "phone": "+15550001111", "latitude": 30.0, "longitude": 74.0});
     call(Method::POST, "/api/auth/register", None, Some(walker)).await;
     let wrong = app
-        .post(
-            "/api/auth/login",
-            None,
-            json!({"username": "walker", "password": "wrong-password"}),
-        )
+        .login(json!({"username": "walker", "password": "wrong-password"}))
         .await;
     assert_eq!(wrong.status, StatusCode::UNAUTHORIZED);
     let login = json!({"username": "walker", "password": TEST_PASSWORD});
@@ -135,7 +131,7 @@ async fn tour(app: &TestApp) {
         .body(lambda_http::Body::from(book(&ambulances[0]).to_string()))
         .unwrap();
     let booked = app.send(request).await;
-    assert_eq!(booked.status, StatusCode::CREATED, "{:?}", booked.body);
+    booked.assert_status(StatusCode::CREATED);
     let id = &booked.body["id"];
     call(Method::GET, "/api/booking/history", user, None).await;
     call(Method::GET, &format!("/api/booking/{id}"), user, None).await;
@@ -154,7 +150,7 @@ async fn tour(app: &TestApp) {
     let tap = json!({"pickup": {"latitude": 30.0, "longitude": 74.0}});
     let fresh = app.new_instance(api_tests::system);
     let tapped = fresh.post("/api/booking/emergency", user, tap).await;
-    assert_eq!(tapped.status, StatusCode::CREATED, "{:?}", tapped.body);
+    tapped.assert_status(StatusCode::CREATED);
     let tapped = &tapped.body["id"];
     let patient = json!({"name": "P", "age": 40, "gender": "Male", "condition": "c"});
     let patient_uri = format!("/api/booking/{tapped}/patient");

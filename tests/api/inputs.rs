@@ -117,11 +117,7 @@ async fn text_with_control_or_no_visible_characters_is_refused_by_field() {
         }
     }
     let res = app
-        .put(
-            "/api/user/profile",
-            u,
-            json!({"email": "\u{202e}moc.elpmaxe@a"}),
-        )
+        .edit_profile(u, json!({"email": "\u{202e}moc.elpmaxe@a"}))
         .await;
     assert_eq!(res.field(), Some("email"), "{:?}", res.body);
     assert!(stored.is_empty(), "accepted:\n{}", stored.join("\n"));
@@ -132,8 +128,8 @@ async fn text_with_control_or_no_visible_characters_is_refused_by_field() {
     // A blank optional field is no value at all, never invisible text.
     let mut body = add_hospital.clone();
     body["contactInfo"] = json!("\u{200b}\u{200b}");
-    let res = app.post("/api/admin/hospitals/add", a, body).await;
-    assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+    let res = app.add_hospital(a, body).await;
+    res.assert_status(StatusCode::CREATED);
     assert_eq!(res.body["contactInfo"], Value::Null);
 }
 
@@ -143,13 +139,12 @@ async fn text_is_stored_in_nfc() {
     let admin = app.admin().await;
     // "José" with a combining accent, and "Zürich" precomposed: one spelling each.
     let res = app
-        .post(
-            "/api/admin/hospitals/add",
+        .add_hospital(
             Some(&admin.token),
             json!({"name": "Jose\u{301} Clinic", "address": "Zu\u{308}rich\r\nStreet 1", "latitude": 1.0, "longitude": 1.0}),
         )
         .await;
-    assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+    res.assert_status(StatusCode::CREATED);
     assert_eq!(res.body["name"], "Jos\u{e9} Clinic");
     assert_eq!(res.body["address"], "Z\u{fc}rich\nStreet 1");
     let read = app
@@ -347,7 +342,7 @@ async fn only_requests_through_cloudfront_reach_a_deployed_function() {
                 &format!("viewer{i}"),
             ))
             .await;
-        assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+        res.assert_status(StatusCode::CREATED);
     }
     let res = deployed
         .send(with(
@@ -379,7 +374,7 @@ async fn only_requests_through_cloudfront_reach_a_deployed_function() {
                 &format!("local{i}"),
             ))
             .await;
-        assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+        res.assert_status(StatusCode::CREATED);
     }
     let res = local.send(with(None, "192.0.2.250", "spoofer")).await;
     assert_eq!(res.status, StatusCode::TOO_MANY_REQUESTS);
@@ -491,11 +486,6 @@ async fn a_long_history_comes_in_pieces_of_a_hundred() {
     assert_eq!(answers[0], answers[1]);
     for bad in ["abc", "0", "-1"] {
         let res = page(format!("?before={bad}")).await;
-        assert_eq!(
-            (res.status, res.field()),
-            (StatusCode::BAD_REQUEST, Some("before")),
-            "{bad}: {:?}",
-            res.body
-        );
+        res.assert_field(StatusCode::BAD_REQUEST, "before");
     }
 }

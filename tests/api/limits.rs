@@ -8,7 +8,7 @@ use http::{Method, StatusCode};
 use serde_json::{Value, json};
 use shared::{
     domain::ambulance::AmbulanceStatus,
-    store::limits::{BOOKINGS_PER_ADDRESS, BOOKINGS_PER_USER, REGISTRATIONS_PER_ADDRESS},
+    store::limits::{BOOKINGS_PER_ADDRESS, BOOKINGS_PER_USER, Limit, REGISTRATIONS_PER_ADDRESS},
     testing::{TestApp, TestResponse, TestUser},
     types::Id,
 };
@@ -45,15 +45,21 @@ fn count(results: &[TestResponse], status: StatusCode) -> usize {
     results.iter().filter(|r| r.status == status).count()
 }
 
-/// Every 429 says when to come back, within the limit's window.
-fn assert_retry_after(results: &[TestResponse], window_secs: i64) {
+/// Exactly `passed` of the requests got past `limit`, the others a 429 that says
+/// its message and when to come back (within the limit's window).
+fn assert_limited(results: &[TestResponse], passed: usize, limit: &Limit) {
+    let refused = count(results, StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(refused, results.len() - passed, "{:?}", statuses(results));
     for r in results
         .iter()
         .filter(|r| r.status == StatusCode::TOO_MANY_REQUESTS)
     {
-        let secs: i64 = r.headers["retry-after"].to_str().unwrap().parse().unwrap();
-        assert!((1..=window_secs).contains(&secs), "Retry-After {secs}");
-        assert!(!r.message().is_empty());
+        let secs = r.retry_after();
+        assert!(
+            (1..=limit.window_secs).contains(&secs),
+            "Retry-After {secs}"
+        );
+        assert_eq!(r.message(), limit.message);
     }
 }
 
@@ -92,9 +98,9 @@ async fn one_account_holds_at_most_three_open_bookings() {
     let nodes = app.instances(INSTANCES, api_tests::system).await;
 
     // Ten at once, each for another free ambulance, over 16 instances.
-    let results = join_all((0..10).map(|i| {
-        nodes[i % INSTANCES].post("/api/booking/book", Some(&user.token), booking(h, ambs[i]))
-    }))
+    let results = join_all(
+        (0..10).map(|i| nodes[i % INSTANCES].book(Some(&user.token), booking(h, ambs[i]))),
+    )
     .await;
     assert_eq!(
         statuses(&results),
@@ -121,17 +127,10 @@ async fn one_account_holds_at_most_three_open_bookings() {
         app.patch(&cancel, Some(&user.token)).await.status,
         StatusCode::OK
     );
-    let res = app
-        .post("/api/booking/book", Some(&user.token), booking(h, ambs[10]))
-        .await;
-    assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
-    let res = app
-        .post("/api/booking/book", Some(&user.token), booking(h, ambs[11]))
-        .await;
-    assert_eq!(
-        (res.status, res.message()),
-        (StatusCode::CONFLICT, "You already have 3 open bookings")
-    );
+    let res = app.book(Some(&user.token), booking(h, ambs[10])).await;
+    res.assert_status(StatusCode::CREATED);
+    let res = app.book(Some(&user.token), booking(h, ambs[11])).await;
+    res.assert_message(StatusCode::CONFLICT, "You already have 3 open bookings");
 
     // An admin completing one (through ACTIVE) frees a place too.
     let status =
@@ -140,7 +139,7 @@ async fn one_account_holds_at_most_three_open_bookings() {
         let res = app
             .patch(&status(&mine[1]["id"], to), Some(&admin.token))
             .await;
-        assert_eq!(res.status, StatusCode::OK, "{:?}", res.body);
+        res.assert_status(StatusCode::OK);
     }
     assert_eq!(assert_guard_recounts(&app, &user).await, 2);
 
@@ -159,16 +158,11 @@ async fn one_account_holds_at_most_three_open_bookings() {
                 booking(h, amb),
             )
             .await;
-        assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+        res.assert_status(StatusCode::CREATED);
     }
     assert_eq!(assert_guard_recounts(&app, &user).await, 5);
-    let res = app
-        .post("/api/booking/book", Some(&user.token), booking(h, free[3]))
-        .await;
-    assert_eq!(
-        (res.status, res.message()),
-        (StatusCode::CONFLICT, "You already have 3 open bookings")
-    );
+    let res = app.book(Some(&user.token), booking(h, free[3])).await;
+    res.assert_message(StatusCode::CONFLICT, "You already have 3 open bookings");
 }
 
 /// The guard is released in the transaction of every move to a final status, the
@@ -181,36 +175,20 @@ async fn a_crew_completing_a_booking_frees_a_place() {
     let crew = app.crew("driver", ambs[0]).await;
     let mut booked = vec![];
     for &amb in &ambs[..3] {
-        let res = app
-            .post("/api/booking/book", Some(&user.token), booking(h, amb))
-            .await;
-        assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+        let res = app.book(Some(&user.token), booking(h, amb)).await;
+        res.assert_status(StatusCode::CREATED);
         booked.push(res.body);
     }
-    let res = app
-        .post("/api/booking/book", Some(&user.token), booking(h, ambs[3]))
-        .await;
-    assert_eq!(
-        (res.status, res.message()),
-        (StatusCode::CONFLICT, "You already have 3 open bookings")
-    );
+    let res = app.book(Some(&user.token), booking(h, ambs[3])).await;
+    res.assert_message(StatusCode::CONFLICT, "You already have 3 open bookings");
     for stage in CREW_STAGES_TO_COMPLETION {
         let body = json!({"bookingId": booked[0]["id"], "stage": stage});
-        let res = app
-            .call(
-                Method::PATCH,
-                "/api/crew/job/stage",
-                Some(&crew.token),
-                Some(body),
-            )
-            .await;
+        let res = app.crew_step(Some(&crew.token), body).await;
         assert_eq!(res.status, StatusCode::OK, "{stage}: {:?}", res.body);
     }
     assert_eq!(assert_guard_recounts(&app, &user).await, 2);
-    let res = app
-        .post("/api/booking/book", Some(&user.token), booking(h, ambs[3]))
-        .await;
-    assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+    let res = app.book(Some(&user.token), booking(h, ambs[3])).await;
+    res.assert_status(StatusCode::CREATED);
     assert_eq!(assert_guard_recounts(&app, &user).await, 3);
 }
 
@@ -237,15 +215,9 @@ async fn bookings_are_rate_limited_per_account_across_instances() {
 
     // 30 at once: 20 pass the limit (3 booked, 17 over the open-bookings limit).
     let results = join_all((0..30).map(|i| send(i, i))).await;
-    assert_eq!(
-        count(&results, StatusCode::TOO_MANY_REQUESTS),
-        30 - max,
-        "{:?}",
-        statuses(&results)
-    );
+    assert_limited(&results, max, &BOOKINGS_PER_USER);
     assert_eq!(count(&results, StatusCode::CREATED), 3);
     assert_eq!(count(&results, StatusCode::CONFLICT), max - 3);
-    assert_retry_after(&results, BOOKINGS_PER_USER.window_secs);
 
     // A retry of a counted request is the same request: it gets its answer again.
     let booked = results
@@ -264,14 +236,8 @@ async fn bookings_are_rate_limited_per_account_across_instances() {
         .unwrap();
     assert_eq!(send(1, refused).await.status, StatusCode::TOO_MANY_REQUESTS);
     let other = app.user("bystander").await;
-    let res = app
-        .post(
-            "/api/booking/book",
-            Some(&other.token),
-            booking(h, ambs[30]),
-        )
-        .await;
-    assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+    let res = app.book(Some(&other.token), booking(h, ambs[30])).await;
+    res.assert_status(StatusCode::CREATED);
 }
 
 #[tokio::test]
@@ -297,24 +263,18 @@ async fn bookings_are_rate_limited_per_client_address() {
 
     // Many accounts behind one address, all at once.
     let results = join_all((0..max + 5).map(|i| book_from(i, "203.0.113.9", i))).await;
-    assert_eq!(
-        count(&results, StatusCode::CREATED),
-        max,
-        "{:?}",
-        statuses(&results)
-    );
-    assert_eq!(count(&results, StatusCode::TOO_MANY_REQUESTS), 5);
-    assert_retry_after(&results, BOOKINGS_PER_ADDRESS.window_secs);
+    assert_limited(&results, max, &BOOKINGS_PER_ADDRESS);
+    assert_eq!(count(&results, StatusCode::CREATED), max);
 
     // Another address is not affected; neither is a refused account elsewhere.
     let res = book_from(0, "198.51.100.20", max + 5).await;
-    assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+    res.assert_status(StatusCode::CREATED);
     let refused = results
         .iter()
         .position(|r| r.status == StatusCode::TOO_MANY_REQUESTS)
         .unwrap();
     let res = book_from(0, "198.51.100.21", refused).await;
-    assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+    res.assert_status(StatusCode::CREATED);
 }
 
 #[tokio::test]
@@ -339,14 +299,8 @@ async fn registrations_are_rate_limited_per_client_address() {
             .map(|i| register_from(i, format!("2001:db8:0:1::{:x}", i + 1), format!("bot{i}"))),
     )
     .await;
-    assert_eq!(
-        count(&results, StatusCode::CREATED),
-        max,
-        "{:?}",
-        statuses(&results)
-    );
-    assert_eq!(count(&results, StatusCode::TOO_MANY_REQUESTS), 3);
-    assert_retry_after(&results, REGISTRATIONS_PER_ADDRESS.window_secs);
+    assert_limited(&results, max, &REGISTRATIONS_PER_ADDRESS);
+    assert_eq!(count(&results, StatusCode::CREATED), max);
     assert_eq!(
         app.state.store.user_count().await.unwrap(),
         max as i64,

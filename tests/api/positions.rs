@@ -31,7 +31,7 @@ async fn report(f: &Fleet, crew: &TestUser, body: Value) -> (StatusCode, Option<
 
 async fn me(f: &Fleet, crew: &TestUser) -> Value {
     let res = f.app.get("/api/crew/me", Some(&crew.token)).await;
-    assert_eq!(res.status, StatusCode::OK, "{:?}", res.body);
+    res.assert_status(StatusCode::OK);
     res.body
 }
 
@@ -191,11 +191,9 @@ async fn the_requester_tracks_the_ambulance_with_an_eta() {
     // EN_ROUTE with a fresh position: the ETA to the pickup, from the one estimator.
     let step = async |stage: &str| {
         f.app
-            .call(
-                Method::PATCH,
-                "/api/crew/job/stage",
+            .crew_step(
                 Some(&crew.token),
-                Some(json!({"bookingId": b["id"], "stage": stage})),
+                json!({"bookingId": b["id"], "stage": stage}),
             )
             .await
     };
@@ -250,8 +248,7 @@ async fn the_live_map_shows_what_is_in_the_box() {
     let f = Fleet::new(3).await;
     let far = f
         .app
-        .post(
-            "/api/admin/hospitals/add",
+        .add_hospital(
             f.admin_token(),
             json!({"name": "Far", "address": "x", "latitude": 12.97, "longitude": 77.59}),
         )
@@ -259,8 +256,7 @@ async fn the_live_map_shows_what_is_in_the_box() {
         .body;
     let far_amb = f
         .app
-        .post(
-            "/api/admin/ambulances/add",
+        .add_ambulance(
             f.admin_token(),
             json!({"number": "FAR-1", "status": "AVAILABLE", "hospital": {"id": far["id"]}}),
         )
@@ -286,12 +282,7 @@ async fn the_live_map_shows_what_is_in_the_box() {
         .book(&user, &f.ambulances[1], Some((30.71, 74.36)))
         .await
         .body;
-    f.app
-        .patch(
-            &format!("/api/booking/cancel?bookingId={}", gone["id"]),
-            Some(&user.token),
-        )
-        .await;
+    f.app.cancel_booking(Some(&user.token), &gone["id"]).await;
 
     let live = async |bbox: &str| {
         f.app
@@ -299,7 +290,7 @@ async fn the_live_map_shows_what_is_in_the_box() {
             .await
     };
     let punjab = live("30.0,73.5,31.5,75.5").await;
-    assert_eq!(punjab.status, StatusCode::OK, "{:?}", punjab.body);
+    punjab.assert_status(StatusCode::OK);
     let ids = |v: &Value, key: &str| -> Vec<Value> {
         let mut ids: Vec<Value> = v[key]
             .as_array()
@@ -346,17 +337,10 @@ async fn the_live_map_shows_what_is_in_the_box() {
     );
     for bad in ["1,2,3", "91,0,0,0", "a,b,c,d"] {
         let res = live(bad).await;
-        assert_eq!(
-            (res.status, res.field()),
-            (StatusCode::BAD_REQUEST, Some("bbox")),
-            "{bad}"
-        );
+        res.assert_field(StatusCode::BAD_REQUEST, "bbox");
     }
     let res = f.app.get("/api/admin/live", f.admin_token()).await;
-    assert_eq!(
-        (res.status, res.field()),
-        (StatusCode::BAD_REQUEST, Some("bbox"))
-    );
+    res.assert_field(StatusCode::BAD_REQUEST, "bbox");
     assert_eq!(live("30,73,31,75").await.status, StatusCode::OK);
     let res = f
         .app
@@ -483,11 +467,9 @@ async fn free_entries_exist_exactly_for_available_ambulances_after_any_moves() {
                     "COMPLETED",
                 ][rng.random_range(0..5)];
                 f.app
-                    .call(
-                        Method::PATCH,
-                        "/api/crew/job/stage",
+                    .crew_step(
                         Some(&crew.token),
-                        Some(json!({"bookingId": held, "stage": stage})),
+                        json!({"bookingId": held, "stage": stage}),
                     )
                     .await;
             }

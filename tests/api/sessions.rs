@@ -14,19 +14,28 @@ use shared::{
 
 async fn sign_in(app: &TestApp, username: &str, password: &str) -> TestResponse {
     let res = app
-        .post(
-            "/api/auth/login",
-            None,
-            json!({"username": username, "password": password}),
-        )
+        .login(json!({"username": username, "password": password}))
         .await;
-    assert_eq!(res.status, StatusCode::OK, "{:?}", res.body);
+    res.assert_status(StatusCode::OK);
     res
 }
 
 async fn refresh(app: &TestApp, token: &Value) -> TestResponse {
     app.post("/api/auth/refresh", None, json!({ "refreshToken": token }))
         .await
+}
+
+/// The new password both password tests set.
+const NEW_PASSWORD: &str = "a-new-password";
+
+/// `username` sets [`NEW_PASSWORD`] (with the current one) from the session of
+/// `token`.
+async fn change_password(app: &TestApp, username: &str, token: &Value) {
+    let email = format!("{username}@example.com");
+    let body = json!({"email": email, "password": NEW_PASSWORD, "currentPassword": TEST_PASSWORD});
+    app.edit_profile(token.as_str(), body)
+        .await
+        .assert_status(StatusCode::OK);
 }
 
 async fn profile(app: &TestApp, token: &Value) -> StatusCode {
@@ -57,7 +66,7 @@ async fn a_session_is_a_short_access_token_and_a_rotating_refresh_token() {
 
     // A refresh answers the same shape with a new refresh token; the old one is used up.
     let second = refresh(&app, &first["refreshToken"]).await;
-    assert_eq!(second.status, StatusCode::OK, "{:?}", second.body);
+    second.assert_status(StatusCode::OK);
     assert_eq!(second.body["user"]["username"], "rotor");
     assert_ne!(second.body["refreshToken"], first["refreshToken"]);
     assert_eq!(profile(&app, &second.body["token"]).await, StatusCode::OK);
@@ -114,7 +123,7 @@ async fn signing_out_ends_the_session() {
             json!({ "refreshToken": session["refreshToken"] }),
         )
         .await;
-    assert_eq!(res.status, StatusCode::NO_CONTENT, "{:?}", res.body);
+    res.assert_status(StatusCode::NO_CONTENT);
     assert_eq!(
         refresh(&app, &session["refreshToken"]).await.status,
         StatusCode::UNAUTHORIZED
@@ -127,10 +136,7 @@ async fn signing_out_ends_the_session() {
         assert_eq!(res.status, StatusCode::NO_CONTENT);
     }
     let res = app.post("/api/auth/logout", None, json!({})).await;
-    assert_eq!(
-        (res.status, res.field()),
-        (StatusCode::BAD_REQUEST, Some("refreshToken"))
-    );
+    res.assert_field(StatusCode::BAD_REQUEST, "refreshToken");
 }
 
 #[tokio::test]
@@ -139,14 +145,7 @@ async fn a_new_password_ends_every_session_and_token() {
     app.user("changer").await;
     let phone = sign_in(&app, "changer", TEST_PASSWORD).await.body;
     let laptop = sign_in(&app, "changer", TEST_PASSWORD).await.body;
-    let res = app
-        .put(
-            "/api/user/profile",
-            laptop["token"].as_str(),
-            json!({"email": "changer@example.com", "password": "a-new-password", "currentPassword": TEST_PASSWORD}),
-        )
-        .await;
-    assert_eq!(res.status, StatusCode::OK, "{:?}", res.body);
+    change_password(&app, "changer", &laptop["token"]).await;
     // Every earlier access token stops at once (signed-in routes check the session
     // version), every refresh token at its next use.
     for session in [&phone, &laptop] {
@@ -159,7 +158,7 @@ async fn a_new_password_ends_every_session_and_token() {
             StatusCode::UNAUTHORIZED
         );
     }
-    let fresh = sign_in(&app, "changer", "a-new-password").await.body;
+    let fresh = sign_in(&app, "changer", NEW_PASSWORD).await.body;
     assert_eq!(profile(&app, &fresh["token"]).await, StatusCode::OK);
     assert_eq!(
         refresh(&app, &fresh["refreshToken"]).await.status,
@@ -190,7 +189,7 @@ async fn removed_users_and_demoted_admins_lose_access_at_once() {
         .unwrap();
     for token in [admin.token.as_str(), session["token"].as_str().unwrap()] {
         let res = app.get("/api/admin/stats", Some(token)).await;
-        assert_eq!(res.status, StatusCode::FORBIDDEN, "{:?}", res.body);
+        res.assert_status(StatusCode::FORBIDDEN);
     }
     // A refresh issues what the store says now.
     let renewed = refresh(&app, &session["refreshToken"]).await;
@@ -251,14 +250,7 @@ async fn crew_sessions_end_like_everyone_elses() {
     assert_eq!(me(&second["token"]).await, StatusCode::OK);
 
     // A new password (the crew's own profile, with the current one) ends both.
-    let res = app
-        .put(
-            "/api/user/profile",
-            second["token"].as_str(),
-            json!({"email": "driver@example.com", "password": "a-new-password", "currentPassword": TEST_PASSWORD}),
-        )
-        .await;
-    assert_eq!(res.status, StatusCode::OK, "{:?}", res.body);
+    change_password(&app, "driver", &second["token"]).await;
     for session in [&first, &second] {
         assert_eq!(me(&session["token"]).await, StatusCode::UNAUTHORIZED);
     }
@@ -268,12 +260,12 @@ async fn crew_sessions_end_like_everyone_elses() {
     );
 
     // Removed by an admin: its fresh token and session end at once.
-    let fresh = sign_in(&app, "driver", "a-new-password").await.body;
+    let fresh = sign_in(&app, "driver", NEW_PASSWORD).await.body;
     assert_eq!(me(&fresh["token"]).await, StatusCode::OK);
     let res = app
         .delete(&format!("/api/admin/crew/{}", crew.id), Some(&admin.token))
         .await;
-    assert_eq!(res.status, StatusCode::NO_CONTENT, "{:?}", res.body);
+    res.assert_status(StatusCode::NO_CONTENT);
     assert_eq!(me(&fresh["token"]).await, StatusCode::UNAUTHORIZED);
     assert_eq!(
         refresh(&app, &fresh["refreshToken"]).await.status,

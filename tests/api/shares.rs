@@ -33,7 +33,7 @@ impl Trip {
         let mut body = pickup_body();
         body["patient"] = json!({"name": "Hana Devi", "condition": "unconscious"});
         let res = w.emergency(&user, &body, None).await;
-        assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+        res.assert_status(StatusCode::CREATED);
         Trip {
             w,
             user,
@@ -56,7 +56,7 @@ impl Trip {
     /// A new link of the trip, by its requester: its token.
     async fn token(&self) -> String {
         let res = self.share(&self.user).await;
-        assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+        res.assert_status(StatusCode::CREATED);
         res.body["token"].as_str().unwrap().to_owned()
     }
 
@@ -122,7 +122,7 @@ async fn the_patient_details_follow_while_the_ambulance_comes() {
         json!({"name": "Hana Devi", "age": null, "gender": null, "condition": "unconscious"})
     );
     let res = t.patient(&t.user, full_patient()).await;
-    assert_eq!(res.status, StatusCode::OK, "{:?}", res.body);
+    res.assert_status(StatusCode::OK);
     assert_eq!(res.body["patient"], full_patient());
     assert_eq!(res.body["bookingStatus"], "ACTIVE");
     // The crew screen shows them.
@@ -153,11 +153,7 @@ async fn the_patient_details_follow_while_the_ambulance_comes() {
         ),
     ] {
         let res = t.patient(&t.user, patch.clone()).await;
-        assert_eq!(
-            (res.status, res.field()),
-            (StatusCode::BAD_REQUEST, Some(field)),
-            "{patch}"
-        );
+        res.assert_field(StatusCode::BAD_REQUEST, field);
     }
     // Only the requester, only while open.
     let other = t.w.app.user("other").await;
@@ -179,7 +175,7 @@ async fn the_patient_details_follow_while_the_ambulance_comes() {
     assert_eq!(unknown.status, StatusCode::NOT_FOUND);
     assert_eq!(t.w.cancel(&t.user, &t.booking).await.status, StatusCode::OK);
     let res = t.patient(&t.user, full_patient()).await;
-    assert_eq!(res.status, StatusCode::CONFLICT, "{:?}", res.body);
+    res.assert_status(StatusCode::CONFLICT);
     assert!(res.message().contains("cancelled"), "{}", res.message());
 }
 
@@ -214,7 +210,7 @@ async fn a_shared_link_shows_the_trip_and_nothing_personal() {
         StatusCode::OK
     );
     let res = t.share(&t.user).await;
-    assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+    res.assert_status(StatusCode::CREATED);
     let token = res.body["token"].as_str().unwrap().to_owned();
     assert_eq!(token.len(), 43);
     assert_eq!(res.body["url"], format!("/t/{token}"));
@@ -241,7 +237,7 @@ async fn a_shared_link_shows_the_trip_and_nothing_personal() {
             .await;
     assert_eq!(res.status, StatusCode::NO_CONTENT);
     let view = t.shared(&token).await;
-    assert_eq!(view.status, StatusCode::OK, "{:?}", view.body);
+    view.assert_status(StatusCode::OK);
     assert_eq!(view.body["bookingStatus"], "ACTIVE");
     assert_eq!(view.body["tripStage"], "DISPATCHED");
     assert_eq!(view.body["ambulance"]["number"], "T-1");
@@ -375,7 +371,7 @@ async fn links_expire_and_are_revoked_with_one_answer_for_every_dead_link() {
     t.assert_dead(&fourth, &unknown.body).await;
     // And a final booking is not shared again.
     let res = t.share(&t.user).await;
-    assert_eq!(res.status, StatusCode::CONFLICT, "{:?}", res.body);
+    res.assert_status(StatusCode::CONFLICT);
     let unknown_booking =
         t.w.app
             .post("/api/booking/999999/share", Some(&t.user.token), json!({}))

@@ -1,12 +1,11 @@
 use axum::{
     Json, Router,
-    extract::State,
     http::StatusCode,
     routing::{delete, get, patch, post},
 };
 use serde::Deserialize;
 use shared::{
-    AdminCaller, ApiError, ApiJson, ApiQuery, AppState,
+    Admin, ApiError, ApiJson, ApiQuery, AppState,
     domain::ambulance::{self, Ambulance, AmbulanceStatus, AmbulanceType, NewAmbulance},
     types::{Id, OptionalText, Text},
 };
@@ -19,10 +18,7 @@ pub fn routes() -> Router<AppState> {
         .route("/api/admin/ambulance/status", patch(set_status))
 }
 
-async fn all(
-    State(app): State<AppState>,
-    _admin: AdminCaller,
-) -> Result<Json<Vec<Ambulance>>, ApiError> {
+async fn all(Admin(app): Admin) -> Result<Json<Vec<Ambulance>>, ApiError> {
     Ok(Json(app.store.all_ambulances().await?))
 }
 
@@ -47,8 +43,7 @@ struct AddAmbulance {
 }
 
 async fn add(
-    State(app): State<AppState>,
-    _admin: AdminCaller,
+    Admin(app): Admin,
     ApiJson(req): ApiJson<AddAmbulance>,
 ) -> Result<(StatusCode, Json<Ambulance>), ApiError> {
     ambulance::check_new_status(req.status)?;
@@ -73,8 +68,7 @@ struct RemoveQuery {
 }
 
 async fn remove(
-    State(app): State<AppState>,
-    _admin: AdminCaller,
+    Admin(app): Admin,
     ApiQuery(q): ApiQuery<RemoveQuery>,
 ) -> Result<StatusCode, ApiError> {
     app.store.remove_ambulance(q.ambulance_id).await?;
@@ -89,8 +83,7 @@ struct StatusQuery {
 }
 
 async fn set_status(
-    State(app): State<AppState>,
-    _admin: AdminCaller,
+    Admin(app): Admin,
     ApiQuery(q): ApiQuery<StatusQuery>,
 ) -> Result<Json<Ambulance>, ApiError> {
     Ok(Json(

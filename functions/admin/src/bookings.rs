@@ -1,11 +1,10 @@
 use axum::{
     Json, Router,
-    extract::State,
     routing::{get, patch},
 };
 use serde::{Deserialize, Serialize};
 use shared::{
-    AdminCaller, ApiError, ApiQuery, AppState,
+    Admin, ApiError, ApiQuery, AppState,
     domain::{
         ambulance::AmbulanceCounts,
         booking::{Booking, BookingCounts, BookingStatus, Goal, Mover},
@@ -23,8 +22,7 @@ pub fn routes() -> Router<AppState> {
 }
 
 async fn paged(
-    State(app): State<AppState>,
-    _admin: AdminCaller,
+    Admin(app): Admin,
     ApiQuery(q): ApiQuery<PageQuery>,
 ) -> Result<Json<Page<Booking>>, ApiError> {
     let (page, size) = q.parse(10, 100)?;
@@ -39,8 +37,7 @@ struct StatusQuery {
 }
 
 async fn set_status(
-    State(app): State<AppState>,
-    _admin: AdminCaller,
+    Admin(app): Admin,
     ApiQuery(q): ApiQuery<StatusQuery>,
 ) -> Result<Json<Booking>, ApiError> {
     // The spec's dropdown: ACTIVE dispatches a PENDING booking; COMPLETED and
@@ -63,7 +60,7 @@ struct Stats {
 }
 
 /// The dashboard's figures, all from counters kept in the writing transactions.
-async fn stats(State(app): State<AppState>, _admin: AdminCaller) -> Result<Json<Stats>, ApiError> {
+async fn stats(Admin(app): Admin) -> Result<Json<Stats>, ApiError> {
     let s = &app.store;
     let (users, hospitals, bookings, today, ambulances) = tokio::try_join!(
         s.user_count(),

@@ -2,14 +2,13 @@
 
 use axum::{
     Json, Router,
-    extract::State,
     http::StatusCode,
     routing::{get, patch},
 };
 use serde::Deserialize;
 use shared::{
-    AdminCaller, ApiError, ApiJson, ApiPath, ApiQuery, AppState,
-    auth::hash_password,
+    Admin, ApiError, ApiJson, ApiPath, ApiQuery, AppState,
+    auth::new_account,
     domain::{
         crew::{Crew, NewCrew},
         page::Page,
@@ -34,18 +33,14 @@ struct NewCrewRequest {
 }
 
 async fn create(
-    State(app): State<AppState>,
-    _admin: AdminCaller,
+    Admin(app): Admin,
     ApiJson(req): ApiJson<NewCrewRequest>,
 ) -> Result<(StatusCode, Json<Crew>), ApiError> {
-    let password_hash = hash_password(&req.password).await?;
+    let account = new_account(req.username, req.email, req.phone_number, &req.password).await?;
     let crew = app
         .store
         .create_crew(NewCrew {
-            username: req.username,
-            email: req.email,
-            phone: req.phone_number,
-            password_hash,
+            account,
             ambulance_id: req.ambulance_id,
         })
         .await?;
@@ -65,8 +60,7 @@ struct ListQuery {
 pub const MAX_PAGE_SIZE: u32 = 100;
 
 async fn list(
-    State(app): State<AppState>,
-    _admin: AdminCaller,
+    Admin(app): Admin,
     ApiQuery(q): ApiQuery<ListQuery>,
 ) -> Result<Json<Page<Crew>>, ApiError> {
     let (page, size) = shared::http::page_params(q.page, q.size, 20, MAX_PAGE_SIZE)?;
@@ -88,19 +82,14 @@ struct MoveRequest {
 }
 
 async fn move_to(
-    State(app): State<AppState>,
-    _admin: AdminCaller,
+    Admin(app): Admin,
     ApiPath(id): ApiPath<Id>,
     ApiJson(req): ApiJson<MoveRequest>,
 ) -> Result<Json<Crew>, ApiError> {
     Ok(Json(app.store.move_crew(id, req.ambulance_id).await?))
 }
 
-async fn remove(
-    State(app): State<AppState>,
-    _admin: AdminCaller,
-    ApiPath(id): ApiPath<Id>,
-) -> Result<StatusCode, ApiError> {
+async fn remove(Admin(app): Admin, ApiPath(id): ApiPath<Id>) -> Result<StatusCode, ApiError> {
     app.store.remove_crew(id).await?;
     Ok(StatusCode::NO_CONTENT)
 }

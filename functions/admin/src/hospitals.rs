@@ -1,12 +1,11 @@
 use axum::{
     Json, Router,
-    extract::State,
     http::StatusCode,
     routing::{delete, post},
 };
 use serde::Deserialize;
 use shared::{
-    AdminCaller, ApiError, ApiJson, ApiQuery, AppState,
+    Admin, ApiError, ApiJson, ApiQuery, AppState,
     domain::hospital::{Hospital, NewHospital},
     types::{Id, LatLng, Latitude, Longitude, OptionalText, Text},
 };
@@ -29,8 +28,7 @@ struct AddHospital {
 }
 
 async fn add(
-    State(app): State<AppState>,
-    _admin: AdminCaller,
+    Admin(app): Admin,
     ApiJson(req): ApiJson<AddHospital>,
 ) -> Result<(StatusCode, Json<Hospital>), ApiError> {
     let hospital = app
@@ -55,8 +53,7 @@ struct RemoveQuery {
 }
 
 async fn remove(
-    State(app): State<AppState>,
-    _admin: AdminCaller,
+    Admin(app): Admin,
     ApiQuery(q): ApiQuery<RemoveQuery>,
 ) -> Result<StatusCode, ApiError> {
     app.store.remove_hospital(q.hospital_id).await?;

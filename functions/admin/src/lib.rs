@@ -1,5 +1,6 @@
 //! `/api/admin`: hospital, ambulance, crew and booking management, and the dashboard figures. Every route
-//! takes an [`shared::AdminCaller`]: 401 signed out, 403 for a user.
+//! takes [`shared::Admin`] (the app, for an admin only): 401 signed out, 403 for a
+//! user or a crew.
 
 mod ambulances;
 mod bookings;

@@ -1,9 +1,9 @@
 //! The dispatcher's live map: every ambulance and open booking in a box.
 
-use axum::{Json, Router, extract::State, routing::get};
+use axum::{Json, Router, routing::get};
 use serde::Deserialize;
 use shared::{
-    AdminCaller, ApiError, ApiQuery, AppState,
+    Admin, ApiError, ApiQuery, AppState,
     domain::dispatch::{Bbox, Live},
 };
 
@@ -19,11 +19,7 @@ struct LiveQuery {
 
 /// Ambulances shown inside the box (live position, else their hospital) and open
 /// bookings with their pickup inside it, at most 500 of each, read from indexes.
-async fn live(
-    State(app): State<AppState>,
-    _admin: AdminCaller,
-    ApiQuery(q): ApiQuery<LiveQuery>,
-) -> Result<Json<Live>, ApiError> {
+async fn live(Admin(app): Admin, ApiQuery(q): ApiQuery<LiveQuery>) -> Result<Json<Live>, ApiError> {
     let bbox = Bbox::parse(&q.bbox)?;
     Ok(Json(app.store.live(bbox).await?))
 }

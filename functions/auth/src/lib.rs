@@ -4,7 +4,7 @@ use axum::{Json, Router, extract::State, http::StatusCode, routing::post};
 use serde::{Deserialize, Serialize, de::IgnoredAny};
 use shared::{
     ApiError, ApiJson, AppState,
-    auth::{hash_password, verify_password},
+    auth::{new_account, verify_password},
     domain::user::{NewUser, Role, User},
     edge::ClientAddress,
     store::sessions::Renewed,
@@ -76,19 +76,16 @@ async fn register(
     app.store
         .count_registration(address.key().as_deref())
         .await?;
-    let password_hash = hash_password(&req.password).await?;
+    let account = new_account(req.username, req.email, req.phone, &req.password).await?;
     let user = app
         .store
         .create_user(NewUser {
-            username: req.username,
-            email: req.email,
-            phone: req.phone,
+            account,
             location: Some(LatLng {
                 lat: req.latitude,
                 lng: req.longitude,
             }),
             role: Role::User,
-            password_hash,
         })
         .await?;
     let session = app.store.start_session(user.id, 0).await?;

@@ -26,12 +26,8 @@ async fn register(app: &TestApp, body: Value) -> TestResponse {
 }
 
 async fn login(app: &TestApp, username: &str, password: &str) -> TestResponse {
-    app.post(
-        "/api/auth/login",
-        None,
-        json!({ "username": username, "password": password }),
-    )
-    .await
+    app.login(json!({ "username": username, "password": password }))
+        .await
 }
 
 #[tokio::test]
@@ -40,7 +36,7 @@ async fn registering_creates_a_user_and_signs_them_in() {
     let mut body = registration("Asha_1");
     body["role"] = json!("ADMIN"); // ignored: registration always creates a USER
     let res = register(&app, body).await;
-    assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+    res.assert_status(StatusCode::CREATED);
     assert_eq!(res.body["role"], "USER");
     assert_eq!(res.body["user"]["role"], "USER");
     assert_eq!(res.body["user"]["username"], "Asha_1");
@@ -57,7 +53,7 @@ async fn registering_creates_a_user_and_signs_them_in() {
     assert_eq!(app.state.store.user_count().await.unwrap(), 1);
 
     let res = login(&app, "asha_1", "s3cret-pass").await;
-    assert_eq!(res.status, StatusCode::OK, "{:?}", res.body);
+    res.assert_status(StatusCode::OK);
     assert_eq!(res.body["user"]["username"], "Asha_1");
     assert_eq!(res.body["role"], "USER");
 }
@@ -206,7 +202,7 @@ async fn malformed_oversized_and_non_json_bodies_are_refused() {
 
     let big = format!(r#"{{"username":"{}"}}"#, "a".repeat(1024 * 1024));
     let res = app.send(raw(big, Some("application/json"))).await;
-    assert_eq!(res.status, StatusCode::PAYLOAD_TOO_LARGE, "{:?}", res.body);
+    res.assert_status(StatusCode::PAYLOAD_TOO_LARGE);
     assert!(!res.message().is_empty());
 
     let res = app
@@ -242,24 +238,10 @@ async fn wrong_password_and_unknown_user_look_the_same() {
 #[tokio::test]
 async fn login_needs_both_fields() {
     let app = app().await;
-    let res = app
-        .post(
-            "/api/auth/login",
-            None,
-            json!({ "username": "", "password": "x" }),
-        )
-        .await;
-    assert_eq!(
-        (res.status, res.field()),
-        (StatusCode::BAD_REQUEST, Some("username"))
-    );
-    let res = app
-        .post("/api/auth/login", None, json!({ "username": "abc" }))
-        .await;
-    assert_eq!(
-        (res.status, res.field()),
-        (StatusCode::BAD_REQUEST, Some("password"))
-    );
+    let res = app.login(json!({ "username": "", "password": "x" })).await;
+    res.assert_field(StatusCode::BAD_REQUEST, "username");
+    let res = app.login(json!({ "username": "abc" })).await;
+    res.assert_field(StatusCode::BAD_REQUEST, "password");
 }
 
 async fn login_from(app: &TestApp, ip: &str, username: &str, password: &str) -> TestResponse {
@@ -283,19 +265,15 @@ async fn failures_slow_down_the_address_they_come_from_not_the_owner() {
     }
     // From that address even the right password must wait now, and is told how long.
     let res = login_from(&app, "203.0.113.66", &user.username, TEST_PASSWORD).await;
-    assert_eq!(res.status, StatusCode::TOO_MANY_REQUESTS, "{:?}", res.body);
-    let retry: u64 = res.headers["retry-after"]
-        .to_str()
-        .unwrap()
-        .parse()
-        .unwrap();
+    res.assert_status(StatusCode::TOO_MANY_REQUESTS);
+    let retry = res.retry_after();
     assert!(
         (1..=15).contains(&retry),
         "a short wait, not a lock: {retry}"
     );
     // The owner, elsewhere, signs in; other users are not affected.
     let res = login_from(&app, "198.51.100.7", &user.username, TEST_PASSWORD).await;
-    assert_eq!(res.status, StatusCode::OK, "{:?}", res.body);
+    res.assert_status(StatusCode::OK);
     let other = app.user("bystander").await;
     assert_eq!(
         login_from(&app, "203.0.113.66", &other.username, TEST_PASSWORD)
@@ -351,7 +329,7 @@ async fn a_hammered_username_still_signs_its_owner_in_from_elsewhere() {
     // The attacker, on one address, hammers the admin's name over 16 instances while
     // the admin signs in from their own address.
     let (burst, during) = tokio::join!(join_all((0..40).map(attack)), owner(3));
-    assert_eq!(during.status, StatusCode::OK, "{:?}", during.body);
+    during.assert_status(StatusCode::OK);
     assert_eq!(during.body["role"], "ADMIN");
     let checked = burst
         .iter()
@@ -371,7 +349,7 @@ async fn a_hammered_username_still_signs_its_owner_in_from_elsewhere() {
     assert_eq!(next_guess.status, StatusCode::TOO_MANY_REQUESTS);
     assert!(total <= 5, "{total} guesses checked");
     let after = owner(5).await;
-    assert_eq!(after.status, StatusCode::OK, "{:?}", after.body);
+    after.assert_status(StatusCode::OK);
 }
 
 #[tokio::test]
@@ -421,7 +399,7 @@ async fn an_api_gateway_event_reaches_the_router() {
     );
     let request = lambda_http::request::from_str(&event).expect("a valid API Gateway v2 event");
     let res = app.send(request).await;
-    assert_eq!(res.status, StatusCode::CREATED, "{:?}", res.body);
+    res.assert_status(StatusCode::CREATED);
     assert_eq!(res.body["user"]["username"], "via_gateway");
 }
 

@@ -1,12 +1,11 @@
 //! `/api/crew`: the ambulance crew's side of a trip (DESIGN.md section 8). Every
-//! route takes a [`CrewCaller`]: the crew account as stored now (one GetItem), so a
-//! crew moved to another ambulance or removed by an admin acts on its new ambulance
-//! or not at all, at once. A crew sees and changes only its own ambulance and the
-//! booking that ambulance holds.
+//! route takes a [`CrewCaller`]: the app and the crew account as stored now (one
+//! GetItem), so a crew moved to another ambulance or removed by an admin acts on its
+//! new ambulance or not at all, at once. A crew sees and changes only its own
+//! ambulance and the booking that ambulance holds.
 
 use axum::{
     Json, Router,
-    extract::State,
     http::StatusCode,
     routing::{get, patch, put},
 };
@@ -43,10 +42,7 @@ struct Me {
 
 /// What the crew screen polls: who is signed in, its ambulance with its position,
 /// and the job, if any.
-async fn me(
-    State(app): State<AppState>,
-    CrewCaller(crew): CrewCaller,
-) -> Result<Json<Me>, ApiError> {
+async fn me(CrewCaller(app, crew): CrewCaller) -> Result<Json<Me>, ApiError> {
     let (ambulance, job) = app.store.ambulance_and_job(crew.ambulance_id).await?;
     Ok(Json(Me {
         crew: CrewRef::from(&crew),
@@ -66,8 +62,7 @@ struct StageRequest {
 /// One step of the trip. Conditional on the stage read: a stale or repeated tap is a
 /// 409 that writes nothing; COMPLETED frees the ambulance in the same transaction.
 async fn stage(
-    State(app): State<AppState>,
-    CrewCaller(crew): CrewCaller,
+    CrewCaller(app, crew): CrewCaller,
     ApiJson(req): ApiJson<StageRequest>,
 ) -> Result<Json<Booking>, ApiError> {
     let id = req.booking_id;
@@ -90,8 +85,7 @@ async fn stage(
 /// or less than 4 s after it); 400 naming the field when out of range or more than
 /// 30 s in the future.
 async fn location(
-    State(app): State<AppState>,
-    CrewCaller(crew): CrewCaller,
+    CrewCaller(app, crew): CrewCaller,
     ApiJson(report): ApiJson<PositionReport>,
 ) -> Result<StatusCode, ApiError> {
     let report = report.check(time::OffsetDateTime::now_utc())?;
@@ -109,8 +103,7 @@ struct StatusRequest {
 /// The crew takes its ambulance out of service (MAINTENANCE) or back (AVAILABLE);
 /// 409 while it holds a booking.
 async fn status(
-    State(app): State<AppState>,
-    CrewCaller(crew): CrewCaller,
+    CrewCaller(app, crew): CrewCaller,
     ApiJson(req): ApiJson<StatusRequest>,
 ) -> Result<Json<Ambulance>, ApiError> {
     if req.status == AmbulanceStatus::OnDuty {

@@ -56,13 +56,8 @@ async fn check(
     limit: usize,
     radius: f64,
 ) {
-    let res = app
-        .get(
-            &format!("/api/hospitals/nearest?lat={lat}&lng={lng}&limit={limit}&radiusKm={radius}"),
-            None,
-        )
-        .await;
-    assert_eq!(res.status, StatusCode::OK, "{:?}", res.body);
+    let res = app.nearest(lat, lng, limit, radius).await;
+    res.assert_status(StatusCode::OK);
     let got: Vec<(u64, f64)> = res
         .body
         .as_array()

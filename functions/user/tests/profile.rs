@@ -22,9 +22,7 @@ async fn assert_edits_are_400(
     cases: impl IntoIterator<Item = (serde_json::Value, &str)>,
 ) {
     for (body, field) in cases {
-        let res = app
-            .put("/api/user/profile", Some(token), body.clone())
-            .await;
+        let res = app.edit_profile(Some(token), body.clone()).await;
         assert_eq!(
             res.status,
             StatusCode::BAD_REQUEST,
@@ -96,10 +94,7 @@ async fn bad_user_ids_are_400_naming_the_parameter() {
     let res = app
         .get("/api/user/profile?colour=red", Some(&admin.token))
         .await;
-    assert_eq!(
-        (res.status, res.field()),
-        (StatusCode::BAD_REQUEST, Some("colour"))
-    );
+    res.assert_field(StatusCode::BAD_REQUEST, "colour");
 }
 
 fn b64(s: &str) -> String {
@@ -162,13 +157,12 @@ async fn editing_the_profile_changes_email_location_and_password() {
     let app = app().await;
     let me = app.user("editor").await;
     let res = app
-        .put(
-            "/api/user/profile",
+        .edit_profile(
             Some(&me.token),
             json!({ "email": "New@Example.org", "latitude": -33.8688, "longitude": 151.2093, "password": "brand-new-pass", "currentPassword": TEST_PASSWORD }),
         )
         .await;
-    assert_eq!(res.status, StatusCode::OK, "{:?}", res.body);
+    res.assert_status(StatusCode::OK);
     assert_eq!(res.body["email"], "New@Example.org");
     assert_eq!(res.body["latitude"], -33.8688);
     assert_eq!(res.body["longitude"], 151.2093);
@@ -184,22 +178,14 @@ async fn editing_the_profile_changes_email_location_and_password() {
         "a new password ends the tokens issued before it"
     );
     let res = app
-        .put(
-            "/api/user/profile",
-            Some(&other.token),
-            json!({ "email": "new@example.ORG" }),
-        )
+        .edit_profile(Some(&other.token), json!({ "email": "new@example.ORG" }))
         .await;
     assert_eq!(res.status, StatusCode::CONFLICT);
     assert!(res.message().contains("Email"));
     let res = app
-        .put(
-            "/api/user/profile",
-            Some(&other.token),
-            json!({ "email": "editor@example.com" }),
-        )
+        .edit_profile(Some(&other.token), json!({ "email": "editor@example.com" }))
         .await;
-    assert_eq!(res.status, StatusCode::OK, "{:?}", res.body);
+    res.assert_status(StatusCode::OK);
 }
 
 #[tokio::test]
@@ -207,8 +193,7 @@ async fn an_empty_password_keeps_the_old_one_and_location_is_optional() {
     let app = app().await;
     let me = app.user("keeper").await;
     let res = app
-        .put(
-            "/api/user/profile",
+        .edit_profile(
             Some(&me.token),
             json!({ "email": "keeper@example.com", "password": "" }),
         )
@@ -223,8 +208,7 @@ async fn admins_have_no_location() {
     let app = app().await;
     let admin = app.admin().await;
     let res = app
-        .put(
-            "/api/user/profile",
+        .edit_profile(
             Some(&admin.token),
             json!({ "email": "root@example.com", "latitude": 10.0, "longitude": 10.0 }),
         )
@@ -314,13 +298,12 @@ async fn the_answer_is_what_is_stored_and_a_stale_read_writes_nothing() {
 
     // The same email in other letters: one item changes, the answer is the stored user.
     let res = app
-        .put(
-            "/api/user/profile",
+        .edit_profile(
             Some(&me.token),
             json!({ "email": "Stale@Example.com", "latitude": 1.5, "longitude": 2.5 }),
         )
         .await;
-    assert_eq!(res.status, StatusCode::OK, "{:?}", res.body);
+    res.assert_status(StatusCode::OK);
     assert_eq!(res.body["email"], "Stale@Example.com");
     assert_eq!(res.body["latitude"], 1.5);
     let stored = app.get("/api/user/profile", Some(&me.token)).await;
@@ -347,13 +330,12 @@ async fn the_answer_is_what_is_stored_and_a_stale_read_writes_nothing() {
     // The unused email was not claimed.
     let other = app.user("other").await;
     let res = app
-        .put(
-            "/api/user/profile",
+        .edit_profile(
             Some(&other.token),
             json!({ "email": "elsewhere@example.com" }),
         )
         .await;
-    assert_eq!(res.status, StatusCode::OK, "{:?}", res.body);
+    res.assert_status(StatusCode::OK);
 }
 
 /// Found: with only a token, a profile edit changed the password (and so took the
@@ -371,24 +353,13 @@ async fn a_new_password_needs_the_current_one() {
         body
     };
     for missing in [json!(null), json!("")] {
-        let res = app
-            .put("/api/user/profile", Some(&me.token), change(missing))
-            .await;
-        assert_eq!(
-            (res.status, res.field()),
-            (StatusCode::BAD_REQUEST, Some("currentPassword")),
-            "{:?}",
-            res.body
-        );
+        let res = app.edit_profile(Some(&me.token), change(missing)).await;
+        res.assert_field(StatusCode::BAD_REQUEST, "currentPassword");
     }
     let res = app
-        .put(
-            "/api/user/profile",
-            Some(&me.token),
-            change(json!("a-wrong-guess")),
-        )
+        .edit_profile(Some(&me.token), change(json!("a-wrong-guess")))
         .await;
-    assert_eq!(res.status, StatusCode::FORBIDDEN, "{:?}", res.body);
+    res.assert_status(StatusCode::FORBIDDEN);
     assert!(
         app.password_works("guarded", TEST_PASSWORD).await,
         "unchanged"
@@ -397,23 +368,18 @@ async fn a_new_password_needs_the_current_one() {
     let mut statuses = vec![];
     for _ in 0..10 {
         let res = app
-            .put(
-                "/api/user/profile",
-                Some(&me.token),
-                change(json!("another-guess")),
-            )
+            .edit_profile(Some(&me.token), change(json!("another-guess")))
             .await;
         statuses.push(res.status.as_u16());
     }
     assert!(statuses.contains(&429), "{statuses:?}");
     // An email or location edit needs no password.
     let res = app
-        .put(
-            "/api/user/profile",
+        .edit_profile(
             Some(&me.token),
             json!({ "email": "moved@example.com", "latitude": 1.0, "longitude": 2.0 }),
         )
         .await;
-    assert_eq!(res.status, StatusCode::OK, "{:?}", res.body);
+    res.assert_status(StatusCode::OK);
     assert!(app.password_works("guarded", TEST_PASSWORD).await);
 }

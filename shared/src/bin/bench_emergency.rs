@@ -25,12 +25,7 @@ use std::{
     time::Instant,
 };
 
-use aws_sdk_dynamodb::{
-    config::{
-        ConfigBag, Intercept, RuntimeComponents, interceptors::BeforeTransmitInterceptorContextRef,
-    },
-    types::{AttributeValue, Put, TransactWriteItem},
-};
+use aws_sdk_dynamodb::types::{AttributeValue, Put, TransactWriteItem};
 use rand::{Rng, SeedableRng, rngs::StdRng};
 use shared::{
     ApiError, Store,
@@ -41,7 +36,7 @@ use shared::{
         hospital::{Hospital, NewHospital},
     },
     store::{key, limits::EMERGENCIES_PER_USER},
-    testing::{self, BulkAmbulance},
+    testing::{self, BulkAmbulance, hooks::Hooks},
     types::{Id, LatLng},
 };
 
@@ -57,24 +52,6 @@ const TX_ITEMS: usize = 9;
 
 /// DynamoDB calls since the last reset.
 static CALLS: AtomicUsize = AtomicUsize::new(0);
-
-#[derive(Debug)]
-struct CountCalls;
-
-impl Intercept for CountCalls {
-    fn name(&self) -> &'static str {
-        "CountCalls"
-    }
-    fn read_before_transmit(
-        &self,
-        _context: &BeforeTransmitInterceptorContextRef<'_>,
-        _components: &RuntimeComponents,
-        _cfg: &mut ConfigBag,
-    ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
-        CALLS.fetch_add(1, Ordering::Relaxed);
-        Ok(())
-    }
-}
 
 /// A point: uniform over the box, or (half the time) over the city.
 fn point(rng: &mut StdRng) -> (f64, f64) {
@@ -178,21 +155,6 @@ async fn load(store: &Store, ambulances: usize) -> Vec<Id> {
     store.bench_users(USERS).await.unwrap()
 }
 
-/// A bare strongly consistent GetItem, timed (ms).
-async fn get_item(store: &Store) -> f64 {
-    let start = Instant::now();
-    store
-        .client()
-        .get_item()
-        .table_name(store.table())
-        .set_key(Some(key("HOSPITAL#1", "HOSPITAL")))
-        .consistent_read(true)
-        .send()
-        .await
-        .unwrap();
-    start.elapsed().as_secs_f64() * 1000.0
-}
-
 /// A bare TransactWriteItems of `items` Puts, timed (ms).
 async fn transact(store: &Store, n: usize, items: usize) -> f64 {
     let puts = (0..items).map(|i| {
@@ -272,15 +234,12 @@ async fn main() {
     );
     for size in sizes {
         let plain = testing::bench_store("bench-emergency").await;
-        let client = aws_sdk_dynamodb::Client::from_conf(
-            plain
-                .client()
-                .config()
-                .to_builder()
-                .interceptor(CountCalls)
-                .build(),
-        );
-        let store = Store::new(client, plain.table());
+        let store = Hooks::new("CountCalls")
+            .on_send(|_| {
+                CALLS.fetch_add(1, Ordering::Relaxed);
+                Ok(())
+            })
+            .on(&plain);
         let started = Instant::now();
         let users = load(&store, size).await;
         let load_secs = started.elapsed().as_secs_f64();
@@ -288,7 +247,7 @@ async fn main() {
         let mut f = Figures::default();
         // Warm up: the hospital index's copy, connections.
         for _ in 0..3 {
-            let _ = get_item(&store).await;
+            let _ = testing::timed_get_item(&store).await;
             let _ = transact(&store, 0, 1).await;
         }
         let warm = store
@@ -304,7 +263,7 @@ async fn main() {
             )
             .unwrap();
             if i % 2 == 0 {
-                f.get_item.push(get_item(&store).await);
+                f.get_item.push(testing::timed_get_item(&store).await);
                 f.transact.push(transact(&store, i, 1).await);
                 f.transact8.push(transact(&store, i, TX_ITEMS).await);
             }
@@ -347,7 +306,7 @@ async fn main() {
             if i % 2 == 1 {
                 f.transact8.push(transact(&store, i, TX_ITEMS).await);
                 f.transact.push(transact(&store, i, 1).await);
-                f.get_item.push(get_item(&store).await);
+                f.get_item.push(testing::timed_get_item(&store).await);
             }
         }
         let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len().max(1) as f64;

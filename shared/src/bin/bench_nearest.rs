@@ -30,10 +30,6 @@ use std::{
 };
 
 use aws_sdk_dynamodb::{
-    config::{
-        ConfigBag, Intercept, RuntimeComponents,
-        interceptors::{BeforeSerializationInterceptorContextMut, FinalizerInterceptorContextRef},
-    },
     operation::{
         batch_get_item::{BatchGetItemInput, BatchGetItemOutput},
         get_item::{GetItemInput, GetItemOutput},
@@ -46,11 +42,8 @@ use rand::{Rng, SeedableRng, rngs::StdRng};
 use shared::{
     Store,
     domain::hospital::NewHospital,
-    store::{
-        hospital_index::{IndexBuild, NearestStats},
-        key,
-    },
-    testing,
+    store::hospital_index::{IndexBuild, NearestStats},
+    testing::{self, hooks::Hooks},
     types::{Id, LatLng},
 };
 
@@ -70,66 +63,50 @@ static CALLS: AtomicU64 = AtomicU64::new(0);
 /// (DynamoDB's rule; DynamoDB Local reports nothing for those, so the minimum is
 /// applied here). Also counts the items returned and the calls (each page of a
 /// Query is one).
-#[derive(Debug)]
-struct ReadCapacity;
-
-impl Intercept for ReadCapacity {
-    fn name(&self) -> &'static str {
-        "ReadCapacity"
-    }
-    fn modify_before_serialization(
-        &self,
-        context: &mut BeforeSerializationInterceptorContextMut<'_>,
-        _components: &RuntimeComponents,
-        _cfg: &mut ConfigBag,
-    ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
-        let input = context.input_mut();
-        let total = Some(ReturnConsumedCapacity::Total);
-        if let Some(query) = input.downcast_mut::<QueryInput>() {
-            query.return_consumed_capacity = total;
-        } else if let Some(get) = input.downcast_mut::<GetItemInput>() {
-            get.return_consumed_capacity = total;
-        } else if let Some(batch) = input.downcast_mut::<BatchGetItemInput>() {
-            batch.return_consumed_capacity = total;
-        }
-        Ok(())
-    }
-    fn read_after_execution(
-        &self,
-        context: &FinalizerInterceptorContextRef<'_>,
-        _components: &RuntimeComponents,
-        _cfg: &mut ConfigBag,
-    ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
-        let Some(Ok(output)) = context.output_or_error() else {
-            return Ok(());
-        };
-        CALLS.fetch_add(1, Ordering::Relaxed);
-        let (units, items) = if let Some(query) = output.downcast_ref::<QueryOutput>() {
-            let units = query.consumed_capacity().and_then(|c| c.capacity_units());
-            (units.unwrap_or(0.0).max(0.5), query.items().len())
-        } else if let Some(get) = output.downcast_ref::<GetItemOutput>() {
-            let units = get.consumed_capacity().and_then(|c| c.capacity_units());
-            (
-                units.unwrap_or(0.0).max(0.5),
-                usize::from(get.item().is_some()),
-            )
-        } else if let Some(batch) = output.downcast_ref::<BatchGetItemOutput>() {
-            let units = batch
-                .consumed_capacity()
-                .iter()
-                .filter_map(|c| c.capacity_units())
-                .sum::<f64>();
-            let items = batch
-                .responses()
-                .map_or(0, |r| r.values().map(Vec::len).sum());
-            (units, items)
-        } else {
-            return Ok(());
-        };
-        MILLI_RCU.fetch_add((units * 1000.0).round() as u64, Ordering::Relaxed);
-        ITEMS.fetch_add(items as u64, Ordering::Relaxed);
-        Ok(())
-    }
+fn read_capacity() -> Hooks {
+    Hooks::new("ReadCapacity")
+        .on_input(|context| {
+            let input = context.input_mut();
+            let total = Some(ReturnConsumedCapacity::Total);
+            if let Some(query) = input.downcast_mut::<QueryInput>() {
+                query.return_consumed_capacity = total;
+            } else if let Some(get) = input.downcast_mut::<GetItemInput>() {
+                get.return_consumed_capacity = total;
+            } else if let Some(batch) = input.downcast_mut::<BatchGetItemInput>() {
+                batch.return_consumed_capacity = total;
+            }
+            Ok(())
+        })
+        .on_done(|context| {
+            let Some(Ok(output)) = context.output_or_error() else {
+                return;
+            };
+            CALLS.fetch_add(1, Ordering::Relaxed);
+            let (units, items) = if let Some(query) = output.downcast_ref::<QueryOutput>() {
+                let units = query.consumed_capacity().and_then(|c| c.capacity_units());
+                (units.unwrap_or(0.0).max(0.5), query.items().len())
+            } else if let Some(get) = output.downcast_ref::<GetItemOutput>() {
+                let units = get.consumed_capacity().and_then(|c| c.capacity_units());
+                (
+                    units.unwrap_or(0.0).max(0.5),
+                    usize::from(get.item().is_some()),
+                )
+            } else if let Some(batch) = output.downcast_ref::<BatchGetItemOutput>() {
+                let units = batch
+                    .consumed_capacity()
+                    .iter()
+                    .filter_map(|c| c.capacity_units())
+                    .sum::<f64>();
+                let items = batch
+                    .responses()
+                    .map_or(0, |r| r.values().map(Vec::len).sum());
+                (units, items)
+            } else {
+                return;
+            };
+            MILLI_RCU.fetch_add((units * 1000.0).round() as u64, Ordering::Relaxed);
+            ITEMS.fetch_add(items as u64, Ordering::Relaxed);
+        })
 }
 
 /// Read units, items and calls since the last call.
@@ -264,22 +241,6 @@ async fn load(store: &Store, size: usize) -> (f64, IndexBuild) {
     (start.elapsed().as_secs_f64(), build)
 }
 
-/// A bare strongly consistent GetItem of hospital 1, timed.
-async fn get_item(store: &Store) -> f64 {
-    let start = Instant::now();
-    let out = store
-        .client()
-        .get_item()
-        .table_name(store.table())
-        .set_key(Some(key("HOSPITAL#1", "HOSPITAL")))
-        .consistent_read(true)
-        .send()
-        .await
-        .unwrap();
-    assert!(out.item.is_some());
-    start.elapsed().as_secs_f64() * 1000.0
-}
-
 #[tokio::main]
 async fn main() {
     let endpoint =
@@ -299,15 +260,8 @@ async fn main() {
     println!("{}", header());
     for size in sizes {
         let plain = testing::bench_store(&format!("bench-{size}")).await;
-        let client = aws_sdk_dynamodb::Client::from_conf(
-            plain
-                .client()
-                .config()
-                .to_builder()
-                .interceptor(ReadCapacity)
-                .build(),
-        );
-        let store = Store::new(client.clone(), plain.table());
+        let store = read_capacity().on(&plain);
+        let client = store.client().clone();
         let (load_secs, build) = load(&store, size).await;
 
         // Cold starts: a new instance's first search, each on a fresh copy.
@@ -355,7 +309,7 @@ async fn main() {
             // The bare GetItem and the memory search one after the other, in turn
             // first: both after the H3 search's burst of Queries, neither favoured.
             if i % 2 == 0 {
-                get_items.push(get_item(&store).await);
+                get_items.push(testing::timed_get_item(&store).await);
             }
             take_reads();
             let start = Instant::now();
@@ -364,7 +318,7 @@ async fn main() {
             let ms = start.elapsed().as_secs_f64() * 1000.0;
             let (rcu, items, calls) = take_reads();
             if i % 2 == 1 {
-                get_items.push(get_item(&store).await);
+                get_items.push(testing::timed_get_item(&store).await);
             }
             assert!(stats.h3.is_none(), "the index is built");
             let memory = Cost {

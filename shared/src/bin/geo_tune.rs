@@ -24,11 +24,8 @@ struct Point {
 }
 
 impl Located for Point {
-    fn latitude(&self) -> f64 {
-        self.lat
-    }
-    fn longitude(&self) -> f64 {
-        self.lng
+    fn point(&self) -> (f64, f64) {
+        (self.lat, self.lng)
     }
 }
 

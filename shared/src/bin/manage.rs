@@ -14,7 +14,7 @@ use std::process::ExitCode;
 
 use shared::{
     ApiError, Store,
-    auth::hash_password,
+    auth::{hash_password, new_account},
     config::Config,
     domain::user::{NewUser, Role},
     store::schema,
@@ -129,17 +129,16 @@ async fn seed(store: &Store) -> Result<(), ApiError> {
             continue;
         }
         let password = Password::try_from(password.to_owned()).map_err(ApiError::internal)?;
+        let email = Email::try_from(email.to_owned()).map_err(ApiError::internal)?;
+        let phone = Phone::try_from("+919800000000".to_owned()).map_err(ApiError::internal)?;
         store
             .create_user(NewUser {
-                username,
-                email: Email::try_from(email.to_owned()).map_err(ApiError::internal)?,
-                phone: Phone::try_from("+919800000000".to_owned()).map_err(ApiError::internal)?,
+                account: new_account(username, email, phone, &password).await?,
                 location: (role == Role::User)
                     .then(|| LatLng::new(30.67, 74.33))
                     .transpose()
                     .map_err(ApiError::internal)?,
                 role,
-                password_hash: hash_password(&password).await?,
             })
             .await?;
         println!("seeded {name}");

@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 use strum::{AsRefStr, Display, VariantArray};
 
-use super::{hospital::HospitalRef, parse_leniently};
+use super::{hospital::HospitalRef, lenient};
 use crate::{error::ApiError, types::Id};
 
 /// Serialized as `AVAILABLE`, `ON_DUTY`, `MAINTENANCE`; parsed case-insensitively
@@ -21,12 +21,7 @@ pub enum AmbulanceStatus {
     Maintenance,
 }
 
-impl TryFrom<String> for AmbulanceStatus {
-    type Error = String;
-    fn try_from(v: String) -> Result<Self, String> {
-        parse_leniently(&v, "status")
-    }
-}
+lenient!(AmbulanceStatus, "status");
 
 /// Serialized as `BLS`, `ALS`, `PTA`; parsed case-insensitively.
 #[derive(
@@ -54,12 +49,7 @@ pub enum AmbulanceType {
     Pta,
 }
 
-impl TryFrom<String> for AmbulanceType {
-    type Error = String;
-    fn try_from(v: String) -> Result<Self, String> {
-        parse_leniently(&v, "type")
-    }
-}
+lenient!(AmbulanceType, "type");
 
 /// An ambulance as the API shows it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

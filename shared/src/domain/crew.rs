@@ -3,11 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::user::Role;
-use crate::{
-    error::ApiError,
-    types::{Email, Id, Phone, Username},
-};
+use super::user::{NewAccount, Role};
+use crate::{error::ApiError, types::Id};
 
 /// A crew account as the admin routes show it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -42,10 +39,7 @@ impl From<&Crew> for CrewRef {
 }
 
 pub struct NewCrew {
-    pub username: Username,
-    pub email: Email,
-    pub phone: Phone,
-    pub password_hash: String,
+    pub account: NewAccount,
     pub ambulance_id: Id,
 }
 
@@ -65,10 +59,16 @@ pub fn not_your_booking(booking: Id) -> ApiError {
 
 /// An ambulance that still has crew cannot go (a hospital neither).
 pub fn has_crew(number: &str, crew: u64) -> ApiError {
+    ApiError::Conflict(format!("Ambulance {}", still_crewed(number, crew)))
+}
+
+/// `<number> still has <crew> crew account(s); ...`: why an ambulance (or its
+/// hospital) is not removed.
+pub fn still_crewed(number: &str, crew: u64) -> String {
     let accounts = if crew == 1 { "account" } else { "accounts" };
-    ApiError::Conflict(format!(
-        "Ambulance {number} still has {crew} crew {accounts}; move them to another ambulance or remove them first"
-    ))
+    format!(
+        "{number} still has {crew} crew {accounts}; move them to another ambulance or remove them first"
+    )
 }
 
 /// A crew change that lost a race (the crew was just moved or removed).

@@ -14,6 +14,7 @@ use super::{
     ambulance::AmbulanceType,
     booking::{BookingStatus, Milestone, PatientDetails, Pickup, TimelineEntry, TripStage},
     dispatch::Tracking,
+    hospital::Hospital,
     position::Position,
 };
 use crate::{error::ApiError, types::Id};
@@ -30,6 +31,13 @@ pub struct EmergencyRequest {
     pub ambulance_type: Option<AmbulanceType>,
     #[serde(default)]
     pub patient: Option<PatientDetails>,
+}
+
+/// No free ambulance within reach: a 409 listing the nearest `hospitals` to call.
+pub fn no_ambulance_near(hospitals: &[Hospital]) -> ApiError {
+    serde_json::to_value(hospitals).map_or_else(ApiError::internal, |hospitals| {
+        ApiError::NoAmbulanceNear { hospitals }
+    })
 }
 
 /// Someone asked for a second emergency while one is open.

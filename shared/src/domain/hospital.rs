@@ -50,9 +50,9 @@ pub fn held_conflict(id: Id, ambulance_number: &str, booking: Id) -> ApiError {
 
 /// A hospital goes only when none of its ambulances has crew accounts.
 pub fn crew_conflict(id: Id, ambulance_number: &str, crew: u64) -> ApiError {
-    let accounts = if crew == 1 { "account" } else { "accounts" };
+    let why = super::crew::still_crewed(ambulance_number, crew);
     ApiError::Conflict(format!(
-        "Hospital {id} cannot be removed: its ambulance {ambulance_number} still has {crew} crew {accounts}; move them to another ambulance or remove them first"
+        "Hospital {id} cannot be removed: its ambulance {why}"
     ))
 }
 

@@ -18,6 +18,21 @@ pub mod user;
 
 use strum::VariantArray;
 
+/// `TryFrom<String>` by [`parse_leniently`] (what serde's `try_from = "String"`
+/// calls) for an enum: `lenient!(AmbulanceStatus, "status");`. A macro, because no
+/// one generic impl can do it (the orphan rule forbids `impl<T> TryFrom<String> for T`).
+macro_rules! lenient {
+    ($enum:ty, $what:literal) => {
+        impl TryFrom<String> for $enum {
+            type Error = String;
+            fn try_from(v: String) -> Result<Self, String> {
+                $crate::domain::parse_leniently(&v, $what)
+            }
+        }
+    };
+}
+use lenient;
+
 /// Parses an enum the way people type it in a query string: case-insensitive, `-`
 /// and spaces as `_`, surrounding blanks ignored. A miss names the accepted values:
 /// `unknown status 'x': expected AVAILABLE, ON_DUTY or MAINTENANCE`.

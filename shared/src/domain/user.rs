@@ -42,13 +42,19 @@ pub struct User {
     pub created_at: String,
 }
 
-pub struct NewUser {
+/// What every new account is made with, a user's or a crew's: its unique names, its
+/// phone and its password's hash (`auth::new_account` hashes it).
+pub struct NewAccount {
     pub username: Username,
     pub email: Email,
     pub phone: Phone,
+    pub password_hash: String,
+}
+
+pub struct NewUser {
+    pub account: NewAccount,
     pub location: Option<LatLng>,
     pub role: Role,
-    pub password_hash: String,
 }
 
 pub struct ProfileChange {

@@ -8,6 +8,7 @@ use sha2::{Digest, Sha256};
 use super::{
     counters::{self, Total},
     keys::{self, Key},
+    paging::CountedList,
     schema::{GSI1, TTL_ATTRIBUTE},
     table::{Query, Store},
     tx::{Label, Tx, Write},
@@ -249,17 +250,10 @@ impl Store {
     /// The total comes from the counter, read at the same time as the page's keys
     /// (see [`Store::counted_page_keys`]).
     pub async fn bookings_page(&self, page: u32, size: u32) -> Result<Page<Booking>, ApiError> {
-        let total = async { Ok(self.booking_counts().await?.total.max(0) as u64) };
-        let (total, keys) = self
-            .counted_page_keys(total, keys::BOOKINGS, page, size, true)
-            .await?;
-        let items: Vec<BookingItem> = self.batch_get(keys).await?;
-        Ok(Page::new(
-            items.into_iter().map(Booking::from).collect(),
-            total,
-            page,
-            size,
-        ))
+        self.page(CountedList::BOOKINGS, page, size, |b: BookingItem| {
+            Some(b.into())
+        })
+        .await
     }
 
     pub async fn booking_counts(&self) -> Result<BookingCounts, ApiError> {

@@ -9,6 +9,7 @@
 use super::{
     counters::{self, Total},
     keys,
+    paging::CountedList,
     schema::GSI1,
     table::{Query, Store},
     tx::{Label, Tx, TxError, Write},
@@ -19,10 +20,10 @@ use crate::{
         ambulance,
         crew::{self, Crew, NewCrew},
         page::Page,
-        user::{Role, User},
+        user::Role,
     },
     error::ApiError,
-    types::{Email, Id, Username, now_rfc3339},
+    types::{Email, Id, Username},
 };
 
 impl UserItem {
@@ -65,27 +66,16 @@ impl Store {
     pub async fn create_crew(&self, new: NewCrew) -> Result<Crew, ApiError> {
         let id = self.next_id("user").await?;
         let ambulance_id = new.ambulance_id;
+        let account = &new.account;
         let item = UserItem {
-            key: keys::user(id),
-            user: User {
-                id,
-                username: new.username.to_string(),
-                email: new.email.to_string(),
-                phone: new.phone.to_string(),
-                latitude: None,
-                longitude: None,
-                role: Role::Crew,
-                created_at: now_rfc3339(),
-            },
-            password_hash: new.password_hash,
-            session_version: 0,
             ambulance_id: Some(ambulance_id),
             gsi1pk: Some(keys::ambulance_crew(ambulance_id)),
             gsi1sk: Some(keys::crew_in_ambulance(id)),
             listpk: Some(keys::CREW.into()),
-            listsk: Some(keys::by_name(new.username.as_str(), id)),
+            listsk: Some(keys::by_name(account.username.as_str(), id)),
+            ..UserItem::new(id, account, Role::Crew, None)
         };
-        let mut tx = item.account_tx(&new.username, &new.email);
+        let mut tx = item.account_tx(&account.username, &account.email);
         tx.push(Label::Ambulance(ambulance_id), count_crew(ambulance_id, 1))
             .push(Label::Counter, counters::add(counters::CREW, &Total::ONE)?);
         self.commit(tx).await.map_err(|e| {
@@ -129,22 +119,13 @@ impl Store {
     }
 
     pub async fn crew_count(&self) -> Result<u64, ApiError> {
-        let c: Total = counters::read(self, counters::CREW).await?;
-        Ok(c.total.max(0) as u64)
+        self.counted(counters::CREW).await
     }
 
     /// One page of crew accounts by username; the total from the crew counter.
     pub async fn crew_page(&self, page: u32, size: u32) -> Result<Page<Crew>, ApiError> {
-        let (total, keys) = self
-            .counted_page_keys(self.crew_count(), keys::CREW, page, size, false)
-            .await?;
-        let items: Vec<UserItem> = self.batch_get(keys).await?;
-        Ok(Page::new(
-            items.into_iter().filter_map(UserItem::crew).collect(),
-            total,
-            page,
-            size,
-        ))
+        self.page(CountedList::CREW, page, size, UserItem::crew)
+            .await
     }
 
     /// Binds a crew account to another ambulance (404 for an unknown one); both

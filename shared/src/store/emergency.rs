@@ -241,7 +241,7 @@ impl Store {
             Ok((Dispatch::Assigned { result, .. }, d)) => Ok((result, stats(d))),
             Ok((Dispatch::NoneNear, _)) => {
                 // A retry of this very request may have taken the last one.
-                self.earlier_or(user, key, &hash, ApiError::NoAmbulanceNear { hospitals })
+                self.earlier_or(user, key, &hash, emergency::no_ambulance_near(&hospitals))
                     .await
             }
             Ok((Dispatch::GaveUp, _)) => {

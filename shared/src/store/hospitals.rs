@@ -10,6 +10,7 @@ use super::{
     counters::{self, Total},
     hospital_index::IndexChange,
     keys::{self, Key},
+    paging::CountedList,
     schema::GEO,
     table::{Query, Store},
     tx::{Label, Tx, TxError, Write},
@@ -20,7 +21,7 @@ use crate::{
         page::Page,
     },
     error::ApiError,
-    geo::{self, Located, Range, SearchStats},
+    geo::{self, Located, Range, SearchParams, SearchStats},
     types::{Id, LatLng, now_rfc3339},
 };
 
@@ -61,11 +62,8 @@ impl From<HospitalItem> for Hospital {
 }
 
 impl Located for HospitalItem {
-    fn latitude(&self) -> f64 {
-        self.latitude
-    }
-    fn longitude(&self) -> f64 {
-        self.longitude
+    fn point(&self) -> (f64, f64) {
+        (self.latitude, self.longitude)
     }
 }
 
@@ -127,23 +125,16 @@ impl Store {
     }
 
     pub async fn hospital_count(&self) -> Result<u64, ApiError> {
-        let c: Total = counters::read(self, counters::HOSPITALS).await?;
-        Ok(c.total.max(0) as u64)
+        self.counted(counters::HOSPITALS).await
     }
 
     /// One page of hospitals in name order; the total comes from the counter (read
     /// at the same time as the page's keys, see [`Store::counted_page_keys`]).
     pub async fn hospitals_page(&self, page: u32, size: u32) -> Result<Page<Hospital>, ApiError> {
-        let (total, keys) = self
-            .counted_page_keys(self.hospital_count(), keys::HOSPITALS, page, size, false)
-            .await?;
-        let items: Vec<HospitalItem> = self.batch_get(keys).await?;
-        Ok(Page::new(
-            items.into_iter().map(Hospital::from).collect(),
-            total,
-            page,
-            size,
-        ))
+        self.page(CountedList::HOSPITALS, page, size, |h: HospitalItem| {
+            Some(h.into())
+        })
+        .await
     }
 
     /// The `k` nearest hospitals within `radius_km`, nearest first, with distances,
@@ -157,6 +148,7 @@ impl Store {
         radius_km: f64,
     ) -> Result<(Vec<Hospital>, SearchStats), ApiError> {
         let (found, stats) = geo::nearest(
+            SearchParams::default(),
             center.lat.get(),
             center.lng.get(),
             k,
@@ -180,12 +172,7 @@ impl Store {
     }
 
     async fn geo_range(&self, r: &Range) -> Result<Vec<HospitalItem>, ApiError> {
-        self.query_all(
-            Query::on(GEO, "geopk = :p AND geosk BETWEEN :lo AND :hi")
-                .value(":p", &r.partition)
-                .value(":lo", r.lo)
-                .value(":hi", r.hi),
-        )
-        .await
+        self.query_all(Query::on(GEO, "geopk = :p AND geosk BETWEEN :lo AND :hi").range(r))
+            .await
     }
 }

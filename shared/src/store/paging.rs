@@ -1,14 +1,81 @@
 //! Pages of the KEYS_ONLY `list` index: the keys of one page (the pages before it
 //! skipped reading keys only), then BatchGetItem of those keys.
 
+use serde::de::DeserializeOwned;
+
 use super::{
-    keys::Key,
+    counters::{self, Total},
+    keys::{self, Key},
     schema::LIST,
     table::{LIST_QUERY_LIMIT, Query, Store},
 };
-use crate::error::ApiError;
+use crate::{domain::page::Page, error::ApiError};
+
+/// A list of the `list` index and the counter that holds its total: the one way a
+/// paged route reads.
+pub(crate) struct CountedList {
+    /// The partition of the `list` index (`keys::HOSPITALS`, ...).
+    list: &'static str,
+    /// Its counter (`counters::HOSPITALS`, ...).
+    counter: &'static str,
+    newest_first: bool,
+}
+
+impl CountedList {
+    /// Hospitals by name.
+    pub(crate) const HOSPITALS: CountedList = Self::in_order(keys::HOSPITALS, counters::HOSPITALS);
+    /// Crew accounts by username.
+    pub(crate) const CREW: CountedList = Self::in_order(keys::CREW, counters::CREW);
+    /// Every booking, newest first.
+    pub(crate) const BOOKINGS: CountedList = CountedList {
+        newest_first: true,
+        ..Self::in_order(keys::BOOKINGS, counters::BOOKINGS)
+    };
+
+    /// In the order of the `list` index's sort key.
+    const fn in_order(list: &'static str, counter: &'static str) -> Self {
+        CountedList {
+            list,
+            counter,
+            newest_first: false,
+        }
+    }
+}
 
 impl Store {
+    /// The total a counter holds (never below 0).
+    pub(crate) async fn counted(&self, counter: &str) -> Result<u64, ApiError> {
+        let c: Total = counters::read(self, counter).await?;
+        Ok(c.total.max(0) as u64)
+    }
+
+    /// Page `page` (zero-based, `size` long) of `of`: its keys with the total
+    /// ([`Store::counted_page_keys`]), then the items, each turned into what the page
+    /// shows by `show` (None leaves an item out).
+    pub(crate) async fn page<I, T>(
+        &self,
+        of: CountedList,
+        page: u32,
+        size: u32,
+        show: impl FnMut(I) -> Option<T>,
+    ) -> Result<Page<T>, ApiError>
+    where
+        I: DeserializeOwned,
+    {
+        let (total, keys) = self
+            .counted_page_keys(
+                self.counted(of.counter),
+                of.list,
+                page,
+                size,
+                of.newest_first,
+            )
+            .await?;
+        let items: Vec<I> = self.batch_get(keys).await?;
+        let content = items.into_iter().filter_map(show).collect();
+        Ok(Page::new(content, total, page, size))
+    }
+
     /// A page of a counted list: the list's total (`total`, from its counter) and the
     /// page's keys ([`Store::list_page_keys`]); no keys for a page past the total.
     /// When the page lies within the first Query of keys (skip + size ≤

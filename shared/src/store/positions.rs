@@ -305,13 +305,8 @@ impl Store {
     /// The `freegeo` entries of one Query range (one shard of a res-2 partition, or a
     /// finer cell of it): what the nearest-free-ambulance search reads.
     pub async fn free_geo_range(&self, r: &Range) -> Result<Vec<FreeGeoEntry>, ApiError> {
-        self.query_all(
-            Query::on(FREEGEO, "freegeopk = :p AND freegeosk BETWEEN :lo AND :hi")
-                .value(":p", &r.partition)
-                .value(":lo", r.lo)
-                .value(":hi", r.hi),
-        )
-        .await
+        let cells = Query::on(FREEGEO, "freegeopk = :p AND freegeosk BETWEEN :lo AND :hi");
+        self.query_all(cells.range(r)).await
     }
 
     /// The free-ambulance entries of a search round's ranges (`G2#<cell>` partitions

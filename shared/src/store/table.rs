@@ -22,7 +22,7 @@ use super::{
     keys::{self, Key},
     retry,
 };
-use crate::{config::Config, error::ApiError, types::Id};
+use crate::{config::Config, error::ApiError, geo::Range, types::Id};
 
 pub type Item = HashMap<String, AttributeValue>;
 
@@ -147,6 +147,14 @@ impl Query {
             Err(e) => self.error = Some(ApiError::internal(e)),
         }
         self
+    }
+
+    /// The values of a geo index's range condition (`<pk> = :p AND <sk> BETWEEN
+    /// :lo AND :hi`): one H3 range of the nearest searches.
+    pub fn range(self, r: &Range) -> Query {
+        self.value(":p", &r.partition)
+            .value(":lo", r.lo)
+            .value(":hi", r.hi)
     }
 
     /// Descending sort key order.

@@ -85,6 +85,14 @@ pub struct Write {
     error: Option<ApiError>,
 }
 
+/// A [`Write`] taken apart to build a request.
+struct Parts {
+    op: Op,
+    condition: Option<String>,
+    names: Option<HashMap<String, String>>,
+    values: Option<Item>,
+}
+
 impl Write {
     fn of(op: Op) -> Write {
         Write {
@@ -168,61 +176,53 @@ impl Write {
         self
     }
 
-    fn names(&self) -> Option<HashMap<String, String>> {
-        (!self.names.is_empty()).then(|| self.names.clone())
-    }
-
-    fn values(&self) -> Option<Item> {
-        (!self.values.is_empty()).then(|| self.values.clone())
-    }
-
-    fn into_transact_item(self, table: &str) -> Result<TransactWriteItem, ApiError> {
+    /// What a request is built from: the operation, its condition and the names
+    /// and values these use (None when there are none); or the error a value made.
+    fn parts(self) -> Result<Parts, ApiError> {
         if let Some(e) = self.error {
             return Err(e);
         }
-        let (names, values) = (self.names(), self.values());
-        let item = match self.op {
-            Op::Put(item) => TransactWriteItem::builder().put(
-                Put::builder()
+        Ok(Parts {
+            op: self.op,
+            condition: self.condition,
+            names: (!self.names.is_empty()).then_some(self.names),
+            values: (!self.values.is_empty()).then_some(self.values),
+        })
+    }
+
+    fn into_transact_item(self, table: &str) -> Result<TransactWriteItem, ApiError> {
+        let Parts {
+            op,
+            condition,
+            names,
+            values,
+        } = self.parts()?;
+        // The SDK's four item builders share these setters, but no trait.
+        macro_rules! conditional {
+            ($builder:expr) => {
+                $builder
                     .table_name(table)
-                    .set_item(Some(item))
-                    .set_condition_expression(self.condition)
+                    .set_condition_expression(condition)
                     .set_expression_attribute_names(names)
                     .set_expression_attribute_values(values)
                     .build()
-                    .map_err(ApiError::internal)?,
-            ),
-            Op::Update(key, expression) => TransactWriteItem::builder().update(
+                    .map_err(ApiError::internal)?
+            };
+        }
+        let item = match op {
+            Op::Put(item) => {
+                TransactWriteItem::builder().put(conditional!(Put::builder().set_item(Some(item))))
+            }
+            Op::Update(key, expression) => TransactWriteItem::builder().update(conditional!(
                 Update::builder()
-                    .table_name(table)
                     .set_key(Some(key.item()))
                     .update_expression(expression)
-                    .set_condition_expression(self.condition)
-                    .set_expression_attribute_names(names)
-                    .set_expression_attribute_values(values)
-                    .build()
-                    .map_err(ApiError::internal)?,
-            ),
-            Op::Delete(key) => TransactWriteItem::builder().delete(
-                Delete::builder()
-                    .table_name(table)
-                    .set_key(Some(key.item()))
-                    .set_condition_expression(self.condition)
-                    .set_expression_attribute_names(names)
-                    .set_expression_attribute_values(values)
-                    .build()
-                    .map_err(ApiError::internal)?,
-            ),
-            Op::Check(key) => TransactWriteItem::builder().condition_check(
-                ConditionCheck::builder()
-                    .table_name(table)
-                    .set_key(Some(key.item()))
-                    .set_condition_expression(self.condition)
-                    .set_expression_attribute_names(names)
-                    .set_expression_attribute_values(values)
-                    .build()
-                    .map_err(ApiError::internal)?,
-            ),
+            )),
+            Op::Delete(key) => TransactWriteItem::builder()
+                .delete(conditional!(Delete::builder().set_key(Some(key.item())))),
+            Op::Check(key) => TransactWriteItem::builder().condition_check(conditional!(
+                ConditionCheck::builder().set_key(Some(key.item()))
+            )),
         };
         Ok(item.build())
     }
@@ -233,20 +233,17 @@ impl Write {
         client: &Client,
         table: &str,
     ) -> Result<DeleteItemFluentBuilder, ApiError> {
-        if let Some(e) = self.error {
-            return Err(e);
-        }
-        let (names, values) = (self.names(), self.values());
-        let Op::Delete(key) = self.op else {
+        let p = self.parts()?;
+        let Op::Delete(key) = p.op else {
             return Err(ApiError::internal("delete_item of a put or update"));
         };
         Ok(client
             .delete_item()
             .table_name(table)
             .set_key(Some(key.item()))
-            .set_condition_expression(self.condition)
-            .set_expression_attribute_names(names)
-            .set_expression_attribute_values(values))
+            .set_condition_expression(p.condition)
+            .set_expression_attribute_names(p.names)
+            .set_expression_attribute_values(p.values))
     }
 
     /// This update as a single UpdateItem request (see `Store::update_returning`).
@@ -255,11 +252,8 @@ impl Write {
         client: &Client,
         table: &str,
     ) -> Result<UpdateItemFluentBuilder, ApiError> {
-        if let Some(e) = self.error {
-            return Err(e);
-        }
-        let (names, values) = (self.names(), self.values());
-        let Op::Update(key, expression) = self.op else {
+        let p = self.parts()?;
+        let Op::Update(key, expression) = p.op else {
             return Err(ApiError::internal("update_item of a put or delete"));
         };
         Ok(client
@@ -267,9 +261,9 @@ impl Write {
             .table_name(table)
             .set_key(Some(key.item()))
             .update_expression(expression)
-            .set_condition_expression(self.condition)
-            .set_expression_attribute_names(names)
-            .set_expression_attribute_values(values))
+            .set_condition_expression(p.condition)
+            .set_expression_attribute_names(p.names)
+            .set_expression_attribute_values(p.values))
     }
 }
 

@@ -13,10 +13,10 @@ use super::{
 use crate::{
     domain::{
         crew::Crew,
-        user::{self, NewUser, ProfileChange, Role, User},
+        user::{self, NewAccount, NewUser, ProfileChange, Role, User},
     },
     error::ApiError,
-    types::{Email, Id, Phone, Username, now_rfc3339},
+    types::{Email, Id, LatLng, Phone, Username, now_rfc3339},
 };
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -80,6 +80,30 @@ pub(crate) fn guard(key: Key, user_id: Id) -> Write {
 }
 
 impl UserItem {
+    /// A new account's item: session version 0, no crew fields.
+    pub(crate) fn new(id: Id, account: &NewAccount, role: Role, at: Option<LatLng>) -> UserItem {
+        UserItem {
+            key: keys::user(id),
+            user: User {
+                id,
+                username: account.username.to_string(),
+                email: account.email.to_string(),
+                phone: account.phone.to_string(),
+                latitude: at.map(|l| l.lat.get()),
+                longitude: at.map(|l| l.lng.get()),
+                role,
+                created_at: now_rfc3339(),
+            },
+            password_hash: account.password_hash.clone(),
+            session_version: 0,
+            ambulance_id: None,
+            gsi1pk: None,
+            gsi1sk: None,
+            listpk: None,
+            listsk: None,
+        }
+    }
+
     /// The account and its username and email guards, all conditional on being new.
     pub(crate) fn account_tx(&self, username: &Username, email: &Email) -> Tx {
         let id = self.user.id;
@@ -114,28 +138,9 @@ impl Store {
     /// concurrent registrations can never both get the same name.
     pub async fn create_user(&self, new: NewUser) -> Result<User, ApiError> {
         let id = self.next_id("user").await?;
-        let user = User {
-            id,
-            username: new.username.to_string(),
-            email: new.email.to_string(),
-            phone: new.phone.to_string(),
-            latitude: new.location.map(|l| l.lat.get()),
-            longitude: new.location.map(|l| l.lng.get()),
-            role: new.role,
-            created_at: now_rfc3339(),
-        };
-        let item = UserItem {
-            key: keys::user(id),
-            user: user.clone(),
-            password_hash: new.password_hash,
-            session_version: 0,
-            ambulance_id: None,
-            gsi1pk: None,
-            gsi1sk: None,
-            listpk: None,
-            listsk: None,
-        };
-        let mut tx = item.account_tx(&new.username, &new.email);
+        let item = UserItem::new(id, &new.account, new.role, new.location);
+        let user = item.user.clone();
+        let mut tx = item.account_tx(&new.account.username, &new.account.email);
         tx.push(Label::Counter, counters::add(counters::USERS, &Total::ONE)?);
         self.commit(tx)
             .await
@@ -269,12 +274,14 @@ impl Store {
         }
         let user = self
             .create_user(NewUser {
-                username: username.clone(),
-                email: email.clone(),
-                phone: Phone::try_from("0000000".to_owned()).map_err(ApiError::internal)?,
+                account: NewAccount {
+                    username: username.clone(),
+                    email: email.clone(),
+                    phone: Phone::try_from("0000000".to_owned()).map_err(ApiError::internal)?,
+                    password_hash,
+                },
                 location: None,
                 role: Role::Admin,
-                password_hash,
             })
             .await?;
         Ok((user, true))

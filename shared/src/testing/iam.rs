@@ -9,16 +9,15 @@ use std::{
     sync::{Arc, Mutex, OnceLock},
 };
 
-use aws_sdk_dynamodb::{
-    config::{ConfigBag, Intercept, interceptors::BeforeSerializationInterceptorContextRef},
-    operation::{
-        batch_get_item::BatchGetItemInput, batch_write_item::BatchWriteItemInput,
-        delete_item::DeleteItemInput, get_item::GetItemInput, put_item::PutItemInput,
-        query::QueryInput, scan::ScanInput, transact_get_items::TransactGetItemsInput,
-        transact_write_items::TransactWriteItemsInput, update_item::UpdateItemInput,
-    },
+use aws_sdk_dynamodb::operation::{
+    batch_get_item::BatchGetItemInput, batch_write_item::BatchWriteItemInput,
+    delete_item::DeleteItemInput, get_item::GetItemInput, put_item::PutItemInput,
+    query::QueryInput, scan::ScanInput, transact_get_items::TransactGetItemsInput,
+    transact_write_items::TransactWriteItemsInput, update_item::UpdateItemInput,
 };
 use serde_norway::Value;
+
+use super::hooks::Hooks;
 
 /// One permission: an IAM action (`dynamodb:Query`) on a resource of template.yaml
 /// (`Table`, `Table/index/geo`, `JwtSecret`).
@@ -41,20 +40,9 @@ pub async fn serving<F: Future>(function: &str, calls: Arc<Mutex<Calls>>, reques
     SERVING.scope((function.to_owned(), calls), request).await
 }
 
-/// The interceptor `TestApp` installs on its DynamoDB client.
-#[derive(Debug)]
-pub struct RecordCalls;
-
-impl Intercept for RecordCalls {
-    fn name(&self) -> &'static str {
-        "RecordCalls"
-    }
-
-    fn read_before_execution(
-        &self,
-        context: &BeforeSerializationInterceptorContextRef<'_>,
-        _cfg: &mut ConfigBag,
-    ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+/// The hooks `TestApp` runs on its DynamoDB client.
+pub fn record_calls() -> Hooks {
+    Hooks::new("RecordCalls").on_input(|context| {
         // Calls outside a request (fixtures, checks) belong to no function.
         let Ok((function, calls)) = SERVING.try_with(|s| s.clone()) else {
             return Ok(());
@@ -118,7 +106,7 @@ impl Intercept for RecordCalls {
             calls.made.entry(function.clone()).or_default().insert(need);
         }
         Ok(())
-    }
+    })
 }
 
 /// A function of template.yaml: what it builds, serves and may do.

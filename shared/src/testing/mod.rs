@@ -9,9 +9,13 @@
 //! `app.seed_ambulance(..)`) and call routes with `app.get/post/put/patch/delete`.
 
 pub mod ddb_local;
+pub mod hooks;
 pub mod iam;
 
-use std::sync::{Arc, Mutex};
+use std::{
+    fmt::Display,
+    sync::{Arc, Mutex},
+};
 
 use axum::Router;
 use http::{HeaderMap, Method, StatusCode};
@@ -27,7 +31,7 @@ use crate::{
         crew::NewCrew,
         hospital::{Hospital, NewHospital},
         position::Fix,
-        user::{NewUser, Role},
+        user::{NewAccount, NewUser, Role},
     },
     error::ApiError,
     store::{
@@ -81,17 +85,9 @@ pub fn config_at(table: &str, endpoint: &str) -> Config {
     }
 }
 
-/// `state` with the interceptor that records and checks DynamoDB calls ([`iam`]).
+/// `state` with the hooks that record and check DynamoDB calls ([`iam`]).
 fn recorded(mut state: AppState) -> AppState {
-    let client = state.store.client();
-    let client = aws_sdk_dynamodb::Client::from_conf(
-        client
-            .config()
-            .to_builder()
-            .interceptor(iam::RecordCalls)
-            .build(),
-    );
-    state.store = Store::new(client, state.store.table().to_owned());
+    state.store = iam::record_calls().on(&state.store);
     state
 }
 
@@ -143,6 +139,23 @@ pub async fn bench_store(prefix: &str) -> crate::Store {
         .await
         .unwrap_or_else(|e| panic!("could not create a table on DynamoDB Local: {e:?}"));
     crate::Store::new(client, table)
+}
+
+/// The benchmarks' yardstick: a bare strongly consistent GetItem of hospital 1
+/// (which the benchmark loaded), timed (ms).
+pub async fn timed_get_item(store: &crate::Store) -> f64 {
+    let start = std::time::Instant::now();
+    let out = store
+        .client()
+        .get_item()
+        .table_name(store.table())
+        .set_key(Some(crate::store::key("HOSPITAL#1", "HOSPITAL")))
+        .consistent_read(true)
+        .send()
+        .await
+        .unwrap();
+    assert!(out.item.is_some(), "hospital 1 is loaded");
+    start.elapsed().as_secs_f64() * 1000.0
 }
 
 /// Drops a [`bench_store`]'s table (best effort: the database is in memory anyway).
@@ -322,6 +335,16 @@ pub async fn test_password_hash() -> String {
     .clone()
 }
 
+/// A test account: `<username>@example.com`, `phone`, password [`TEST_PASSWORD`].
+pub async fn test_account(username: &str, phone: &str) -> NewAccount {
+    NewAccount {
+        username: Username::try_from(username.to_owned()).unwrap(),
+        email: Email::try_from(format!("{username}@example.com")).unwrap(),
+        phone: Phone::try_from(phone.to_owned()).unwrap(),
+        password_hash: test_password_hash().await,
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct TestUser {
     pub id: Id,
@@ -331,6 +354,8 @@ pub struct TestUser {
 
 #[derive(Debug)]
 pub struct TestResponse {
+    /// `METHOD uri` of the request answered, for failure messages.
+    pub request: String,
     pub status: StatusCode,
     pub headers: HeaderMap,
     pub body: Value,
@@ -346,6 +371,41 @@ impl TestResponse {
     }
     pub fn field(&self) -> Option<&str> {
         self.body.get("field").and_then(Value::as_str)
+    }
+
+    /// Asserts the status; a failure shows the request and the body.
+    #[track_caller]
+    pub fn assert_status(&self, status: StatusCode) {
+        assert_eq!(self.status, status, "{}: {:?}", self.request, self.body);
+    }
+
+    /// Asserts the status and the `field` an error names; a failure shows the
+    /// request and the body.
+    #[track_caller]
+    pub fn assert_field(&self, status: StatusCode, field: &str) {
+        let got = (self.status, self.field());
+        assert_eq!(
+            got,
+            (status, Some(field)),
+            "{}: {:?}",
+            self.request,
+            self.body
+        );
+    }
+
+    /// Asserts the status and the error's message; a failure shows the request and
+    /// the body.
+    #[track_caller]
+    pub fn assert_message(&self, status: StatusCode, message: &str) {
+        let got = (self.status, self.message());
+        assert_eq!(got, (status, message), "{}: {:?}", self.request, self.body);
+    }
+
+    /// The `Retry-After` seconds (a 429's, a 503's); panics when there are none.
+    pub fn retry_after(&self) -> i64 {
+        let header = self.headers.get("retry-after");
+        let secs = header.and_then(|v| v.to_str().ok()?.parse().ok());
+        secs.unwrap_or_else(|| panic!("no Retry-After seconds: {header:?}, {:?}", self.body))
     }
 }
 
@@ -466,15 +526,12 @@ impl TestApp {
             .state
             .store
             .create_user(NewUser {
-                username: Username::try_from(username.to_owned()).unwrap(),
-                email: Email::try_from(format!("{username}@example.com")).unwrap(),
-                phone: Phone::try_from("+15550001111".to_owned()).unwrap(),
+                account: test_account(username, "+15550001111").await,
                 location: match role {
                     Role::User => Some(LatLng::new(30.67, 74.33).unwrap()),
                     Role::Admin | Role::Crew => None,
                 },
                 role,
-                password_hash: test_password_hash().await,
             })
             .await
             .unwrap();
@@ -499,10 +556,7 @@ impl TestApp {
             .state
             .store
             .create_crew(NewCrew {
-                username: Username::try_from(username.to_owned()).unwrap(),
-                email: Email::try_from(format!("{username}@example.com")).unwrap(),
-                phone: Phone::try_from("+15550002222".to_owned()).unwrap(),
-                password_hash: test_password_hash().await,
+                account: test_account(username, "+15550002222").await,
                 ambulance_id: ambulance,
             })
             .await
@@ -541,6 +595,7 @@ impl TestApp {
     /// Sends any request, e.g. a malformed body or odd headers. Fails the test when
     /// the function made a DynamoDB call its template.yaml policy does not grant.
     pub async fn send(&self, request: http::Request<lambda_http::Body>) -> TestResponse {
+        let line = format!("{} {}", request.method(), request.uri());
         // API Gateway routes /api/<group>/... to the function of that group.
         let function = request
             .uri()
@@ -575,6 +630,7 @@ impl TestApp {
             })
         };
         TestResponse {
+            request: line,
             status,
             headers,
             body,
@@ -619,6 +675,58 @@ impl TestApp {
 
     pub async fn delete(&self, uri: &str, token: Option<&str>) -> TestResponse {
         self.call(Method::DELETE, uri, token, None).await
+    }
+
+    // The requests many tests make, once (the whole system's router serves them).
+
+    /// `POST /api/admin/hospitals/add`.
+    pub async fn add_hospital(&self, token: Option<&str>, body: Value) -> TestResponse {
+        self.post("/api/admin/hospitals/add", token, body).await
+    }
+
+    /// `POST /api/admin/ambulances/add`.
+    pub async fn add_ambulance(&self, token: Option<&str>, body: Value) -> TestResponse {
+        self.post("/api/admin/ambulances/add", token, body).await
+    }
+
+    /// `DELETE /api/admin/hospitals/remove?hospitalId={id}`.
+    pub async fn remove_hospital(&self, token: Option<&str>, id: impl Display) -> TestResponse {
+        let uri = format!("/api/admin/hospitals/remove?hospitalId={id}");
+        self.delete(&uri, token).await
+    }
+
+    /// `GET /api/hospitals/nearest` of (`lat`, `lng`), signed out.
+    pub async fn nearest(&self, lat: f64, lng: f64, limit: usize, radius_km: f64) -> TestResponse {
+        let query = format!("lat={lat}&lng={lng}&limit={limit}&radiusKm={radius_km}");
+        self.get(&format!("/api/hospitals/nearest?{query}"), None)
+            .await
+    }
+
+    /// `POST /api/booking/book`.
+    pub async fn book(&self, token: Option<&str>, body: Value) -> TestResponse {
+        self.post("/api/booking/book", token, body).await
+    }
+
+    /// `PUT /api/user/profile` (for the caller).
+    pub async fn edit_profile(&self, token: Option<&str>, body: Value) -> TestResponse {
+        self.put("/api/user/profile", token, body).await
+    }
+
+    /// `POST /api/auth/login`.
+    pub async fn login(&self, body: Value) -> TestResponse {
+        self.post("/api/auth/login", None, body).await
+    }
+
+    /// `PATCH /api/crew/job/stage` with `body` (`{bookingId, stage}`).
+    pub async fn crew_step(&self, token: Option<&str>, body: Value) -> TestResponse {
+        self.call(Method::PATCH, "/api/crew/job/stage", token, Some(body))
+            .await
+    }
+
+    /// `PATCH /api/booking/cancel?bookingId={id}`.
+    pub async fn cancel_booking(&self, token: Option<&str>, id: impl Display) -> TestResponse {
+        self.patch(&format!("/api/booking/cancel?bookingId={id}"), token)
+            .await
     }
 }
 
@@ -697,14 +805,16 @@ impl Store {
         for i in 0..n {
             let user = self
                 .create_user(NewUser {
-                    username: Username::try_from(format!("bench{i}"))
-                        .map_err(ApiError::internal)?,
-                    email: Email::try_from(format!("bench{i}@example.com"))
-                        .map_err(ApiError::internal)?,
-                    phone: Phone::try_from("1234567".to_owned()).map_err(ApiError::internal)?,
+                    account: NewAccount {
+                        username: Username::try_from(format!("bench{i}"))
+                            .map_err(ApiError::internal)?,
+                        email: Email::try_from(format!("bench{i}@example.com"))
+                            .map_err(ApiError::internal)?,
+                        phone: Phone::try_from("1234567".to_owned()).map_err(ApiError::internal)?,
+                        password_hash: "unused".into(),
+                    },
                     location: None,
                     role: Role::User,
-                    password_hash: "unused".into(),
                 })
                 .await?;
             users.push(user.id);

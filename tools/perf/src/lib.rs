@@ -10,7 +10,7 @@ use shared::{
     ApiError, AppState, Store,
     auth::hash_password,
     config::{AppEnv, Config},
-    domain::user::{NewUser, Role},
+    domain::user::{NewAccount, NewUser, Role},
     store::schema,
     types::{Email, Id, LatLng, Password, Phone, Username},
 };
@@ -148,13 +148,15 @@ impl Fixture {
             let user = state
                 .store
                 .create_user(NewUser {
-                    username: Username::try_from(name.to_owned()).expect("valid username"),
-                    email: Email::try_from(format!("{name}@example.com")).expect("valid email"),
-                    phone: Phone::try_from("+919800000000".to_owned()).expect("valid phone"),
+                    account: NewAccount {
+                        username: Username::try_from(name.to_owned()).expect("valid username"),
+                        email: Email::try_from(format!("{name}@example.com")).expect("valid email"),
+                        phone: Phone::try_from("+919800000000".to_owned()).expect("valid phone"),
+                        password_hash: hash.clone(),
+                    },
                     location: (role == Role::User)
                         .then(|| LatLng::new(30.67, 74.33).expect("in range")),
                     role,
-                    password_hash: hash.clone(),
                 })
                 .await
                 .expect("create user");

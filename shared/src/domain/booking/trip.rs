@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 use strum::{AsRefStr, Display, VariantArray};
 
 use super::BookingStatus;
-use crate::{domain::parse_leniently, error::ApiError};
+use crate::{domain::lenient, error::ApiError};
 
 /// The stages of an ACTIVE booking, in order.
 #[derive(
@@ -149,12 +149,7 @@ pub enum CrewStep {
     Completed,
 }
 
-impl TryFrom<String> for CrewStep {
-    type Error = String;
-    fn try_from(v: String) -> Result<Self, String> {
-        parse_leniently(&v, "stage")
-    }
-}
+lenient!(CrewStep, "stage");
 
 /// Where a move is to go: a status (admin, requester, the crew's COMPLETED) or a
 /// stage (the crew's steps).

@@ -126,11 +126,8 @@ impl FreeEntry {
 }
 
 impl Located for FreeEntry {
-    fn latitude(&self) -> f64 {
-        self.point().0
-    }
-    fn longitude(&self) -> f64 {
-        self.point().1
+    fn point(&self) -> (f64, f64) {
+        FreeEntry::point(self)
     }
     fn geo_keys(&self) -> (String, u64) {
         self.keys.clone()

@@ -1,0 +1,161 @@
+//! Who is calling: the extractors that turn a request's bearer token into a
+//! [`Caller`] (401 without a valid one, 403 for the wrong role).
+//!
+//! Signed-in routes ([`SignedIn`], [`Caller`], [`Admin`], [`CrewCaller`]) confirm
+//! every token against the stored user (one GetItem): the user must still exist, the
+//! token's session version must be the user's (a new password ends every earlier
+//! token at once), and the role is the stored one, so a demoted admin is an admin no
+//! more. Public reads ([`MaybeCaller`]) check the token alone and add no database
+//! read. The crew's account is read as stored now on every request, because an admin
+//! may move the crew to another ambulance or remove it at any time, and that must
+//! count at once (ADR 0007).
+
+use axum::{extract::FromRequestParts, http::request::Parts};
+
+use crate::{
+    app::AppState,
+    auth::{Caller, invalid_token},
+    domain::{
+        crew::{self, Crew},
+        user::Role,
+    },
+    error::ApiError,
+    store::users::Account,
+};
+
+fn bearer(parts: &Parts) -> Result<Option<&str>, ApiError> {
+    let Some(value) = parts.headers.get(axum::http::header::AUTHORIZATION) else {
+        return Ok(None);
+    };
+    let value = value
+        .to_str()
+        .map_err(|_| ApiError::Unauthorized("Invalid or expired token".into()))?;
+    match value.split_once(' ') {
+        Some((scheme, token))
+            if scheme.eq_ignore_ascii_case("bearer") && !token.trim().is_empty() =>
+        {
+            Ok(Some(token.trim()))
+        }
+        _ => Err(ApiError::Unauthorized(
+            "Authorization must be 'Bearer <token>'".into(),
+        )),
+    }
+}
+
+/// The stored account of a valid bearer token (one GetItem, strongly consistent):
+/// 401 without a token, for a user that no longer exists, or for a token of an
+/// earlier session (the password changed since).
+async fn signed_in_account(parts: &Parts, app: &AppState) -> Result<Account, ApiError> {
+    let Some(token) = bearer(parts)? else {
+        return Err(ApiError::Unauthorized("Authentication required".into()));
+    };
+    let claims = app.auth.verify_claims(token)?;
+    let account = app
+        .store
+        .account(claims.id)
+        .await?
+        .ok_or_else(invalid_token)?;
+    if account.session_version != claims.session_version {
+        return Err(ApiError::Unauthorized(
+            "This session has ended; please sign in again".into(),
+        ));
+    }
+    Ok(account)
+}
+
+/// The signed-in caller when their stored role is one `allowed` admits; 403 with
+/// `refusal` otherwise ([`Caller`], [`Admin`]).
+async fn caller_in_role(
+    parts: &Parts,
+    app: &AppState,
+    allowed: fn(Role) -> bool,
+    refusal: &str,
+) -> Result<Caller, ApiError> {
+    let account = signed_in_account(parts, app).await?;
+    if allowed(account.user.role) {
+        Ok(Caller {
+            id: account.user.id,
+            role: account.user.role,
+        })
+    } else {
+        Err(ApiError::Forbidden(refusal.into()))
+    }
+}
+
+/// Any signed-in caller, crew included: a valid token whose user still exists under
+/// the same session version. The role is the stored user's, not the token's.
+#[derive(Debug, Clone, Copy)]
+pub struct SignedIn(pub Caller);
+
+impl FromRequestParts<AppState> for SignedIn {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, app: &AppState) -> Result<Self, ApiError> {
+        caller_in_role(parts, app, |_| true, "").await.map(SignedIn)
+    }
+}
+
+/// `Caller` is a user or an admin (by the stored role): a crew token gets 403 (crew
+/// routes take [`CrewCaller`], the few routes open to every role [`SignedIn`]).
+impl FromRequestParts<AppState> for Caller {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, app: &AppState) -> Result<Self, ApiError> {
+        let not_crew = |r: Role| !r.is_crew();
+        caller_in_role(
+            parts,
+            app,
+            not_crew,
+            "This route is not for ambulance crew accounts",
+        )
+        .await
+    }
+}
+
+/// The app, for a signed-in admin (by the stored role): 401 without a valid token,
+/// 403 for any other role. Every `/api/admin` handler takes it in place of `State`,
+/// so none reaches the store without the check.
+#[derive(Clone)]
+pub struct Admin(pub AppState);
+
+impl FromRequestParts<AppState> for Admin {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, app: &AppState) -> Result<Self, ApiError> {
+        caller_in_role(parts, app, Role::is_admin, "Administrator access required").await?;
+        Ok(Admin(app.clone()))
+    }
+}
+
+/// The app and the signed-in crew account as stored now: 401 without a valid token,
+/// when the account is gone or its session ended, 403 for users and admins. Every
+/// `/api/crew` handler takes it in place of `State`, as admin handlers take [`Admin`].
+#[derive(Clone)]
+pub struct CrewCaller(pub AppState, pub Crew);
+
+impl FromRequestParts<AppState> for CrewCaller {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, app: &AppState) -> Result<Self, ApiError> {
+        // The one read that confirms the token (`signed_in_account`) is the crew's.
+        let account = signed_in_account(parts, app).await?;
+        let crew = account.crew.ok_or_else(crew::not_a_crew)?;
+        Ok(CrewCaller(app.clone(), crew))
+    }
+}
+
+/// For public reads: signed out is fine, but a token that is present must be valid.
+/// Checked by the token alone: public reads add no database read.
+#[derive(Debug, Clone, Copy)]
+pub struct MaybeCaller(pub Option<Caller>);
+
+impl FromRequestParts<AppState> for MaybeCaller {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, app: &AppState) -> Result<Self, ApiError> {
+        match bearer(parts)? {
+            Some(token) => app.auth.verify(token).map(|c| MaybeCaller(Some(c))),
+            None => Ok(MaybeCaller(None)),
+        }
+    }
+}
