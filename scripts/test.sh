@@ -36,7 +36,7 @@ rust_title="all, on DynamoDB Local"
 if [ "$FAST" = 1 ]; then rust_tests+=(--lib) rust_title="unit tests only"; fi
 stage "cargo fmt --check" cargo fmt --all --check
 # No import cycle between the modules of any library (docs/architecture.md).
-stage "import cycles: tools/layers/check.py" python3 tools/layers/check.py \
+stage "import cycles: tools/layers/check.py" python3 tools/layers/check.py --self-test \
   shared/src/lib.rs functions/*/src/lib.rs tests/api/lib.rs tools/perf/src/lib.rs
 stage "import cycles inside shared's domain" python3 tools/layers/check.py --depth 2 --only domain shared/src/lib.rs
 stage "cargo clippy -D warnings" cargo clippy --quiet --workspace --all-targets -- -D warnings

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """No import cycle between a crate's modules, checked by parsing the code.
 
-Usage: tools/layers/check.py [--depth N] [--only MODULE] [--graph] CRATE_ROOT...
+Usage: tools/layers/check.py [--self-test] [--depth N] [--only MODULE] [--graph] CRATE_ROOT...
   (CRATE_ROOT: a crate's lib.rs; make check and make test run it on every library
   of the workspace, see scripts/test.sh)
 
@@ -205,13 +205,38 @@ def fold(path: tuple, depth: int) -> str:
     return "::".join(path[:depth]) or "crate"
 
 
+def self_test() -> None:
+    """The check can fail: a made-up crate with a cycle must be refused, naming the
+    use, and an `impl` counts for the file that writes it, not for its type's."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        src = Path(tmp)
+        (src / "lib.rs").write_text("pub mod domain;\npub mod store;\n#[cfg(test)]\nmod tests;\n")
+        (src / "domain.rs").write_text("pub struct Ambulance;\n")
+        (src / "store.rs").write_text(
+            "use crate::domain::Ambulance;\npub struct Item;\n"
+            "impl From<Item> for Ambulance { fn from(_: Item) -> Self { Ambulance } }\n"
+        )
+        (src / "tests.rs").write_text("use crate::store::Item;\n")
+        crate = Crate(src / "lib.rs")
+        edges = {(a, b) for a, b, *_ in crate.edges()}
+        assert edges == {(("store",), ("domain",))}, edges
+        (src / "domain.rs").write_text("pub struct Ambulance;\nfn f() -> crate::store::Item { todo!() }\n")
+        edges = {(a, b) for a, b, *_ in Crate(src / "lib.rs").edges()}
+        assert (("domain",), ("store",)) in edges, edges
+
+
 def main() -> int:
     args = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     args.add_argument("--depth", type=int, default=1)
     args.add_argument("--graph", action="store_true")
     args.add_argument("--only", default="", help="only the modules below this one (`domain`)")
+    args.add_argument("--self-test", action="store_true", help="first check that the check can fail")
     args.add_argument("roots", nargs="+", type=Path)
     opts = args.parse_args()
+    if opts.self_test:
+        self_test()
     status = 0
     for root in opts.roots:
         crate = Crate(root)
