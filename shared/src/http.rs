@@ -353,7 +353,6 @@ mod tests {
     #[allow(dead_code)]
     struct WithEnum {
         kind: Kind,
-        #[serde(default)]
         other: Option<Kind>,
     }
 

@@ -98,8 +98,22 @@ impl std::str::FromStr for Id {
     }
 }
 
+/// A `String` newtype whose only way in is `$parse` (the raw string bound to `$raw`,
+/// `Err` the reason it is refused): serde, `TryFrom`, `as_str`, `Display` and back.
 macro_rules! string_newtype {
-    ($name:ident) => {
+    ($(#[$meta:meta])* $name:ident($raw:ident) $parse:block) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+        #[serde(try_from = "String", into = "String")]
+        pub struct $name(String);
+
+        impl TryFrom<String> for $name {
+            type Error = String;
+            fn try_from($raw: String) -> Result<Self, String> {
+                let parsed: Result<String, String> = $parse;
+                parsed.map($name)
+            }
+        }
         impl $name {
             pub fn as_str(&self) -> &str {
                 &self.0
@@ -118,22 +132,9 @@ macro_rules! string_newtype {
     };
 }
 
-/// 3–32 ASCII letters, digits, `_`, `.` or `-`; unique case-insensitively.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(try_from = "String", into = "String")]
-pub struct Username(String);
-string_newtype!(Username);
-
-impl Username {
-    /// The key uniqueness is checked on.
-    pub fn key(&self) -> String {
-        self.0.to_ascii_lowercase()
-    }
-}
-
-impl TryFrom<String> for Username {
-    type Error = String;
-    fn try_from(v: String) -> Result<Self, String> {
+string_newtype! {
+    /// 3–32 ASCII letters, digits, `_`, `.` or `-`; unique case-insensitively.
+    Username(v) {
         let v = v.trim().to_owned();
         let len = v.chars().count();
         if !(3..=32).contains(&len) {
@@ -145,25 +146,20 @@ impl TryFrom<String> for Username {
         {
             return Err("may contain only letters A-Z, digits and _ . -".into());
         }
-        Ok(Username(v))
+        Ok(v)
     }
 }
 
-/// A syntactically valid address of at most 254 characters; unique case-insensitively.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(try_from = "String", into = "String")]
-pub struct Email(String);
-string_newtype!(Email);
-
-impl Email {
+impl Username {
+    /// The key uniqueness is checked on.
     pub fn key(&self) -> String {
-        self.0.to_lowercase()
+        self.0.to_ascii_lowercase()
     }
 }
 
-impl TryFrom<String> for Email {
-    type Error = String;
-    fn try_from(v: String) -> Result<Self, String> {
+string_newtype! {
+    /// A syntactically valid address of at most 254 characters; unique case-insensitively.
+    Email(v) {
         let v = clean_text(&v)?.unwrap_or_default();
         // email_address accepts quoted local parts and IP literals; a real inbox has a
         // dotted domain, so require one too.
@@ -173,7 +169,13 @@ impl TryFrom<String> for Email {
         if v.len() > 254 || !email_address::EmailAddress::is_valid(&v) || !domain_ok {
             return Err("must be a valid email address".into());
         }
-        Ok(Email(v))
+        Ok(v)
+    }
+}
+
+impl Email {
+    pub fn key(&self) -> String {
+        self.0.to_lowercase()
     }
 }
 
@@ -205,16 +207,10 @@ impl TryFrom<String> for Password {
     }
 }
 
-/// 7–15 digits with an optional leading `+`. Spaces, dashes, dots and brackets that
-/// people type between digit groups are accepted and dropped.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(try_from = "String", into = "String")]
-pub struct Phone(String);
-string_newtype!(Phone);
-
-impl TryFrom<String> for Phone {
-    type Error = String;
-    fn try_from(v: String) -> Result<Self, String> {
+string_newtype! {
+    /// 7–15 digits with an optional leading `+`. Spaces, dashes, dots and brackets that
+    /// people type between digit groups are accepted and dropped.
+    Phone(v) {
         let v = v.trim();
         let (plus, rest) = match v.strip_prefix('+') {
             Some(rest) => ("+", rest),
@@ -231,7 +227,7 @@ impl TryFrom<String> for Phone {
         if !(7..=15).contains(&digits.len()) {
             return Err("must be 7 to 15 digits, optionally starting with +".into());
         }
-        Ok(Phone(format!("{plus}{digits}")))
+        Ok(format!("{plus}{digits}"))
     }
 }
 

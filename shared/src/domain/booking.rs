@@ -100,13 +100,9 @@ pub struct Patient {
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PatientDetails {
-    #[serde(default)]
     pub name: Option<PatientName>,
-    #[serde(default)]
     pub age: Option<PatientAge>,
-    #[serde(default)]
     pub gender: Option<Gender>,
-    #[serde(default)]
     pub condition: Option<Condition>,
 }
 
@@ -147,7 +143,6 @@ pub struct BookingRequest {
     #[serde(default)]
     pub booking_type: BookingType,
     pub patient: Patient,
-    #[serde(default)]
     pub pickup: Option<Pickup>,
 }
 
@@ -182,13 +177,10 @@ pub struct Booking {
     pub patient: PatientDetails,
     /// The requester's phone at booking time, for the crew to call (null for bookings
     /// made before it was kept).
-    #[serde(default)]
     pub user_phone: Option<String>,
     /// Null for bookings made before pickups existed.
-    #[serde(default)]
     pub pickup: Option<Pickup>,
     /// Null while PENDING; the last stage reached once final.
-    #[serde(default)]
     pub trip_stage: Option<TripStage>,
     /// Every status or stage reached, oldest first.
     #[serde(default)]

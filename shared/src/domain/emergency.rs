@@ -25,11 +25,8 @@ use crate::{error::ApiError, types::Id};
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct EmergencyRequest {
-    #[serde(default)]
     pub pickup: Option<Pickup>,
-    #[serde(default)]
     pub ambulance_type: Option<AmbulanceType>,
-    #[serde(default)]
     pub patient: Option<PatientDetails>,
 }
 

@@ -103,7 +103,6 @@ impl Position {
 pub struct PositionReport {
     pub latitude: Latitude,
     pub longitude: Longitude,
-    #[serde(default)]
     pub accuracy_m: Option<f64>,
     /// When the phone took the position (RFC 3339, any offset).
     pub recorded_at: String,

@@ -37,21 +37,32 @@ pub struct Limit {
     pub message: &'static str,
 }
 
+impl Limit {
+    /// Every limit counts over an hour: long enough to stop a burst, short enough that
+    /// a real person who hit it is not held back for the day.
+    const fn hourly(name: &'static str, max: usize, message: &'static str) -> Limit {
+        Limit {
+            name,
+            max,
+            window_secs: 3600,
+            message,
+        }
+    }
+}
+
 /// Bookings a user makes (not an admin booking for them).
-pub const BOOKINGS_PER_USER: Limit = Limit {
-    name: "book-user",
-    max: 20,
-    window_secs: 3600,
-    message: "Too many booking requests from your account. Please try again later.",
-};
+pub const BOOKINGS_PER_USER: Limit = Limit::hourly(
+    "book-user",
+    20,
+    "Too many booking requests from your account. Please try again later.",
+);
 
 /// Bookings from one client address (many accounts behind one address).
-pub const BOOKINGS_PER_ADDRESS: Limit = Limit {
-    name: "book-addr",
-    max: 30,
-    window_secs: 3600,
-    message: "Too many booking requests from your network. Please try again later.",
-};
+pub const BOOKINGS_PER_ADDRESS: Limit = Limit::hourly(
+    "book-addr",
+    30,
+    "Too many booking requests from your network. Please try again later.",
+);
 
 /// One-tap emergencies dispatched for a user (each sends an ambulance at once, and
 /// the requester may cancel until it arrives, so a prank account could keep a
@@ -60,29 +71,26 @@ pub const BOOKINGS_PER_ADDRESS: Limit = Limit {
 /// Per account only: a phone network's shared address must never keep a real
 /// emergency from going out. Well above what a real person needs (a retry under the
 /// same Idempotency-Key is not counted again).
-pub const EMERGENCIES_PER_USER: Limit = Limit {
-    name: "emergency-user",
-    max: 6,
-    window_secs: 3600,
-    message: "Too many emergency requests from your account. If you need help now, call the emergency number.",
-};
+pub const EMERGENCIES_PER_USER: Limit = Limit::hourly(
+    "emergency-user",
+    6,
+    "Too many emergency requests from your account. If you need help now, call the emergency number.",
+);
 
 /// Registrations from one client address.
-pub const REGISTRATIONS_PER_ADDRESS: Limit = Limit {
-    name: "register-addr",
-    max: 10,
-    window_secs: 3600,
-    message: "Too many registrations from your network. Please try again later.",
-};
+pub const REGISTRATIONS_PER_ADDRESS: Limit = Limit::hourly(
+    "register-addr",
+    10,
+    "Too many registrations from your network. Please try again later.",
+);
 
 /// Password checks of one username, across addresses: high enough that an attacker
 /// on a few addresses (each slowed by its own streak) cannot reach it in an hour.
-pub const LOGINS_PER_USERNAME: Limit = Limit {
-    name: "login-user",
-    max: 100,
-    window_secs: 3600,
-    message: "Too many failed login attempts. Please try again later.",
-};
+pub const LOGINS_PER_USERNAME: Limit = Limit::hourly(
+    "login-user",
+    100,
+    "Too many failed login attempts. Please try again later.",
+);
 
 /// Attempts of one (username, address) that need no wait.
 pub const FREE_LOGIN_ATTEMPTS: u32 = 5;

@@ -166,16 +166,11 @@ pub struct FreeGeoEntry {
     pub hospital_longitude: f64,
     /// The entry's point: the last report (FREEPOS) or absent (the ambulance item,
     /// which stands at its hospital's point).
-    #[serde(default)]
     pub latitude: Option<f64>,
-    #[serde(default)]
     pub longitude: Option<f64>,
-    #[serde(default)]
     pub recorded_at: Option<String>,
     /// Absent on entries written before they were projected.
-    #[serde(default)]
     pub number: Option<String>,
-    #[serde(default)]
     pub driver_info: Option<String>,
 }
 
