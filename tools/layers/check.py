@@ -227,11 +227,42 @@ def self_test() -> None:
         assert (("domain",), ("store",)) in edges, edges
 
 
+def check(root: Path, edges: list, only: str, opts) -> int:
+    """The folded graph of `edges` (those inside `only` when given) has no cycle."""
+    graph: dict[str, set] = {}
+    why: dict[tuple, tuple] = {}
+    for a, b, file, line, text in edges:
+        if only and not (a[:1] == b[:1] == (only,)):
+            continue
+        fa, fb = fold(a, opts.depth), fold(b, opts.depth)
+        if fa == fb or fb == "crate":
+            continue
+        graph.setdefault(fa, set()).add(fb)
+        why.setdefault((fa, fb), (file, line, text))
+    if opts.graph:
+        for a in sorted(graph):
+            print(f"{root}: {a} -> {', '.join(sorted(graph[a]))}")
+    try:
+        graphlib.TopologicalSorter(graph).prepare()
+    except graphlib.CycleError as err:
+        cycle = list(reversed(err.args[1]))
+        print(f"{root}: import cycle between modules: {' -> '.join(cycle)}")
+        for a, b in zip(cycle, cycle[1:]):
+            file, line, text = why[(a, b)]
+            print(f"  {a} uses {b}: {file}:{line}: {text.strip()}")
+        return 1
+    where = f"inside {only}" if only else "of the crate"
+    print(f"{root}: no import cycle between the modules {where} (depth {opts.depth})")
+    return 0
+
+
 def main() -> int:
     args = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     args.add_argument("--depth", type=int, default=1)
     args.add_argument("--graph", action="store_true")
-    args.add_argument("--only", default="", help="only the modules below this one (`domain`)")
+    args.add_argument(
+        "--only", default="", help="only the modules below this one, each of a list checked apart (`domain,store`)"
+    )
     args.add_argument("--self-test", action="store_true", help="first check that the check can fail")
     args.add_argument("roots", nargs="+", type=Path)
     opts = args.parse_args()
@@ -240,31 +271,9 @@ def main() -> int:
     status = 0
     for root in opts.roots:
         crate = Crate(root)
-        graph: dict[str, set] = {}
-        why: dict[tuple, tuple] = {}
-        for a, b, file, line, text in crate.edges():
-            if opts.only and not (a[:1] == b[:1] == (opts.only,)):
-                continue
-            fa, fb = fold(a, opts.depth), fold(b, opts.depth)
-            if fa == fb or fb == "crate":
-                continue
-            graph.setdefault(fa, set()).add(fb)
-            why.setdefault((fa, fb), (file, line, text))
-        if opts.graph:
-            for a in sorted(graph):
-                print(f"{root}: {a} -> {', '.join(sorted(graph[a]))}")
-        try:
-            graphlib.TopologicalSorter(graph).prepare()
-        except graphlib.CycleError as err:
-            cycle = list(reversed(err.args[1]))
-            print(f"{root}: import cycle between modules: {' -> '.join(cycle)}")
-            for a, b in zip(cycle, cycle[1:]):
-                file, line, text = why[(a, b)]
-                print(f"  {a} uses {b}: {file}:{line}: {text.strip()}")
-            status = 1
-        else:
-            where = f"inside {opts.only}" if opts.only else "of the crate"
-            print(f"{root}: no import cycle between the modules {where} (depth {opts.depth})")
+        edges = list(crate.edges())
+        for only in opts.only.split(",") if opts.only else [""]:
+            status |= check(root, edges, only, opts)
     return status
 
 

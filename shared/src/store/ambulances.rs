@@ -3,6 +3,7 @@
 //! are in `cross_aggregate`.
 
 use serde::{Deserialize, Serialize};
+use time::OffsetDateTime;
 
 use super::{
     counters,
@@ -18,6 +19,7 @@ use crate::{
             self, Ambulance, AmbulanceCounts, AmbulanceStatus, AmbulanceType, NewAmbulance,
         },
         hospital::{Hospital, HospitalRef},
+        position::{Fix, Position},
     },
     error::ApiError,
     types::Id,
@@ -70,6 +72,20 @@ pub(crate) struct AmbulanceItem {
 }
 
 impl AmbulanceItem {
+    /// Where this ambulance stands once free: `hospital` its hospital's point,
+    /// `last` its last report.
+    pub(crate) fn free_spot(&self, hospital: (f64, f64), last: Option<Fix>) -> FreeSpot {
+        FreeSpot {
+            ambulance: self.id,
+            number: self.number.clone(),
+            driver_info: self.driver_info.clone(),
+            ambulance_type: self.ambulance_type,
+            hospital_id: self.hospital_id,
+            hospital,
+            last,
+        }
+    }
+
     /// A new ambulance `id` of `hospital`, held by no booking, with no crew; while
     /// AVAILABLE in the `avail` index and at its hospital's point in `freegeo`.
     pub(crate) fn new(id: Id, new: &NewAmbulance, hospital: &Hospital) -> AmbulanceItem {
@@ -254,6 +270,48 @@ impl AmbulanceItem {
 }
 
 impl Store {
+    /// The position shown for an ambulance read as `item`, with `last` its last report.
+    pub(crate) async fn shown_position(
+        &self,
+        item: &AmbulanceItem,
+        last: Option<&Fix>,
+    ) -> Result<Position, ApiError> {
+        let hospital = self.hospital_point(item).await?;
+        Ok(Position::shown(last, hospital, OffsetDateTime::now_utc()))
+    }
+
+    /// An ambulance's hospital's (latitude, longitude): kept on the ambulance item
+    /// since dispatch; read from the hospital for ambulances added before.
+    pub(crate) async fn hospital_point(
+        &self,
+        item: &AmbulanceItem,
+    ) -> Result<(f64, f64), ApiError> {
+        if let (Some(lat), Some(lng)) = (item.hospital_latitude, item.hospital_longitude) {
+            return Ok((lat, lng));
+        }
+        let hospital = self
+            .hospital(item.hospital_id)
+            .await?
+            .ok_or_else(|| ApiError::internal(format!("ambulance {} has no hospital", item.id)))?;
+        Ok((hospital.latitude, hospital.longitude))
+    }
+
+    /// What freeing the ambulance read as `item` puts in `freegeo`: its hospital and
+    /// its last position, read at once.
+    pub(crate) async fn free_spot_of(&self, item: &AmbulanceItem) -> Result<FreeSpot, ApiError> {
+        let (hospital, last) =
+            tokio::try_join!(self.hospital_point(item), self.last_position(item.id))?;
+        Ok(item.free_spot(hospital, last))
+    }
+
+    /// [`Store::free_spot_of`] an ambulance by id (None: no such ambulance).
+    pub async fn free_spot(&self, ambulance: Id) -> Result<Option<FreeSpot>, ApiError> {
+        match self.ambulance_item(ambulance).await? {
+            Some(item) => self.free_spot_of(&item).await.map(Some),
+            None => Ok(None),
+        }
+    }
+
     pub(crate) async fn ambulance_item(&self, id: Id) -> Result<Option<AmbulanceItem>, ApiError> {
         self.get(&keys::ambulance(id)).await
     }

@@ -19,11 +19,10 @@ use super::{
     ambulances::{AmbulanceItem, StatusMove},
     bookings::{BookingItem, booking_move, count_new_booking, remember_request, request_hash},
     counters::{self, Total},
-    hospital_index::IndexChange,
+    hospital_snapshot::IndexChange,
     hospitals::count_ambulances,
     keys::{self, Key},
     open_bookings::{self, OpenLimit},
-    positions::FreeSpot,
     retry,
     table::Store,
     tx::{Label, Refused, Tx, TxError, Write},
@@ -101,7 +100,8 @@ impl Store {
             // A new ambulance never reported: its free entry stands at the hospital.
             tx.push(
                 Label::FreeEntry(id),
-                FreeSpot::of_item(&item, (hospital.latitude, hospital.longitude), None).entry(),
+                item.free_spot((hospital.latitude, hospital.longitude), None)
+                    .entry(),
             );
         }
         self.commit(tx).await.map_err(|e| {

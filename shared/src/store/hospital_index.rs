@@ -46,30 +46,25 @@
 
 use std::{
     collections::{BTreeMap, BTreeSet, HashMap},
-    io::{Read, Write as _},
-    sync::{Arc, PoisonError, RwLock},
+    sync::Arc,
 };
 
 use backon::Retryable;
 use futures::{StreamExt, TryStreamExt, future::try_join_all};
 use serde::{Deserialize, Serialize};
 
+pub use super::hospital_snapshot::{CHUNK_SIZE, CHUNKS_PER_GROUP};
 use super::{
-    hospitals::HospitalItem,
+    hospital_snapshot::{
+        Chunk, ChunkItem, HospitalIndex, IndexChange, Rows, Snapshot, chunk_key, chunk_of,
+    },
     keys::{self, Key},
     retry,
-    schema::LIST,
     table::{Query, Store},
     tx::{Label, Tx, TxError, Write},
 };
-use crate::{domain::hospital::Hospital, error::ApiError, geo::points::PointIndex, types::Id};
+use crate::{domain::hospital::Hospital, error::ApiError};
 
-/// Hospitals per chunk, by id: chunk `c` holds ids `100c ..= 100c + 99`. At the
-/// longest names, addresses and contacts the API accepts (800 characters of up to 4
-/// bytes) 100 hospitals still fit in one 400 KB item, uncompressed.
-pub const CHUNK_SIZE: u64 = 100;
-/// Chunks per partition (one Query each at cold start).
-pub const CHUNKS_PER_GROUP: u64 = 64;
 /// Changes the version item remembers. An instance that missed more reloads whole.
 pub const LOG_LEN: usize = 32;
 /// Retries of a hospital write that lost the version item to another write (every
@@ -80,17 +75,6 @@ const WRITE_RETRIES: usize = 10;
 const LOAD_ATTEMPTS: u32 = 3;
 /// Chunk items written at once by a build.
 const BUILD_WRITES_AT_ONCE: usize = 16;
-
-/// The first byte of a chunk's `data`: how the rest is encoded.
-const FORMAT_DEFLATED_POSTCARD: u8 = 1;
-
-fn chunk_of(id: Id) -> u64 {
-    id.get() / CHUNK_SIZE
-}
-
-fn chunk_key(epoch: &str, chunk: u64) -> Key {
-    keys::hospital_index_chunk(epoch, chunk / CHUNKS_PER_GROUP, chunk)
-}
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 struct VersionItem {
@@ -112,248 +96,6 @@ struct ManifestItem {
     chunks: HashMap<String, u64>,
 }
 
-/// One chunk's hospitals, in id order, column by column (a few allocations per
-/// chunk instead of three strings per hospital: a cold start decodes 100 000).
-#[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
-struct Rows {
-    ids: Vec<u64>,
-    latitude: Vec<f64>,
-    longitude: Vec<f64>,
-    /// Each hospital's name, address and contact (empty when none), one after the
-    /// other; `ends[3i..3i + 3]` are where hospital i's three end.
-    text: String,
-    ends: Vec<u32>,
-    has_contact: Vec<bool>,
-}
-
-impl Rows {
-    fn len(&self) -> usize {
-        self.ids.len()
-    }
-
-    fn from_hospitals(hospitals: &[Hospital]) -> Rows {
-        let mut rows = Rows::default();
-        for h in hospitals {
-            rows.ids.push(h.id.get());
-            rows.latitude.push(h.latitude);
-            rows.longitude.push(h.longitude);
-            for part in [&h.name, &h.address, h.contact_info.as_deref().unwrap_or("")] {
-                rows.text.push_str(part);
-                rows.ends.push(rows.text.len() as u32);
-            }
-            rows.has_contact.push(h.contact_info.is_some());
-        }
-        rows
-    }
-
-    /// Row `i` (checked by [`Rows::decode`]).
-    fn hospital(&self, i: usize) -> Hospital {
-        let start = if i == 0 {
-            0
-        } else {
-            self.ends[3 * i - 1] as usize
-        };
-        let [a, b, c] = [0, 1, 2].map(|j| self.ends[3 * i + j] as usize);
-        Hospital {
-            id: Id::try_from(self.ids[i]).expect("checked by decode"),
-            name: self.text[start..a].to_owned(),
-            address: self.text[a..b].to_owned(),
-            latitude: self.latitude[i],
-            longitude: self.longitude[i],
-            contact_info: self.has_contact[i].then(|| self.text[b..c].to_owned()),
-            distance: None,
-        }
-    }
-
-    fn hospitals(&self) -> Vec<Hospital> {
-        (0..self.len()).map(|i| self.hospital(i)).collect()
-    }
-
-    fn encode(&self) -> Result<Vec<u8>, ApiError> {
-        let raw = postcard::to_allocvec(self).map_err(ApiError::internal)?;
-        let mut out = flate2::write::DeflateEncoder::new(
-            vec![FORMAT_DEFLATED_POSTCARD],
-            flate2::Compression::default(),
-        );
-        out.write_all(&raw).map_err(ApiError::internal)?;
-        out.finish().map_err(ApiError::internal)
-    }
-
-    /// Decodes and checks a chunk: columns of one length, ids valid and increasing,
-    /// text offsets increasing and on character boundaries.
-    fn decode(data: &[u8]) -> Result<Rows, ApiError> {
-        let Some((&FORMAT_DEFLATED_POSTCARD, deflated)) = data.split_first() else {
-            return Err(ApiError::internal("hospital index chunk: unknown format"));
-        };
-        let mut raw = Vec::with_capacity(deflated.len() * 3);
-        flate2::read::DeflateDecoder::new(deflated)
-            .read_to_end(&mut raw)
-            .map_err(ApiError::internal)?;
-        let rows: Rows = postcard::from_bytes(&raw).map_err(ApiError::internal)?;
-        let n = rows.ids.len();
-        let columns_agree = rows.latitude.len() == n
-            && rows.longitude.len() == n
-            && rows.has_contact.len() == n
-            && rows.ends.len() == 3 * n;
-        let ids_ok = rows.ids.windows(2).all(|w| w[0] < w[1])
-            && rows.ids.iter().all(|id| Id::try_from(*id).is_ok());
-        let mut last = 0;
-        let text_ok = rows.ends.iter().all(|end| {
-            let end = *end as usize;
-            let ok = end >= last && rows.text.is_char_boundary(end);
-            last = end;
-            ok
-        });
-        if columns_agree && ids_ok && text_ok {
-            Ok(rows)
-        } else {
-            Err(ApiError::internal(
-                "hospital index chunk: inconsistent columns",
-            ))
-        }
-    }
-}
-
-/// A chunk as stored.
-#[derive(Serialize, Deserialize)]
-struct ChunkItem {
-    #[serde(flatten)]
-    key: Key,
-    chunk: u64,
-    generation: u64,
-    count: usize,
-    #[serde(with = "serde_bytes")]
-    data: Vec<u8>,
-}
-
-/// A chunk as held in memory.
-#[derive(Debug)]
-struct Chunk {
-    number: u64,
-    generation: u64,
-    rows: Rows,
-}
-
-impl Chunk {
-    fn item(&self, epoch: &str) -> Result<ChunkItem, ApiError> {
-        Ok(ChunkItem {
-            key: chunk_key(epoch, self.number),
-            chunk: self.number,
-            generation: self.generation,
-            count: self.rows.len(),
-            data: self.rows.encode()?,
-        })
-    }
-
-    fn parse(item: ChunkItem) -> Result<Chunk, ApiError> {
-        Ok(Chunk {
-            number: item.chunk,
-            generation: item.generation,
-            rows: Rows::decode(&item.data)?,
-        })
-    }
-}
-
-/// One instance's copy of the index at one generation: immutable, replaced whole.
-struct Snapshot {
-    epoch: String,
-    /// Every write up to this generation is in the copy (some chunks may be newer).
-    generation: u64,
-    chunks: BTreeMap<u64, Arc<Chunk>>,
-    /// Point `i` of `points` is row `entries[i].1` of chunk `entries[i].0`; in id
-    /// order, so equal distances come in id order.
-    entries: Vec<(Arc<Chunk>, usize)>,
-    points: PointIndex,
-}
-
-impl Snapshot {
-    fn new(epoch: String, generation: u64, chunks: BTreeMap<u64, Arc<Chunk>>) -> Snapshot {
-        let mut entries = Vec::new();
-        let mut points = Vec::new();
-        for chunk in chunks.values() {
-            for row in 0..chunk.rows.len() {
-                entries.push((chunk.clone(), row));
-                points.push((chunk.rows.latitude[row], chunk.rows.longitude[row]));
-            }
-        }
-        Snapshot {
-            epoch,
-            generation,
-            chunks,
-            entries,
-            points: PointIndex::new(points),
-        }
-    }
-
-    fn chunk_generation(&self, chunk: u64) -> u64 {
-        self.chunks.get(&chunk).map_or(0, |c| c.generation)
-    }
-
-    fn nearest(&self, lat: f64, lng: f64, k: usize, radius_km: f64) -> Vec<Hospital> {
-        self.points
-            .nearest(lat, lng, k, radius_km)
-            .into_iter()
-            .map(|(i, d)| {
-                let (chunk, row) = &self.entries[i];
-                Hospital {
-                    distance: Some((d * 1000.0).round() / 1000.0),
-                    ..chunk.rows.hospital(*row)
-                }
-            })
-            .collect()
-    }
-}
-
-/// This instance's copy of the index (one per [`Store`], i.e. per warm Lambda
-/// instance); empty until the first search.
-#[derive(Default)]
-pub struct HospitalIndex {
-    held: RwLock<Option<Arc<Snapshot>>>,
-    /// One refresh at a time; searches that need the same one wait for it.
-    refresh: tokio::sync::Mutex<()>,
-}
-
-impl HospitalIndex {
-    fn held(&self) -> Option<Arc<Snapshot>> {
-        self.held
-            .read()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clone()
-    }
-
-    /// The copy, brought up to at least `version` first if it is older.
-    async fn current(
-        &self,
-        store: &Store,
-        version: &VersionItem,
-        stats: &mut NearestStats,
-    ) -> Result<Arc<Snapshot>, ApiError> {
-        let fresh = |s: &Option<Arc<Snapshot>>| {
-            s.as_ref()
-                .filter(|s| s.generation >= version.generation)
-                .cloned()
-        };
-        if let Some(s) = fresh(&self.held()) {
-            return Ok(s);
-        }
-        let _one_at_a_time = self.refresh.lock().await;
-        let held = self.held();
-        if let Some(s) = fresh(&held) {
-            return Ok(s);
-        }
-        let caught_up = match &held {
-            Some(held) => store.catch_up(held, version, stats).await?,
-            None => None,
-        };
-        let next = Arc::new(match caught_up {
-            Some(s) => s,
-            None => store.load_snapshot(stats).await?,
-        });
-        *self.held.write().unwrap_or_else(PoisonError::into_inner) = Some(next.clone());
-        Ok(next)
-    }
-}
-
 /// What one search cost (for the benchmark and the logs).
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct NearestStats {
@@ -364,41 +106,6 @@ pub struct NearestStats {
     pub chunks_read: usize,
     /// Set when the table has no index yet and the search ran on the H3 index.
     pub h3: Option<crate::geo::SearchStats>,
-}
-
-/// What a hospital write does to the index.
-pub(crate) enum IndexChange<'a> {
-    Put(&'a Hospital),
-    Remove(Id),
-}
-
-impl IndexChange<'_> {
-    fn id(&self) -> Id {
-        match self {
-            IndexChange::Put(h) => h.id,
-            IndexChange::Remove(id) => *id,
-        }
-    }
-
-    fn apply(&self, rows: &Rows) -> Rows {
-        let id = self.id();
-        let mut hospitals: Vec<Hospital> = rows
-            .hospitals()
-            .into_iter()
-            .filter(|h| h.id != id)
-            .collect();
-        if let IndexChange::Put(h) = self {
-            let at = hospitals.partition_point(|x| x.id < id);
-            hospitals.insert(
-                at,
-                Hospital {
-                    distance: None,
-                    ..(*h).clone()
-                },
-            );
-        }
-        Rows::from_hospitals(&hospitals)
-    }
 }
 
 /// What [`Store::write_hospital_index`] wrote.
@@ -433,10 +140,7 @@ impl Store {
             stats.h3 = Some(h3);
             return Ok((found, stats));
         };
-        let snapshot = self
-            .hospital_index()
-            .current(self, &version, &mut stats)
-            .await?;
+        let snapshot = self.current_snapshot(&version, &mut stats).await?;
         let found = snapshot.nearest(center.lat.get(), center.lng.get(), k, radius_km);
         Ok((found, stats))
     }
@@ -453,6 +157,38 @@ impl Store {
     ) -> Option<Vec<Hospital>> {
         let snapshot = self.hospital_index().held()?;
         Some(snapshot.nearest(center.lat.get(), center.lng.get(), k, radius_km))
+    }
+
+    /// This instance's copy, brought up to at least `version` first if it is older.
+    async fn current_snapshot(
+        &self,
+        version: &VersionItem,
+        stats: &mut NearestStats,
+    ) -> Result<Arc<Snapshot>, ApiError> {
+        let index: &HospitalIndex = self.hospital_index();
+        let fresh = |s: &Option<Arc<Snapshot>>| {
+            s.as_ref()
+                .filter(|s| s.generation >= version.generation)
+                .cloned()
+        };
+        if let Some(s) = fresh(&index.held()) {
+            return Ok(s);
+        }
+        let _one_at_a_time = index.refresh.lock().await;
+        let held = index.held();
+        if let Some(s) = fresh(&held) {
+            return Ok(s);
+        }
+        let caught_up = match &held {
+            Some(held) => self.catch_up(held, version, stats).await?,
+            None => None,
+        };
+        let next = Arc::new(match caught_up {
+            Some(s) => s,
+            None => self.load_snapshot(stats).await?,
+        });
+        index.hold(next.clone());
+        Ok(next)
     }
 
     async fn read_version(&self) -> Result<Option<VersionItem>, ApiError> {
@@ -676,18 +412,6 @@ impl Store {
             .name("#c", &number.to_string())
             .value(":new", generation),
         ])
-    }
-
-    /// Builds the index from every hospital in the table (read through the `list`
-    /// index): for a table that has none yet (the first hospital write does this),
-    /// or to repair one (`manage build-hospital-index`).
-    pub async fn build_hospital_index(&self) -> Result<IndexBuild, ApiError> {
-        let keys: Vec<Key> = self
-            .query_all(Query::on(LIST, "listpk = :p").value(":p", keys::HOSPITALS))
-            .await?;
-        let items: Vec<HospitalItem> = self.batch_get(keys).await?;
-        self.write_hospital_index(items.into_iter().map(Hospital::from).collect())
-            .await
     }
 
     /// Writes a new epoch of the index holding exactly `hospitals`, then makes it

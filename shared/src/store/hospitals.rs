@@ -8,10 +8,11 @@ use serde::{Deserialize, Serialize};
 
 use super::{
     counters::{self, Total},
-    hospital_index::IndexChange,
+    hospital_index::IndexBuild,
+    hospital_snapshot::IndexChange,
     keys::{self, Key},
     paging::CountedList,
-    schema::GEO,
+    schema::{GEO, LIST},
     table::{Query, Store},
     tx::{Label, Tx, TxError, Write},
 };
@@ -97,6 +98,18 @@ pub(crate) fn count_ambulances(hospital: Id, delta: i64) -> Write {
 }
 
 impl Store {
+    /// Builds the index from every hospital in the table (read through the `list`
+    /// index): for a table that has none yet (the first hospital write does this),
+    /// or to repair one (`manage build-hospital-index`).
+    pub async fn build_hospital_index(&self) -> Result<IndexBuild, ApiError> {
+        let keys: Vec<Key> = self
+            .query_all(Query::on(LIST, "listpk = :p").value(":p", keys::HOSPITALS))
+            .await?;
+        let items: Vec<HospitalItem> = self.batch_get(keys).await?;
+        self.write_hospital_index(items.into_iter().map(Hospital::from).collect())
+            .await
+    }
+
     pub async fn add_hospital(&self, new: NewHospital) -> Result<Hospital, ApiError> {
         let id = self.next_id("hospital").await?;
         let item = HospitalItem::new(id, new);

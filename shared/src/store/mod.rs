@@ -10,7 +10,8 @@
 //!   `list` index); `dispatch`: the tracking and live-map reads;
 //! - `cross_aggregate`: the writes that change more than one entity at once;
 //! - `hospital_index`: the nearest-hospital search from an in-memory copy, kept
-//!   current in the same transactions as hospital writes.
+//!   current in the same transactions as hospital writes; `hospital_snapshot`: the
+//!   copy itself and its chunks' encoding (no table access: the `Store` holds it).
 
 pub mod ambulances;
 pub mod bookings;
@@ -20,6 +21,7 @@ pub mod cross_aggregate;
 pub mod dispatch;
 pub mod emergency;
 pub mod hospital_index;
+mod hospital_snapshot;
 pub mod hospitals;
 pub mod keys;
 pub mod limits;

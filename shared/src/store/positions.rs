@@ -13,7 +13,6 @@ use serde::{Deserialize, Serialize, de::IgnoredAny};
 use time::{OffsetDateTime, format_description::well_known::Rfc3339};
 
 use super::{
-    ambulances::AmbulanceItem,
     keys::{self, Key},
     schema::FREEGEO,
     table::{Query, Store},
@@ -23,7 +22,7 @@ use crate::{
     domain::{
         ambulance::{AmbulanceStatus, AmbulanceType},
         emergency::nearest::{FreeEntry, Spot},
-        position::{CheckedReport, FREE_ENTRY_INTERVAL, Fix, MIN_INTERVAL, Position},
+        position::{CheckedReport, FREE_ENTRY_INTERVAL, Fix, MIN_INTERVAL},
     },
     error::ApiError,
     geo::Range,
@@ -101,24 +100,6 @@ pub struct FreeSpot {
 }
 
 impl FreeSpot {
-    /// Where the ambulance read as `item` stands once free: `hospital` its
-    /// hospital's point, `last` its last report.
-    pub(crate) fn of_item(
-        item: &AmbulanceItem,
-        hospital: (f64, f64),
-        last: Option<Fix>,
-    ) -> FreeSpot {
-        FreeSpot {
-            ambulance: item.id,
-            number: item.number.clone(),
-            driver_info: item.driver_info.clone(),
-            ambulance_type: item.ambulance_type,
-            hospital_id: item.hospital_id,
-            hospital,
-            last,
-        }
-    }
-
     /// The `FREEPOS` put: at the last position, else at the hospital.
     pub(crate) fn entry(&self) -> Write {
         Write::put(&self.item())
@@ -245,48 +226,6 @@ impl Store {
             .iter()
             .map(|id| by_key.remove(&keys::position(*id)))
             .collect())
-    }
-
-    /// The position shown for an ambulance read as `item`, with `last` its last report.
-    pub(crate) async fn shown_position(
-        &self,
-        item: &AmbulanceItem,
-        last: Option<&Fix>,
-    ) -> Result<Position, ApiError> {
-        let hospital = self.hospital_point(item).await?;
-        Ok(Position::shown(last, hospital, OffsetDateTime::now_utc()))
-    }
-
-    /// An ambulance's hospital's (latitude, longitude): kept on the ambulance item
-    /// since dispatch; read from the hospital for ambulances added before.
-    pub(crate) async fn hospital_point(
-        &self,
-        item: &AmbulanceItem,
-    ) -> Result<(f64, f64), ApiError> {
-        if let (Some(lat), Some(lng)) = (item.hospital_latitude, item.hospital_longitude) {
-            return Ok((lat, lng));
-        }
-        let hospital = self
-            .hospital(item.hospital_id)
-            .await?
-            .ok_or_else(|| ApiError::internal(format!("ambulance {} has no hospital", item.id)))?;
-        Ok((hospital.latitude, hospital.longitude))
-    }
-
-    /// What freeing the ambulance read as `item` puts in `freegeo`: its hospital and
-    /// its last position, read at once.
-    pub(crate) async fn free_spot_of(&self, item: &AmbulanceItem) -> Result<FreeSpot, ApiError> {
-        let (hospital, last) =
-            tokio::try_join!(self.hospital_point(item), self.last_position(item.id))?;
-        Ok(FreeSpot::of_item(item, hospital, last))
-    }
-
-    /// [`Store::free_spot_of`] an ambulance by id (None: no such ambulance).
-    pub async fn free_spot(&self, ambulance: Id) -> Result<Option<FreeSpot>, ApiError> {
-        match self.ambulance_item(ambulance).await? {
-            Some(item) => self.free_spot_of(&item).await.map(Some),
-            None => Ok(None),
-        }
     }
 
     /// Whether the ambulance has a `FREEPOS` entry (tests check it against its status).

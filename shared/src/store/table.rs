@@ -32,7 +32,7 @@ pub struct Store {
     client: Client,
     table: String,
     /// This instance's copy of the nearest-hospital index (shared by clones).
-    hospital_index: Arc<super::hospital_index::HospitalIndex>,
+    hospital_index: Arc<super::hospital_snapshot::HospitalIndex>,
 }
 
 /// Builds the SDK client with short timeouts and bounded retries, so a database
@@ -205,7 +205,7 @@ impl Store {
         }
     }
 
-    pub(crate) fn hospital_index(&self) -> &super::hospital_index::HospitalIndex {
+    pub(crate) fn hospital_index(&self) -> &super::hospital_snapshot::HospitalIndex {
         &self.hospital_index
     }
 

@@ -42,7 +42,7 @@ use crate::{
         hospital_index::IndexBuild,
         hospitals::HospitalItem,
         keys,
-        positions::{FreeSpot, PositionItem},
+        positions::PositionItem,
         retry, schema,
         table::{Item, to_item},
         tx::Label,
@@ -783,7 +783,7 @@ impl Store {
                 }
                 if a.new.status == AmbulanceStatus::Available {
                     let point = (a.hospital.latitude, a.hospital.longitude);
-                    items.push(to_item(&FreeSpot::of_item(&item, point, last).item())?);
+                    items.push(to_item(&item.free_spot(point, last).item())?);
                 }
                 items.push(to_item(&item)?);
             }
