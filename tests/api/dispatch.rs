@@ -174,6 +174,16 @@ async fn the_crew_takes_a_booking_from_pending_to_completed() {
     d.assert_consistent().await;
 }
 
+/// Asserts a 409 whose message says `why`.
+#[track_caller]
+fn assert_refused(code: StatusCode, body: &Value, why: &str) {
+    let message = body["message"].as_str().unwrap_or_default();
+    assert!(
+        code == StatusCode::CONFLICT && message.contains(why),
+        "want 409 saying {why:?}, got {code}: {body:?}"
+    );
+}
+
 #[tokio::test]
 async fn every_refused_crew_step_is_a_409_that_writes_nothing() {
     let d = Dispatch::new(1).await;
@@ -191,15 +201,7 @@ async fn every_refused_crew_step_is_a_409_that_writes_nothing() {
         let before = d.booking(&b).await;
         for step in order.iter().filter(|s| *s != next) {
             let (code, body) = d.crew_step(crew, &b, step).await;
-            assert_eq!(code, StatusCode::CONFLICT, "{next}/{step}: {body:?}");
-            assert!(
-                body["message"]
-                    .as_str()
-                    .unwrap()
-                    .contains(&format!("the next step is {next}"))
-                    || before["bookingStatus"] == "COMPLETED",
-                "{body:?}"
-            );
+            assert_refused(code, &body, &format!("the next step is {next}"));
         }
         assert_eq!(
             d.booking(&b).await,
@@ -212,14 +214,7 @@ async fn every_refused_crew_step_is_a_409_that_writes_nothing() {
     // After COMPLETED every step is refused: the booking is final.
     for step in order {
         let (code, body) = d.crew_step(crew, &b, step).await;
-        assert_eq!(code, StatusCode::CONFLICT, "{body:?}");
-        assert!(
-            body["message"]
-                .as_str()
-                .unwrap()
-                .contains("COMPLETED is final"),
-            "{body:?}"
-        );
+        assert_refused(code, &body, "COMPLETED is final");
     }
     // Unknown and dispatcher-only stages are 400 naming `stage`.
     for stage in ["DISPATCHED", "FLYING", ""] {
@@ -337,9 +332,7 @@ async fn the_admin_dropdown_dispatches_and_ends_bookings_consistently_with_the_s
                     assert_eq!(body["tripStage"], before["tripStage"], "{place} -> {to}");
                 }
             } else {
-                assert_eq!(code, StatusCode::CONFLICT, "{place} -> {to}: {body:?}");
-                let msg = body["message"].as_str().unwrap();
-                assert!(msg.contains(&format!(" to {to}")), "{msg}");
+                assert_refused(code, &body, &format!(" to {to}"));
                 assert_eq!(d.booking(&b).await, before, "{place} -> {to} wrote nothing");
             }
         }
@@ -375,11 +368,7 @@ async fn the_requester_cancels_until_the_ambulance_is_at_the_pickup() {
             assert_eq!(body["bookingStatus"], "CANCELLED");
             assert_eq!(d.ambulance(&amb).await["status"], "AVAILABLE");
         } else {
-            assert_eq!(code, StatusCode::CONFLICT, "{setup:?}: {body:?}");
-            assert!(
-                body["message"].as_str().unwrap().contains("call the crew"),
-                "{body:?}"
-            );
+            assert_refused(code, &body, "call the crew");
             assert_eq!(d.booking(&b).await, before);
             // An admin still may.
             let res = d.f.app.cancel_booking(d.f.admin_token(), &b["id"]).await;

@@ -535,10 +535,16 @@ impl TestApp {
             })
             .await
             .unwrap();
+        self.signed_in(user.id, user.username, role)
+    }
+
+    /// The account `id` with a token for `role`.
+    fn signed_in(&self, id: Id, username: String, role: Role) -> TestUser {
+        let token = self.state.auth.issue(id, role).unwrap();
         TestUser {
-            id: user.id,
-            username: user.username,
-            token: self.state.auth.issue(user.id, role).unwrap(),
+            id,
+            username,
+            token,
         }
     }
 
@@ -561,11 +567,7 @@ impl TestApp {
             })
             .await
             .unwrap();
-        TestUser {
-            id: crew.id,
-            username: crew.username,
-            token: self.state.auth.issue(crew.id, Role::Crew).unwrap(),
-        }
+        self.signed_in(crew.id, crew.username, Role::Crew)
     }
 
     /// Sends a JSON request (`body` None = no body) with an optional bearer token.
