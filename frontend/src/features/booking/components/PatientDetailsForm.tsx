@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react'
 import { Alert } from '@/components/Feedback'
+import { BusyButton } from '@/components/BusyButton'
 import { ApiError, messageOf } from '@/lib/api'
 import { S } from '@/strings'
 import { useUpdatePatient } from '../api/patient'
@@ -63,9 +64,9 @@ export function PatientDetailsForm({ bookingId }: { bookingId: number }) {
         <div className="space-y-3 sm:col-span-2 lg:col-span-1" aria-live="polite">
           {error && <Alert tone="error">{error}</Alert>}
           {sent && <Alert tone="success">{S.patientDetails.sent}</Alert>}
-          <button type="submit" className="btn-blue w-full" disabled={update.isPending}>
-            {update.isPending ? S.patientDetails.sending : S.patientDetails.send}
-          </button>
+          <BusyButton className="btn-blue w-full" busy={update.isPending} busyLabel={S.patientDetails.sending}>
+            {S.patientDetails.send}
+          </BusyButton>
         </div>
       </form>
     </section>

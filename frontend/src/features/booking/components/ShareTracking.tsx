@@ -1,5 +1,6 @@
 import { useState } from 'react'
 import { Alert } from '@/components/Feedback'
+import { BusyButton } from '@/components/BusyButton'
 import { messageOf } from '@/lib/api'
 import { formatDateTime } from '@/lib/format'
 import { S } from '@/strings'
@@ -86,15 +87,15 @@ export function ShareTracking({ bookingId, ambulanceNumber, open }: { bookingId:
             <button type="button" className="btn-blue" onClick={() => void (canShare ? deliver(absolute(link)) : copy(absolute(link)))}>
               {canShare ? S.share.shareAgain : S.share.copy}
             </button>
-            <button type="button" className="btn-secondary text-red-700" disabled={revoke.isPending} onClick={stop}>
-              {revoke.isPending ? S.share.revoking : S.share.revoke}
-            </button>
+            <BusyButton className="btn-secondary text-red-700" busy={revoke.isPending} busyLabel={S.share.revoking} onClick={stop}>
+              {S.share.revoke}
+            </BusyButton>
           </div>
         </>
       ) : (
-        <button type="button" className="btn-blue w-full" disabled={create.isPending} onClick={share}>
-          {create.isPending ? S.share.creating : S.share.create}
-        </button>
+        <BusyButton className="btn-blue w-full" busy={create.isPending} busyLabel={S.share.creating} onClick={share}>
+          {S.share.create}
+        </BusyButton>
       )}
       <div aria-live="polite">{note && <Alert tone={note.tone}>{note.text}</Alert>}</div>
     </section>
