@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react'
 import { Alert } from '@/components/Feedback'
 import { BusyButton } from '@/components/BusyButton'
+import { Section } from '@/components/Section'
 import { ApiError, messageOf } from '@/lib/api'
 import { S } from '@/strings'
 import { useUpdatePatient } from '../api/patient'
@@ -43,13 +44,17 @@ export function PatientDetailsForm({ bookingId }: { bookingId: number }) {
   }
 
   return (
-    <section aria-labelledby="patient-heading" className="card space-y-3 p-5">
-      <div>
-        <h2 id="patient-heading" className="font-semibold">
+    <Section
+      id="patient-heading"
+      title={
+        <>
           {S.patientDetails.heading} <span className="font-normal text-slate-600">{S.patientDetails.optional}</span>
-        </h2>
-        <p className="text-sm text-slate-600">{S.patientDetails.intro}</p>
-      </div>
+        </>
+      }
+      intro={S.patientDetails.intro}
+      className="card space-y-3 p-5"
+      headingClassName="font-semibold"
+    >
       <form noValidate onSubmit={submit} className="grid gap-3 sm:grid-cols-2 lg:grid-cols-1">
         <PatientFields
           idPrefix="patient"
@@ -69,6 +74,6 @@ export function PatientDetailsForm({ bookingId }: { bookingId: number }) {
           </BusyButton>
         </div>
       </form>
-    </section>
+    </Section>
   )
 }

@@ -1,6 +1,7 @@
 import { useState } from 'react'
 import { Alert } from '@/components/Feedback'
 import { BusyButton } from '@/components/BusyButton'
+import { Section } from '@/components/Section'
 import { messageOf } from '@/lib/api'
 import { formatDateTime } from '@/lib/format'
 import { S } from '@/strings'
@@ -71,11 +72,7 @@ export function ShareTracking({ bookingId, ambulanceNumber, open }: { bookingId:
 
   if (!open && !link) return null
   return (
-    <section aria-labelledby="share-heading" className="card space-y-3 p-5">
-      <div>
-        <h2 id="share-heading" className="font-semibold">{S.share.heading}</h2>
-        <p className="text-sm text-slate-600">{S.share.intro}</p>
-      </div>
+    <Section id="share-heading" title={S.share.heading} intro={S.share.intro} className="card space-y-3 p-5" headingClassName="font-semibold">
       {link ? (
         <>
           <div>
@@ -98,6 +95,6 @@ export function ShareTracking({ bookingId, ambulanceNumber, open }: { bookingId:
         </BusyButton>
       )}
       <div aria-live="polite">{note && <Alert tone={note.tone}>{note.text}</Alert>}</div>
-    </section>
+    </Section>
   )
 }

@@ -1,4 +1,5 @@
 import { StatusBadge } from '@/components/StatusBadge'
+import { Section } from '@/components/Section'
 import { S } from '@/strings'
 import type { CrewMe, CrewStatus } from '@/lib/types'
 
@@ -18,11 +19,14 @@ export function IdlePanel({
   onStatus: (status: CrewStatus) => void
 }) {
   return (
-    <section aria-labelledby="idle-heading" className="card space-y-4 p-5">
-      <div>
-        <h2 id="idle-heading" className="text-lg font-bold">{S.crew.idleTitle}</h2>
-        <p className="text-slate-600">{S.crew.idleText}</p>
-      </div>
+    <Section
+      id="idle-heading"
+      title={S.crew.idleTitle}
+      intro={S.crew.idleText}
+      className="card space-y-4 p-5"
+      headingClassName="text-lg font-bold"
+      introClassName="text-slate-600"
+    >
       <div className="space-y-3 border-t border-slate-100 pt-4">
         <div className="flex items-center justify-between gap-3">
           <h3 id="status-heading" className="font-semibold">{S.crew.statusHeading}</h3>
@@ -47,6 +51,6 @@ export function IdlePanel({
         </div>
         {ambulance.status === 'ON_DUTY' && <p className="text-sm text-slate-600">{S.crew.onDutyIdle}</p>}
       </div>
-    </section>
+    </Section>
   )
 }
