@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import { type Column, DataTable } from '@/components/DataTable'
+import { CellLines, type Column, DataTable } from '@/components/DataTable'
 import { Alert, EmptyState } from '@/components/Feedback'
 import { QueryResult } from '@/components/QueryResult'
 import { telHref } from '@/lib/format'
@@ -38,12 +38,7 @@ export default function AdminCrewPage() {
   const columns: Column<Crew>[] = [
     {
       name: S.crewAdmin.username,
-      cell: (c) => (
-        <span className="min-w-0 break-words">
-          <span className="block font-medium">{c.username}</span>
-          <span className="block text-xs text-slate-500">{c.email}</span>
-        </span>
-      ),
+      cell: (c) => <CellLines className="min-w-0 break-words" main={c.username} detail={c.email} />,
     },
     { name: S.crewAdmin.phone, cell: (c) => <a className="text-blue-700 hover:underline" href={telHref(c.phone)}>{c.phone}</a> },
     { name: S.crewAdmin.ambulance, cell: (c) => ambulanceName(c.ambulanceId) },
