@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { CellLines, type Column, DataTable } from '@/components/DataTable'
-import { Alert, EmptyState } from '@/components/Feedback'
+import { EmptyState } from '@/components/Feedback'
 import { QueryResult } from '@/components/QueryResult'
 import { telHref } from '@/lib/format'
 import { useFlash } from '@/lib/useFlash'
@@ -9,7 +9,7 @@ import { useAdminAmbulances } from '../api/admin'
 import { useAllCrew, useRemoveCrew } from '../api/crew'
 import type { Crew } from '@/lib/types'
 import { AddCrewForm } from '../components/AddCrewForm'
-import { AddFormToggle, AdminPageHeader, useAddPanel } from '../components/AdminPageHeader'
+import { ManageHeader, useAddPanel } from '../components/AdminPageHeader'
 import { MoveCrewDialog } from '../components/MoveCrewDialog'
 import { useRemoval } from '../components/useRemoval'
 
@@ -61,9 +61,9 @@ export default function AdminCrewPage() {
 
   return (
     <div className="space-y-6">
-      <AdminPageHeader title={S.crewAdmin.title} subtitle={S.crewAdmin.subtitle} action={<AddFormToggle panel={panel} label={S.crewAdmin.add} />} />
-      {flash && <Alert tone={flash.tone}>{flash.text}</Alert>}
-      <AddCrewForm open={panel.open} ambulances={fleet} onAdded={panel.onAdded} />
+      <ManageHeader title={S.crewAdmin.title} subtitle={S.crewAdmin.subtitle} addLabel={S.crewAdmin.add} panel={panel} flash={flash}>
+        <AddCrewForm open={panel.open} ambulances={fleet} onAdded={panel.onAdded} />
+      </ManageHeader>
       <QueryResult
         query={crew}
         errorMessage={S.crewAdmin.loadFailed}
