@@ -1,11 +1,13 @@
 import { StatusBadge } from '@/components/StatusBadge'
 import { Section } from '@/components/Section'
+import { ambulanceStatusLabel } from '@/lib/format'
 import { S } from '@/strings'
 import type { CrewMe, CrewStatus } from '@/lib/types'
 
-const choices: { value: CrewStatus; label: string; on: string }[] = [
-  { value: 'AVAILABLE', label: 'Available', on: 'bg-green-600 text-white border-green-600' },
-  { value: 'MAINTENANCE', label: 'Maintenance', on: 'bg-amber-500 text-slate-900 border-amber-500' },
+/** The statuses a crew may choose, each with its look when chosen (its name: ambulanceStatusLabel). */
+const choices: [CrewStatus, string][] = [
+  ['AVAILABLE', 'bg-green-600 text-white border-green-600'],
+  ['MAINTENANCE', 'bg-amber-500 text-slate-900 border-amber-500'],
 ]
 
 /** No job: the ambulance's status, and the switch between Available and Maintenance. */
@@ -33,18 +35,18 @@ export function IdlePanel({
           <StatusBadge status={ambulance.status} />
         </div>
         <div role="group" aria-labelledby="status-heading" className="grid grid-cols-2 gap-3">
-          {choices.map((c) => {
-            const on = ambulance.status === c.value
+          {choices.map(([status, chosen]) => {
+            const on = ambulance.status === status
             return (
               <button
-                key={c.value}
+                key={status}
                 type="button"
                 aria-pressed={on}
                 disabled={busy}
-                onClick={() => !on && onStatus(c.value)}
-                className={`btn-touch border-2 ${on ? c.on : 'border-slate-300 bg-white text-slate-800 hover:bg-slate-100'}`}
+                onClick={() => !on && onStatus(status)}
+                className={`btn-touch border-2 ${on ? chosen : 'border-slate-300 bg-white text-slate-800 hover:bg-slate-100'}`}
               >
-                {c.label}
+                {ambulanceStatusLabel[status]}
               </button>
             )
           })}
