@@ -1,4 +1,4 @@
-import { expect, test, type Browser, type Page } from '@playwright/test'
+import { expect, test, type Browser, type Locator, type Page } from '@playwright/test'
 import { blockThirdParty, fillPatient, login, register, screenshot } from './support'
 
 // The booking journeys against the real stack: a user books, an admin moves the
@@ -10,6 +10,25 @@ async function signedIn(browser: Browser, username: string, password: string): P
   await blockThirdParty(page)
   await login(page, username, password)
   return page
+}
+
+/**
+ * Fills in the patient in `form` (the dialog or the page), screenshots it as `shot`,
+ * books with `button`, and waits for the success and the move to /history; returns the
+ * booking's row there.
+ */
+async function bookFor(
+  page: Page,
+  form: Page | Locator,
+  patient: Parameters<typeof fillPatient>[1],
+  { button, shot }: { button: string; shot: string },
+) {
+  await fillPatient(form, patient)
+  await screenshot(page, shot)
+  await form.getByRole('button', { name: button }).click()
+  await expect(form.getByText('Ambulance booked successfully!')).toBeVisible()
+  await expect(page).toHaveURL(/\/history$/)
+  return page.getByRole('row').filter({ hasText: patient.name })
 }
 
 /** Opens, nearest first, the first hospital with an ambulance that can be booked. */
@@ -44,14 +63,9 @@ test('a user books from a hospital page, an admin sets it ACTIVE then COMPLETED,
   await expect(dialog.getByText('Urgent medical care')).toBeVisible()
   await dialog.getByRole('button', { name: 'Book Ambulance' }).click()
   await expect(dialog.getByText('Please fill in all required fields.')).toBeVisible()
-  await fillPatient(dialog, { name: patient, age: '54', gender: 'Female', condition: 'Shortness of breath since morning' })
-  await screenshot(user, 'booking-dialog')
-  await dialog.getByRole('button', { name: 'Book Ambulance' }).click()
-  await expect(dialog.getByText('Ambulance booked successfully!')).toBeVisible()
-
-  // Taken to the history after 1.5 s, where the booking is PENDING.
-  await expect(user).toHaveURL(/\/history$/)
-  const row = user.getByRole('row').filter({ hasText: patient })
+  // Booked, then taken to the history after 1.5 s, where the booking is PENDING.
+  const patientDetails = { name: patient, age: '54', gender: 'Female', condition: 'Shortness of breath since morning' } as const
+  const row = await bookFor(user, dialog, patientDetails, { button: 'Book Ambulance', shot: 'booking-dialog' })
   await expect(row).toHaveCount(1)
   await expect(row.getByText('PENDING')).toBeVisible()
   await expect(row.getByText(hospitalName)).toBeVisible()
@@ -137,13 +151,8 @@ test('a user books an emergency through the form with a preselected ambulance, t
   await expect(page.getByLabel('Hospital', { exact: true })).toHaveValue(String(choice!.hospitalId))
   await expect(page.getByLabel('Available Ambulance')).toHaveValue(String(choice!.ambulanceId))
   await page.getByRole('radio', { name: /Emergency/ }).check()
-  await fillPatient(page, { name: patient, age: '7', gender: 'Other', condition: 'High fever and seizures' })
-  await screenshot(page, 'booking-form')
-  await page.getByRole('button', { name: 'Book Emergency Ambulance' }).click()
-  await expect(page.getByText('Ambulance booked successfully!')).toBeVisible()
-  await expect(page).toHaveURL(/\/history$/)
-
-  const row = page.getByRole('row').filter({ hasText: patient })
+  const patientDetails = { name: patient, age: '7', gender: 'Other', condition: 'High fever and seizures' } as const
+  const row = await bookFor(page, page, patientDetails, { button: 'Book Emergency Ambulance', shot: 'booking-form' })
   await expect(row.getByText('PENDING')).toBeVisible()
   await expect(row.getByText('Emergency')).toBeVisible()
   await row.getByRole('button', { name: /^Cancel booking/ }).click()

@@ -146,6 +146,10 @@ test('one tap to help: 2 taps to an ambulance, the family follows the same trip,
     await expect(page.getByText(/^Offline, last updated \d+ (s|min) ago\./)).toBeVisible({ timeout: 10_000 })
     await expect(page.getByRole('heading', { level: 1 }).locator('xpath=following-sibling::p[1]')).toHaveText(/^On the way to the hospital · /)
     await expect(page.getByRole('status').getByRole('link', { name: 'Call 911' })).toHaveAttribute('href', 'tel:911')
+    // The ETA card keeps the position's age but no longer calls it live.
+    const eta = page.getByRole('region', { name: /^Reaching the hospital in/ })
+    await expect(eta).toContainText(/Last known · updated \d+ (s|min) ago|Last known position, /)
+    await expect(eta).not.toContainText('Live')
   }
   await screenshot(user, 'emergency-offline', { phone: true })
   await screenshot(family, 'emergency-shared-offline', { phone: true })
@@ -155,6 +159,7 @@ test('one tap to help: 2 taps to an ambulance, the family follows the same trip,
   await expect(family.getByRole('status').getByRole('link', { name: 'Call 911' })).toBeVisible()
   for (const page of [user, family]) await page.context().setOffline(false)
   await expect(user.getByText(/^Offline, last updated/)).toHaveCount(0, { timeout: 20_000 })
+  await expect(user.getByRole('region', { name: /^Reaching the hospital in/ })).toContainText(/Live · updated/, { timeout: 20_000 })
   await expect(family.getByRole('heading', { name: 'Ambulance on its way' })).toBeVisible({ timeout: 20_000 })
 
   // To the hospital and done; the ambulance is free again.

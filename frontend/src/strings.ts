@@ -113,6 +113,8 @@ export const S = {
   },
   position: {
     live: (age: string) => `Live · updated ${age} ago`,
+    // Offline, or the trip has not been fetched for a while: the position may be recent, but it is not live.
+    lastKnown: (age: string) => `Last known · updated ${age} ago`,
     stale: (age: string) => `Last known position, ${age} old: the ambulance may have moved since`,
     standIn: "No position reported yet: the hospital's location is shown instead",
   },

@@ -53,3 +53,26 @@ export function DataTable<T>({
     </div>
   )
 }
+
+/**
+ * A cell of two lines: what the row is (`main`, in `mainClassName`) and, when there is
+ * one, a smaller detail under it (an email, an address, the driver).
+ */
+export function CellLines({
+  main,
+  detail,
+  mainClassName = 'font-medium',
+  className,
+}: {
+  main: ReactNode
+  detail?: ReactNode
+  mainClassName?: string
+  className?: string
+}) {
+  return (
+    <span className={className}>
+      <span className={`block ${mainClassName}`}>{main}</span>
+      {detail && <span className="block text-xs text-slate-500">{detail}</span>}
+    </span>
+  )
+}

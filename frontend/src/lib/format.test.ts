@@ -2,48 +2,49 @@ import { describe, expect, it } from 'vitest'
 import { formatAge, formatEta, formatWait } from './format'
 import { directionsUrl, distanceMeters } from './geo'
 
-describe('formatAge', () => {
-  it.each([
-    [0, '0 s'],
-    [-5000, '0 s'],
-    [59_999, '59 s'],
-    [60_000, '1 min'],
-    [3_599_000, '59 min'],
-    [3_600_000, '1 h'],
-    [3_900_000, '1 h 5 min'],
-    [86_400_000, '1 day'],
-    [3 * 86_400_000 + 5000, '3 days'],
-  ])('%i ms is "%s"', (ms, text) => expect(formatAge(ms)).toBe(text))
-})
+/** What `format` makes of each value: one test per row, named "<value> <unit> is ...". */
+function formats<T>(name: string, format: (value: T) => string, unit: string, cases: [T, string][]) {
+  describe(name, () => {
+    it.each(cases)(`%s ${unit} is "%s"`, (value, text) => expect(format(value)).toBe(text))
+  })
+}
 
-describe('formatEta', () => {
-  it.each([
-    [null, 'Unknown'],
-    [undefined, 'Unknown'],
-    [Number.NaN, 'Unknown'],
-    [-1, 'Unknown'],
-    [0, 'Less than a minute'],
-    [0.4, 'Less than a minute'],
-    [1, 'About 1 min'],
-    [7.4, 'About 7 min'],
-    [59.6, 'About 1 h'],
-    [80, 'About 1 h 20 min'],
-    [120, 'About 2 h'],
-  ])('%s minutes is "%s"', (minutes, text) => expect(formatEta(minutes)).toBe(text))
-})
+formats('formatAge', formatAge, 'ms', [
+  [0, '0 s'],
+  [-5000, '0 s'],
+  [59_999, '59 s'],
+  [60_000, '1 min'],
+  [3_599_000, '59 min'],
+  [3_600_000, '1 h'],
+  [3_900_000, '1 h 5 min'],
+  [86_400_000, '1 day'],
+  [3 * 86_400_000 + 5000, '3 days'],
+])
 
-describe('formatWait', () => {
-  it.each([
-    [undefined, 'a moment'],
-    [1, '1 second'],
-    [0.2, '1 second'],
-    [30, '30 seconds'],
-    [60, '1 minute'],
-    [61, '2 minutes'],
-    [3600, '1 hour'],
-    [5400, '2 hours'],
-  ])('%s s is "%s"', (seconds, text) => expect(formatWait(seconds)).toBe(text))
-})
+formats('formatEta', formatEta, 'minutes', [
+  [null, 'Unknown'],
+  [undefined, 'Unknown'],
+  [Number.NaN, 'Unknown'],
+  [-1, 'Unknown'],
+  [0, 'Less than a minute'],
+  [0.4, 'Less than a minute'],
+  [1, 'About 1 min'],
+  [7.4, 'About 7 min'],
+  [59.6, 'About 1 h'],
+  [80, 'About 1 h 20 min'],
+  [120, 'About 2 h'],
+])
+
+formats('formatWait', formatWait, 's', [
+  [undefined, 'a moment'],
+  [1, '1 second'],
+  [0.2, '1 second'],
+  [30, '30 seconds'],
+  [60, '1 minute'],
+  [61, '2 minutes'],
+  [3600, '1 hour'],
+  [5400, '2 hours'],
+])
 
 describe('geo', () => {
   it('measures great-circle distances in metres', () => {

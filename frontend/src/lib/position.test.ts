@@ -14,6 +14,32 @@ describe('freshness', () => {
     expect(freshness(at('2026-03-01T09:59:50Z', true), now).kind).toBe('stale')
   })
 
+  describe('with the feed that brought it', () => {
+    const recent = at('2026-03-01T09:59:48Z')
+    const feed = (online: boolean, fetchedSecondsAgo: number) => ({ online, pollMs: 5000, updatedAt: now - fetchedSecondsAgo * 1000 })
+
+    it('is live while online and polled on time (one slow answer allowed)', () => {
+      expect(freshness(recent, now, feed(true, 3))).toEqual({ kind: 'live', ageMs: 12_000, text: 'Live · updated 12 s ago' })
+      expect(freshness(recent, now, feed(true, 15))).toMatchObject({ kind: 'live' })
+    })
+
+    it('is the last known position, never live, while offline', () => {
+      const offline = freshness(recent, now, feed(false, 3))
+      expect(offline).toEqual({ kind: 'lastKnown', ageMs: 12_000, text: 'Last known · updated 12 s ago' })
+      expect(offline.text).not.toMatch(/live/i)
+    })
+
+    it('is the last known position once the polling has missed more than 3 polls (stale data)', () => {
+      expect(freshness(recent, now, feed(true, 16))).toEqual({ kind: 'lastKnown', ageMs: 12_000, text: 'Last known · updated 12 s ago' })
+    })
+
+    it('is stale, with its age, when the position itself is old, online or not', () => {
+      const old = at('2026-03-01T09:57:00Z')
+      expect(freshness(old, now, feed(false, 3))).toMatchObject({ kind: 'stale', text: 'Last known position, 3 min old: the ambulance may have moved since' })
+      expect(freshness(old, now, feed(true, 3)).kind).toBe('stale')
+    })
+  })
+
   it('says the hospital stands in for a position never reported', () => {
     const text = "No position reported yet: the hospital's location is shown instead"
     expect(freshness(null, now)).toEqual({ kind: 'standIn', text })

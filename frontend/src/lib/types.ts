@@ -1,6 +1,6 @@
 // Friendly names for the HTTP contract's shapes. The shapes themselves are generated from
-// docs/openapi.yaml into api-schema.ts (`npm run api-types`; `npm run typecheck` fails
-// when that file is out of date): never edit them here.
+// docs/openapi.yaml into api-schema.ts (`npm run api-types`, run before dev, build and
+// typecheck; git-ignored): never write them here.
 import type { components } from './api-schema'
 
 type Schemas = components['schemas']

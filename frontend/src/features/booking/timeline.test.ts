@@ -1,86 +1,37 @@
 import { describe, expect, it } from 'vitest'
+import type { TimelineEntry, TripStage } from '@/lib/types'
 import { timelineRows } from './timeline'
 
 const at = (m: number) => `2026-03-01T10:${String(m).padStart(2, '0')}:00Z`
-const rows = (trip: Parameters<typeof timelineRows>[0]) => timelineRows(trip).map((r) => `${r.stage}:${r.state}${r.at ? `@${r.at.slice(14, 16)}` : ''}`)
+/** A trip from its status, its stage and its timeline written as "PENDING@0 ACTIVE@2". */
+const trip = (bookingStatus: string, tripStage: TripStage | null, timeline: string) => ({
+  bookingStatus,
+  tripStage,
+  timeline: timeline.split(' ').map((step) => {
+    const [stage, minute] = step.split('@')
+    return { stage: stage as TimelineEntry['stage'], at: at(Number(minute)) }
+  }),
+})
+/** The rows as "STAGE:state@minute" ("@minute" only for a step reached), one space apart. */
+const rows = (t: ReturnType<typeof trip>) =>
+  timelineRows(t)
+    .map((r) => `${r.stage}:${r.state}${r.at ? `@${r.at.slice(14, 16)}` : ''}`)
+    .join(' ')
 
 describe('timelineRows', () => {
-  it('a new booking: requested now, every step to come', () => {
-    expect(rows({ bookingStatus: 'PENDING', tripStage: null, timeline: [{ stage: 'PENDING', at: at(0) }] })).toEqual([
-      'PENDING:current@00',
-      'DISPATCHED:todo',
-      'EN_ROUTE:todo',
-      'AT_PICKUP:todo',
-      'TO_HOSPITAL:todo',
-      'AT_HOSPITAL:todo',
-      'COMPLETED:todo',
-    ])
-  })
-
-  it('accepted straight from PENDING: DISPATCHED was skipped, so it is left out', () => {
-    const timeline = [
-      { stage: 'PENDING', at: at(0) },
-      { stage: 'ACTIVE', at: at(2) },
-      { stage: 'EN_ROUTE', at: at(2) },
-      { stage: 'AT_PICKUP', at: at(9) },
-    ] as const
-    expect(rows({ bookingStatus: 'ACTIVE', tripStage: 'AT_PICKUP', timeline: [...timeline] })).toEqual([
-      'PENDING:done@00',
-      'EN_ROUTE:done@02',
-      'AT_PICKUP:current@09',
-      'TO_HOSPITAL:todo',
-      'AT_HOSPITAL:todo',
-      'COMPLETED:todo',
-    ])
-  })
-
-  it('dispatched by an admin, then accepted', () => {
-    const timeline = [
-      { stage: 'PENDING', at: at(0) },
-      { stage: 'ACTIVE', at: at(1) },
-      { stage: 'DISPATCHED', at: at(1) },
-      { stage: 'EN_ROUTE', at: at(3) },
-    ] as const
-    expect(rows({ bookingStatus: 'ACTIVE', tripStage: 'EN_ROUTE', timeline: [...timeline] }).slice(0, 4)).toEqual([
-      'PENDING:done@00',
-      'DISPATCHED:done@01',
-      'EN_ROUTE:current@03',
-      'AT_PICKUP:todo',
-    ])
-  })
-
-  it('completed: every step done, completed last', () => {
-    const stages = ['PENDING', 'ACTIVE', 'EN_ROUTE', 'AT_PICKUP', 'TO_HOSPITAL', 'AT_HOSPITAL', 'COMPLETED'] as const
-    const timeline = stages.map((stage, i) => ({ stage, at: at(i) }))
-    expect(rows({ bookingStatus: 'COMPLETED', tripStage: 'AT_HOSPITAL', timeline })).toEqual([
-      'PENDING:done@00',
-      'EN_ROUTE:done@02',
-      'AT_PICKUP:done@03',
-      'TO_HOSPITAL:done@04',
-      'AT_HOSPITAL:done@05',
-      'COMPLETED:current@06',
-    ])
-  })
-
-  it('cancelled: what it reached, then the cancellation; nothing to come', () => {
-    const timeline = [
-      { stage: 'PENDING', at: at(0) },
-      { stage: 'ACTIVE', at: at(1) },
-      { stage: 'EN_ROUTE', at: at(1) },
-      { stage: 'CANCELLED', at: at(4) },
-    ] as const
-    expect(rows({ bookingStatus: 'CANCELLED', tripStage: 'EN_ROUTE', timeline: [...timeline] })).toEqual([
-      'PENDING:done@00',
-      'EN_ROUTE:done@01',
-      'CANCELLED:current@04',
-    ])
-  })
-
-  it('an ACTIVE booking from before the stages: confirmed now', () => {
-    expect(rows({ bookingStatus: 'ACTIVE', tripStage: null, timeline: [{ stage: 'PENDING', at: at(0) }] })).toEqual([
-      'PENDING:done@00',
-      'ACTIVE:current',
-      'COMPLETED:todo',
-    ])
-  })
+  // What happened (status, stage, timeline), then the rows the requester sees.
+  it.each([
+    ['a new booking: requested now, every step to come', trip('PENDING', null, 'PENDING@0'),
+      'PENDING:current@00 DISPATCHED:todo EN_ROUTE:todo AT_PICKUP:todo TO_HOSPITAL:todo AT_HOSPITAL:todo COMPLETED:todo'],
+    ['accepted straight from PENDING: DISPATCHED was skipped, so it is left out', trip('ACTIVE', 'AT_PICKUP', 'PENDING@0 ACTIVE@2 EN_ROUTE@2 AT_PICKUP@9'),
+      'PENDING:done@00 EN_ROUTE:done@02 AT_PICKUP:current@09 TO_HOSPITAL:todo AT_HOSPITAL:todo COMPLETED:todo'],
+    ['dispatched by an admin, then accepted', trip('ACTIVE', 'EN_ROUTE', 'PENDING@0 ACTIVE@1 DISPATCHED@1 EN_ROUTE@3'),
+      'PENDING:done@00 DISPATCHED:done@01 EN_ROUTE:current@03 AT_PICKUP:todo TO_HOSPITAL:todo AT_HOSPITAL:todo COMPLETED:todo'],
+    ['completed: every step done, completed last', trip('COMPLETED', 'AT_HOSPITAL', 'PENDING@0 ACTIVE@1 EN_ROUTE@2 AT_PICKUP@3 TO_HOSPITAL@4 AT_HOSPITAL@5 COMPLETED@6'),
+      'PENDING:done@00 EN_ROUTE:done@02 AT_PICKUP:done@03 TO_HOSPITAL:done@04 AT_HOSPITAL:done@05 COMPLETED:current@06'],
+    ['cancelled: what it reached, then the cancellation; nothing to come', trip('CANCELLED', 'EN_ROUTE', 'PENDING@0 ACTIVE@1 EN_ROUTE@1 CANCELLED@4'),
+      'PENDING:done@00 EN_ROUTE:done@01 CANCELLED:current@04'],
+    ['an ACTIVE booking from before the stages: confirmed now', trip('ACTIVE', null, 'PENDING@0'),
+      'PENDING:done@00 ACTIVE:current COMPLETED:todo'],
+  ])('%s', (_, t, expected) => expect(rows(t)).toBe(expected))
 })

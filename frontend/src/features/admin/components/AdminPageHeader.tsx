@@ -1,5 +1,6 @@
 import { useState, type ReactNode } from 'react'
 import { Link } from 'react-router'
+import { Alert } from '@/components/Feedback'
 import { PageHeader } from '@/components/PageHeader'
 import type { Flash } from '@/lib/useFlash'
 
@@ -9,6 +10,35 @@ export function AdminPageHeader(props: { title: string; subtitle?: ReactNode; ac
     <>
       <Link to="/admin" className="btn-ghost -ml-3">← Back to dashboard</Link>
       <PageHeader {...props} />
+    </>
+  )
+}
+
+/**
+ * The top of a screen that manages a list (hospitals, ambulances, crew): the header with
+ * its 'Add X' toggle, the banner of the last change, then the add form (`children`, which
+ * shows itself while `panel.open`).
+ */
+export function ManageHeader({
+  title,
+  subtitle,
+  addLabel,
+  panel,
+  flash,
+  children,
+}: {
+  title: string
+  subtitle?: ReactNode
+  addLabel: string
+  panel: ReturnType<typeof useAddPanel>
+  flash: Flash | null
+  children: ReactNode
+}) {
+  return (
+    <>
+      <AdminPageHeader title={title} subtitle={subtitle} action={<AddFormToggle panel={panel} label={addLabel} />} />
+      {flash && <Alert tone={flash.tone}>{flash.text}</Alert>}
+      {children}
     </>
   )
 }

@@ -1,5 +1,5 @@
 import { Link } from 'react-router'
-import { type Column, DataTable } from '@/components/DataTable'
+import { CellLines, type Column, DataTable } from '@/components/DataTable'
 import { bookingAmbulance, bookingHospital, BookingTypeBadge, patientLine } from '@/features/booking'
 import { formatDateTime } from '@/lib/format'
 import type { Booking, BookingStatus } from '@/lib/types'
@@ -34,22 +34,12 @@ export function BookingsTable({
     },
     {
       name: 'User',
-      cell: (b) => (
-        <span className="min-w-0 break-words">
-          <span className="block font-medium">{b.username || `User ${b.userId}`}</span>
-          <span className="block text-xs text-slate-500">{b.userEmail}</span>
-        </span>
-      ),
+      cell: (b) => <CellLines className="min-w-0 break-words" main={b.username || `User ${b.userId}`} detail={b.userEmail} />,
     },
     { name: 'Hospital', cell: bookingHospital },
     {
       name: 'Ambulance',
-      cell: (b) => (
-        <span>
-          <span className="block font-medium">{bookingAmbulance(b)}</span>
-          {b.ambulance?.driverInfo && <span className="block text-xs text-slate-500">{b.ambulance.driverInfo}</span>}
-        </span>
-      ),
+      cell: (b) => <CellLines main={bookingAmbulance(b)} detail={b.ambulance?.driverInfo} />,
     },
     { name: 'Booking Time', className: 'md:whitespace-nowrap', cell: (b) => formatDateTime(b.bookingTime) },
     {

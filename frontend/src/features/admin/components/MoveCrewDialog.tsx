@@ -1,6 +1,7 @@
 import { useState } from 'react'
 import { Alert } from '@/components/Feedback'
 import { Dialog } from '@/components/Dialog'
+import { BusyButton } from '@/components/BusyButton'
 import { messageOf } from '@/lib/api'
 import type { Ambulance, Crew } from '@/lib/types'
 import { S } from '@/strings'
@@ -36,9 +37,9 @@ export function MoveCrewDialog({ crew, ambulances, onMoved, onClose }: { crew: C
         </div>
         <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
           <button type="button" className="btn-secondary" onClick={onClose}>Cancel</button>
-          <button type="submit" className="btn-primary" disabled={move.isPending}>
-            {move.isPending ? S.crewAdmin.moving : S.crewAdmin.moveConfirm}
-          </button>
+          <BusyButton className="btn-primary" busy={move.isPending} busyLabel={S.crewAdmin.moving}>
+            {S.crewAdmin.moveConfirm}
+          </BusyButton>
         </div>
       </form>
     </Dialog>

@@ -1,5 +1,5 @@
 import { CountCards } from '@/components/CountCards'
-import { Alert, EmptyState } from '@/components/Feedback'
+import { EmptyState } from '@/components/Feedback'
 import { ListFilters } from '@/components/ListFilters'
 import { Pagination } from '@/components/Pagination'
 import { QueryResult } from '@/components/QueryResult'
@@ -10,7 +10,7 @@ import { S } from '@/strings'
 import { toggledStatus, useAdminAmbulances, useRemoveAmbulance, useSetAmbulanceStatus } from '../api/admin'
 import { crewByAmbulance, useAllCrew } from '../api/crew'
 import { AddAmbulanceForm } from '../components/AddAmbulanceForm'
-import { AddFormToggle, AdminPageHeader, useAddPanel } from '../components/AdminPageHeader'
+import { ManageHeader, useAddPanel } from '../components/AdminPageHeader'
 import { AmbulanceGroups } from '../components/AmbulanceGroups'
 import { useRemoval } from '../components/useRemoval'
 
@@ -47,12 +47,9 @@ export default function AdminAmbulancesPage() {
 
   return (
     <div className="space-y-6">
-      <AdminPageHeader
-        title="Manage Ambulances"
-        action={<AddFormToggle panel={panel} label="Add Ambulance" />}
-      />
-      {flash && <Alert tone={flash.tone}>{flash.text}</Alert>}
-      <AddAmbulanceForm open={panel.open} onAdded={panel.onAdded} />
+      <ManageHeader title="Manage Ambulances" addLabel="Add Ambulance" panel={panel} flash={flash}>
+        <AddAmbulanceForm open={panel.open} onAdded={panel.onAdded} />
+      </ManageHeader>
       <CountCards
         label="Fleet counts"
         counts={[

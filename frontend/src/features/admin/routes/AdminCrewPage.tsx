@@ -1,6 +1,6 @@
 import { useState } from 'react'
-import { type Column, DataTable } from '@/components/DataTable'
-import { Alert, EmptyState } from '@/components/Feedback'
+import { CellLines, type Column, DataTable } from '@/components/DataTable'
+import { EmptyState } from '@/components/Feedback'
 import { QueryResult } from '@/components/QueryResult'
 import { telHref } from '@/lib/format'
 import { useFlash } from '@/lib/useFlash'
@@ -9,7 +9,7 @@ import { useAdminAmbulances } from '../api/admin'
 import { useAllCrew, useRemoveCrew } from '../api/crew'
 import type { Crew } from '@/lib/types'
 import { AddCrewForm } from '../components/AddCrewForm'
-import { AddFormToggle, AdminPageHeader, useAddPanel } from '../components/AdminPageHeader'
+import { ManageHeader, useAddPanel } from '../components/AdminPageHeader'
 import { MoveCrewDialog } from '../components/MoveCrewDialog'
 import { useRemoval } from '../components/useRemoval'
 
@@ -38,12 +38,7 @@ export default function AdminCrewPage() {
   const columns: Column<Crew>[] = [
     {
       name: S.crewAdmin.username,
-      cell: (c) => (
-        <span className="min-w-0 break-words">
-          <span className="block font-medium">{c.username}</span>
-          <span className="block text-xs text-slate-500">{c.email}</span>
-        </span>
-      ),
+      cell: (c) => <CellLines className="min-w-0 break-words" main={c.username} detail={c.email} />,
     },
     { name: S.crewAdmin.phone, cell: (c) => <a className="text-blue-700 hover:underline" href={telHref(c.phone)}>{c.phone}</a> },
     { name: S.crewAdmin.ambulance, cell: (c) => ambulanceName(c.ambulanceId) },
@@ -66,9 +61,9 @@ export default function AdminCrewPage() {
 
   return (
     <div className="space-y-6">
-      <AdminPageHeader title={S.crewAdmin.title} subtitle={S.crewAdmin.subtitle} action={<AddFormToggle panel={panel} label={S.crewAdmin.add} />} />
-      {flash && <Alert tone={flash.tone}>{flash.text}</Alert>}
-      <AddCrewForm open={panel.open} ambulances={fleet} onAdded={panel.onAdded} />
+      <ManageHeader title={S.crewAdmin.title} subtitle={S.crewAdmin.subtitle} addLabel={S.crewAdmin.add} panel={panel} flash={flash}>
+        <AddCrewForm open={panel.open} ambulances={fleet} onAdded={panel.onAdded} />
+      </ManageHeader>
       <QueryResult
         query={crew}
         errorMessage={S.crewAdmin.loadFailed}

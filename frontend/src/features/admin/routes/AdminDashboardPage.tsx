@@ -5,11 +5,11 @@ import { PageHeader } from '@/components/PageHeader'
 import { QueryResult } from '@/components/QueryResult'
 import { Section } from '@/components/Section'
 import { StatusBadge } from '@/components/StatusBadge'
-import { formatDateTime } from '@/lib/format'
-import type { Stats } from '@/lib/types'
+import { ambulanceStatusLabel, formatDateTime } from '@/lib/format'
+import type { AmbulanceStatus, BookingStatus, Stats } from '@/lib/types'
 import { useSession } from '@/lib/session'
 import { S } from '@/strings'
-import { bookingAmbulance, bookingHospital, BookingTypeBadge, patientLine } from '@/features/booking'
+import { bookingAmbulance, bookingHospital, bookingStatusLabel, BookingTypeBadge, patientLine } from '@/features/booking'
 import { useAdminBookings, useAdminStats } from '../api/bookings'
 
 const RECENT = 3
@@ -138,21 +138,38 @@ function StatCards({ stats }: { stats: Stats }) {
   )
 }
 
-function Bars({ rows, total }: { rows: [string, number, string][]; total: number }) {
+/** A bar's colour for each status: the hue of its badge (StatusBadge), stronger. */
+const barColor: Record<AmbulanceStatus | BookingStatus, string> = {
+  AVAILABLE: 'bg-green-500',
+  ON_DUTY: 'bg-blue-500',
+  MAINTENANCE: 'bg-amber-500',
+  PENDING: 'bg-yellow-400',
+  ACTIVE: 'bg-blue-500',
+  COMPLETED: 'bg-green-500',
+  CANCELLED: 'bg-red-400',
+}
+const statusLabel: Record<string, string> = { ...ambulanceStatusLabel, ...bookingStatusLabel }
+type Counts = Partial<Record<AmbulanceStatus | BookingStatus, number>>
+
+/** How many are in each status, as bars of the total, in the order of `counts`. */
+function StatusPanel({ id, title, counts, total }: { id: string; title: string; counts: Counts; total: number }) {
+  const rows = Object.entries(counts) as [AmbulanceStatus | BookingStatus, number][]
   return (
-    <ul className="space-y-3 text-sm">
-      {rows.map(([label, value, color]) => (
-        <li key={label}>
-          <div className="mb-1 flex justify-between">
-            <span>{label}</span>
-            <span className="font-semibold tabular-nums">{value}</span>
-          </div>
-          <div className="h-2 rounded-full bg-slate-100" aria-hidden="true">
-            <div className={`h-2 rounded-full ${color}`} style={{ width: `${total > 0 ? Math.round((value / total) * 100) : 0}%` }} />
-          </div>
-        </li>
-      ))}
-    </ul>
+    <Section id={id} title={title} {...panel}>
+      <ul className="space-y-3 text-sm">
+        {rows.map(([status, value]) => (
+          <li key={status}>
+            <div className="mb-1 flex justify-between">
+              <span>{statusLabel[status]}</span>
+              <span className="font-semibold tabular-nums">{value}</span>
+            </div>
+            <div className="h-2 rounded-full bg-slate-100" aria-hidden="true">
+              <div className={`h-2 rounded-full ${barColor[status]}`} style={{ width: `${total > 0 ? Math.round((value / total) * 100) : 0}%` }} />
+            </div>
+          </li>
+        ))}
+      </ul>
+    </Section>
   )
 }
 
@@ -160,34 +177,14 @@ function Bars({ rows, total }: { rows: [string, number, string][]; total: number
 function FleetPanel({ stats }: { stats: Stats }) {
   const a = stats.ambulances
   const b = stats.bookings
-  const panels: { id: string; title: string; total: number; rows: [string, number, string][] }[] = [
-    {
-      id: 'fleet-status',
-      title: 'Ambulance Status',
-      total: a.total,
-      rows: [
-        ['Available', a.available, 'bg-green-500'],
-        ['On Duty', a.onDuty, 'bg-blue-500'],
-        ['Maintenance', a.maintenance, 'bg-amber-500'],
-      ],
-    },
-    {
-      id: 'booking-status',
-      title: 'Bookings by Status',
-      total: b.total,
-      rows: [
-        ['Pending', b.pending, 'bg-yellow-400'],
-        ['Active', b.active, 'bg-blue-500'],
-        ['Completed', b.completed, 'bg-green-500'],
-        ['Cancelled', b.cancelled, 'bg-red-400'],
-      ],
-    },
-  ]
-  return panels.map((p) => (
-    <Section key={p.id} id={p.id} title={p.title} {...panel}>
-      <Bars total={p.total} rows={p.rows} />
-    </Section>
-  ))
+  const fleet: Counts = { AVAILABLE: a.available, ON_DUTY: a.onDuty, MAINTENANCE: a.maintenance }
+  const bookings: Counts = { PENDING: b.pending, ACTIVE: b.active, COMPLETED: b.completed, CANCELLED: b.cancelled }
+  return (
+    <>
+      <StatusPanel id="fleet-status" title="Ambulance Status" total={a.total} counts={fleet} />
+      <StatusPanel id="booking-status" title="Bookings by Status" total={b.total} counts={bookings} />
+    </>
+  )
 }
 
 function QuickAction({ to, icon, title, text }: { to: string; icon: IconName; title: string; text: string }) {

@@ -1,4 +1,4 @@
-import { Alert, EmptyState } from '@/components/Feedback'
+import { EmptyState } from '@/components/Feedback'
 import { ListFilters } from '@/components/ListFilters'
 import { Pagination } from '@/components/Pagination'
 import { QueryResult } from '@/components/QueryResult'
@@ -10,7 +10,7 @@ import { usePagedFilter } from '@/lib/usePagedFilter'
 import { S } from '@/strings'
 import { useRemoveHospital } from '../api/admin'
 import { AddHospitalForm } from '../components/AddHospitalForm'
-import { AddFormToggle, AdminPageHeader, useAddPanel } from '../components/AdminPageHeader'
+import { ManageHeader, useAddPanel } from '../components/AdminPageHeader'
 import { useRemoval } from '../components/useRemoval'
 
 const PAGE_SIZE = 5
@@ -33,12 +33,9 @@ export default function AdminHospitalsPage() {
 
   return (
     <div className="space-y-6">
-      <AdminPageHeader
-        title="Manage Hospitals"
-        action={<AddFormToggle panel={panel} label="Add Hospital" />}
-      />
-      {flash && <Alert tone={flash.tone}>{flash.text}</Alert>}
-      <AddHospitalForm open={panel.open} onAdded={panel.onAdded} />
+      <ManageHeader title="Manage Hospitals" addLabel="Add Hospital" panel={panel} flash={flash}>
+        <AddHospitalForm open={panel.open} onAdded={panel.onAdded} />
+      </ManageHeader>
       <ListFilters
         list={list}
         search={{ id: 'hospital-search', label: 'Search hospitals', placeholder: 'Search by name or address', className: 'max-w-md' }}

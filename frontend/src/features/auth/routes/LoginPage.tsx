@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react'
 import { useLocation, useNavigate } from 'react-router'
+import { BusyButton } from '@/components/BusyButton'
 import { ApiError, messageOf } from '@/lib/api'
 import { getSignOutNotice, homeOf } from '@/lib/session'
 import { S } from '@/strings'
@@ -80,9 +81,9 @@ export function LoginPage() {
             </button>
           </div>
         </div>
-        <button type="submit" className="btn-primary w-full" disabled={login.isPending}>
-          {login.isPending ? 'Signing in...' : 'Sign In'}
-        </button>
+        <BusyButton className="btn-primary w-full" busy={login.isPending} busyLabel="Signing in...">
+          Sign In
+        </BusyButton>
       </form>
     </AuthCard>
   )

@@ -1,6 +1,7 @@
 import { useRef, useState, type FormEvent } from 'react'
 import { useNavigate } from 'react-router'
 import { UseLocationButton } from '@/components/UseLocationButton'
+import { BusyButton } from '@/components/BusyButton'
 import { ApiError, messageOf } from '@/lib/api'
 import { S } from '@/strings'
 import { useRegister } from '../api/auth'
@@ -96,9 +97,9 @@ export function RegisterPage() {
             }}
           />
         </div>
-        <button type="submit" className="btn-primary sm:col-span-2" disabled={registration.isPending}>
-          {registration.isPending ? 'Creating account...' : 'Register'}
-        </button>
+        <BusyButton className="btn-primary sm:col-span-2" busy={registration.isPending} busyLabel="Creating account...">
+          Register
+        </BusyButton>
       </form>
     </AuthCard>
   )

@@ -1,5 +1,7 @@
-import { useQuery } from '@tanstack/react-query'
+import { useQuery, type UseQueryResult } from '@tanstack/react-query'
 import { api, ApiError } from '@/lib/api'
+import { useOnline } from '@/lib/online'
+import { freshness } from '@/lib/position'
 import { isOpen } from '../status'
 import { bookingKeys } from './keys'
 import type { Tracking } from '@/lib/types'
@@ -17,6 +19,15 @@ export function trackPollInterval(data: { bookingStatus: string } | undefined, e
   if (error instanceof ApiError && error.status >= 400 && error.status < 500) return false
   if (data && !isOpen(data.bookingStatus)) return false
   return TRACK_POLL_MS
+}
+
+/**
+ * How far to trust the ambulance's position in a trip query's last answer at `now`
+ * (lib/position.ts): never live while offline or once the polling has stopped bringing news.
+ */
+export function useTripFreshness(trip: UseQueryResult<{ ambulance: Pick<Tracking['ambulance'], 'position'> }>, now: number) {
+  const online = useOnline()
+  return freshness(trip.data?.ambulance.position, now, { updatedAt: trip.dataUpdatedAt, pollMs: TRACK_POLL_MS, online })
 }
 
 export function useTracking(bookingId: number) {

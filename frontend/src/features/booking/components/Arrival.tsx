@@ -24,7 +24,7 @@ export function Arrival({ trip, fresh }: { trip: ArrivalTrip; fresh: Freshness }
               : S.tracking.etaToPickup
   const counting = trip.bookingStatus === 'PENDING' || stage === 'DISPATCHED' || stage === 'EN_ROUTE' || stage === 'TO_HOSPITAL'
   const open = isOpen(trip.bookingStatus)
-  const tone = { live: 'bg-green-500', stale: 'bg-amber-500', standIn: 'bg-slate-400' }[fresh.kind]
+  const tone = { live: 'bg-green-500', lastKnown: 'bg-amber-500', stale: 'bg-amber-500', standIn: 'bg-slate-400' }[fresh.kind]
 
   return (
     <section aria-labelledby="eta-heading" className="card space-y-2 p-5">

@@ -1,5 +1,5 @@
 import { Link } from 'react-router'
-import { type Column, DataTable } from '@/components/DataTable'
+import { CellLines, type Column, DataTable } from '@/components/DataTable'
 import type { Booking } from '@/lib/types'
 import { StatusBadge } from '@/components/StatusBadge'
 import { formatDateTime } from '@/lib/format'
@@ -13,24 +13,14 @@ export function HistoryTable({ bookings, onCancel }: { bookings: Booking[]; onCa
   const columns: Column<Booking>[] = [
     {
       name: 'Hospital',
-      cell: (b) => (
-        <span>
-          <span className="block font-medium text-slate-900">{bookingHospital(b)}</span>
-          {b.hospital?.address && <span className="block text-xs text-slate-500">{b.hospital.address}</span>}
-        </span>
-      ),
+      cell: (b) => <CellLines mainClassName="font-medium text-slate-900" main={bookingHospital(b)} detail={b.hospital?.address} />,
     },
     { name: 'Ambulance', cell: bookingAmbulance },
     {
       name: 'Patient',
       cell: (b) => {
         const patient = patientLine(b.patient)
-        return (
-          <span>
-            <span className="block font-medium">{patient.name}</span>
-            {patient.facts && <span className="block text-xs text-slate-500">{patient.facts}</span>}
-          </span>
-        )
+        return <CellLines main={patient.name} detail={patient.facts} />
       },
     },
     { name: 'Type', cell: (b) => <BookingTypeBadge type={b.bookingType} /> },

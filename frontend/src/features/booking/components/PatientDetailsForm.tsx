@@ -1,5 +1,7 @@
 import { useState, type FormEvent } from 'react'
 import { Alert } from '@/components/Feedback'
+import { BusyButton } from '@/components/BusyButton'
+import { Section } from '@/components/Section'
 import { ApiError, messageOf } from '@/lib/api'
 import { S } from '@/strings'
 import { useUpdatePatient } from '../api/patient'
@@ -42,13 +44,17 @@ export function PatientDetailsForm({ bookingId }: { bookingId: number }) {
   }
 
   return (
-    <section aria-labelledby="patient-heading" className="card space-y-3 p-5">
-      <div>
-        <h2 id="patient-heading" className="font-semibold">
+    <Section
+      id="patient-heading"
+      title={
+        <>
           {S.patientDetails.heading} <span className="font-normal text-slate-600">{S.patientDetails.optional}</span>
-        </h2>
-        <p className="text-sm text-slate-600">{S.patientDetails.intro}</p>
-      </div>
+        </>
+      }
+      intro={S.patientDetails.intro}
+      className="card space-y-3 p-5"
+      headingClassName="font-semibold"
+    >
       <form noValidate onSubmit={submit} className="grid gap-3 sm:grid-cols-2 lg:grid-cols-1">
         <PatientFields
           idPrefix="patient"
@@ -63,11 +69,11 @@ export function PatientDetailsForm({ bookingId }: { bookingId: number }) {
         <div className="space-y-3 sm:col-span-2 lg:col-span-1" aria-live="polite">
           {error && <Alert tone="error">{error}</Alert>}
           {sent && <Alert tone="success">{S.patientDetails.sent}</Alert>}
-          <button type="submit" className="btn-blue w-full" disabled={update.isPending}>
-            {update.isPending ? S.patientDetails.sending : S.patientDetails.send}
-          </button>
+          <BusyButton className="btn-blue w-full" busy={update.isPending} busyLabel={S.patientDetails.sending}>
+            {S.patientDetails.send}
+          </BusyButton>
         </div>
       </form>
-    </section>
+    </Section>
   )
 }

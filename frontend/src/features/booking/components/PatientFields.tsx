@@ -1,10 +1,12 @@
 import type { BookingType } from '@/lib/types'
+import { bookingTypeLabel } from '../status'
 import { requiredField } from './BookingFormParts'
 import { genders, MAX_CONDITION, MAX_NAME, type BookingField, type PatientForm } from '../validation'
 
-const types: { value: BookingType; label: string; description: string }[] = [
-  { value: 'NORMAL', label: 'Normal', description: 'Regular medical transport' },
-  { value: 'EMERGENCY', label: 'Emergency', description: 'Urgent medical care' },
+/** The booking types, each with what it is for (its name: bookingTypeLabel). */
+const types: { value: BookingType; description: string }[] = [
+  { value: 'NORMAL', description: 'Regular medical transport' },
+  { value: 'EMERGENCY', description: 'Urgent medical care' },
 ]
 
 /**
@@ -110,7 +112,7 @@ function BookingTypeChoice({ idPrefix, value, onChange }: { idPrefix: string; va
                 aria-describedby={id(`type-${t.value}-desc`)}
               />
               <span>
-                <span className={`block font-semibold ${emergency ? 'text-brand-700' : 'text-slate-900'}`}>{t.label}</span>
+                <span className={`block font-semibold ${emergency ? 'text-brand-700' : 'text-slate-900'}`}>{bookingTypeLabel[t.value]}</span>
                 <span id={id(`type-${t.value}-desc`)} className="block text-sm text-slate-600">
                   {t.description}
                 </span>

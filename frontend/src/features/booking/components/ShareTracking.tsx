@@ -1,5 +1,7 @@
 import { useState } from 'react'
 import { Alert } from '@/components/Feedback'
+import { BusyButton } from '@/components/BusyButton'
+import { Section } from '@/components/Section'
 import { messageOf } from '@/lib/api'
 import { formatDateTime } from '@/lib/format'
 import { S } from '@/strings'
@@ -70,11 +72,7 @@ export function ShareTracking({ bookingId, ambulanceNumber, open }: { bookingId:
 
   if (!open && !link) return null
   return (
-    <section aria-labelledby="share-heading" className="card space-y-3 p-5">
-      <div>
-        <h2 id="share-heading" className="font-semibold">{S.share.heading}</h2>
-        <p className="text-sm text-slate-600">{S.share.intro}</p>
-      </div>
+    <Section id="share-heading" title={S.share.heading} intro={S.share.intro} className="card space-y-3 p-5" headingClassName="font-semibold">
       {link ? (
         <>
           <div>
@@ -86,17 +84,17 @@ export function ShareTracking({ bookingId, ambulanceNumber, open }: { bookingId:
             <button type="button" className="btn-blue" onClick={() => void (canShare ? deliver(absolute(link)) : copy(absolute(link)))}>
               {canShare ? S.share.shareAgain : S.share.copy}
             </button>
-            <button type="button" className="btn-secondary text-red-700" disabled={revoke.isPending} onClick={stop}>
-              {revoke.isPending ? S.share.revoking : S.share.revoke}
-            </button>
+            <BusyButton className="btn-secondary text-red-700" busy={revoke.isPending} busyLabel={S.share.revoking} onClick={stop}>
+              {S.share.revoke}
+            </BusyButton>
           </div>
         </>
       ) : (
-        <button type="button" className="btn-blue w-full" disabled={create.isPending} onClick={share}>
-          {create.isPending ? S.share.creating : S.share.create}
-        </button>
+        <BusyButton className="btn-blue w-full" busy={create.isPending} busyLabel={S.share.creating} onClick={share}>
+          {S.share.create}
+        </BusyButton>
       )}
       <div aria-live="polite">{note && <Alert tone={note.tone}>{note.text}</Alert>}</div>
-    </section>
+    </Section>
   )
 }

@@ -6,9 +6,9 @@ import { LastUpdated } from '@/components/Offline'
 import { Icon } from '@/components/Icon'
 import { ApiError } from '@/lib/api'
 import { ambulanceTypeLabel } from '@/lib/format'
-import { freshness } from '@/lib/position'
 import { S } from '@/strings'
 import { useSharedTrip } from '../api/share'
+import { useTripFreshness } from '../api/track'
 import { Arrival } from '../components/Arrival'
 import { tripLabel } from '../status'
 
@@ -24,6 +24,7 @@ export default function SharedTrackingPage() {
   const token = useParams().token ?? ''
   const trip = useSharedTrip(token)
   const now = useNow(5000).getTime()
+  const fresh = useTripFreshness(trip, now)
 
   if (trip.isPending) {
     return trip.fetchStatus === 'paused' ? <EmptyState title={S.sharedTrip.loading} text={S.offline.noData} /> : <Spinner label={S.sharedTrip.loading} />
@@ -36,7 +37,6 @@ export default function SharedTrackingPage() {
   if (!trip.data) return <ErrorState message={S.sharedTrip.failed} error={trip.error} onRetry={() => trip.refetch()} />
 
   const t = trip.data
-  const fresh = freshness(t.ambulance.position, now)
   return (
     <div className="mx-auto max-w-3xl space-y-5">
       <div>

@@ -9,12 +9,11 @@ import { StatusBadge } from '@/components/StatusBadge'
 import { ApiError } from '@/lib/api'
 import { ambulanceTypeLabel, telHref } from '@/lib/format'
 import { useOnline } from '@/lib/online'
-import { freshness } from '@/lib/position'
 import { isAdmin, useSession } from '@/lib/session'
 import { useFlash } from '@/lib/useFlash'
 import { S } from '@/strings'
 import { useCancelBooking } from '../api/bookings'
-import { useTracking } from '../api/track'
+import { useTracking, useTripFreshness } from '../api/track'
 import { Arrival } from '../components/Arrival'
 import { BookingTypeBadge } from '../components/BookingTypeBadge'
 import { PatientDetailsForm } from '../components/PatientDetailsForm'
@@ -47,6 +46,7 @@ function Track({ id, back, admin }: { id: number; back: ReactNode; admin: boolea
   const [confirming, setConfirming] = useState(false)
   const now = useNow(5000).getTime()
   const online = useOnline()
+  const fresh = useTripFreshness(trip, now)
 
   if (trip.isPending) {
     // Offline before the first answer: the request waits for the connection (paused).
@@ -67,7 +67,6 @@ function Track({ id, back, admin }: { id: number; back: ReactNode; admin: boolea
   }
 
   const t = trip.data
-  const fresh = freshness(t.ambulance.position, now)
   const open = isOpen(t.bookingStatus)
   // "On its way to the pickup" holds until the crew gets there.
   const coming = open && (t.tripStage === 'DISPATCHED' || t.tripStage === 'EN_ROUTE')

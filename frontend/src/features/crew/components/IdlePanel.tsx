@@ -1,10 +1,13 @@
 import { StatusBadge } from '@/components/StatusBadge'
+import { Section } from '@/components/Section'
+import { ambulanceStatusLabel } from '@/lib/format'
 import { S } from '@/strings'
 import type { CrewMe, CrewStatus } from '@/lib/types'
 
-const choices: { value: CrewStatus; label: string; on: string }[] = [
-  { value: 'AVAILABLE', label: 'Available', on: 'bg-green-600 text-white border-green-600' },
-  { value: 'MAINTENANCE', label: 'Maintenance', on: 'bg-amber-500 text-slate-900 border-amber-500' },
+/** The statuses a crew may choose, each with its look when chosen (its name: ambulanceStatusLabel). */
+const choices: [CrewStatus, string][] = [
+  ['AVAILABLE', 'bg-green-600 text-white border-green-600'],
+  ['MAINTENANCE', 'bg-amber-500 text-slate-900 border-amber-500'],
 ]
 
 /** No job: the ambulance's status, and the switch between Available and Maintenance. */
@@ -18,35 +21,38 @@ export function IdlePanel({
   onStatus: (status: CrewStatus) => void
 }) {
   return (
-    <section aria-labelledby="idle-heading" className="card space-y-4 p-5">
-      <div>
-        <h2 id="idle-heading" className="text-lg font-bold">{S.crew.idleTitle}</h2>
-        <p className="text-slate-600">{S.crew.idleText}</p>
-      </div>
+    <Section
+      id="idle-heading"
+      title={S.crew.idleTitle}
+      intro={S.crew.idleText}
+      className="card space-y-4 p-5"
+      headingClassName="text-lg font-bold"
+      introClassName="text-slate-600"
+    >
       <div className="space-y-3 border-t border-slate-100 pt-4">
         <div className="flex items-center justify-between gap-3">
           <h3 id="status-heading" className="font-semibold">{S.crew.statusHeading}</h3>
           <StatusBadge status={ambulance.status} />
         </div>
         <div role="group" aria-labelledby="status-heading" className="grid grid-cols-2 gap-3">
-          {choices.map((c) => {
-            const on = ambulance.status === c.value
+          {choices.map(([status, chosen]) => {
+            const on = ambulance.status === status
             return (
               <button
-                key={c.value}
+                key={status}
                 type="button"
                 aria-pressed={on}
                 disabled={busy}
-                onClick={() => !on && onStatus(c.value)}
-                className={`btn-touch border-2 ${on ? c.on : 'border-slate-300 bg-white text-slate-800 hover:bg-slate-100'}`}
+                onClick={() => !on && onStatus(status)}
+                className={`btn-touch border-2 ${on ? chosen : 'border-slate-300 bg-white text-slate-800 hover:bg-slate-100'}`}
               >
-                {c.label}
+                {ambulanceStatusLabel[status]}
               </button>
             )
           })}
         </div>
         {ambulance.status === 'ON_DUTY' && <p className="text-sm text-slate-600">{S.crew.onDutyIdle}</p>}
       </div>
-    </section>
+    </Section>
   )
 }

@@ -1,6 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react'
 import { Alert, ErrorState, Spinner } from '@/components/Feedback'
 import { UseLocationButton } from '@/components/UseLocationButton'
+import { BusyButton } from '@/components/BusyButton'
 import { ApiError, messageOf } from '@/lib/api'
 import { formatCoord, formatDate } from '@/lib/format'
 import { isAdmin, isCrew, useSession } from '@/lib/session'
@@ -202,9 +203,9 @@ function Profile({ userId }: { userId: number }) {
             </div>
           )}
           <div className="flex gap-3">
-            <button type="submit" className="btn-primary" disabled={update.isPending}>
-              {update.isPending ? 'Saving...' : 'Save'}
-            </button>
+            <BusyButton className="btn-primary" busy={update.isPending} busyLabel="Saving...">
+              Save
+            </BusyButton>
             <button type="button" className="btn-secondary" onClick={() => { setEditing(false); setError(null); setPasswordError(null) }}>
               Cancel
             </button>
