@@ -42,12 +42,13 @@ async function mountApp(client = createQueryClient()) {
 describe('the trips kept on the device', () => {
   it('keeps the trip queries only: a booking\'s trip and a shared trip, not history, profile, admin lists or hospitals', () => {
     const client = new QueryClient()
+    const rows: unknown[] = []
     client.setQueryData(bookingKeys.track(7), tracking())
     client.setQueryData(bookingKeys.shared('tok'), sharedTrip())
-    client.setQueryData(bookingKeys.history(2), [])
+    client.setQueryData(bookingKeys.history(2), rows)
     client.setQueryData(profileKeys.detail(2), demoUser)
-    client.setQueryData(adminKeys.bookings(0, 10), [])
-    client.setQueryData(hospitalKeys.all, [])
+    client.setQueryData(adminKeys.bookings(0, 10), rows)
+    client.setQueryData(hospitalKeys.all, rows)
     client.getMutationCache().build(client, { mutationFn: async () => 1 }, { isPaused: true } as never)
     const state = dehydrated(client)
     expect(state.queries.map((q) => q.queryKey)).toEqual([bookingKeys.track(7), bookingKeys.shared('tok')])
