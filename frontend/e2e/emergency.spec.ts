@@ -164,7 +164,9 @@ test('one tap to help: 2 taps to an ambulance, the family follows the same trip,
   // The connection drops: each page keeps what it knew, says how old it is, and the call button stays.
   // (The service worker has the app by then: it controls the page once it has precached the build.)
   await family.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 30_000 })
+  const offlineAt = new Map<Page, number>()
   for (const page of [user, family]) {
+    offlineAt.set(page, Date.now())
     await page.context().setOffline(true)
     await expectLastKnown(page)
   }
@@ -173,9 +175,16 @@ test('one tap to help: 2 taps to an ambulance, the family follows the same trip,
   // Reloaded with no connection (a killed tab, a pull to refresh): the app opens from the
   // service worker's copy and the trip from the device's (app/persist.ts), with its age.
   await user.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 30_000 })
+  // Long enough offline that an answer fetched after the reload would look younger than this.
+  await user.waitForTimeout(Math.max(0, offlineAt.get(family)! + 8000 - Date.now()))
   for (const page of [user, family]) {
+    const reloadAt = Date.now()
     await page.reload()
     await expectLastKnown(page)
+    // The age is the kept answer's (from before the connection dropped), not the reload's.
+    const notice = await page.getByText(/^Offline, last updated/).innerText()
+    const [, n, unit] = notice.match(/last updated (\d+) (s|min) ago/)!
+    expect(Number(n) * (unit === 'min' ? 60 : 1), notice).toBeGreaterThanOrEqual(Math.floor((reloadAt - offlineAt.get(page)!) / 1000) - 1)
   }
   await screenshot(user, 'emergency-offline-reload', { phone: true })
   await screenshot(family, 'emergency-shared-offline-reload', { phone: true })
