@@ -1,4 +1,6 @@
 /// <reference types="vitest/config" />
+import { createHash } from 'node:crypto'
+import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { defineConfig, loadEnv } from 'vite'
 import react from '@vitejs/plugin-react'
@@ -6,6 +8,7 @@ import tailwindcss from '@tailwindcss/vite'
 import { VitePWA } from 'vite-plugin-pwa'
 import { edgeLikeCloudFront } from './edge'
 import { emergencyNumberOf } from './src/lib/emergencyNumber.ts'
+import pkg from './package.json' with { type: 'json' }
 
 // /api goes to the functions (cargo lambda watch locally), so the app and the API
 // share one origin, as they do behind CloudFront.
@@ -47,10 +50,19 @@ const pwa = VitePWA({
   },
 })
 
+/** A short fingerprint of docs/openapi.yaml, the shape of every answer the app keeps. */
+function contractHash() {
+  const contract = readFileSync(new URL('../docs/openapi.yaml', import.meta.url))
+  return createHash('sha256').update(contract).digest('hex').slice(0, 12)
+}
+
 export default defineConfig(({ mode }) => {
   // A malformed emergency number stops the build here, not a call in the field.
   emergencyNumberOf(loadEnv(mode, process.cwd(), 'VITE_').VITE_EMERGENCY_NUMBER)
   return {
+    // What the trips kept on the device were written by (src/app/persist.ts): the app's
+    // version and the API contract's (a changed trip shape drops them), not every build.
+    define: { __APP_VERSION__: JSON.stringify(`${pkg.version}+${contractHash()}`) },
     plugins: [react(), tailwindcss(), edgeLikeCloudFront(), ...(process.env.VITEST ? [] : [pwa])],
     // `@/x` is `src/x`, as tsconfig.app.json's paths say.
     resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },

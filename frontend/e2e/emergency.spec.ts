@@ -17,6 +17,30 @@ const PICKUP = { latitude: 30.6, longitude: 74.22 }
 // 50 km, hospitals within 200 km.
 const NOWHERE = { latitude: 30.1, longitude: 75.5 }
 
+/**
+ * Offline, a trip page keeps the last stage it knew and says how old it is, the ETA card
+ * no longer calls the position live, and the banner's call button dials.
+ */
+async function expectLastKnown(page: Page) {
+  await expect(page.getByText(/^You are offline\./)).toBeVisible()
+  await expect(page.getByText(/^Offline, last updated \d+ (s|min) ago\./)).toBeVisible({ timeout: 10_000 })
+  await expect(page.getByRole('heading', { level: 1 }).locator('xpath=following-sibling::p[1]')).toHaveText(/^On the way to the hospital · /)
+  await expect(page.getByRole('status').getByRole('link', { name: 'Call 911' })).toHaveAttribute('href', 'tel:911')
+  // The ETA card keeps the position's age but no longer calls it live.
+  const eta = page.getByRole('region', { name: /^Reaching the hospital in/ })
+  await expect(eta).toContainText(/About \d+ (h|min)|Less than a minute/)
+  await expect(eta).toContainText(/Last known · updated \d+ (s|min) ago|Last known position, /)
+  await expect(eta).not.toContainText('Live')
+}
+
+/** The trip queries the device keeps (app/persist.ts's localStorage entry), as their keys. */
+function persistedTrips(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const stored = JSON.parse(localStorage.getItem('ambucare-trips') ?? 'null') as { clientState: { queries: { queryKey: unknown[] }[] } } | null
+    return (stored?.clientState.queries ?? []).map((q) => JSON.stringify(q.queryKey))
+  })
+}
+
 /** Every tap the person makes, counted by the test. */
 class Taps {
   count = 0
@@ -140,27 +164,35 @@ test('one tap to help: 2 taps to an ambulance, the family follows the same trip,
   // The connection drops: each page keeps what it knew, says how old it is, and the call button stays.
   // (The service worker has the app by then: it controls the page once it has precached the build.)
   await family.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 30_000 })
+  const offlineAt = new Map<Page, number>()
   for (const page of [user, family]) {
+    offlineAt.set(page, Date.now())
     await page.context().setOffline(true)
-    await expect(page.getByText(/^You are offline\./)).toBeVisible()
-    await expect(page.getByText(/^Offline, last updated \d+ (s|min) ago\./)).toBeVisible({ timeout: 10_000 })
-    await expect(page.getByRole('heading', { level: 1 }).locator('xpath=following-sibling::p[1]')).toHaveText(/^On the way to the hospital · /)
-    await expect(page.getByRole('status').getByRole('link', { name: 'Call 911' })).toHaveAttribute('href', 'tel:911')
-    // The ETA card keeps the position's age but no longer calls it live.
-    const eta = page.getByRole('region', { name: /^Reaching the hospital in/ })
-    await expect(eta).toContainText(/Last known · updated \d+ (s|min) ago|Last known position, /)
-    await expect(eta).not.toContainText('Live')
+    await expectLastKnown(page)
   }
   await screenshot(user, 'emergency-offline', { phone: true })
   await screenshot(family, 'emergency-shared-offline', { phone: true })
-  // The app itself opens with no connection (the service worker's copy): the call button too.
-  await family.reload()
-  await expect(family.getByText(/^You are offline\./)).toBeVisible()
-  await expect(family.getByRole('status').getByRole('link', { name: 'Call 911' })).toBeVisible()
+  // Reloaded with no connection (a killed tab, a pull to refresh): the app opens from the
+  // service worker's copy and the trip from the device's (app/persist.ts), with its age.
+  await user.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 30_000 })
+  // Long enough offline that an answer fetched after the reload would look younger than this.
+  await user.waitForTimeout(Math.max(0, offlineAt.get(family)! + 8000 - Date.now()))
+  for (const page of [user, family]) {
+    const reloadAt = Date.now()
+    await page.reload()
+    await expectLastKnown(page)
+    // The age is the kept answer's (from before the connection dropped), not the reload's.
+    const notice = await page.getByText(/^Offline, last updated/).innerText()
+    const [, n, unit] = notice.match(/last updated (\d+) (s|min) ago/)!
+    expect(Number(n) * (unit === 'min' ? 60 : 1), notice).toBeGreaterThanOrEqual(Math.floor((reloadAt - offlineAt.get(page)!) / 1000) - 1)
+  }
+  await screenshot(user, 'emergency-offline-reload', { phone: true })
+  await screenshot(family, 'emergency-shared-offline-reload', { phone: true })
   for (const page of [user, family]) await page.context().setOffline(false)
   await expect(user.getByText(/^Offline, last updated/)).toHaveCount(0, { timeout: 20_000 })
   await expect(user.getByRole('region', { name: /^Reaching the hospital in/ })).toContainText(/Live · updated/, { timeout: 20_000 })
   await expect(family.getByRole('heading', { name: 'Ambulance on its way' })).toBeVisible({ timeout: 20_000 })
+  await expect(family.getByRole('region', { name: /^Reaching the hospital in/ })).toContainText(/Live · updated/, { timeout: 20_000 })
 
   // To the hospital and done; the ambulance is free again.
   await crew.page.getByRole('button', { name: 'Arrived at hospital' }).click()
@@ -184,5 +216,14 @@ test('one tap to help: 2 taps to an ambulance, the family follows the same trip,
   await expect(user).toHaveURL(/\/emergency$/)
   await expect(user.getByRole('link', { name: 'Call 911' }).first()).toBeVisible()
   await screenshot(user, 'emergency-no-ambulance', { phone: true })
+
+  // Signing out takes the trip (the patient's details, the pickup) off the phone.
+  expect(await persistedTrips(user)).toContain(JSON.stringify(['bookings', 'track', bookingId]))
+  await user.getByRole('button', { name: 'Open menu' }).click()
+  await user.getByRole('navigation', { name: 'Mobile' }).getByRole('button', { name: 'Logout' }).click()
+  await expect(user).toHaveURL(/\/login$/)
+  // Past the persister's 1 s throttle: no save still to come brings it back.
+  await user.waitForTimeout(1500)
+  expect(await persistedTrips(user)).toEqual([])
   await user.context().close()
 })

@@ -12,3 +12,6 @@ interface ImportMetaEnv {
 interface ImportMeta {
   readonly env: ImportMetaEnv
 }
+
+/** package.json's version and docs/openapi.yaml's fingerprint (vite.config.ts): trips kept by another are dropped. */
+declare const __APP_VERSION__: string

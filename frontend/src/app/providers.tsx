@@ -1,7 +1,9 @@
 import { useEffect, type ReactNode } from 'react'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
+import { PersistQueryClientProvider, type Persister } from '@tanstack/react-query-persist-client'
 import { ApiError } from '@/lib/api'
 import { getSession, subscribeSession } from '@/lib/session'
+import { tripPersistOptions } from './persist'
 
 export function createQueryClient() {
   return new QueryClient({
@@ -21,20 +23,34 @@ export function createQueryClient() {
 
 const queryClient = createQueryClient()
 
-/** When the signed-in person changes (login, logout, expiry), nobody sees the last one's data. */
-function useResetCacheOnIdentityChange(client: QueryClient) {
+/**
+ * When the signed-in person changes (login, logout, expiry, another tab), nobody sees the
+ * last one's data: not in memory, and not the trips kept on the device (`persister`).
+ */
+function useResetCacheOnIdentityChange(client: QueryClient, persister?: Persister) {
   useEffect(() => {
     let identity = getSession()?.user.id ?? null
     return subscribeSession(() => {
       const next = getSession()?.user.id ?? null
       if (next === identity) return
       identity = next
+      // Memory first: a save still to come then writes no trip of the last person.
       void client.resetQueries()
+      void persister?.removeClient()
     })
-  }, [client])
+  }, [client, persister])
 }
 
-export function AppProviders({ children, client = queryClient }: { children: ReactNode; client?: QueryClient }) {
-  useResetCacheOnIdentityChange(client)
-  return <QueryClientProvider client={client}>{children}</QueryClientProvider>
+/**
+ * The query client for the app. With `persister` (main.tsx), the trip queries are kept
+ * on the device across reloads (app/persist.ts); the screens wait for them to be read back.
+ */
+export function AppProviders({ children, client = queryClient, persister }: { children: ReactNode; client?: QueryClient; persister?: Persister }) {
+  useResetCacheOnIdentityChange(client, persister)
+  if (!persister) return <QueryClientProvider client={client}>{children}</QueryClientProvider>
+  return (
+    <PersistQueryClientProvider client={client} persistOptions={tripPersistOptions(persister)}>
+      {children}
+    </PersistQueryClientProvider>
+  )
 }

@@ -1,0 +1,110 @@
+import { act, render, waitFor } from '@testing-library/react'
+import { dehydrate, QueryClient, useIsRestoring } from '@tanstack/react-query'
+import { describe, expect, it } from 'vitest'
+import { adminKeys } from '@/features/admin/api/keys'
+import { bookingKeys } from '@/features/booking/api/keys'
+import { hospitalKeys } from '@/features/hospitals/api/keys'
+import { profileKeys } from '@/features/profile/api/keys'
+import { ApiError } from '@/lib/api'
+import { clearSession, saveSession } from '@/lib/session'
+import { demoUser, sharedTrip, tracking } from '@/test/fixtures'
+import { createTripPersister, TRIP_CACHE_KEY, tripPersistOptions } from './persist'
+import { AppProviders, createQueryClient } from './providers'
+
+const signIn = (id: number) => saveSession({ token: `t${id}`, user: { ...demoUser, id }, role: 'USER', id })
+
+/** The query keys of what is stored on the device now. */
+function storedKeys(): unknown[][] | null {
+  const stored = localStorage.getItem(TRIP_CACHE_KEY)
+  return stored === null ? null : (JSON.parse(stored) as { clientState: { queries: { queryKey: unknown[] }[] } }).clientState.queries.map((q) => q.queryKey)
+}
+
+const dehydrated = (client: QueryClient) => dehydrate(client, tripPersistOptions(createTripPersister()).dehydrateOptions)
+
+function Restored() {
+  return useIsRestoring() ? null : <p>restored</p>
+}
+
+/**
+ * The app's providers with the device's persistence (as main.tsx mounts them), saving at
+ * once; resolves once what was kept is read back (saving starts then).
+ */
+async function mountApp(client = createQueryClient()) {
+  const view = render(
+    <AppProviders client={client} persister={createTripPersister(localStorage, 0)}>
+      <Restored />
+    </AppProviders>,
+  )
+  await view.findByText('restored')
+  return { ...view, client }
+}
+
+describe('the trips kept on the device', () => {
+  it('keeps the trip queries only: a booking\'s trip and a shared trip, not history, profile, admin lists or hospitals', () => {
+    const client = new QueryClient()
+    const rows: unknown[] = []
+    client.setQueryData(bookingKeys.track(7), tracking())
+    client.setQueryData(bookingKeys.shared('tok'), sharedTrip())
+    client.setQueryData(bookingKeys.history(2), rows)
+    client.setQueryData(profileKeys.detail(2), demoUser)
+    client.setQueryData(adminKeys.bookings(0, 10), rows)
+    client.setQueryData(hospitalKeys.all, rows)
+    client.getMutationCache().build(client, { mutationFn: async () => 1 }, { isPaused: true } as never)
+    const state = dehydrated(client)
+    expect(state.queries.map((q) => q.queryKey)).toEqual([bookingKeys.track(7), bookingKeys.shared('tok')])
+    expect(state.mutations).toEqual([])
+  })
+
+  it('keeps a trip whose refetch failed on the network (the case it is for), not one the server refused, nor one with no answer', () => {
+    const client = new QueryClient()
+    client.setQueryData(bookingKeys.track(1), tracking())
+    client.setQueryData(bookingKeys.track(2), tracking())
+    client.setQueryData(bookingKeys.shared('gone'), sharedTrip())
+    const fail = (key: readonly unknown[], error: ApiError) => client.getQueryCache().find({ queryKey: key })!.setState({ status: 'error', error })
+    fail(bookingKeys.track(1), new ApiError('Network Error', 0, 'network'))
+    fail(bookingKeys.track(2), new ApiError('Forbidden', 403, 'http'))
+    fail(bookingKeys.shared('gone'), new ApiError('Not found', 404, 'http'))
+    client.getQueryCache().build(client, { queryKey: bookingKeys.track(3) })
+    expect(dehydrated(client).queries.map((q) => q.queryKey)).toEqual([bookingKeys.track(1)])
+  })
+
+  it('brings the trip back after a reload for the same account (signed in after the app opened), with the time of its answer', async () => {
+    const answeredAt = Date.now() - 40_000
+    const first = await mountApp()
+    act(() => signIn(2))
+    act(() => first.client.setQueryData(bookingKeys.track(7), tracking({ bookingId: 7 }), { updatedAt: answeredAt }))
+    await waitFor(() => expect(storedKeys()).toEqual([bookingKeys.track(7)]))
+    first.unmount()
+
+    const reloaded = await mountApp()
+    await waitFor(() => expect(reloaded.client.getQueryData(bookingKeys.track(7))).toMatchObject({ bookingId: 7 }))
+    expect(reloaded.client.getQueryState(bookingKeys.track(7))!.dataUpdatedAt).toBe(answeredAt)
+  })
+
+  it('drops the trip on sign-out, and never shows one kept for another account', async () => {
+    signIn(2)
+    const app = await mountApp()
+    act(() => app.client.setQueryData(bookingKeys.track(7), tracking()))
+    await waitFor(() => expect(storedKeys()).toEqual([bookingKeys.track(7)]))
+
+    act(() => clearSession())
+    // Cleared at once; a save still to come writes no trip back.
+    expect(storedKeys() ?? []).toEqual([])
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(storedKeys() ?? []).toEqual([])
+    expect(app.client.getQueryData(bookingKeys.track(7))).toBeUndefined()
+    app.unmount()
+
+    // Kept by account 2 (its tab killed, say), then account 3 signs in on this phone.
+    signIn(2)
+    const before = await mountApp()
+    act(() => before.client.setQueryData(bookingKeys.track(8), tracking()))
+    await waitFor(() => expect(storedKeys()).toEqual([bookingKeys.track(8)]))
+    before.unmount()
+    localStorage.setItem('user', JSON.stringify({ ...demoUser, id: 3 }))
+    signIn(3)
+    const other = await mountApp()
+    await waitFor(() => expect(localStorage.getItem(TRIP_CACHE_KEY)).toBeNull())
+    expect(other.client.getQueryData(bookingKeys.track(8))).toBeUndefined()
+  })
+})
