@@ -58,15 +58,17 @@ token_of() {
 }
 log "stack up in ${SECONDS}s (functions on :$API_PORT, DynamoDB Local on :$DDB_PORT)"
 
-# What is expected of valid requests (scripts/fuzz/schemathesis.toml) and the two
+# What is expected of valid requests (scripts/fuzz/schemathesis.toml) and the
 # kinds of failure the hooks drop and list (scripts/fuzz/hooks.py says which and why).
 EMULATOR_500S="$OUT/emulator-500s.txt"
 BOOKING_PAIRS="$OUT/booking-pairs.txt"
 FUTURE_REPORTS="$OUT/future-reports.txt"
+MISSING_AMBULANCES="$OUT/missing-ambulances.txt"
+: >"$MISSING_AMBULANCES"
 : >"$EMULATOR_500S"
 : >"$BOOKING_PAIRS"
 : >"$FUTURE_REPORTS"
-export FUZZ_EMULATOR_500S="$EMULATOR_500S" FUZZ_BOOKING_PAIRS="$BOOKING_PAIRS" FUZZ_FUTURE_REPORTS="$FUTURE_REPORTS"
+export FUZZ_EMULATOR_500S="$EMULATOR_500S" FUZZ_BOOKING_PAIRS="$BOOKING_PAIRS" FUZZ_FUTURE_REPORTS="$FUTURE_REPORTS" FUZZ_MISSING_AMBULANCES="$MISSING_AMBULANCES"
 # No __pycache__ beside the hooks in the source tree.
 export SCHEMATHESIS_HOOKS="$FUZZ/hooks.py" PYTHONDONTWRITEBYTECODE=1
 
@@ -117,6 +119,7 @@ if [ "$emulator" -gt 0 ]; then
 fi
 pairs=$(cut -d' ' -f1 "$BOOKING_PAIRS" | sort -u | wc -l)
 future=$(cut -d' ' -f1 "$FUTURE_REPORTS" | sort -u | wc -l)
+missing=$(cut -d' ' -f1 "$MISSING_AMBULANCES" | sort -u | wc -l)
 {
   echo "fuzz-api $(date -u +%Y-%m-%dT%H:%MZ) $([ "$BOUNDED" = 1 ] && echo bounded || echo full):" \
     "schemathesis $SCHEMATHESIS_VERSION, $MAX_EXAMPLES examples per operation${SEED:+, seed $SEED}, $(nproc) cores"
@@ -125,7 +128,8 @@ future=$(cut -d' ' -f1 "$FUTURE_REPORTS" | sort -u | wc -l)
       "$(grep -E '^Seed: ' "$OUT/$who.log" | tail -n 1 | tr 'S' 's')"
   done
   echo "stand-in 500s ignored: $emulator; bookings refused for a foreign ambulance: $pairs;" \
-    "positions refused as recorded in the future: $future"
+    "positions refused as recorded in the future: $future;" \
+    "crew moves to a removed ambulance (404 for the body's ambulance): $missing"
   echo "result: $([ "$status" = 0 ] && echo passed || echo FAILED) in ${SECONDS}s"
 } >"$OUT/summary.txt"
 cat "$OUT/summary.txt" >&2
