@@ -78,6 +78,10 @@ export default defineConfig(({ mode }) => {
       setupFiles: ['./src/test/setup.ts'],
       include: ['src/**/*.test.{ts,tsx}'],
       css: false,
+      // Room for a busy 2-core CI machine (a lazily loaded map's first import takes seconds
+      // there); a passing test takes no longer for it. Polls and delays run on a fake clock
+      // (src/test/clock.ts), never waited for in real time.
+      testTimeout: 15_000,
     },
   }
 })

@@ -69,3 +69,9 @@ export function routeFetch(routes: Record<string, (call: FetchCall) => Response 
   vi.stubGlobal('fetch', mock)
   return { mock, calls }
 }
+
+/**
+ * How long a test waits for a lazily loaded map: its first import (Leaflet and its
+ * transform) takes seconds on a busy CI machine.
+ */
+export const LAZY_MAP = { timeout: 10_000 }

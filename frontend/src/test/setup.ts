@@ -1,13 +1,17 @@
 import '@testing-library/jest-dom/vitest'
-import { cleanup } from '@testing-library/react'
-import { afterEach } from 'vitest'
+import { cleanup, configure } from '@testing-library/react'
+import { afterEach, vi } from 'vitest'
 import { clearSession } from '@/lib/session'
 import { installDialogStandIn, resetDialogs } from './dialog'
 
 installDialogStandIn()
+// findBy/waitFor give up after 3 s rather than 1 s: on a busy CI machine a render can take
+// longer than a second; a passing test does not wait any longer for it.
+configure({ asyncUtilTimeout: 3000 })
 
 afterEach(() => {
   cleanup()
+  vi.useRealTimers()
   resetDialogs()
   // Through the session module, so its cached copy and notice are reset too.
   clearSession()

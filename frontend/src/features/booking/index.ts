@@ -14,4 +14,5 @@ export {
   tripLabel,
 } from './status'
 export { patientLine } from './patient'
+export { REDIRECT_MS } from './useBookingForm'
 export { emptyPickup, parsePickup, type PickupForm } from './validation'

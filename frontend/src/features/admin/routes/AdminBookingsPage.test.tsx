@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { saveSession } from '@/lib/session'
 import type { Booking } from '@/lib/types'
 import { adminUser, booking } from '@/test/fixtures'
+import { elapse, fakeClock } from '@/test/clock'
 import { json, renderRoutes, routeFetch, type FetchCall } from '@/test/render'
 import AdminBookingsPage from './AdminBookingsPage'
 
@@ -71,13 +72,15 @@ describe('AdminBookingsPage', () => {
   })
 
   it('sends the move and says it worked; the message clears after 2.5 s', async () => {
+    const user = fakeClock()
     const { calls } = open()
     await screen.findByText('#14')
-    await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Status of booking 14' }), 'ACTIVE')
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Status of booking 14' }), 'ACTIVE')
     expect(await screen.findByText('Booking status updated successfully!')).toBeInTheDocument()
     const patch = calls.find((c) => c.method === 'PATCH')!
     expect(Object.fromEntries(patch.query)).toEqual({ bookingId: '14', status: 'ACTIVE' })
-    await waitFor(() => expect(screen.queryByText('Booking status updated successfully!')).not.toBeInTheDocument(), { timeout: 4000 })
+    await elapse(2500)
+    expect(screen.queryByText('Booking status updated successfully!')).not.toBeInTheDocument()
   })
 
   it("shows the server's reason for a refused move and 'Failed to update booking status' otherwise", async () => {

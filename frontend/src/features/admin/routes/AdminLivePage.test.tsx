@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { saveSession } from '@/lib/session'
 import { adminUser, hospital } from '@/test/fixtures'
-import { json, renderRoutes, routeFetch, type FetchCall } from '@/test/render'
+import { json, LAZY_MAP, renderRoutes, routeFetch, type FetchCall } from '@/test/render'
 import { toBbox } from '../api/live'
 import type { Live } from '@/lib/types'
 import AdminLivePage from './AdminLivePage'
@@ -32,7 +32,7 @@ function open(answer: (call: FetchCall) => Response) {
 describe('AdminLivePage', () => {
   it("asks for the map's view and lists every ambulance and open booking in it", async () => {
     const { calls } = open(() => json(200, live))
-    expect(await screen.findByRole('region', { name: 'Live map of ambulances and open bookings' }, { timeout: 5000 })).toBeInTheDocument()
+    expect(await screen.findByRole('region', { name: 'Live map of ambulances and open bookings' }, LAZY_MAP)).toBeInTheDocument()
     await waitFor(() => expect(calls.some((c) => c.path === '/admin/live')).toBe(true))
     const bbox = calls.find((c) => c.path === '/admin/live')!.query.get('bbox')!
     expect(bbox).toMatch(/^-?\d+(\.\d+)?(,-?\d+(\.\d+)?){3}$/)

@@ -3,8 +3,10 @@ import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { saveSession } from '@/lib/session'
 import { ambulance, booking, demoUser, hospital } from '@/test/fixtures'
+import { elapse, fakeClock } from '@/test/clock'
 import { fix, stubNavigator } from '@/test/geolocation'
 import { json, renderRoutes, routeFetch, type FetchCall } from '@/test/render'
+import { REDIRECT_MS } from '../useBookingForm'
 import BookAmbulancePage from './BookAmbulancePage'
 
 afterEach(() => vi.unstubAllGlobals())
@@ -87,7 +89,8 @@ describe('BookAmbulancePage', () => {
     expect(hospitalSelect().value).toBe('3')
     await userEvent.click(screen.getByLabelText(/Emergency/))
     await fillPatient()
-    await userEvent.click(screen.getByRole('button', { name: 'Book Emergency Ambulance' }))
+    const user = fakeClock()
+    await user.click(screen.getByRole('button', { name: 'Book Emergency Ambulance' }))
     expect(await screen.findByText(/Ambulance booked successfully!/)).toBeInTheDocument()
     const post = calls.find((c) => c.method === 'POST')!
     expect(post.query.get('userId')).toBe('7')
@@ -101,7 +104,8 @@ describe('BookAmbulancePage', () => {
       pickup: { latitude: 30.67, longitude: 74.33 },
     })
     expect(screen.queryByText('History page')).not.toBeInTheDocument()
-    expect(await screen.findByText('History page', {}, { timeout: 3000 })).toBeInTheDocument()
+    await elapse(REDIRECT_MS)
+    expect(await screen.findByText('History page')).toBeInTheDocument()
   })
 
   it('sends the pickup placed by "use my current location", with its landmark', async () => {

@@ -4,7 +4,9 @@ import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { saveSession } from '@/lib/session'
 import { demoUser, sharedTrip as shared } from '@/test/fixtures'
-import { json, renderRoutes, routeFetch, type FetchCall } from '@/test/render'
+import { elapse, fakeClock } from '@/test/clock'
+import { json, LAZY_MAP, renderRoutes, routeFetch, type FetchCall } from '@/test/render'
+import { TRACK_POLL_MS } from '../api/track'
 import SharedTrackingPage from './SharedTrackingPage'
 
 afterEach(() => {
@@ -30,18 +32,20 @@ describe('SharedTrackingPage', () => {
     const destination = within(screen.getByRole('region', { name: 'Destination hospital' }))
     expect(destination.getByText('City Hospital')).toBeInTheDocument()
     expect(destination.getByText('3 Main Road')).toBeInTheDocument()
-    const map = await screen.findByRole('region', { name: 'Map of the ambulance and the destination hospital' }, { timeout: 5000 })
+    const map = await screen.findByRole('region', { name: 'Map of the ambulance and the destination hospital' }, LAZY_MAP)
     expect(within(map).queryByText('Pickup')).not.toBeInTheDocument()
     expect(calls[0]!.headers.Authorization).toBeUndefined()
   })
 
   it('follows the trip: a new stage shows without reload', async () => {
+    fakeClock()
     let answer = shared()
     open({ 'GET /booking/shared/tok-1': () => json(200, answer) })
     expect(await screen.findByText('About 7 min')).toBeInTheDocument()
     answer = shared({ tripStage: 'AT_PICKUP', etaMinutes: null })
-    expect(await screen.findByText('The ambulance is at the pickup.', {}, { timeout: 7000 })).toBeInTheDocument()
-  }, 10_000)
+    await elapse(TRACK_POLL_MS)
+    expect(await screen.findByText('The ambulance is at the pickup.')).toBeInTheDocument()
+  })
 
   it('one message for a link unknown, expired or stopped, without a retry', async () => {
     open({ 'GET /booking/shared/tok-1': () => json(404, { message: 'Not found' }) })
@@ -51,13 +55,15 @@ describe('SharedTrackingPage', () => {
   })
 
   it('a link stopped while the page is open says so at the next update', async () => {
+    fakeClock()
     let stopped = false
     open({ 'GET /booking/shared/tok-1': () => (stopped ? json(404, { message: 'Not found' }) : json(200, shared())) })
     expect(await screen.findByText('About 7 min')).toBeInTheDocument()
     stopped = true
-    expect(await screen.findByRole('heading', { name: 'This tracking link does not work' }, { timeout: 7000 })).toBeInTheDocument()
+    await elapse(TRACK_POLL_MS)
+    expect(await screen.findByRole('heading', { name: 'This tracking link does not work' })).toBeInTheDocument()
     expect(screen.queryByText('About 7 min')).not.toBeInTheDocument()
-  }, 10_000)
+  })
 
   it('offline: the last state stays, with its age', async () => {
     open({ 'GET /booking/shared/tok-1': () => json(200, shared()) })

@@ -5,9 +5,10 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { ApiError } from '@/lib/api'
 import { saveSession } from '@/lib/session'
 import { adminUser, ago, demoUser, tracking as trip } from '@/test/fixtures'
+import { elapse, fakeClock } from '@/test/clock'
 import { stubNavigator } from '@/test/geolocation'
-import { json, renderRoutes, routeFetch, type FetchCall } from '@/test/render'
-import { trackPollInterval } from '../api/track'
+import { json, LAZY_MAP, renderRoutes, routeFetch, type FetchCall } from '@/test/render'
+import { TRACK_POLL_MS, trackPollInterval } from '../api/track'
 import TrackBookingPage from './TrackBookingPage'
 
 afterEach(() => {
@@ -53,17 +54,19 @@ describe('TrackBookingPage', () => {
     expect(screen.getByRole('link', { name: /^Call the ambulance/ })).toHaveAttribute('href', 'tel:+919814000031')
     expect(screen.getByRole('link', { name: /^Call the hospital/ })).toHaveAttribute('href', 'tel:+91100200')
     expect(screen.getByRole('button', { name: 'Cancel booking' })).toBeInTheDocument()
-    expect(await screen.findByRole('region', { name: 'Map of the ambulance, the pickup and the hospital' }, { timeout: 5000 })).toBeInTheDocument()
+    expect(await screen.findByRole('region', { name: 'Map of the ambulance, the pickup and the hospital' }, LAZY_MAP)).toBeInTheDocument()
   })
 
   it('updates itself: a new position and ETA show without reload', async () => {
+    fakeClock()
     let answer = trip()
     open({ 'GET /booking/12/track': () => json(200, answer) })
     expect(await screen.findByText('About 7 min')).toBeInTheDocument()
     answer = trip({ etaMinutes: 3, distanceKm: 1.1 })
-    expect(await screen.findByText('About 3 min', {}, { timeout: 7000 })).toBeInTheDocument()
+    await elapse(TRACK_POLL_MS)
+    expect(await screen.findByText('About 3 min')).toBeInTheDocument()
     expect(screen.getByText('1.1 km away')).toBeInTheDocument()
-  }, 10_000)
+  })
 
   it('shows a stale position as stale with its age, never as live, and no ETA', async () => {
     const position = { latitude: 30.68, longitude: 74.32, at: ago(4 * 60_000), stale: true, source: 'GPS' as const }
@@ -226,11 +229,13 @@ describe('TrackBookingPage', () => {
   })
 
   it('a refresh that fails keeps the last answer, saying how old it is', async () => {
+    fakeClock()
     let up = true
     open({ 'GET /booking/12/track': () => (up ? json(200, trip()) : Promise.reject(new TypeError('Failed to fetch'))) })
     expect(await screen.findByText('About 7 min')).toBeInTheDocument()
     up = false
-    expect(await screen.findByText(/^Could not update: last updated \d+ s ago/, {}, { timeout: 7000 })).toBeInTheDocument()
+    await elapse(TRACK_POLL_MS)
+    expect(await screen.findByText(/^Could not update: last updated \d+ s ago/)).toBeInTheDocument()
     expect(screen.getByText('About 7 min')).toBeInTheDocument()
     expect(screen.queryByText('Failed to load the booking')).not.toBeInTheDocument()
   }, 10_000)

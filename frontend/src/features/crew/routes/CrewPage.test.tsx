@@ -4,8 +4,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { Booking, CrewMe, User } from '@/lib/types'
 import { saveSession } from '@/lib/session'
 import { ambulance, booking } from '@/test/fixtures'
+import { elapse, fakeClock } from '@/test/clock'
 import { fix, stubNavigator } from '@/test/geolocation'
-import { json, renderRoutes, routeFetch, type FetchCall } from '@/test/render'
+import { json, LAZY_MAP, renderRoutes, routeFetch, type FetchCall } from '@/test/render'
+import { CREW_POLL_MS } from '../api/crew'
 import CrewPage from './CrewPage'
 
 const crewUser = { id: 50, username: 'crew1', email: 'crew1@example.com', phone: '+15550150', latitude: null, longitude: null, role: 'CREW', createdAt: '' } as unknown as User
@@ -53,6 +55,7 @@ function open(routes: Record<string, (call: FetchCall) => Response>) {
 
 describe('CrewPage', () => {
   it('between jobs: the ambulance, its status switch, and a new job within 5 s without reload', async () => {
+    fakeClock()
     let answer = me(null)
     const { calls } = open({ 'GET /crew/me': () => json(200, answer) })
     expect(await screen.findByRole('heading', { name: 'Ambulance PB-31' })).toBeInTheDocument()
@@ -60,7 +63,8 @@ describe('CrewPage', () => {
     expect(screen.getByRole('button', { name: 'Available' })).toHaveAttribute('aria-pressed', 'true')
     expect(screen.getByRole('button', { name: 'Maintenance' })).toHaveAttribute('aria-pressed', 'false')
     answer = me(job())
-    expect(await screen.findByRole('heading', { name: 'Current job #12' }, { timeout: 5000 })).toBeInTheDocument()
+    await elapse(CREW_POLL_MS)
+    expect(await screen.findByRole('heading', { name: 'Current job #12' })).toBeInTheDocument()
     expect(calls.filter((c) => c.path === '/crew/me').length).toBeGreaterThanOrEqual(2)
     expect(navigator.vibrate).toHaveBeenCalled()
   })
@@ -89,18 +93,20 @@ describe('CrewPage', () => {
     expect(toPickup).toHaveAttribute('target', '_blank')
     expect(card.getByText('City Hospital')).toBeInTheDocument()
     expect(card.getByRole('link', { name: /^Navigate to hospital/ }).getAttribute('href')).toContain('City%20Hospital%2C%203%20Main%20Road')
-    expect(await card.findByRole('region', { name: 'Map of the pickup and your ambulance' })).toBeInTheDocument()
+    expect(await card.findByRole('region', { name: 'Map of the pickup and your ambulance' }, LAZY_MAP)).toBeInTheDocument()
   })
 
   it('a one-tap emergency: no details yet says so, then shows those that arrive (and only those)', async () => {
     const none = { name: null, age: null, gender: null, condition: null }
+    fakeClock()
     let answer = me(job({ tripStage: 'DISPATCHED', bookingStatus: 'ACTIVE', patient: none }))
     open({ 'GET /crew/me': () => json(200, answer) })
     const card = within(await screen.findByRole('region', { name: 'Current job #12' }))
     expect(card.getByText(/^No details yet: the requester may send them/)).toBeInTheDocument()
     expect(card.queryByText(/null|Condition:/)).not.toBeInTheDocument()
     answer = me(job({ tripStage: 'DISPATCHED', bookingStatus: 'ACTIVE', patient: { ...none, age: 64, condition: 'Not breathing well' } }))
-    expect(await card.findByText('Not breathing well', {}, { timeout: 5000 })).toBeInTheDocument()
+    await elapse(CREW_POLL_MS)
+    expect(await card.findByText('Not breathing well')).toBeInTheDocument()
     expect(card.getByText('Patient not named yet')).toBeInTheDocument()
     expect(card.getByText('· 64')).toBeInTheDocument()
     expect(card.queryByText(/No details yet/)).not.toBeInTheDocument()

@@ -3,7 +3,9 @@ import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { saveSession } from '@/lib/session'
 import { ambulance, booking, demoUser, hospital } from '@/test/fixtures'
-import { json, renderRoutes, routeFetch, type FetchCall } from '@/test/render'
+import { elapse, fakeClock } from '@/test/clock'
+import { json, LAZY_MAP, renderRoutes, routeFetch, type FetchCall } from '@/test/render'
+import { REDIRECT_MS } from '@/features/booking'
 import HospitalAmbulancesPage from './HospitalAmbulancesPage'
 
 afterEach(() => vi.unstubAllGlobals())
@@ -61,12 +63,13 @@ describe('booking dialog on a hospital’s ambulances', () => {
     await userEvent.selectOptions(within(dialog).getByLabelText('Gender'), 'Other')
     await userEvent.type(within(dialog).getByLabelText('Medical Condition'), 'Fever')
     // The pickup: the profile location, moved by typing, and a landmark.
-    expect(await within(dialog).findByRole('region', { name: 'Map of the pickup location' })).toBeInTheDocument()
+    expect(await within(dialog).findByRole('region', { name: 'Map of the pickup location' }, LAZY_MAP)).toBeInTheDocument()
     await userEvent.clear(within(dialog).getByLabelText('Pickup longitude'))
     await userEvent.type(within(dialog).getByLabelText('Pickup longitude'), '74.35')
     await userEvent.type(within(dialog).getByLabelText('Landmark (optional)'), 'blue gate')
     await userEvent.click(within(dialog).getByRole('button', { name: 'Book Ambulance' }))
     expect(await within(dialog).findByRole('button', { name: 'Booking...' })).toBeDisabled()
+    fakeClock()
     release(json(201, booking(1)))
     expect(await within(dialog).findByText(/Ambulance booked successfully!/)).toBeInTheDocument()
     expect(calls.find((c) => c.method === 'POST')!.body).toMatchObject({
@@ -75,7 +78,9 @@ describe('booking dialog on a hospital’s ambulances', () => {
       bookingType: 'NORMAL',
       pickup: { latitude: 30.67, longitude: 74.35, landmark: 'blue gate' },
     })
-    expect(await screen.findByText('History page', {}, { timeout: 3000 })).toBeInTheDocument()
+    expect(screen.queryByText('History page')).not.toBeInTheDocument()
+    await elapse(REDIRECT_MS)
+    expect(await screen.findByText('History page')).toBeInTheDocument()
   })
 
   it("on 409 shows the server's message and refreshes the list", async () => {

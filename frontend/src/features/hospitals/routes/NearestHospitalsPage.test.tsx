@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { saveSession } from '@/lib/session'
 import { demoUser, hospital } from '@/test/fixtures'
-import { json, renderRoutes, routeFetch } from '@/test/render'
+import { json, LAZY_MAP, renderRoutes, routeFetch } from '@/test/render'
 import NearestHospitalsPage from './NearestHospitalsPage'
 
 afterEach(() => vi.unstubAllGlobals())
@@ -22,7 +22,7 @@ describe('NearestHospitalsPage', () => {
     expect(within(list).getByText('1.2 km')).toBeInTheDocument()
     expect(screen.getAllByText('Closest')).toHaveLength(1)
     // Leaflet loads in its own chunk; the map region appears once it has.
-    const map = await screen.findByRole('region', { name: 'Map of the nearest hospitals' }, { timeout: 5000 })
+    const map = await screen.findByRole('region', { name: 'Map of the nearest hospitals' }, LAZY_MAP)
     expect(map.querySelector('.leaflet-container')).not.toBeNull()
     expect(await within(map).findByText('You are here')).toBeInTheDocument()
   })
