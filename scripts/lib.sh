@@ -30,15 +30,34 @@ optional_flag() {
 
 # Runs `stage "title" command...`: prints the title, times the command and, when it
 # fails, the durations so far, then stops. print_summary prints every stage's duration.
+# In CI the stage's output is also kept, and on failure the lines that name what failed
+# are printed again last: what CI keeps of a run is its end (stop 20 failed 1 of 354
+# vitest tests, and the end of the log did not say which).
 STAGES_STARTED=$(date +%s)
 STAGE_SUMMARY=()
 stage() {
-  local title=$1 t0 rc=0; shift
+  local title=$1 t0 rc=0 log=''; shift
   t0=$(date +%s)
   printf '\n\033[1;34m==== %s\033[0m (at %ss)\n' "$title" "$(( t0 - STAGES_STARTED ))" >&2
-  "$@" || rc=$?
+  if [ "${CI:-}" = true ]; then
+    log=$(mktemp)
+    "$@" 2>&1 | tee "$log" || rc=${PIPESTATUS[0]}
+  else
+    "$@" || rc=$?
+  fi
   STAGE_SUMMARY+=("$(printf '%6ss  %s%s' "$(( $(date +%s) - t0 ))" "$title" "$([ $rc = 0 ] || echo '  FAILED')")")
-  if [ $rc != 0 ]; then print_summary; die "stage failed: $title (exit $rc)"; fi
+  if [ $rc != 0 ]; then
+    [ -n "$log" ] && failure_lines "$log"
+    print_summary
+    die "stage failed: $title (exit $rc)"
+  fi
+  [ -z "$log" ] || rm -f "$log"
+}
+# The lines of a failed stage's output that name what failed (vitest, nextest, cargo,
+# Playwright, schemathesis), without colours, at most 40.
+failure_lines() {
+  printf '\n%s\n' "what failed (from the stage's output):" >&2
+  sed 's/\x1b\[[0-9;]*m//g' "$1" | grep -E 'FAIL|×|✘|panicked|error(\[|:)|[Ff]ailed|Error:' | tail -n 40 >&2 || true
 }
 print_summary() {
   printf '\n%s\n' "stage durations:" >&2
