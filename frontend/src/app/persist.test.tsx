@@ -8,7 +8,7 @@ import { profileKeys } from '@/features/profile/api/keys'
 import { ApiError } from '@/lib/api'
 import { clearSession, saveSession } from '@/lib/session'
 import { demoUser, sharedTrip, tracking } from '@/test/fixtures'
-import { createTripPersister, TRIP_CACHE_KEY, tripPersistOptions } from './persist'
+import { createTripPersister, TRIP_CACHE_KEY, TRIP_CACHE_MAX_AGE_MS, tripPersistOptions } from './persist'
 import { AppProviders, createQueryClient } from './providers'
 
 const signIn = (id: number) => saveSession({ token: `t${id}`, user: { ...demoUser, id }, role: 'USER', id })
@@ -106,5 +106,65 @@ describe('the trips kept on the device', () => {
     const other = await mountApp()
     await waitFor(() => expect(localStorage.getItem(TRIP_CACHE_KEY)).toBeNull())
     expect(other.client.getQueryData(bookingKeys.track(8))).toBeUndefined()
+  })
+
+  describe('two tabs', () => {
+    /** A tab: its own query client and persister over the one localStorage. */
+    function tab() {
+      const client = new QueryClient()
+      const persister = createTripPersister(localStorage, 0)
+      // The persister writes on a timer (its throttle, here 0 ms): wait for it.
+      const save = async () => {
+        void persister.persistClient({ timestamp: Date.now(), buster: '', clientState: dehydrated(client) })
+        await new Promise((resolve) => setTimeout(resolve, 10))
+      }
+      return { client, save }
+    }
+
+    it('each write keeps the trips the other tab kept, so a reload finds its own whichever wrote last', async () => {
+      signIn(2)
+      const own = tab()
+      const shared = tab()
+      own.client.setQueryData(bookingKeys.track(7), tracking({ bookingId: 7 }))
+      await own.save()
+      shared.client.setQueryData(bookingKeys.shared('tok'), sharedTrip())
+      await shared.save()
+      expect(storedKeys()).toEqual([bookingKeys.shared('tok'), bookingKeys.track(7)])
+      // The same trip in both: the writer's own answer, not the other's copy.
+      own.client.setQueryData(bookingKeys.track(7), tracking({ bookingId: 7, etaMinutes: 2 }))
+      await own.save()
+      await shared.save()
+      const kept = JSON.parse(localStorage.getItem(TRIP_CACHE_KEY)!) as { clientState: { queries: { queryKey: unknown[]; state: { data: { etaMinutes: number } } }[] } }
+      expect(kept.clientState.queries.filter((q) => q.queryKey[1] === 'track').map((q) => q.state.data.etaMinutes)).toEqual([2])
+    })
+
+    it('a trip a tab no longer keeps goes; another account’s or a day-old trip is never added', async () => {
+      signIn(2)
+      const one = tab()
+      const two = tab()
+      one.client.setQueryData(bookingKeys.track(7), tracking())
+      await one.save()
+      two.client.setQueryData(bookingKeys.track(8), tracking())
+      await two.save()
+      // Tab one's trip is refused now (say the booking became someone else's to see): it is not kept.
+      one.client.getQueryCache().find({ queryKey: bookingKeys.track(7) })!.setState({ status: 'error', error: new ApiError('Forbidden', 403, 'http') })
+      await one.save()
+      expect(storedKeys()).toEqual([bookingKeys.track(8)])
+
+      // A day-old trip of the other tab is dropped at the next write.
+      two.client.setQueryData(bookingKeys.track(8), tracking(), { updatedAt: Date.now() - TRIP_CACHE_MAX_AGE_MS - 1 })
+      await two.save()
+      const three = tab()
+      three.client.setQueryData(bookingKeys.track(9), tracking())
+      await three.save()
+      expect(storedKeys()).toEqual([bookingKeys.track(9)])
+
+      // Written while account 2 was signed in: account 3's tab does not carry it on.
+      signIn(3)
+      const other = tab()
+      other.client.setQueryData(bookingKeys.track(10), tracking())
+      await other.save()
+      expect(storedKeys()).toEqual([bookingKeys.track(10)])
+    })
   })
 })

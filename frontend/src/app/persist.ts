@@ -4,7 +4,7 @@
 // last ETA with their true age.
 import type { Query } from '@tanstack/react-query'
 import { createSyncStoragePersister } from '@tanstack/query-sync-storage-persister'
-import type { Persister, PersistQueryClientOptions } from '@tanstack/react-query-persist-client'
+import type { PersistedClient, Persister, PersistQueryClientOptions } from '@tanstack/react-query-persist-client'
 import { ApiError } from '@/lib/api'
 import { getSession } from '@/lib/session'
 import { isPersistedTripKey } from '@/features/booking'
@@ -35,14 +35,43 @@ export function shouldPersistQuery(query: Query): boolean {
   return !(error instanceof ApiError && error.status >= 400 && error.status < 500)
 }
 
+/**
+ * Two tabs (a requester's own trip and a shared link, say) write the one kept cache: each
+ * write adds the trips another tab kept (same owner, under 24 h old) to this tab's, so a
+ * reload offline finds its trip whichever tab wrote last. A trip this tab kept once and
+ * no longer keeps (refused, removed) is this tab's to drop; another tab's stays.
+ */
+export function mergeOtherTabs(client: PersistedClient, stored: string | null, mine: ReadonlySet<string>, now = Date.now()): PersistedClient {
+  if (stored === null) return client
+  let before: PersistedClient
+  try {
+    before = JSON.parse(stored) as PersistedClient
+  } catch {
+    return client
+  }
+  if (before.buster !== cacheOwner() || !Array.isArray(before.clientState?.queries)) return client
+  const here = new Set(client.clientState.queries.map((q) => q.queryHash))
+  const others = before.clientState.queries.filter(
+    (q) => !here.has(q.queryHash) && !mine.has(q.queryHash) && now - q.state.dataUpdatedAt < TRIP_CACHE_MAX_AGE_MS,
+  )
+  if (others.length === 0) return client
+  return { ...client, clientState: { ...client.clientState, queries: [...client.clientState.queries, ...others] } }
+}
+
 export function createTripPersister(storage: Storage | undefined = globalThis.localStorage, throttleTime?: number): Persister {
+  // The trips this tab wrote last time: the ones it may drop.
+  let mine = new Set<string>()
   return createSyncStoragePersister({
     storage,
     key: TRIP_CACHE_KEY,
     throttleTime,
     // Stamped with the owner at the moment of writing (the provider's `buster` is read once,
     // at start), so a cache written after a sign-in belongs to that account.
-    serialize: (client) => JSON.stringify({ ...client, buster: cacheOwner() }),
+    serialize: (client) => {
+      const merged = mergeOtherTabs(client, storage?.getItem(TRIP_CACHE_KEY) ?? null, mine)
+      mine = new Set(client.clientState.queries.map((q) => q.queryHash))
+      return JSON.stringify({ ...merged, buster: cacheOwner() })
+    },
   })
 }
 
