@@ -238,7 +238,7 @@ describe('TrackBookingPage', () => {
     expect(await screen.findByText(/^Could not update: last updated \d+ s ago/)).toBeInTheDocument()
     expect(screen.getByText('About 7 min')).toBeInTheDocument()
     expect(screen.queryByText('Failed to load the booking')).not.toBeInTheDocument()
-  }, 10_000)
+  })
 
   it('offline before the first answer: says it waits for the connection', async () => {
     onlineManager.setOnline(false)
