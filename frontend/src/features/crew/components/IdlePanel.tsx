@@ -1,4 +1,3 @@
-import { StatusBadge } from '@/components/StatusBadge'
 import { Section } from '@/components/Section'
 import { ambulanceStatusLabel } from '@/lib/format'
 import { S } from '@/strings'
@@ -30,10 +29,8 @@ export function IdlePanel({
       introClassName="text-slate-600"
     >
       <div className="space-y-3 border-t border-slate-100 pt-4">
-        <div className="flex items-center justify-between gap-3">
-          <h3 id="status-heading" className="font-semibold">{S.crew.statusHeading}</h3>
-          <StatusBadge status={ambulance.status} />
-        </div>
+        {/* No badge here: the page's heading shows the status, the pressed button again. */}
+        <h3 id="status-heading" className="font-semibold">{S.crew.statusHeading}</h3>
         <div role="group" aria-labelledby="status-heading" className="grid grid-cols-2 gap-3">
           {choices.map(([status, chosen]) => {
             const on = ambulance.status === status
