@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test'
-import { blockThirdParty, fillPatient, login, screenshot } from './support'
+import { blockThirdParty, crewWithAFreeAmbulance, fillPatient, login, screenshot } from './support'
 
 // Accessibility in the browser: axe-core (WCAG 2.0/2.1 A and AA) on every screen and
 // every dialog, signed out, as a user and as an admin, at 1280 and 390 px wide; every
@@ -445,6 +445,16 @@ async function adminScreens(page: Page) {
   await checkScreen(page, 'home (admin)')
   await checkNotFound(page, 'admin')
 }
+
+test('as a crew member: the crew screen between jobs', async ({ browser }) => {
+  test.setTimeout(120_000)
+  // Signed in on a phone that shares its position, as a crew works (dispatch.spec.ts has the job).
+  const crew = await crewWithAFreeAmbulance(browser, { latitude: 30.72, longitude: 74.4 })
+  await expect(crew.page.getByText('Sharing your location')).toBeVisible()
+  await checkScreen(crew.page, 'crew, between jobs')
+  await expectEveryControlReachable(crew.page, 'crew, between jobs')
+  await crew.page.context().close()
+})
 
 test('keyboard only: sign in and book an ambulance without the mouse', async ({ page }) => {
   test.setTimeout(120_000)

@@ -5,7 +5,7 @@ import type { CrewMe, CrewStatus } from '@/lib/types'
 
 /** The statuses a crew may choose, each with its look when chosen (its name: ambulanceStatusLabel). */
 const choices: [CrewStatus, string][] = [
-  ['AVAILABLE', 'bg-green-600 text-white border-green-600'],
+  ['AVAILABLE', 'bg-green-700 text-white border-green-700'],
   ['MAINTENANCE', 'bg-amber-500 text-slate-900 border-amber-500'],
 ]
 
