@@ -385,23 +385,39 @@ test('as a user: every screen, the booking dialog and the cancel dialog', async 
   await checkNotFound(page, 'user')
 })
 
-/** An open booking of the demo user, made through the API (the admin screens need one). */
-async function openBooking(request: APIRequestContext) {
+type Pick = { hospitalId: number; ambulanceId: number }
+
+/**
+ * An open booking of the demo user, made through the API (the admin screens and the
+ * crew's job need one): of `pick`'s ambulance, or of any available one near the user.
+ */
+async function openBooking(request: APIRequestContext, pick?: Pick) {
   const auth = await (await request.post('/api/auth/login', { data: { username: 'demo', password: 'demo12345' } })).json()
   const headers = { Authorization: `Bearer ${auth.token}` }
+  const target = pick ?? (await availableNear(request, headers))
+  const res = await request.post(`/api/booking/book?userId=${auth.id}`, {
+    headers: { ...headers, 'Idempotency-Key': `a11y-${Date.now()}-${Math.random()}` },
+    data: { ...target, bookingType: 'NORMAL', patient: { name: 'A11y Admin View', age: 30, gender: 'Other', condition: 'Checked by axe' } },
+  })
+  expect(res.status()).toBe(201)
+  const booking = (await res.json()) as { id: number }
+  return { cancel: () => request.patch(`/api/booking/cancel?bookingId=${booking.id}`, { headers }) }
+}
+
+async function availableNear(request: APIRequestContext, headers: Record<string, string>): Promise<Pick> {
   const near = (await (await request.get('/api/hospitals/nearest?lat=30.67&lng=74.33&limit=20', { headers })).json()) as { id: number }[]
   for (const h of near) {
     const [a] = (await (await request.get(`/api/ambulances/available?hospitalId=${h.id}`, { headers })).json()) as { id: number }[]
-    if (!a) continue
-    const res = await request.post(`/api/booking/book?userId=${auth.id}`, {
-      headers: { ...headers, 'Idempotency-Key': `a11y-${Date.now()}-${Math.random()}` },
-      data: { hospitalId: h.id, ambulanceId: a.id, bookingType: 'NORMAL', patient: { name: 'A11y Admin View', age: 30, gender: 'Other', condition: 'Checked by axe' } },
-    })
-    expect(res.status()).toBe(201)
-    const booking = (await res.json()) as { id: number }
-    return { cancel: () => request.patch(`/api/booking/cancel?bookingId=${booking.id}`, { headers }) }
+    if (a) return { hospitalId: h.id, ambulanceId: a.id }
   }
   throw new Error('no available ambulance near the demo user')
+}
+
+/** The ambulance a crew account drives (its own `GET /api/crew/me`). */
+async function crewAmbulance(request: APIRequestContext, username: string): Promise<Pick> {
+  const auth = await (await request.post('/api/auth/login', { data: { username, password: 'crew12345' } })).json()
+  const me = (await (await request.get('/api/crew/me', { headers: { Authorization: `Bearer ${auth.token}` } })).json()) as { ambulance: { id: number; hospitalId: number } }
+  return { hospitalId: me.ambulance.hospitalId, ambulanceId: me.ambulance.id }
 }
 
 test('as an admin: dashboard, hospitals, ambulances, bookings and their dialogs', async ({ page, request }) => {
@@ -446,14 +462,25 @@ async function adminScreens(page: Page) {
   await checkNotFound(page, 'admin')
 }
 
-test('as a crew member: the crew screen between jobs', async ({ browser }) => {
-  test.setTimeout(120_000)
-  // Signed in on a phone that shares its position, as a crew works (dispatch.spec.ts has the job).
+test('as a crew member: the crew screen between jobs and with a new job', async ({ browser, request }) => {
+  test.setTimeout(180_000)
+  // Signed in on a phone that shares its position, as a crew works.
   const crew = await crewWithAFreeAmbulance(browser, { latitude: 30.72, longitude: 74.4 })
   await expect(crew.page.getByText('Sharing your location')).toBeVisible()
   await checkScreen(crew.page, 'crew, between jobs')
   await expectEveryControlReachable(crew.page, 'crew, between jobs')
-  await crew.page.context().close()
+
+  const booking = await openBooking(request, await crewAmbulance(request, crew.username))
+  try {
+    // The job reaches the screen by itself (polled): patient, pickup, map, Accept job.
+    await expect(crew.page.getByRole('heading', { name: /^Current job #\d+$/ })).toBeVisible({ timeout: 20_000 })
+    await expect(crew.page.getByRole('button', { name: 'Accept job' })).toBeVisible()
+    await checkScreen(crew.page, 'crew, a new job')
+    await expectEveryControlReachable(crew.page, 'crew, a new job')
+  } finally {
+    expect((await booking.cancel()).ok()).toBe(true)
+    await crew.page.context().close()
+  }
 })
 
 test('keyboard only: sign in and book an ambulance without the mouse', async ({ page }) => {

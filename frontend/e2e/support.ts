@@ -42,7 +42,7 @@ export async function crewWithAFreeAmbulance(browser: Browser, where: { latitude
       const number = (await heading.innerText()).trim().replace(/^Ambulance /, '')
       const subtitle = await heading.locator('xpath=following-sibling::p[1]').innerText()
       const hospital = subtitle.split(' · ').slice(1).join(' · ')
-      return { page, number, hospital }
+      return { page, number, hospital, username: `crew${n}` }
     }
     await page.context().close()
   }
