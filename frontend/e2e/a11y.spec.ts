@@ -387,15 +387,22 @@ test('as a user: every screen, the booking dialog and the cancel dialog', async 
 
 type Pick = { hospitalId: number; ambulanceId: number }
 
+/** Signs in through the API: the account's id and the headers that carry its token. */
+async function signInByApi(request: APIRequestContext, username: string, password: string) {
+  const res = await request.post('/api/auth/login', { data: { username, password } })
+  expect(res.status(), `sign-in of ${username}`).toBe(200)
+  const auth = (await res.json()) as { id: number; token: string }
+  return { id: auth.id, headers: { Authorization: `Bearer ${auth.token}` } }
+}
+
 /**
  * An open booking of the demo user, made through the API (the admin screens and the
  * crew's job need one): of `pick`'s ambulance, or of any available one near the user.
  */
 async function openBooking(request: APIRequestContext, pick?: Pick) {
-  const auth = await (await request.post('/api/auth/login', { data: { username: 'demo', password: 'demo12345' } })).json()
-  const headers = { Authorization: `Bearer ${auth.token}` }
+  const { id, headers } = await signInByApi(request, 'demo', 'demo12345')
   const target = pick ?? (await availableNear(request, headers))
-  const res = await request.post(`/api/booking/book?userId=${auth.id}`, {
+  const res = await request.post(`/api/booking/book?userId=${id}`, {
     headers: { ...headers, 'Idempotency-Key': `a11y-${Date.now()}-${Math.random()}` },
     data: { ...target, bookingType: 'NORMAL', patient: { name: 'A11y Admin View', age: 30, gender: 'Other', condition: 'Checked by axe' } },
   })
@@ -415,8 +422,8 @@ async function availableNear(request: APIRequestContext, headers: Record<string,
 
 /** The ambulance a crew account drives (its own `GET /api/crew/me`). */
 async function crewAmbulance(request: APIRequestContext, username: string): Promise<Pick> {
-  const auth = await (await request.post('/api/auth/login', { data: { username, password: 'crew12345' } })).json()
-  const me = (await (await request.get('/api/crew/me', { headers: { Authorization: `Bearer ${auth.token}` } })).json()) as { ambulance: { id: number; hospitalId: number } }
+  const { headers } = await signInByApi(request, username, 'crew12345')
+  const me = (await (await request.get('/api/crew/me', { headers })).json()) as { ambulance: { id: number; hospitalId: number } }
   return { hospitalId: me.ambulance.hospitalId, ambulanceId: me.ambulance.id }
 }
 
