@@ -3,7 +3,8 @@ import { expect, test, type APIRequestContext, type Locator, type Page } from '@
 import { blockThirdParty, crewWithAFreeAmbulance, fillPatient, login, screenshot } from './support'
 
 // Accessibility in the browser: axe-core (WCAG 2.0/2.1 A and AA) on every screen and
-// every dialog, signed out, as a user and as an admin, at 1280 and 390 px wide; every
+// every dialog, signed out, as a user, as an admin and as a crew (between jobs and with
+// a job), at 1280 and 390 px wide; every
 // control of a screen reached with Tab; dialogs that keep Tab inside, close on Escape
 // and give focus back; and a booking made with the keyboard alone.
 

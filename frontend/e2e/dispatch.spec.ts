@@ -21,7 +21,7 @@ async function selectStartingWith(page: Page, label: string, text: string) {
 test('a requester books, the crew sees the job, drives it to completion, and the requester follows it live', async ({ browser }) => {
   test.setTimeout(240_000)
   const crew = await crewWithAFreeAmbulance(browser, START)
-  // Between jobs: the crew's screen before the booking (its screenshot is the only look at it).
+  // Between jobs: the crew's screen before the booking (a11y.spec.ts checks it; this is its picture).
   await expect(crew.page.getByRole('heading', { name: 'No job right now' })).toBeVisible()
   await screenshot(crew.page, 'dispatch-crew-idle')
   const patient = `Dispatch Patient ${Date.now().toString(36)}`
