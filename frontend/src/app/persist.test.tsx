@@ -1,5 +1,6 @@
 import { act, render, waitFor } from '@testing-library/react'
 import { dehydrate, QueryClient, useIsRestoring } from '@tanstack/react-query'
+import { useEffect } from 'react'
 import { describe, expect, it } from 'vitest'
 import { adminKeys } from '@/features/admin/api/keys'
 import { bookingKeys } from '@/features/booking/api/keys'
@@ -21,21 +22,32 @@ function storedKeys(): unknown[][] | null {
 
 const dehydrated = (client: QueryClient) => dehydrate(client, tripPersistOptions(createTripPersister()).dehydrateOptions)
 
-function Restored() {
-  return useIsRestoring() ? null : <p>restored</p>
+/**
+ * Tells when the provider has stopped restoring, from an effect: the provider starts
+ * saving in an effect of that same commit, and a child's effects run in the same flush, so
+ * by then a change to the cache is saved. (Waiting for a text shown in that commit raced:
+ * on a busy machine the test went on before the provider's effect ran, nothing was saved.)
+ */
+function Restored({ onRestored }: { onRestored: () => void }) {
+  const restoring = useIsRestoring()
+  useEffect(() => {
+    if (!restoring) onRestored()
+  }, [restoring, onRestored])
+  return null
 }
 
 /**
  * The app's providers with the device's persistence (as main.tsx mounts them), saving at
- * once; resolves once what was kept is read back (saving starts then).
+ * once; resolves once what was kept is read back and saving has started.
  */
 async function mountApp(client = createQueryClient()) {
+  let restored = false
   const view = render(
     <AppProviders client={client} persister={createTripPersister(localStorage, 0)}>
-      <Restored />
+      <Restored onRestored={() => (restored = true)} />
     </AppProviders>,
   )
-  await view.findByText('restored')
+  await waitFor(() => expect(restored).toBe(true))
   return { ...view, client }
 }
 
