@@ -130,8 +130,12 @@ describe('the trips kept on the device', () => {
         void persister.persistClient({ timestamp: Date.now(), buster: '', clientState: dehydrated(client) })
         await new Promise((resolve) => setTimeout(resolve, 10))
       }
-      return { client, save }
+      return { client, save, persister }
     }
+
+    /** The browser's notice to the other tabs of a write to the kept cache (jsdom sends none). */
+    const announceWrite = () =>
+      window.dispatchEvent(new StorageEvent('storage', { key: TRIP_CACHE_KEY, newValue: localStorage.getItem(TRIP_CACHE_KEY), storageArea: localStorage }))
 
     it('each write keeps the trips the other tab kept, so a reload finds its own whichever wrote last', async () => {
       signIn(2)
@@ -177,6 +181,77 @@ describe('the trips kept on the device', () => {
       other.client.setQueryData(bookingKeys.track(10), tracking())
       await other.save()
       expect(storedKeys()).toEqual([bookingKeys.track(10)])
+    })
+
+    it('two writes at the same instant: the tab whose trip the other dropped writes it back when told of that write', async () => {
+      signIn(2)
+      const own = tab()
+      const stop = own.persister.followOtherTabs()
+      try {
+        own.client.setQueryData(bookingKeys.track(7), tracking({ bookingId: 7 }))
+        await own.save()
+        // The shared link's tab read the cache before that write and wrote after it.
+        localStorage.removeItem(TRIP_CACHE_KEY)
+        const shared = tab()
+        shared.client.setQueryData(bookingKeys.shared('tok'), sharedTrip())
+        await shared.save()
+        expect(storedKeys()).toEqual([bookingKeys.shared('tok')])
+        announceWrite()
+        expect(storedKeys()).toEqual([bookingKeys.track(7), bookingKeys.shared('tok')])
+        // A write that lacks none of this tab's trips is left as it is.
+        await shared.save()
+        const kept = localStorage.getItem(TRIP_CACHE_KEY)
+        expect(storedKeys()).toEqual([bookingKeys.shared('tok'), bookingKeys.track(7)])
+        announceWrite()
+        expect(localStorage.getItem(TRIP_CACHE_KEY)).toBe(kept)
+      } finally {
+        stop()
+      }
+    })
+
+    it('the app follows the other tabs while it is open, and stops when it closes', async () => {
+      signIn(2)
+      const app = await mountApp()
+      act(() => app.client.setQueryData(bookingKeys.track(7), tracking({ bookingId: 7 })))
+      await waitFor(() => expect(storedKeys()).toEqual([bookingKeys.track(7)]))
+      const overwrite = async () => {
+        localStorage.removeItem(TRIP_CACHE_KEY)
+        const other = tab()
+        other.client.setQueryData(bookingKeys.track(8), tracking())
+        await other.save()
+        announceWrite()
+      }
+      await overwrite()
+      expect(storedKeys()).toEqual([bookingKeys.track(7), bookingKeys.track(8)])
+      app.unmount()
+      await overwrite()
+      expect(storedKeys()).toEqual([bookingKeys.track(8)])
+    })
+
+    it('puts nothing back once its trips were removed (the person changed), nor into another account’s cache', async () => {
+      signIn(2)
+      const own = tab()
+      const stop = own.persister.followOtherTabs()
+      try {
+        own.client.setQueryData(bookingKeys.track(7), tracking({ bookingId: 7 }))
+        await own.save()
+        // Written by another account's tab (this one not told of the sign-in yet).
+        const foreign = JSON.stringify({ buster: 'another|3', timestamp: Date.now(), clientState: { mutations: [], queries: [] } })
+        localStorage.setItem(TRIP_CACHE_KEY, foreign)
+        announceWrite()
+        expect(localStorage.getItem(TRIP_CACHE_KEY)).toBe(foreign)
+
+        await own.save()
+        // As AppProviders does when the signed-in person changes.
+        await own.persister.removeClient()
+        const next = tab()
+        next.client.setQueryData(bookingKeys.track(9), tracking())
+        await next.save()
+        announceWrite()
+        expect(storedKeys()).toEqual([bookingKeys.track(9)])
+      } finally {
+        stop()
+      }
     })
   })
 })

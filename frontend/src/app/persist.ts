@@ -58,21 +58,65 @@ export function mergeOtherTabs(client: PersistedClient, stored: string | null, m
   return { ...client, clientState: { ...client.clientState, queries: [...client.clientState.queries, ...others] } }
 }
 
-export function createTripPersister(storage: Storage | undefined = globalThis.localStorage, throttleTime?: number): Persister {
-  // The trips this tab wrote last time: the ones it may drop.
+/** Whether the kept cache `stored`, this owner's, lacks one of the trips `mine`. */
+function lacksAny(stored: string, mine: ReadonlySet<string>): boolean {
+  try {
+    const kept = JSON.parse(stored) as PersistedClient
+    if (kept.buster !== cacheOwner() || !Array.isArray(kept.clientState?.queries)) return false
+    const there = new Set(kept.clientState.queries.map((q) => q.queryHash))
+    return [...mine].some((hash) => !there.has(hash))
+  } catch {
+    return false
+  }
+}
+
+/** The device's persister, which also follows the other tabs' writes (`followOtherTabs`). */
+export interface TripPersister extends Persister {
+  /**
+   * Puts this tab's trips back when another tab's write dropped them: two tabs that
+   * write at the same instant each merge what was there before the other's write, and
+   * the later one loses the earlier one's trips. The browser tells every other tab of a
+   * write (the `storage` event); the tab whose trips are missing writes them again,
+   * merged. Returns the function that stops following.
+   */
+  followOtherTabs(): () => void
+}
+
+export function createTripPersister(storage: Storage | undefined = globalThis.localStorage, throttleTime?: number): TripPersister {
+  // The trips this tab wrote last time (the ones it may drop), and its cache as it wrote it.
   let mine = new Set<string>()
-  return createSyncStoragePersister({
-    storage,
-    key: TRIP_CACHE_KEY,
-    throttleTime,
-    // Stamped with the owner at the moment of writing (the provider's `buster` is read once,
-    // at start), so a cache written after a sign-in belongs to that account.
-    serialize: (client) => {
-      const merged = mergeOtherTabs(client, storage?.getItem(TRIP_CACHE_KEY) ?? null, mine)
-      mine = new Set(client.clientState.queries.map((q) => q.queryHash))
-      return JSON.stringify({ ...merged, buster: cacheOwner() })
+  let own: PersistedClient | null = null
+  // Stamped with the owner at the moment of writing (the provider's `buster` is read once,
+  // at start), so a cache written after a sign-in belongs to that account.
+  const serialize = (client: PersistedClient) => {
+    const merged = mergeOtherTabs(client, storage?.getItem(TRIP_CACHE_KEY) ?? null, mine)
+    mine = new Set(client.clientState.queries.map((q) => q.queryHash))
+    own = client
+    return JSON.stringify({ ...merged, buster: cacheOwner() })
+  }
+  const persister = createSyncStoragePersister({ storage, key: TRIP_CACHE_KEY, throttleTime, serialize })
+  return {
+    ...persister,
+    // Removed on purpose (the person changed): nothing of it is put back.
+    removeClient: () => {
+      mine = new Set()
+      own = null
+      return persister.removeClient()
     },
-  })
+    followOtherTabs: () => {
+      const onStorage = (event: StorageEvent) => {
+        if (event.storageArea !== storage || event.key !== TRIP_CACHE_KEY || event.newValue === null || own === null) return
+        if (!lacksAny(event.newValue, mine)) return
+        try {
+          storage?.setItem(TRIP_CACHE_KEY, serialize(own))
+        } catch {
+          // Storage full or blocked: this tab's next save tries again.
+        }
+      }
+      window.addEventListener('storage', onStorage)
+      return () => window.removeEventListener('storage', onStorage)
+    },
+  }
 }
 
 export function tripPersistOptions(persister: Persister): Omit<PersistQueryClientOptions, 'queryClient'> {

@@ -1,9 +1,9 @@
 import { useEffect, type ReactNode } from 'react'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import { PersistQueryClientProvider, type Persister } from '@tanstack/react-query-persist-client'
+import { PersistQueryClientProvider } from '@tanstack/react-query-persist-client'
 import { ApiError } from '@/lib/api'
 import { getSession, subscribeSession } from '@/lib/session'
-import { tripPersistOptions } from './persist'
+import { tripPersistOptions, type TripPersister } from './persist'
 
 export function createQueryClient() {
   return new QueryClient({
@@ -27,7 +27,7 @@ const queryClient = createQueryClient()
  * When the signed-in person changes (login, logout, expiry, another tab), nobody sees the
  * last one's data: not in memory, and not the trips kept on the device (`persister`).
  */
-function useResetCacheOnIdentityChange(client: QueryClient, persister?: Persister) {
+function useResetCacheOnIdentityChange(client: QueryClient, persister?: TripPersister) {
   useEffect(() => {
     let identity = getSession()?.user.id ?? null
     return subscribeSession(() => {
@@ -43,10 +43,12 @@ function useResetCacheOnIdentityChange(client: QueryClient, persister?: Persiste
 
 /**
  * The query client for the app. With `persister` (main.tsx), the trip queries are kept
- * on the device across reloads (app/persist.ts); the screens wait for them to be read back.
+ * on the device across reloads (app/persist.ts), in step with the app's other tabs; the
+ * screens wait for them to be read back.
  */
-export function AppProviders({ children, client = queryClient, persister }: { children: ReactNode; client?: QueryClient; persister?: Persister }) {
+export function AppProviders({ children, client = queryClient, persister }: { children: ReactNode; client?: QueryClient; persister?: TripPersister }) {
   useResetCacheOnIdentityChange(client, persister)
+  useEffect(() => persister?.followOtherTabs(), [persister])
   if (!persister) return <QueryClientProvider client={client}>{children}</QueryClientProvider>
   return (
     <PersistQueryClientProvider client={client} persistOptions={tripPersistOptions(persister)}>
