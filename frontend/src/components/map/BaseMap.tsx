@@ -61,15 +61,32 @@ export function BaseMap({
   )
 }
 
-/** Keeps every point in view when they change (one point: centred at `zoom`). */
+/**
+ * Room kept at the map's edges when fitting, in pixels: a pin stands 32 px above its
+ * point; the tile attribution covers the bottom ~18 px; a round marker is 32 px wide.
+ */
+const FIT_PADDING = { paddingTopLeft: [32, 44] as Point, paddingBottomRight: [32, 40] as Point }
+
+/**
+ * Keeps every point in view when they change, and when the map's size changes (a phone
+ * turned, a window resized), which keeps Leaflet's zoom otherwise. One point: centred at
+ * `zoom`.
+ */
 export function FitBounds({ points, zoom = 13, maxZoom = 14 }: { points: Point[]; zoom?: number; maxZoom?: number }) {
   const map = useMap()
   // By value: a new array with the same points must not move the map again.
   const key = JSON.stringify(points)
   useEffect(() => {
     const at = JSON.parse(key) as Point[]
-    if (at.length === 1) map.setView(at[0]!, zoom)
-    else if (at.length > 1) map.fitBounds(latLngBounds(at), { padding: [32, 32], maxZoom })
+    const fit = () => {
+      if (at.length === 1) map.setView(at[0]!, zoom)
+      else if (at.length > 1) map.fitBounds(latLngBounds(at), { ...FIT_PADDING, maxZoom })
+    }
+    fit()
+    map.on('resize', fit)
+    return () => {
+      map.off('resize', fit)
+    }
   }, [map, key, zoom, maxZoom])
   return null
 }
