@@ -1,7 +1,7 @@
 import { act, render, waitFor } from '@testing-library/react'
 import { dehydrate, QueryClient, useIsRestoring } from '@tanstack/react-query'
 import { useEffect } from 'react'
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { adminKeys } from '@/features/admin/api/keys'
 import { bookingKeys } from '@/features/booking/api/keys'
 import { hospitalKeys } from '@/features/hospitals/api/keys'
@@ -183,30 +183,40 @@ describe('the trips kept on the device', () => {
       expect(storedKeys()).toEqual([bookingKeys.track(10)])
     })
 
+    const stops: (() => void)[] = []
+    afterEach(() => stops.splice(0).forEach((stop) => stop()))
+
+    /** A tab that follows the other tabs' writes and has written trip 7. */
+    async function followingTabWithTrip7() {
+      const own = tab()
+      stops.push(own.persister.followOtherTabs())
+      own.client.setQueryData(bookingKeys.track(7), tracking({ bookingId: 7 }))
+      await own.save()
+      return own
+    }
+
+    /** Another tab's write that raced the last one: it read the cache before it, and writes its one trip. */
+    async function racingWrite(key: readonly unknown[], data: unknown) {
+      localStorage.removeItem(TRIP_CACHE_KEY)
+      const other = tab()
+      other.client.setQueryData(key, data)
+      await other.save()
+      return other
+    }
+
     it('two writes at the same instant: the tab whose trip the other dropped writes it back when told of that write', async () => {
       signIn(2)
-      const own = tab()
-      const stop = own.persister.followOtherTabs()
-      try {
-        own.client.setQueryData(bookingKeys.track(7), tracking({ bookingId: 7 }))
-        await own.save()
-        // The shared link's tab read the cache before that write and wrote after it.
-        localStorage.removeItem(TRIP_CACHE_KEY)
-        const shared = tab()
-        shared.client.setQueryData(bookingKeys.shared('tok'), sharedTrip())
-        await shared.save()
-        expect(storedKeys()).toEqual([bookingKeys.shared('tok')])
-        announceWrite()
-        expect(storedKeys()).toEqual([bookingKeys.track(7), bookingKeys.shared('tok')])
-        // A write that lacks none of this tab's trips is left as it is.
-        await shared.save()
-        const kept = localStorage.getItem(TRIP_CACHE_KEY)
-        expect(storedKeys()).toEqual([bookingKeys.shared('tok'), bookingKeys.track(7)])
-        announceWrite()
-        expect(localStorage.getItem(TRIP_CACHE_KEY)).toBe(kept)
-      } finally {
-        stop()
-      }
+      await followingTabWithTrip7()
+      const shared = await racingWrite(bookingKeys.shared('tok'), sharedTrip())
+      expect(storedKeys()).toEqual([bookingKeys.shared('tok')])
+      announceWrite()
+      expect(storedKeys()).toEqual([bookingKeys.track(7), bookingKeys.shared('tok')])
+      // A write that lacks none of this tab's trips is left as it is.
+      await shared.save()
+      const kept = localStorage.getItem(TRIP_CACHE_KEY)
+      expect(storedKeys()).toEqual([bookingKeys.shared('tok'), bookingKeys.track(7)])
+      announceWrite()
+      expect(localStorage.getItem(TRIP_CACHE_KEY)).toBe(kept)
     })
 
     it('the app follows the other tabs while it is open, and stops when it closes', async () => {
@@ -214,44 +224,30 @@ describe('the trips kept on the device', () => {
       const app = await mountApp()
       act(() => app.client.setQueryData(bookingKeys.track(7), tracking({ bookingId: 7 })))
       await waitFor(() => expect(storedKeys()).toEqual([bookingKeys.track(7)]))
-      const overwrite = async () => {
-        localStorage.removeItem(TRIP_CACHE_KEY)
-        const other = tab()
-        other.client.setQueryData(bookingKeys.track(8), tracking())
-        await other.save()
-        announceWrite()
-      }
-      await overwrite()
+      await racingWrite(bookingKeys.track(8), tracking())
+      announceWrite()
       expect(storedKeys()).toEqual([bookingKeys.track(7), bookingKeys.track(8)])
       app.unmount()
-      await overwrite()
+      await racingWrite(bookingKeys.track(8), tracking())
+      announceWrite()
       expect(storedKeys()).toEqual([bookingKeys.track(8)])
     })
 
     it('puts nothing back once its trips were removed (the person changed), nor into another account’s cache', async () => {
       signIn(2)
-      const own = tab()
-      const stop = own.persister.followOtherTabs()
-      try {
-        own.client.setQueryData(bookingKeys.track(7), tracking({ bookingId: 7 }))
-        await own.save()
-        // Written by another account's tab (this one not told of the sign-in yet).
-        const foreign = JSON.stringify({ buster: 'another|3', timestamp: Date.now(), clientState: { mutations: [], queries: [] } })
-        localStorage.setItem(TRIP_CACHE_KEY, foreign)
-        announceWrite()
-        expect(localStorage.getItem(TRIP_CACHE_KEY)).toBe(foreign)
+      const own = await followingTabWithTrip7()
+      // Written by another account's tab (this one not told of the sign-in yet).
+      const foreign = JSON.stringify({ buster: 'another|3', timestamp: Date.now(), clientState: { mutations: [], queries: [] } })
+      localStorage.setItem(TRIP_CACHE_KEY, foreign)
+      announceWrite()
+      expect(localStorage.getItem(TRIP_CACHE_KEY)).toBe(foreign)
 
-        await own.save()
-        // As AppProviders does when the signed-in person changes.
-        await own.persister.removeClient()
-        const next = tab()
-        next.client.setQueryData(bookingKeys.track(9), tracking())
-        await next.save()
-        announceWrite()
-        expect(storedKeys()).toEqual([bookingKeys.track(9)])
-      } finally {
-        stop()
-      }
+      await own.save()
+      // As AppProviders does when the signed-in person changes.
+      await own.persister.removeClient()
+      await racingWrite(bookingKeys.track(9), tracking())
+      announceWrite()
+      expect(storedKeys()).toEqual([bookingKeys.track(9)])
     })
   })
 })
