@@ -1,5 +1,5 @@
 import { render } from '@testing-library/react'
-import type { Map as LeafletMap } from 'leaflet'
+import type { LatLngBounds, Map as LeafletMap } from 'leaflet'
 import { useMap } from 'react-leaflet'
 import { describe, expect, it, vi } from 'vitest'
 import { BaseMap, FitBounds, type Point } from './BaseMap'
@@ -30,7 +30,8 @@ describe('FitBounds', () => {
     map.fire('resize')
     expect(fit).toHaveBeenCalledTimes(1)
     const [bounds, options] = fit.mock.calls[0]!
-    expect(bounds).toMatchObject({ _southWest: { lat: 30.7, lng: 74.3 }, _northEast: { lat: 30.75, lng: 74.35 } })
+    expect((bounds as LatLngBounds).getSouthWest()).toMatchObject({ lat: 30.7, lng: 74.3 })
+    expect((bounds as LatLngBounds).getNorthEast()).toMatchObject({ lat: 30.75, lng: 74.35 })
     expect(options).toMatchObject({ paddingTopLeft: [32, 44], paddingBottomRight: [32, 40] })
   })
 
