@@ -35,6 +35,20 @@ export function shouldPersistQuery(query: Query): boolean {
   return !(error instanceof ApiError && error.status >= 400 && error.status < 500)
 }
 
+/** The query hashes of a kept cache (none for `null`). */
+const hashesOf = (client: PersistedClient | null) => new Set(client?.clientState.queries.map((q) => q.queryHash))
+
+/** The kept cache `stored`, when it is this owner's and well formed; otherwise `null`. */
+function ownersCache(stored: string | null): PersistedClient | null {
+  if (stored === null) return null
+  try {
+    const kept = JSON.parse(stored) as PersistedClient
+    return kept.buster === cacheOwner() && Array.isArray(kept.clientState?.queries) ? kept : null
+  } catch {
+    return null
+  }
+}
+
 /**
  * Two tabs (a requester's own trip and a shared link, say) write the one kept cache: each
  * write adds the trips another tab kept (same owner, under 24 h old) to this tab's, so a
@@ -42,15 +56,9 @@ export function shouldPersistQuery(query: Query): boolean {
  * no longer keeps (refused, removed) is this tab's to drop; another tab's stays.
  */
 export function mergeOtherTabs(client: PersistedClient, stored: string | null, mine: ReadonlySet<string>, now = Date.now()): PersistedClient {
-  if (stored === null) return client
-  let before: PersistedClient
-  try {
-    before = JSON.parse(stored) as PersistedClient
-  } catch {
-    return client
-  }
-  if (before.buster !== cacheOwner() || !Array.isArray(before.clientState?.queries)) return client
-  const here = new Set(client.clientState.queries.map((q) => q.queryHash))
+  const before = ownersCache(stored)
+  if (before === null) return client
+  const here = hashesOf(client)
   const others = before.clientState.queries.filter(
     (q) => !here.has(q.queryHash) && !mine.has(q.queryHash) && now - q.state.dataUpdatedAt < TRIP_CACHE_MAX_AGE_MS,
   )
@@ -60,14 +68,10 @@ export function mergeOtherTabs(client: PersistedClient, stored: string | null, m
 
 /** Whether the kept cache `stored`, this owner's, lacks one of the trips `mine`. */
 function lacksAny(stored: string, mine: ReadonlySet<string>): boolean {
-  try {
-    const kept = JSON.parse(stored) as PersistedClient
-    if (kept.buster !== cacheOwner() || !Array.isArray(kept.clientState?.queries)) return false
-    const there = new Set(kept.clientState.queries.map((q) => q.queryHash))
-    return [...mine].some((hash) => !there.has(hash))
-  } catch {
-    return false
-  }
+  const kept = ownersCache(stored)
+  if (kept === null) return false
+  const there = hashesOf(kept)
+  return [...mine].some((hash) => !there.has(hash))
 }
 
 /** The device's persister, which also follows the other tabs' writes (`followOtherTabs`). */
@@ -83,14 +87,12 @@ export interface TripPersister extends Persister {
 }
 
 export function createTripPersister(storage: Storage | undefined = globalThis.localStorage, throttleTime?: number): TripPersister {
-  // The trips this tab wrote last time (the ones it may drop), and its cache as it wrote it.
-  let mine = new Set<string>()
+  // This tab's cache as it last wrote it; its trips are the ones this tab may drop.
   let own: PersistedClient | null = null
   // Stamped with the owner at the moment of writing (the provider's `buster` is read once,
   // at start), so a cache written after a sign-in belongs to that account.
   const serialize = (client: PersistedClient) => {
-    const merged = mergeOtherTabs(client, storage?.getItem(TRIP_CACHE_KEY) ?? null, mine)
-    mine = new Set(client.clientState.queries.map((q) => q.queryHash))
+    const merged = mergeOtherTabs(client, storage?.getItem(TRIP_CACHE_KEY) ?? null, hashesOf(own))
     own = client
     return JSON.stringify({ ...merged, buster: cacheOwner() })
   }
@@ -99,14 +101,13 @@ export function createTripPersister(storage: Storage | undefined = globalThis.lo
     ...persister,
     // Removed on purpose (the person changed): nothing of it is put back.
     removeClient: () => {
-      mine = new Set()
       own = null
       return persister.removeClient()
     },
     followOtherTabs: () => {
       const onStorage = (event: StorageEvent) => {
         if (event.storageArea !== storage || event.key !== TRIP_CACHE_KEY || event.newValue === null || own === null) return
-        if (!lacksAny(event.newValue, mine)) return
+        if (!lacksAny(event.newValue, hashesOf(own))) return
         try {
           storage?.setItem(TRIP_CACHE_KEY, serialize(own))
         } catch {
