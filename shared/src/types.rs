@@ -401,6 +401,60 @@ pub fn format_rfc3339(t: time::OffsetDateTime) -> String {
     t.format(&format).expect("a UTC time always formats")
 }
 
+/// A moment as stored and sent: RFC 3339 in UTC with milliseconds (`2026-03-04T05:06:07.000Z`),
+/// so string order is time order and every stored value reads back. Only years 0000
+/// to 9999 exist: a time that an offset pushes out of them (`0000-01-01T00:00:00+00:01`
+/// is year -1 in UTC) has no such form and is refused when parsed, so it can never be
+/// written (issue 22: one such report made every emergency nearby a 500).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct Timestamp(time::OffsetDateTime);
+
+impl Timestamp {
+    pub fn now() -> Timestamp {
+        Timestamp::new(time::OffsetDateTime::now_utc())
+            .expect("the clock is within years 0000 to 9999")
+    }
+
+    /// `None` for a moment outside years 0000 to 9999 in UTC.
+    pub fn new(t: time::OffsetDateTime) -> Option<Timestamp> {
+        // `to_offset` panics when the result leaves the years `time` holds.
+        let utc = t.checked_to_offset(time::UtcOffset::UTC)?;
+        (0..=9999).contains(&utc.year()).then_some(Timestamp(utc))
+    }
+
+    /// Any RFC 3339 time (any offset) whose UTC form has a 4-digit year.
+    pub fn parse(text: &str) -> Option<Timestamp> {
+        time::OffsetDateTime::parse(text.trim(), &time::format_description::well_known::Rfc3339)
+            .ok()
+            .and_then(Timestamp::new)
+    }
+
+    pub fn get(self) -> time::OffsetDateTime {
+        self.0
+    }
+}
+
+impl TryFrom<String> for Timestamp {
+    type Error = String;
+    fn try_from(text: String) -> Result<Self, String> {
+        Timestamp::parse(&text)
+            .ok_or_else(|| format!("'{text}' is not an RFC 3339 time of years 0000 to 9999"))
+    }
+}
+
+impl From<Timestamp> for String {
+    fn from(t: Timestamp) -> String {
+        format_rfc3339(t.0)
+    }
+}
+
+impl fmt::Display for Timestamp {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str(&format_rfc3339(self.0))
+    }
+}
+
 /// Seconds since the Unix epoch, for TTL attributes.
 pub fn epoch_seconds() -> i64 {
     time::OffsetDateTime::now_utc().unix_timestamp()
@@ -577,5 +631,20 @@ mod tests {
         assert_eq!(a, "2026-01-02T03:04:05.006Z");
         let b = format_rfc3339(time::macros::datetime!(2026-01-02 03:04:05.010 UTC));
         assert!(a < b);
+    }
+
+    #[test]
+    fn a_timestamp_always_reads_back() {
+        let t = Timestamp::parse("2026-03-04T10:36:07.5+05:30").unwrap();
+        assert_eq!(t.to_string(), "2026-03-04T05:06:07.500Z");
+        assert_eq!(Timestamp::parse(&t.to_string()), Some(t));
+        let json = serde_json::to_value(t).unwrap();
+        assert_eq!(serde_json::from_value::<Timestamp>(json).unwrap(), t);
+        // Year -1 and year 10000 in UTC have no 4-digit form: refused, never written.
+        assert_eq!(Timestamp::parse("0000-01-01T00:00:00+00:01"), None);
+        assert_eq!(Timestamp::parse("9999-12-31T23:59:00-00:01"), None);
+        assert!(Timestamp::parse("0000-01-01T00:00:00Z").is_some());
+        assert_eq!(Timestamp::parse("-0001-12-31T23:59:00.000Z"), None);
+        assert!(serde_json::from_value::<Timestamp>("yesterday".into()).is_err());
     }
 }

@@ -33,6 +33,9 @@ pub struct Store {
     table: String,
     /// This instance's copy of the nearest-hospital index (shared by clones).
     hospital_index: Arc<super::hospital_snapshot::HospitalIndex>,
+    /// Milliseconds added to the system clock by [`Store::now`]: 0, except in tests
+    /// that let time pass without waiting for it (shared by clones).
+    clock_offset_ms: Arc<std::sync::atomic::AtomicI64>,
 }
 
 /// Builds the SDK client with short timeouts and bounded retries, so a database
@@ -102,6 +105,23 @@ pub fn to_item<T: Serialize>(value: &T) -> Result<Item, ApiError> {
 
 pub fn from_item<T: DeserializeOwned>(item: Item) -> Result<T, ApiError> {
     serde_dynamo::from_item(item).map_err(ApiError::internal)
+}
+
+/// The item as `T`, or `None` when it does not read as one: then it is logged with
+/// its key and counted (`telemetry::unreadable_item`). What searches, lists and pages
+/// read goes through here, so one bad item never fails a whole answer (issue 22).
+pub(crate) fn readable<T: DeserializeOwned>(item: Item) -> Option<T> {
+    match serde_dynamo::from_item(item.clone()) {
+        Ok(value) => Some(value),
+        Err(e) => {
+            let key = |name: &str| match item.get(name) {
+                Some(AttributeValue::S(s)) => s.clone(),
+                _ => "?".to_owned(),
+            };
+            crate::telemetry::unreadable_item(&key("pk"), &key("sk"), &e);
+            None
+        }
+    }
 }
 
 /// A Query: its index (none: the table) and key condition, with values set through
@@ -202,7 +222,25 @@ impl Store {
             client,
             table: table.into(),
             hospital_index: Arc::default(),
+            clock_offset_ms: Arc::default(),
         }
+    }
+
+    /// The server's time, by which the time rules of positions are judged.
+    pub fn now(&self) -> time::OffsetDateTime {
+        let offset = self
+            .clock_offset_ms
+            .load(std::sync::atomic::Ordering::Relaxed);
+        time::OffsetDateTime::now_utc() + time::Duration::milliseconds(offset)
+    }
+
+    /// Moves this store's clock (and its clones') forward: a test's way to let the
+    /// 4-second write bound pass without sleeping.
+    #[cfg(feature = "test-support")]
+    pub fn advance_clock(&self, by: time::Duration) {
+        let ms = i64::try_from(by.whole_milliseconds()).expect("a test's few seconds");
+        self.clock_offset_ms
+            .fetch_add(ms, std::sync::atomic::Ordering::Relaxed);
     }
 
     pub(crate) fn hospital_index(&self) -> &super::hospital_snapshot::HospitalIndex {
@@ -219,6 +257,20 @@ impl Store {
 
     /// A strongly consistent GetItem.
     pub async fn get<T: DeserializeOwned>(&self, key: &Key) -> Result<Option<T>, ApiError> {
+        self.get_item(key).await?.map(from_item).transpose()
+    }
+
+    /// A strongly consistent GetItem that takes an unreadable item as absent (logged
+    /// and counted): for the parts of a page that can be shown without it.
+    pub(crate) async fn get_readable<T: DeserializeOwned>(
+        &self,
+        key: &Key,
+    ) -> Result<Option<T>, ApiError> {
+        Ok(self.get_item(key).await?.and_then(readable))
+    }
+
+    /// A strongly consistent GetItem, the item as stored.
+    pub(crate) async fn get_item(&self, key: &Key) -> Result<Option<Item>, ApiError> {
         let out = self
             .client
             .get_item()
@@ -228,7 +280,7 @@ impl Store {
             .send()
             .await
             .map_err(db_error)?;
-        out.item.map(from_item).transpose()
+        Ok(out.item)
     }
 
     fn query_request(
@@ -250,7 +302,8 @@ impl Store {
             .set_limit(q.page_size))
     }
 
-    /// Every item of a Query, all pages.
+    /// Every readable item of a Query, all pages (an unreadable one is skipped,
+    /// logged and counted).
     pub async fn query_all<T: DeserializeOwned>(&self, q: Query) -> Result<Vec<T>, ApiError> {
         let items: Vec<Item> = self
             .query_request(q)?
@@ -260,10 +313,11 @@ impl Store {
             .try_collect()
             .await
             .map_err(db_error)?;
-        items.into_iter().map(from_item).collect()
+        Ok(items.into_iter().filter_map(readable).collect())
     }
 
-    /// The first `n` items of a Query, asking for more pages only while needed.
+    /// The first `n` readable items of a Query, asking for more pages only while
+    /// needed.
     pub async fn query_first<T: DeserializeOwned>(
         &self,
         q: Query,
@@ -273,7 +327,7 @@ impl Store {
         let mut out = Vec::with_capacity(n.min(1024));
         while out.len() < n {
             match items.next().await {
-                Some(item) => out.push(from_item(item.map_err(db_error)?)?),
+                Some(item) => out.extend(readable(item.map_err(db_error)?)),
                 None => break,
             }
         }
@@ -298,7 +352,8 @@ impl Store {
         Id::try_from(seq.value).map_err(ApiError::internal)
     }
 
-    /// Reads items by key, in the order given, skipping keys that no longer exist.
+    /// Reads items by key, in the order given, skipping keys that no longer exist and
+    /// items that do not read (logged and counted).
     /// The requests of 100 keys each run at once (up to [`BATCH_GETS_AT_ONCE`]), not
     /// one after the other.
     pub async fn batch_get<T: DeserializeOwned>(&self, keys: Vec<Key>) -> Result<Vec<T>, ApiError> {
@@ -313,10 +368,11 @@ impl Store {
         for item in chunks.into_iter().flatten() {
             found.insert(from_item(item.clone())?, item);
         }
-        keys.iter()
+        Ok(keys
+            .iter()
             .filter_map(|k| found.remove(k))
-            .map(from_item)
-            .collect()
+            .filter_map(readable)
+            .collect())
     }
 
     /// One BatchGetItem of up to 100 keys, asking again (with the store's retry

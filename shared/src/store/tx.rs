@@ -20,7 +20,7 @@ use aws_sdk_dynamodb::{
     Client,
     error::SdkError,
     operation::{
-        delete_item::builders::DeleteItemFluentBuilder,
+        delete_item::builders::DeleteItemFluentBuilder, put_item::builders::PutItemFluentBuilder,
         transact_write_items::TransactWriteItemsError,
         update_item::builders::UpdateItemFluentBuilder,
     },
@@ -246,6 +246,21 @@ impl Write {
             .set_expression_attribute_values(p.values))
     }
 
+    /// This put as a single PutItem request (see `Store::put_if`).
+    fn put_item(self, client: &Client, table: &str) -> Result<PutItemFluentBuilder, ApiError> {
+        let p = self.parts()?;
+        let Op::Put(item) = p.op else {
+            return Err(ApiError::internal("put_item of an update or delete"));
+        };
+        Ok(client
+            .put_item()
+            .table_name(table)
+            .set_item(Some(item))
+            .set_condition_expression(p.condition)
+            .set_expression_attribute_names(p.names)
+            .set_expression_attribute_values(p.values))
+    }
+
     /// This update as a single UpdateItem request (see `Store::update_returning`).
     pub(crate) fn update_item(
         self,
@@ -444,6 +459,21 @@ impl Store {
     /// failed (nothing deleted).
     pub async fn delete_if(&self, write: Write) -> Result<bool, ApiError> {
         match write.delete_item(self.client(), self.table())?.send().await {
+            Ok(_) => Ok(true),
+            Err(SdkError::ServiceError(e))
+                if e.err().is_conditional_check_failed_exception()
+                    || e.err().is_transaction_conflict_exception() =>
+            {
+                Ok(false)
+            }
+            Err(e) => Err(db_error(e)),
+        }
+    }
+
+    /// One conditional PutItem outside a transaction: `false` when its condition
+    /// failed (nothing written).
+    pub async fn put_if(&self, write: Write) -> Result<bool, ApiError> {
+        match write.put_item(self.client(), self.table())?.send().await {
             Ok(_) => Ok(true),
             Err(SdkError::ServiceError(e))
                 if e.err().is_conditional_check_failed_exception()
