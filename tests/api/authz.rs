@@ -61,7 +61,7 @@ async fn the_authorization_matrix() {
         (Method::GET, format!("/api/booking/{a_pending}/track"), None, [401, 403, 200, 200, 403]),
         (Method::GET, "/api/crew/me".into(), None, [401, 403, 403, 403, 200]),
         (Method::PATCH, "/api/crew/job/stage".into(), Some(json!({"bookingId": a_booking, "stage": "EN_ROUTE"})), [401, 403, 403, 403, 200]),
-        (Method::PUT, "/api/crew/location".into(), Some(json!({"latitude": 30.0, "longitude": 74.0, "recordedAt": "2026-01-01T00:00:00Z"})), [401, 403, 403, 403, 204]),
+        (Method::PUT, "/api/crew/location".into(), Some(json!({"latitude": 30.0, "longitude": 74.0, "recordedAt": shared::types::now_rfc3339()})), [401, 403, 403, 403, 204]),
         (Method::POST, format!("/api/booking/book?userId={uid}"), Some(book(&ambs[2])), [401, 403, 201, 409, 403]),
         (Method::PATCH, format!("/api/booking/cancel?bookingId={a_booking}"), None, [401, 403, 200, 409, 403]),
         (Method::PATCH, "/api/crew/status".into(), Some(json!({"status": "MAINTENANCE"})), [401, 403, 403, 403, 200]),

@@ -98,8 +98,13 @@ impl World {
             .await
     }
 
-    /// A crew's position report, taken `ago` seconds before now.
+    /// A crew's position report, taken `ago` seconds before now, sent after the
+    /// server's clock moved 5 s on (reports are written at most every 4 s).
     pub async fn report(&self, crew: &TestUser, (lat, lng): (f64, f64), ago: i64) {
+        self.app
+            .state
+            .store
+            .advance_clock(time::Duration::seconds(5));
         let at = time::OffsetDateTime::now_utc() - time::Duration::seconds(ago);
         let res = self
             .app

@@ -21,3 +21,4 @@ mod positions;
 mod route_groups;
 mod sessions;
 mod shares;
+mod unreadable;

@@ -11,7 +11,7 @@ use shared::{
     geo::cell_range,
     store::{keys, positions::FreeGeoEntry},
     testing::TestUser,
-    types::{Id, format_rfc3339},
+    types::{Id, Timestamp, format_rfc3339},
 };
 use time::{Duration, OffsetDateTime};
 
@@ -63,28 +63,37 @@ async fn reports_are_checked_and_only_newer_ones_at_least_4s_apart_are_kept() {
         json!({"latitude": 30.70, "longitude": 74.40, "at": t0, "stale": false, "source": "GPS"})
     );
 
-    // Older, equal, and less than 4 s newer: 204, ignored.
-    for (secs, lat) in [(-30.0, 1.0), (-20.0, 2.0), (-16.5, 3.0)] {
-        let body = json!({"latitude": lat, "longitude": 74.0, "recordedAt": at(secs)});
+    // Less than 4 s after the last write by the server's clock, whatever the
+    // phone's times say; then (4 s later) older and equal ones: 204, ignored.
+    let body = json!({"latitude": 30.70, "longitude": 74.40, "recordedAt": at(-10.0)});
+    assert_eq!(report(&f, &crew, body).await.0, StatusCode::NO_CONTENT);
+    assert_eq!(
+        me(&f, &crew).await["ambulance"]["position"]["at"],
+        json!(t0)
+    );
+    f.app.state.store.advance_clock(Duration::seconds(4));
+    let older = format_rfc3339(Timestamp::parse(&t0).unwrap().get() - Duration::seconds(10));
+    for (when, lat) in [(older, 1.0), (t0.clone(), 2.0)] {
+        let body = json!({"latitude": lat, "longitude": 74.0, "recordedAt": when});
         assert_eq!(report(&f, &crew, body).await.0, StatusCode::NO_CONTENT);
         assert_eq!(
             me(&f, &crew).await["ambulance"]["position"]["latitude"],
             30.70,
-            "{secs}"
+            "{when}"
         );
     }
-    // 4 s or more newer, in any offset: kept.
+    // Newer, in any offset: kept.
     let later = OffsetDateTime::now_utc() - Duration::seconds(10);
     let ist = later.to_offset(time::macros::offset!(+5:30));
     let text = ist
         .format(&time::format_description::well_known::Rfc3339)
         .unwrap();
-    let body = json!({"latitude": 30.71, "longitude": 74.41, "recordedAt": text});
+    let body = json!({"latitude": 30.701, "longitude": 74.401, "recordedAt": text});
     assert_eq!(report(&f, &crew, body).await.0, StatusCode::NO_CONTENT);
     let pos = me(&f, &crew).await["ambulance"]["position"].clone();
     assert_eq!(
         (pos["latitude"].clone(), pos["at"].clone()),
-        (json!(30.71), json!(format_rfc3339(later)))
+        (json!(30.701), json!(format_rfc3339(later)))
     );
 
     // Out of range, in the future, malformed: 400 naming the field, nothing written.
@@ -123,8 +132,36 @@ async fn reports_are_checked_and_only_newer_ones_at_least_4s_apart_are_kept() {
     }
     assert_eq!(
         me(&f, &crew).await["ambulance"]["position"]["latitude"],
-        30.71
+        30.701
     );
+    // A burst of reports (the phone's clock running ahead): one written, at the
+    // server's time, not 28 s ahead; a real report 4 s later is taken.
+    f.app.state.store.advance_clock(Duration::seconds(5));
+    let statuses = futures::future::join_all((0..40).map(|i| {
+        let body =
+            json!({"latitude": 30.702, "longitude": 74.402, "recordedAt": at(f64::from(i) * 0.7)});
+        report(&f, &crew, body)
+    }))
+    .await;
+    assert!(
+        statuses.iter().all(|s| s.0 == StatusCode::NO_CONTENT),
+        "{statuses:?}"
+    );
+    let pos = me(&f, &crew).await["ambulance"]["position"].clone();
+    let stored = Timestamp::parse(pos["at"].as_str().unwrap()).unwrap().get();
+    assert!(
+        stored <= f.app.state.store.now(),
+        "stored at {stored}, ahead of the server"
+    );
+    f.app.state.store.advance_clock(Duration::seconds(4));
+    let now = format_rfc3339(f.app.state.store.now());
+    let body = json!({"latitude": 30.703, "longitude": 74.403, "recordedAt": now});
+    assert_eq!(report(&f, &crew, body).await.0, StatusCode::NO_CONTENT);
+    assert_eq!(
+        me(&f, &crew).await["ambulance"]["position"]["latitude"],
+        30.703
+    );
+
     // A position more than 2 minutes old is stale, never live.
     let other = f.add_ambulance("STALE-1", "MAINTENANCE").await;
     let crew2 = f.app.crew("stalecrew", id_of(&other)).await;
@@ -385,27 +422,28 @@ async fn a_free_ambulances_index_entry_follows_its_reports_at_most_every_30_s() 
             .iter()
             .find(|e| e.id == amb && e.sk == "FREEPOS")
             .expect("a FREEPOS entry while AVAILABLE");
-        (e.latitude, e.longitude, e.recorded_at.clone())
+        (e.latitude, e.longitude, e.recorded_at)
     };
     let first = at(-60.0);
     let body = json!({"latitude": 30.70, "longitude": 74.40, "recordedAt": first});
     assert_eq!(report(&f, &crew, body).await.0, StatusCode::NO_CONTENT);
     assert_eq!(
         free_point().await,
-        (Some(30.70), Some(74.40), Some(first.clone())),
+        (Some(30.70), Some(74.40), Timestamp::parse(&first)),
         "the first report moves the entry"
     );
-    // 10 s later by the phone's clock: the position is stored, the index entry
-    // stays where it was moved less than 30 s ago (no index write per report).
-    let body = json!({"latitude": 30.80, "longitude": 74.50, "recordedAt": at(-50.0)});
+    // 10 s later: the position is stored, the index entry stays where it was moved
+    // less than 30 s ago (no index write per report).
+    f.app.state.store.advance_clock(Duration::seconds(10));
+    let body = json!({"latitude": 30.702, "longitude": 74.402, "recordedAt": at(-50.0)});
     assert_eq!(report(&f, &crew, body).await.0, StatusCode::NO_CONTENT);
     assert_eq!(
         me(&f, &crew).await["ambulance"]["position"]["latitude"],
-        json!(30.80)
+        json!(30.702)
     );
     assert_eq!(
         free_point().await,
-        (Some(30.70), Some(74.40), Some(first)),
+        (Some(30.70), Some(74.40), Timestamp::parse(&first)),
         "moved at most once per 30 s"
     );
 }
@@ -544,4 +582,127 @@ async fn free_entries_exist_exactly_for_available_ambulances_after_any_moves() {
         want.sort();
         assert_eq!(free_index_ids(&f).await, want, "step {step}");
     }
+}
+
+#[tokio::test]
+async fn an_impossible_jump_is_refused_and_shown_to_the_dispatcher_until_a_new_track_holds() {
+    let f = Fleet::new(1).await;
+    let amb = id_of(&f.ambulances[0]);
+    let crew = f.app.crew("jumper", amb).await;
+    let store = &f.app.state.store;
+    let send = async |lat: f64, lng: f64| {
+        store.advance_clock(Duration::seconds(5));
+        let body =
+            json!({"latitude": lat, "longitude": lng, "recordedAt": format_rfc3339(store.now())});
+        f.app
+            .put("/api/crew/location", Some(&crew.token), body)
+            .await
+    };
+    let live = async || {
+        let res = f
+            .app
+            .get("/api/admin/live?bbox=29.5,73.5,32.5,75.5", f.admin_token())
+            .await;
+        res.assert_status(StatusCode::OK);
+        let ambulances = res.body["ambulances"].as_array().unwrap().clone();
+        ambulances
+            .into_iter()
+            .find(|a| a["id"] == json!(amb.get()))
+            .expect("the ambulance is on the map")
+    };
+    send(30.70, 74.40)
+        .await
+        .assert_status(StatusCode::NO_CONTENT);
+    assert_eq!(live().await["positionDoubt"], Value::Null);
+
+    // 111 km (and the North Pole) 5 s later: refused, the position stays, the
+    // dispatcher sees the latest refused report and its speed.
+    for (lat, lng) in [(31.70, 74.40), (90.0, 180.0)] {
+        let res = send(lat, lng).await;
+        res.assert_status(StatusCode::CONFLICT);
+        assert!(res.message().contains("km/h"), "{}", res.message());
+    }
+    assert_eq!(
+        me(&f, &crew).await["ambulance"]["position"]["latitude"],
+        30.70
+    );
+    let doubt = live().await["positionDoubt"].clone();
+    assert_eq!(
+        (doubt["latitude"].clone(), doubt["longitude"].clone()),
+        (json!(90.0), json!(180.0))
+    );
+    assert!(doubt["speedKmh"].as_f64().unwrap() > 250.0, "{doubt}");
+    // The free-ambulance index did not follow it either: an emergency near the
+    // real position still finds it 0 km away, not at the pole.
+    let entry = free_index_entries(&f)
+        .await
+        .into_iter()
+        .find(|e| e.id == amb && e.sk == "FREEPOS")
+        .unwrap();
+    assert_eq!(
+        (entry.latitude, entry.longitude),
+        (Some(30.70), Some(74.40))
+    );
+
+    // The phone really is 111 km away (a bad first fix, or another ambulance's
+    // phone): reports that agree with each other for 20 s become the new track.
+    let mut statuses = vec![];
+    for i in 0..6 {
+        statuses.push(send(31.70 + f64::from(i) * 0.0001, 74.40).await.status);
+    }
+    assert_eq!(
+        statuses,
+        [409, 409, 409, 409, 204, 204].map(|s| StatusCode::from_u16(s).unwrap())
+    );
+    assert_eq!(
+        me(&f, &crew).await["ambulance"]["position"]["latitude"],
+        json!(31.7005)
+    );
+    assert_eq!(live().await["positionDoubt"], Value::Null);
+}
+
+#[tokio::test]
+async fn the_live_map_finds_an_ambulance_where_it_is_far_from_its_hospital() {
+    let f = Fleet::new(2).await;
+    let (far, near) = (id_of(&f.ambulances[0]), id_of(&f.ambulances[1]));
+    let crew = f.app.crew("faraway", far).await;
+    // Its first report (nothing to compare with): 111 km north of its hospital.
+    let body = json!({"latitude": 31.67, "longitude": 74.33, "recordedAt": at(-1.0)});
+    assert_eq!(report(&f, &crew, body).await.0, StatusCode::NO_CONTENT);
+    let live = f
+        .app
+        .get("/api/admin/live?bbox=31.6,74.2,31.8,74.5", f.admin_token())
+        .await;
+    live.assert_status(StatusCode::OK);
+    let ids: Vec<Value> = live.body["ambulances"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["id"].clone())
+        .collect();
+    assert_eq!(ids, [json!(far.get())], "{}", live.body);
+    assert_eq!(live.body["ambulances"][0]["position"]["latitude"], 31.67);
+    // Around the hospital: the other one, and not the far one twice or at home.
+    let home = f
+        .app
+        .get("/api/admin/live?bbox=30.5,74.2,30.8,74.5", f.admin_token())
+        .await;
+    let ids: Vec<Value> = home.body["ambulances"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["id"].clone())
+        .collect();
+    assert_eq!(ids, [json!(near.get())], "{}", home.body);
+    // A box holding both: each once.
+    let both = f
+        .app
+        .get("/api/admin/live?bbox=30.5,74.2,31.8,74.5", f.admin_token())
+        .await;
+    assert_eq!(
+        both.body["ambulances"].as_array().unwrap().len(),
+        2,
+        "{}",
+        both.body
+    );
 }

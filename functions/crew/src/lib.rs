@@ -16,8 +16,9 @@ use shared::{
         ambulance::{Ambulance, AmbulanceStatus},
         booking::{self, Booking, CrewStep, Mover},
         crew::{self, CrewRef},
-        position::{PositionReport, PositionedAmbulance},
+        position::{self, PositionReport, PositionedAmbulance},
     },
+    store::positions::Reported,
     types::Id,
 };
 
@@ -81,17 +82,25 @@ async fn stage(
     ))
 }
 
-/// The phone's position. 204 whether stored or ignored (older than the stored one,
-/// or less than 4 s after it); 400 naming the field when out of range or more than
-/// 30 s in the future.
+/// The phone's position. 204 whether stored or ignored (not newer than the stored
+/// one, or less than 4 s after the last write); 400 naming the field when out of
+/// range, more than 30 s in the future or more than a day old; 409 when it implies an
+/// impossible speed from the last accepted one (kept for the dispatcher to see).
 async fn location(
     CrewCaller(app, crew): CrewCaller,
     ApiJson(report): ApiJson<PositionReport>,
 ) -> Result<StatusCode, ApiError> {
-    let report = report.check(time::OffsetDateTime::now_utc())?;
-    let outcome = app.store.report_position(crew.ambulance_id, report).await?;
-    tracing::debug!(?outcome, "position report");
-    Ok(StatusCode::NO_CONTENT)
+    let report = report.check(app.store.now())?;
+    match app.store.report_position(crew.ambulance_id, report).await? {
+        Reported::Refused(doubt) => {
+            tracing::warn!(ambulance = %crew.ambulance_id, speed_kmh = doubt.speed_kmh, "position refused");
+            Err(position::refused(&doubt))
+        }
+        outcome => {
+            tracing::debug!(?outcome, "position report");
+            Ok(StatusCode::NO_CONTENT)
+        }
+    }
 }
 
 #[derive(Deserialize)]

@@ -8,6 +8,8 @@
 //!                                                   password from ADMIN_PASSWORD or stdin
 //! manage build-hospital-index                       rebuild the nearest-search index from
 //!                                                   every hospital (docs/decisions/0006)
+//! manage repair-positions                           delete or rebuild the ambulance position
+//!                                                   items that do not read (docs/reliability.md)
 //! ```
 
 use std::process::ExitCode;
@@ -21,7 +23,7 @@ use shared::{
     types::{Email, LatLng, Password, Phone, Username},
 };
 
-const USAGE: &str = "usage: manage create-tables | seed | create-admin --username NAME --email EMAIL | build-hospital-index";
+const USAGE: &str = "usage: manage create-tables | seed | create-admin --username NAME --email EMAIL | build-hospital-index | repair-positions";
 
 #[tokio::main]
 async fn main() -> ExitCode {
@@ -102,6 +104,14 @@ async fn run(args: &[String]) -> Result<(), String> {
                 build.hospitals,
                 build.chunks,
                 build.bytes / 1024
+            );
+            Ok(())
+        }
+        "repair-positions" => {
+            let r = store.repair_positions().await.map_err(fail)?;
+            println!(
+                "{} position items read: {} unreadable positions removed, {} free entries rebuilt, {} removed",
+                r.checked, r.positions_removed, r.free_rebuilt, r.free_removed
             );
             Ok(())
         }

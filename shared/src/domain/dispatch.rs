@@ -7,9 +7,13 @@ use super::{
     ambulance::{AmbulanceStatus, AmbulanceType},
     booking::{BookingStatus, BookingType, Pickup, TimelineEntry, TripStage},
     eta::{self, Eta},
-    position::Position,
+    position::{Doubt, Position},
 };
-use crate::{error::ApiError, geo::haversine_km, types::Id};
+use crate::{
+    error::ApiError,
+    geo::haversine_km,
+    types::{Id, Timestamp},
+};
 
 /// `GET /api/booking/{id}/track`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -185,6 +189,33 @@ pub struct LiveAmbulance {
     pub status: AmbulanceStatus,
     pub hospital_id: Id,
     pub position: Option<Position>,
+    /// Reports refused for an impossible speed since the shown position, if any:
+    /// the dispatcher checks on the ambulance (its phone may be wrong, or it is).
+    pub position_doubt: Option<PositionDoubt>,
+}
+
+/// `positionDoubt` of the live map: the latest refused report, the speed it implied,
+/// and since when such reports came.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PositionDoubt {
+    pub latitude: f64,
+    pub longitude: f64,
+    pub at: Timestamp,
+    pub since: Timestamp,
+    pub speed_kmh: f64,
+}
+
+impl From<Doubt> for PositionDoubt {
+    fn from(d: Doubt) -> PositionDoubt {
+        PositionDoubt {
+            latitude: d.latest.fix.latitude,
+            longitude: d.latest.fix.longitude,
+            at: d.latest.fix.recorded_at,
+            since: d.since,
+            speed_kmh: d.speed_kmh,
+        }
+    }
 }
 
 /// One open booking's pickup on the live map.
@@ -219,7 +250,7 @@ mod tests {
         Position {
             latitude: lat,
             longitude: lng,
-            at: Some("2026-01-01T00:00:00.000Z".into()),
+            at: crate::types::Timestamp::parse("2026-01-01T00:00:00.000Z"),
             stale,
             source: PositionSource::Gps,
         }

@@ -3,21 +3,37 @@
 //! reported), and the rules a report must meet (DESIGN.md section 8).
 
 use serde::{Deserialize, Serialize};
-use time::{Duration, OffsetDateTime, format_description::well_known::Rfc3339};
+use time::{Duration, OffsetDateTime};
 
 use super::ambulance::Ambulance;
 use crate::{
     error::ApiError,
-    types::{Latitude, Longitude, format_rfc3339},
+    geo::haversine_km,
+    types::{Latitude, Longitude, Timestamp},
 };
 
 /// A position older than this is shown as stale, never as live.
 pub const STALE_AFTER: Duration = Duration::minutes(2);
 /// A report may lie this far in the future (phone clocks drift); beyond it is a 400.
+/// One ahead of the server's clock is stored at the server's time.
 pub const MAX_FUTURE: Duration = Duration::seconds(30);
-/// Reports closer than this to the stored one are ignored (204): at most one write
-/// per 4 s per ambulance, whatever a client sends (the write bound of ADR 0007).
+/// A report taken longer ago than this is a 400: a phone that queued its reports
+/// offline may send them late, but not a day late (and never from before the service
+/// existed, nor from a clock set to year 0).
+pub const MAX_AGE: Duration = Duration::days(1);
+/// Reports less than this after the last write, by the server's clock, are ignored
+/// (204): at most one write per 4 s per ambulance, whatever times a client sends (the
+/// write bound of ADR 0007).
 pub const MIN_INTERVAL: Duration = Duration::seconds(4);
+/// The fastest an ambulance moves between two reports. A report implying more is
+/// not taken: the ambulance is flagged for the dispatcher instead of moved.
+pub const MAX_SPEED_KMH: f64 = 250.0;
+/// What GPS noise may add to a distance on top of both reports' accuracy radii.
+pub const JITTER_KM: f64 = 0.2;
+/// Refused reports that agree with each other for this long are a new track: the
+/// last accepted position was the wrong one (a bad first fix, a phone moved to
+/// another ambulance), and the next agreeing report is taken.
+pub const NEW_TRACK_AFTER: Duration = Duration::seconds(20);
 /// The free-ambulance geo entry follows the position at most this often.
 pub const FREE_ENTRY_INTERVAL: Duration = Duration::seconds(30);
 /// Largest accuracy radius taken (metres): beyond it a phone does not know where it is.
@@ -40,7 +56,7 @@ pub enum PositionSource {
 pub struct Position {
     pub latitude: f64,
     pub longitude: f64,
-    pub at: Option<String>,
+    pub at: Option<Timestamp>,
     pub stale: bool,
     pub source: PositionSource,
 }
@@ -59,13 +75,17 @@ pub struct PositionedAmbulance {
 pub struct Fix {
     pub latitude: f64,
     pub longitude: f64,
-    pub recorded_at: String,
+    pub recorded_at: Timestamp,
 }
 
 impl Fix {
     /// Whether it is fresh at `now` (reported less than 2 minutes before).
     pub fn is_fresh(&self, now: OffsetDateTime) -> bool {
-        OffsetDateTime::parse(&self.recorded_at, &Rfc3339).is_ok_and(|at| now - at <= STALE_AFTER)
+        now - self.recorded_at.get() <= STALE_AFTER
+    }
+
+    pub fn point(&self) -> (f64, f64) {
+        (self.latitude, self.longitude)
     }
 }
 
@@ -76,7 +96,7 @@ impl Position {
             Some(fix) => Position {
                 latitude: fix.latitude,
                 longitude: fix.longitude,
-                at: Some(fix.recorded_at.clone()),
+                at: Some(fix.recorded_at),
                 stale: !fix.is_fresh(now),
                 source: PositionSource::Gps,
             },
@@ -108,33 +128,42 @@ pub struct PositionReport {
     pub recorded_at: String,
 }
 
-/// A report that meets the rules, its time in the stored form.
+/// A report that meets the rules: where, how precisely, and when (never after the
+/// server's `now`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct CheckedReport {
     pub fix: Fix,
     pub accuracy_m: Option<f64>,
-    pub recorded: OffsetDateTime,
 }
 
 impl PositionReport {
-    /// 400 naming the field for a time that is not RFC 3339 or lies more than 30 s
-    /// in the future, or an accuracy that is not a number from 0 to 100 km.
+    /// 400 naming the field for a time that is not RFC 3339, lies more than 30 s in
+    /// the future or more than a day in the past, or an accuracy that is not a number
+    /// from 0 to 100 km. A time ahead of `now` (within the 30 s) becomes `now`: a
+    /// phone's fast clock must not push the stored time ahead of the real one.
     pub fn check(self, now: OffsetDateTime) -> Result<CheckedReport, ApiError> {
-        let recorded = OffsetDateTime::parse(self.recorded_at.trim(), &Rfc3339).map_err(|_| {
-            ApiError::bad_request(
-                "recordedAt",
-                format!(
-                    "Invalid 'recordedAt': '{}' is not an RFC 3339 time such as 2026-01-02T03:04:05.006Z",
-                    self.recorded_at
-                ),
-            )
+        let bad_time = |why: String| {
+            ApiError::bad_request("recordedAt", format!("Invalid 'recordedAt': {why}"))
+        };
+        let recorded = Timestamp::parse(&self.recorded_at).ok_or_else(|| {
+            bad_time(format!(
+                "'{}' is not an RFC 3339 time such as 2026-01-02T03:04:05.006Z",
+                self.recorded_at
+            ))
         })?;
-        if recorded - now > MAX_FUTURE {
-            return Err(ApiError::bad_request(
-                "recordedAt",
-                "Invalid 'recordedAt': it lies more than 30 seconds in the future; check the phone's clock",
+        if recorded.get() - now > MAX_FUTURE {
+            return Err(bad_time(
+                "it lies more than 30 seconds in the future; check the phone's clock".into(),
             ));
         }
+        if now - recorded.get() > MAX_AGE {
+            return Err(bad_time(
+                "it lies more than a day in the past; check the phone's clock".into(),
+            ));
+        }
+        let recorded = recorded.min(
+            Timestamp::new(now).ok_or_else(|| ApiError::internal("the clock is out of range"))?,
+        );
         if let Some(a) = self.accuracy_m
             && !(a.is_finite() && (0.0..=MAX_ACCURACY_M).contains(&a))
         {
@@ -149,12 +178,135 @@ impl PositionReport {
             fix: Fix {
                 latitude: self.latitude.get(),
                 longitude: self.longitude.get(),
-                recorded_at: format_rfc3339(recorded),
+                recorded_at: recorded,
             },
             accuracy_m: self.accuracy_m,
-            recorded,
         })
     }
+}
+
+/// A report as kept: the fix and its accuracy radius (metres), if the phone gave one.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Sighting {
+    #[serde(flatten)]
+    pub fix: Fix,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub accuracy_m: Option<f64>,
+}
+
+impl From<CheckedReport> for Sighting {
+    fn from(r: CheckedReport) -> Sighting {
+        Sighting {
+            fix: r.fix,
+            accuracy_m: r.accuracy_m,
+        }
+    }
+}
+
+impl Sighting {
+    /// The speed (km/h) it takes to get from `self` to `later`, once GPS noise (both
+    /// accuracy radii and [`JITTER_KM`]) is allowed for; infinite for a move in no
+    /// time.
+    pub fn speed_to(&self, later: &Sighting) -> f64 {
+        let (a, b) = (self.fix.point(), later.fix.point());
+        let slack =
+            JITTER_KM + (self.accuracy_m.unwrap_or(0.0) + later.accuracy_m.unwrap_or(0.0)) / 1000.0;
+        let km = (haversine_km(a.0, a.1, b.0, b.1) - slack).max(0.0);
+        let hours =
+            (later.fix.recorded_at.get() - self.fix.recorded_at.get()).as_seconds_f64() / 3600.0;
+        if km == 0.0 {
+            0.0
+        } else if hours <= 0.0 {
+            f64::INFINITY
+        } else {
+            km / hours
+        }
+    }
+}
+
+/// Reports not taken because they imply an impossible speed from the last accepted
+/// position: the latest of them, since when they agree with each other, and the
+/// speed the latest implied. The dispatcher's map shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Doubt {
+    #[serde(flatten)]
+    pub latest: Sighting,
+    pub since: Timestamp,
+    pub speed_kmh: f64,
+}
+
+/// What is kept of an ambulance's reports: the last accepted one, a doubt (if any),
+/// and when the server last wrote either.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Track {
+    pub last: Option<Sighting>,
+    pub doubt: Option<Doubt>,
+    pub written_at: Option<Timestamp>,
+}
+
+/// What becomes of a report.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Verdict {
+    /// The new position (any doubt ends).
+    Take,
+    /// Not older than the last one, but less than 4 s after the last write (by the
+    /// server's clock), or not newer than the last accepted report: nothing written.
+    Ignore,
+    /// An impossible speed from the last accepted position: kept as the doubt,
+    /// the position stays.
+    Refuse(Doubt),
+}
+
+impl Track {
+    /// The rules of a report, in order: the write bound (server clock), the time
+    /// order, then the speed (a doubt that held for [`NEW_TRACK_AFTER`] is a new
+    /// track).
+    pub fn judge(&self, report: &Sighting, now: OffsetDateTime) -> Verdict {
+        if self
+            .written_at
+            .is_some_and(|w| now - w.get() < MIN_INTERVAL)
+        {
+            return Verdict::Ignore;
+        }
+        let Some(last) = &self.last else {
+            return Verdict::Take;
+        };
+        if report.fix.recorded_at <= last.fix.recorded_at {
+            return Verdict::Ignore;
+        }
+        let speed_kmh = last.speed_to(report);
+        if speed_kmh <= MAX_SPEED_KMH {
+            return Verdict::Take;
+        }
+        // Agrees with the reports refused before it: the same doubtful track.
+        let since = match &self.doubt {
+            Some(d)
+                if d.latest.fix.recorded_at < report.fix.recorded_at
+                    && d.latest.speed_to(report) <= MAX_SPEED_KMH =>
+            {
+                if report.fix.recorded_at.get() - d.since.get() >= NEW_TRACK_AFTER {
+                    return Verdict::Take;
+                }
+                d.since
+            }
+            _ => report.fix.recorded_at,
+        };
+        Verdict::Refuse(Doubt {
+            latest: report.clone(),
+            since,
+            speed_kmh: speed_kmh.min(1e6).round(),
+        })
+    }
+}
+
+/// The 409 of a refused report: the crew's app shows it, the dispatcher sees the doubt.
+pub fn refused(doubt: &Doubt) -> ApiError {
+    ApiError::Conflict(format!(
+        "Position not taken: it implies {} km/h from the last accepted one (at most {MAX_SPEED_KMH}); the dispatcher can see it",
+        doubt.speed_kmh
+    ))
 }
 
 #[cfg(test)]
@@ -179,16 +331,156 @@ mod tests {
     #[test]
     fn a_report_is_stored_in_utc_with_milliseconds() {
         let r = report(serde_json::json!({"latitude": 30.2, "longitude": 74.9,
-            "accuracyM": 12.5, "recordedAt": "2026-03-04T10:36:07+05:30"}))
+            "accuracyM": 12.5, "recordedAt": "2026-03-04T10:36:06+05:30"}))
         .unwrap();
-        assert_eq!(r.fix.recorded_at, "2026-03-04T05:06:07.000Z");
+        assert_eq!(r.fix.recorded_at.to_string(), "2026-03-04T05:06:06.000Z");
         assert_eq!(r.accuracy_m, Some(12.5));
-        // 30 s ahead is a drifting clock; 31 s is refused.
-        assert!(report(serde_json::json!({"latitude": 0, "longitude": 0, "recordedAt": "2026-03-04T05:06:37Z"})).is_ok());
+        // 30 s ahead is a drifting clock, stored at the server's time; 31 s is refused.
+        let ahead = report(
+            serde_json::json!({"latitude": 0, "longitude": 0, "recordedAt": "2026-03-04T05:06:37Z"}),
+        );
+        assert_eq!(ahead.unwrap().fix.recorded_at.get(), NOW);
         let future = report(
             serde_json::json!({"latitude": 0, "longitude": 0, "recordedAt": "2026-03-04T05:06:38Z"}),
         );
         assert_eq!(field(future), "recordedAt");
+        // A day late is a queue sent late; a second more is a wrong clock.
+        assert!(report(serde_json::json!({"latitude": 0, "longitude": 0, "recordedAt": "2026-03-03T05:06:07Z"})).is_ok());
+        for wrong_clock in [
+            "2026-03-03T05:06:06.999Z",
+            "2020-01-01T00:00:00Z",
+            // Year -1 in UTC: stored once, it made every emergency nearby a 500 (issue 22).
+            "0000-01-01T00:00:00+00:01",
+            "0000-01-01T00:00:00Z",
+            "9999-12-31T23:59:59-23:59",
+        ] {
+            let r = report(
+                serde_json::json!({"latitude": 0, "longitude": 0, "recordedAt": wrong_clock}),
+            );
+            assert_eq!(field(r), "recordedAt", "{wrong_clock}");
+        }
+    }
+
+    fn sighting(lat: f64, lng: f64, secs: i64, accuracy_m: Option<f64>) -> Sighting {
+        Sighting {
+            fix: Fix {
+                latitude: lat,
+                longitude: lng,
+                recorded_at: Timestamp::new(NOW + Duration::seconds(secs)).unwrap(),
+            },
+            accuracy_m,
+        }
+    }
+
+    #[test]
+    fn speeds_allow_for_gps_noise() {
+        let a = sighting(30.0, 75.0, 0, None);
+        // About 1.11 km in 60 s: 55 km/h after the 200 m of noise.
+        let speed = a.speed_to(&sighting(30.01, 75.0, 60, None));
+        assert!((50.0..60.0).contains(&speed), "{speed}");
+        // Within both accuracy radii: no movement at all.
+        assert_eq!(
+            sighting(30.0, 75.0, 0, Some(600.0)).speed_to(&sighting(30.01, 75.0, 1, Some(500.0))),
+            0.0
+        );
+        // A jump in no time is infinitely fast.
+        assert_eq!(a.speed_to(&sighting(31.0, 75.0, 0, None)), f64::INFINITY);
+    }
+
+    #[test]
+    fn every_verdict_of_a_report() {
+        let now = NOW + Duration::seconds(600);
+        let at = |secs: i64| Timestamp::new(NOW + Duration::seconds(secs)).unwrap();
+        let track = |last: Option<Sighting>, doubt: Option<Doubt>, written: i64| Track {
+            last,
+            doubt,
+            written_at: Some(at(written)),
+        };
+        let home = sighting(30.0, 75.0, 0, Some(10.0));
+        // 111 km away one minute later: 6 660 km/h.
+        let far = sighting(31.0, 75.0, 60, Some(10.0));
+        let far_doubt = |since: i64| Doubt {
+            latest: far.clone(),
+            since: at(since),
+            speed_kmh: 6000.0,
+        };
+        let cases: Vec<(&str, Track, Sighting, Verdict)> = vec![
+            (
+                "never reported",
+                Track::default(),
+                far.clone(),
+                Verdict::Take,
+            ),
+            (
+                "a plausible move",
+                track(Some(home.clone()), None, 0),
+                sighting(30.01, 75.0, 60, None),
+                Verdict::Take,
+            ),
+            (
+                "4 s after the last write, by the server's clock",
+                track(Some(home.clone()), None, 597),
+                sighting(30.0, 75.0, 60, None),
+                Verdict::Ignore,
+            ),
+            (
+                "older than the last accepted",
+                track(Some(sighting(30.0, 75.0, 90, None)), None, 0),
+                sighting(30.0, 75.0, 60, None),
+                Verdict::Ignore,
+            ),
+            (
+                "as old as the last accepted",
+                track(Some(home.clone()), None, 0),
+                sighting(30.0, 75.0, 0, None),
+                Verdict::Ignore,
+            ),
+            (
+                "an impossible jump starts a doubt",
+                track(Some(home.clone()), None, 0),
+                far.clone(),
+                Verdict::Refuse(Doubt {
+                    latest: far.clone(),
+                    since: at(60),
+                    speed_kmh: 6659.0,
+                }),
+            ),
+            (
+                "a doubt that agrees for less than 20 s stays a doubt, since its start",
+                track(Some(home.clone()), Some(far_doubt(60)), 0),
+                sighting(31.0, 75.0, 79, None),
+                Verdict::Refuse(Doubt {
+                    latest: sighting(31.0, 75.0, 79, None),
+                    since: at(60),
+                    speed_kmh: 5058.0,
+                }),
+            ),
+            (
+                "a doubt that agrees for 20 s is a new track",
+                track(Some(home.clone()), Some(far_doubt(60)), 0),
+                sighting(31.0, 75.0, 80, None),
+                Verdict::Take,
+            ),
+            (
+                "a jump elsewhere starts a new doubt",
+                track(Some(home.clone()), Some(far_doubt(60)), 0),
+                sighting(29.0, 75.0, 90, None),
+                Verdict::Refuse(Doubt {
+                    latest: sighting(29.0, 75.0, 90, None),
+                    since: at(90),
+                    speed_kmh: 4439.0,
+                }),
+            ),
+            (
+                "back on the accepted track ends the doubt",
+                track(Some(home.clone()), Some(far_doubt(60)), 0),
+                sighting(30.001, 75.0, 90, None),
+                Verdict::Take,
+            ),
+        ];
+        for (what, track, report, want) in cases {
+            assert_eq!(track.judge(&report, now), want, "{what}");
+        }
     }
 
     #[test]
@@ -232,7 +524,7 @@ mod tests {
         let fix = |at: &str| Fix {
             latitude: 1.0,
             longitude: 2.0,
-            recorded_at: at.into(),
+            recorded_at: Timestamp::parse(at).unwrap(),
         };
         let live = Position::shown(Some(&fix("2026-03-04T05:04:07.000Z")), (9.0, 9.0), NOW);
         assert!(!live.stale && live.source == PositionSource::Gps);

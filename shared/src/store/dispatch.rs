@@ -2,7 +2,7 @@
 //! and job, a booking's tracking, and the dispatcher's live map (ADR 0007, "Who
 //! reads what").
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use futures::future::try_join_all;
 use h3o::{CellIndex, LatLng as H3Point, Resolution};
@@ -12,7 +12,8 @@ use super::{
     ambulances::AmbulanceItem,
     bookings::BookingItem,
     keys::{self, Key},
-    schema::OPEN,
+    positions::KeptPosition,
+    schema::{LIVE, OPEN},
     table::{Query, Store},
 };
 use crate::{
@@ -20,8 +21,8 @@ use crate::{
         ambulance,
         booking::Booking,
         dispatch::{
-            self, Bbox, LIVE_LIMIT, Live, LiveAmbulance, OpenBooking, TrackedAmbulance,
-            TrackedHospital, Tracking,
+            self, Bbox, LIVE_LIMIT, Live, LiveAmbulance, OpenBooking, PositionDoubt,
+            TrackedAmbulance, TrackedHospital, Tracking,
         },
         position::{Position, PositionedAmbulance},
     },
@@ -142,6 +143,7 @@ impl Store {
             .await?;
         let now = OffsetDateTime::now_utc();
         let mut out = vec![];
+        let mut seen: HashSet<Id> = HashSet::new();
         for chunk in hospitals.chunks(HOSPITALS_AT_ONCE) {
             let fleets =
                 try_join_all(chunk.iter().map(|h| self.hospital_ambulance_items(h.id))).await?;
@@ -155,8 +157,10 @@ impl Store {
                 })
                 .collect();
             let ids: Vec<Id> = items.iter().map(|(a, _)| a.id).collect();
+            seen.extend(ids.iter().copied());
             let lasts = self.last_positions(&ids).await?;
             for ((item, hospital), last) in items.into_iter().zip(lasts) {
+                let (last, doubt) = last.map_or((None, None), |k| (Some(k.fix), k.doubt));
                 let position = Position::shown(last.as_ref(), hospital, now);
                 if bbox.contains(position.latitude, position.longitude) {
                     out.push(LiveAmbulance {
@@ -166,6 +170,7 @@ impl Store {
                         status: item.status,
                         hospital_id: item.hospital_id,
                         position: Some(position),
+                        position_doubt: doubt.map(PositionDoubt::from),
                     });
                 }
             }
@@ -173,14 +178,69 @@ impl Store {
                 break;
             }
         }
+        if out.len() < LIVE_LIMIT {
+            out.extend(self.live_ambulances_seen_in(bbox, &seen, now).await?);
+        }
         out.truncate(LIVE_LIMIT);
         Ok(out)
+    }
+
+    /// The ambulances whose last accepted position lies in the box (the `live`
+    /// index), but for those in `seen`: one far from its hospital is found where it
+    /// is, not only through the hospitals near the box.
+    async fn live_ambulances_seen_in(
+        &self,
+        bbox: Bbox,
+        seen: &HashSet<Id>,
+        now: OffsetDateTime,
+    ) -> Result<Vec<LiveAmbulance>, ApiError> {
+        let cells = covering_cells(bbox, keys::LIVE_RESOLUTION, LIVE_SAMPLE_KM);
+        let per_cell = try_join_all(cells.iter().map(|cell| {
+            self.query_first::<LiveKey>(
+                Query::on(LIVE, "livepk = :p").value(":p", keys::live_positions_in(*cell)),
+                LIVE_OPEN_KEYS,
+            )
+        }))
+        .await?;
+        let ids: Vec<Id> = per_cell
+            .into_iter()
+            .flatten()
+            .map(|k| k.livesk)
+            .filter(|id| !seen.contains(id))
+            .take(LIVE_OPEN_KEYS)
+            .collect();
+        let (items, lasts) = tokio::try_join!(
+            self.batch_get::<AmbulanceItem>(ids.iter().map(|id| keys::ambulance(*id)).collect()),
+            self.last_positions(&ids)
+        )?;
+        let mut lasts: HashMap<Id, KeptPosition> = ids
+            .into_iter()
+            .zip(lasts)
+            .filter_map(|(id, last)| Some((id, last?)))
+            .collect();
+        Ok(items
+            .into_iter()
+            .filter_map(|item| {
+                let kept = lasts.remove(&item.id)?;
+                let position = Position::shown(Some(&kept.fix), kept.fix.point(), now);
+                bbox.contains(position.latitude, position.longitude)
+                    .then(|| LiveAmbulance {
+                        id: item.id,
+                        number: item.number,
+                        ambulance_type: item.ambulance_type,
+                        status: item.status,
+                        hospital_id: item.hospital_id,
+                        position: Some(position),
+                        position_doubt: kept.doubt.map(PositionDoubt::from),
+                    })
+            })
+            .collect())
     }
 
     /// The `open` cells covering the box, their newest keys, the bookings
     /// (BatchGetItem); kept when the pickup is inside, newest first.
     async fn live_open_bookings(&self, bbox: Bbox) -> Result<Vec<OpenBooking>, ApiError> {
-        let cells = covering_cells(bbox);
+        let cells = covering_cells(bbox, Resolution::Two, SAMPLE_KM);
         let per_cell = try_join_all(cells.iter().map(|cell| {
             self.query_first::<OpenKey>(
                 Query::on(OPEN, "openpk = :p")
@@ -224,6 +284,12 @@ impl Store {
     }
 }
 
+/// An entry of the keys-only `live` index.
+#[derive(serde::Deserialize)]
+struct LiveKey {
+    livesk: Id,
+}
+
 /// An entry of the keys-only `open` index.
 #[derive(serde::Deserialize)]
 struct OpenKey {
@@ -236,28 +302,30 @@ struct OpenKey {
 /// cell's inradius (~137 km), so every cell meeting the box has a sampled
 /// neighbour, and the sampled cells with their neighbours cover the box.
 const SAMPLE_KM: f64 = 100.0;
+/// The same for res-3 cells (inradius ~52 km).
+const LIVE_SAMPLE_KM: f64 = 40.0;
 
-/// The res-2 cells that cover the box (a superset), nearest its middle first, at
-/// most [`LIVE_OPEN_CELLS`].
-fn covering_cells(bbox: Bbox) -> Vec<CellIndex> {
+/// The cells of `resolution` that cover the box (a superset), nearest its middle
+/// first, at most [`LIVE_OPEN_CELLS`]; `sample_km` well under the cells' inradius.
+fn covering_cells(bbox: Bbox, resolution: Resolution, sample_km: f64) -> Vec<CellIndex> {
     let (c_lat, c_lng) = bbox.center();
     let reach = bbox.radius_km().min(LIVE_MAX_RADIUS_KM);
-    let lat_step = SAMPLE_KM / 111.0;
+    let lat_step = sample_km / 111.0;
     let mut sampled: BTreeSet<CellIndex> = BTreeSet::new();
     let mut lat = bbox.min_lat;
     loop {
         let lat_here = lat.min(bbox.max_lat);
-        let lng_step = SAMPLE_KM / (111.0 * lat_here.to_radians().cos().max(0.01));
+        let lng_step = sample_km / (111.0 * lat_here.to_radians().cos().max(0.01));
         let mut offset: f64 = 0.0;
         loop {
             let mut lng = bbox.min_lng + offset.min(bbox.lng_span());
             if lng > 180.0 {
                 lng -= 360.0;
             }
-            if haversine_km(c_lat, c_lng, lat_here, lng) <= reach + SAMPLE_KM
+            if haversine_km(c_lat, c_lng, lat_here, lng) <= reach + sample_km
                 && let Ok(p) = H3Point::new(lat_here, lng)
             {
-                sampled.insert(p.to_cell(Resolution::Two));
+                sampled.insert(p.to_cell(resolution));
             }
             if offset >= bbox.lng_span() {
                 break;
@@ -288,14 +356,20 @@ mod tests {
 
     #[test]
     fn the_covering_cells_hold_every_point_of_the_box() {
-        for text in [
-            "30.0,74.0,31.5,76.8",
-            "29.9,74.2,30.0,74.3",
-            "-5,175,5,-175",
-            "60,-10,65,10",
+        for (text, resolution, sample) in [
+            ("30.0,74.0,31.5,76.8", Resolution::Two, SAMPLE_KM),
+            ("29.9,74.2,30.0,74.3", Resolution::Two, SAMPLE_KM),
+            ("-5,175,5,-175", Resolution::Two, SAMPLE_KM),
+            ("60,-10,65,10", Resolution::Two, SAMPLE_KM),
+            ("30.0,74.0,31.5,76.8", Resolution::Three, LIVE_SAMPLE_KM),
+            ("29.9,74.2,30.0,74.3", Resolution::Three, LIVE_SAMPLE_KM),
+            ("-1,179,1,-179", Resolution::Three, LIVE_SAMPLE_KM),
+            ("64,-5,65.5,2", Resolution::Three, LIVE_SAMPLE_KM),
         ] {
             let bbox = Bbox::parse(text).unwrap();
-            let cells: BTreeSet<CellIndex> = covering_cells(bbox).into_iter().collect();
+            let cells: BTreeSet<CellIndex> = covering_cells(bbox, resolution, sample)
+                .into_iter()
+                .collect();
             // A fine grid of points in the box: each one's cell is covered.
             for i in 0..=20 {
                 for j in 0..=20 {
@@ -304,13 +378,16 @@ mod tests {
                     if lng > 180.0 {
                         lng -= 360.0;
                     }
-                    let cell = H3Point::new(lat, lng).unwrap().to_cell(Resolution::Two);
+                    let cell = H3Point::new(lat, lng).unwrap().to_cell(resolution);
                     assert!(cells.contains(&cell), "{text}: ({lat}, {lng})");
                 }
             }
         }
         // A huge box is cut to the cells nearest its middle.
         let world = Bbox::parse("-90,-180,90,180").unwrap();
-        assert_eq!(covering_cells(world).len(), LIVE_OPEN_CELLS);
+        assert_eq!(
+            covering_cells(world, Resolution::Two, SAMPLE_KM).len(),
+            LIVE_OPEN_CELLS
+        );
     }
 }

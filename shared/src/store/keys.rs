@@ -210,6 +210,21 @@ pub fn open_bookings_in(cell: h3o::CellIndex) -> String {
     format!("OPEN#{cell}")
 }
 
+/// Resolution of the `live` index's cells (~12 400 km², ~120 km across): an
+/// ambulance's `livepk` changes, and its index entry is written, only when it
+/// crosses into another one, never per report.
+pub const LIVE_RESOLUTION: h3o::Resolution = h3o::Resolution::Three;
+
+/// `livepk` of an ambulance whose last accepted position is (lat, lng).
+pub fn live_positions(lat: f64, lng: f64) -> String {
+    live_positions_in(point(lat, lng).to_cell(LIVE_RESOLUTION))
+}
+
+/// `livepk` of the ambulances last seen in a `LIVE_RESOLUTION` cell.
+pub fn live_positions_in(cell: h3o::CellIndex) -> String {
+    format!("LIVE#{cell}")
+}
+
 /// Shards of each `freegeo` partition (docs/decisions/0007-dispatch-data.md has
 /// the write bound): an entry's shard is its res-4 cell's (~1 770 km², hashed onto
 /// the shards), so that a search reading a cell of resolution 4 or finer (every

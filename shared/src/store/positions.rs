@@ -8,51 +8,98 @@
 //! transaction that frees or takes the ambulance, so it exists exactly while the
 //! ambulance is AVAILABLE.
 
+use aws_sdk_dynamodb::types::AttributeValue;
 use futures::future::try_join_all;
 use serde::{Deserialize, Serialize, de::IgnoredAny};
-use time::{OffsetDateTime, format_description::well_known::Rfc3339};
+use time::OffsetDateTime;
 
 use super::{
     keys::{self, Key},
     schema::FREEGEO,
-    table::{Query, Store},
+    table::{Query, Store, readable},
     tx::Write,
 };
 use crate::{
     domain::{
         ambulance::{AmbulanceStatus, AmbulanceType},
         emergency::nearest::{FreeEntry, Spot},
-        position::{CheckedReport, FREE_ENTRY_INTERVAL, Fix, MIN_INTERVAL},
+        position::{
+            CheckedReport, Doubt, FREE_ENTRY_INTERVAL, Fix, MAX_AGE, MAX_FUTURE, Sighting, Track,
+            Verdict,
+        },
     },
     error::ApiError,
     geo::Range,
-    types::{Id, format_rfc3339, now_rfc3339},
+    telemetry,
+    types::{Id, Timestamp},
 };
 
-/// `AMBULANCE#<id>` / `POSITION`: the last accepted report.
+/// `AMBULANCE#<id>` / `POSITION`: the last accepted report, the reports refused
+/// since (a [`Doubt`]), and when the server last wrote the item.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct PositionItem {
     #[serde(flatten)]
     key: Key,
     #[serde(flatten)]
-    fix: Fix,
+    sighting: Sighting,
+    received_at: Timestamp,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    accuracy_m: Option<f64>,
-    received_at: String,
+    doubt: Option<Doubt>,
+    /// The write bound's clock (absent on items written before it: `receivedAt`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    written_at: Option<Timestamp>,
+    /// Counts the writes: each write is conditional on the one it read.
+    #[serde(default)]
+    rev: u64,
+    /// The `live` index's keys: the res-3 cell of the position, and the ambulance
+    /// (absent on items written before the index).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    livepk: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    livesk: Option<Id>,
 }
 
-#[cfg(feature = "test-support")]
 impl PositionItem {
-    /// The stored form of a report taken now (the benchmarks' bulk loader).
-    pub(crate) fn new(ambulance: Id, fix: Fix) -> PositionItem {
+    /// The stored form of a report taken now (also the benchmarks' bulk loader).
+    pub(crate) fn new(ambulance: Id, sighting: Sighting, received_at: Timestamp) -> PositionItem {
         PositionItem {
             key: keys::position(ambulance),
-            fix,
-            accuracy_m: None,
-            received_at: now_rfc3339(),
+            livepk: Some(keys::live_positions(
+                sighting.fix.latitude,
+                sighting.fix.longitude,
+            )),
+            livesk: Some(ambulance),
+            sighting,
+            received_at,
+            doubt: None,
+            written_at: Some(received_at),
+            rev: 0,
         }
     }
+
+    fn track(&self) -> Track {
+        Track {
+            last: Some(self.sighting.clone()),
+            doubt: self.doubt.clone(),
+            written_at: Some(self.written_at.unwrap_or(self.received_at)),
+        }
+    }
+}
+
+/// The last accepted position of an ambulance and the reports refused since.
+#[derive(Debug, Clone, PartialEq)]
+pub struct KeptPosition {
+    pub fix: Fix,
+    pub doubt: Option<Doubt>,
+}
+
+/// The `POSITION` item as read: none, one that does not read (replaced by the next
+/// report at once), or the item.
+enum Stored {
+    None,
+    Unreadable,
+    Item(Box<PositionItem>),
 }
 
 /// `AMBULANCE#<id>` / `FREEPOS`: a free ambulance's entry in `freegeo`, at its last
@@ -77,10 +124,10 @@ pub(crate) struct FreePositionItem {
     driver_info: Option<String>,
     /// When the position was taken; absent for the hospital stand-in.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    recorded_at: Option<String>,
+    recorded_at: Option<Timestamp>,
     /// When a report last moved the entry (absent: not since it was put).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    moved_at: Option<String>,
+    moved_at: Option<Timestamp>,
     freegeopk: String,
     freegeosk: u64,
 }
@@ -107,7 +154,7 @@ impl FreeSpot {
 
     pub(crate) fn item(&self) -> FreePositionItem {
         let (latitude, longitude, recorded_at) = match &self.last {
-            Some(fix) => (fix.latitude, fix.longitude, Some(fix.recorded_at.clone())),
+            Some(fix) => (fix.latitude, fix.longitude, Some(fix.recorded_at)),
             None => (self.hospital.0, self.hospital.1, None),
         };
         let (freegeopk, freegeosk) = keys::free_geo(latitude, longitude);
@@ -149,32 +196,32 @@ pub struct FreeGeoEntry {
     /// which stands at its hospital's point).
     pub latitude: Option<f64>,
     pub longitude: Option<f64>,
-    pub recorded_at: Option<String>,
+    pub recorded_at: Option<Timestamp>,
     /// Absent on entries written before they were projected.
     pub number: Option<String>,
     pub driver_info: Option<String>,
 }
 
 impl FreeGeoEntry {
-    /// As the nearest-free search sees it.
-    fn into_search_entry(self) -> Result<FreeEntry, ApiError> {
-        let bad = |what: &str| {
-            ApiError::internal(format!("freegeo entry {} {}: {what}", self.pk, self.sk))
-        };
+    /// As the nearest-free search sees it; `None` (logged and counted) for an entry
+    /// that cannot be one: the search answers with the others.
+    fn into_search_entry(self) -> Option<FreeEntry> {
+        let (pk, sk) = (self.pk.clone(), self.sk.clone());
+        self.search_entry()
+            .inspect_err(|what| telemetry::unreadable_item(&pk, &sk, what))
+            .ok()
+    }
+
+    fn search_entry(self) -> Result<FreeEntry, &'static str> {
+        let bad = |what: &'static str| what;
         let spot = if self.sk == keys::free_position(self.id).sk {
             let (Some(latitude), Some(longitude)) = (self.latitude, self.longitude) else {
                 return Err(bad("no position"));
             };
-            let recorded_at = match &self.recorded_at {
-                Some(at) => {
-                    Some(OffsetDateTime::parse(at, &Rfc3339).map_err(|_| bad("bad recordedAt"))?)
-                }
-                None => None,
-            };
             Spot::Live {
                 latitude,
                 longitude,
-                recorded_at,
+                recorded_at: self.recorded_at.map(Timestamp::get),
             }
         } else {
             Spot::Hospital
@@ -195,37 +242,56 @@ impl FreeGeoEntry {
 }
 
 /// What became of a report.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Reported {
     Stored,
-    /// Older than the stored one, or less than 4 s after it: nothing written.
+    /// Not newer than the stored one, or less than 4 s after the last write: nothing
+    /// written.
     Ignored,
+    /// An impossible speed: kept as the doubt, the position stays.
+    Refused(Doubt),
 }
 
 impl Store {
-    /// The last reported position of an ambulance.
+    /// The last accepted position of an ambulance (none when it never reported, or
+    /// its item does not read: logged and counted).
     pub async fn last_position(&self, ambulance: Id) -> Result<Option<Fix>, ApiError> {
         Ok(self
-            .get::<PositionItem>(&keys::position(ambulance))
+            .get_readable::<PositionItem>(&keys::position(ambulance))
             .await?
-            .map(|p| p.fix))
+            .map(|p| p.sighting.fix))
     }
 
-    /// The last reported positions of many ambulances (BatchGetItem), in order,
-    /// None where an ambulance never reported.
+    /// The last positions of many ambulances (BatchGetItem), in order, None where an
+    /// ambulance never reported (or its item does not read).
     pub(crate) async fn last_positions(
         &self,
         ambulances: &[Id],
-    ) -> Result<Vec<Option<Fix>>, ApiError> {
+    ) -> Result<Vec<Option<KeptPosition>>, ApiError> {
         let items: Vec<PositionItem> = self
             .batch_get(ambulances.iter().map(|id| keys::position(*id)).collect())
             .await?;
-        let mut by_key: std::collections::HashMap<Key, Fix> =
-            items.into_iter().map(|p| (p.key, p.fix)).collect();
+        let mut by_key: std::collections::HashMap<Key, KeptPosition> = items
+            .into_iter()
+            .map(|p| {
+                let kept = KeptPosition {
+                    fix: p.sighting.fix,
+                    doubt: p.doubt,
+                };
+                (p.key, kept)
+            })
+            .collect();
         Ok(ambulances
             .iter()
             .map(|id| by_key.remove(&keys::position(*id)))
             .collect())
+    }
+
+    async fn stored_position(&self, ambulance: Id) -> Result<Stored, ApiError> {
+        Ok(match self.get_item(&keys::position(ambulance)).await? {
+            None => Stored::None,
+            Some(item) => readable(item).map_or(Stored::Unreadable, |i| Stored::Item(Box::new(i))),
+        })
     }
 
     /// Whether the ambulance has a `FREEPOS` entry (tests check it against its status).
@@ -261,57 +327,80 @@ impl Store {
             })
             .collect();
         let pages = try_join_all(shard_ranges.iter().map(|r| self.free_geo_range(r))).await?;
-        pages
+        Ok(pages
             .into_iter()
             .flatten()
-            .map(FreeGeoEntry::into_search_entry)
-            .collect()
+            .filter_map(FreeGeoEntry::into_search_entry)
+            .collect())
     }
 
-    /// Stores a crew's report for its ambulance, unless it is older than the stored
-    /// one or less than 4 s after it (then nothing is written). While the ambulance
-    /// is AVAILABLE, its `freegeo` entry follows, at most once per 30 s.
+    /// Judges a crew's report for its ambulance against what is kept
+    /// ([`Track::judge`]) and writes the outcome, conditional on the item as read (a
+    /// racing report makes this one ignored). A taken report moves the ambulance's
+    /// `freegeo` entry while it is AVAILABLE; a refused one is kept as the doubt the
+    /// dispatcher sees. An item that does not read is replaced at once.
     pub async fn report_position(
         &self,
         ambulance: Id,
         report: CheckedReport,
     ) -> Result<Reported, ApiError> {
-        let not_after = format_rfc3339(report.recorded - MIN_INTERVAL);
-        let mut sets =
-            vec!["latitude = :lat, longitude = :lng, recordedAt = :at, receivedAt = :now"];
-        let mut write = Write::update(keys::position(ambulance), "")
-            .when("attribute_not_exists(recordedAt) OR recordedAt <= :notAfter")
-            .value(":lat", report.fix.latitude)
-            .value(":lng", report.fix.longitude)
-            .value(":at", &report.fix.recorded_at)
-            .value(":now", now_rfc3339())
-            .value(":notAfter", not_after);
-        let expression = match report.accuracy_m {
-            Some(a) => {
-                sets.push("accuracyM = :acc");
-                write = write.value(":acc", a);
-                format!("SET {}", sets.join(", "))
-            }
-            None => format!("SET {} REMOVE accuracyM", sets.join(", ")),
-        };
-        let write = write.set_expression(expression);
+        let now = self.now();
+        let report = Sighting::from(report);
         let (stored, item) = tokio::join!(
-            self.update_returning::<IgnoredAny>(write),
+            self.stored_position(ambulance),
             self.ambulance_item(ambulance)
         );
-        if stored?.is_none() {
+        let (verdict, read) = match stored? {
+            Stored::None => (Verdict::Take, None),
+            Stored::Unreadable => (Verdict::Take, Some(None)),
+            Stored::Item(kept) => (kept.track().judge(&report, now), Some(Some(*kept))),
+        };
+        let written_at = Timestamp::new(now).ok_or_else(|| ApiError::internal("bad clock"))?;
+        let next = match (&verdict, &read) {
+            (Verdict::Ignore, _) => return Ok(Reported::Ignored),
+            (Verdict::Take, _) => PositionItem::new(ambulance, report.clone(), written_at),
+            (Verdict::Refuse(doubt), Some(Some(kept))) => PositionItem {
+                doubt: Some(doubt.clone()),
+                written_at: Some(written_at),
+                ..kept.clone()
+            },
+            (Verdict::Refuse(_), _) => return Err(ApiError::internal("a doubt with nothing kept")),
+        };
+        let previous_rev = read.as_ref().and_then(|r| r.as_ref()).map_or(0, |k| k.rev);
+        let write = Write::put(&PositionItem {
+            rev: previous_rev + 1,
+            ..next
+        });
+        let write = match read {
+            None => write.absent(),
+            // Replaced whatever it holds: it cannot be judged.
+            Some(None) => write,
+            Some(Some(_)) => write
+                .when("(attribute_not_exists(rev) OR rev = :rev)")
+                .value(":rev", previous_rev),
+        };
+        if !self.put_if(write).await? {
             return Ok(Reported::Ignored);
         }
-        if item?.is_some_and(|a| a.status == AmbulanceStatus::Available) {
-            self.move_free_entry(ambulance, &report.fix).await?;
+        match verdict {
+            Verdict::Refuse(doubt) => Ok(Reported::Refused(doubt)),
+            _ => {
+                if item?.is_some_and(|a| a.status == AmbulanceStatus::Available) {
+                    self.move_free_entry(ambulance, &report.fix).await?;
+                }
+                Ok(Reported::Stored)
+            }
         }
-        Ok(Reported::Stored)
     }
 
     /// Moves a free ambulance's `freegeo` entry to `fix`, if it exists (the ambulance
-    /// is AVAILABLE), was not moved in the last 30 s, and holds an older position.
+    /// is AVAILABLE), was not moved in the last 30 s, and holds an older position;
+    /// at once, whatever the 30 s, when its time cannot be a real one (older than any
+    /// report taken, or ahead of the server's clock: an entry from before the rules).
     async fn move_free_entry(&self, ambulance: Id, fix: &Fix) -> Result<(), ApiError> {
-        let now = OffsetDateTime::now_utc();
+        let now = self.now();
+        let at =
+            |t: OffsetDateTime| Timestamp::new(t).ok_or_else(|| ApiError::internal("bad clock"));
         let (pk, sk) = keys::free_geo(fix.latitude, fix.longitude);
         let write = Write::update(
             keys::free_position(ambulance),
@@ -319,17 +408,120 @@ impl Store {
              freegeopk = :pk, freegeosk = :sk",
         )
         .exists()
-        .when("(attribute_not_exists(movedAt) OR movedAt <= :cutoff)")
-        .when("(attribute_not_exists(recordedAt) OR recordedAt < :at)")
+        .when(
+            "(recordedAt < :floor OR recordedAt > :ceiling \
+             OR ((attribute_not_exists(movedAt) OR movedAt <= :cutoff) \
+                 AND (attribute_not_exists(recordedAt) OR recordedAt < :at)))",
+        )
         .value(":lat", fix.latitude)
         .value(":lng", fix.longitude)
-        .value(":at", &fix.recorded_at)
-        .value(":now", format_rfc3339(now))
-        .value(":cutoff", format_rfc3339(now - FREE_ENTRY_INTERVAL))
+        .value(":at", fix.recorded_at)
+        .value(":now", at(now)?)
+        .value(":cutoff", at(now - FREE_ENTRY_INTERVAL)?)
+        .value(":floor", at(now - MAX_AGE - MAX_AGE)?)
+        .value(":ceiling", at(now + MAX_FUTURE)?)
         .value(":pk", pk)
         .value(":sk", sk);
         // Refused (not free any more, moved recently, or a newer report got there
         // first) is fine: nothing to do.
         self.update_returning::<IgnoredAny>(write).await.map(|_| ())
+    }
+}
+
+/// What [`Store::repair_positions`] found and did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Repair {
+    /// `POSITION` and `FREEPOS` items read.
+    pub checked: usize,
+    /// Unreadable `POSITION` items deleted (the ambulance shows at its hospital until
+    /// its next report).
+    pub positions_removed: usize,
+    /// Unreadable `FREEPOS` entries of AVAILABLE ambulances written anew.
+    pub free_rebuilt: usize,
+    /// Unreadable `FREEPOS` entries of ambulances that are not AVAILABLE (or gone)
+    /// deleted.
+    pub free_removed: usize,
+}
+
+impl Store {
+    /// The operator's repair (`manage repair-positions`): a Scan for every `POSITION`
+    /// and `FREEPOS` item; each one that does not read as what the searches expect is
+    /// deleted, or, for the free entry of an AVAILABLE ambulance, written anew from
+    /// the ambulance (in a transaction that checks it is still AVAILABLE).
+    pub async fn repair_positions(&self) -> Result<Repair, ApiError> {
+        let items: Vec<super::Item> = self
+            .client()
+            .scan()
+            .table_name(self.table())
+            .filter_expression("sk IN (:pos, :free)")
+            .expression_attribute_values(":pos", AttributeValue::S("POSITION".into()))
+            .expression_attribute_values(":free", AttributeValue::S("FREEPOS".into()))
+            .into_paginator()
+            .items()
+            .send()
+            .try_collect()
+            .await
+            .map_err(super::db_error)?;
+        let mut repair = Repair {
+            checked: items.len(),
+            ..Repair::default()
+        };
+        for item in items {
+            let Ok(key) = serde_dynamo::from_item::<_, Key>(item.clone()) else {
+                continue;
+            };
+            let Some(ambulance) = key
+                .pk
+                .strip_prefix("AMBULANCE#")
+                .and_then(|id| id.parse::<Id>().ok())
+            else {
+                continue;
+            };
+            if key.sk == keys::position(ambulance).sk {
+                if readable::<PositionItem>(item).is_none() {
+                    self.delete_item(&key).await?;
+                    repair.positions_removed += 1;
+                }
+                continue;
+            }
+            let usable = readable::<FreeGeoEntry>(item)
+                .and_then(FreeGeoEntry::into_search_entry)
+                .is_some();
+            if usable {
+                continue;
+            }
+            let status = format!("{}", AmbulanceStatus::Available);
+            let mut tx = super::Tx::new();
+            match self.free_spot(ambulance).await? {
+                Some(spot) => {
+                    tx.push(super::Label::FreeEntry(ambulance), spot.entry());
+                    tx.push(
+                        super::Label::Ambulance(ambulance),
+                        Write::check(keys::ambulance(ambulance))
+                            .name("#st", "status")
+                            .when("#st = :avail")
+                            .value(":avail", &status),
+                    );
+                    if self.commit(tx).await.is_ok() {
+                        repair.free_rebuilt += 1;
+                        continue;
+                    }
+                    // Not AVAILABLE (any more): the entry must not exist.
+                    let mut tx = super::Tx::new();
+                    tx.push(super::Label::FreeEntry(ambulance), Write::delete(key));
+                    tx.push(
+                        super::Label::Ambulance(ambulance),
+                        Write::check(keys::ambulance(ambulance))
+                            .name("#st", "status")
+                            .when("#st <> :avail")
+                            .value(":avail", &status),
+                    );
+                    self.commit(tx).await.map_err(super::TxError::into_api)?;
+                }
+                None => self.delete_item(&key).await?,
+            }
+            repair.free_removed += 1;
+        }
+        Ok(repair)
     }
 }

@@ -41,6 +41,8 @@ pub const ATTRIBUTES: &[(&str, &str)] = &[
     ("freegeosk", "N"),
     ("openpk", "S"),
     ("opensk", "S"),
+    ("livepk", "S"),
+    ("livesk", "N"),
 ];
 
 pub const PRIMARY: (&str, &str) = ("pk", "sk");
@@ -58,6 +60,9 @@ pub const GEO: &str = "geo";
 pub const FREEGEO: &str = "freegeo";
 /// Sparse, keys only: open bookings by the res-2 cell of their pickup.
 pub const OPEN: &str = "open";
+/// Sparse, keys only: ambulances by the res-3 cell of their last accepted position
+/// (the `POSITION` items), so the live map finds an ambulance where it is.
+pub const LIVE: &str = "live";
 
 /// What a free-ambulance search ranks by, projected into `freegeo`.
 pub const FREEGEO_ATTRIBUTES: &[&str] = &[
@@ -114,6 +119,13 @@ pub const INDEXES: &[IndexDef] = &[
         name: OPEN,
         hash: "openpk",
         range: "opensk",
+        projection: "KEYS_ONLY",
+        non_key: &[],
+    },
+    IndexDef {
+        name: LIVE,
+        hash: "livepk",
+        range: "livesk",
         projection: "KEYS_ONLY",
         non_key: &[],
     },

@@ -49,7 +49,7 @@ use crate::{
         tx::Tx,
         tx::Write,
     },
-    types::{Email, Id, LatLng, Phone, Username, format_rfc3339},
+    types::{Email, Id, LatLng, Phone, Username},
 };
 
 pub const TEST_PASSWORD: &str = "password123";
@@ -778,10 +778,15 @@ impl Store {
                 let last = a.last.map(|((latitude, longitude), age)| Fix {
                     latitude,
                     longitude,
-                    recorded_at: format_rfc3339(now - age),
+                    recorded_at: crate::types::Timestamp::new(now - age).expect("a recent time"),
                 });
                 if let Some(fix) = &last {
-                    items.push(to_item(&PositionItem::new(a.id, fix.clone()))?);
+                    let sighting = crate::domain::position::Sighting {
+                        fix: fix.clone(),
+                        accuracy_m: None,
+                    };
+                    let received = crate::types::Timestamp::now();
+                    items.push(to_item(&PositionItem::new(a.id, sighting, received))?);
                 }
                 if a.new.status == AmbulanceStatus::Available {
                     let point = (a.hospital.latitude, a.hospital.longitude);

@@ -1,0 +1,333 @@
+//! Nothing a phone sends can break dispatch (issue 22): a report from a clock set to
+//! year 0 is refused; an item that does not read (written by older code, by hand or
+//! by a bug) is skipped, logged and counted by every search, list and page that
+//! reads it, which answer with the rest; the next valid report replaces a bad
+//! position at once; `manage repair-positions` deletes or rebuilds what is left.
+
+use std::collections::HashMap;
+
+use aws_sdk_dynamodb::types::AttributeValue;
+use http::StatusCode;
+use serde_json::{Value, json};
+use shared::{
+    store::keys::{self, Key},
+    telemetry,
+    types::{Id, format_rfc3339},
+};
+use time::OffsetDateTime;
+
+use crate::{
+    crew::id_of,
+    emergency::{PICKUP, World, north, pickup_body},
+};
+
+/// What the old code stored for `0000-01-01T00:00:00+00:01`: year -1 in UTC.
+const YEAR_MINUS_ONE: &str = "-0001-12-31T23:59:00.000Z";
+
+type Item = HashMap<String, AttributeValue>;
+
+async fn raw(w: &World, key: &Key) -> Option<Item> {
+    let out = w
+        .app
+        .state
+        .store
+        .client()
+        .get_item()
+        .table_name(w.app.state.store.table())
+        .set_key(Some(key.item()))
+        .consistent_read(true)
+        .send()
+        .await
+        .unwrap();
+    out.item
+}
+
+async fn put_raw(w: &World, item: Item) {
+    w.app
+        .state
+        .store
+        .client()
+        .put_item()
+        .table_name(w.app.state.store.table())
+        .set_item(Some(item))
+        .send()
+        .await
+        .unwrap();
+}
+
+fn s(v: &str) -> AttributeValue {
+    AttributeValue::S(v.to_owned())
+}
+
+/// The item at `key` with `changes` made to it (it must exist).
+async fn spoil(w: &World, key: &Key, changes: &[(&str, AttributeValue)]) {
+    let mut item = raw(w, key).await.expect("the item to spoil exists");
+    for (name, value) in changes {
+        item.insert((*name).to_owned(), value.clone());
+    }
+    put_raw(w, item).await;
+}
+
+/// A `POSITION` item as the old code wrote it for a phone whose clock said year 0:
+/// at the pickup, so it would rank first.
+async fn plant_bad_position(w: &World, ambulance: Id) {
+    let key = keys::position(ambulance);
+    let mut item: Item = key.item();
+    item.insert("latitude".into(), AttributeValue::N(PICKUP.0.to_string()));
+    item.insert("longitude".into(), AttributeValue::N(PICKUP.1.to_string()));
+    item.insert("recordedAt".into(), s(YEAR_MINUS_ONE));
+    item.insert(
+        "receivedAt".into(),
+        s(&format_rfc3339(OffsetDateTime::now_utc())),
+    );
+    put_raw(w, item).await;
+}
+
+/// The ambulance's `FREEPOS` entry moved to the pickup with the year -1 time, as a
+/// report moved it just now (so the 30-second rule would keep it there).
+async fn plant_bad_free_entry(w: &World, ambulance: Id) {
+    let (pk, sk) = keys::free_geo(PICKUP.0, PICKUP.1);
+    spoil(
+        w,
+        &keys::free_position(ambulance),
+        &[
+            ("latitude", AttributeValue::N(PICKUP.0.to_string())),
+            ("longitude", AttributeValue::N(PICKUP.1.to_string())),
+            ("recordedAt", s(YEAR_MINUS_ONE)),
+            ("movedAt", s(&format_rfc3339(OffsetDateTime::now_utc()))),
+            ("freegeopk", s(&pk)),
+            ("freegeosk", AttributeValue::N(sk.to_string())),
+        ],
+    )
+    .await;
+}
+
+fn unreadable(kind: &str) -> u64 {
+    telemetry::counted("UnreadableItems", kind)
+}
+
+fn ids(list: &Value) -> Vec<u64> {
+    let mut ids: Vec<u64> = list
+        .as_array()
+        .unwrap_or_else(|| panic!("a list: {list}"))
+        .iter()
+        .map(|v| v["id"].as_u64().unwrap())
+        .collect();
+    ids.sort();
+    ids
+}
+
+#[tokio::test]
+async fn a_report_from_year_zero_is_refused_and_bad_items_never_fail_an_answer() {
+    let w = World::new().await;
+    let h = w.hospital("Near", north(2.0)).await;
+    let a = w.ambulance(&h, "BAD-CLOCK", "BLS").await;
+    let b = w.ambulance(&h, "FINE", "BLS").await;
+    let c = w.ambulance(&h, "SPOILT", "BLS").await;
+    let (a_id, b_id, c_id) = (id_of(&a), id_of(&b), id_of(&c));
+    let crew = w.app.crew("badclock", a_id).await;
+
+    // The report of issue 22, exactly: refused, naming the field; nothing stored.
+    let res = w
+        .app
+        .put(
+            "/api/crew/location",
+            Some(&crew.token),
+            json!({"latitude": -61.5, "longitude": 101.25, "recordedAt": "0000-01-01T00:00:00+00:01"}),
+        )
+        .await;
+    res.assert_field(StatusCode::BAD_REQUEST, "recordedAt");
+    assert!(raw(&w, &keys::position(a_id)).await.is_none());
+
+    // What the old code stored from it, and more that does not read: the nearest
+    // free entry's time, an ambulance's status.
+    plant_bad_position(&w, a_id).await;
+    plant_bad_free_entry(&w, a_id).await;
+    spoil(&w, &keys::ambulance(c_id), &[("status", s("BROKEN"))]).await;
+    // A free entry that reads but cannot rank: no point.
+    let mut item = raw(&w, &keys::free_position(c_id)).await.unwrap();
+    item.remove("latitude");
+    put_raw(&w, item).await;
+
+    // The crew's own screen: its ambulance at its hospital, as if it never reported.
+    let me = w.app.get("/api/crew/me", Some(&crew.token)).await;
+    me.assert_status(StatusCode::OK);
+    assert_eq!(me.body["ambulance"]["position"]["source"], "HOSPITAL");
+
+    // The dispatcher's lists and map answer with the rest.
+    let admin = Some(w.admin.token.as_str());
+    let all = w.app.get("/api/admin/ambulances/all", admin).await;
+    all.assert_status(StatusCode::OK);
+    assert_eq!(ids(&all.body), [a_id.get(), b_id.get()]);
+    let hospital_fleet = w
+        .app
+        .get(&format!("/api/ambulances/hospital/{}", h["id"]), None)
+        .await;
+    hospital_fleet.assert_status(StatusCode::OK);
+    assert_eq!(ids(&hospital_fleet.body), [a_id.get(), b_id.get()]);
+    let live = w
+        .app
+        .get("/api/admin/live?bbox=30.5,74.2,30.9,74.5", admin)
+        .await;
+    live.assert_status(StatusCode::OK);
+    assert_eq!(ids(&live.body["ambulances"]), [a_id.get(), b_id.get()]);
+
+    // An emergency at the pickup: the bad entry (which would rank first) is skipped,
+    // an ambulance is sent.
+    let user = w.app.user("caller").await;
+    let sent = w.emergency(&user, &pickup_body(), Some("k1")).await;
+    sent.assert_status(StatusCode::CREATED);
+    let booking_id = sent.body["id"].clone();
+    assert!(
+        [a_id.get(), b_id.get()].contains(&sent.body["ambulanceId"].as_u64().unwrap()),
+        "{}",
+        sent.body
+    );
+    assert!(
+        unreadable("FREEPOS") >= 2,
+        "the skipped entries are counted"
+    );
+    assert!(unreadable("POSITION") >= 1);
+    assert!(unreadable("AMBULANCE") >= 1);
+
+    // Tracking, with the booked ambulance's position unreadable: the hospital stands in.
+    let booked = Id::try_from(sent.body["ambulanceId"].as_u64().unwrap()).unwrap();
+    plant_bad_position(&w, booked).await;
+    let track = w
+        .app
+        .get(
+            &format!("/api/booking/{booking_id}/track"),
+            Some(&user.token),
+        )
+        .await;
+    track.assert_status(StatusCode::OK);
+    assert_eq!(track.body["ambulance"]["position"]["source"], "HOSPITAL");
+    assert_eq!(track.body["etaMinutes"], Value::Null);
+
+    // An unreadable booking: the admin's bookings page and the live map go on.
+    let cancelled = w.cancel(&user, &sent.body).await;
+    cancelled.assert_status(StatusCode::OK);
+    let second = w.emergency(&user, &pickup_body(), Some("k2")).await;
+    second.assert_status(StatusCode::CREATED);
+    let second_id = Id::try_from(second.body["id"].as_u64().unwrap()).unwrap();
+    spoil(
+        &w,
+        &keys::booking(second_id),
+        &[("bookingStatus", s("LOST"))],
+    )
+    .await;
+    let page = w
+        .app
+        .get("/api/admin/bookings/all/paged?page=0&size=10", admin)
+        .await;
+    page.assert_status(StatusCode::OK);
+    assert_eq!(ids(&page.body["content"]), [booking_id.as_u64().unwrap()]);
+    let live = w
+        .app
+        .get("/api/admin/live?bbox=30.5,74.2,30.9,74.5", admin)
+        .await;
+    live.assert_status(StatusCode::OK);
+    assert_eq!(live.body["openBookings"], json!([]));
+    assert!(unreadable("BOOKING") >= 2);
+}
+
+#[tokio::test]
+async fn the_next_valid_report_replaces_a_bad_position_at_once() {
+    let w = World::new().await;
+    let h = w.hospital("Near", north(2.0)).await;
+    let a = w.ambulance(&h, "BAD-CLOCK", "BLS").await;
+    let a_id = id_of(&a);
+    let crew = w.app.crew("badclock", a_id).await;
+    plant_bad_position(&w, a_id).await;
+    plant_bad_free_entry(&w, a_id).await;
+
+    // At once, whatever the 4-second and 30-second rules say.
+    let res = w
+        .app
+        .put(
+            "/api/crew/location",
+            Some(&crew.token),
+            json!({"latitude": north(0.5).0, "longitude": north(0.5).1,
+                   "recordedAt": format_rfc3339(OffsetDateTime::now_utc())}),
+        )
+        .await;
+    res.assert_status(StatusCode::NO_CONTENT);
+    let me = w.app.get("/api/crew/me", Some(&crew.token)).await;
+    assert_eq!(me.body["ambulance"]["position"]["source"], "GPS");
+    let latitude = me.body["ambulance"]["position"]["latitude"]
+        .as_f64()
+        .unwrap();
+    assert!((latitude - north(0.5).0).abs() < 1e-9, "{latitude}");
+    let entry: shared::store::positions::FreeGeoEntry = serde_dynamo::from_item(
+        raw(&w, &keys::free_position(a_id))
+            .await
+            .expect("still free"),
+    )
+    .expect("the free entry reads again");
+    assert!(
+        (entry.latitude.unwrap() - north(0.5).0).abs() < 1e-9,
+        "{entry:?}"
+    );
+
+    // And the emergency finds it there.
+    let user = w.app.user("caller").await;
+    let sent = w.emergency(&user, &pickup_body(), None).await;
+    sent.assert_status(StatusCode::CREATED);
+    assert_eq!(sent.body["ambulanceId"], a["id"]);
+}
+
+#[tokio::test]
+async fn repair_positions_deletes_or_rebuilds_what_does_not_read() {
+    let w = World::new().await;
+    let h = w.hospital("Near", north(2.0)).await;
+    let free = id_of(&w.ambulance(&h, "FREE", "BLS").await);
+    let fine = id_of(&w.ambulance(&h, "FINE", "BLS").await);
+    let away = id_of(&w.ambulance(&h, "AWAY", "BLS").await);
+    let crew = w.app.crew("fine", fine).await;
+    w.report(&crew, north(1.0), 5).await;
+    plant_bad_position(&w, free).await;
+    plant_bad_free_entry(&w, free).await;
+    // A free entry left behind by an ambulance that is not AVAILABLE.
+    let leftover = raw(&w, &keys::free_position(away)).await.unwrap();
+    let res = w
+        .app
+        .patch(
+            &format!("/api/admin/ambulance/status?ambulanceId={away}&status=MAINTENANCE"),
+            Some(&w.admin.token),
+        )
+        .await;
+    res.assert_status(StatusCode::OK);
+    put_raw(&w, leftover).await;
+    plant_bad_free_entry(&w, away).await;
+
+    let repair = w.app.state.store.repair_positions().await.unwrap();
+    assert_eq!(
+        (
+            repair.positions_removed,
+            repair.free_rebuilt,
+            repair.free_removed
+        ),
+        (1, 1, 1),
+        "{repair:?}"
+    );
+    assert!(raw(&w, &keys::position(free)).await.is_none());
+    assert!(raw(&w, &keys::free_position(away)).await.is_none());
+    let rebuilt: shared::store::positions::FreeGeoEntry =
+        serde_dynamo::from_item(raw(&w, &keys::free_position(free)).await.unwrap()).unwrap();
+    assert_eq!(
+        rebuilt.recorded_at, None,
+        "at its hospital until it reports"
+    );
+    // The good ones are left alone, and a second run finds nothing.
+    assert!(raw(&w, &keys::position(fine)).await.is_some());
+    let again = w.app.state.store.repair_positions().await.unwrap();
+    assert_eq!(
+        (
+            again.positions_removed,
+            again.free_rebuilt,
+            again.free_removed
+        ),
+        (0, 0, 0)
+    );
+    w.assert_consistent().await;
+}
