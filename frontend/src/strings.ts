@@ -163,6 +163,9 @@ export const S = {
     noAmbulances: 'No ambulances in view.',
     noBookings: 'No open bookings in view.',
     noPosition: 'No position',
+    // A report refused for an impossible speed (PUT /api/crew/location 409): call the crew.
+    positionDoubt: (kmh: number, minutes: number) =>
+      `Check with the crew: their phone reports a place ${Math.round(kmh)} km/h away from this position${minutes >= 1 ? ` (for ${minutes} min)` : ''}`,
     available: 'Available',
     onDuty: 'On duty',
     maintenance: 'Maintenance',

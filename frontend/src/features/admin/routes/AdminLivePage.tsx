@@ -32,7 +32,19 @@ export default function AdminLivePage() {
   const ambulanceColumns: Column<LiveAmbulance>[] = [
     { name: S.live.ambulanceCol, cell: (a) => <span className="font-medium">{a.number}</span> },
     { name: S.live.statusCol, cell: (a) => <StatusBadge status={a.status} /> },
-    { name: S.live.positionCol, cell: (a) => (a.position ? freshness(a.position, now).text : S.live.noPosition) },
+    {
+      name: S.live.positionCol,
+      cell: (a) => (
+        <>
+          {a.position ? freshness(a.position, now).text : S.live.noPosition}
+          {a.positionDoubt && (
+            <span className="mt-1 block font-medium text-amber-900">
+              {S.live.positionDoubt(a.positionDoubt.speedKmh, Math.floor((now - Date.parse(a.positionDoubt.since)) / 60_000))}
+            </span>
+          )}
+        </>
+      ),
+    },
   ]
   const bookingColumns: Column<LiveBooking>[] = [
     {
