@@ -140,7 +140,7 @@ export const S = {
     atHospital: 'The ambulance has reached the hospital.',
     completed: 'This trip is completed.',
     cancelled: 'This booking was cancelled.',
-    ended: 'The trip has ended: the ambulance is no longer shown.',
+    ended: 'The ambulance is no longer shown on the map.',
     noEtaStale: "No ETA: the ambulance's position is out of date.",
     noEtaNever: 'No ETA yet: the ambulance has not shared its position.',
     distance: (d: string) => `${d} away`,

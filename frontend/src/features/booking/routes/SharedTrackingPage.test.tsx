@@ -59,7 +59,7 @@ describe('SharedTrackingPage', () => {
     expect(h1.nextElementSibling).toHaveTextContent(/^Ambulance PB-31 \(Advanced life support\)$/)
     expect(screen.queryByRole('heading', { name: 'Ambulance on its way' })).not.toBeInTheDocument()
     const card = within(screen.getByRole('region', { name: heading }))
-    expect(card.getByText('The trip has ended: the ambulance is no longer shown.')).toBeInTheDocument()
+    expect(card.getByText('The ambulance is no longer shown on the map.')).toBeInTheDocument()
     for (const text of [/ETA/, /^Live/, /Last known/, /No position reported/, /at its hospital/]) {
       expect(screen.queryByText(text)).not.toBeInTheDocument()
     }

@@ -102,7 +102,7 @@ describe('TrackBookingPage', () => {
     })
     open({ 'GET /booking/12/track': () => json(200, ended) })
     const card = within(await screen.findByRole('region', { name: heading }))
-    expect(card.getByText('The trip has ended: the ambulance is no longer shown.')).toBeInTheDocument()
+    expect(card.getByText('The ambulance is no longer shown on the map.')).toBeInTheDocument()
     // No ETA, and nothing saying where the ambulance is or was.
     for (const text of [/ETA/, /^Live/, /Last known/, /No position reported/, /at its hospital/, /Updates every few seconds/]) {
       expect(screen.queryByText(text)).not.toBeInTheDocument()
