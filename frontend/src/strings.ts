@@ -127,6 +127,8 @@ export const S = {
     backToHistory: '← Back to booking history',
     backToBookings: '← Back to all bookings',
     mapLabel: 'Map of the ambulance, the pickup and the hospital',
+    // A final booking's map: the server no longer says where its ambulance is (issue 22).
+    mapLabelEnded: 'Map of the pickup and the hospital',
     ambulance: 'Ambulance',
     ambulanceStandIn: "Ambulance (at its hospital: no position yet)",
     pickup: 'Pickup',
@@ -138,6 +140,7 @@ export const S = {
     atHospital: 'The ambulance has reached the hospital.',
     completed: 'This trip is completed.',
     cancelled: 'This booking was cancelled.',
+    ended: 'The ambulance is no longer shown on the map.',
     noEtaStale: "No ETA: the ambulance's position is out of date.",
     noEtaNever: 'No ETA yet: the ambulance has not shared its position.',
     distance: (d: string) => `${d} away`,
@@ -335,12 +338,15 @@ export const S = {
   },
   sharedTrip: {
     title: 'Ambulance on its way',
+    completedTitle: 'Trip completed',
+    cancelledTitle: 'Booking cancelled',
     loading: 'Loading the trip...',
     goneTitle: 'This tracking link does not work',
     gone: 'It is unknown, has expired, or sharing was stopped. Ask the person who sent it for a new one.',
     failed: 'Failed to load the trip',
     destination: 'Destination hospital',
     mapLabel: 'Map of the ambulance and the destination hospital',
+    mapLabelEnded: 'Map of the destination hospital',
   },
   // A bad connection (issue 14): what still works, and how old what is shown is.
   offline: {

@@ -117,6 +117,25 @@ impl World {
         res.assert_status(StatusCode::NO_CONTENT);
     }
 
+    /// The crew drives to `to` for `minutes` (the server's clock moves on) and
+    /// reports from there, as taken now by that clock: a move the speed rule allows.
+    pub async fn drive(&self, crew: &TestUser, (lat, lng): (f64, f64), minutes: i64) {
+        self.app
+            .state
+            .store
+            .advance_clock(time::Duration::minutes(minutes));
+        let at = format_rfc3339(self.app.state.store.now());
+        let res = self
+            .app
+            .put(
+                "/api/crew/location",
+                Some(&crew.token),
+                json!({"latitude": lat, "longitude": lng, "recordedAt": at}),
+            )
+            .await;
+        res.assert_status(StatusCode::NO_CONTENT);
+    }
+
     pub async fn ambulance_status(&self, ambulance: &Value) -> String {
         let listed = helpers::listed_ambulance(&self.app, self.admin_token(), ambulance).await;
         listed["status"].as_str().unwrap().to_owned()

@@ -1,12 +1,17 @@
 //! What follows the tap: the patient details, and the tracking links family open
 //! without an account (made, shown without personal data, expired, revoked).
 
-use aws_sdk_dynamodb::types::AttributeValue;
+use std::sync::{Arc, Mutex};
+
+use aws_sdk_dynamodb::{
+    operation::{batch_get_item::BatchGetItemInput, get_item::GetItemInput},
+    types::AttributeValue,
+};
 use http::StatusCode;
 use serde_json::{Value, json};
 use shared::{
     domain::emergency::share_token_hash,
-    testing::{TestResponse, TestUser},
+    testing::{TestResponse, TestUser, hooks::Hooks},
     types::format_rfc3339,
 };
 
@@ -14,6 +19,9 @@ use crate::{
     crew::id_of,
     emergency::{PICKUP, World, north, pickup_body},
 };
+
+/// The phone of the trip's ambulance.
+const AMBULANCE_PHONE: &str = "+91 98140 00031";
 
 /// A world with one ambulance and its crew, and an emergency dispatched to it.
 struct Trip {
@@ -27,7 +35,18 @@ impl Trip {
     async fn new() -> Trip {
         let w = World::new().await;
         let h = w.hospital("Civil", north(2.0)).await;
-        let amb = w.ambulance(&h, "T-1", "ALS").await;
+        // With its own phone, which the owner's tracking shows while the trip is on.
+        let res = w
+            .app
+            .add_ambulance(
+                Some(&w.admin.token),
+                json!({"number": "T-1", "status": "AVAILABLE", "type": "ALS",
+                       "hospital": {"id": h["id"]}, "driverInfo": "R. Kumar",
+                       "contactInfo": AMBULANCE_PHONE}),
+            )
+            .await;
+        res.assert_status(StatusCode::CREATED);
+        let amb = res.body;
         let crew = w.app.crew("crew_t", id_of(&amb)).await;
         let user = w.app.user("hana").await;
         let mut body = pickup_body();
@@ -377,4 +396,150 @@ async fn links_expire_and_are_revoked_with_one_answer_for_every_dead_link() {
             .post("/api/booking/999999/share", Some(&t.user.token), json!({}))
             .await;
     assert_eq!(unknown_booking.status, StatusCode::NOT_FOUND);
+}
+
+/// How a trip ends in [`an_ended_trip_no_longer_follows_the_ambulance`].
+#[derive(Clone, Copy, Debug)]
+enum End {
+    /// The crew takes it to the hospital and completes it.
+    Completed,
+    /// The requester cancels it while the ambulance is coming.
+    Cancelled,
+}
+
+/// Issue 22, finding 2: once a booking is final its ambulance drives on to other
+/// patients. The owner's tracking and the family's link then show the trip's end
+/// and nothing of the ambulance as it is now: no position, no ETA, no phone; the
+/// link still answers (with the final stage) while it works.
+async fn an_ended_trip_no_longer_follows_the_ambulance(end: End) {
+    let t = Trip::new().await;
+    let token = t.token().await;
+    let track = async || {
+        let res = t.w.app.get(&t.path("/track"), Some(&t.user.token)).await;
+        res.assert_status(StatusCode::OK);
+        res.body
+    };
+    // On the way: both views follow it.
+    t.w.report(&t.crew, north(1.0), 10).await;
+    let view = t.shared(&token).await.body;
+    assert_eq!(view["ambulance"]["position"]["source"], "GPS", "{view}");
+    assert!(view["etaMinutes"].is_number(), "{view}");
+    let on_the_way = track().await;
+    assert_eq!(on_the_way["ambulance"]["position"]["source"], "GPS");
+    assert_eq!(on_the_way["ambulance"]["contactInfo"], AMBULANCE_PHONE);
+
+    let ended = match end {
+        End::Completed => {
+            let mut last = Value::Null;
+            for stage in [
+                "EN_ROUTE",
+                "AT_PICKUP",
+                "TO_HOSPITAL",
+                "AT_HOSPITAL",
+                "COMPLETED",
+            ] {
+                let res =
+                    t.w.app
+                        .crew_step(
+                            Some(&t.crew.token),
+                            json!({"bookingId": t.booking["id"], "stage": stage}),
+                        )
+                        .await;
+                res.assert_status(StatusCode::OK);
+                last = res.body;
+            }
+            last
+        }
+        End::Cancelled => {
+            let res = t.w.cancel(&t.user, &t.booking).await;
+            res.assert_status(StatusCode::OK);
+            res.body
+        }
+    };
+    // Free again, the ambulance drives elsewhere (its next patient's pickup).
+    let elsewhere = (30.91, 74.62);
+    t.w.drive(&t.crew, elsewhere, 30).await;
+
+    let owner = track().await;
+    let admin =
+        t.w.app
+            .get(&t.path("/track"), Some(&t.w.admin.token))
+            .await
+            .body;
+    let res = t.shared(&token).await;
+    res.assert_status(StatusCode::OK);
+    let family = res.body;
+    for (who, view) in [("owner", &owner), ("admin", &admin), ("family", &family)] {
+        assert_eq!(view["bookingStatus"], ended["bookingStatus"], "{who}");
+        assert_eq!(view["tripStage"], ended["tripStage"], "{who}");
+        assert_eq!(view["timeline"], ended["timeline"], "{who}");
+        assert_eq!(view["ambulance"]["position"], Value::Null, "{who}: {view}");
+        assert_eq!(view["etaMinutes"], Value::Null, "{who}: {view}");
+        assert_eq!(view["ambulance"]["number"], "T-1", "{who}: as booked");
+        let mut values = vec![];
+        leaves(view, &mut values);
+        for number in [elsewhere.0, elsewhere.1, north(1.0).0] {
+            assert!(
+                !values.contains(&json!(number)),
+                "{who}: {number} in {view}"
+            );
+        }
+    }
+    for view in [&owner, &admin] {
+        assert_eq!(view["distanceKm"], Value::Null, "{view}");
+        // The phone now answers for other patients; the hospital's stays.
+        assert_eq!(view["ambulance"]["contactInfo"], Value::Null, "{view}");
+        assert!(view["hospital"]["contactInfo"].is_string(), "{view}");
+    }
+
+    // Neither view reads the ambulance at all: nothing of it to leak.
+    let reads = Arc::new(Mutex::new(Vec::<String>::new()));
+    let store = Hooks::new("ReadKeys")
+        .on_input({
+            let reads = reads.clone();
+            move |context| {
+                let input = context.input();
+                let pks: Vec<String> = if let Some(get) = input.downcast_ref::<GetItemInput>() {
+                    get.key()
+                        .into_iter()
+                        .flat_map(|k| k.get("pk"))
+                        .map(|v| format!("{v:?}"))
+                        .collect()
+                } else if let Some(batch) = input.downcast_ref::<BatchGetItemInput>() {
+                    batch
+                        .request_items()
+                        .into_iter()
+                        .flat_map(|items| items.values())
+                        .flat_map(|ka| ka.keys())
+                        .flat_map(|k| k.get("pk"))
+                        .map(|v| format!("{v:?}"))
+                        .collect()
+                } else {
+                    vec![format!("{input:?}")]
+                };
+                reads.lock().unwrap().extend(pks);
+                Ok(())
+            }
+        })
+        .on(&t.w.app.state.store);
+    let booking = store.booking(id_of(&t.booking)).await.unwrap().unwrap();
+    reads.lock().unwrap().clear();
+    store.tracking(booking).await.unwrap();
+    store.shared_trip(&token).await.unwrap();
+    let reads = reads.lock().unwrap().clone();
+    assert!(!reads.is_empty());
+    assert!(
+        reads.iter().all(|pk| !pk.contains("AMBULANCE#")),
+        "{reads:?}"
+    );
+}
+
+#[tokio::test]
+async fn a_completed_trip_no_longer_follows_the_ambulance() {
+    an_ended_trip_no_longer_follows_the_ambulance(End::Completed).await;
+}
+
+#[tokio::test]
+async fn a_cancelled_booking_no_longer_follows_the_ambulance() {
+    an_ended_trip_no_longer_follows_the_ambulance(End::Cancelled).await;
 }

@@ -229,6 +229,30 @@ async fn a_report_from_year_zero_is_refused_and_bad_items_never_fail_an_answer()
     live.assert_status(StatusCode::OK);
     assert_eq!(live.body["openBookings"], json!([]));
     assert!(unreadable("BOOKING") >= 2);
+
+    // Tracking with its ambulance and its hospital unreadable: the trip still shows.
+    let other = w.app.user("other").await;
+    let third = w.emergency(&other, &pickup_body(), Some("k3")).await;
+    third.assert_status(StatusCode::CREATED);
+    let taken = Id::try_from(third.body["ambulanceId"].as_u64().unwrap()).unwrap();
+    spoil(&w, &keys::ambulance(taken), &[("type", s("JET"))]).await;
+    let hospital = Id::try_from(third.body["hospitalId"].as_u64().unwrap()).unwrap();
+    spoil(&w, &keys::hospital(hospital), &[("latitude", s("north"))]).await;
+    let track = w
+        .app
+        .get(
+            &format!("/api/booking/{}/track", third.body["id"]),
+            Some(&other.token),
+        )
+        .await;
+    track.assert_status(StatusCode::OK);
+    assert_eq!(
+        track.body["ambulance"]["number"],
+        third.body["ambulanceNumber"]
+    );
+    assert_eq!(track.body["ambulance"]["position"], Value::Null);
+    assert_eq!(track.body["hospital"]["latitude"], Value::Null);
+    assert!(unreadable("HOSPITAL") >= 1);
 }
 
 #[tokio::test]

@@ -5,8 +5,9 @@ use serde::{Deserialize, Serialize};
 
 use super::{
     ambulance::{AmbulanceStatus, AmbulanceType},
-    booking::{BookingStatus, BookingType, Pickup, TimelineEntry, TripStage},
+    booking::{Booking, BookingStatus, BookingType, Pickup, TimelineEntry, TripStage},
     eta::{self, Eta},
+    hospital::Hospital,
     position::{Doubt, Position},
 };
 use crate::{
@@ -53,6 +54,72 @@ pub struct TrackedAmbulance {
     pub ambulance_type: AmbulanceType,
     pub contact_info: Option<String>,
     pub position: Option<Position>,
+}
+
+/// The ambulance as it is now, beside what the booking recorded of it: its phone
+/// and its shown position (`None` when it has none to show).
+#[derive(Debug, Clone, PartialEq)]
+pub struct AmbulanceNow {
+    pub contact_info: Option<String>,
+    pub position: Option<Position>,
+}
+
+/// Whether a booking's views (the owner's tracking, the family's link) follow its
+/// ambulance as it is now: its position, the ETA from it, its phone. Only while the
+/// booking is open: once it is final (COMPLETED, CANCELLED) the ambulance serves
+/// other patients, and where it drives is theirs (issue 22). A final booking's views
+/// show how the trip ended and nothing of the ambulance but its number and type as
+/// booked; the store does not even read the ambulance for them.
+pub fn follows_the_ambulance(status: BookingStatus) -> bool {
+    !status.is_final()
+}
+
+impl Tracking {
+    /// A booking's tracking view from the booking, its hospital as it is now
+    /// (`None`: removed) and its ambulance as it is now (`None`: removed, or not
+    /// read). [`follows_the_ambulance`] decides here too: for a final booking
+    /// `ambulance` is dropped, so no caller can show where it went next.
+    pub fn new(
+        booking: Booking,
+        hospital: Option<Hospital>,
+        ambulance: Option<AmbulanceNow>,
+    ) -> Tracking {
+        let now = ambulance.filter(|_| follows_the_ambulance(booking.booking_status));
+        let (contact_info, position) = now.map_or((None, None), |a| (a.contact_info, a.position));
+        let point = hospital.as_ref().map(|h| (h.latitude, h.longitude));
+        let eta = trip_eta(
+            booking.booking_status,
+            booking.trip_stage,
+            position.as_ref(),
+            booking.pickup.as_ref(),
+            point,
+        );
+        Tracking {
+            booking_id: booking.id,
+            booking_status: booking.booking_status,
+            booking_type: booking.booking_type,
+            trip_stage: booking.trip_stage,
+            timeline: booking.timeline,
+            pickup: booking.pickup,
+            hospital: TrackedHospital {
+                id: booking.hospital.id,
+                name: booking.hospital.name,
+                address: booking.hospital.address,
+                latitude: point.map(|p| p.0),
+                longitude: point.map(|p| p.1),
+                contact_info: hospital.and_then(|h| h.contact_info),
+            },
+            ambulance: TrackedAmbulance {
+                id: booking.ambulance.id,
+                number: booking.ambulance.number,
+                ambulance_type: booking.ambulance.ambulance_type,
+                contact_info,
+                position,
+            },
+            eta_minutes: eta.map(|e| e.eta_minutes),
+            distance_km: eta.map(|e| e.distance_km),
+        }
+    }
 }
 
 /// The ETA the tracking view shows: from a fresh live position to the pickup while
@@ -299,6 +366,72 @@ mod tests {
             trip_eta(Active, Some(EnRoute), None, Some(&pickup), hospital),
             None
         );
+    }
+
+    /// A booking of ambulance 4 (PB-1) to hospital 3, `status` at `stage`.
+    fn booking(status: &str, stage: Option<&str>) -> Booking {
+        serde_json::from_value(serde_json::json!({
+            "id": 7, "bookingStatus": status, "bookingType": "EMERGENCY",
+            "bookingTime": "2026-01-01T00:00:00.000Z", "userId": 1, "username": "hana",
+            "userEmail": "hana@example.com", "hospitalId": 3, "hospitalName": "Civil",
+            "hospital": {"id": 3, "name": "Civil", "address": "1 Road"},
+            "ambulanceId": 4, "ambulanceNumber": "PB-1",
+            "ambulance": {"id": 4, "number": "PB-1", "type": "ALS", "driverInfo": null},
+            "patient": {"name": null, "age": null, "gender": null, "condition": null},
+            "userPhone": null, "pickup": {"latitude": 30.1, "longitude": 74.0},
+            "tripStage": stage, "timeline": []
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn a_final_bookings_view_shows_nothing_of_the_ambulance_as_it_is_now() {
+        let hospital = Hospital {
+            id: Id::try_from(3).unwrap(),
+            name: "Civil".into(),
+            address: "1 Road".into(),
+            latitude: 30.2,
+            longitude: 74.0,
+            contact_info: Some("+91 111".into()),
+            distance: None,
+        };
+        let now = AmbulanceNow {
+            contact_info: Some("+91 222".into()),
+            position: Some(gps(30.0, 74.0, false)),
+        };
+        let view = |status, stage| {
+            Tracking::new(
+                booking(status, stage),
+                Some(hospital.clone()),
+                Some(now.clone()),
+            )
+        };
+        // Open: followed, with the ETA.
+        for (status, stage) in [("PENDING", None), ("ACTIVE", Some("EN_ROUTE"))] {
+            let t = view(status, stage);
+            assert_eq!(t.ambulance.position, now.position, "{status}");
+            assert_eq!(t.ambulance.contact_info, now.contact_info, "{status}");
+        }
+        assert!(view("ACTIVE", Some("EN_ROUTE")).eta_minutes.is_some());
+        // Final: the trip's end only, whatever the store passed in.
+        for (status, stage) in [
+            ("COMPLETED", Some("AT_HOSPITAL")),
+            ("CANCELLED", Some("EN_ROUTE")),
+            ("CANCELLED", None),
+        ] {
+            let t = view(status, stage);
+            assert_eq!(
+                (&t.ambulance.position, &t.ambulance.contact_info),
+                (&None, &None),
+                "{status}"
+            );
+            assert_eq!((t.eta_minutes, t.distance_km), (None, None), "{status}");
+            assert_eq!(t.ambulance.number, "PB-1", "as booked");
+            assert_eq!(t.hospital.contact_info.as_deref(), Some("+91 111"));
+            assert!(!follows_the_ambulance(t.booking_status));
+        }
+        assert!(follows_the_ambulance(BookingStatus::Pending));
+        assert!(follows_the_ambulance(BookingStatus::Active));
     }
 
     #[test]

@@ -21,8 +21,8 @@ use crate::{
         ambulance,
         booking::Booking,
         dispatch::{
-            self, Bbox, LIVE_LIMIT, Live, LiveAmbulance, OpenBooking, PositionDoubt,
-            TrackedAmbulance, TrackedHospital, Tracking,
+            self, AmbulanceNow, Bbox, LIVE_LIMIT, Live, LiveAmbulance, OpenBooking, PositionDoubt,
+            Tracking,
         },
         position::{Position, PositionedAmbulance},
     },
@@ -74,51 +74,34 @@ impl Store {
         ))
     }
 
-    /// A booking's tracking view: its ambulance, that ambulance's position and the
-    /// hospital, read at once; the ETA from `domain::dispatch::trip_eta`.
+    /// A booking's tracking view: its ambulance as it is now (the item and its
+    /// position) and the hospital, read at once; the view and its ETA from
+    /// `domain::dispatch`. A final booking's ambulance is not read at all: its view
+    /// may show nothing of it (`dispatch::follows_the_ambulance`, issue 22).
     pub async fn tracking(&self, booking: Booking) -> Result<Tracking, ApiError> {
-        let (item, last, hospital) = tokio::try_join!(
-            self.ambulance_item(booking.ambulance_id),
-            self.last_position(booking.ambulance_id),
-            self.hospital(booking.hospital_id)
-        )?;
-        let position = match &item {
-            Some(item) => Some(self.shown_position(item, last.as_ref()).await?),
-            None => None,
+        let ambulance = async {
+            if !dispatch::follows_the_ambulance(booking.booking_status) {
+                return Ok(None);
+            }
+            let id = booking.ambulance_id;
+            // Read as a page part: an item that does not read shows as absent.
+            let key = keys::ambulance(id);
+            let (item, last) = tokio::try_join!(
+                self.get_readable::<AmbulanceItem>(&key),
+                self.last_position(id)
+            )?;
+            let Some(item) = item else {
+                return Ok(None);
+            };
+            let position = self.shown_position(&item, last.as_ref()).await?;
+            Ok(Some(AmbulanceNow {
+                contact_info: item.contact_info,
+                position: Some(position),
+            }))
         };
-        let point = hospital.as_ref().map(|h| (h.latitude, h.longitude));
-        let eta = dispatch::trip_eta(
-            booking.booking_status,
-            booking.trip_stage,
-            position.as_ref(),
-            booking.pickup.as_ref(),
-            point,
-        );
-        Ok(Tracking {
-            booking_id: booking.id,
-            booking_status: booking.booking_status,
-            booking_type: booking.booking_type,
-            trip_stage: booking.trip_stage,
-            timeline: booking.timeline,
-            pickup: booking.pickup,
-            hospital: TrackedHospital {
-                id: booking.hospital.id,
-                name: booking.hospital.name,
-                address: booking.hospital.address,
-                latitude: point.map(|p| p.0),
-                longitude: point.map(|p| p.1),
-                contact_info: hospital.and_then(|h| h.contact_info),
-            },
-            ambulance: TrackedAmbulance {
-                id: booking.ambulance.id,
-                number: booking.ambulance.number,
-                ambulance_type: booking.ambulance.ambulance_type,
-                contact_info: item.and_then(|i| i.contact_info),
-                position,
-            },
-            eta_minutes: eta.map(|e| e.eta_minutes),
-            distance_km: eta.map(|e| e.distance_km),
-        })
+        let (ambulance, hospital) =
+            tokio::try_join!(ambulance, self.readable_hospital(booking.hospital_id))?;
+        Ok(Tracking::new(booking, hospital, ambulance))
     }
 
     /// The dispatcher's map: ambulances shown inside `bbox` and open bookings with

@@ -133,6 +133,15 @@ impl Store {
         self.get(&keys::hospital(id)).await
     }
 
+    /// [`Store::hospital`] for a page that can be shown without it: an item that
+    /// does not read is absent (logged and counted).
+    pub(crate) async fn readable_hospital(&self, id: Id) -> Result<Option<Hospital>, ApiError> {
+        Ok(self
+            .get_readable::<HospitalItem>(&keys::hospital(id))
+            .await?
+            .map(Hospital::from))
+    }
+
     pub async fn hospital(&self, id: Id) -> Result<Option<Hospital>, ApiError> {
         Ok(self.hospital_item(id).await?.map(Hospital::from))
     }

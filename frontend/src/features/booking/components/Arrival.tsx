@@ -7,7 +7,11 @@ import { isOpen } from '../status'
 /** What the ETA card needs: the owner's tracking has all of it, the shared view all but the distance. */
 export type ArrivalTrip = Pick<Tracking, 'bookingStatus' | 'tripStage' | 'etaMinutes'> & { distanceKm?: number | null }
 
-/** When the ambulance comes (or where the trip stands), and how far to trust its position. */
+/**
+ * When the ambulance comes (or where the trip stands), and how far to trust its position.
+ * Once the booking is final the server sends no position or ETA (issue 22): how it ended, and why
+ * the ambulance is gone from the map.
+ */
 export function Arrival({ trip, fresh }: { trip: ArrivalTrip; fresh: Freshness }) {
   const stage = trip.bookingStatus === 'ACTIVE' ? trip.tripStage : null
   const heading =
@@ -39,6 +43,7 @@ export function Arrival({ trip, fresh }: { trip: ArrivalTrip; fresh: Freshness }
           <p className="font-medium text-slate-800">{fresh.kind === 'standIn' ? S.tracking.noEtaNever : S.tracking.noEtaStale}</p>
         ))}
       {trip.bookingStatus === 'PENDING' && <p className="text-sm text-slate-600">{S.tracking.waitingForCrew}</p>}
+      {!open && <p className="text-slate-800">{S.tracking.ended}</p>}
       {open && (
         <p className={`flex items-start gap-2 text-sm ${fresh.kind === 'stale' ? 'font-medium text-amber-900' : 'text-slate-600'}`}>
           <span className={`mt-1.5 h-2 w-2 shrink-0 rounded-full ${tone}`} aria-hidden="true" /> {fresh.text}

@@ -47,6 +47,31 @@ describe('SharedTrackingPage', () => {
     expect(await screen.findByText('The ambulance is at the pickup.')).toBeInTheDocument()
   })
 
+  // Issue 22: once the booking is final the link shows how the trip ended, and no ambulance.
+  it.each([
+    ['COMPLETED', 'AT_HOSPITAL', 'Trip completed', 'This trip is completed.'],
+    ['CANCELLED', 'EN_ROUTE', 'Booking cancelled', 'This booking was cancelled.'],
+  ] as const)('a %s trip: the final stage only, no marker, ETA or position', async (status, stage, title, heading) => {
+    fakeClock()
+    const ended = shared({ bookingStatus: status, tripStage: stage, etaMinutes: null, ambulance: { ...shared().ambulance, position: null } })
+    open({ 'GET /booking/shared/tok-1': () => json(200, ended) })
+    const h1 = await screen.findByRole('heading', { level: 1, name: title })
+    expect(h1.nextElementSibling).toHaveTextContent(/^Ambulance PB-31 \(Advanced life support\)$/)
+    expect(screen.queryByRole('heading', { name: 'Ambulance on its way' })).not.toBeInTheDocument()
+    const card = within(screen.getByRole('region', { name: heading }))
+    expect(card.getByText('The ambulance is no longer shown on the map.')).toBeInTheDocument()
+    for (const text of [/ETA/, /^Live/, /Last known/, /No position reported/, /at its hospital/]) {
+      expect(screen.queryByText(text)).not.toBeInTheDocument()
+    }
+    expect(within(screen.getByRole('region', { name: 'Destination hospital' })).getByText('City Hospital')).toBeInTheDocument()
+    const map = await screen.findByRole('region', { name: 'Map of the destination hospital' }, LAZY_MAP)
+    expect(within(map).queryByText(/^Ambulance/)).not.toBeInTheDocument()
+    expect(map.querySelectorAll('.leaflet-marker-icon')).toHaveLength(1)
+    expect(map.querySelector('[title^="Ambulance"]')).toBeNull()
+    await elapse(60_000)
+    expect(screen.queryByText(/last updated/i)).not.toBeInTheDocument()
+  })
+
   it('one message for a link unknown, expired or stopped, without a retry', async () => {
     open({ 'GET /booking/shared/tok-1': () => json(404, { message: 'Not found' }) })
     expect(await screen.findByRole('heading', { name: 'This tracking link does not work' })).toBeInTheDocument()

@@ -10,7 +10,7 @@ import { S } from '@/strings'
 import { useSharedTrip } from '../api/share'
 import { useTripFreshness } from '../api/track'
 import { Arrival } from '../components/Arrival'
-import { tripLabel } from '../status'
+import { isOpen, tripLabel } from '../status'
 
 const TrackingMap = lazy(() => import('../components/TrackingMap'))
 
@@ -18,7 +18,8 @@ const TrackingMap = lazy(() => import('../components/TrackingMap'))
  * /t/:token, public: what the family may see of a trip: the ambulance on the map, the
  * stage, the ETA and the destination hospital. Nothing about the patient, the pickup or
  * the requester (the server does not send them). One message for a link that is
- * unknown, expired or stopped.
+ * unknown, expired or stopped. Once the booking is final, how the trip ended and nothing of
+ * the ambulance but its number and type: the server sends no position or ETA then (issue 22).
  */
 export default function SharedTrackingPage() {
   const token = useParams().token ?? ''
@@ -37,17 +38,20 @@ export default function SharedTrackingPage() {
   if (!trip.data) return <ErrorState message={S.sharedTrip.failed} error={trip.error} onRetry={() => trip.refetch()} />
 
   const t = trip.data
+  const open = isOpen(t.bookingStatus)
+  const title = open ? S.sharedTrip.title : t.bookingStatus === 'COMPLETED' ? S.sharedTrip.completedTitle : S.sharedTrip.cancelledTitle
   return (
     <div className="mx-auto max-w-3xl space-y-5">
       <div>
-        <h1 className="text-2xl font-bold">{S.sharedTrip.title}</h1>
+        <h1 className="text-2xl font-bold">{title}</h1>
         <p className="text-slate-600">
-          {tripLabel(t)} · {S.tracking.ambulance} <span className="whitespace-nowrap">{t.ambulance.number}</span> ({ambulanceTypeLabel[t.ambulance.type] ?? t.ambulance.type})
+          {open && `${tripLabel(t)} · `}
+          {S.tracking.ambulance} <span className="whitespace-nowrap">{t.ambulance.number}</span> ({ambulanceTypeLabel[t.ambulance.type] ?? t.ambulance.type})
         </p>
       </div>
-      <LastUpdated updatedAt={trip.dataUpdatedAt} failing={trip.isError} />
+      {open && <LastUpdated updatedAt={trip.dataUpdatedAt} failing={trip.isError} />}
       <Suspense fallback={<div role="status" className="h-72 animate-pulse rounded-xl bg-slate-100 md:h-96">{S.mapLoading}</div>}>
-        <TrackingMap trip={t} fresh={fresh} label={S.sharedTrip.mapLabel} />
+        <TrackingMap trip={t} fresh={fresh} label={open ? S.sharedTrip.mapLabel : S.sharedTrip.mapLabelEnded} />
       </Suspense>
       <div className="grid gap-4 sm:grid-cols-2">
         <Arrival trip={t} fresh={fresh} />

@@ -86,6 +86,45 @@ describe('TrackBookingPage', () => {
     expect(screen.getByText('Waiting for the crew to accept. The ambulance is held for you.')).toBeInTheDocument()
   })
 
+  // Issue 22: the server sends no position, ETA or phone of the ambulance once the booking is final.
+  it.each([
+    ['COMPLETED', 'AT_HOSPITAL', 'This trip is completed.'],
+    ['CANCELLED', 'EN_ROUTE', 'This booking was cancelled.'],
+  ] as const)('a %s booking shows how the trip ended and no ambulance: no marker, ETA or position', async (status, stage, heading) => {
+    fakeClock()
+    const ended = trip({
+      bookingStatus: status,
+      tripStage: stage,
+      timeline: [...trip().timeline, { stage: status, at: '2026-03-01T10:05:00Z' }],
+      ambulance: { ...trip().ambulance, contactInfo: null, position: null },
+      etaMinutes: null,
+      distanceKm: null,
+    })
+    open({ 'GET /booking/12/track': () => json(200, ended) })
+    const card = within(await screen.findByRole('region', { name: heading }))
+    expect(card.getByText('The ambulance is no longer shown on the map.')).toBeInTheDocument()
+    // No ETA, and nothing saying where the ambulance is or was.
+    for (const text of [/ETA/, /^Live/, /Last known/, /No position reported/, /at its hospital/, /Updates every few seconds/]) {
+      expect(screen.queryByText(text)).not.toBeInTheDocument()
+    }
+    expect(screen.queryByRole('link', { name: /^Call the ambulance/ })).not.toBeInTheDocument()
+    expect(screen.getByRole('link', { name: /^Call the hospital/ })).toBeInTheDocument()
+    // The map: the pickup and the hospital, no ambulance marker and no ambulance in its legend.
+    const map = await screen.findByRole('region', { name: 'Map of the pickup and the hospital' }, LAZY_MAP)
+    expect(within(map).getByText('Pickup')).toBeInTheDocument()
+    expect(within(map).getByText('Hospital')).toBeInTheDocument()
+    expect(within(map).queryByText(/^Ambulance/)).not.toBeInTheDocument()
+    expect(map.querySelectorAll('.leaflet-marker-icon')).toHaveLength(2)
+    expect(map.querySelector('[title^="Ambulance"]')).toBeNull()
+    // The timeline ends with how it ended.
+    const steps = within(screen.getByRole('region', { name: 'Trip timeline' })).getAllByRole('listitem')
+    expect(steps.at(-1)).toHaveAttribute('aria-current', 'step')
+    expect(steps.at(-1)!.textContent).toMatch(status === 'COMPLETED' ? /^Completed/ : /^Cancelled/)
+    // Nothing will change: no "last updated" note once the polling has stopped.
+    await elapse(60_000)
+    expect(screen.queryByText(/last updated/i)).not.toBeInTheDocument()
+  })
+
   it('cancels after a confirmation while allowed', async () => {
     let answer = trip({ bookingStatus: 'PENDING', tripStage: null })
     const { calls } = open({

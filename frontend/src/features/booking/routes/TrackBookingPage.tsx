@@ -89,12 +89,13 @@ function Track({ id, back, admin }: { id: number; back: ReactNode; admin: boolea
           <span className="font-semibold">{S.emergency.dispatched}</span> {!admin && t.bookingType === 'EMERGENCY' && S.emergency.dispatchedPatient}
         </Alert>
       )}
-      <LastUpdated updatedAt={trip.dataUpdatedAt} failing={trip.isError} />
+      {/* A final booking no longer changes: how old the answer is does not matter. */}
+      {open && <LastUpdated updatedAt={trip.dataUpdatedAt} failing={trip.isError} />}
       {flash && <Alert tone={flash.tone}>{flash.text}</Alert>}
       <div className="grid gap-6 lg:grid-cols-[1fr_22rem] lg:grid-rows-[auto_1fr]">
         <div className="space-y-3 lg:col-start-1">
           <Suspense fallback={<div role="status" className="h-72 animate-pulse rounded-xl bg-slate-100 md:h-[28rem]">{S.mapLoading}</div>}>
-            <TrackingMap trip={t} fresh={fresh} />
+            <TrackingMap trip={t} fresh={fresh} label={open ? S.tracking.mapLabel : S.tracking.mapLabelEnded} />
           </Suspense>
           {open && online && (
             <p className="flex items-center gap-2 text-sm text-slate-600">
