@@ -42,6 +42,10 @@ export async function crewWithAFreeAmbulance(browser: Browser, where: { latitude
       const number = (await heading.innerText()).trim().replace(/^Ambulance /, '')
       const subtitle = await heading.locator('xpath=following-sibling::p[1]').innerText()
       const hospital = subtitle.split(' · ').slice(1).join(' · ')
+      // The server has taken its position at `where` before the test goes on. A phone that
+      // another test left kilometres away is believed there only after 20 s of agreeing
+      // reports (the speed rule answers 409 until then; the app tries again every 5 s).
+      await expect(page.getByText('Sharing your location')).toBeVisible({ timeout: 60_000 })
       return { page, number, hospital, username: `crew${n}` }
     }
     await page.context().close()
