@@ -24,7 +24,7 @@ use crate::{
             self, AmbulanceNow, Bbox, LIVE_LIMIT, Live, LiveAmbulance, OpenBooking, PositionDoubt,
             Tracking,
         },
-        position::{Position, PositionedAmbulance},
+        position::{Doubt, Position, PositionedAmbulance},
     },
     error::ApiError,
     geo::haversine_km,
@@ -146,15 +146,7 @@ impl Store {
                 let (last, doubt) = last.map_or((None, None), |k| (Some(k.fix), k.doubt));
                 let position = Position::shown(last.as_ref(), hospital, now);
                 if bbox.contains(position.latitude, position.longitude) {
-                    out.push(LiveAmbulance {
-                        id: item.id,
-                        number: item.number,
-                        ambulance_type: item.ambulance_type,
-                        status: item.status,
-                        hospital_id: item.hospital_id,
-                        position: Some(position),
-                        position_doubt: doubt.map(PositionDoubt::from),
-                    });
+                    out.push(live_row(item, position, doubt));
                 }
             }
             if out.len() >= LIVE_LIMIT {
@@ -207,15 +199,7 @@ impl Store {
                 let kept = lasts.remove(&item.id)?;
                 let position = Position::shown(Some(&kept.fix), kept.fix.point(), now);
                 bbox.contains(position.latitude, position.longitude)
-                    .then(|| LiveAmbulance {
-                        id: item.id,
-                        number: item.number,
-                        ambulance_type: item.ambulance_type,
-                        status: item.status,
-                        hospital_id: item.hospital_id,
-                        position: Some(position),
-                        position_doubt: kept.doubt.map(PositionDoubt::from),
-                    })
+                    .then(|| live_row(item, position, kept.doubt))
             })
             .collect())
     }
@@ -264,6 +248,19 @@ impl Store {
                 ambulance_id: b.ambulance_id,
             })
             .collect())
+    }
+}
+
+/// An ambulance's row of the live map.
+fn live_row(item: AmbulanceItem, position: Position, doubt: Option<Doubt>) -> LiveAmbulance {
+    LiveAmbulance {
+        id: item.id,
+        number: item.number,
+        ambulance_type: item.ambulance_type,
+        status: item.status,
+        hospital_id: item.hospital_id,
+        position: Some(position),
+        position_doubt: doubt.map(PositionDoubt::from),
     }
 }
 

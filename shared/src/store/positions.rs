@@ -350,34 +350,38 @@ impl Store {
             self.stored_position(ambulance),
             self.ambulance_item(ambulance)
         );
-        let (verdict, read) = match stored? {
-            Stored::None => (Verdict::Take, None),
-            Stored::Unreadable => (Verdict::Take, Some(None)),
-            Stored::Item(kept) => (kept.track().judge(&report, now), Some(Some(*kept))),
+        let stored = stored?;
+        let verdict = match &stored {
+            Stored::Item(kept) => kept.track().judge(&report, now),
+            // Nothing to judge against: never reported, or an item that does not read.
+            Stored::None | Stored::Unreadable => Verdict::Take,
         };
         let written_at = Timestamp::new(now).ok_or_else(|| ApiError::internal("bad clock"))?;
-        let next = match (&verdict, &read) {
+        let rev = match &stored {
+            Stored::Item(kept) => kept.rev + 1,
+            Stored::None | Stored::Unreadable => 1,
+        };
+        let next = match (&verdict, &stored) {
             (Verdict::Ignore, _) => return Ok(Reported::Ignored),
-            (Verdict::Take, _) => PositionItem::new(ambulance, report.clone(), written_at),
-            (Verdict::Refuse(doubt), Some(Some(kept))) => PositionItem {
+            (Verdict::Take, _) => PositionItem {
+                rev,
+                ..PositionItem::new(ambulance, report.clone(), written_at)
+            },
+            (Verdict::Refuse(doubt), Stored::Item(kept)) => PositionItem {
                 doubt: Some(doubt.clone()),
                 written_at: Some(written_at),
-                ..kept.clone()
+                rev,
+                ..(**kept).clone()
             },
             (Verdict::Refuse(_), _) => return Err(ApiError::internal("a doubt with nothing kept")),
         };
-        let previous_rev = read.as_ref().and_then(|r| r.as_ref()).map_or(0, |k| k.rev);
-        let write = Write::put(&PositionItem {
-            rev: previous_rev + 1,
-            ..next
-        });
-        let write = match read {
-            None => write.absent(),
+        let write = match &stored {
+            Stored::None => Write::put(&next).absent(),
             // Replaced whatever it holds: it cannot be judged.
-            Some(None) => write,
-            Some(Some(_)) => write
+            Stored::Unreadable => Write::put(&next),
+            Stored::Item(kept) => Write::put(&next)
                 .when("(attribute_not_exists(rev) OR rev = :rev)")
-                .value(":rev", previous_rev),
+                .value(":rev", kept.rev),
         };
         if !self.put_if(write).await? {
             return Ok(Reported::Ignored);
@@ -490,33 +494,30 @@ impl Store {
             if usable {
                 continue;
             }
-            let status = format!("{}", AmbulanceStatus::Available);
-            let mut tx = super::Tx::new();
+            // The entry, written or deleted on the condition that the ambulance is
+            // (`=`) or is not (`<>`) AVAILABLE, in one transaction.
+            let if_available = |entry: Write, is: &str| {
+                let mut tx = super::Tx::new();
+                tx.push(super::Label::FreeEntry(ambulance), entry);
+                tx.push(
+                    super::Label::Ambulance(ambulance),
+                    Write::check(keys::ambulance(ambulance))
+                        .name("#st", "status")
+                        .when(format!("#st {is} :avail"))
+                        .value(":avail", AmbulanceStatus::Available),
+                );
+                tx
+            };
             match self.free_spot(ambulance).await? {
                 Some(spot) => {
-                    tx.push(super::Label::FreeEntry(ambulance), spot.entry());
-                    tx.push(
-                        super::Label::Ambulance(ambulance),
-                        Write::check(keys::ambulance(ambulance))
-                            .name("#st", "status")
-                            .when("#st = :avail")
-                            .value(":avail", &status),
-                    );
-                    if self.commit(tx).await.is_ok() {
+                    if self.commit(if_available(spot.entry(), "=")).await.is_ok() {
                         repair.free_rebuilt += 1;
                         continue;
                     }
                     // Not AVAILABLE (any more): the entry must not exist.
-                    let mut tx = super::Tx::new();
-                    tx.push(super::Label::FreeEntry(ambulance), Write::delete(key));
-                    tx.push(
-                        super::Label::Ambulance(ambulance),
-                        Write::check(keys::ambulance(ambulance))
-                            .name("#st", "status")
-                            .when("#st <> :avail")
-                            .value(":avail", &status),
-                    );
-                    self.commit(tx).await.map_err(super::TxError::into_api)?;
+                    self.commit(if_available(Write::delete(key), "<>"))
+                        .await
+                        .map_err(super::TxError::into_api)?;
                 }
                 None => self.delete_item(&key).await?,
             }
