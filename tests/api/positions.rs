@@ -659,6 +659,28 @@ async fn an_impossible_jump_is_refused_and_shown_to_the_dispatcher_until_a_new_t
         json!(31.7005)
     );
     assert_eq!(live().await["positionDoubt"], Value::Null);
+
+    // A phone that has not moved sends the same fix, with its time, again and again:
+    // 20 s of it by the server's clock are a new track too.
+    let still =
+        json!({"latitude": 30.70, "longitude": 74.40, "recordedAt": format_rfc3339(store.now())});
+    let mut statuses = vec![];
+    for _ in 0..6 {
+        store.advance_clock(Duration::seconds(5));
+        let res = f
+            .app
+            .put("/api/crew/location", Some(&crew.token), still.clone())
+            .await;
+        statuses.push(res.status);
+    }
+    assert_eq!(
+        statuses,
+        [409, 409, 409, 409, 204, 204].map(|s| StatusCode::from_u16(s).unwrap())
+    );
+    assert_eq!(
+        me(&f, &crew).await["ambulance"]["position"]["latitude"],
+        30.70
+    );
 }
 
 #[tokio::test]

@@ -226,8 +226,8 @@ impl Sighting {
 }
 
 /// Reports not taken because they imply an impossible speed from the last accepted
-/// position: the latest of them, since when they agree with each other, and the
-/// speed the latest implied. The dispatcher's map shows it.
+/// position: the latest of them, since when (by the server's clock) they agree with
+/// each other, and the speed the latest implied. The dispatcher's map shows it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Doubt {
@@ -260,13 +260,13 @@ pub enum Verdict {
 }
 
 impl Track {
-    /// The rules of a report, in order: the write bound (server clock), the time
-    /// order, then the speed (a doubt that held for [`NEW_TRACK_AFTER`] is a new
-    /// track).
-    pub fn judge(&self, report: &Sighting, now: OffsetDateTime) -> Verdict {
+    /// The rules of a report received at `now` (the server's clock), in order: the
+    /// write bound, the time order, then the speed (a doubt that held for
+    /// [`NEW_TRACK_AFTER`] is a new track).
+    pub fn judge(&self, report: &Sighting, now: Timestamp) -> Verdict {
         if self
             .written_at
-            .is_some_and(|w| now - w.get() < MIN_INTERVAL)
+            .is_some_and(|w| now.get() - w.get() < MIN_INTERVAL)
         {
             return Verdict::Ignore;
         }
@@ -280,18 +280,20 @@ impl Track {
         if speed_kmh <= MAX_SPEED_KMH {
             return Verdict::Take;
         }
-        // Agrees with the reports refused before it: the same doubtful track.
+        // Agrees with the reports refused before it (a phone that has not moved
+        // sends the same fix again): the same doubtful track, timed by the server's
+        // clock, since a still phone's fixes keep their time.
         let since = match &self.doubt {
             Some(d)
-                if d.latest.fix.recorded_at < report.fix.recorded_at
+                if d.latest.fix.recorded_at <= report.fix.recorded_at
                     && d.latest.speed_to(report) <= MAX_SPEED_KMH =>
             {
-                if report.fix.recorded_at.get() - d.since.get() >= NEW_TRACK_AFTER {
+                if now.get() - d.since.get() >= NEW_TRACK_AFTER {
                     return Verdict::Take;
                 }
                 d.since
             }
-            _ => report.fix.recorded_at,
+            _ => now,
         };
         Verdict::Refuse(Doubt {
             latest: report.clone(),
@@ -389,7 +391,6 @@ mod tests {
 
     #[test]
     fn every_verdict_of_a_report() {
-        let now = NOW + Duration::seconds(600);
         let at = |secs: i64| Timestamp::new(NOW + Duration::seconds(secs)).unwrap();
         let track = |last: Option<Sighting>, doubt: Option<Doubt>, written: i64| Track {
             last,
@@ -399,9 +400,10 @@ mod tests {
         let home = sighting(30.0, 75.0, 0, Some(10.0));
         // 111 km away one minute later: 6 660 km/h.
         let far = sighting(31.0, 75.0, 60, Some(10.0));
-        let far_doubt = |since: i64| Doubt {
+        // Doubts begun `secs` before now (the server's clock).
+        let far_doubt = |secs: i64| Doubt {
             latest: far.clone(),
-            since: at(since),
+            since: at(600 - secs),
             speed_kmh: 6000.0,
         };
         let cases: Vec<(&str, Track, Sighting, Verdict)> = vec![
@@ -441,33 +443,39 @@ mod tests {
                 far.clone(),
                 Verdict::Refuse(Doubt {
                     latest: far.clone(),
-                    since: at(60),
+                    since: at(600),
                     speed_kmh: 6659.0,
                 }),
             ),
             (
                 "a doubt that agrees for less than 20 s stays a doubt, since its start",
-                track(Some(home.clone()), Some(far_doubt(60)), 0),
+                track(Some(home.clone()), Some(far_doubt(19)), 0),
                 sighting(31.0, 75.0, 79, None),
                 Verdict::Refuse(Doubt {
                     latest: sighting(31.0, 75.0, 79, None),
-                    since: at(60),
+                    since: at(581),
                     speed_kmh: 5058.0,
                 }),
             ),
             (
                 "a doubt that agrees for 20 s is a new track",
-                track(Some(home.clone()), Some(far_doubt(60)), 0),
+                track(Some(home.clone()), Some(far_doubt(20)), 0),
                 sighting(31.0, 75.0, 80, None),
                 Verdict::Take,
             ),
             (
+                "the same fix sent again for 20 s (a phone that has not moved) too",
+                track(Some(home.clone()), Some(far_doubt(20)), 0),
+                far.clone(),
+                Verdict::Take,
+            ),
+            (
                 "a jump elsewhere starts a new doubt",
-                track(Some(home.clone()), Some(far_doubt(60)), 0),
+                track(Some(home.clone()), Some(far_doubt(30)), 0),
                 sighting(29.0, 75.0, 90, None),
                 Verdict::Refuse(Doubt {
                     latest: sighting(29.0, 75.0, 90, None),
-                    since: at(90),
+                    since: at(600),
                     speed_kmh: 4439.0,
                 }),
             ),
@@ -479,7 +487,7 @@ mod tests {
             ),
         ];
         for (what, track, report, want) in cases {
-            assert_eq!(track.judge(&report, now), want, "{what}");
+            assert_eq!(track.judge(&report, at(600)), want, "{what}");
         }
     }
 

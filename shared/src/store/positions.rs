@@ -351,12 +351,12 @@ impl Store {
             self.ambulance_item(ambulance)
         );
         let stored = stored?;
+        let written_at = Timestamp::new(now).ok_or_else(|| ApiError::internal("bad clock"))?;
         let verdict = match &stored {
-            Stored::Item(kept) => kept.track().judge(&report, now),
+            Stored::Item(kept) => kept.track().judge(&report, written_at),
             // Nothing to judge against: never reported, or an item that does not read.
             Stored::None | Stored::Unreadable => Verdict::Take,
         };
-        let written_at = Timestamp::new(now).ok_or_else(|| ApiError::internal("bad clock"))?;
         let rev = match &stored {
             Stored::Item(kept) => kept.rev + 1,
             Stored::None | Stored::Unreadable => 1,
