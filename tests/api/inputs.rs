@@ -489,3 +489,64 @@ async fn a_long_history_comes_in_pieces_of_a_hundred() {
         res.assert_field(StatusCode::BAD_REQUEST, "before");
     }
 }
+
+/// Issue 22: serde reads a struct from a JSON array by position, so
+/// `["demo","demo12345"]` signed in and `[164,"AT_PICKUP"]` moved a trip. A body, and
+/// any object in it, is a JSON object: anything else is a 400 saying so, naming the
+/// field when it is not the whole body, and nothing is done.
+#[tokio::test]
+async fn bodies_and_the_objects_in_them_are_json_objects_never_arrays() {
+    use crate::{
+        crew::id_of,
+        emergency::{World, north, pickup_body},
+    };
+    let w = World::new().await;
+    let app = &w.app;
+    let h = w.hospital("Civil", north(2.0)).await;
+    let amb = w.ambulance(&h, "A-1", "ALS").await;
+    let crew = app.crew("arrayed_crew", id_of(&amb)).await;
+    let user = app.user("arrayed").await;
+    let trip = w.emergency(&user, &pickup_body(), None).await;
+    trip.assert_status(StatusCode::CREATED);
+
+    let refused = |res: &shared::testing::TestResponse, field: Option<&str>| {
+        assert_eq!(
+            (res.status, res.field()),
+            (StatusCode::BAD_REQUEST, field),
+            "{}: {:?}",
+            res.request,
+            res.body
+        );
+        assert!(res.message().contains("JSON object"), "{}", res.message());
+    };
+    let login = app
+        .login(json!(["arrayed", shared::testing::TEST_PASSWORD]))
+        .await;
+    refused(&login, None);
+    assert!(login.body.get("token").is_none());
+    let step = app
+        .crew_step(Some(&crew.token), json!([trip.body["id"], "EN_ROUTE"]))
+        .await;
+    refused(&step, None);
+    let me = app.get("/api/crew/me", Some(&crew.token)).await;
+    assert_eq!(me.body["job"]["tripStage"], "DISPATCHED", "{:?}", me.body);
+    // An object inside the body, by position: refused naming it.
+    let book = json!({"hospitalId": h["id"], "ambulanceId": amb["id"],
+        "patient": ["P", 40, "Male", "c"]});
+    refused(&app.book(Some(&user.token), book).await, Some("patient"));
+    let other = app.user("arrayed_too").await;
+    let emergency = json!({"pickup": [30.7, 74.35]});
+    refused(&w.emergency(&other, &emergency, None).await, Some("pickup"));
+    // The same bodies as objects still work.
+    let login = app
+        .login(json!({"username": "arrayed", "password": shared::testing::TEST_PASSWORD}))
+        .await;
+    login.assert_status(StatusCode::OK);
+    let step = app
+        .crew_step(
+            Some(&crew.token),
+            json!({"bookingId": trip.body["id"], "stage": "EN_ROUTE"}),
+        )
+        .await;
+    step.assert_status(StatusCode::OK);
+}
