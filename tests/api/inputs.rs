@@ -21,7 +21,9 @@ use shared::{
 /// Values found stored by probing: control characters and bidirectional overrides
 /// (refused anywhere), and text with nothing visible (blank: refused where a value
 /// is required, "none" where it is optional).
-const CONTROL: [&str; 8] = [
+/// Issue 22 added noncharacters (a name of only U+FFFF was stored) and the line and
+/// paragraph separators, which break lines where no line feed is.
+const CONTROL: [&str; 15] = [
     "a\u{0}b",
     "x\u{1b}[2J",
     "bell\u{7}",
@@ -30,6 +32,13 @@ const CONTROL: [&str; 8] = [
     "a\u{2066}b\u{2069}",
     "\u{200f}rtl",
     "one\rtwo",
+    "\u{ffff}",
+    "name\u{fffe}",
+    "a\u{fdd0}b",
+    "x\u{1fffe}y",
+    "\u{10ffff}z",
+    "one\u{2028}two",
+    "one\u{2029}two",
 ];
 const BLANK: [&str; 5] = [
     "\u{200b}\u{200b}",
