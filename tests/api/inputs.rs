@@ -559,3 +559,60 @@ async fn bodies_and_the_objects_in_them_are_json_objects_never_arrays() {
         .await;
     step.assert_status(StatusCode::OK);
 }
+
+/// Issue 22: `gender` was case-sensitive while `stage` and `type` were not. Every
+/// enum is read whatever its case and answered in its one spelling.
+#[tokio::test]
+async fn every_enum_is_read_in_any_case_and_answered_in_one_spelling() {
+    let app = TestApp::new(api_tests::system).await;
+    let admin = app.admin().await;
+    let user = app.user("casual").await;
+    let hospital = app.seed_hospital("General", 30.0, 74.0).await;
+    let res = app
+        .add_ambulance(
+            Some(&admin.token),
+            json!({"number": "E-1", "status": "available", "type": "als",
+                "hospital": {"id": hospital.id}}),
+        )
+        .await;
+    res.assert_status(StatusCode::CREATED);
+    assert_eq!(
+        (&res.body["status"], &res.body["type"]),
+        (&json!("AVAILABLE"), &json!("ALS"))
+    );
+    let booked = app
+        .book(
+            Some(&user.token),
+            json!({"hospitalId": hospital.id, "ambulanceId": res.body["id"], "bookingType": "Emergency",
+                "patient": {"name": "P", "age": 40, "gender": "fEMALE", "condition": "c"}}),
+        )
+        .await;
+    booked.assert_status(StatusCode::CREATED);
+    assert_eq!(booked.body["bookingType"], "EMERGENCY");
+    assert_eq!(booked.body["patient"]["gender"], "Female");
+    let moved = app
+        .patch(
+            &format!(
+                "/api/admin/bookings/status?bookingId={}&status=active",
+                booked.body["id"]
+            ),
+            Some(&admin.token),
+        )
+        .await;
+    moved.assert_status(StatusCode::OK);
+    assert_eq!(moved.body["bookingStatus"], "ACTIVE");
+    // A value that is none of them is still a 400 naming the field and the values.
+    let bad = app
+        .book(
+            Some(&user.token),
+            json!({"hospitalId": hospital.id, "ambulanceId": res.body["id"],
+                "patient": {"name": "P", "age": 40, "gender": "m", "condition": "c"}}),
+        )
+        .await;
+    bad.assert_field(StatusCode::BAD_REQUEST, "patient.gender");
+    assert!(
+        bad.message().contains("Male, Female or Other"),
+        "{}",
+        bad.message()
+    );
+}
