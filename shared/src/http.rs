@@ -176,6 +176,13 @@ impl PageQuery {
     }
 }
 
+/// The query of a list that takes no parameters: any parameter is unknown, a 400
+/// naming it, as every other list answers (issue 22: `/api/admin/ambulances/all`
+/// took `?page=-1`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NoQuery {}
+
 /// `?userId=`: the user a request acts for (the caller when absent; only an admin
 /// may name someone else, see `Caller::acting_for`).
 #[derive(Debug, Deserialize)]

@@ -616,3 +616,29 @@ async fn every_enum_is_read_in_any_case_and_answered_in_one_spelling() {
         bad.message()
     );
 }
+
+/// Issue 22: `/api/admin/ambulances/all` took `?page=-1`, `?size=0` and any unknown
+/// parameter while the other lists answered 400. Every list refuses what it does
+/// not take, naming it.
+#[tokio::test]
+async fn lists_refuse_bad_and_unknown_query_parameters() {
+    let app = TestApp::new(api_tests::system).await;
+    let admin = app.admin().await;
+    let a = Some(admin.token.as_str());
+    for list in [
+        "/api/admin/ambulances/all",
+        "/api/ambulances/available/all",
+        "/api/hospitals/all",
+        "/api/admin/bookings/all/paged",
+    ] {
+        for (query, field) in [
+            ("page=-1", "page"),
+            ("size=0", "size"),
+            ("bogus=1", "bogus"),
+        ] {
+            let res = app.get(&format!("{list}?{query}"), a).await;
+            res.assert_field(StatusCode::BAD_REQUEST, field);
+        }
+        app.get(list, a).await.assert_status(StatusCode::OK);
+    }
+}
