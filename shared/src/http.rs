@@ -264,12 +264,21 @@ pub fn finish(router: Router) -> Router {
         .on_request(())
         .on_response(telemetry::log_response)
         .on_failure(());
-    router
+    let router = router
         .fallback(|| async { ApiError::NotFound("No such route".into()) })
         .layer(middleware::map_response(json_for_bare_errors))
-        .layer(middleware::map_response(no_store))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
-        .layer(trace)
+        .layer(trace);
+    every_answer(router)
+}
+
+/// What the contract promises on every answer, whoever answers: the request id
+/// (`x-request-id`) and `Cache-Control: no-store`. [`finish`] ends with it, and
+/// `edge::guard`, which answers outside a finished router, adds it again (the id
+/// stays the one chosen first).
+pub fn every_answer(router: Router) -> Router {
+    router
+        .layer(middleware::map_response(no_store))
         .layer(middleware::from_fn(telemetry::request_id))
 }
 

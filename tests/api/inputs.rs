@@ -300,18 +300,42 @@ async fn every_answer_is_no_store() {
         (Method::POST, "/api/auth/login", None, Some(json!({}))),
         (Method::GET, "/api/hospitals/nope", None, None),
         (Method::DELETE, "/api/auth/login", None, None),
+        // Unknown paths of every function: its fallback's 404.
+        (Method::GET, "/api/auth/nope", None, None),
+        (Method::GET, "/api/user/profile/deeper", t, None),
+        (Method::GET, "/api/hospitals/1/x", None, None),
+        (Method::POST, "/api/ambulances/nope", None, Some(json!({}))),
+        (Method::GET, "/api/booking/1/2/3", t, None),
+        (Method::GET, "/api/admin/no-such-route", t, None),
+        (Method::GET, "/api/crew/nope", None, None),
+        (Method::GET, "/api/booking/", None, None),
+        // Paths no group routes (issue 22: API Gateway's own 404, without either
+        // header); now the `$default` route's function answers them.
+        (Method::GET, "/api/nope", None, None),
+        (Method::DELETE, "/api", t, None),
     ];
     for (method, uri, token, body) in requests {
         let res = app.call(method.clone(), uri, token, body).await;
-        assert_eq!(
-            res.headers
-                .get("cache-control")
-                .and_then(|v| v.to_str().ok()),
-            Some("no-store"),
-            "{method} {uri}: {}",
-            res.status
-        );
+        assert_answer_headers(&res, &format!("{method} {uri}"));
     }
+}
+
+/// What the contract promises on every answer: `Cache-Control: no-store` and the
+/// request id.
+#[track_caller]
+fn assert_answer_headers(res: &shared::testing::TestResponse, what: &str) {
+    let header = |name: &str| res.headers.get(name).and_then(|v| v.to_str().ok());
+    assert_eq!(
+        header("cache-control"),
+        Some("no-store"),
+        "{what}: {}",
+        res.status
+    );
+    assert!(
+        header("x-request-id").is_some_and(|id| !id.is_empty()),
+        "{what}: {} without a request id",
+        res.status
+    );
 }
 
 /// A deployed function (an origin secret configured) answers only what came through
@@ -337,7 +361,10 @@ async fn only_requests_through_cloudfront_reach_a_deployed_function() {
     };
     for secret in [None, Some("wrong"), Some("origin-secret-012345678")] {
         let res = deployed.send(with(secret, "192.0.2.1", "sneaky")).await;
-        assert_eq!(res.status, StatusCode::FORBIDDEN, "{secret:?}");
+        res.assert_message(StatusCode::FORBIDDEN, "Use the site's address for the API");
+        // Issue 22: the guard answers outside the router's layers, and its 403 had
+        // neither no-store nor the request id.
+        assert_answer_headers(&res, &format!("the guard's 403 ({secret:?})"));
     }
     assert_eq!(deployed.state.store.user_count().await.unwrap(), 0);
 
