@@ -47,6 +47,10 @@ function devPolicy(policy: string): string {
     .join('; ')
 }
 
+/** CloudFront's Permissions-Policy (template.yaml): the position for this origin, nothing else asked for. */
+export const PERMISSIONS_POLICY =
+  'geolocation=(self), camera=(), microphone=(), payment=(), usb=(), serial=(), hid=(), midi=(), display-capture=()'
+
 export function securityHeaders(mode: 'dev' | 'preview', host = tileHost()): Record<string, string> {
   const csp = contentSecurityPolicy(host)
   return {
@@ -55,6 +59,8 @@ export function securityHeaders(mode: 'dev' | 'preview', host = tileHost()): Rec
     'X-Frame-Options': 'DENY',
     'Referrer-Policy': 'strict-origin-when-cross-origin',
     'Content-Security-Policy': mode === 'dev' ? devPolicy(csp) : csp,
+    'Permissions-Policy': PERMISSIONS_POLICY,
+    'Cross-Origin-Opener-Policy': 'same-origin',
   }
 }
 

@@ -18,7 +18,12 @@ function templateHeaders(host: string): Record<string, string> {
     csp.push(line.trim())
   }
   const value = (key: string) => text.match(new RegExp(`${key}: (\\S+)`))![1]
+  // CustomHeadersConfig: each `- Header: <name>` with its `Value:` on the next line.
+  const custom: Record<string, string> = {}
+  for (const [, name, quoted] of text.matchAll(/- Header: (\S+)\n\s+Value: (.+)\n/g)) custom[name.toLowerCase()] = quoted.replace(/^"(.*)"$/, '$1')
+  expect(Object.keys(custom).sort(), 'template.yaml has the custom security headers').toEqual(['cross-origin-opener-policy', 'permissions-policy'])
   return {
+    ...custom,
     'strict-transport-security': `max-age=${value('AccessControlMaxAgeSec')}; includeSubDomains`,
     'x-content-type-options': 'nosniff',
     'x-frame-options': value('FrameOption'),

@@ -104,6 +104,11 @@ pub struct Claims {
     /// The user's session version when the token was issued (absent: 0).
     #[serde(default)]
     pub sv: u64,
+    /// The session (refresh-token family) the token was issued in, as its tag
+    /// (`store::sessions::session_tag`): signed-in routes refuse it once that session
+    /// has ended. Absent on tokens made outside a sign-in (tests, tools).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sid: Option<String>,
 }
 
 /// A new access token and when it expires (RFC 3339).
@@ -114,11 +119,13 @@ pub struct AccessToken {
 }
 
 /// What a valid token says, before it is checked against the stored user.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TokenClaims {
     pub id: Id,
     pub role: Role,
     pub session_version: u64,
+    /// The tag of the session it was issued in (None: made outside a sign-in).
+    pub session: Option<String>,
 }
 
 pub struct AuthKeys {
@@ -144,17 +151,20 @@ impl AuthKeys {
         }
     }
 
-    /// An access token for `user_id` under session version 0 (tests, tools).
+    /// An access token for `user_id` under session version 0, in no session (tests,
+    /// tools).
     pub fn issue(&self, user_id: Id, role: Role) -> Result<String, ApiError> {
-        self.issue_access(user_id, role, 0).map(|t| t.token)
+        self.issue_access(user_id, role, 0, None).map(|t| t.token)
     }
 
-    /// An access token for `user_id` under the user's current `session_version`.
+    /// An access token for `user_id` under the user's current `session_version`, in
+    /// the session tagged `session`.
     pub fn issue_access(
         &self,
         user_id: Id,
         role: Role,
         session_version: u64,
+        session: Option<&str>,
     ) -> Result<AccessToken, ApiError> {
         let now = epoch_seconds();
         let claims = Claims {
@@ -164,6 +174,7 @@ impl AuthKeys {
             nbf: now,
             exp: now + TOKEN_TTL_SECS,
             sv: session_version,
+            sid: session.map(str::to_owned),
         };
         let token = encode(
             &Header::new(jsonwebtoken::Algorithm::HS256),
@@ -178,7 +189,7 @@ impl AuthKeys {
     }
 
     /// Any failure (bad signature, `alg: none`, expired, not yet valid, issued in the
-    /// future, malformed) is the same 401.
+    /// future, living longer than the tokens we issue, malformed) is the same 401.
     pub fn verify_claims(&self, token: &str) -> Result<TokenClaims, ApiError> {
         let claims = decode::<Claims>(token, &self.decoding, &self.validation)
             .map_err(|_| invalid_token())?
@@ -186,10 +197,17 @@ impl AuthKeys {
         if claims.iat > epoch_seconds() + LEEWAY_SECS as i64 {
             return Err(invalid_token());
         }
+        // We issue nothing longer: a token that claims more was not made by sign-in
+        // (a leaked secret, a tool's mistake) and would outlive every session check
+        // bounded by the 5 minutes (the ended sessions kept on the account).
+        if claims.exp.saturating_sub(claims.iat) > TOKEN_TTL_SECS {
+            return Err(invalid_token());
+        }
         Ok(TokenClaims {
             id: claims.sub.parse::<Id>().map_err(|_| invalid_token())?,
             role: claims.role,
             session_version: claims.sv,
+            session: claims.sid,
         })
     }
 
@@ -289,6 +307,7 @@ mod tests {
             nbf: now - 100_000,
             exp: now - 60,
             sv: 0,
+            sid: None,
         };
         let token = encode(
             &Header::default(),
@@ -309,8 +328,9 @@ mod tests {
                 role: Role::User,
                 iat,
                 nbf,
-                exp: now + 3600,
+                exp: iat + TOKEN_TTL_SECS,
                 sv: 0,
+                sid: None,
             };
             encode(
                 &Header::default(),
@@ -338,13 +358,51 @@ mod tests {
         assert!(k.verify(&sign(now, now)).is_ok());
     }
 
+    /// Issue 22: a token signed with the right secret but made to live longer than
+    /// the ones we issue (a leaked secret, a tool's mistake) is refused.
+    #[test]
+    fn tokens_that_live_longer_than_issued_are_refused() {
+        let k = keys();
+        let now = crate::types::epoch_seconds();
+        let sign = |iat: i64, exp: i64| {
+            let claims = Claims {
+                sub: "7".into(),
+                role: Role::User,
+                iat,
+                nbf: iat,
+                exp,
+                sv: 0,
+                sid: None,
+            };
+            encode(
+                &Header::default(),
+                &claims,
+                &EncodingKey::from_secret(b"0123456789abcdef0123456789abcdef"),
+            )
+            .unwrap()
+        };
+        let refused = |token: &str| matches!(k.verify(token), Err(ApiError::Unauthorized(_)));
+        assert!(refused(&sign(now, now + 12 * 3600)), "12 hours");
+        assert!(
+            refused(&sign(now, now + TOKEN_TTL_SECS + 1)),
+            "a second more"
+        );
+        assert!(refused(&sign(now - 3600, now + 60)), "issued an hour ago");
+        assert!(k.verify(&sign(now, now + TOKEN_TTL_SECS)).is_ok());
+        assert!(
+            k.verify(&sign(now - 60, now + 60)).is_ok(),
+            "shorter is fine"
+        );
+    }
+
     #[test]
     fn access_tokens_live_five_minutes_and_say_when_they_expire() {
         let k = keys();
         let id = Id::try_from(7).unwrap();
-        let access = k.issue_access(id, Role::User, 3).unwrap();
+        let access = k.issue_access(id, Role::User, 3, Some("tag")).unwrap();
         let claims = k.verify_claims(&access.token).unwrap();
         assert_eq!(claims.session_version, 3);
+        assert_eq!(claims.session.as_deref(), Some("tag"));
         let expires = time::OffsetDateTime::parse(
             &access.expires_at,
             &time::format_description::well_known::Rfc3339,

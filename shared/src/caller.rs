@@ -4,7 +4,8 @@
 //! Signed-in routes ([`SignedIn`], [`Caller`], [`Admin`], [`CrewCaller`]) confirm
 //! every token against the stored user (one GetItem): the user must still exist, the
 //! token's session version must be the user's (a new password ends every earlier
-//! token at once), and the role is the stored one, so a demoted admin is an admin no
+//! token at once), the token's session must not have ended (sign-out, a reused
+//! refresh token), and the role is the stored one, so a demoted admin is an admin no
 //! more. Public reads ([`MaybeCaller`]) check the token alone and add no database
 //! read. The crew's account is read as stored now on every request, because an admin
 //! may move the crew to another ambulance or remove it at any time, and that must
@@ -43,8 +44,10 @@ fn bearer(parts: &Parts) -> Result<Option<&str>, ApiError> {
 }
 
 /// The stored account of a valid bearer token (one GetItem, strongly consistent):
-/// 401 without a token, for a user that no longer exists, or for a token of an
-/// earlier session (the password changed since).
+/// 401 without a token, for a user that no longer exists, for a token of an
+/// earlier session version (the password changed since), or of a session that has
+/// ended (signed out, or ended by a reused refresh token). The account item holds
+/// its recently ended sessions, so this one read answers all of it.
 async fn signed_in_account(parts: &Parts, app: &AppState) -> Result<Account, ApiError> {
     let Some(token) = bearer(parts)? else {
         return Err(ApiError::Unauthorized("Authentication required".into()));
@@ -55,7 +58,9 @@ async fn signed_in_account(parts: &Parts, app: &AppState) -> Result<Account, Api
         .account(claims.id)
         .await?
         .ok_or_else(invalid_token)?;
-    if account.session_version != claims.session_version {
+    if account.session_version != claims.session_version
+        || account.session_ended(claims.session.as_deref())
+    {
         return Err(ApiError::Unauthorized(
             "This session has ended; please sign in again".into(),
         ));

@@ -47,17 +47,20 @@ struct ViewerAddress(IpAddr);
 
 /// `router` as a deployed function serves it: with an origin secret configured,
 /// only requests that carry it (that came through CloudFront) reach the router, and
-/// their viewer address is believed; the rest get 403. Without one (local runs,
-/// `sam local`), `router` unchanged.
+/// their viewer address is believed; the rest get 403, which carries the request id
+/// and `no-store` like every answer (`http::every_answer`: the guard answers outside
+/// the router's own layers). Without one (local runs, `sam local`), `router`
+/// unchanged.
 pub fn guard(router: Router, origin_secret: Option<&str>) -> Router {
     let Some(secret) = origin_secret else {
         return router;
     };
     let expected: Arc<[u8]> = Sha256::digest(secret.as_bytes()).to_vec().into();
-    router.layer(middleware::from_fn(move |req: Request, next: Next| {
+    let guarded = router.layer(middleware::from_fn(move |req: Request, next: Next| {
         let expected = expected.clone();
         async move { through_cloudfront(&expected, req, next).await }
-    }))
+    }));
+    crate::http::every_answer(guarded)
 }
 
 async fn through_cloudfront(expected: &[u8], mut req: Request, next: Next) -> Response {
@@ -67,6 +70,12 @@ async fn through_cloudfront(expected: &[u8], mut req: Request, next: Next) -> Re
         .get(ORIGIN_SECRET_HEADER)
         .map(|v| Sha256::digest(v.as_bytes()));
     if presented.as_deref() != Some(expected) {
+        // The router's log line is not written for it: say it here.
+        tracing::info!(
+            status = 403,
+            request_id = crate::telemetry::current_request_id(),
+            "request refused: not through CloudFront"
+        );
         return ApiError::Forbidden("Use the site's address for the API".into()).into_response();
     }
     req.headers_mut().remove(ORIGIN_SECRET_HEADER);

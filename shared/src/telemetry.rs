@@ -62,9 +62,14 @@ fn request_id_of(req: &Request) -> String {
 }
 
 /// Middleware: the request id (Lambda's, else the caller's `x-request-id`, else a
-/// random one) for the handler and the log line, echoed as `x-request-id`.
+/// random one) for the handler and the log line, echoed as `x-request-id`. Layered
+/// twice (`edge::guard` around a finished router), the inner one keeps the id the
+/// outer one chose.
 pub async fn request_id(mut req: Request, next: Next) -> Response {
-    let id = request_id_of(&req);
+    let id = match req.extensions().get::<RequestId>() {
+        Some(RequestId(id)) => id.clone(),
+        None => request_id_of(&req),
+    };
     req.extensions_mut().insert(RequestId(id.clone()));
     let mut response = REQUEST_ID.scope(id.clone(), next.run(req)).await;
     if let Ok(value) = HeaderValue::from_str(&id) {

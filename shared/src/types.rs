@@ -300,6 +300,19 @@ fn is_forbidden(c: char) -> bool {
     (c.is_control() && c != '\n' && c != '\t') || is_bidi_control(c)
 }
 
+/// The line and paragraph separators: they break a line where no line feed is
+/// (and end a string in older JavaScript), so a name could show as two lines.
+fn is_line_separator(c: char) -> bool {
+    matches!(c, '\u{2028}' | '\u{2029}')
+}
+
+/// Noncharacters: U+FDD0..U+FDEF and the last two code points of every plane
+/// (U+FFFE, U+FFFF, U+1FFFE ... U+10FFFF), reserved for a program's own use and
+/// never text (a patient name of only U+FFFF was stored: issue 22).
+fn is_noncharacter(c: char) -> bool {
+    matches!(c, '\u{FDD0}'..='\u{FDEF}') || (c as u32) & 0xFFFE == 0xFFFE
+}
+
 /// Characters that show nothing on their own, trimmed from both ends like
 /// whitespace: the Basic Multilingual Plane's Default_Ignorable_Code_Points that are
 /// not bidirectional controls (zero-width spaces and joiners, the soft hyphen,
@@ -328,15 +341,26 @@ fn is_invisible(c: char) -> bool {
 
 /// Free text as it is stored: trimmed of whitespace and invisible characters at
 /// both ends, CRLF line breaks as LF, in NFC (one spelling of "é", however it was
-/// typed). Refused: a forbidden character anywhere ([`is_forbidden`]). `Ok(None)`
-/// when nothing is left ("\u{200b}\u{200b}" is blank); otherwise it begins and ends
-/// with a visible character. docs/openapi.yaml's `Text` patterns say the same.
+/// typed). Refused anywhere: a forbidden character ([`is_forbidden`]), a line or
+/// paragraph separator (at the ends they are whitespace, trimmed) and a
+/// noncharacter. `Ok(None)` when nothing is left ("\u{200b}\u{200b}" is blank);
+/// otherwise it begins and ends with a visible character. docs/openapi.yaml's
+/// `Text` patterns say the same (`api::openapi` checks them against this).
 fn clean_text(v: &str) -> Result<Option<String>, String> {
     let trimmed = v.trim_matches(|c: char| c.is_whitespace() || is_invisible(c));
     let v: String = trimmed.replace("\r\n", "\n").nfc().collect();
-    if let Some(c) = v.chars().find(|&c| is_forbidden(c)) {
+    for c in v.chars() {
+        let refused = if is_forbidden(c) {
+            "control or bidirectional formatting characters"
+        } else if is_line_separator(c) {
+            "line or paragraph separators (a line feed breaks a line)"
+        } else if is_noncharacter(c) {
+            "noncharacters"
+        } else {
+            continue;
+        };
         return Err(format!(
-            "must not contain control or bidirectional formatting characters (found U+{:04X})",
+            "must not contain {refused} (found U+{:04X})",
             c as u32
         ));
     }
@@ -614,6 +638,37 @@ mod tests {
             text(&"x".repeat(21)).unwrap_err(),
             "must be at most 20 characters"
         );
+        // Issue 22: noncharacters, and line or paragraph separators inside text.
+        for (bad, found) in [
+            ("\u{ffff}", "noncharacters (found U+FFFF)"),
+            ("a\u{fffe}", "noncharacters (found U+FFFE)"),
+            ("a\u{fdd0}b", "noncharacters (found U+FDD0)"),
+            ("a\u{fdef}b", "noncharacters (found U+FDEF)"),
+            ("x\u{1fffe}", "noncharacters (found U+1FFFE)"),
+            ("\u{10ffff}x", "noncharacters (found U+10FFFF)"),
+            (
+                "one\u{2028}two",
+                "separators (a line feed breaks a line) (found U+2028)",
+            ),
+            (
+                "one\u{2029}two",
+                "separators (a line feed breaks a line) (found U+2029)",
+            ),
+        ] {
+            let err = text(bad).unwrap_err();
+            assert!(err.ends_with(found), "{bad:?}: {err}");
+        }
+        // Their neighbours are text; the separators at the ends are whitespace.
+        for good in [
+            "\u{fdcf}",
+            "\u{fdf0}",
+            "\u{fffd}",
+            "\u{1fffd}",
+            "\u{10fffd}",
+        ] {
+            assert_eq!(text(good).unwrap(), good);
+        }
+        assert_eq!(text("\u{2028}one\u{2029}").unwrap(), "one");
         let optional = |v: &str| OptionalText::<20>::try_from(Some(v.to_owned())).map(|t| t.0);
         assert_eq!(optional("  ").unwrap(), None);
         assert_eq!(optional("\u{200b}").unwrap(), None);

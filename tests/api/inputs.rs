@@ -21,7 +21,9 @@ use shared::{
 /// Values found stored by probing: control characters and bidirectional overrides
 /// (refused anywhere), and text with nothing visible (blank: refused where a value
 /// is required, "none" where it is optional).
-const CONTROL: [&str; 8] = [
+/// Issue 22 added noncharacters (a name of only U+FFFF was stored) and the line and
+/// paragraph separators, which break lines where no line feed is.
+const CONTROL: [&str; 15] = [
     "a\u{0}b",
     "x\u{1b}[2J",
     "bell\u{7}",
@@ -30,6 +32,13 @@ const CONTROL: [&str; 8] = [
     "a\u{2066}b\u{2069}",
     "\u{200f}rtl",
     "one\rtwo",
+    "\u{ffff}",
+    "name\u{fffe}",
+    "a\u{fdd0}b",
+    "x\u{1fffe}y",
+    "\u{10ffff}z",
+    "one\u{2028}two",
+    "one\u{2029}two",
 ];
 const BLANK: [&str; 5] = [
     "\u{200b}\u{200b}",
@@ -291,18 +300,42 @@ async fn every_answer_is_no_store() {
         (Method::POST, "/api/auth/login", None, Some(json!({}))),
         (Method::GET, "/api/hospitals/nope", None, None),
         (Method::DELETE, "/api/auth/login", None, None),
+        // Unknown paths of every function: its fallback's 404.
+        (Method::GET, "/api/auth/nope", None, None),
+        (Method::GET, "/api/user/profile/deeper", t, None),
+        (Method::GET, "/api/hospitals/1/x", None, None),
+        (Method::POST, "/api/ambulances/nope", None, Some(json!({}))),
+        (Method::GET, "/api/booking/1/2/3", t, None),
+        (Method::GET, "/api/admin/no-such-route", t, None),
+        (Method::GET, "/api/crew/nope", None, None),
+        (Method::GET, "/api/booking/", None, None),
+        // Paths no group routes (issue 22: API Gateway's own 404, without either
+        // header); now the `$default` route's function answers them.
+        (Method::GET, "/api/nope", None, None),
+        (Method::DELETE, "/api", t, None),
     ];
     for (method, uri, token, body) in requests {
         let res = app.call(method.clone(), uri, token, body).await;
-        assert_eq!(
-            res.headers
-                .get("cache-control")
-                .and_then(|v| v.to_str().ok()),
-            Some("no-store"),
-            "{method} {uri}: {}",
-            res.status
-        );
+        assert_answer_headers(&res, &format!("{method} {uri}"));
     }
+}
+
+/// What the contract promises on every answer: `Cache-Control: no-store` and the
+/// request id.
+#[track_caller]
+fn assert_answer_headers(res: &shared::testing::TestResponse, what: &str) {
+    let header = |name: &str| res.headers.get(name).and_then(|v| v.to_str().ok());
+    assert_eq!(
+        header("cache-control"),
+        Some("no-store"),
+        "{what}: {}",
+        res.status
+    );
+    assert!(
+        header("x-request-id").is_some_and(|id| !id.is_empty()),
+        "{what}: {} without a request id",
+        res.status
+    );
 }
 
 /// A deployed function (an origin secret configured) answers only what came through
@@ -328,7 +361,10 @@ async fn only_requests_through_cloudfront_reach_a_deployed_function() {
     };
     for secret in [None, Some("wrong"), Some("origin-secret-012345678")] {
         let res = deployed.send(with(secret, "192.0.2.1", "sneaky")).await;
-        assert_eq!(res.status, StatusCode::FORBIDDEN, "{secret:?}");
+        res.assert_message(StatusCode::FORBIDDEN, "Use the site's address for the API");
+        // Issue 22: the guard answers outside the router's layers, and its 403 had
+        // neither no-store nor the request id.
+        assert_answer_headers(&res, &format!("the guard's 403 ({secret:?})"));
     }
     assert_eq!(deployed.state.store.user_count().await.unwrap(), 0);
 
@@ -487,5 +523,149 @@ async fn a_long_history_comes_in_pieces_of_a_hundred() {
     for bad in ["abc", "0", "-1"] {
         let res = page(format!("?before={bad}")).await;
         res.assert_field(StatusCode::BAD_REQUEST, "before");
+    }
+}
+
+/// Issue 22: serde reads a struct from a JSON array by position, so
+/// `["demo","demo12345"]` signed in and `[164,"AT_PICKUP"]` moved a trip. A body, and
+/// any object in it, is a JSON object: anything else is a 400 saying so, naming the
+/// field when it is not the whole body, and nothing is done.
+#[tokio::test]
+async fn bodies_and_the_objects_in_them_are_json_objects_never_arrays() {
+    use crate::{
+        crew::id_of,
+        emergency::{World, north, pickup_body},
+    };
+    let w = World::new().await;
+    let app = &w.app;
+    let h = w.hospital("Civil", north(2.0)).await;
+    let amb = w.ambulance(&h, "A-1", "ALS").await;
+    let crew = app.crew("arrayed_crew", id_of(&amb)).await;
+    let user = app.user("arrayed").await;
+    let trip = w.emergency(&user, &pickup_body(), None).await;
+    trip.assert_status(StatusCode::CREATED);
+
+    let refused = |res: &shared::testing::TestResponse, field: Option<&str>| {
+        assert_eq!(
+            (res.status, res.field()),
+            (StatusCode::BAD_REQUEST, field),
+            "{}: {:?}",
+            res.request,
+            res.body
+        );
+        assert!(res.message().contains("JSON object"), "{}", res.message());
+    };
+    let login = app
+        .login(json!(["arrayed", shared::testing::TEST_PASSWORD]))
+        .await;
+    refused(&login, None);
+    assert!(login.body.get("token").is_none());
+    let step = app
+        .crew_step(Some(&crew.token), json!([trip.body["id"], "EN_ROUTE"]))
+        .await;
+    refused(&step, None);
+    let me = app.get("/api/crew/me", Some(&crew.token)).await;
+    assert_eq!(me.body["job"]["tripStage"], "DISPATCHED", "{:?}", me.body);
+    // An object inside the body, by position: refused naming it.
+    let book = json!({"hospitalId": h["id"], "ambulanceId": amb["id"],
+        "patient": ["P", 40, "Male", "c"]});
+    refused(&app.book(Some(&user.token), book).await, Some("patient"));
+    let other = app.user("arrayed_too").await;
+    let emergency = json!({"pickup": [30.7, 74.35]});
+    refused(&w.emergency(&other, &emergency, None).await, Some("pickup"));
+    // The same bodies as objects still work.
+    let login = app
+        .login(json!({"username": "arrayed", "password": shared::testing::TEST_PASSWORD}))
+        .await;
+    login.assert_status(StatusCode::OK);
+    let step = app
+        .crew_step(
+            Some(&crew.token),
+            json!({"bookingId": trip.body["id"], "stage": "EN_ROUTE"}),
+        )
+        .await;
+    step.assert_status(StatusCode::OK);
+}
+
+/// Issue 22: `gender` was case-sensitive while `stage` and `type` were not. Every
+/// enum is read whatever its case and answered in its one spelling.
+#[tokio::test]
+async fn every_enum_is_read_in_any_case_and_answered_in_one_spelling() {
+    let app = TestApp::new(api_tests::system).await;
+    let admin = app.admin().await;
+    let user = app.user("casual").await;
+    let hospital = app.seed_hospital("General", 30.0, 74.0).await;
+    let res = app
+        .add_ambulance(
+            Some(&admin.token),
+            json!({"number": "E-1", "status": "available", "type": "als",
+                "hospital": {"id": hospital.id}}),
+        )
+        .await;
+    res.assert_status(StatusCode::CREATED);
+    assert_eq!(
+        (&res.body["status"], &res.body["type"]),
+        (&json!("AVAILABLE"), &json!("ALS"))
+    );
+    let booked = app
+        .book(
+            Some(&user.token),
+            json!({"hospitalId": hospital.id, "ambulanceId": res.body["id"], "bookingType": "Emergency",
+                "patient": {"name": "P", "age": 40, "gender": "fEMALE", "condition": "c"}}),
+        )
+        .await;
+    booked.assert_status(StatusCode::CREATED);
+    assert_eq!(booked.body["bookingType"], "EMERGENCY");
+    assert_eq!(booked.body["patient"]["gender"], "Female");
+    let moved = app
+        .patch(
+            &format!(
+                "/api/admin/bookings/status?bookingId={}&status=active",
+                booked.body["id"]
+            ),
+            Some(&admin.token),
+        )
+        .await;
+    moved.assert_status(StatusCode::OK);
+    assert_eq!(moved.body["bookingStatus"], "ACTIVE");
+    // A value that is none of them is still a 400 naming the field and the values.
+    let bad = app
+        .book(
+            Some(&user.token),
+            json!({"hospitalId": hospital.id, "ambulanceId": res.body["id"],
+                "patient": {"name": "P", "age": 40, "gender": "m", "condition": "c"}}),
+        )
+        .await;
+    bad.assert_field(StatusCode::BAD_REQUEST, "patient.gender");
+    assert!(
+        bad.message().contains("Male, Female or Other"),
+        "{}",
+        bad.message()
+    );
+}
+
+/// Issue 22: `/api/admin/ambulances/all` took `?page=-1`, `?size=0` and any unknown
+/// parameter while the other lists answered 400. Every list refuses what it does
+/// not take, naming it.
+#[tokio::test]
+async fn lists_refuse_bad_and_unknown_query_parameters() {
+    let app = TestApp::new(api_tests::system).await;
+    let admin = app.admin().await;
+    let a = Some(admin.token.as_str());
+    for list in [
+        "/api/admin/ambulances/all",
+        "/api/ambulances/available/all",
+        "/api/hospitals/all",
+        "/api/admin/bookings/all/paged",
+    ] {
+        for (query, field) in [
+            ("page=-1", "page"),
+            ("size=0", "size"),
+            ("bogus=1", "bogus"),
+        ] {
+            let res = app.get(&format!("{list}?{query}"), a).await;
+            res.assert_field(StatusCode::BAD_REQUEST, field);
+        }
+        app.get(list, a).await.assert_status(StatusCode::OK);
     }
 }

@@ -3,8 +3,8 @@
 //! `/api/<group>/...` to the function crate named `<group>`; `route_groups.rs`
 //! fails when any of them differs from [`FUNCTIONS`].
 
-use axum::{Router, extract::Request, response::IntoResponse};
-use shared::{ApiError, AppState};
+use axum::{Router, extract::Request};
+use shared::AppState;
 use tower::ServiceExt;
 
 /// A function's router over the state built at its cold start.
@@ -21,30 +21,35 @@ pub const FUNCTIONS: [(&str, RouterFn); 7] = [
     ("crew", crew::router),
 ];
 
+/// The function of API Gateway's `$default` route (template.yaml): it answers every
+/// path no group routes (`/api/nope`) with its "No such route" 404.
+pub const UNMATCHED: &str = "ambulances";
+
 /// The route group of a path: `/api/<group>/...`.
 pub fn group_of(path: &str) -> Option<&str> {
     path.strip_prefix("/api/")?.split('/').next()
 }
 
 /// Every function's router over one state, each answering its own `/api/<group>`
-/// paths as API Gateway routes them. The routers are untouched (each keeps its own
-/// 404 fallback and layers), so a request sees exactly what it sees in its function.
+/// paths as API Gateway routes them, and [`UNMATCHED`]'s the rest (the `$default`
+/// route). The routers are untouched (each keeps its own 404 fallback and layers),
+/// so a request sees exactly what it sees in its function.
 pub fn system(state: AppState) -> Router {
     let routers: Vec<(&'static str, Router)> = FUNCTIONS
         .iter()
         .map(|(group, router)| (*group, router(state.clone())))
         .collect();
     Router::new().fallback(move |req: Request| {
+        let of = |g: &str| routers.iter().find(|(group, _)| *group == g);
         let router = group_of(req.uri().path())
-            .and_then(|g| routers.iter().find(|(group, _)| *group == g))
-            .map(|(_, router)| router.clone());
+            .and_then(of)
+            .or_else(|| of(UNMATCHED))
+            .map(|(_, router)| router.clone())
+            .expect("UNMATCHED is one of FUNCTIONS");
         async move {
-            match router {
-                Some(router) => match router.oneshot(req).await {
-                    Ok(response) => response,
-                    Err(never) => match never {},
-                },
-                None => ApiError::NotFound("No such route".into()).into_response(),
+            match router.oneshot(req).await {
+                Ok(response) => response,
+                Err(never) => match never {},
             }
         }
     })

@@ -313,3 +313,36 @@ async fn registrations_are_rate_limited_per_client_address() {
         assert_eq!(res.status, StatusCode::CREATED, "{ip}: {:?}", res.body);
     }
 }
+
+/// An emergency must never be held back by normal bookings: beside 3 open bookings
+/// made with the form, a one-tap emergency still goes out (4 open in all), and the
+/// form's limit counts it, so a 4th form booking is refused.
+#[tokio::test]
+async fn an_emergency_goes_out_beside_three_open_bookings() {
+    use crate::emergency::{World, north, pickup_body};
+    let w = World::new().await;
+    let h = w.hospital("Near", north(1.0)).await;
+    let mut ambulances = vec![];
+    for i in 0..6 {
+        ambulances.push(w.ambulance(&h, &format!("B-{i}"), "BLS").await);
+    }
+    let user = w.app.user("busy").await;
+    let form = |amb: &Value| {
+        json!({"hospitalId": h["id"], "ambulanceId": amb["id"],
+            "patient": {"name": "P", "age": 40, "gender": "Male", "condition": "c"}})
+    };
+    for amb in &ambulances[..3] {
+        let res = w.app.book(Some(&user.token), form(amb)).await;
+        res.assert_status(StatusCode::CREATED);
+    }
+    let res = w.app.book(Some(&user.token), form(&ambulances[3])).await;
+    res.assert_message(StatusCode::CONFLICT, "You already have 3 open bookings");
+
+    let emergency = w.emergency(&user, &pickup_body(), None).await;
+    emergency.assert_status(StatusCode::CREATED);
+    assert_eq!(assert_guard_recounts(&w.app, &user).await, 4);
+    let sent = &emergency.body["ambulance"]["id"];
+    let free = ambulances[3..].iter().find(|a| &a["id"] != sent).unwrap();
+    let res = w.app.book(Some(&user.token), form(free)).await;
+    res.assert_message(StatusCode::CONFLICT, "You already have 3 open bookings");
+}

@@ -328,3 +328,127 @@ async fn every_documented_operation_is_served_and_no_other_method() {
     let res = app.get("/api/admin/no-such-route", None).await;
     assert!(is_fallback(&res), "{:?}", res.body);
 }
+
+/// Whether the server's free-text rule takes `text` for a field of at most `MAX`
+/// characters (`optional`: blank is none, not refused).
+fn server_takes<const MAX: usize>(text: &str, optional: bool) -> bool {
+    use shared::types::{OptionalText, Text};
+    if optional {
+        OptionalText::<MAX>::try_from(Some(text.to_owned())).is_ok()
+    } else {
+        Text::<MAX>::try_from(text.to_owned()).is_ok()
+    }
+}
+
+/// The free-text patterns of docs/openapi.yaml take exactly what the server takes
+/// (`shared::types::Text`): schemathesis makes its values from the patterns, and a
+/// value the pattern allows but the server refuses fails the fuzzing. Probed with
+/// every kind of character the rule names, alone, inside text and at either end.
+#[test]
+fn the_free_text_patterns_take_what_the_server_takes() {
+    let spec = spec();
+    let special = [
+        "\u{0}",
+        "\t",
+        "\n",
+        "\u{b}",
+        "\r",
+        "\u{1b}",
+        "\u{7f}",
+        "\u{85}",
+        "\u{a0}",
+        "\u{ad}",
+        "\u{34f}",
+        "\u{61c}",
+        "\u{115f}",
+        "\u{1680}",
+        "\u{17b4}",
+        "\u{180b}",
+        "\u{2000}",
+        "\u{200b}",
+        "\u{200d}",
+        "\u{200e}",
+        "\u{200f}",
+        "\u{2028}",
+        "\u{2029}",
+        "\u{202a}",
+        "\u{202e}",
+        "\u{202f}",
+        "\u{205f}",
+        "\u{2060}",
+        "\u{2065}",
+        "\u{2066}",
+        "\u{2069}",
+        "\u{206a}",
+        "\u{2800}",
+        "\u{3000}",
+        "\u{3164}",
+        "\u{fdcf}",
+        "\u{fdd0}",
+        "\u{fdef}",
+        "\u{fdf0}",
+        "\u{fe00}",
+        "\u{fe0f}",
+        "\u{feff}",
+        "\u{ffa0}",
+        "\u{fff0}",
+        "\u{fff8}",
+        "\u{fff9}",
+        "\u{fffd}",
+        "\u{fffe}",
+        "\u{ffff}",
+        "\u{1fffd}",
+        "\u{1fffe}",
+        "\u{1ffff}",
+        "\u{e0001}",
+        "\u{efffe}",
+        "\u{10fffd}",
+        "\u{10fffe}",
+        "\u{10ffff}",
+        "é",
+        "😀",
+    ];
+    let mut probes: Vec<String> = vec![String::new(), "a".into(), " a ".into()];
+    for c in special {
+        probes.extend([
+            c.to_owned(),
+            format!("a{c}b"),
+            format!("{c}a"),
+            format!("a{c}"),
+            format!("{c}{c}"),
+        ]);
+    }
+    let mut differ = vec![];
+    for (name, optional) in [
+        ("Text32", false),
+        ("Text100", false),
+        ("Text200", false),
+        ("Text500", false),
+        ("OptionalText100", true),
+        ("OptionalText200", true),
+    ] {
+        let pattern = spec["components"]["schemas"][name]["pattern"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{name} has a pattern"));
+        let pattern = regex_lite::Regex::new(pattern).expect("the pattern compiles");
+        let max: usize = name
+            .trim_start_matches(char::is_alphabetic)
+            .parse()
+            .unwrap();
+        for probe in &probes {
+            let server = match max {
+                32 => server_takes::<32>(probe, optional),
+                100 => server_takes::<100>(probe, optional),
+                200 => server_takes::<200>(probe, optional),
+                _ => server_takes::<500>(probe, optional),
+            };
+            if pattern.is_match(probe) != server {
+                differ.push(format!(
+                    "{name} {probe:?}: pattern {}, server {server}",
+                    pattern.is_match(probe)
+                ));
+            }
+        }
+    }
+    assert!(differ.is_empty(), "{}", differ.join("\n"));
+}

@@ -65,6 +65,15 @@ fn api_gateway_routes_each_group_to_its_function() {
             [format!("/api/{group}"), format!("/api/{group}/{{proxy+}}")].into();
         assert_eq!(f.paths, expected, "{}'s events", f.logical_id);
     }
+    // One function answers the paths no group routes (API Gateway's `$default`), and
+    // the tests' system routes them to the same one.
+    let default: Vec<&String> = template
+        .functions
+        .iter()
+        .filter(|(_, f)| f.default_route)
+        .map(|(g, _)| g)
+        .collect();
+    assert_eq!(default, [api_tests::UNMATCHED], "the $default route");
 }
 
 #[test]

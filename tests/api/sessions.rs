@@ -288,6 +288,7 @@ async fn tokens_from_the_future_are_refused() {
             nbf,
             exp: now + 300,
             sv: 0,
+            sid: None,
         };
         jsonwebtoken::encode(
             &jsonwebtoken::Header::default(),
@@ -319,4 +320,161 @@ async fn tokens_from_the_future_are_refused() {
         };
         assert_eq!(public, public_expected);
     }
+}
+
+async fn logout(app: &TestApp, refresh_token: &Value) {
+    let body = json!({ "refreshToken": refresh_token });
+    let res = app.post("/api/auth/logout", None, body).await;
+    res.assert_status(StatusCode::NO_CONTENT);
+}
+
+/// Issue 22: a signed-out session's access token answered the profile for the rest
+/// of its 5 minutes. Now it is refused at once on every signed-in route, the
+/// tokens it was refreshed into too; the user's other sessions go on.
+#[tokio::test]
+async fn signing_out_ends_the_sessions_access_tokens_at_once() {
+    let app = TestApp::new(api_tests::system).await;
+    app.user("quitter").await;
+    let phone = sign_in(&app, "quitter", TEST_PASSWORD).await.body;
+    let laptop = sign_in(&app, "quitter", TEST_PASSWORD).await.body;
+    let renewed = refresh(&app, &phone["refreshToken"]).await.body;
+    for token in [&phone["token"], &renewed["token"], &laptop["token"]] {
+        assert_eq!(profile(&app, token).await, StatusCode::OK);
+    }
+
+    logout(&app, &renewed["refreshToken"]).await;
+    for token in [&phone["token"], &renewed["token"]] {
+        let res = app.get("/api/user/profile", token.as_str()).await;
+        res.assert_message(
+            StatusCode::UNAUTHORIZED,
+            "This session has ended; please sign in again",
+        );
+        let history = app.get("/api/booking/history", token.as_str()).await;
+        assert_eq!(history.status, StatusCode::UNAUTHORIZED);
+    }
+    // The laptop's session is another one.
+    assert_eq!(profile(&app, &laptop["token"]).await, StatusCode::OK);
+    let next = refresh(&app, &laptop["refreshToken"]).await;
+    next.assert_status(StatusCode::OK);
+    assert_eq!(profile(&app, &next.body["token"]).await, StatusCode::OK);
+    // Signing out twice, or with a token of a session long gone, changes nothing.
+    logout(&app, &renewed["refreshToken"]).await;
+    assert_eq!(profile(&app, &next.body["token"]).await, StatusCode::OK);
+}
+
+/// Issue 22: when a refresh token is used twice (someone kept a copy), its session
+/// ends, but the access tokens already issued in it (the thief's among them) kept
+/// working. Now every access token of that session is refused at once, whichever
+/// of the two refreshed first; the user's other sessions go on.
+#[tokio::test]
+async fn a_reused_refresh_token_ends_every_access_token_of_its_session() {
+    let app = TestApp::new(api_tests::system).await;
+    app.user("victim").await;
+    let elsewhere = sign_in(&app, "victim", TEST_PASSWORD).await.body;
+
+    // The thief refreshes first with the copied token; the owner's refresh is the reuse.
+    let owner = sign_in(&app, "victim", TEST_PASSWORD).await.body;
+    let thief = refresh(&app, &owner["refreshToken"]).await;
+    thief.assert_status(StatusCode::OK);
+    assert_eq!(profile(&app, &thief.body["token"]).await, StatusCode::OK);
+    let reuse = refresh(&app, &owner["refreshToken"]).await;
+    assert_eq!(reuse.status, StatusCode::UNAUTHORIZED);
+    for token in [&owner["token"], &thief.body["token"]] {
+        assert_eq!(profile(&app, token).await, StatusCode::UNAUTHORIZED);
+    }
+
+    // The owner refreshes first; the thief replays the copy.
+    let owner = sign_in(&app, "victim", TEST_PASSWORD).await.body;
+    let renewed = refresh(&app, &owner["refreshToken"]).await.body;
+    let replay = refresh(&app, &owner["refreshToken"]).await;
+    assert_eq!(replay.status, StatusCode::UNAUTHORIZED);
+    for token in [&owner["token"], &renewed["token"]] {
+        assert_eq!(profile(&app, token).await, StatusCode::UNAUTHORIZED);
+    }
+
+    // The session signed in elsewhere is untouched.
+    assert_eq!(profile(&app, &elsewhere["token"]).await, StatusCode::OK);
+    let next = refresh(&app, &elsewhere["refreshToken"]).await;
+    next.assert_status(StatusCode::OK);
+    assert_eq!(profile(&app, &next.body["token"]).await, StatusCode::OK);
+}
+
+/// The session check costs no extra round trip: a signed-in request reads the
+/// account with one GetItem, as before, and that one read also says whether the
+/// token's session has ended. Counted with an SDK hook on the router's own client:
+/// a user asking for someone else's profile gets 403 right after the extractor, so
+/// the request's calls are exactly the extractor's.
+#[tokio::test]
+async fn the_session_check_is_the_one_read_of_the_account() {
+    use aws_sdk_dynamodb::{operation::get_item::GetItemInput, types::AttributeValue};
+    use std::sync::{Arc, Mutex};
+
+    let calls: Arc<Mutex<Vec<String>>> = Arc::default();
+    let mut state = shared::testing::fresh_state().await;
+    let seen = calls.clone();
+    state.store = shared::testing::hooks::Hooks::new("CountCalls")
+        .on_input(move |context| {
+            let input = context.input();
+            let call = match input.downcast_ref::<GetItemInput>() {
+                Some(get) => match get.key().and_then(|k| k.get("pk")) {
+                    Some(AttributeValue::S(pk)) => format!("GetItem {pk}"),
+                    other => format!("GetItem {other:?}"),
+                },
+                None => format!("{input:?}"),
+            };
+            seen.lock().unwrap().push(call);
+            Ok(())
+        })
+        .on(&state.store);
+    let app = TestApp::with_state(state, api_tests::system);
+    let me = app.user("counted").await;
+    let other = app.user("someone").await;
+    let gone = sign_in(&app, "counted", TEST_PASSWORD).await.body;
+    let live = sign_in(&app, "counted", TEST_PASSWORD).await.body;
+    logout(&app, &gone["refreshToken"]).await;
+
+    let uri = format!("/api/user/profile?userId={}", other.id);
+    for (token, expected) in [
+        (&live["token"], StatusCode::FORBIDDEN),
+        (&gone["token"], StatusCode::UNAUTHORIZED),
+    ] {
+        calls.lock().unwrap().clear();
+        let res = app.get(&uri, token.as_str()).await;
+        res.assert_status(expected);
+        assert_eq!(
+            *calls.lock().unwrap(),
+            [format!("GetItem USER#{}", me.id)],
+            "one GetItem of the account, nothing else"
+        );
+    }
+}
+
+/// Devices signing out at the same moment race on the user item that keeps the
+/// ended sessions: none of them is lost (each write is conditional on the list it
+/// read), so every one of their access tokens is refused.
+#[tokio::test]
+async fn sessions_ended_at_the_same_moment_all_end() {
+    let app = TestApp::new(api_tests::system).await;
+    app.user("many").await;
+    let mut sessions = vec![];
+    for _ in 0..8 {
+        sessions.push(sign_in(&app, "many", TEST_PASSWORD).await.body);
+    }
+    let kept = sign_in(&app, "many", TEST_PASSWORD).await.body;
+    let nodes = app.instances(8, api_tests::system).await;
+    let outs = futures::future::join_all(sessions.iter().zip(&nodes).map(|(s, node)| {
+        node.post(
+            "/api/auth/logout",
+            None,
+            json!({ "refreshToken": s["refreshToken"] }),
+        )
+    }))
+    .await;
+    for out in &outs {
+        out.assert_status(StatusCode::NO_CONTENT);
+    }
+    for s in &sessions {
+        assert_eq!(profile(&app, &s["token"]).await, StatusCode::UNAUTHORIZED);
+    }
+    assert_eq!(profile(&app, &kept["token"]).await, StatusCode::OK);
 }

@@ -7,12 +7,14 @@ use aws_sdk_dynamodb::{
     operation::{batch_get_item::BatchGetItemInput, get_item::GetItemInput},
     types::AttributeValue,
 };
+use futures::future::join_all;
 use http::StatusCode;
 use serde_json::{Value, json};
 use shared::{
     domain::emergency::share_token_hash,
+    store::shares::{MAX_PATIENT_EDITS, MAX_SHARE_LINKS},
     testing::{TestResponse, TestUser, hooks::Hooks},
-    types::format_rfc3339,
+    types::{epoch_seconds, format_rfc3339},
 };
 
 use crate::{
@@ -542,4 +544,138 @@ async fn a_completed_trip_no_longer_follows_the_ambulance() {
 #[tokio::test]
 async fn a_cancelled_booking_no_longer_follows_the_ambulance() {
     an_ended_trip_no_longer_follows_the_ambulance(End::Cancelled).await;
+}
+
+/// The tracking-link items in the table.
+async fn share_items(t: &Trip) -> usize {
+    let store = &t.w.app.state.store;
+    let out = store
+        .client()
+        .scan()
+        .table_name(store.table())
+        .filter_expression("begins_with(pk, :share)")
+        .expression_attribute_values(":share", AttributeValue::S("SHARE#".into()))
+        .send()
+        .await
+        .unwrap();
+    assert!(
+        out.last_evaluated_key.is_none(),
+        "one page is the whole table"
+    );
+    out.items.unwrap_or_default().len()
+}
+
+/// Issue 22: 20 links asked in half a second were 20 items kept 24 hours. A
+/// booking has at most [`MAX_SHARE_LINKS`] links made in any 24 hours, however many
+/// requests race over 16 instances; the others are 409 and write nothing. Revoking
+/// stops links but gives no new ones; a link made more than 24 hours ago (dead by
+/// then) no longer counts.
+#[tokio::test]
+async fn a_booking_has_at_most_five_links_however_many_race() {
+    let t = Trip::new().await;
+    let nodes = t.w.app.instances(16, api_tests::system).await;
+    let uri = t.path("/share");
+    let results = join_all(
+        (0..20).map(|i| nodes[i % nodes.len()].post(&uri, Some(&t.user.token), json!({}))),
+    )
+    .await;
+    let made = results
+        .iter()
+        .filter(|r| r.status == StatusCode::CREATED)
+        .count();
+    assert_eq!(made, MAX_SHARE_LINKS);
+    for r in results.iter().filter(|r| r.status != StatusCode::CREATED) {
+        r.assert_status(StatusCode::CONFLICT);
+        assert!(
+            r.message()
+                .contains(&format!("{MAX_SHARE_LINKS} tracking links")),
+            "{}",
+            r.message()
+        );
+    }
+    assert_eq!(share_items(&t).await, MAX_SHARE_LINKS);
+    // The links made work.
+    let token = results[0].body["token"].as_str().map(str::to_owned);
+    let token = token.unwrap_or_else(|| {
+        let made = results.iter().find(|r| r.status == StatusCode::CREATED);
+        made.unwrap().body["token"].as_str().unwrap().to_owned()
+    });
+    assert_eq!(t.shared(&token).await.status, StatusCode::OK);
+
+    // Revoked, they stop; the allowance stays used (their items are still kept).
+    let res = t.w.app.delete(&uri, Some(&t.user.token)).await;
+    res.assert_status(StatusCode::NO_CONTENT);
+    t.share(&t.user).await.assert_status(StatusCode::CONFLICT);
+    assert_eq!(share_items(&t).await, MAX_SHARE_LINKS);
+
+    // A day later those links are dead and no longer count: the next one is made.
+    let day_ago = epoch_seconds() - 25 * 3600;
+    let store = &t.w.app.state.store;
+    let made_at: Vec<AttributeValue> = (0..MAX_SHARE_LINKS)
+        .map(|_| AttributeValue::N(day_ago.to_string()))
+        .collect();
+    store
+        .client()
+        .update_item()
+        .table_name(store.table())
+        .key(
+            "pk",
+            AttributeValue::S(format!("BOOKING#{}", t.booking["id"])),
+        )
+        .key("sk", AttributeValue::S("BOOKING".into()))
+        .update_expression("SET shareLinksMade = :made")
+        .expression_attribute_values(":made", AttributeValue::L(made_at))
+        .send()
+        .await
+        .unwrap();
+    let next = t.token().await;
+    assert_eq!(t.shared(&next).await.status, StatusCode::OK);
+}
+
+/// Issue 22: the patient details could be rewritten without end. A booking takes
+/// at most [`MAX_PATIENT_EDITS`] rewrites, however many race over 16 instances; the
+/// others are 409 and change nothing.
+#[tokio::test]
+async fn patient_details_are_rewritten_at_most_twenty_times() {
+    let t = Trip::new().await;
+    let nodes = t.w.app.instances(16, api_tests::system).await;
+    let attempts = MAX_PATIENT_EDITS as usize + 10;
+    let results = join_all((0..attempts).map(|i| {
+        let mut patient = full_patient();
+        patient["age"] = json!(i);
+        let req = http::Request::builder()
+            .method(http::Method::PATCH)
+            .uri(t.path("/patient"))
+            .header("authorization", format!("Bearer {}", t.user.token))
+            .header("content-type", "application/json")
+            .body(lambda_http::Body::from(patient.to_string()))
+            .unwrap();
+        nodes[i % nodes.len()].send(req)
+    }))
+    .await;
+    let ok: Vec<&TestResponse> = results
+        .iter()
+        .filter(|r| r.status == StatusCode::OK)
+        .collect();
+    assert_eq!(ok.len(), MAX_PATIENT_EDITS as usize);
+    for r in results.iter().filter(|r| r.status != StatusCode::OK) {
+        r.assert_status(StatusCode::CONFLICT);
+        assert!(
+            r.message()
+                .contains(&format!("changed {MAX_PATIENT_EDITS} times")),
+            "{}",
+            r.message()
+        );
+    }
+    // What is stored is one of the accepted rewrites, and a refused one changes nothing.
+    let stored = t.w.app.get(&t.path(""), Some(&t.user.token)).await.body;
+    assert!(
+        ok.iter().any(|r| r.body["patient"] == stored["patient"]),
+        "{}",
+        stored["patient"]
+    );
+    let res = t.patient(&t.user, full_patient()).await;
+    res.assert_status(StatusCode::CONFLICT);
+    let after = t.w.app.get(&t.path(""), Some(&t.user.token)).await.body;
+    assert_eq!(after["patient"], stored["patient"]);
 }

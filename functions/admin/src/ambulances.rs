@@ -7,6 +7,7 @@ use serde::Deserialize;
 use shared::{
     Admin, ApiError, ApiJson, ApiQuery, AppState,
     domain::ambulance::{self, Ambulance, AmbulanceStatus, AmbulanceType, NewAmbulance},
+    http::NoQuery,
     types::{Id, OptionalText, Text},
 };
 
@@ -18,7 +19,11 @@ pub fn routes() -> Router<AppState> {
         .route("/api/admin/ambulance/status", patch(set_status))
 }
 
-async fn all(Admin(app): Admin) -> Result<Json<Vec<Ambulance>>, ApiError> {
+/// The whole fleet, unpaged (the dashboard's table): no parameters.
+async fn all(
+    Admin(app): Admin,
+    ApiQuery(_): ApiQuery<NoQuery>,
+) -> Result<Json<Vec<Ambulance>>, ApiError> {
     Ok(Json(app.store.all_ambulances().await?))
 }
 

@@ -9,6 +9,7 @@ use shared::{
         ambulance::{Ambulance, AmbulanceCounts},
         hospital,
     },
+    http::NoQuery,
     types::Id,
 };
 
@@ -65,6 +66,7 @@ async fn available(
 async fn available_all(
     State(app): State<AppState>,
     caller: MaybeCaller,
+    ApiQuery(_): ApiQuery<NoQuery>,
 ) -> Result<Json<Vec<Ambulance>>, ApiError> {
     Ok(shown(app.store.available_ambulances(None).await?, caller))
 }

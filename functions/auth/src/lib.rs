@@ -55,9 +55,12 @@ struct AuthResponse {
 
 /// The answer for `user`, signed in under `session`.
 fn signed_in(app: &AppState, user: User, session: Renewed) -> Result<AuthResponse, ApiError> {
-    let access = app
-        .auth
-        .issue_access(user.id, user.role, session.session_version)?;
+    let access = app.auth.issue_access(
+        user.id,
+        user.role,
+        session.session_version,
+        Some(&session.session),
+    )?;
     Ok(AuthResponse {
         token: access.token,
         role: user.role,
@@ -173,8 +176,8 @@ async fn refresh(
     }
 }
 
-/// Signs out: the refresh token's session ends (its access token dies within 5
-/// minutes). Always 204, whatever the token.
+/// Signs out: the refresh token's session ends, its access tokens with it (the
+/// signed-in routes refuse them at once). Always 204, whatever the token.
 async fn logout(
     State(app): State<AppState>,
     ApiJson(req): ApiJson<RefreshRequest>,

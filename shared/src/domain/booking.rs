@@ -9,16 +9,18 @@ use strum::{AsRefStr, Display, VariantArray};
 
 pub use trip::{CrewStep, Goal, Milestone, Move, Mover, Progress, TimelineEntry, TripStage, plan};
 
-use super::{ambulance::AmbulanceType, hospital::HospitalRef, user::User};
+use super::{ambulance::AmbulanceType, hospital::HospitalRef, lenient, user::User};
 use crate::{
     error::ApiError,
     types::{Id, Latitude, Longitude, OptionalText, Text, WholeNumber},
 };
 
+/// Serialized as `PENDING`, `ACTIVE`, `COMPLETED`, `CANCELLED`; parsed
+/// case-insensitively (`lenient!`).
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, AsRefStr, Display, VariantArray,
 )]
-#[serde(rename_all = "UPPERCASE")]
+#[serde(rename_all = "UPPERCASE", try_from = "String")]
 #[strum(serialize_all = "UPPERCASE")]
 pub enum BookingStatus {
     Pending,
@@ -27,6 +29,8 @@ pub enum BookingStatus {
     Cancelled,
 }
 
+lenient!(BookingStatus, "status");
+
 impl BookingStatus {
     /// COMPLETED and CANCELLED are final: nothing moves out of them.
     pub fn is_final(self) -> bool {
@@ -34,13 +38,19 @@ impl BookingStatus {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "UPPERCASE")]
+/// Serialized as `NORMAL`, `EMERGENCY`; parsed case-insensitively.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, AsRefStr, VariantArray,
+)]
+#[serde(rename_all = "UPPERCASE", try_from = "String")]
+#[strum(serialize_all = "UPPERCASE")]
 pub enum BookingType {
     #[default]
     Normal,
     Emergency,
 }
+
+lenient!(BookingType, "bookingType");
 
 /// 1–100 characters after trimming.
 pub type PatientName = Text<100>;
@@ -74,12 +84,17 @@ impl From<PatientAge> for u8 {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+/// Serialized as the spec spells it, `Male`, `Female`, `Other`; parsed
+/// case-insensitively like every enum (`female`, `FEMALE`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, AsRefStr, VariantArray)]
+#[serde(try_from = "String")]
 pub enum Gender {
     Male,
     Female,
     Other,
 }
+
+lenient!(Gender, "gender");
 
 /// 1–500 characters after trimming.
 pub type Condition = Text<500>;

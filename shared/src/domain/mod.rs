@@ -21,6 +21,10 @@ use strum::VariantArray;
 /// `TryFrom<String>` by [`parse_leniently`] (what serde's `try_from = "String"`
 /// calls) for an enum: `lenient!(AmbulanceStatus, "status");`. A macro, because no
 /// one generic impl can do it (the orphan rule forbids `impl<T> TryFrom<String> for T`).
+///
+/// Every enum the API reads takes it (issue 22: `gender` was case-sensitive while
+/// `stage` and `type` were not): one rule, case-insensitive in, one spelling out
+/// (the contract's: upper-case codes, and the spec's `Male`, `Female`, `Other`).
 macro_rules! lenient {
     ($enum:ty, $what:literal) => {
         impl TryFrom<String> for $enum {
@@ -34,8 +38,8 @@ macro_rules! lenient {
 use lenient;
 
 /// Parses an enum the way people type it in a query string: case-insensitive, `-`
-/// and spaces as `_`, surrounding blanks ignored. A miss names the accepted values:
-/// `unknown status 'x': expected AVAILABLE, ON_DUTY or MAINTENANCE`.
+/// and spaces as `_`, surrounding blanks ignored. A miss names the accepted values,
+/// spelt as answered: `unknown status 'x': expected AVAILABLE, ON_DUTY or MAINTENANCE`.
 fn parse_leniently<T>(text: &str, what: &str) -> Result<T, String>
 where
     T: VariantArray + AsRef<str> + Copy,
@@ -50,7 +54,7 @@ where
         .collect();
     T::VARIANTS
         .iter()
-        .find(|v| v.as_ref() == wanted)
+        .find(|v| v.as_ref().eq_ignore_ascii_case(&wanted))
         .copied()
         .ok_or_else(|| {
             let names: Vec<&str> = T::VARIANTS.iter().map(AsRef::as_ref).collect();
@@ -60,4 +64,42 @@ where
                 rest.join(", ")
             )
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{
+        ambulance::{AmbulanceStatus, AmbulanceType},
+        booking::{BookingStatus, BookingType, CrewStep, Gender},
+        user::Role,
+    };
+
+    /// One rule for every enum read from a request: any case in, one spelling out.
+    #[test]
+    fn every_enum_is_read_in_any_case_and_written_in_one() {
+        fn read<T: serde::de::DeserializeOwned>(text: &str) -> T {
+            serde_json::from_value(serde_json::json!(text)).unwrap()
+        }
+        fn written<T: serde::Serialize>(value: T) -> String {
+            serde_json::to_value(value)
+                .unwrap()
+                .as_str()
+                .unwrap()
+                .to_owned()
+        }
+        assert_eq!(written(read::<Gender>("fEMALE")), "Female");
+        assert_eq!(written(read::<Gender>(" other ")), "Other");
+        assert_eq!(written(read::<BookingType>("emergency")), "EMERGENCY");
+        assert_eq!(written(read::<BookingStatus>("Cancelled")), "CANCELLED");
+        assert_eq!(written(read::<AmbulanceStatus>("on-duty")), "ON_DUTY");
+        assert_eq!(written(read::<AmbulanceType>("als")), "ALS");
+        assert_eq!(written(read::<CrewStep>("at pickup")), "AT_PICKUP");
+        assert_eq!(written(read::<Role>("admin")), "ADMIN");
+        let err = serde_json::from_value::<Gender>(serde_json::json!("m")).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("unknown gender 'm': expected Male, Female or Other"),
+            "{err}"
+        );
+    }
 }

@@ -2,14 +2,20 @@
 //! profile edit carries.
 
 use serde::{Deserialize, Serialize};
+use strum::{AsRefStr, VariantArray};
 
+use super::lenient;
 use crate::{
     error::ApiError,
     types::{Email, Id, LatLng, Latitude, Longitude, Phone, Username},
 };
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "UPPERCASE")]
+/// Serialized as `USER`, `ADMIN`, `CREW`; parsed case-insensitively.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, AsRefStr, VariantArray,
+)]
+#[serde(rename_all = "UPPERCASE", try_from = "String")]
+#[strum(serialize_all = "UPPERCASE")]
 pub enum Role {
     User,
     Admin,
@@ -17,6 +23,8 @@ pub enum Role {
     /// never by register.
     Crew,
 }
+
+lenient!(Role, "role");
 
 impl Role {
     pub fn is_admin(self) -> bool {

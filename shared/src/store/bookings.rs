@@ -48,6 +48,17 @@ pub(crate) struct BookingItem {
     /// One more each time its requester revokes its tracking links (`shares`).
     #[serde(default)]
     pub(crate) share_epoch: u64,
+    /// When each of its tracking links of the last 24 hours was made (epoch
+    /// seconds), for their cap (`shares::MAX_SHARE_LINKS`), and one more with each
+    /// write of that list, which is conditional on it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) share_links_made: Vec<i64>,
+    #[serde(default)]
+    pub(crate) share_links_version: u64,
+    /// How many times its requester rewrote the patient details
+    /// (`shares::MAX_PATIENT_EDITS`).
+    #[serde(default)]
+    pub(crate) patient_edits: u32,
 }
 
 impl BookingItem {
@@ -67,6 +78,9 @@ impl BookingItem {
             openpk: open,
             listsk: order,
             share_epoch: 0,
+            share_links_made: vec![],
+            share_links_version: 0,
+            patient_edits: 0,
             booking,
         }
     }

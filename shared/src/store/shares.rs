@@ -11,6 +11,16 @@
 //! after the booking became final (`domain::emergency::share_expiry`); the item's
 //! TTL removes it after the 24 h. Unknown, expired and revoked links answer the same
 //! 404.
+//!
+//! # Caps (issue 22: 20 links asked in half a second were 20 items kept 24 h)
+//!
+//! A booking makes at most [`MAX_SHARE_LINKS`] links in any 24 hours: the booking
+//! item lists when its recent links were made, and the transaction that puts a
+//! link rewrites that list on the condition that it is still the one read (a
+//! version number), so racing requests cannot pass the cap. Revoking stops links
+//! but gives none back: their items are kept until their TTL all the same. The
+//! patient details take at most [`MAX_PATIENT_EDITS`] rewrites, counted by the
+//! rewrite's own conditional update.
 
 use serde::{Deserialize, Serialize};
 use time::{OffsetDateTime, format_description::well_known::Rfc3339};
@@ -32,6 +42,28 @@ use crate::{
     error::ApiError,
     types::{Id, format_rfc3339},
 };
+
+/// Tracking links a booking may have made in any 24 hours (a link lives at most
+/// that long), revoked ones included: family needs one or two, and one link works
+/// for everyone who has it.
+pub const MAX_SHARE_LINKS: usize = 5;
+
+/// Times a requester may rewrite a booking's patient details.
+pub const MAX_PATIENT_EDITS: u32 = 20;
+
+fn too_many_links(id: Id) -> ApiError {
+    ApiError::Conflict(format!(
+        "Booking {id} already has {MAX_SHARE_LINKS} tracking links made in the last 24 hours: \
+         send one of those again (a link works for everyone who has it)"
+    ))
+}
+
+fn too_many_patient_edits(id: Id) -> ApiError {
+    ApiError::Conflict(format!(
+        "The patient details of booking {id} have been changed {MAX_PATIENT_EDITS} times, \
+         the most a booking takes: tell the crew or the dispatcher what changed"
+    ))
+}
 
 /// `SHARE#<sha256 of the token>` / `SHARE`.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -98,61 +130,94 @@ impl Store {
         patient: Patient,
     ) -> Result<Booking, ApiError> {
         const WHAT: &str = "its patient details can no longer change";
-        self.requesters_open_booking(id, requester, WHAT).await?;
-        let write = Write::update(keys::booking(id), "SET patient = :patient")
-            .value(":patient", PatientDetails::from(patient));
+        let item = self.requesters_open_booking(id, requester, WHAT).await?;
+        if item.patient_edits >= MAX_PATIENT_EDITS {
+            return Err(too_many_patient_edits(id));
+        }
+        // Counted by the rewrite itself, so racing rewrites cannot pass the cap.
+        let write = Write::update(
+            keys::booking(id),
+            "SET patient = :patient ADD patientEdits :one",
+        )
+        .when("(attribute_not_exists(patientEdits) OR patientEdits < :max)")
+        .value(":patient", PatientDetails::from(patient))
+        .value(":one", 1)
+        .value(":max", MAX_PATIENT_EDITS);
         match self
             .update_returning::<BookingItem>(while_open(write))
             .await?
         {
             Some(item) => Ok(item.into()),
-            // It became final meanwhile: say so.
-            None => Err(self
-                .requesters_open_booking(id, requester, WHAT)
-                .await
-                .err()
-                .unwrap_or_else(|| {
+            // It became final, or reached the cap, meanwhile: say which.
+            None => {
+                let now = self.requesters_open_booking(id, requester, WHAT).await?;
+                Err(if now.patient_edits >= MAX_PATIENT_EDITS {
+                    too_many_patient_edits(id)
+                } else {
                     ApiError::Conflict(format!("Booking {id} changed meanwhile; retry"))
-                })),
+                })
+            }
         }
     }
 
-    /// A new tracking link for the requester's open booking.
+    /// A new tracking link for the requester's open booking, within
+    /// [`MAX_SHARE_LINKS`] a day (409 beyond).
     pub async fn share_booking(&self, id: Id, requester: Id) -> Result<ShareLink, ApiError> {
         const WHAT: &str = "its trip can no longer be shared";
-        let item = self.requesters_open_booking(id, requester, WHAT).await?;
-        let token = new_share_token();
-        let hash = share_token_hash(&token).expect("a token we made is well formed");
-        let now = OffsetDateTime::now_utc();
-        let share = ShareItem {
-            key: keys::share_link(&hash),
-            booking_id: id,
-            epoch: item.share_epoch,
-            created_at: format_rfc3339(now),
-            ttl: (now + SHARE_MAX_AGE).unix_timestamp(),
-        };
-        let mut tx = Tx::new();
-        tx.push(Label::ShareLink, Write::put(&share).absent()).push(
-            Label::Booking(id),
-            // Still open, and not revoked since it was read.
-            while_open(Write::check(keys::booking(id)))
-                .when("(attribute_not_exists(shareEpoch) OR shareEpoch = :epoch)")
-                .value(":epoch", item.share_epoch),
-        );
-        match self.commit(tx).await {
-            Ok(()) => Ok(ShareLink::new(
-                token,
-                format_rfc3339(share_expiry(now, &item.booking.timeline)),
-            )),
-            Err(TxError::Refused(r)) if r.by(Label::Booking(id)) => Err(self
-                .requesters_open_booking(id, requester, WHAT)
-                .await
-                .err()
-                .unwrap_or_else(|| {
-                    ApiError::Conflict(format!("Booking {id} changed meanwhile; retry"))
-                })),
-            Err(e) => Err(e.into_api()),
+        // A lost race is a link another request made (or a revocation): after at
+        // most MAX_SHARE_LINKS of them the cap answers, so this many reads suffice.
+        for _ in 0..=MAX_SHARE_LINKS {
+            let item = self.requesters_open_booking(id, requester, WHAT).await?;
+            let now = OffsetDateTime::now_utc();
+            let day_ago = (now - SHARE_MAX_AGE).unix_timestamp();
+            let mut made: Vec<i64> = item
+                .share_links_made
+                .iter()
+                .copied()
+                .filter(|at| *at > day_ago)
+                .collect();
+            if made.len() >= MAX_SHARE_LINKS {
+                return Err(too_many_links(id));
+            }
+            made.push(now.unix_timestamp());
+            let token = new_share_token();
+            let hash = share_token_hash(&token).expect("a token we made is well formed");
+            let share = ShareItem {
+                key: keys::share_link(&hash),
+                booking_id: id,
+                epoch: item.share_epoch,
+                created_at: format_rfc3339(now),
+                ttl: (now + SHARE_MAX_AGE).unix_timestamp(),
+            };
+            let booking = Write::update(
+                keys::booking(id),
+                "SET shareLinksMade = :made ADD shareLinksVersion :one",
+            )
+            .value(":made", made)
+            .value(":one", 1)
+            // Still open, not revoked and no other link made since it was read.
+            .when("(attribute_not_exists(shareEpoch) OR shareEpoch = :epoch)")
+            .value(":epoch", item.share_epoch)
+            .when("(attribute_not_exists(shareLinksVersion) OR shareLinksVersion = :seen)")
+            .value(":seen", item.share_links_version);
+            let mut tx = Tx::new();
+            tx.push(Label::ShareLink, Write::put(&share).absent())
+                .push(Label::Booking(id), while_open(booking));
+            match self.commit(tx).await {
+                Ok(()) => {
+                    return Ok(ShareLink::new(
+                        token,
+                        format_rfc3339(share_expiry(now, &item.booking.timeline)),
+                    ));
+                }
+                // Read again: final now (409), at the cap (409), or another try.
+                Err(TxError::Refused(r)) if r.by(Label::Booking(id)) => continue,
+                Err(e) => return Err(e.into_api()),
+            }
         }
+        Err(ApiError::Conflict(format!(
+            "Booking {id} changed meanwhile; retry"
+        )))
     }
 
     /// Stops every link of the requester's booking (open or final).

@@ -40,6 +40,8 @@ use crate::{error::ApiError, types::Id};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Label {
     User,
+    /// A sign-in session (a refresh-token family, `sessions`).
+    Session,
     UsernameGuard,
     EmailGuard,
     /// The guard of the email a profile edit gives up.

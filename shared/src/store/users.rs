@@ -2,6 +2,8 @@
 //! the session version: a password change adds one to it, which ends every session
 //! and access token issued before (see `sessions` and `auth`).
 
+use std::collections::{BTreeMap, BTreeSet};
+
 use serde::{Deserialize, Serialize};
 
 use super::{
@@ -31,6 +33,14 @@ pub(crate) struct UserItem {
     /// change adds one, which ends them all. Absent on items older than sessions: 0.
     #[serde(default)]
     pub(crate) session_version: u64,
+    /// The user's sessions ended in the last few minutes (session tag to when, epoch
+    /// seconds), written by the transaction that ends one (`sessions`): their access
+    /// tokens are refused at once by the read that confirms every token.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub(crate) ended_sessions: BTreeMap<String, i64>,
+    /// One more with each write of `ended_sessions`, which is conditional on it.
+    #[serde(default)]
+    pub(crate) ended_sessions_version: u64,
     /// A crew account's ambulance, and its index keys (`store::crew`): the crew of
     /// one ambulance on `gsi1`, every crew by name on `list`. None for other roles.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -51,8 +61,18 @@ pub struct Account {
     pub user: User,
     pub password_hash: String,
     pub session_version: u64,
+    /// The tags of the user's sessions ended in the last few minutes (`sessions`).
+    pub ended_sessions: BTreeSet<String>,
     /// The crew account this is, with its ambulance (None for other roles).
     pub crew: Option<Crew>,
+}
+
+impl Account {
+    /// Whether an access token of the session tagged `session` (None: a token made
+    /// outside a sign-in) is refused because that session has ended.
+    pub fn session_ended(&self, session: Option<&str>) -> bool {
+        session.is_some_and(|tag| self.ended_sessions.contains(tag))
+    }
 }
 
 impl From<UserItem> for Account {
@@ -61,6 +81,7 @@ impl From<UserItem> for Account {
             user: item.user.clone(),
             password_hash: item.password_hash.clone(),
             session_version: item.session_version,
+            ended_sessions: item.ended_sessions.keys().cloned().collect(),
             crew: item.crew(),
         }
     }
@@ -96,6 +117,8 @@ impl UserItem {
             },
             password_hash: account.password_hash.clone(),
             session_version: 0,
+            ended_sessions: BTreeMap::new(),
+            ended_sessions_version: 0,
             ambulance_id: None,
             gsi1pk: None,
             gsi1sk: None,

@@ -115,6 +115,9 @@ pub struct TemplateFunction {
     pub logical_id: String,
     /// `Events.*.Properties.Path`.
     pub paths: BTreeSet<String>,
+    /// Whether it has an HttpApi event without a path: API Gateway's `$default`
+    /// route, every request no other route matches.
+    pub default_route: bool,
     pub grants: BTreeSet<Grant>,
     /// What makes the grants impossible to check (a `Role` of its own, a managed
     /// policy, a `Deny`).
@@ -193,8 +196,12 @@ pub fn parse_template(t: &Value) -> Template {
                 .push("has a Role of its own: its grants cannot be checked here".into());
         }
         for event in props["Events"].as_mapping().into_iter().flatten() {
-            if let Some(path) = event.1["Properties"]["Path"].as_str() {
-                f.paths.insert(path.to_owned());
+            match event.1["Properties"]["Path"].as_str() {
+                Some(path) => {
+                    f.paths.insert(path.to_owned());
+                }
+                None if event.1["Type"] == "HttpApi" => f.default_route = true,
+                None => {}
             }
         }
         for policy in list(&props["Policies"]) {
