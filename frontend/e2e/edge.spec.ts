@@ -12,9 +12,11 @@ function templateHeaders(host: string): Record<string, string> {
   const lines = text.split('\n')
   const cspAt = lines.findIndex((l) => l.includes('ContentSecurityPolicy: !Sub >-'))
   expect(cspAt, 'template.yaml has a ContentSecurityPolicy').toBeGreaterThan(0)
+  // The folded block: the lines indented deeper than its key (the next key or comment ends it).
+  const indent = (l: string) => l.length - l.trimStart().length
   const csp: string[] = []
   for (const line of lines.slice(cspAt + 1)) {
-    if (!line.trim()) break
+    if (!line.trim() || indent(line) <= indent(lines[cspAt])) break
     csp.push(line.trim())
   }
   const value = (key: string) => text.match(new RegExp(`${key}: (\\S+)`))![1]
