@@ -55,7 +55,7 @@ pub enum ApiError {
     Internal(String),
 }
 
-/// The JSON error body of DESIGN.md section 5.
+/// The JSON error body of the HTTP contract (docs/openapi.yaml, `Error`).
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ErrorBody {

@@ -1,4 +1,4 @@
-//! One-tap emergency (DESIGN.md section 8): the nearest free ambulance assigned in one
+//! One-tap emergency (docs/decisions/0007-dispatch-data.md): the nearest free ambulance assigned in one
 //! conditional transaction, no admin in the way; one open emergency per user.
 //!
 //! # Rounds

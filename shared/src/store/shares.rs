@@ -1,5 +1,5 @@
 //! What a requester changes on an open booking after the tap: the patient details,
-//! and the tracking links family open without an account (DESIGN.md section 8).
+//! and the tracking links family open without an account (docs/decisions/0007-dispatch-data.md).
 //!
 //! # Share links
 //!
