@@ -318,27 +318,30 @@ mod tests {
         assert!(k.verify(&token).is_err());
     }
 
+    /// A user's token with these times, signed with the test secret.
+    fn signed(iat: i64, nbf: i64, exp: i64) -> String {
+        let claims = Claims {
+            sub: "7".into(),
+            role: Role::User,
+            iat,
+            nbf,
+            exp,
+            sv: 0,
+            sid: None,
+        };
+        encode(
+            &Header::default(),
+            &claims,
+            &EncodingKey::from_secret(b"0123456789abcdef0123456789abcdef"),
+        )
+        .unwrap()
+    }
+
     #[test]
     fn tokens_from_the_future_are_refused() {
         let k = keys();
         let now = crate::types::epoch_seconds();
-        let sign = |iat: i64, nbf: i64| {
-            let claims = Claims {
-                sub: "7".into(),
-                role: Role::User,
-                iat,
-                nbf,
-                exp: iat + TOKEN_TTL_SECS,
-                sv: 0,
-                sid: None,
-            };
-            encode(
-                &Header::default(),
-                &claims,
-                &EncodingKey::from_secret(b"0123456789abcdef0123456789abcdef"),
-            )
-            .unwrap()
-        };
+        let sign = |iat: i64, nbf: i64| signed(iat, nbf, iat + TOKEN_TTL_SECS);
         assert!(
             k.verify(&sign(now + 3600, now)).is_err(),
             "iat in the future"
@@ -364,23 +367,7 @@ mod tests {
     fn tokens_that_live_longer_than_issued_are_refused() {
         let k = keys();
         let now = crate::types::epoch_seconds();
-        let sign = |iat: i64, exp: i64| {
-            let claims = Claims {
-                sub: "7".into(),
-                role: Role::User,
-                iat,
-                nbf: iat,
-                exp,
-                sv: 0,
-                sid: None,
-            };
-            encode(
-                &Header::default(),
-                &claims,
-                &EncodingKey::from_secret(b"0123456789abcdef0123456789abcdef"),
-            )
-            .unwrap()
-        };
+        let sign = |iat: i64, exp: i64| signed(iat, iat, exp);
         let refused = |token: &str| matches!(k.verify(token), Err(ApiError::Unauthorized(_)));
         assert!(refused(&sign(now, now + 12 * 3600)), "12 hours");
         assert!(
