@@ -6,7 +6,7 @@ cd "$ROOT"
 "$ROOT/scripts/ensure-tools.sh" ddb
 
 log "building the benchmark (profile bench-local: release without LTO)"
-cargo build --quiet --profile bench-local -p shared --features test-support --bin bench_nearest --bin bench_booking --bin bench_emergency
+cargo build --quiet --profile bench-local -p perf-tools --bin bench_nearest --bin bench_booking --bin bench_emergency
 # Deployable sizes, from the last `make lambda-build` (arm64 zips), else from the last
 # x86_64 release build; nothing is printed that was not measured.
 python3 "$ROOT/scripts/lambda-sizes.py" any

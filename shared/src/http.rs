@@ -459,7 +459,7 @@ mod tests {
     #[tokio::test]
     async fn one_json_line_per_request_with_method_route_status_latency_and_id() {
         use tower::ServiceExt;
-        let logs = crate::testing::CapturedLogs::default();
+        let logs = testkit::CapturedLogs::default();
         let _guard = tracing::subscriber::set_default(telemetry::subscriber(logs.clone()));
         let app = finish(Router::new().route(
             "/api/x/{id}",

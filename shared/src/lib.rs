@@ -6,7 +6,8 @@
 //! - `types`: newtypes that parse input; `http`, `error`, `auth`, `caller`, `edge`:
 //!   the HTTP edge;
 //! - `app`, `config`, `lambda`, `telemetry`: a function's start-up;
-//! - `geo`: the nearest search; `seed`: local demo data; `testing`: test support.
+//! - `geo`: the nearest search; `seed`: local demo data. Test support is
+//!   the `testkit` crate (tests/kit).
 
 pub mod app;
 pub mod auth;
@@ -22,9 +23,6 @@ pub mod seed;
 pub mod store;
 pub mod telemetry;
 pub mod types;
-
-#[cfg(feature = "test-support")]
-pub mod testing;
 
 pub use app::AppState;
 pub use auth::Caller;

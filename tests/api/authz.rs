@@ -5,7 +5,7 @@
 
 use http::Method;
 use serde_json::{Value, json};
-use shared::testing::{TEST_PASSWORD, TestApp};
+use testkit::{TEST_PASSWORD, TestApp};
 
 const ANON: usize = 0;
 

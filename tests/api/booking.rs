@@ -4,14 +4,12 @@
 use futures::future::join_all;
 use http::{Method, StatusCode};
 use serde_json::{Value, json};
-use shared::{
-    domain::{
-        ambulance::AmbulanceCounts,
-        booking::{BookingCounts, BookingStatus},
-    },
-    testing::{self, TestApp, TestResponse, TestUser},
+use shared::domain::{
+    ambulance::AmbulanceCounts,
+    booking::{BookingCounts, BookingStatus},
 };
 use strum::VariantArray;
+use testkit::{TestApp, TestResponse, TestUser};
 
 struct World {
     booking: TestApp,
@@ -425,7 +423,7 @@ async fn users_cancel_their_own_open_bookings_only() {
 async fn bad_bookings_name_the_field_and_write_nothing() {
     let w = world().await;
     let user = w.booking.user("careless").await;
-    for (patch, field) in testing::bad_booking_fields() {
+    for (patch, field) in testkit::bad_booking_fields() {
         let mut body = w.body(&w.ambulance);
         patch(&mut body);
         let res = w.book(&user, body.clone(), None).await;

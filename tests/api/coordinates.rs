@@ -5,7 +5,7 @@
 
 use http::StatusCode;
 use serde_json::Value;
-use shared::testing::{TestApp, TestResponse};
+use testkit::{TestApp, TestResponse};
 
 /// Raw JSON number texts that are in range, and the value each must read back as.
 const IN_RANGE: [(&str, f64); 10] = [

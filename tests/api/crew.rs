@@ -4,10 +4,8 @@
 
 use http::{Method, StatusCode};
 use serde_json::{Value, json};
-use shared::{
-    testing::{TEST_PASSWORD, TestApp, TestResponse, TestUser},
-    types::Id,
-};
+use shared::types::Id;
+use testkit::{TEST_PASSWORD, TestApp, TestResponse, TestUser};
 
 pub fn id_of(v: &Value) -> Id {
     Id::try_from(v["id"].as_u64().unwrap()).unwrap()

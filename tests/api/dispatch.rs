@@ -6,7 +6,8 @@
 use futures::future::join_all;
 use http::{Method, StatusCode};
 use serde_json::{Value, json};
-use shared::{domain::booking::BookingStatus, testing::TestUser};
+use shared::domain::booking::BookingStatus;
+use testkit::TestUser;
 
 use crate::{
     crew::{Fleet, id_of},

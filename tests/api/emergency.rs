@@ -9,9 +9,9 @@ use serde_json::{Value, json};
 use shared::{
     domain::user::{NewUser, Role},
     store::limits::EMERGENCIES_PER_USER,
-    testing::{self, TestApp, TestResponse, TestUser},
     types::format_rfc3339,
 };
+use testkit::{TestApp, TestResponse, TestUser};
 
 use crate::{
     crew::id_of,
@@ -39,7 +39,7 @@ pub fn pickup_body() -> Value {
 
 impl World {
     pub async fn new() -> World {
-        World::over(testing::fresh_state().await).await
+        World::over(testkit::fresh_state().await).await
     }
 
     async fn over(state: shared::AppState) -> World {
@@ -322,7 +322,7 @@ async fn without_a_pickup_the_profile_location_and_without_either_a_400() {
     let store = &w.app.state.store;
     let homeless = store
         .create_user(NewUser {
-            account: testing::test_account("homeless", "+15550003333").await,
+            account: testkit::test_account("homeless", "+15550003333").await,
             location: None,
             role: Role::User,
         })
@@ -570,7 +570,7 @@ async fn only_signed_in_users_ask_and_bad_input_names_the_field() {
 async fn a_hundred_emergencies_for_ten_ambulances() {
     // A hundred requests at once make thousands of Queries at once: patient
     // timeouts, so that the emulator's queue is not taken for a fault.
-    let w = World::over(testing::patient_state().await).await;
+    let w = World::over(testkit::patient_state().await).await;
     let mut ambulances = vec![];
     for i in 0..5 {
         let h = w

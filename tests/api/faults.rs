@@ -1,5 +1,5 @@
 //! Faults: the test starts its own DynamoDB Local (`scripts/ddb-local.sh`, through
-//! `shared::testing::ddb_local`), then hangs it and kills it under load. Requests must answer 503 with
+//! `testkit::ddb_local`), then hangs it and kills it under load. Requests must answer 503 with
 //! Retry-After within 3 s, the same function process must recover when the database
 //! comes back, and no booking may be half-written.
 
@@ -9,15 +9,11 @@ use futures::future::join_all;
 use http::StatusCode;
 use serde_json::{Value, json};
 use shared::{
-    AppState,
-    config::Config,
-    domain::ambulance::AmbulanceStatus,
-    store::schema,
-    testing::{
-        TestApp, config_at,
-        ddb_local::{DynamoDbLocal as Ddb, free_port},
-    },
-    types::Id,
+    AppState, config::Config, domain::ambulance::AmbulanceStatus, store::schema, types::Id,
+};
+use testkit::{
+    TestApp, config_at,
+    ddb_local::{DynamoDbLocal as Ddb, free_port},
 };
 
 /// Two states over one table on `port`: a patient one for setting up and checking

@@ -8,9 +8,9 @@ use serde_json::{Value, json};
 use shared::{
     domain::ambulance::{AmbulanceCounts, AmbulanceStatus},
     store::{Tx, ambulances::StatusMove},
-    testing::{TestApp, TestUser},
     types::Id,
 };
+use testkit::{TestApp, TestUser};
 
 struct Apps {
     admin_app: TestApp,

@@ -6,9 +6,9 @@ use shared::{
         ambulance::{AmbulanceCounts, AmbulanceStatus},
         booking::BookingCounts,
     },
-    testing::TestApp,
     types::Id,
 };
+use testkit::TestApp;
 
 /// The crew's moves that take a booking from DISPATCHED to COMPLETED, in order.
 pub const CREW_STAGES_TO_COMPLETION: [&str; 5] = [

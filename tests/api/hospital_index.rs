@@ -23,9 +23,9 @@ use shared::{
     },
     geo::haversine_km,
     store::{Key, hospital_index::LOG_LEN, keys},
-    testing::{TestApp, TestUser, fresh_state, hooks::Hooks},
     types::{Id, LatLng},
 };
+use testkit::{TestApp, TestUser, fresh_state, hooks::Hooks};
 
 fn n(v: u64) -> AttributeValue {
     AttributeValue::N(v.to_string())

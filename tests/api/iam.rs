@@ -1,5 +1,5 @@
 //! Least privilege, from what the functions really call. While any test's request is
-//! served, `shared::testing` records its DynamoDB calls and refuses one template.yaml
+//! served, `testkit` records its DynamoDB calls and refuses one template.yaml
 //! does not grant the serving function (a grant too few fails the test that needs
 //! it). Here, a tour of every function's routes, down the paths that need each
 //! action (a failed login, an email change, a booking with an idempotency key, a
@@ -10,7 +10,7 @@ use std::collections::BTreeSet;
 
 use http::{Method, StatusCode};
 use serde_json::{Value, json};
-use shared::testing::{
+use testkit::{
     TEST_PASSWORD, TestApp,
     iam::{self, Grant},
 };

@@ -14,9 +14,9 @@ use shared::{
     edge::{ORIGIN_SECRET_HEADER, VIEWER_ADDRESS_HEADER},
     http::parse_json,
     store::{bookings::HISTORY_LIMIT, open_bookings::OpenLimit},
-    testing::{TestApp, TestUser, json_request},
     types::Id,
 };
+use testkit::{TestApp, TestUser, json_request};
 
 /// Values found stored by probing: control characters and bidirectional overrides
 /// (refused anywhere), and text with nothing visible (blank: refused where a value
@@ -323,7 +323,7 @@ async fn every_answer_is_no_store() {
 /// What the contract promises on every answer: `Cache-Control: no-store` and the
 /// request id.
 #[track_caller]
-fn assert_answer_headers(res: &shared::testing::TestResponse, what: &str) {
+fn assert_answer_headers(res: &testkit::TestResponse, what: &str) {
     let header = |name: &str| res.headers.get(name).and_then(|v| v.to_str().ok());
     assert_eq!(
         header("cache-control"),
@@ -342,7 +342,7 @@ fn assert_answer_headers(res: &shared::testing::TestResponse, what: &str) {
 /// CloudFront, and believes CloudFront's viewer address only then.
 #[tokio::test]
 async fn only_requests_through_cloudfront_reach_a_deployed_function() {
-    let state = shared::testing::fresh_state().await;
+    let state = testkit::fresh_state().await;
     let deployed = TestApp::with_state(state.clone(), |s| {
         shared::edge::guard(api_tests::system(s), Some("origin-secret-0123456789"))
     });
@@ -357,7 +357,7 @@ async fn only_requests_through_cloudfront_reach_a_deployed_function() {
         }
         req.headers_mut()
             .insert(VIEWER_ADDRESS_HEADER, viewer.parse().unwrap());
-        shared::testing::from_address(req, "130.176.0.1") // a CloudFront edge server
+        testkit::from_address(req, "130.176.0.1") // a CloudFront edge server
     };
     for secret in [None, Some("wrong"), Some("origin-secret-012345678")] {
         let res = deployed.send(with(secret, "192.0.2.1", "sneaky")).await;
@@ -545,7 +545,7 @@ async fn bodies_and_the_objects_in_them_are_json_objects_never_arrays() {
     let trip = w.emergency(&user, &pickup_body(), None).await;
     trip.assert_status(StatusCode::CREATED);
 
-    let refused = |res: &shared::testing::TestResponse, field: Option<&str>| {
+    let refused = |res: &testkit::TestResponse, field: Option<&str>| {
         assert_eq!(
             (res.status, res.field()),
             (StatusCode::BAD_REQUEST, field),
@@ -555,9 +555,7 @@ async fn bodies_and_the_objects_in_them_are_json_objects_never_arrays() {
         );
         assert!(res.message().contains("JSON object"), "{}", res.message());
     };
-    let login = app
-        .login(json!(["arrayed", shared::testing::TEST_PASSWORD]))
-        .await;
+    let login = app.login(json!(["arrayed", testkit::TEST_PASSWORD])).await;
     refused(&login, None);
     assert!(login.body.get("token").is_none());
     let step = app
@@ -575,7 +573,7 @@ async fn bodies_and_the_objects_in_them_are_json_objects_never_arrays() {
     refused(&w.emergency(&other, &emergency, None).await, Some("pickup"));
     // The same bodies as objects still work.
     let login = app
-        .login(json!({"username": "arrayed", "password": shared::testing::TEST_PASSWORD}))
+        .login(json!({"username": "arrayed", "password": testkit::TEST_PASSWORD}))
         .await;
     login.assert_status(StatusCode::OK);
     let step = app

@@ -9,9 +9,9 @@ use serde_json::{Value, json};
 use shared::{
     domain::ambulance::AmbulanceStatus,
     store::limits::{BOOKINGS_PER_ADDRESS, BOOKINGS_PER_USER, Limit, REGISTRATIONS_PER_ADDRESS},
-    testing::{TestApp, TestResponse, TestUser},
     types::Id,
 };
+use testkit::{TestApp, TestResponse, TestUser};
 
 use crate::helpers::CREW_STAGES_TO_COMPLETION;
 
@@ -202,7 +202,7 @@ async fn bookings_are_rate_limited_per_account_across_instances() {
     let key = |i: usize| format!("flood-{i}");
     let nodes = &nodes;
     let send = |n: usize, i: usize| {
-        let mut req = shared::testing::json_request(
+        let mut req = testkit::json_request(
             Method::POST,
             "/api/booking/book",
             Some(&user.token),

@@ -15,7 +15,7 @@ use std::{
 
 use http::{Method, StatusCode};
 use serde_norway::Value;
-use shared::testing::{TestApp, TestResponse};
+use testkit::{TestApp, TestResponse};
 
 type Route = (String, String); // (METHOD, path)
 

@@ -10,9 +10,9 @@ use shared::{
     domain::eta,
     geo::cell_range,
     store::{keys, positions::FreeGeoEntry},
-    testing::TestUser,
     types::{Id, Timestamp, format_rfc3339},
 };
+use testkit::TestUser;
 use time::{Duration, OffsetDateTime};
 
 use crate::crew::{Fleet, id_of};

@@ -8,7 +8,7 @@ use std::{
     path::Path,
 };
 
-use shared::testing::iam;
+use testkit::iam;
 
 fn root() -> &'static Path {
     Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))

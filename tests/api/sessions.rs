@@ -8,9 +8,9 @@ use serde_json::{Value, json};
 use shared::{
     domain::{ambulance::AmbulanceStatus, user::Role},
     store::{Write, keys},
-    testing::{TEST_PASSWORD, TEST_SECRET, TestApp, TestResponse},
     types::epoch_seconds,
 };
+use testkit::{TEST_PASSWORD, TEST_SECRET, TestApp, TestResponse};
 
 async fn sign_in(app: &TestApp, username: &str, password: &str) -> TestResponse {
     let res = app
@@ -410,9 +410,9 @@ async fn the_session_check_is_the_one_read_of_the_account() {
     use std::sync::{Arc, Mutex};
 
     let calls: Arc<Mutex<Vec<String>>> = Arc::default();
-    let mut state = shared::testing::fresh_state().await;
+    let mut state = testkit::fresh_state().await;
     let seen = calls.clone();
-    state.store = shared::testing::hooks::Hooks::new("CountCalls")
+    state.store = testkit::hooks::Hooks::new("CountCalls")
         .on_input(move |context| {
             let input = context.input();
             let call = match input.downcast_ref::<GetItemInput>() {

@@ -13,9 +13,9 @@ use serde_json::{Value, json};
 use shared::{
     domain::emergency::share_token_hash,
     store::shares::{MAX_PATIENT_EDITS, MAX_SHARE_LINKS},
-    testing::{TestResponse, TestUser, hooks::Hooks},
     types::{epoch_seconds, format_rfc3339},
 };
+use testkit::{TestResponse, TestUser, hooks::Hooks};
 
 use crate::{
     crew::id_of,

@@ -6,9 +6,9 @@ use shared::{
     domain::ambulance::AmbulanceCounts,
     geo::haversine_km,
     seed::{seed_crew, seed_hospitals_and_ambulances},
-    testing::TestApp,
     types::LatLng,
 };
+use testkit::TestApp;
 
 #[tokio::test]
 async fn the_seed_fills_an_empty_table_once_with_consistent_counters() {
@@ -77,7 +77,7 @@ async fn the_seed_fills_an_empty_table_once_with_consistent_counters() {
 
     // A crew account per ambulance of the hospital nearest the default city, with
     // the local password; a second run makes none more.
-    let hash = shared::testing::test_password_hash().await;
+    let hash = testkit::test_password_hash().await;
     let logins = seed_crew(store, &hash).await.unwrap();
     let (nearest, _) = store
         .nearest_hospitals(LatLng::new(30.67, 74.33).unwrap(), 1, 100.0)
@@ -89,7 +89,7 @@ async fn the_seed_fills_an_empty_table_once_with_consistent_counters() {
     for (i, login) in logins.iter().enumerate() {
         assert_eq!(login.username, format!("crew{}", i + 1));
         assert!(
-            app.password_works(&login.username, shared::testing::TEST_PASSWORD)
+            app.password_works(&login.username, testkit::TEST_PASSWORD)
                 .await
         );
         assert!(

@@ -4,7 +4,7 @@
 use futures::future::join_all;
 use http::{Method, StatusCode};
 use serde_json::{Value, json};
-use shared::testing::{TEST_PASSWORD, TestApp, TestResponse};
+use testkit::{TEST_PASSWORD, TestApp, TestResponse};
 
 async fn app() -> TestApp {
     TestApp::new(auth::router).await

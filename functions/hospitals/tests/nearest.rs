@@ -9,9 +9,9 @@ use serde_json::Value;
 use shared::{
     domain::hospital::NewHospital,
     geo::{haversine_km, wrap_longitude},
-    testing::TestApp,
     types::{Id, LatLng},
 };
+use testkit::TestApp;
 
 /// `n` hospitals around (lat, lng), `spread` degrees either way.
 fn around(rng: &mut StdRng, lat: f64, lng: f64, spread: f64, n: usize) -> Vec<(f64, f64)> {

@@ -4,7 +4,7 @@
 
 use aws_sdk_dynamodb::types::AttributeValue;
 use http::StatusCode;
-use shared::testing::{CapturedLogs, TestApp};
+use testkit::{CapturedLogs, TestApp};
 
 #[tokio::test] // current-thread runtime: the subscriber below sees every await
 async fn a_500_carries_a_request_id_and_the_log_has_the_error() {

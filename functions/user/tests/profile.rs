@@ -7,9 +7,9 @@ use serde_json::json;
 use shared::{
     ApiError,
     domain::user::{ProfileChange, Role},
-    testing::{TEST_PASSWORD, TestApp},
     types::Email,
 };
+use testkit::{TEST_PASSWORD, TestApp};
 
 async fn app() -> TestApp {
     TestApp::new(user::router).await

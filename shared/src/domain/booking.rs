@@ -435,7 +435,7 @@ mod tests {
 
     #[test]
     fn every_bad_field_is_named() {
-        for (patch, field) in crate::testing::bad_booking_fields() {
+        for (patch, field) in testkit::bad_booking_fields() {
             assert_eq!(field_of(request(patch)).as_deref(), Some(field));
         }
     }

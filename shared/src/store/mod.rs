@@ -15,6 +15,7 @@
 
 pub mod ambulances;
 pub mod bookings;
+pub mod bulk;
 pub mod counters;
 pub mod crew;
 pub mod cross_aggregate;

@@ -235,8 +235,9 @@ impl Store {
     }
 
     /// Moves this store's clock (and its clones') forward: a test's way to let the
-    /// 4-second write bound pass without sleeping.
-    #[cfg(feature = "test-support")]
+    /// 4-second write bound pass without sleeping. Tests only (testkit): no request
+    /// path calls it. Not behind a feature, so `shared` keeps one feature set.
+    #[doc(hidden)]
     pub fn advance_clock(&self, by: time::Duration) {
         let ms = i64::try_from(by.whole_milliseconds()).expect("a test's few seconds");
         self.clock_offset_ms

@@ -43,9 +43,9 @@ use shared::{
     Store,
     domain::hospital::NewHospital,
     store::hospital_index::{IndexBuild, NearestStats},
-    testing::{self, hooks::Hooks},
     types::{Id, LatLng},
 };
+use testkit::hooks::Hooks;
 
 const BOX: (f64, f64, f64, f64) = (22.0, 31.0, 70.0, 80.0); // lat min/max, lng min/max
 const CITY: (f64, f64) = (28.61, 77.21);
@@ -259,7 +259,7 @@ async fn main() {
     let mut cold_lines = vec![];
     println!("{}", header());
     for size in sizes {
-        let plain = testing::bench_store(&format!("bench-{size}")).await;
+        let plain = testkit::bench_store(&format!("bench-{size}")).await;
         let store = read_capacity().on(&plain);
         let client = store.client().clone();
         let (load_secs, build) = load(&store, size).await;
@@ -309,7 +309,7 @@ async fn main() {
             // The bare GetItem and the memory search one after the other, in turn
             // first: both after the H3 search's burst of Queries, neither favoured.
             if i % 2 == 0 {
-                get_items.push(testing::timed_get_item(&store).await);
+                get_items.push(testkit::timed_get_item(&store).await);
             }
             take_reads();
             let start = Instant::now();
@@ -318,7 +318,7 @@ async fn main() {
             let ms = start.elapsed().as_secs_f64() * 1000.0;
             let (rcu, items, calls) = take_reads();
             if i % 2 == 1 {
-                get_items.push(testing::timed_get_item(&store).await);
+                get_items.push(testkit::timed_get_item(&store).await);
             }
             assert!(stats.h3.is_none(), "the index is built");
             let memory = Cost {
@@ -373,7 +373,7 @@ async fn main() {
             median - warm_p50,
             rcu - groups[1][0].costs.iter().map(|c| c.rcu).sum::<f64>() / searches as f64,
         ));
-        testing::drop_table(&store).await;
+        testkit::drop_table(&store).await;
     }
     println!("cold start of the memory search (index loaded on a new instance's first search):");
     for line in cold_lines {

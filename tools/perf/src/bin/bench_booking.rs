@@ -13,7 +13,6 @@ use shared::{
         hospital::NewHospital,
     },
     store::open_bookings::OpenLimit,
-    testing,
     types::{Id, LatLng},
 };
 
@@ -29,7 +28,7 @@ fn request(hospital: Id, ambulance: Id) -> BookingRequest {
 
 #[tokio::main]
 async fn main() {
-    let store = testing::bench_store("bench-booking").await;
+    let store = testkit::bench_store("bench-booking").await;
     let hospital = store
         .add_hospital(NewHospital {
             name: "Bench".into(),
@@ -108,5 +107,5 @@ async fn main() {
         "races of 100 bookers for one ambulance: {}",
         winners.join("; ")
     );
-    testing::drop_table(&store).await;
+    testkit::drop_table(&store).await;
 }

@@ -23,32 +23,16 @@ use serde_json::Value;
 use tokio::sync::OnceCell;
 use tower::ServiceExt;
 
-use crate::{
+use shared::{
     AppState,
     config::{AppEnv, Config},
     domain::{
-        ambulance::{Ambulance, AmbulanceCounts, AmbulanceStatus, AmbulanceType, NewAmbulance},
+        ambulance::{Ambulance, AmbulanceStatus, AmbulanceType, NewAmbulance},
         crew::NewCrew,
         hospital::{Hospital, NewHospital},
-        position::Fix,
         user::{NewAccount, NewUser, Role},
     },
-    error::ApiError,
-    store::{
-        Key, Store,
-        ambulances::AmbulanceItem,
-        counters::{self, Total},
-        db_error,
-        hospital_index::IndexBuild,
-        hospitals::HospitalItem,
-        keys,
-        positions::PositionItem,
-        retry, schema,
-        table::{Item, to_item},
-        tx::Label,
-        tx::Tx,
-        tx::Write,
-    },
+    store::{Store, schema},
     types::{Email, Id, LatLng, Phone, Username},
 };
 
@@ -131,25 +115,25 @@ async fn state_over_new_table(config: Config) -> AppState {
 /// A store over a brand-new table `<prefix>-<random>` on the DynamoDB Local of
 /// `DYNAMODB_ENDPOINT`, with patient timeouts: the benchmarks measure the search and
 /// the bookings, not how a busy machine's emulator queues requests.
-pub async fn bench_store(prefix: &str) -> crate::Store {
+pub async fn bench_store(prefix: &str) -> shared::Store {
     let table = format!("{prefix}-{}", uuid::Uuid::new_v4().simple());
     let config = patient(config_at(&table, &endpoint()));
-    let client = crate::store::connect(&config).await;
+    let client = shared::store::connect(&config).await;
     schema::create_table(&client, &table)
         .await
         .unwrap_or_else(|e| panic!("could not create a table on DynamoDB Local: {e:?}"));
-    crate::Store::new(client, table)
+    shared::Store::new(client, table)
 }
 
 /// The benchmarks' yardstick: a bare strongly consistent GetItem of hospital 1
 /// (which the benchmark loaded), timed (ms).
-pub async fn timed_get_item(store: &crate::Store) -> f64 {
+pub async fn timed_get_item(store: &shared::Store) -> f64 {
     let start = std::time::Instant::now();
     let out = store
         .client()
         .get_item()
         .table_name(store.table())
-        .set_key(Some(crate::store::key("HOSPITAL#1", "HOSPITAL")))
+        .set_key(Some(shared::store::key("HOSPITAL#1", "HOSPITAL")))
         .consistent_read(true)
         .send()
         .await
@@ -159,7 +143,7 @@ pub async fn timed_get_item(store: &crate::Store) -> f64 {
 }
 
 /// Drops a [`bench_store`]'s table (best effort: the database is in memory anyway).
-pub async fn drop_table(store: &crate::Store) {
+pub async fn drop_table(store: &shared::Store) {
     let _ = store
         .client()
         .delete_table()
@@ -328,8 +312,8 @@ pub fn bad_booking_fields() -> Vec<(BadField, &'static str)> {
 pub async fn test_password_hash() -> String {
     static HASH: OnceCell<String> = OnceCell::const_new();
     HASH.get_or_init(|| async {
-        let pw = crate::types::Password::try_from(TEST_PASSWORD.to_owned()).unwrap();
-        crate::auth::hash_password(&pw).await.unwrap()
+        let pw = shared::types::Password::try_from(TEST_PASSWORD.to_owned()).unwrap();
+        shared::auth::hash_password(&pw).await.unwrap()
     })
     .await
     .clone()
@@ -480,7 +464,7 @@ impl TestApp {
     pub async fn password_works(&self, username: &str, password: &str) -> bool {
         let username = Username::try_from(username.to_owned()).unwrap();
         let stored = self.state.store.account_by_name(&username).await.unwrap();
-        crate::auth::verify_password(stored.map(|a| a.password_hash), password.to_owned())
+        shared::auth::verify_password(stored.map(|a| a.password_hash), password.to_owned())
             .await
             .unwrap()
     }
@@ -730,175 +714,4 @@ impl TestApp {
         self.patch(&format!("/api/booking/cancel?bookingId={id}"), token)
             .await
     }
-}
-
-impl Store {
-    /// Loads many hospitals fast with BatchWriteItem, for benchmarks and big test
-    /// sets only: ids are given (the id sequence is moved past them), the hospitals
-    /// counter is set to the number loaded, and the nearest-hospital index is built
-    /// anew from exactly these hospitals. Unprocessed items are sent again with the
-    /// store's retry policy.
-    pub async fn bulk_load_hospitals(
-        &self,
-        hospitals: Vec<(Id, NewHospital)>,
-    ) -> Result<IndexBuild, ApiError> {
-        let total = hospitals.len() as i64;
-        let last_id = hospitals.iter().map(|(id, _)| id.get()).max().unwrap_or(0);
-        let mut items = vec![];
-        let mut loaded = vec![];
-        for (id, new) in hospitals {
-            let item = HospitalItem::new(id, new);
-            loaded.push(Hospital::from(item.clone()));
-            items.push(to_item(&item)?);
-        }
-        self.batch_put(items).await?;
-        let mut tx = Tx::new();
-        tx.push(
-            Label::Counter,
-            counters::add(counters::HOSPITALS, &Total { total })?,
-        );
-        self.commit_or_500(tx).await?;
-        self.sequence_past("hospital", last_id).await?;
-        self.write_hospital_index(loaded).await
-    }
-
-    /// Loads a fleet fast with BatchWriteItem, for benchmarks only: each ambulance
-    /// (id given; the id sequence is moved past them) with its `POSITION` item when
-    /// it reported and, while AVAILABLE, its `FREEPOS` entry, and the fleet counter.
-    /// A report's time is `age` before the moment its chunk is written. Hospitals'
-    /// `ambulanceCount`s are not kept (no removal follows a benchmark).
-    pub async fn bulk_load_fleet(&self, fleet: Vec<BulkAmbulance>) -> Result<(), ApiError> {
-        let last_id = fleet.iter().map(|a| a.id.get()).max().unwrap_or(0);
-        let statuses: Vec<_> = fleet.iter().map(|a| a.new.status).collect();
-        for chunk in fleet.chunks(5000) {
-            let now = time::OffsetDateTime::now_utc();
-            let mut items = vec![];
-            for a in chunk {
-                let item = AmbulanceItem::new(a.id, &a.new, &a.hospital);
-                let last = a.last.map(|((latitude, longitude), age)| Fix {
-                    latitude,
-                    longitude,
-                    recorded_at: crate::types::Timestamp::new(now - age).expect("a recent time"),
-                });
-                if let Some(fix) = &last {
-                    let sighting = crate::domain::position::Sighting {
-                        fix: fix.clone(),
-                        accuracy_m: None,
-                    };
-                    let received = crate::types::Timestamp::now();
-                    items.push(to_item(&PositionItem::new(a.id, sighting, received))?);
-                }
-                if a.new.status == AmbulanceStatus::Available {
-                    let point = (a.hospital.latitude, a.hospital.longitude);
-                    items.push(to_item(&item.free_spot(point, last).item())?);
-                }
-                items.push(to_item(&item)?);
-            }
-            self.batch_put(items).await?;
-        }
-        let mut tx = Tx::new();
-        tx.push(
-            Label::Counter,
-            counters::add(counters::AMBULANCES, &AmbulanceCounts::of(statuses.iter()))?,
-        );
-        self.commit_or_500(tx).await?;
-        self.sequence_past("ambulance", last_id).await
-    }
-
-    /// `n` users `bench0`, `bench1`... without a location or a usable password, for
-    /// the benchmarks.
-    pub async fn bench_users(&self, n: usize) -> Result<Vec<Id>, ApiError> {
-        let mut users = Vec::with_capacity(n);
-        for i in 0..n {
-            let user = self
-                .create_user(NewUser {
-                    account: NewAccount {
-                        username: Username::try_from(format!("bench{i}"))
-                            .map_err(ApiError::internal)?,
-                        email: Email::try_from(format!("bench{i}@example.com"))
-                            .map_err(ApiError::internal)?,
-                        phone: Phone::try_from("1234567".to_owned()).map_err(ApiError::internal)?,
-                        password_hash: "unused".into(),
-                    },
-                    location: None,
-                    role: Role::User,
-                })
-                .await?;
-            users.push(user.id);
-        }
-        Ok(users)
-    }
-
-    /// Moves the id sequence of `entity` to `last` unless it is past it already.
-    async fn sequence_past(&self, entity: &str, last: u64) -> Result<(), ApiError> {
-        // `None`: the sequence was already past it.
-        let _: Option<Key> = self
-            .update_returning(
-                Write::update(keys::sequence(entity), "SET #v = :last")
-                    .when("attribute_not_exists(#v) OR #v < :last")
-                    .name("#v", "value")
-                    .value(":last", last),
-            )
-            .await?;
-        Ok(())
-    }
-
-    /// Puts items with BatchWriteItem, 25 a request, 16 requests at once; unprocessed
-    /// items are sent again with the store's retry policy.
-    async fn batch_put(&self, items: Vec<Item>) -> Result<(), ApiError> {
-        use aws_sdk_dynamodb::types::{PutRequest, WriteRequest};
-        use backon::Retryable;
-        use futures::{StreamExt, TryStreamExt};
-
-        let mut requests = vec![];
-        for item in items {
-            let put = PutRequest::builder()
-                .set_item(Some(item))
-                .build()
-                .map_err(ApiError::internal)?;
-            requests.push(WriteRequest::builder().put_request(put).build());
-        }
-        futures::stream::iter(requests.chunks(25))
-            .map(|batch| async move {
-                let pending = std::sync::Mutex::new(batch.to_vec());
-                let round = || async {
-                    let batch = std::mem::take(&mut *pending.lock().expect("not poisoned"));
-                    let out = self
-                        .client()
-                        .batch_write_item()
-                        .request_items(self.table(), batch)
-                        .send()
-                        .await
-                        .map_err(|e| Some(db_error(e)))?;
-                    let left = out
-                        .unprocessed_items
-                        .and_then(|mut u| u.remove(self.table()))
-                        .unwrap_or_default();
-                    if left.is_empty() {
-                        return Ok(());
-                    }
-                    *pending.lock().expect("not poisoned") = left;
-                    Err(None)
-                };
-                round
-                    .retry(retry::policy().with_max_times(20))
-                    .when(Option::is_none)
-                    .await
-                    .map_err(|e| e.unwrap_or(ApiError::Unavailable))
-            })
-            .buffer_unordered(16)
-            .try_collect::<Vec<()>>()
-            .await?;
-        Ok(())
-    }
-}
-
-/// One ambulance of [`Store::bulk_load_fleet`].
-pub struct BulkAmbulance {
-    pub id: Id,
-    pub new: NewAmbulance,
-    /// Its hospital (the ambulance item keeps its name, address and point).
-    pub hospital: Hospital,
-    /// Its last report: where, and how long before it is written.
-    pub last: Option<((f64, f64), time::Duration)>,
 }

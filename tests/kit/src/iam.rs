@@ -143,7 +143,7 @@ impl Template {
 pub fn template() -> &'static Template {
     static TEMPLATE: OnceLock<Template> = OnceLock::new();
     TEMPLATE.get_or_init(|| {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../template.yaml");
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../template.yaml");
         let text = std::fs::read_to_string(path).expect("template.yaml at the repository root");
         parse_template(&serde_norway::from_str(&text).expect("template.yaml is YAML"))
     })

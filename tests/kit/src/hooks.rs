@@ -13,7 +13,7 @@ use aws_sdk_dynamodb::config::{
     },
 };
 
-use crate::store::Store;
+use shared::store::Store;
 
 /// What a hook returns: an error fails the call (or the attempt) with it.
 pub type HookResult = Result<(), Box<dyn std::error::Error + Send + Sync>>;

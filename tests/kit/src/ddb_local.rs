@@ -26,7 +26,7 @@ pub struct DynamoDbLocal {
 
 impl DynamoDbLocal {
     pub fn start(port: u16, data: PathBuf) -> DynamoDbLocal {
-        let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../scripts/ddb-local.sh");
+        let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scripts/ddb-local.sh");
         let mut command = Command::new("bash");
         command
             .arg(script)

@@ -27,6 +27,7 @@ use std::{
 
 use aws_sdk_dynamodb::types::{AttributeValue, Put, TransactWriteItem};
 use rand::{Rng, SeedableRng, rngs::StdRng};
+use shared::store::bulk::BulkAmbulance;
 use shared::{
     ApiError, Store,
     domain::{
@@ -36,9 +37,9 @@ use shared::{
         hospital::{Hospital, NewHospital},
     },
     store::{key, limits::EMERGENCIES_PER_USER},
-    testing::{self, BulkAmbulance, hooks::Hooks},
     types::{Id, LatLng},
 };
+use testkit::hooks::Hooks;
 
 const BOX: (f64, f64, f64, f64) = (22.0, 31.0, 70.0, 80.0); // lat min/max, lng min/max
 const CITY: (f64, f64) = (28.61, 77.21);
@@ -233,7 +234,7 @@ async fn main() {
         "1st p50"
     );
     for size in sizes {
-        let plain = testing::bench_store("bench-emergency").await;
+        let plain = testkit::bench_store("bench-emergency").await;
         let store = Hooks::new("CountCalls")
             .on_send(|_| {
                 CALLS.fetch_add(1, Ordering::Relaxed);
@@ -247,7 +248,7 @@ async fn main() {
         let mut f = Figures::default();
         // Warm up: the hospital index's copy, connections.
         for _ in 0..3 {
-            let _ = testing::timed_get_item(&store).await;
+            let _ = testkit::timed_get_item(&store).await;
             let _ = transact(&store, 0, 1).await;
         }
         let warm = store
@@ -263,7 +264,7 @@ async fn main() {
             )
             .unwrap();
             if i % 2 == 0 {
-                f.get_item.push(testing::timed_get_item(&store).await);
+                f.get_item.push(testkit::timed_get_item(&store).await);
                 f.transact.push(transact(&store, i, 1).await);
                 f.transact8.push(transact(&store, i, TX_ITEMS).await);
             }
@@ -306,7 +307,7 @@ async fn main() {
             if i % 2 == 1 {
                 f.transact8.push(transact(&store, i, TX_ITEMS).await);
                 f.transact.push(transact(&store, i, 1).await);
-                f.get_item.push(testing::timed_get_item(&store).await);
+                f.get_item.push(testkit::timed_get_item(&store).await);
             }
         }
         let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len().max(1) as f64;
@@ -336,6 +337,6 @@ async fn main() {
         if f.other > 0 {
             println!("         {} requests failed otherwise (above)", f.other);
         }
-        testing::drop_table(&store).await;
+        testkit::drop_table(&store).await;
     }
 }
