@@ -1,5 +1,5 @@
 # The two commands a newcomer needs: `make dev` and `make test`. See README.md.
-.PHONY: help dev dev-reset test check e2e bench admin lint-sam sam-validate lambda-build fuzz-api
+.PHONY: help dev dev-reset test check e2e bench admin lint-sam sam-validate lambda-build fuzz-api hakari
 
 help:
 	@echo "make dev          run the whole app locally with demo data (http://localhost:5173)"
@@ -13,6 +13,7 @@ help:
 	@echo "make admin USERNAME=... EMAIL=...  create or promote an admin (TABLE_NAME, AWS_REGION from env;"
 	@echo "                  password from ADMIN_PASSWORD or asked for)"
 	@echo "make lint-sam     sam validate --lint (installs the SAM CLI from PyPI if missing)"
+	@echo "make hakari       after changing a dependency: regenerate tools/workspace-hack (one feature set per crate)"
 	@echo "make lambda-build release zips for Lambda (arm64), as sam build makes them, with sizes"
 	@echo "make deploy       sam build + sam deploy + the frontend to S3/CloudFront (CONFIG_ENV=prod for prod; README)"
 	@echo "make smoke URL=... register, sign in, nearest hospitals, profile against a deployed (or local) URL"
@@ -54,6 +55,12 @@ lint-sam:
 	SAM_CLI_TELEMETRY=0 sam validate --lint --template template.yaml
 
 sam-validate: lint-sam
+
+# One feature set per dependency across every build of the workspace (.config/hakari.toml).
+hakari:
+	@scripts/ensure-tools.sh hakari
+	PATH="$(CURDIR)/.tools/cargo-hakari/bin:$$PATH" cargo hakari generate
+	PATH="$(CURDIR)/.tools/cargo-hakari/bin:$$PATH" cargo hakari manage-deps --yes
 
 lambda-build:
 	@scripts/lambda-build.sh

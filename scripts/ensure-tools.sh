@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what the project needs and a fresh machine lacks; does nothing for what
-# is already there. Usage: ensure-tools.sh [cargo-lambda] [ddb] [frontend] [chromium] [sam] [rust-arm64] [layers]
+# is already there. Usage: ensure-tools.sh [cargo-lambda] [ddb] [frontend] [chromium] [sam] [rust-arm64] [layers] [hakari]
 . "$(dirname "$0")/lib.sh"
 
 cargo_lambda() {
@@ -59,6 +59,15 @@ layers() {
   python3 -c 'import tree_sitter, tree_sitter_rust' || die "tree-sitter did not install"
 }
 
+# cargo-hakari: only `make hakari` needs it (after a dependency change); CI checks the
+# property it keeps (one feature set per dependency) with cargo alone (scripts/test.sh).
+hakari() {
+  local bin="$TOOLS/cargo-hakari/bin"
+  [ -x "$bin/cargo-hakari" ] && return
+  log "installing cargo-hakari 0.9 from crates.io (a few minutes, once)"
+  cargo install --quiet --locked cargo-hakari --version '^0.9' --root "$TOOLS/cargo-hakari"
+}
+
 sam() {
   # Not `command -v`: a pyenv shim named sam may exist for another Python version only.
   command sam --version >/dev/null 2>&1 && return
@@ -77,6 +86,7 @@ for tool in "$@"; do
     sam) sam ;;
     rust-arm64) rust_arm64 ;;
     layers) layers ;;
+    hakari) hakari ;;
     *) die "unknown tool $tool" ;;
   esac
 done
