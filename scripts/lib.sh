@@ -33,22 +33,24 @@ optional_flag() {
 # In CI the stage's output is also kept, and on failure the lines that name what failed
 # are printed again last: what CI keeps of a run is its end (stop 20 failed 1 of 354
 # vitest tests, and the end of the log did not say which).
+# Durations go to a file, so that stages run inside lanes (below) are summed up too.
 STAGES_STARTED=$(date +%s)
-STAGE_SUMMARY=()
+STAGE_SUMMARY_FILE=${STAGE_SUMMARY_FILE:-$(mktemp)}
+export STAGES_STARTED STAGE_SUMMARY_FILE
 stage() {
   local title=$1 t0 rc=0 log=''; shift
   t0=$(date +%s)
-  printf '\n\033[1;34m==== %s\033[0m (at %ss)\n' "$title" "$(( t0 - STAGES_STARTED ))" >&2
-  if [ "${CI:-}" = true ]; then
+  printf '\n\033[1;34m==== %s\033[0m (at %ss)\n' "${LANE:+[$LANE] }$title" "$(( t0 - STAGES_STARTED ))" >&2
+  if [ "${CI:-}" = true ] && [ -z "${LANE:-}" ]; then
     log=$(mktemp)
     "$@" 2>&1 | tee "$log" || rc=${PIPESTATUS[0]}
   else
     "$@" || rc=$?
   fi
-  STAGE_SUMMARY+=("$(printf '%6ss  %s%s' "$(( $(date +%s) - t0 ))" "$title" "$([ $rc = 0 ] || echo '  FAILED')")")
+  printf '%6ss  %s%s%s\n' "$(( $(date +%s) - t0 ))" "${LANE:+[$LANE] }" "$title" "$([ $rc = 0 ] || echo '  FAILED')" >>"$STAGE_SUMMARY_FILE"
   if [ $rc != 0 ]; then
     [ -n "$log" ] && failure_lines "$log"
-    print_summary
+    [ -n "${LANE:-}" ] || print_summary
     die "stage failed: $title (exit $rc)"
   fi
   [ -z "$log" ] || rm -f "$log"
@@ -61,8 +63,59 @@ failure_lines() {
 }
 print_summary() {
   printf '\n%s\n' "stage durations:" >&2
-  printf '  %s\n' "${STAGE_SUMMARY[@]}" >&2
+  sed 's/^/  /' "$STAGE_SUMMARY_FILE" >&2
   printf '  %6ss  total\n' "$(( $(date +%s) - STAGES_STARTED ))" >&2
+}
+
+# Lanes: series of stages that run side by side, so that what waits on a database or
+# a browser leaves the second core to what computes (docs/performance.md, "Fast to
+# build"). `lane NAME FUNCTION [ARGS]` starts FUNCTION (which calls `stage`) in the
+# background with its output in LANE_DIR/NAME.log; `wait_lanes` waits for every lane
+# started, prints each lane's log as it ends, and fails when any lane failed (after
+# all have ended: a lane's processes clean up after themselves on exit).
+LANE_DIR=${LANE_DIR:-}
+LANE_PIDS=() LANE_NAMES=()
+lane() {
+  local name=$1; shift
+  [ -n "$LANE_DIR" ] || { LANE_DIR=$(mktemp -d); }
+  mkdir -p "$LANE_DIR"
+  log "lane $name started (log: ${LANE_DIR#"$ROOT"/}/$name.log)"
+  ( LANE=$name; "$@" ) >"$LANE_DIR/$name.log" 2>&1 < /dev/null &
+  LANE_PIDS+=($!) LANE_NAMES+=("$name")
+}
+wait_lanes() {
+  local i rc failed=() pid
+  local -A done=()
+  while [ "${#done[@]}" -lt "${#LANE_PIDS[@]}" ]; do
+    for i in "${!LANE_PIDS[@]}"; do
+      pid=${LANE_PIDS[$i]}
+      [ -z "${done[$i]:-}" ] || continue
+      kill -0 "$pid" 2>/dev/null && continue
+      rc=0; wait "$pid" || rc=$?
+      done[$i]=1
+      printf '\n\033[1;34m======== lane %s ended (exit %s) at %ss; its output:\033[0m\n' \
+        "${LANE_NAMES[$i]}" "$rc" "$(( $(date +%s) - STAGES_STARTED ))" >&2
+      cat "$LANE_DIR/${LANE_NAMES[$i]}.log" >&2
+      if [ "$rc" != 0 ]; then
+        failed+=("${LANE_NAMES[$i]}")
+        failure_lines "$LANE_DIR/${LANE_NAMES[$i]}.log"
+      fi
+    done
+    sleep 1
+  done
+  LANE_PIDS=() LANE_NAMES=()
+  if [ "${#failed[@]}" -gt 0 ]; then
+    print_summary
+    die "lane(s) failed: ${failed[*]}"
+  fi
+}
+
+# What the local stack runs, as cargo arguments: every function (one per folder of
+# functions/, the one list of route groups) and shared's bins (`manage`).
+stack_build_args() {
+  local dir
+  printf '%s\n' --bins -p shared
+  for dir in "$ROOT"/functions/*/; do printf '%s\n' -p "$(basename "$dir")"; done
 }
 
 free_port() {

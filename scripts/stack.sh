@@ -1,8 +1,8 @@
 # shellcheck shell=bash
 # The local stack, started one way for `make dev`, the end-to-end tests and
 # `make fuzz-api` (docs/decisions/0005-tooling.md):
-#   one `cargo build --workspace --bins` -> DynamoDB Local -> the table and the demo
-#   data (target/debug/manage, the binary that build made) -> the six functions behind
+#   one `cargo build` of the functions and manage -> DynamoDB Local -> the table and the demo
+#   data (target/debug/manage, the binary that build made) -> the functions behind
 #   `cargo lambda watch` -> wait until every function answers [-> Vite in front].
 # Source it after lib.sh, then:
 #   stack_up LOG_DIR TABLE [--data DIR] [--ddb-port N] [--api-port N] [--reload]
@@ -60,10 +60,12 @@ stack_up() {
   [ -z "$API_PORT" ] || require_free_port "$API_PORT" "cargo lambda watch"
 
   # Every binary the stack runs, once: `manage` below and the watcher's `cargo run
-  # --bin <function>` then find them built (a `cargo run -p shared` here would resolve
-  # other features and compile the AWS SDK a second time).
-  log "building the workspace (cargo build --workspace --bins; first time: several minutes)"
-  cargo build --quiet --workspace --bins
+  # --bin <function>` then find them built (one feature set per dependency across
+  # builds: tools/workspace-hack, checked by make test).
+  local build_args
+  mapfile -t build_args < <(stack_build_args)
+  log "building the functions and manage (cargo build ${build_args[*]}; first time: a few minutes)"
+  cargo build --quiet "${build_args[@]}"
 
   DDB_PORT=${DDB_PORT:-$(free_port)}
   if [ -n "$data" ]; then

@@ -16,6 +16,7 @@ mod hospital_index;
 mod iam;
 mod inputs;
 mod limits;
+mod manifests;
 mod openapi;
 mod positions;
 mod route_groups;

@@ -51,6 +51,7 @@ pub async fn connect(config: &Config) -> Client {
         .with_initial_backoff(Duration::from_millis(40))
         .with_max_backoff(Duration::from_millis(400));
     let mut loader = aws_config::defaults(aws_config::BehaviorVersion::latest())
+        .http_client(crate::config::aws_http_client())
         .region(aws_config::Region::new(config.region.clone()))
         .timeout_config(timeouts)
         .retry_config(retry);
