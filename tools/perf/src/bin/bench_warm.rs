@@ -1,12 +1,21 @@
-//! `bench-warm [--iterations N]`: the warm latency of every route, in-process
-//! (`router(state).oneshot`, what a warm Lambda does with an event) against DynamoDB
-//! Local at DYNAMODB_ENDPOINT, next to two bare DynamoDB calls measured in the same
-//! run: a GetItem and a TransactWriteItems (a Put and a conditional Update, the shape
-//! of the routes' transactions) before every route call, so all see the same machine
-//! noise. Prints p50, p95, p95 as a multiple of the GetItem p95 (the goal's measure)
-//! and of the TransactWriteItems p95 (how much of a transaction route is the
-//! transaction itself), and the DynamoDB calls each request made (counted by an SDK
-//! interceptor). The table is created, seeded and dropped here.
+//! `bench-warm [--iterations N] [--warm-up N]`: the warm latency of every route of
+//! all seven functions, in-process (`api_tests::system(state).oneshot`, what a warm
+//! Lambda does with an event, routed as API Gateway routes `/api/<group>`) against
+//! DynamoDB Local at DYNAMODB_ENDPOINT, next to two bare DynamoDB calls measured in
+//! the same run: a GetItem and a TransactWriteItems (a Put and a conditional Update,
+//! the shape of the routes' transactions) before every route call, so all see the
+//! same machine noise. Prints p50, p95, p95 as a multiple of the GetItem p95 (the
+//! goal's measure) and of the TransactWriteItems p95 (how much of a transaction
+//! route is the transaction itself), and the DynamoDB calls each request made
+//! (counted by an SDK interceptor). The table is created, seeded and dropped here.
+//!
+//! Every measured call must get the status its route is meant to give: each
+//! iteration registers and signs in a fresh user, who books, cancels and asks an
+//! emergency (so no abuse limit, `shared/src/store/limits.rs`, refuses it); the
+//! emergency goes to the fixture's crew, who steps through the trip to COMPLETED
+//! (its ambulance is free again for the next iteration). The first unexpected
+//! status ends the run with a non-zero exit naming the route, the status and the
+//! body: a row never times a refusal.
 
 use std::{
     collections::BTreeMap,
