@@ -5,7 +5,7 @@
 //! and conflicts.
 //!
 //! `BENCH_ROUNDS` (default 10) rounds of the 20 concurrent bookers; `BENCH_RACES`
-//! (default 5) races.
+//! (default 5) races of `BENCH_RACERS` (default 100, at least 20) bookers.
 
 use std::time::Instant;
 
@@ -21,9 +21,8 @@ use shared::{
     types::{Id, LatLng},
 };
 
-/// Concurrent bookers per round, and bookers per race.
+/// Concurrent bookers per round.
 const BOOKERS: usize = 20;
-const RACERS: usize = 100;
 
 /// A booking as the app sends it, with a pickup near the hospital (the bench users
 /// have no stored location to use instead).
@@ -49,6 +48,8 @@ fn env_count(name: &str, default: usize) -> usize {
 async fn main() {
     let rounds = env_count("BENCH_ROUNDS", 10);
     let races = env_count("BENCH_RACES", 5);
+    let racers = env_count("BENCH_RACERS", 100);
+    assert!(racers >= BOOKERS, "BENCH_RACERS: at least {BOOKERS}");
     let store = testkit::bench_store("bench-booking").await;
     let hospital = store
         .add_hospital(NewHospital {
@@ -74,7 +75,7 @@ async fn main() {
             .unwrap();
         ambulances.push(a.id);
     }
-    let users = store.bench_users(RACERS).await.unwrap();
+    let users = store.bench_users(racers).await.unwrap();
 
     // 20 concurrent bookers, each on its own ambulance, `rounds` rounds.
     let mut times = vec![];
@@ -109,7 +110,7 @@ async fn main() {
         pct(0.95)
     );
 
-    // Races: 100 bookers for one ambulance: one wins, the others get 409.
+    // Races: `racers` bookers for one ambulance: one wins, the others get 409.
     let mut winners = vec![];
     let mut wrong = vec![];
     for race in 0..races {
@@ -139,7 +140,7 @@ async fn main() {
         }
     }
     println!(
-        "races of {RACERS} bookers for one ambulance: {}",
+        "races of {racers} bookers for one ambulance: {}",
         winners.join("; ")
     );
     testkit::drop_table(&store).await;

@@ -107,8 +107,13 @@ impl Api {
         let ms = ms_since(start);
         Answer {
             status,
-            body: serde_json::from_slice(&bytes)
-                .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into_owned())),
+            // No body: null; not JSON: the text, to show in a failure.
+            body: match bytes.is_empty() {
+                true => Value::Null,
+                false => serde_json::from_slice(&bytes).unwrap_or_else(|_| {
+                    Value::String(String::from_utf8_lossy(&bytes).into_owned())
+                }),
+            },
             ms,
             calls: CALLS.load(Ordering::Relaxed) - calls,
         }
