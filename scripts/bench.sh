@@ -1,9 +1,56 @@
 #!/usr/bin/env bash
-# `make bench`: performance figures, printed (no timed assertions). Starts its own
-# in-memory DynamoDB Local. Figures are recorded in docs/performance.md.
+# `make bench`: performance figures, printed (no timed assertions), of every function
+# (the route groups are the directories under functions/). Starts its own in-memory
+# DynamoDB Local. Figures are recorded in docs/performance.md.
+#
+# `scripts/bench.sh --smoke`: every benchmark once at its smallest size, in the dev
+# profile, so that the test run catches a benchmark that no longer runs to its end:
+# figures are printed but not judged; any panic or unexpected status fails it. Its
+# build is `cargo build --workspace --all-targets`: after the test build that
+# compiles only the benchmarks' binaries (a narrower `-p perf-tools --bins` would
+# resolve the dependencies' features without the dev-dependencies, e.g. proptest's,
+# and compile part of the graph a second time).
 . "$(dirname "$0")/lib.sh"
 cd "$ROOT"
+SMOKE=$(optional_flag --smoke "scripts/bench.sh [--smoke]" "$@")
 "$ROOT/scripts/ensure-tools.sh" ddb
+
+# Every function, as scripts/lambda-build.sh finds them.
+packages=()
+for dir in functions/*/; do packages+=(-p "$(basename "$dir")"); done
+
+LOG_DIR="$ROOT/target/bench-logs"; mkdir -p "$LOG_DIR"
+start_ddb() {
+  DDB_PORT=$(free_port)
+  ddb_pid="$("$ROOT/scripts/ddb-local.sh" "$DDB_PORT" --in-memory "$LOG_DIR/dynamodb.log")"
+  trap 'stop_group "$ddb_pid"' EXIT
+  export DYNAMODB_ENDPOINT="http://127.0.0.1:$DDB_PORT"
+}
+
+if [ "$SMOKE" = 1 ]; then
+  log "bench smoke: building the benchmarks and the functions (dev profile)"
+  cargo build --quiet --workspace --all-targets
+  start_ddb
+  BIN=target/debug
+  timings=()
+  # Runs `timed NAME command...` and remembers how long it took.
+  timed() {
+    local name=$1 t0 secs; shift
+    log "smoke: $name"
+    t0=$(date +%s.%N)
+    "$@" || die "bench smoke: $name failed (exit $?)"
+    secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+    timings+=("$(printf '%6ss  %s' "$secs" "$name")")
+  }
+  timed bench_nearest env BENCH_SIZES=100 BENCH_SEARCHES=10 "$BIN/bench_nearest"
+  timed bench_booking env BENCH_ROUNDS=1 BENCH_RACES=1 BENCH_RACERS=20 "$BIN/bench_booking"
+  timed bench_emergency env BENCH_SIZES=100 BENCH_REQUESTS=10 "$BIN/bench_emergency"
+  timed "bench_init (dev binaries)" env BENCH_LOG_DIR="$LOG_DIR" "$BIN/bench_init" --runs 1 "$BIN"
+  timed bench_warm "$BIN/bench_warm" --warm-up 1 --iterations 2
+  printf '\n%s\n' "bench smoke: every benchmark ran to its end (figures of a dev build, not judged):" >&2
+  printf '  %s\n' "${timings[@]}" >&2
+  exit 0
+fi
 
 log "building the benchmark (profile bench-local: release without LTO)"
 cargo build --quiet --profile bench-local -p perf-tools --bin bench_nearest --bin bench_booking --bin bench_emergency
@@ -11,11 +58,7 @@ cargo build --quiet --profile bench-local -p perf-tools --bin bench_nearest --bi
 # x86_64 release build; nothing is printed that was not measured.
 python3 "$ROOT/scripts/lambda-sizes.py" any
 
-LOG_DIR="$ROOT/target/bench-logs"; mkdir -p "$LOG_DIR"
-DDB_PORT=$(free_port)
-ddb_pid="$("$ROOT/scripts/ddb-local.sh" "$DDB_PORT" --in-memory "$LOG_DIR/dynamodb.log")"
-trap 'stop_group "$ddb_pid"' EXIT
-export DYNAMODB_ENDPOINT="http://127.0.0.1:$DDB_PORT"
+start_ddb
 target/bench-local/bench_nearest
 target/bench-local/bench_booking
 target/bench-local/bench_emergency
@@ -23,9 +66,10 @@ target/bench-local/bench_emergency
 # Lambda figures (tools/perf). Init: each function's release binary (what is
 # deployed: thin LTO, opt-level "s") started INIT_RUNS times against a local stand-in
 # for the Lambda Runtime API, timed from process start to its first request for work.
-# Warm: every route in-process, WARM_ITERATIONS times, next to a bare GetItem.
+# Warm: every route of every function in-process, WARM_ITERATIONS times, next to a
+# bare GetItem.
 log "building the functions with --release (first time: several minutes) and the Lambda benchmarks"
-cargo build --quiet --release -p auth -p user -p hospitals -p ambulances -p booking -p admin
+cargo build --quiet --release "${packages[@]}"
 cargo build --quiet --profile bench-local -p perf-tools --bin bench_init --bin bench_warm
 BENCH_LOG_DIR="$LOG_DIR" target/bench-local/bench_init --runs "${INIT_RUNS:-10}" target/release
 target/bench-local/bench_warm --iterations "${WARM_ITERATIONS:-200}"

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # `make load`: a bounded load test on loopback. In-memory DynamoDB Local seeded with
-# the demo data (manage create-tables / seed) -> the six functions' routers on one
-# port (tools/perf `serve`) -> users registered and ambulances added through
-# the API (prep.py) -> wrk: LOAD_CONNECTIONS clients (50) for LOAD_DURATION (30s), a
-# mixed workload (nearest search, ambulance lists, profile reads, bookings; see
-# tools/perf/load/mixed.lua). Prints p50/p95/p99, throughput and answers per
+# the demo data (manage create-tables / seed) -> all seven functions' routers on one
+# port (tools/perf `serve`, routing /api/<group> as `api_tests::system` does) ->
+# users registered and ambulances added through the API (prep.py) -> wrk:
+# LOAD_CONNECTIONS clients (50) for LOAD_DURATION (30s), a mixed workload (nearest
+# search, ambulance lists, profile reads, bookings; no crew or emergency requests
+# yet; see tools/perf/load/mixed.lua). Prints p50/p95/p99, throughput and answers per
 # kind; exits non-zero on any 5xx, connection error or timeout. Stops everything it
 # started on exit, Ctrl-C included. Figures: docs/performance.md.
 #

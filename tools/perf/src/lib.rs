@@ -1,74 +1,25 @@
-//! The six functions on this machine, for `make load` and `make bench`: their
-//! routers behind one port ([`api`]), a fresh seeded table for benchmarks
-//! ([`Fixture`]) and percentiles. Never deployed: this crate is not in template.yaml
-//! and not a route of `cargo lambda watch`.
+//! All seven functions on this machine, for `make load` and `make bench`: a fresh
+//! seeded table for benchmarks ([`Fixture`]) and percentiles. The route groups and
+//! their routers behind one port are the system tests' ([`api_tests::FUNCTIONS`],
+//! [`api_tests::system`]): one list of groups for the tests, the benchmarks and the
+//! load test. Never deployed: this crate is not in template.yaml and not a route of
+//! `cargo lambda watch`.
 
-use std::{sync::Arc, time::Duration};
+use std::time::Duration;
 
-use axum::{Router, extract::Request, response::IntoResponse};
 use shared::{
-    ApiError, AppState, Store,
+    AppState, Store,
     auth::hash_password,
     config::{AppEnv, Config},
-    domain::user::{NewAccount, NewUser, Role},
+    domain::{
+        ambulance::{AmbulanceStatus, AmbulanceType, NewAmbulance},
+        crew::NewCrew,
+        hospital::NewHospital,
+        user::{NewAccount, NewUser, Role},
+    },
     store::schema,
     types::{Email, Id, LatLng, Password, Phone, Username},
 };
-use tower::ServiceExt;
-
-/// The route groups, as API Gateway routes `/api/<group>/...` to one function each.
-pub const GROUPS: [&str; 6] = [
-    "auth",
-    "user",
-    "hospitals",
-    "ambulances",
-    "booking",
-    "admin",
-];
-
-/// The same function's router for a group name.
-pub fn router_of(group: &str) -> Option<fn(AppState) -> Router> {
-    Some(match group {
-        "auth" => auth::router,
-        "user" => user::router,
-        "hospitals" => hospitals::router,
-        "ambulances" => ambulances::router,
-        "booking" => booking::router,
-        "admin" => admin::router,
-        _ => return None,
-    })
-}
-
-/// All six routers over one state, each answering its own `/api/<group>` paths as
-/// API Gateway would route them: one process instead of six Lambdas. The routers
-/// are untouched (each keeps its own 404 fallback and layers), so a request sees
-/// exactly what it sees in its function.
-pub fn api(state: AppState) -> Router {
-    let routers: Arc<Vec<(&'static str, Router)>> = Arc::new(
-        GROUPS
-            .iter()
-            .map(|g| (*g, router_of(g).expect("known group")(state.clone())))
-            .collect(),
-    );
-    Router::new().fallback(move |req: Request| {
-        let routers = routers.clone();
-        async move {
-            let group = req
-                .uri()
-                .path()
-                .strip_prefix("/api/")
-                .and_then(|rest| rest.split('/').next())
-                .unwrap_or("");
-            match routers.iter().find(|(g, _)| *g == group) {
-                Some((_, router)) => match router.clone().oneshot(req).await {
-                    Ok(response) => response,
-                    Err(never) => match never {},
-                },
-                None => ApiError::NotFound("No such route".into()).into_response(),
-            }
-        }
-    })
-}
 
 /// The value at percentile `p` (0..=1) of sorted samples, nearest rank.
 pub fn percentile(sorted: &[f64], p: f64) -> f64 {
@@ -117,14 +68,23 @@ pub struct Account {
     pub token: String,
 }
 
-/// A fresh table with the demo hospitals and ambulances, two users and one admin
-/// (all with the password [`BENCH_PASSWORD`]).
+/// Where the crew's hospital stands: far from the demo data (Punjab) and from the
+/// hospitals the benchmarks add, so an emergency asked from here (within 50 km) can
+/// only go to the crew's ambulance.
+pub const CREW_PLACE: (f64, f64) = (12.97, 77.59);
+
+/// A fresh table with the demo hospitals and ambulances, two users and one admin,
+/// and apart from the demo data ([`CREW_PLACE`]) a hospital with one AVAILABLE
+/// ambulance and its crew (all with the password [`BENCH_PASSWORD`]).
 pub struct Fixture {
     pub state: AppState,
     pub table: String,
     pub user: Account,
     pub other_user: Account,
     pub admin: Account,
+    pub crew: Account,
+    /// The crew's ambulance, the only one near [`CREW_PLACE`].
+    pub crew_ambulance: Id,
 }
 
 impl Fixture {
@@ -169,13 +129,63 @@ impl Fixture {
         let user = make("benchuser", Role::User).await;
         let other_user = make("benchuser2", Role::User).await;
         let admin = make("benchadmin", Role::Admin).await;
+        let crew_hospital = state
+            .store
+            .add_hospital(NewHospital {
+                name: "Bench Crew Hospital".into(),
+                address: "1 Crew Road".into(),
+                location: LatLng::new(CREW_PLACE.0, CREW_PLACE.1).expect("in range"),
+                contact_info: Some("+911234567".into()),
+            })
+            .await
+            .expect("add the crew's hospital");
+        let crew_ambulance = state
+            .store
+            .add_ambulance(NewAmbulance {
+                number: "BENCH-CREW-1".into(),
+                driver_info: Some("Bench Driver".into()),
+                status: AmbulanceStatus::Available,
+                ambulance_type: AmbulanceType::Als,
+                contact_info: Some("+919999999".into()),
+                hospital_id: crew_hospital.id,
+            })
+            .await
+            .expect("add the crew's ambulance")
+            .id;
+        let crew = state
+            .store
+            .create_crew(NewCrew {
+                account: NewAccount {
+                    username: Username::try_from("benchcrew".to_owned()).expect("valid username"),
+                    email: Email::try_from("benchcrew@example.com".to_owned())
+                        .expect("valid email"),
+                    phone: Phone::try_from("+919800000001".to_owned()).expect("valid phone"),
+                    password_hash: hash.clone(),
+                },
+                ambulance_id: crew_ambulance,
+            })
+            .await
+            .expect("create the crew");
+        let crew = Account {
+            id: crew.id,
+            token: state.auth.issue(crew.id, Role::Crew).expect("token"),
+            username: crew.username,
+        };
         Fixture {
             state,
             table,
             user,
             other_user,
             admin,
+            crew,
+            crew_ambulance,
         }
+    }
+
+    /// A new access token for `account` (tokens live 5 minutes; a long benchmark
+    /// takes a fresh one now and then).
+    pub fn token(&self, account: &Account, role: Role) -> String {
+        self.state.auth.issue(account.id, role).expect("token")
     }
 
     pub async fn drop_table(&self) {

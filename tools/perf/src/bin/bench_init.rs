@@ -1,5 +1,6 @@
-//! `bench-init [--runs N] BIN_DIR`: each function's binary (BIN_DIR/<group>, e.g.
-//! target/release) started as Lambda starts it, against a local stand-in for the
+//! `bench-init [--runs N] BIN_DIR`: each of the seven functions' binaries
+//! (BIN_DIR/<group> for every group of `api_tests::FUNCTIONS`, e.g. target/release)
+//! started as Lambda starts it, against a local stand-in for the
 //! Lambda Runtime API, N times. Prints per function:
 //!
 //! - size of the binary;
@@ -32,7 +33,7 @@ use axum::{
     response::{IntoResponse, Response},
     routing::{get, post},
 };
-use perf_tools::{BENCH_PASSWORD, BENCH_SECRET, Fixture, GROUPS, endpoint, percentile};
+use perf_tools::{BENCH_PASSWORD, BENCH_SECRET, Fixture, endpoint, percentile};
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
@@ -160,6 +161,7 @@ fn event(
 fn event_for(group: &str, f: &Fixture, hospital: u64) -> Value {
     let user = Some(f.user.token.as_str());
     let admin = Some(f.admin.token.as_str());
+    let crew = Some(f.crew.token.as_str());
     match group {
         "auth" => event(
             group,
@@ -188,14 +190,18 @@ fn event_for(group: &str, f: &Fixture, hospital: u64) -> Value {
         ),
         "booking" => event(group, "GET", "/api/booking/history", "", user, None),
         "admin" => event(group, "GET", "/api/admin/stats", "", admin, None),
-        other => panic!("no event for {other}"),
+        // The crew's job screen: its ambulance, its position and its job.
+        "crew" => event(group, "GET", "/api/crew/me", "", crew, None),
+        other => panic!("no event for the function {other}: add one to event_for"),
     }
 }
 
-/// Lambda's memory settings in template.yaml (auth and user 1024 MB, the rest 256).
+/// Lambda's memory settings in template.yaml (auth 1024 MB, user 512, the rest
+/// the Globals' 256).
 fn memory_of(group: &str) -> &'static str {
     match group {
-        "auth" | "user" => "1024",
+        "auth" => "1024",
+        "user" => "512",
         _ => "256",
     }
 }
@@ -205,6 +211,8 @@ struct Run {
     first_ms: f64,
     second_ms: f64,
     status: i64,
+    /// The first answer's body (what to show when its status is not 200).
+    body: String,
 }
 
 async fn one_run(
@@ -301,15 +309,29 @@ async fn one_run(
         // The first /next ends init and gets event 1; the second, sent after event 1
         // was answered, gets event 2; the third waits.
         let (init, second_next) = (nexts[0], nexts[1]);
-        let status = serde_json::from_slice::<Value>(&answers[0].1)
-            .ok()
-            .and_then(|v| v["statusCode"].as_i64())
-            .unwrap_or(-1);
+        // Both answers' statuses: the first that is not 200 (else 200), with its body.
+        let (status, body) = answers
+            .iter()
+            .map(|(_, bytes)| {
+                let answer = serde_json::from_slice::<Value>(bytes).ok();
+                let status = answer
+                    .as_ref()
+                    .and_then(|v| v["statusCode"].as_i64())
+                    .unwrap_or(-1);
+                let body = answer
+                    .as_ref()
+                    .and_then(|v| v["body"].as_str().map(str::to_owned))
+                    .unwrap_or_else(|| String::from_utf8_lossy(bytes).into_owned());
+                (status, body)
+            })
+            .find(|(status, _)| *status != 200)
+            .unwrap_or((200, String::new()));
         Ok(Run {
             init_ms: (init - started).as_secs_f64() * 1000.0,
             first_ms: (answers[0].0 - init).as_secs_f64() * 1000.0,
             second_ms: (answers[1].0 - second_next).as_secs_f64() * 1000.0,
             status,
+            body,
         })
     }
     .await;
@@ -356,7 +378,7 @@ async fn main() {
     );
     let mut failed = false;
     let mut worst_init: f64 = 0.0;
-    for group in GROUPS {
+    for (group, _) in api_tests::FUNCTIONS {
         let binary = dir.join(group);
         let size = std::fs::metadata(&binary)
             .map(|m| m.len() as f64 / 1048576.0)
@@ -365,12 +387,16 @@ async fn main() {
         let log = log_dir.join(format!("init-{group}.log"));
         let _ = std::fs::remove_file(&log);
         let (mut init, mut first, mut second, mut statuses) = (vec![], vec![], vec![], vec![]);
+        let mut unexpected = None;
         // One run first, not counted: it brings the binary into the page cache (a fresh
         // build is not what Lambda starts).
         for run in 0..=runs {
             match one_run(group, &binary, &fixture.table, &event, &log).await {
                 Ok(_) if run == 0 => {}
                 Ok(r) => {
+                    if r.status != 200 {
+                        unexpected.get_or_insert((r.status, r.body));
+                    }
                     init.push(r.init_ms);
                     first.push(r.first_ms);
                     second.push(r.second_ms);
@@ -408,6 +434,9 @@ async fn main() {
                 format!("{statuses:?}")
             }
         );
+        if let Some((status, body)) = unexpected {
+            println!("    !! {group}: expected 200, got {status}: {body}");
+        }
     }
     println!(
         "  goal: init <= 20 ms (median): {}",

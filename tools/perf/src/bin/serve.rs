@@ -1,4 +1,5 @@
-//! `serve [PORT]`: all six functions' routers on 127.0.0.1:PORT (default 9100), one
+//! `serve [PORT]`: all seven functions' routers (`api_tests::system`, routing
+//! `/api/<group>` as API Gateway does) on 127.0.0.1:PORT (default 9100), one
 //! process, the state built once as a Lambda builds it at cold start: configuration
 //! from the environment (TABLE_NAME, DYNAMODB_ENDPOINT, APP_ENV, JWT_SECRET, ...).
 //! For `make load`; not a Lambda. Stops on SIGTERM or Ctrl-C.
@@ -34,10 +35,11 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let state = AppState::new(config).await;
     let listener = tokio::net::TcpListener::bind(("127.0.0.1", port)).await?;
     eprintln!(
-        "serve: the six routers on http://{}",
+        "serve: the {} routers on http://{}",
+        api_tests::FUNCTIONS.len(),
         listener.local_addr()?
     );
-    axum::serve(listener, perf_tools::api(state))
+    axum::serve(listener, api_tests::system(state))
         .with_graceful_shutdown(async {
             let mut term =
                 tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
