@@ -6,10 +6,8 @@
 # `scripts/bench.sh --smoke`: every benchmark once at its smallest size, in the dev
 # profile, so that the test run catches a benchmark that no longer runs to its end:
 # figures are printed but not judged; any panic or unexpected status fails it. Its
-# build is `cargo build --workspace --all-targets`: after the test build that
-# compiles only the benchmarks' binaries (a narrower `-p perf-tools --bins` would
-# resolve the dependencies' features without the dev-dependencies, e.g. proptest's,
-# and compile part of the graph a second time).
+# build is make test's own (`cargo build --workspace --all-targets`), so there it
+# compiles nothing.
 . "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 SMOKE=$(optional_flag --smoke "scripts/bench.sh [--smoke]" "$@")

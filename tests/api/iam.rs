@@ -332,3 +332,42 @@ async fn each_function_is_granted_exactly_the_dynamodb_calls_it_makes() {
         problems.join("\n")
     );
 }
+
+// The recorder's own parts (testkit::iam), tested here: testkit has no test harness.
+#[test]
+fn a_grant_too_few_or_too_many_is_named() {
+    let g = |a: &str, r: &str| (format!("dynamodb:{a}"), r.to_owned());
+    let granted = BTreeSet::from([
+        g("GetItem", "Table"),
+        g("Query", "Table/index/gsi1"),
+        ("secretsmanager:GetSecretValue".into(), "JwtSecret".into()),
+    ]);
+    let called = BTreeSet::from([g("GetItem", "Table"), g("Query", "Table/index/gsi1")]);
+    assert!(iam::compare("f", &granted, &called).is_empty());
+    let mut more = called.clone();
+    more.insert(g("PutItem", "Table"));
+    assert_eq!(
+        iam::compare("f", &granted, &more),
+        ["functions/f: MISSING dynamodb:PutItem on Table (the code calls it)"]
+    );
+    let fewer = BTreeSet::from([g("GetItem", "Table")]);
+    assert_eq!(
+        iam::compare("f", &granted, &fewer),
+        [
+            "functions/f: EXTRA dynamodb:Query on Table/index/gsi1 (granted, but no request called it)"
+        ]
+    );
+}
+
+#[test]
+fn the_template_parses_with_its_tags() {
+    let t = iam::template();
+    let booking = &t.functions["booking"];
+    assert!(
+        booking
+            .grants
+            .contains(&("dynamodb:Query".to_owned(), "Table/index/gsi1".to_owned()))
+    );
+    assert!(booking.paths.contains("/api/booking/{proxy+}"));
+    assert_eq!(t.functions.len(), 7);
+}
