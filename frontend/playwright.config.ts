@@ -1,15 +1,19 @@
 import { defineConfig } from '@playwright/test'
 
+// scripts/e2e.sh runs shards side by side, each against a stack of its own
+// (E2E_SHARD=n): each keeps its traces and report apart.
+const shard = process.env.E2E_SHARD ? `-${process.env.E2E_SHARD}` : ''
+
 // Debian's Chromium; Playwright never downloads a browser here.
 export default defineConfig({
   testDir: './e2e',
-  outputDir: './e2e-artifacts/test-results',
+  outputDir: `./e2e-artifacts/test-results${shard}`,
   workers: 1,
   retries: 0,
   // Generous: a 2-core machine runs the functions, DynamoDB Local and Chromium at once.
   timeout: 90_000,
   expect: { timeout: 15_000 },
-  reporter: [['list'], ['html', { outputFolder: 'e2e-artifacts/report', open: 'never' }]],
+  reporter: [['list'], ['html', { outputFolder: `e2e-artifacts/report${shard}`, open: 'never' }]],
   use: {
     baseURL: process.env.E2E_BASE_URL ?? 'http://127.0.0.1:5173',
     viewport: { width: 1280, height: 800 },

@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
-# End-to-end: the whole stack (scripts/stack.sh) on free ports, an in-memory DynamoDB
-# Local with its own table, the built frontend behind vite preview, and Playwright in
-# Debian's Chromium. Arguments go to `playwright test`. Artifacts (CI keeps
-# frontend/e2e-artifacts/):
-#   frontend/e2e-artifacts/screenshots/   screenshots the tests take
-#   frontend/e2e-artifacts/report/        Playwright's HTML report
-#   frontend/e2e-artifacts/test-results/  traces of failed tests
-#   frontend/e2e-artifacts/logs/          DynamoDB Local, functions, web server
+# End-to-end: the built frontend and Playwright in Debian's Chromium, against the
+# whole stack (scripts/stack.sh) on free ports with an in-memory DynamoDB Local and a
+# table of its own. The test files run in two shards side by side (one when arguments
+# name tests), each against a stack of its own, so they never share data: one
+# Chromium leaves much of the machine idle while it waits on the stack and on the
+# app's timers (docs/performance.md, "Fast to build"). Arguments go to `playwright
+# test`. Artifacts (CI keeps frontend/e2e-artifacts/):
+#   frontend/e2e-artifacts/screenshots/       screenshots the tests take
+#   frontend/e2e-artifacts/report-<n>/        Playwright's HTML report of shard n
+#   frontend/e2e-artifacts/test-results-<n>/  traces of failed tests of shard n
+#   frontend/e2e-artifacts/logs/shard-<n>/    DynamoDB Local, functions, web server
+#   frontend/e2e-artifacts/logs/build.log     the frontend's build
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/scripts/stack.sh"
 cd "$ROOT"
@@ -24,13 +28,16 @@ if ! flock -n 9; then
   flock -w 1800 9 || die "the other end-to-end run did not finish within 30 min"
 fi
 
-DIST=""
-stack_on_exit() { [ -z "$DIST" ] || rm -rf "$DIST"; }
-# Its own table on its own in-memory database: never the dev database.
-stack_up "$LOG_DIR" e2e
+# Two shards split by file, about evenly by time (a run of 2026-11-27: 4.3 of the 9.2
+# minutes were a11y.spec.ts): the accessibility, screenshot and edge files, and every
+# other file (a new spec file joins the second). Arguments naming tests: one shard.
+SHARD_1_FILES=(e2e/a11y.spec.ts e2e/screens.spec.ts e2e/edge.spec.ts)
+if [ $# -gt 0 ]; then SHARDS=1; else SHARDS=2; fi
+rm -rf "$LOG_DIR"/shard-* "$ROOT"/frontend/e2e-artifacts/report-* "$ROOT"/frontend/e2e-artifacts/test-results-*
 
 # A build folder of this run's own: frontend/dist may be rebuilt meanwhile by someone else.
 DIST="$(mktemp -d "$ROOT/target/e2e-dist.XXXXXX")"
+trap 'rm -rf "$DIST"' EXIT
 log "building the frontend"
 # vite build without `npm run build`'s tsc: make test type-checks in a stage of its own
 # (tsc --noEmit), and a type error does not change what vite bundles.
@@ -38,9 +45,39 @@ log "building the frontend"
   || { cat "$LOG_DIR/build.log"; die "frontend build failed"; }
 node "$ROOT/frontend/scripts/bundle-budget.mjs" "$DIST"
 
-WEB_PORT=$(free_port)
-stack_web preview "$WEB_PORT" "$DIST"
+# One shard: its own stack (the EXIT trap of stack_up stops it when the shard ends),
+# vite preview of the build, and Playwright's share of the tests.
+run_shard() {
+  local n=$1; shift
+  stack_up "$LOG_DIR/shard-$n" e2e
+  local web_port; web_port=$(free_port)
+  stack_web preview "$web_port" "$DIST"
+  log "shard $n/$SHARDS: Playwright against http://127.0.0.1:$web_port (functions :$API_PORT, DynamoDB Local :$DDB_PORT)"
+  (cd "$ROOT/frontend" && E2E_SHARD="$n" E2E_BASE_URL="http://127.0.0.1:$web_port" \
+    npx playwright test "$@")
+}
 
-log "running Playwright against http://127.0.0.1:$WEB_PORT (functions :$API_PORT, DynamoDB Local :$DDB_PORT)"
-(cd "$ROOT/frontend" && E2E_BASE_URL="http://127.0.0.1:$WEB_PORT" npx playwright test "$@")
-log "screenshots: frontend/e2e-artifacts/screenshots/  report: frontend/e2e-artifacts/report/index.html"
+# The files of shard n (of 2).
+files_of_shard() {
+  local f
+  if [ "$1" = 1 ]; then printf '%s\n' "${SHARD_1_FILES[@]}"; return; fi
+  for f in "$ROOT"/frontend/e2e/*.spec.ts; do
+    f="e2e/$(basename "$f")"
+    [[ " ${SHARD_1_FILES[*]} " == *" $f "* ]] || printf '%s\n' "$f"
+  done
+}
+
+pids=()
+for n in $(seq "$SHARDS"); do
+  if [ "$SHARDS" = 1 ]; then args=("$@"); else mapfile -t args < <(files_of_shard "$n"); fi
+  # Each shard's lines carry its number; its exit status is Playwright's (or the stack's).
+  ( set -o pipefail; run_shard "$n" "${args[@]}" 2>&1 | sed -u "s/^/[e2e $n] /" ) &
+  pids+=($!)
+done
+failed=()
+for n in $(seq "$SHARDS"); do
+  wait "${pids[$((n - 1))]}" || failed+=("$n")
+done
+log "screenshots: frontend/e2e-artifacts/screenshots/  reports: frontend/e2e-artifacts/report-<shard>/index.html"
+[ "${#failed[@]}" = 0 ] || die "end-to-end shard(s) ${failed[*]} of $SHARDS failed (their lines start with [e2e <shard>])"
+log "end-to-end: all $SHARDS shard(s) passed"

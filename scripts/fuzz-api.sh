@@ -2,15 +2,15 @@
 # `make fuzz-api`: schemathesis against the whole local stack (scripts/stack.sh: an
 # in-memory DynamoDB Local with the demo data, `cargo lambda watch`), driven by
 # docs/openapi.yaml with every check on, signed in as the demo user, as a crew
-# (crew1) and as the admin. Passes only with 0 server errors and 0 responses that
-# break the schema.
+# (crew1) and as the admin: the user on one stack, the crew then the admin on a second,
+# side by side. Passes only with 0 server errors and 0 responses that break the schema.
 #
 # Usage: scripts/fuzz-api.sh [--bounded]
 #   --bounded   what `make test` runs: a fixed seed and FUZZ_MAX_EXAMPLES (default 20)
 #               examples per operation, so it stays well under five minutes.
 # Environment: FUZZ_MAX_EXAMPLES (default 100 unbounded, 20 bounded), FUZZ_SEED.
-# Reports (JUnit, NDJSON), summary.txt and the stack's logs go to
-# target/fuzz-api/{bounded,full}/.
+# Reports (JUnit, NDJSON) and summary.txt go to target/fuzz-api/{bounded,full}/, each
+# stack's logs to its folder there (user-stack/, crew-admin-stack/).
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/scripts/stack.sh"
 cd "$ROOT"
@@ -45,9 +45,6 @@ rm -rf "$OUT"
 mkdir -p "$OUT"
 
 FUZZ="$ROOT/scripts/fuzz"
-stack_on_exit() { [ "$1" = 0 ] || log "fuzz-api FAILED (exit $1); logs in ${OUT#"$ROOT"/}"; }
-stack_up "$OUT" fuzz
-BASE="http://127.0.0.1:$API_PORT"
 
 token_of() {
   local body
@@ -56,7 +53,6 @@ token_of() {
     || die "login as $1 failed: is the stack seeded?"
   python3 "$ROOT/scripts/json-field.py" 'b["token"]' <<<"$body"
 }
-log "stack up in ${SECONDS}s (functions on :$API_PORT, DynamoDB Local on :$DDB_PORT)"
 
 # What is expected of valid requests (scripts/fuzz/schemathesis.toml) and the
 # kinds of failure the hooks drop and list (scripts/fuzz/hooks.py says which and why).
@@ -73,7 +69,7 @@ export FUZZ_EMULATOR_500S="$EMULATOR_500S" FUZZ_BOOKING_PAIRS="$BOOKING_PAIRS" F
 export SCHEMATHESIS_HOOKS="$FUZZ/hooks.py" PYTHONDONTWRITEBYTECODE=1
 
 run_as() {
-  local who=$1 token=$2
+  local who=$1 token=$2 dir=$3
   local args=(--config-file "$FUZZ/schemathesis.toml" run "$ROOT/docs/openapi.yaml" --url "$BASE"
     --checks all --max-examples "$MAX_EXAMPLES" --workers 1
     --request-timeout 30
@@ -81,37 +77,57 @@ run_as() {
     --report junit,ndjson --report-dir "$OUT/$who")
   if [ -n "$SEED" ]; then args+=(--seed "$SEED"); fi
   log "schemathesis $SCHEMATHESIS_VERSION as $who: ${MAX_EXAMPLES} examples per operation${SEED:+, seed $SEED}"
-  # From $OUT: schemathesis keeps a .schemathesis/ cache in its working directory.
-  (cd "$OUT" && "$ST" "${args[@]}") 2>&1 | tee "$OUT/$who.log"
+  # From the stack's folder: schemathesis keeps a .schemathesis/ cache in its working
+  # directory, one per run at a time.
+  (cd "$dir" && "$ST" "${args[@]}") 2>&1 | tee "$OUT/$who.log"
   return "${PIPESTATUS[0]}"
 }
 
-# Each identity signs in right before its run: access tokens live 5 minutes.
-status=0
-USER_TOKEN=$(token_of demo demo12345)
-run_as user "$USER_TOKEN" || status=1
-# The crew before the admin: the admin's run removes and moves crew accounts. A
-# crew account of the seed (shared/src/seed.rs), for the /api/crew routes.
-CREW_TOKEN=$(token_of crew1 crew12345)
-run_as crew "$CREW_TOKEN" || status=1
-ADMIN_TOKEN=$(token_of admin admin12345)
-run_as admin "$ADMIN_TOKEN" || status=1
-
-# What was filtered must not hide a server error: no function logged a 5xx, none
-# panicked, and every function still runs in the one process it started with.
-if grep -nE '"status":5[0-9][0-9][,}]' "$OUT/functions.log" >&2; then
-  log "a function answered 5xx (see $OUT/functions.log)"; status=1
-fi
-if grep -n 'panicked at' "$OUT/functions.log" >&2; then
-  log "a function panicked (see $OUT/functions.log)"; status=1
-fi
-for dir in "$ROOT"/functions/*/; do
-  group=$(basename "$dir")
-  starts=$(grep -c "spawning function instance function=\"$group\"" "$OUT/functions.log" || true)
-  if [ "$starts" != 1 ]; then
-    log "function $group was started $starts times: it crashed or was restarted mid-run"; status=1
+# fuzz_on_stack NAME WHO...: a stack of its own (logs in $OUT/NAME), schemathesis as
+# each identity in turn, then the checks of what that stack's functions logged. Two
+# run side by side (the user; the crew, then the admin), so that neither sees the
+# other's writes: the admin's run removes and moves crew accounts, which is why the
+# crew runs first on theirs.
+fuzz_on_stack() {
+  local name=$1 dir="$OUT/$1" who status=0 starts group token; shift
+  stack_on_exit() { [ "$1" = 0 ] || log "fuzz-api FAILED on stack $name (exit $1); logs in ${dir#"$ROOT"/}"; }
+  stack_up "$dir" fuzz
+  BASE="http://127.0.0.1:$API_PORT"
+  log "stack $name up in ${SECONDS}s (functions on :$API_PORT, DynamoDB Local on :$DDB_PORT)"
+  for who in "$@"; do
+    # Each identity signs in right before its run: access tokens live 5 minutes. The
+    # crew account is one of the seed's (shared/src/seed.rs), for the /api/crew routes.
+    case "$who" in
+      user) token=$(token_of demo demo12345) ;;
+      crew) token=$(token_of crew1 crew12345) ;;
+      admin) token=$(token_of admin admin12345) ;;
+    esac
+    run_as "$who" "$token" "$dir" || status=1
+  done
+  # What was filtered must not hide a server error: no function logged a 5xx, none
+  # panicked, and every function still runs in the one process it started with.
+  if grep -nE '"status":5[0-9][0-9][,}]' "$dir/functions.log" >&2; then
+    log "a function answered 5xx (see $dir/functions.log)"; status=1
   fi
-done
+  if grep -n 'panicked at' "$dir/functions.log" >&2; then
+    log "a function panicked (see $dir/functions.log)"; status=1
+  fi
+  for group in "$ROOT"/functions/*/; do
+    group=$(basename "$group")
+    starts=$(grep -c "spawning function instance function=\"$group\"" "$dir/functions.log" || true)
+    if [ "$starts" != 1 ]; then
+      log "function $group was started $starts times on stack $name: it crashed or was restarted mid-run"; status=1
+    fi
+  done
+  return "$status"
+}
+
+status=0
+pids=()
+( set -o pipefail; fuzz_on_stack user-stack user 2>&1 | sed -u 's/^/[fuzz user] /' ) & pids+=($!)
+( set -o pipefail; fuzz_on_stack crew-admin-stack crew admin 2>&1 | sed -u 's/^/[fuzz crew, admin] /' ) & pids+=($!)
+for pid in "${pids[@]}"; do wait "$pid" || status=1; done
+
 emulator=$(cut -d' ' -f1 "$EMULATOR_500S" | sort -u | wc -l)
 if [ "$emulator" -gt 0 ]; then
   log "ignored $emulator response(s) that were cargo lambda watch's own 500 (listed in $EMULATOR_500S)"
