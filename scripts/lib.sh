@@ -34,9 +34,9 @@ optional_flag() {
 # are printed again last: what CI keeps of a run is its end (stop 20 failed 1 of 354
 # vitest tests, and the end of the log did not say which).
 # Durations go to a file, so that stages run inside lanes (below) are summed up too.
+# Not exported: a script run by a stage keeps a summary of its own.
 STAGES_STARTED=$(date +%s)
-STAGE_SUMMARY_FILE=${STAGE_SUMMARY_FILE:-$(mktemp)}
-export STAGES_STARTED STAGE_SUMMARY_FILE
+STAGE_SUMMARY_FILE=$(mktemp)
 stage() {
   local title=$1 t0 rc=0 log=''; shift
   t0=$(date +%s)
