@@ -283,7 +283,7 @@ async fn all_sixteen_status_moves_of_the_admin_dropdown() {
             }
             let before = w.ambulance_status(&amb).await;
             let res = w.set_status(&b, to.as_ref()).await;
-            // The admin's dropdown (DESIGN.md section 8): ACTIVE from PENDING, and
+            // The admin's dropdown (docs/decisions/0007-dispatch-data.md): ACTIVE from PENDING, and
             // COMPLETED or CANCELLED from any open status.
             let allowed = matches!(
                 (from, to),

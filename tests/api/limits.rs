@@ -166,7 +166,7 @@ async fn one_account_holds_at_most_three_open_bookings() {
 }
 
 /// The guard is released in the transaction of every move to a final status, the
-/// crew's completion (DESIGN section 8) included.
+/// crew's completion (decision 0007) included.
 #[tokio::test]
 async fn a_crew_completing_a_booking_frees_a_place() {
     let app = TestApp::new(api_tests::system).await;

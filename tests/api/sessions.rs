@@ -226,7 +226,7 @@ async fn removed_users_and_demoted_admins_lose_access_at_once() {
     );
 }
 
-/// Crew accounts (DESIGN section 8) sign in, refresh and sign out like everyone; a
+/// Crew accounts (decision 0007) sign in, refresh and sign out like everyone; a
 /// new password or the account's removal ends their tokens on the crew routes at
 /// once.
 #[tokio::test]

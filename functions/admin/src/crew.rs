@@ -1,4 +1,4 @@
-//! Crew accounts (DESIGN.md section 8): made, moved and removed by admins only.
+//! Crew accounts (docs/decisions/0007-dispatch-data.md): made, moved and removed by admins only.
 
 use axum::{
     Json, Router,

@@ -1,4 +1,4 @@
-//! One tap to help (DESIGN.md section 8): the emergency dispatch, the patient
+//! One tap to help (docs/decisions/0007-dispatch-data.md): the emergency dispatch, the patient
 //! details that follow it, and the tracking links its requester shares.
 
 use axum::{Json, extract::State, http::StatusCode};

@@ -1,4 +1,4 @@
-//! `/api/crew`: the ambulance crew's side of a trip (DESIGN.md section 8). Every
+//! `/api/crew`: the ambulance crew's side of a trip (docs/decisions/0007-dispatch-data.md). Every
 //! route takes a [`CrewCaller`]: the app and the crew account as stored now (one
 //! GetItem), so a crew moved to another ambulance or removed by an admin acts on its
 //! new ambulance or not at all, at once. A crew sees and changes only its own

@@ -19,7 +19,7 @@ pub fn router(state: AppState) -> Router {
     )
 }
 
-/// Every role reads and edits its own profile (a crew account too: DESIGN.md 8).
+/// Every role reads and edits its own profile (a crew account too: decision 0007).
 async fn profile(
     State(app): State<AppState>,
     SignedIn(caller): SignedIn,

@@ -171,7 +171,7 @@ pub struct BookingAmbulance {
     pub driver_info: Option<String>,
 }
 
-/// A booking as the API shows it (DESIGN.md section 5). Names are those stored at
+/// A booking as the API shows it (docs/openapi.yaml). Names are those stored at
 /// booking time, so history survives removed hospitals and ambulances.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

@@ -1,4 +1,4 @@
-//! Crew accounts: the driver or paramedic of one ambulance (DESIGN.md section 8).
+//! Crew accounts: the driver or paramedic of one ambulance (docs/decisions/0007-dispatch-data.md, "Crew accounts").
 //! Several may share an ambulance; admins make, move and remove them.
 
 use serde::{Deserialize, Serialize};

@@ -1,5 +1,5 @@
 //! What the requester and the dispatcher see of trips under way: a booking's
-//! tracking view with its ETA, and the live map's box and rows (DESIGN.md section 8).
+//! tracking view with its ETA, and the live map's box and rows (docs/decisions/0007-dispatch-data.md).
 
 use serde::{Deserialize, Serialize};
 

@@ -1,4 +1,4 @@
-//! One tap to help (DESIGN.md section 8): the emergency request, the nearest free
+//! One tap to help (docs/decisions/0007-dispatch-data.md): the emergency request, the nearest free
 //! ambulance ([`nearest`]), and the tracking links a requester shares with family:
 //! their tokens, their lifetime, and the view they open, which holds no personal
 //! data.
@@ -61,7 +61,7 @@ pub fn not_the_requester() -> ApiError {
 pub const SHARE_MAX_AGE: Duration = Duration::hours(24);
 /// ... and stops this long after the booking became final.
 pub const SHARE_AFTER_FINAL: Duration = Duration::hours(1);
-/// Random bytes per token: 256 bits (DESIGN.md asks for at least 128).
+/// Random bytes per token: 256 bits (at least 128 are needed for a link no one can guess).
 const TOKEN_BYTES: usize = 32;
 
 /// A new share token: [`TOKEN_BYTES`] from `rand`'s thread generator (a CSPRNG

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-/// `{content, totalPages, totalElements, page, size}` of DESIGN.md section 5.
+/// `{content, totalPages, totalElements, page, size}` of the contract (docs/openapi.yaml, the `*Page` schemas).
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Page<T> {

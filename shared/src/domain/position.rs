@@ -1,6 +1,6 @@
 //! Where an ambulance is: the position its crew's phone reports, how it is shown
 //! (stale after 2 minutes; the hospital standing in for an ambulance that never
-//! reported), and the rules a report must meet (DESIGN.md section 8).
+//! reported), and the rules a report must meet (docs/decisions/0007-dispatch-data.md).
 
 use serde::{Deserialize, Serialize};
 use time::{Duration, OffsetDateTime};

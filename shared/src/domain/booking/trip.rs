@@ -1,5 +1,5 @@
 //! The trip of a booking: its status and, while ACTIVE, its stage, and who may move
-//! it where (the table of DESIGN.md section 8). One pure function, [`plan`], decides
+//! it where (the table in docs/decisions/0007-dispatch-data.md, "Booking additions"). One pure function, [`plan`], decides
 //! every move; the store writes what it answers, conditional on the [`Progress`] it
 //! started from, so a stale or repeated request is a 409 that writes nothing.
 //!
@@ -125,7 +125,7 @@ impl fmt::Display for Progress {
     }
 }
 
-/// Who asks for a move: each may make the moves of its rows in DESIGN.md's table.
+/// Who asks for a move: each may make the moves of its rows in decision 0007's table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mover {
     /// The crew of the booking's ambulance (`PATCH /api/crew/job/stage`).

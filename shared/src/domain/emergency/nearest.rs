@@ -1,4 +1,4 @@
-//! The nearest free ambulance (DESIGN.md section 8, ADR 0007): within 50 km of the
+//! The nearest free ambulance (decision 0007): within 50 km of the
 //! pickup, of the type asked for, ranked by its fresh live position, else its
 //! hospital's; a lost race tries the next nearest.
 //!
