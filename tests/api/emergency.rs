@@ -469,6 +469,7 @@ async fn one_open_emergency_per_user() {
 
 #[tokio::test]
 async fn emergencies_dispatched_per_account_are_limited_refusals_are_not_counted() {
+    testkit::clear_of_a_window_edge(&EMERGENCIES_PER_USER, 90).await;
     let (w, ambulance) = World::with_one_ambulance("L-1").await;
     let max = EMERGENCIES_PER_USER.max;
     let user = w.app.user("prank").await;

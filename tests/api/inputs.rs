@@ -342,6 +342,7 @@ fn assert_answer_headers(res: &testkit::TestResponse, what: &str) {
 /// CloudFront, and believes CloudFront's viewer address only then.
 #[tokio::test]
 async fn only_requests_through_cloudfront_reach_a_deployed_function() {
+    testkit::clear_of_a_window_edge(&shared::store::limits::REGISTRATIONS_PER_ADDRESS, 90).await;
     let state = testkit::fresh_state().await;
     let deployed = TestApp::with_state(state.clone(), |s| {
         shared::edge::guard(api_tests::system(s), Some("origin-secret-0123456789"))

@@ -194,6 +194,7 @@ async fn a_crew_completing_a_booking_frees_a_place() {
 
 #[tokio::test]
 async fn bookings_are_rate_limited_per_account_across_instances() {
+    testkit::clear_of_a_window_edge(&BOOKINGS_PER_USER, 90).await;
     let app = TestApp::new(api_tests::system).await;
     let (h, ambs) = fleet(&app, 31).await;
     let user = app.user("flooder").await;
@@ -242,6 +243,7 @@ async fn bookings_are_rate_limited_per_account_across_instances() {
 
 #[tokio::test]
 async fn bookings_are_rate_limited_per_client_address() {
+    testkit::clear_of_a_window_edge(&BOOKINGS_PER_ADDRESS, 90).await;
     let app = TestApp::new(api_tests::system).await;
     let max = BOOKINGS_PER_ADDRESS.max;
     let (h, ambs) = fleet(&app, max + 7).await;
@@ -279,6 +281,7 @@ async fn bookings_are_rate_limited_per_client_address() {
 
 #[tokio::test]
 async fn registrations_are_rate_limited_per_client_address() {
+    testkit::clear_of_a_window_edge(&REGISTRATIONS_PER_ADDRESS, 90).await;
     let app = TestApp::new(api_tests::system).await;
     let nodes = app.instances(INSTANCES, api_tests::system).await;
     let max = REGISTRATIONS_PER_ADDRESS.max;
