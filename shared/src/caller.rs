@@ -132,6 +132,24 @@ impl FromRequestParts<AppState> for Admin {
     }
 }
 
+/// The app and the signed-in admin's username, for the routes that record who did
+/// something (an alert's `acknowledgedBy`): the same one read and refusals as
+/// [`Admin`].
+#[derive(Clone)]
+pub struct AdminNamed(pub AppState, pub String);
+
+impl FromRequestParts<AppState> for AdminNamed {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, app: &AppState) -> Result<Self, ApiError> {
+        let account = signed_in_account(parts, app).await?;
+        if !account.user.role.is_admin() {
+            return Err(ApiError::Forbidden("Administrator access required".into()));
+        }
+        Ok(AdminNamed(app.clone(), account.user.username))
+    }
+}
+
 /// The app and the signed-in crew account as stored now: 401 without a valid token,
 /// when the account is gone or its session ended, 403 for users and admins. Every
 /// `/api/crew` handler takes it in place of `State`, as admin handlers take [`Admin`].

@@ -2,6 +2,8 @@
 
 use std::time::Duration;
 
+use crate::domain::deadline::AnswerTimes;
+
 /// Local development may run without a secret; nowhere else.
 const LOCAL_DEV_SECRET: &str = "local-development-secret-not-for-production-use-0123456789";
 pub const MIN_SECRET_BYTES: usize = 32;
@@ -28,6 +30,9 @@ pub struct Config {
     pub db_attempt_timeout: Duration,
     pub db_operation_timeout: Duration,
     pub db_max_attempts: u32,
+    /// `ANSWER_EMERGENCY_SECS` (60) and `ANSWER_NORMAL_SECS` (300): how long a crew
+    /// has to accept a job (decision 0012); a test stack sets them short.
+    pub answer_times: AnswerTimes,
 }
 
 impl std::fmt::Debug for Config {
@@ -52,6 +57,8 @@ pub enum ConfigError {
     /// Never carries the secret itself: only the SDK's description of the failure.
     #[error("could not read the JWT secret from Secrets Manager: {0}")]
     SecretUnreadable(String),
+    #[error("{0} must be a whole number of seconds from 5 to 3600")]
+    BadSeconds(&'static str),
     #[error("{0} is set but only Config::load reads Secrets Manager")]
     SecretNotLoaded(&'static str),
 }
@@ -99,6 +106,23 @@ impl Config {
             .inspect_err(|e| tracing::error!(error = %e, "configuration error; refusing to start"))
     }
 
+    /// A background function's configuration (the clock): the environment without
+    /// the secrets. It serves no request, so it neither signs nor verifies a token:
+    /// its JWT key is random and unused, and it is granted no secret to read.
+    pub fn for_background() -> Result<Self, ConfigError> {
+        use rand::Rng;
+        let unused: String = rand::rng()
+            .sample_iter(rand::distr::Alphanumeric)
+            .take(MIN_SECRET_BYTES.max(32))
+            .map(char::from)
+            .collect();
+        Self::from_lookup(|k| match k {
+            "JWT_SECRET" => Some(unused.clone()),
+            "JWT_SECRET_ARN" | "ORIGIN_SECRET" | "ORIGIN_SECRET_ARN" => None,
+            _ => env(k),
+        })
+    }
+
     pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<Self, ConfigError> {
         let app_env = match get("APP_ENV").as_deref() {
             Some("local") | Some("test") => AppEnv::Local,
@@ -119,7 +143,20 @@ impl Config {
             (Some(s), AppEnv::Local) => s.into_bytes(),
             (_, AppEnv::Deployed) => return Err(ConfigError::WeakSecret),
         };
+        let seconds = |key: &'static str, default: Duration| match get(key) {
+            None => Ok(default),
+            Some(v) => match v.trim().parse::<u64>() {
+                Ok(n) if (5..=3600).contains(&n) => Ok(Duration::from_secs(n)),
+                _ => Err(ConfigError::BadSeconds(key)),
+            },
+        };
+        let defaults = AnswerTimes::default();
+        let answer_times = AnswerTimes {
+            emergency: seconds("ANSWER_EMERGENCY_SECS", defaults.emergency)?,
+            normal: seconds("ANSWER_NORMAL_SECS", defaults.normal)?,
+        };
         Ok(Config {
+            answer_times,
             table_name,
             dynamodb_endpoint: get("DYNAMODB_ENDPOINT"),
             region: get("AWS_REGION").unwrap_or_else(|| "us-east-1".into()),

@@ -23,6 +23,14 @@ async fn the_authorization_matrix() {
         let res = base.add_ambulance(tok, json!({"number": format!("Z-{i}"), "status":"AVAILABLE", "hospital": {"id": hospital["id"]}})).await;
         ambs.push(res.body["id"].clone());
     }
+    let spare = base
+        .add_ambulance(
+            tok,
+            json!({"number": "Z-S", "status":"AVAILABLE", "hospital": {"id": hospital["id"]}}),
+        )
+        .await
+        .body["id"]
+        .clone();
     let book = |amb: &Value| json!({"hospitalId": hospital["id"], "ambulanceId": amb, "patient": {"name":"P","age":40,"gender":"Male","condition":"c"}});
     let a_booking = base.book(Some(&a.token), book(&ambs[0])).await.body["id"].clone();
     let a_pending = base.book(Some(&a.token), book(&ambs[1])).await.body["id"].clone();
@@ -79,6 +87,10 @@ async fn the_authorization_matrix() {
         (Method::DELETE, format!("/api/admin/crew/{}", removable.id), None, [401, 403, 403, 204, 403]),
         (Method::GET, "/api/admin/live?bbox=29,73,31,75".into(), None, [401, 403, 403, 200, 403]),
         (Method::DELETE, format!("/api/admin/hospitals/remove?hospitalId={}", empty_hospital["id"]), None, [401, 403, 403, 204, 403]),
+        // The dispatcher's (decision 0012).
+        (Method::GET, "/api/admin/alerts".into(), None, [401, 403, 403, 200, 403]),
+        (Method::POST, "/api/admin/alerts/999999/ack".into(), None, [401, 403, 403, 404, 403]),
+        (Method::PATCH, format!("/api/admin/bookings/{a_pending}/ambulance"), Some(json!({"ambulanceId": spare})), [401, 403, 403, 200, 403]),
     ];
 
     let callers = [

@@ -283,6 +283,32 @@ async fn tour(app: &TestApp) {
     }
 }
 
+/// An emergency nobody answers, far from the tour's hospitals, and the clock's sweep
+/// that moves it (the next nearest ambulance ranked at its hospital: the position
+/// check) and raises the alert.
+async fn clock_tour(app: &TestApp) {
+    use shared::domain::ambulance::AmbulanceStatus;
+    let h = app.seed_hospital("Clockwork", 10.0, 10.0).await;
+    for n in ["CLK-1", "CLK-2"] {
+        app.seed_ambulance(h.id, n, AmbulanceStatus::Available)
+            .await;
+    }
+    let late = app.user("late").await;
+    app.post(
+        "/api/booking/emergency",
+        Some(&late.token),
+        json!({"pickup": {"latitude": 10.001, "longitude": 10.0}}),
+    )
+    .await
+    .assert_status(StatusCode::CREATED);
+    app.state.store.advance_clock(time::Duration::seconds(61));
+    let report = app
+        .run_as("clock", clock::sweep(&app.state.store))
+        .await
+        .unwrap();
+    assert_eq!(report.moved, 1, "{report:?}");
+}
+
 #[tokio::test]
 async fn each_function_is_granted_exactly_the_dynamodb_calls_it_makes() {
     let app = TestApp::new(api_tests::system).await;
@@ -317,6 +343,22 @@ async fn each_function_is_granted_exactly_the_dynamodb_calls_it_makes() {
         if others != secret {
             problems.push(format!(
                 "{}: grants other than DynamoDB must be exactly secretsmanager:GetSecretValue on JwtSecret and OriginSecret, found {others:?}",
+                f.logical_id
+            ));
+        }
+    }
+    // The clock: no secret, and every DynamoDB grant used by one sweep that moves a
+    // job (clock_tour).
+    clock_tour(&app).await;
+    let called = app.dynamodb_calls();
+    for function in api_tests::BACKGROUND {
+        let f = &template.functions[function];
+        problems.extend(f.problems.iter().map(|p| format!("{}: {p}", f.logical_id)));
+        let calls = called.get(function).cloned().unwrap_or_default();
+        problems.extend(iam::compare(function, &f.grants, &calls));
+        if f.grants.iter().any(|g| !g.0.starts_with("dynamodb:")) {
+            problems.push(format!(
+                "{}: a background function reads no secret",
                 f.logical_id
             ));
         }
@@ -369,5 +411,5 @@ fn the_template_parses_with_its_tags() {
             .contains(&("dynamodb:Query".to_owned(), "Table/index/gsi1".to_owned()))
     );
     assert!(booking.paths.contains("/api/booking/{proxy+}"));
-    assert_eq!(t.functions.len(), 7);
+    assert_eq!(t.functions.len(), 8);
 }

@@ -21,6 +21,10 @@ pub const FUNCTIONS: [(&str, RouterFn); 7] = [
     ("crew", crew::router),
 ];
 
+/// The functions fed by events, not by API Gateway (decision 0012): crates under
+/// functions/ with no route group.
+pub const BACKGROUND: [&str; 1] = ["clock"];
+
 /// The function of API Gateway's `$default` route (template.yaml): it answers every
 /// path no group routes (`/api/nope`) with its "No such route" 404.
 pub const UNMATCHED: &str = "ambulances";

@@ -7,6 +7,7 @@ mod authz;
 mod booking;
 mod coordinates;
 mod crew;
+mod deadlines;
 mod dispatch;
 mod emergency;
 mod faults;

@@ -32,6 +32,7 @@ export const ambulance = (id: number, hospitalId: number, status: Ambulance['sta
   type: 'BLS',
   hospitalId,
   hospital: { id: hospitalId, name: `Hospital ${hospitalId}`, address: `${hospitalId} Main Road` },
+  notResponding: null,
 })
 
 export function booking(id: number, overrides: Partial<Booking> = {}): Booking {
@@ -55,6 +56,7 @@ export function booking(id: number, overrides: Partial<Booking> = {}): Booking {
     pickup: null,
     tripStage: null,
     timeline: [{ stage: 'PENDING', at: '2026-03-01T09:30:00Z' }],
+    answerBy: null,
     ...overrides,
   }
 }

@@ -2,6 +2,7 @@
 //! takes [`shared::Admin`] (the app, for an admin only): 401 signed out, 403 for a
 //! user or a crew.
 
+mod alerts;
 mod ambulances;
 mod bookings;
 mod crew;
@@ -19,6 +20,7 @@ pub fn router(state: AppState) -> Router {
             .merge(bookings::routes())
             .merge(crew::routes())
             .merge(live::routes())
+            .merge(alerts::routes())
             .with_state(state),
     )
 }

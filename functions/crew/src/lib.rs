@@ -14,7 +14,7 @@ use shared::{
     ApiError, ApiJson, AppState, CrewCaller,
     domain::{
         ambulance::{Ambulance, AmbulanceStatus},
-        booking::{self, Booking, CrewStep, Mover},
+        booking::{self, Booking, CrewStep, Milestone, Mover},
         crew::{self, CrewRef},
         position::{self, PositionReport, PositionedAmbulance},
     },
@@ -73,7 +73,16 @@ async fn stage(
         .await?
         .ok_or_else(|| booking::not_found(id))?;
     if job.ambulance_id != crew.ambulance_id {
-        return Err(crew::not_your_booking(id));
+        // Moved away from this crew (a missed answer deadline): it lost the race.
+        let reassigned = job
+            .timeline
+            .iter()
+            .any(|e| e.stage == Milestone::Reassigned);
+        return Err(if reassigned {
+            crew::job_gone(id)
+        } else {
+            crew::not_your_booking(id)
+        });
     }
     Ok(Json(
         app.store

@@ -6,7 +6,10 @@ use serde::{Deserialize, Serialize};
 use strum::{AsRefStr, Display, VariantArray};
 
 use super::{hospital::HospitalRef, lenient};
-use crate::{error::ApiError, types::Id};
+use crate::{
+    error::ApiError,
+    types::{Id, Timestamp},
+};
 
 /// Serialized as `AVAILABLE`, `ON_DUTY`, `MAINTENANCE`; parsed case-insensitively
 /// (`on_duty`, `On-Duty` and `on duty` too), as people type query strings.
@@ -66,10 +69,15 @@ pub struct Ambulance {
     pub contact_info: Option<String>,
     pub hospital_id: Id,
     pub hospital: HospitalRef,
+    /// Since when it has been out of the free pool for missing a job's answer
+    /// deadline (decision 0012), until its crew sets it AVAILABLE; null otherwise.
+    #[serde(default)]
+    pub not_responding: Option<Timestamp>,
 }
 
 impl Ambulance {
-    /// Signed-out callers see no driver or contact details.
+    /// Signed-out callers see no driver or contact details (nor whether it missed a
+    /// job).
     pub fn public(self, signed_in: bool) -> Self {
         if signed_in {
             self
@@ -77,6 +85,7 @@ impl Ambulance {
             Ambulance {
                 driver_info: None,
                 contact_info: None,
+                not_responding: None,
                 ..self
             }
         }
@@ -233,6 +242,7 @@ mod tests {
                 name: "City".into(),
                 address: "Road".into(),
             },
+            not_responding: None,
         };
         let public = serde_json::to_value(a.clone().public(false)).unwrap();
         assert!(public.get("driverInfo").is_none() && public.get("contactInfo").is_none());

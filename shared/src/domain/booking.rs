@@ -7,12 +7,15 @@ pub mod trip;
 use serde::{Deserialize, Serialize};
 use strum::{AsRefStr, Display, VariantArray};
 
-pub use trip::{CrewStep, Goal, Milestone, Move, Mover, Progress, TimelineEntry, TripStage, plan};
+pub use trip::{
+    CrewStep, Goal, Milestone, Move, Mover, Progress, ReassignReason, TimelineEntry, TripStage,
+    plan,
+};
 
 use super::{ambulance::AmbulanceType, hospital::HospitalRef, lenient, user::User};
 use crate::{
     error::ApiError,
-    types::{Id, Latitude, Longitude, OptionalText, Text, WholeNumber},
+    types::{Id, Latitude, Longitude, OptionalText, Text, Timestamp, WholeNumber},
 };
 
 /// Serialized as `PENDING`, `ACTIVE`, `COMPLETED`, `CANCELLED`; parsed
@@ -200,6 +203,10 @@ pub struct Booking {
     /// Every status or stage reached, oldest first.
     #[serde(default)]
     pub timeline: Vec<TimelineEntry>,
+    /// While its crew has not accepted (PENDING, or ACTIVE at DISPATCHED): when they
+    /// must have (`domain::deadline`); null otherwise.
+    #[serde(default)]
+    pub answer_by: Option<Timestamp>,
 }
 
 impl Booking {
@@ -220,10 +227,7 @@ impl Booking {
             self.trip_stage = Some(TripStage::Dispatched);
         }
         if self.timeline.is_empty() {
-            self.timeline = vec![TimelineEntry {
-                stage: Milestone::Pending,
-                at: self.booking_time.clone(),
-            }];
+            self.timeline = vec![TimelineEntry::new(Milestone::Pending, &self.booking_time)];
         }
         self
     }
@@ -233,10 +237,10 @@ impl Booking {
         self.booking_status = m.to.status;
         self.trip_stage = m.to.stage;
         self.timeline
-            .extend(m.reached.iter().map(|stage| TimelineEntry {
-                stage: *stage,
-                at: at.to_owned(),
-            }));
+            .extend(m.reached.iter().map(|stage| TimelineEntry::new(*stage, at)));
+        if m.ends_the_wait() {
+            self.answer_by = None;
+        }
         self
     }
 }
@@ -358,10 +362,10 @@ mod tests {
         assert_eq!(read.trip_stage, Some(TripStage::Dispatched));
         assert_eq!(
             read.timeline,
-            [TimelineEntry {
-                stage: Milestone::Pending,
-                at: "2026-01-02T03:04:05.006Z".into()
-            }]
+            [TimelineEntry::new(
+                Milestone::Pending,
+                "2026-01-02T03:04:05.006Z"
+            )]
         );
         assert_eq!((read.pickup.clone(), read.user_phone.clone()), (None, None));
         let shown = serde_json::to_value(&read).unwrap();

@@ -52,6 +52,12 @@ pub fn not_a_crew() -> ApiError {
     ApiError::Forbidden("This route is only for ambulance crew accounts".into())
 }
 
+/// The job went to another ambulance (its answer deadline passed, or a dispatcher
+/// moved it): the crew's late tap loses the race (decision 0012).
+pub fn job_gone(booking: Id) -> ApiError {
+    ApiError::Conflict(format!("Booking {booking} was given to another ambulance"))
+}
+
 /// The booking is not the one the crew's ambulance holds.
 pub fn not_your_booking(booking: Id) -> ApiError {
     ApiError::Forbidden(format!("Booking {booking} is not held by your ambulance"))

@@ -207,10 +207,7 @@ mod tests {
     }
 
     fn entry(stage: Milestone, at: &str) -> TimelineEntry {
-        TimelineEntry {
-            stage,
-            at: at.into(),
-        }
+        TimelineEntry::new(stage, at)
     }
 
     #[test]

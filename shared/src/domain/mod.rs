@@ -5,9 +5,11 @@
 //!
 //! One file per entity. Nothing in here imports `store`, `auth` or `http`.
 
+pub mod alert;
 pub mod ambulance;
 pub mod booking;
 pub mod crew;
+pub mod deadline;
 pub mod dispatch;
 pub mod emergency;
 pub mod eta;

@@ -22,7 +22,7 @@ use crate::{
         position::{Fix, Position},
     },
     error::ApiError,
-    types::Id,
+    types::{Id, Timestamp},
 };
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -65,6 +65,10 @@ pub(crate) struct AmbulanceItem {
     /// The open booking holding this ambulance, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) held_by: Option<Id>,
+    /// Since when it missed a job's answer deadline; removed when it becomes
+    /// AVAILABLE again (decision 0012).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) not_responding: Option<Timestamp>,
     /// Its crew accounts (`store::crew`), kept in the crew's transactions: an
     /// ambulance with crew is not removed.
     #[serde(default)]
@@ -113,6 +117,7 @@ impl AmbulanceItem {
             freegeopk: free_geo.as_ref().map(|k| k.0.clone()),
             freegeosk: free_geo.map(|k| k.1),
             held_by: None,
+            not_responding: None,
             crew_count: 0,
         }
     }
@@ -133,6 +138,7 @@ impl From<AmbulanceItem> for Ambulance {
                 name: i.hospital_name,
                 address: i.hospital_address,
             },
+            not_responding: i.not_responding,
         }
     }
 }
@@ -182,6 +188,10 @@ impl StatusMove {
             }
             None => removes.extend(["availpk", "availsk", "freegeopk", "freegeosk"]),
         }
+        if self.to == AmbulanceStatus::Available {
+            // Its crew is back: it answers jobs again.
+            removes.push("notResponding");
+        }
         match self.held_by {
             Some(booking) => {
                 sets.push("heldBy = :held");
@@ -212,6 +222,20 @@ impl StatusMove {
     /// The move, the fleet counter's change and the free-ambulance entry (put when
     /// it becomes AVAILABLE, deleted otherwise), into `tx`.
     pub fn push_into(self, tx: &mut Tx) -> Result<(), ApiError> {
+        tx.push(
+            Label::Counter,
+            counters::add(
+                counters::AMBULANCES,
+                &AmbulanceCounts::moved(self.from, self.to),
+            )?,
+        );
+        self.push_uncounted(tx)
+    }
+
+    /// [`StatusMove::push_into`] without the counter's change: for the two halves of
+    /// a swap (one ambulance freed, another taken) whose changes cancel out, which
+    /// could not both write the counter in one transaction.
+    pub fn push_uncounted(self, tx: &mut Tx) -> Result<(), ApiError> {
         let free_at = match (self.to, &self.free_at) {
             (AmbulanceStatus::Available, Some(spot)) => Some(spot),
             (AmbulanceStatus::Available, None) => {
@@ -222,13 +246,6 @@ impl StatusMove {
             _ => None,
         };
         tx.push(Label::Ambulance(self.ambulance), self.write(free_at))
-            .push(
-                Label::Counter,
-                counters::add(
-                    counters::AMBULANCES,
-                    &AmbulanceCounts::moved(self.from, self.to),
-                )?,
-            )
             .push(
                 Label::FreeEntry(self.ambulance),
                 match free_at {
@@ -423,6 +440,7 @@ impl Store {
         // the ambulance as read, with the new status, is what is stored: no second read.
         Ok(Ambulance {
             status: to,
+            not_responding: None,
             ..a.into()
         })
     }

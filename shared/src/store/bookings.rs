@@ -15,11 +15,13 @@ use super::{
 };
 use crate::{
     domain::{
-        booking::{Booking, BookingCounts, BookingStatus, Move, TimelineEntry, TripStage},
+        booking::{
+            Booking, BookingCounts, BookingStatus, Move, Progress, TimelineEntry, TripStage,
+        },
         page::Page,
     },
     error::ApiError,
-    types::{Id, epoch_seconds, now_rfc3339},
+    types::{Id, Timestamp, epoch_seconds, now_rfc3339},
 };
 
 /// Bookings in one answer of a user's history (`before` asks for older ones).
@@ -45,6 +47,16 @@ pub(crate) struct BookingItem {
     pub(crate) openpk: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) opensk: Option<String>,
+    /// While its crew has not answered: the sparse `due` index by `answerBy` (epoch
+    /// milliseconds), which the clock sweeps. Removed by the crew's accept, a final
+    /// move, or the clock once it has acted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) duepk: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) duesk: Option<i64>,
+    /// The ambulances that let this job's answer deadline pass: never offered it again.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) missed_by: Vec<Id>,
     /// One more each time its requester revokes its tracking links (`shares`).
     #[serde(default)]
     pub(crate) share_epoch: u64,
@@ -69,6 +81,7 @@ impl BookingItem {
             .as_ref()
             .filter(|_| !booking.booking_status.is_final())
             .map(|p| keys::open_bookings(p.latitude.get(), p.longitude.get()));
+        let due = booking.answer_by.map(due_key);
         BookingItem {
             key: keys::booking(booking.id),
             gsi1pk: keys::user_bookings(booking.user_id),
@@ -76,6 +89,9 @@ impl BookingItem {
             listpk: keys::BOOKINGS.into(),
             opensk: open.is_some().then(|| order.clone()),
             openpk: open,
+            duepk: due.map(|_| keys::DUE.to_owned()),
+            duesk: due,
+            missed_by: vec![],
             listsk: order,
             share_epoch: 0,
             share_links_made: vec![],
@@ -84,6 +100,11 @@ impl BookingItem {
             booking,
         }
     }
+}
+
+/// A booking's `duesk`: its `answerBy` in epoch milliseconds.
+pub(crate) fn due_key(answer_by: Timestamp) -> i64 {
+    (answer_by.get().unix_timestamp_nanos() / 1_000_000) as i64
 }
 
 impl From<BookingItem> for Booking {
@@ -100,27 +121,51 @@ pub(crate) fn booking_move(booking: &Booking, m: &Move, at: &str) -> Write {
     let reached: Vec<TimelineEntry> = m
         .reached
         .iter()
-        .map(|stage| TimelineEntry {
-            stage: *stage,
-            at: at.to_owned(),
-        })
+        .map(|stage| TimelineEntry::new(*stage, at))
         .collect();
     let mut sets = vec![
         "bookingStatus = :to",
         // Bookings made before timelines existed start theirs as they are read.
         "timeline = list_append(if_not_exists(timeline, :origin), :reached)",
     ];
-    let mut write = Write::update(keys::booking(booking.id), "")
-        .value(":to", m.to.status)
-        .value(":from", m.from.status)
-        .value(":origin", &booking.timeline)
-        .value(":reached", reached)
-        .when("bookingStatus = :from");
+    let mut write = still_at(
+        Write::update(keys::booking(booking.id), "")
+            .value(":to", m.to.status)
+            .value(":origin", &booking.timeline)
+            .value(":reached", reached),
+        m.from,
+    );
     if m.to.stage != m.from.stage {
         sets.push("tripStage = :stage");
         write = write.value(":stage", m.to.stage);
     }
-    write = match m.from.stage {
+    let mut removes = vec![];
+    if m.frees_ambulance() {
+        removes.extend(["openpk", "opensk"]);
+    }
+    if m.ends_the_wait() {
+        // Answered or ended: off the clock.
+        removes.extend(["answerBy", "duepk", "duesk"]);
+    }
+    let mut expression = format!("SET {}", sets.join(", "));
+    if !removes.is_empty() {
+        expression.push_str(&format!(" REMOVE {}", removes.join(", ")));
+    }
+    // Conditional on the ambulance read too: a crew's late accept of a job the
+    // clock has meanwhile given to another ambulance is refused (decision 0012).
+    write
+        .when("ambulanceId = :ambulanceRead")
+        .value(":ambulanceRead", booking.ambulance_id)
+        .set_expression(expression)
+}
+
+/// `write` on the condition that the booking's status and stage are still `from`
+/// (placeholders `:from`, `:fromStage`, `:null`).
+pub(crate) fn still_at(write: Write, from: Progress) -> Write {
+    let write = write
+        .value(":from", from.status)
+        .when("bookingStatus = :from");
+    match from.stage {
         // An ACTIVE booking made before stages is read as DISPATCHED.
         Some(TripStage::Dispatched) => write
             .when(format!("(tripStage = :fromStage OR {NO_STAGE})"))
@@ -130,12 +175,7 @@ pub(crate) fn booking_move(booking: &Booking, m: &Move, at: &str) -> Write {
             .when("tripStage = :fromStage")
             .value(":fromStage", stage),
         None => write.when(NO_STAGE).value(":null", "NULL"),
-    };
-    let mut expression = format!("SET {}", sets.join(", "));
-    if m.frees_ambulance() {
-        expression.push_str(" REMOVE openpk, opensk");
     }
-    write.set_expression(expression)
 }
 
 /// The booking has no stage yet (absent in old items, null in new ones).

@@ -38,7 +38,7 @@ use crate::{
         hospital::{self, Hospital, HospitalRef},
     },
     error::ApiError,
-    types::{Id, now_rfc3339},
+    types::{Id, format_rfc3339, now_rfc3339},
 };
 
 /// Claims an ambulance number.
@@ -348,15 +348,14 @@ impl Store {
         // The spec's payload has no pickup: the user's stored location is it.
         let pickup = booking::pickup_or_profile(req.pickup.clone(), &account)?;
         let id = id?;
-        let booking_time = now_rfc3339();
+        let now = time::OffsetDateTime::now_utc();
+        let booking_time = format_rfc3339(now);
         let booking = Booking {
+            answer_by: Some(self.answer_times().answer_by(req.booking_type, now)),
             id,
             booking_status: BookingStatus::Pending,
             booking_type: req.booking_type,
-            timeline: vec![TimelineEntry {
-                stage: Milestone::Pending,
-                at: booking_time.clone(),
-            }],
+            timeline: vec![TimelineEntry::new(Milestone::Pending, &booking_time)],
             booking_time,
             user_id: user,
             username: account.username,
@@ -453,6 +452,7 @@ impl Store {
         goal: Goal,
         read: Option<Booking>,
     ) -> Result<Booking, ApiError> {
+        let crew_ambulance = read.as_ref().map(|b| b.ambulance_id);
         let read = Mutex::new(read);
         let attempt = || async {
             let first = read.lock().expect("not poisoned").take();
@@ -463,6 +463,13 @@ impl Store {
                     .await?
                     .ok_or_else(|| booking::not_found(id))?,
             };
+            // A crew moves only its own ambulance's job: read again after a race, the
+            // job may have gone to another ambulance (the answer deadline).
+            if mover == Mover::Crew
+                && crew_ambulance.is_some_and(|mine| mine != booking.ambulance_id)
+            {
+                return Err(MoveAttempt::Failed(crew::job_gone(id)));
+            }
             let m = booking::plan(booking.progress(), mover, goal)?;
             let at = now_rfc3339();
             let mut tx = Tx::new();

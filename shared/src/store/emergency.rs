@@ -241,8 +241,14 @@ impl Store {
             Ok((Dispatch::Assigned { result, .. }, d)) => Ok((result, stats(d))),
             Ok((Dispatch::NoneNear, _)) => {
                 // A retry of this very request may have taken the last one.
-                self.earlier_or(user, key, &hash, emergency::no_ambulance_near(&hospitals))
-                    .await
+                let answer = self
+                    .earlier_or(user, key, &hash, emergency::no_ambulance_near(&hospitals))
+                    .await;
+                if answer.is_err() {
+                    // The dispatcher is told (decision 0012).
+                    self.raise_no_ambulance(user, &pickup).await;
+                }
+                answer
             }
             Ok((Dispatch::GaveUp, _)) => {
                 self.earlier_or(user, key, &hash, ApiError::Unavailable)
@@ -362,12 +368,11 @@ impl Store {
                 }
             }
         };
-        let at = format_rfc3339(OffsetDateTime::now_utc());
-        let reached = |stage| TimelineEntry {
-            stage,
-            at: at.clone(),
-        };
+        let now = OffsetDateTime::now_utc();
+        let at = format_rfc3339(now);
+        let reached = |stage| TimelineEntry::new(stage, &at);
         let booking = Booking {
+            answer_by: Some(self.answer_times().answer_by(BookingType::Emergency, now)),
             id: order.id,
             booking_status: BookingStatus::Active,
             booking_type: BookingType::Emergency,

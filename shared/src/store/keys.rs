@@ -97,6 +97,32 @@ pub fn booking(id: Id) -> Key {
     Key::new(format!("BOOKING#{id}"), "BOOKING")
 }
 
+/// An alert for the dispatcher (`alerts`).
+pub fn alert(id: Id) -> Key {
+    Key::new(format!("ALERT#{id}"), "ALERT")
+}
+
+/// A user's last `NO_AMBULANCE` alert, kept a few minutes (`alerts`).
+pub fn no_ambulance_quiet(user: Id) -> Key {
+    Key::new(format!("USER#{user}"), "NOAMBULANCE")
+}
+
+/// `gsi1` partitions of the alerts: open ones by `since`, ended ones by when they
+/// ended.
+pub const OPEN_ALERTS: &str = "ALERTS#OPEN";
+pub const ENDED_ALERTS: &str = "ALERTS#ENDED";
+
+/// An alert's `gsi1sk`: the moment (RFC 3339, so string order is time order), then
+/// its id.
+pub fn alert_order(at: &str, id: Id) -> String {
+    format!("{at}#{}", id.padded())
+}
+
+/// The one partition of the sparse `due` index: the bookings whose crew has not
+/// answered yet, by `answerBy` (epoch milliseconds). One partition: at 10 000 jobs a
+/// day, a few dozen wait at once (decision 0012).
+pub const DUE: &str = "DUE";
+
 pub fn idempotency(user: Id, key: &str) -> Key {
     Key::new(format!("IDEM#{user}#{key}"), "IDEM")
 }

@@ -13,12 +13,14 @@
 //!   current in the same transactions as hospital writes; `hospital_snapshot`: the
 //!   copy itself and its chunks' encoding (no table access: the `Store` holds it).
 
+pub mod alerts;
 pub mod ambulances;
 pub mod bookings;
 pub mod bulk;
 pub mod counters;
 pub mod crew;
 pub mod cross_aggregate;
+pub mod deadlines;
 pub mod dispatch;
 pub mod emergency;
 pub mod hospital_index;

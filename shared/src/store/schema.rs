@@ -43,6 +43,8 @@ pub const ATTRIBUTES: &[(&str, &str)] = &[
     ("opensk", "S"),
     ("livepk", "S"),
     ("livesk", "N"),
+    ("duepk", "S"),
+    ("duesk", "N"),
 ];
 
 pub const PRIMARY: (&str, &str) = ("pk", "sk");
@@ -63,6 +65,9 @@ pub const OPEN: &str = "open";
 /// Sparse, keys only: ambulances by the res-3 cell of their last accepted position
 /// (the `POSITION` items), so the live map finds an ambulance where it is.
 pub const LIVE: &str = "live";
+/// Sparse, keys only: the bookings whose crew has not answered yet, by `answerBy`
+/// (the clock's sweep, decision 0012).
+pub const DUE: &str = "due";
 
 /// What a free-ambulance search ranks by, projected into `freegeo`.
 pub const FREEGEO_ATTRIBUTES: &[&str] = &[
@@ -126,6 +131,13 @@ pub const INDEXES: &[IndexDef] = &[
         name: LIVE,
         hash: "livepk",
         range: "livesk",
+        projection: "KEYS_ONLY",
+        non_key: &[],
+    },
+    IndexDef {
+        name: DUE,
+        hash: "duepk",
+        range: "duesk",
         projection: "KEYS_ONLY",
         non_key: &[],
     },

@@ -36,6 +36,8 @@ pub struct Store {
     /// Milliseconds added to the system clock by [`Store::now`]: 0, except in tests
     /// that let time pass without waiting for it (shared by clones).
     clock_offset_ms: Arc<std::sync::atomic::AtomicI64>,
+    /// How long a crew has to accept a job (settings; decision 0012).
+    answer_times: crate::domain::deadline::AnswerTimes,
 }
 
 /// Builds the SDK client with short timeouts and bounded retries, so a database
@@ -224,7 +226,18 @@ impl Store {
             table: table.into(),
             hospital_index: Arc::default(),
             clock_offset_ms: Arc::default(),
+            answer_times: Default::default(),
         }
+    }
+
+    /// This store with other answer deadlines (a test stack's short ones).
+    pub fn with_answer_times(mut self, times: crate::domain::deadline::AnswerTimes) -> Self {
+        self.answer_times = times;
+        self
+    }
+
+    pub fn answer_times(&self) -> &crate::domain::deadline::AnswerTimes {
+        &self.answer_times
     }
 
     /// The server's time, by which the time rules of positions are judged.

@@ -67,6 +67,8 @@ pub enum Label {
     /// The nearest-hospital index's items (`hospital_index`); only its version
     /// item is conditional.
     HospitalIndex,
+    /// An alert for the dispatcher (`alerts`).
+    Alert,
 }
 
 enum Op {

@@ -66,6 +66,7 @@ pub fn config_at(table: &str, endpoint: &str) -> Config {
         db_attempt_timeout: std::time::Duration::from_secs(5),
         db_operation_timeout: std::time::Duration::from_secs(15),
         db_max_attempts: 3,
+        answer_times: Default::default(),
     }
 }
 
@@ -445,7 +446,8 @@ impl TestApp {
         state.store = Store::new(
             self.state.store.client().clone(),
             self.state.store.table().to_owned(),
-        );
+        )
+        .with_answer_times(*self.state.store.answer_times());
         TestApp {
             router: router(state.clone()),
             state,
@@ -462,6 +464,13 @@ impl TestApp {
             apps.push(TestApp::with_state(state, router));
         }
         apps
+    }
+
+    /// Runs `work` as background function `function` (the clock) would, over this
+    /// app's store: its DynamoDB calls are recorded and checked against that
+    /// function's grants, as a request's are against its route group's.
+    pub async fn run_as<F: Future>(&self, function: &str, work: F) -> F::Output {
+        iam::serving(function, self.calls.clone(), work).await
     }
 
     /// The DynamoDB calls this app's requests made so far, by function (the route

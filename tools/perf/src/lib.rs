@@ -59,6 +59,7 @@ pub fn bench_config(table: &str) -> Config {
         db_attempt_timeout: Duration::from_secs(10),
         db_operation_timeout: Duration::from_secs(30),
         db_max_attempts: 3,
+        answer_times: Default::default(),
     }
 }
 

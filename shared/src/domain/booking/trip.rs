@@ -62,6 +62,9 @@ pub enum Milestone {
     AtPickup,
     ToHospital,
     AtHospital,
+    /// The job moved to another ambulance (decision 0012): by the answer deadline's
+    /// escalation or by a dispatcher.
+    Reassigned,
 }
 
 impl From<BookingStatus> for Milestone {
@@ -87,11 +90,48 @@ impl From<TripStage> for Milestone {
     }
 }
 
-/// `{stage, at}`: when a status or stage was reached.
+/// `{stage, at}`: when a status or stage was reached; a REASSIGNED entry also says
+/// from which ambulance (its number) and why.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct TimelineEntry {
     pub stage: Milestone,
     pub at: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from_ambulance: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<ReassignReason>,
+}
+
+impl TimelineEntry {
+    pub fn new(stage: Milestone, at: &str) -> TimelineEntry {
+        TimelineEntry {
+            stage,
+            at: at.to_owned(),
+            from_ambulance: None,
+            reason: None,
+        }
+    }
+
+    /// The job left ambulance `from` (its number) at `at`, for `reason`.
+    pub fn reassigned(from: &str, reason: ReassignReason, at: &str) -> TimelineEntry {
+        TimelineEntry {
+            from_ambulance: Some(from.to_owned()),
+            reason: Some(reason),
+            ..TimelineEntry::new(Milestone::Reassigned, at)
+        }
+    }
+}
+
+/// Why a job moved to another ambulance.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, AsRefStr, Display)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+#[strum(serialize_all = "SCREAMING_SNAKE_CASE")]
+pub enum ReassignReason {
+    /// Its crew did not accept before the answer deadline.
+    NoAnswer,
+    /// A dispatcher moved it (a breakdown, an alert).
+    Manual,
 }
 
 /// Where a booking stands: its status and (null while PENDING) its stage, kept as
@@ -107,6 +147,16 @@ impl Progress {
         status: BookingStatus::Pending,
         stage: None,
     };
+
+    /// Whether the crew has yet to answer (decision 0012): PENDING, or ACTIVE at
+    /// DISPATCHED.
+    pub fn awaits_answer(self) -> bool {
+        match self.status {
+            BookingStatus::Pending => true,
+            BookingStatus::Active => matches!(self.stage, None | Some(TripStage::Dispatched)),
+            BookingStatus::Completed | BookingStatus::Cancelled => false,
+        }
+    }
 
     fn active(stage: TripStage) -> Progress {
         Progress {
@@ -194,6 +244,11 @@ impl Move {
     /// transaction.
     pub fn frees_ambulance(&self) -> bool {
         self.to.status.is_final()
+    }
+
+    /// The crew has answered (or the booking ended): no answer deadline any more.
+    pub fn ends_the_wait(&self) -> bool {
+        !self.to.awaits_answer()
     }
 
     pub fn changes_status(&self) -> bool {

@@ -1,0 +1,55 @@
+//! The clock (docs/decisions/0012-background-work.md): runs the answer-deadline rule
+//! on time. In AWS a schedule invokes it once a minute and each invocation sweeps
+//! every [`EVERY`] for [`WINDOW`]; locally (`make dev`, the test stacks) the same
+//! binary sweeps every few seconds until stopped (`clock --every-secs N`). Either way
+//! each sweep is [`Store::sweep`] at the store's clock: one code path, and tests
+//! drive it with the store's clock moved forward instead of waiting.
+
+use std::time::Duration;
+
+use shared::{ApiError, Store, store::deadlines::SweepReport};
+
+/// Between two sweeps: a job is moved or alerted at most this long after its
+/// deadline, plus one sweep's work.
+pub const EVERY: Duration = Duration::from_secs(5);
+/// How long one invocation sweeps: the schedule invokes once a minute, so the
+/// invocations overlap by a few seconds rather than leave a gap (the writes are
+/// conditional: two sweeps at once do each thing once).
+pub const WINDOW: Duration = Duration::from_secs(62);
+
+/// One sweep now (the store's clock).
+pub async fn sweep(store: &Store) -> Result<SweepReport, ApiError> {
+    let report = store.sweep(store.now()).await?;
+    if report != SweepReport::default() {
+        tracing::info!(
+            due = report.due,
+            moved = report.moved,
+            alerted = report.alerted,
+            settled = report.settled,
+            not_due = report.not_due,
+            raced = report.raced,
+            alerts_closed = report.alerts_closed,
+            "sweep"
+        );
+    }
+    Ok(report)
+}
+
+/// Sweeps every `every` until `window` has passed (one invocation). A failed sweep
+/// is logged and the next one tries again; the invocation fails (for its alarm) if
+/// the last sweep failed.
+pub async fn sweep_for(store: &Store, window: Duration, every: Duration) -> Result<u32, ApiError> {
+    let started = tokio::time::Instant::now();
+    let mut sweeps = 0;
+    loop {
+        let result = sweep(store).await;
+        sweeps += 1;
+        if let Err(e) = &result {
+            tracing::error!(error = %e, "sweep failed");
+        }
+        if started.elapsed() + every > window {
+            return result.map(|_| sweeps);
+        }
+        tokio::time::sleep(every).await;
+    }
+}

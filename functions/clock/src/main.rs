@@ -1,0 +1,48 @@
+//! Lambda entry point, or with `--every-secs N` the local stack's own schedule: the
+//! state is built once at cold start; the sweeps are `clock::sweep_for`.
+
+use std::time::Duration;
+
+use lambda_http::{lambda_runtime, service_fn};
+use shared::{AppState, config::Config, telemetry};
+
+fn main() -> Result<(), lambda_http::Error> {
+    let every = local_every()?;
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?
+        .block_on(async {
+            telemetry::init();
+            let state = AppState::new(Config::for_background()?).await;
+            let store = &state.store;
+            match every {
+                // Until stopped: the local stack stops it with the rest.
+                Some(every) => loop {
+                    clock::sweep_for(store, Duration::MAX, every).await.ok();
+                },
+                None => {
+                    lambda_runtime::run(service_fn(
+                        |_: lambda_runtime::LambdaEvent<serde_json::Value>| async move {
+                            let sweeps =
+                                clock::sweep_for(store, clock::WINDOW, clock::EVERY).await?;
+                            Ok::<_, lambda_http::Error>(serde_json::json!({ "sweeps": sweeps }))
+                        },
+                    ))
+                    .await
+                }
+            }
+        })
+}
+
+/// `--every-secs N` (1 to 60): sweep every N seconds, without the Lambda runtime.
+fn local_every() -> Result<Option<Duration>, lambda_http::Error> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.as_slice() {
+        [] => Ok(None),
+        [flag, n] if flag == "--every-secs" => match n.parse::<u64>() {
+            Ok(n) if (1..=60).contains(&n) => Ok(Some(Duration::from_secs(n))),
+            _ => Err(format!("--every-secs takes 1 to 60, got {n}").into()),
+        },
+        _ => Err("usage: clock [--every-secs N]".into()),
+    }
+}

@@ -1,0 +1,533 @@
+//! The clock's work (decision 0012): the bookings whose answer deadline has passed,
+//! read from the sparse `due` index, each decided by `domain::deadline` and done in
+//! one conditional transaction; then the open alerts whose cause is gone, closed.
+//!
+//! Every write is conditional on what was read (the booking's `duesk` and
+//! ambulance), so any number of sweeps running at once move a job once, and a late
+//! accept, a cancel or a dispatcher's reassign racing the clock leaves exactly one
+//! winner: a sweep that loses does nothing.
+
+use futures::{StreamExt, TryStreamExt, stream};
+use serde::Deserialize;
+use time::OffsetDateTime;
+
+use super::{
+    alerts,
+    ambulances::{AmbulanceItem, StatusMove},
+    bookings::{BookingItem, due_key, still_at},
+    keys::{self, Key},
+    schema::DUE,
+    table::{Query, Store},
+    tx::{Label, Tx, TxError, Write},
+};
+use crate::{
+    domain::{
+        alert::{Alert, AlertKind},
+        ambulance::{self, AmbulanceStatus},
+        booking::{
+            self, Booking, BookingAmbulance, BookingStatus, ReassignReason, TimelineEntry,
+            TripStage,
+        },
+        deadline::{self, Verdict},
+        emergency::nearest::{Attempt, Candidate, DEFAULT_FIRST_TARGET_KM, Dispatch, Dispatcher},
+        position::STALE_AFTER,
+    },
+    error::ApiError,
+    types::{Id, Timestamp, format_rfc3339},
+};
+
+/// Due bookings one sweep takes at most (oldest deadline first); the next sweep,
+/// seconds later, takes the rest.
+pub const SWEEP_LIMIT: usize = 200;
+/// Bookings decided at once.
+const AT_ONCE: usize = 8;
+
+/// What one sweep did (logged by the clock, printed by the benchmark).
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct SweepReport {
+    /// Bookings read from the `due` index.
+    pub due: usize,
+    pub moved: usize,
+    pub alerted: usize,
+    /// Accepted or ended meanwhile: taken off the clock.
+    pub settled: usize,
+    /// Not due after all (the index was behind a new deadline).
+    pub not_due: usize,
+    /// Another writer (a crew, a requester, an admin, another sweep) got there first.
+    pub raced: usize,
+    pub alerts_closed: usize,
+}
+
+/// What the clock did with one booking.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    Settled,
+    NotDue,
+    /// Moved to this ambulance.
+    Moved(Id),
+    /// An `UNANSWERED` alert was raised (its id).
+    Alerted(Id),
+    Raced,
+}
+
+#[derive(Deserialize)]
+struct DueKey {
+    #[serde(flatten)]
+    key: Key,
+}
+
+/// Why a move stopped before trying every candidate.
+enum Stop {
+    Api(ApiError),
+    /// The booking or its ambulance changed since it was read.
+    Raced,
+}
+
+impl From<ApiError> for Stop {
+    fn from(e: ApiError) -> Self {
+        Stop::Api(e)
+    }
+}
+
+fn epoch_ms(t: OffsetDateTime) -> i64 {
+    (t.unix_timestamp_nanos() / 1_000_000) as i64
+}
+
+impl Store {
+    /// One sweep at `now`: every booking due (at most [`SWEEP_LIMIT`]) decided and
+    /// done, then the open alerts whose cause is gone closed.
+    pub async fn sweep(&self, now: OffsetDateTime) -> Result<SweepReport, ApiError> {
+        let due: Vec<DueKey> = self
+            .query_first(
+                Query::on(DUE, "duepk = :p AND duesk <= :now")
+                    .value(":p", keys::DUE)
+                    .value(":now", epoch_ms(now)),
+                SWEEP_LIMIT,
+            )
+            .await?;
+        let mut report = SweepReport {
+            due: due.len(),
+            ..SweepReport::default()
+        };
+        let outcomes: Vec<Outcome> = stream::iter(due)
+            .map(|d| self.answer_deadline(d.key, now))
+            .buffer_unordered(AT_ONCE)
+            .try_collect()
+            .await?;
+        for outcome in outcomes {
+            match outcome {
+                Outcome::Settled => report.settled += 1,
+                Outcome::NotDue => report.not_due += 1,
+                Outcome::Moved(_) => report.moved += 1,
+                Outcome::Alerted(_) => report.alerted += 1,
+                Outcome::Raced => report.raced += 1,
+            }
+        }
+        report.alerts_closed = self.close_settled_alerts(now).await?;
+        Ok(report)
+    }
+
+    /// Decides and does what booking `key`'s passed deadline calls for.
+    pub async fn answer_deadline(
+        &self,
+        key: Key,
+        now: OffsetDateTime,
+    ) -> Result<Outcome, ApiError> {
+        let Some(item) = self.get::<BookingItem>(&key).await? else {
+            return Ok(Outcome::Settled);
+        };
+        let booking = Booking::from(item.clone());
+        match deadline::on_deadline(&booking, now) {
+            Verdict::NotDue => Ok(Outcome::NotDue),
+            Verdict::Settled => {
+                // Off the clock already, unless a write left its index keys behind.
+                if let Some(due) = item.duesk {
+                    self.update_returning::<serde::de::IgnoredAny>(
+                        Write::update(key, "REMOVE duepk, duesk")
+                            .when("duesk = :due")
+                            .value(":due", due),
+                    )
+                    .await?;
+                }
+                Ok(Outcome::Settled)
+            }
+            Verdict::TryMove => match self.move_on(&item, &booking, now).await? {
+                Some(outcome) => Ok(outcome),
+                None => self.raise_unanswered(&item, &booking, now).await,
+            },
+            Verdict::Alert => self.raise_unanswered(&item, &booking, now).await,
+        }
+    }
+
+    /// The job stays where it is, off the clock, and an `UNANSWERED` alert is
+    /// raised, in one transaction conditional on the deadline and ambulance read.
+    async fn raise_unanswered(
+        &self,
+        item: &BookingItem,
+        booking: &Booking,
+        now: OffsetDateTime,
+    ) -> Result<Outcome, ApiError> {
+        let id = self.next_id("alert").await?;
+        let mut alert = Alert::new(id, AlertKind::Unanswered, timestamp(now));
+        alert.booking_id = Some(booking.id);
+        alert.ambulance_id = Some(booking.ambulance_id);
+        alert.ambulance_number = Some(booking.ambulance_number.clone());
+        alert.pickup = booking.pickup.clone();
+        let mut tx = Tx::new();
+        tx.push(
+            Label::Booking(booking.id),
+            off_the_clock(item, booking).set_expression("REMOVE duepk, duesk".into()),
+        )
+        .push(Label::Alert, alerts::raise(alert));
+        match self.commit(tx).await {
+            Ok(()) => {
+                tracing::warn!(booking = %booking.id, alert = %id, "answer deadline passed: UNANSWERED");
+                Ok(Outcome::Alerted(id))
+            }
+            Err(TxError::Refused(_)) => Ok(Outcome::Raced),
+            Err(TxError::Api(e)) => Err(e),
+        }
+    }
+
+    /// The job to the next nearest free ambulance that has not missed it; `None`
+    /// when none is free within reach (then an alert).
+    async fn move_on(
+        &self,
+        item: &BookingItem,
+        booking: &Booking,
+        now: OffsetDateTime,
+    ) -> Result<Option<Outcome>, ApiError> {
+        let Some(pickup) = &booking.pickup else {
+            return Ok(None);
+        };
+        let mut missed = item.missed_by.clone();
+        missed.push(booking.ambulance_id);
+        // Any type: an ambulance now beats the right kind later (decision 0012).
+        let mut dispatcher = Dispatcher::new(
+            (pickup.latitude.get(), pickup.longitude.get()),
+            None,
+            now,
+            DEFAULT_FIRST_TARGET_KM,
+        );
+        let missed = &missed;
+        let mut fetch = move |ranges| async move {
+            let mut entries = self.free_entries(ranges).await.map_err(Stop::Api)?;
+            entries.retain(|e| !missed.contains(&e.ambulance));
+            Ok::<_, Stop>(entries)
+        };
+        let first = match dispatcher.search(&mut fetch).await {
+            Ok(first) => first,
+            Err(Stop::Api(e)) => return Err(e),
+            Err(Stop::Raced) => return Ok(Some(Outcome::Raced)),
+        };
+        let alert_id = self.next_id("alert").await?;
+        let outcome = dispatcher
+            .run(first, fetch, |c| {
+                self.try_move(item, booking, c, now, alert_id)
+            })
+            .await;
+        match outcome {
+            Ok((Dispatch::Assigned { result, .. }, _)) => {
+                tracing::warn!(booking = %booking.id, from = %booking.ambulance_id, to = %result, "answer deadline passed: moved");
+                Ok(Some(Outcome::Moved(result)))
+            }
+            Ok((Dispatch::NoneNear, _)) => Ok(None),
+            // Every candidate refused (a crowd of racers): the next sweep tries again.
+            Ok((Dispatch::GaveUp, _)) => Ok(Some(Outcome::Raced)),
+            Err(Stop::Raced) => Ok(Some(Outcome::Raced)),
+            Err(Stop::Api(e)) => Err(e),
+        }
+    }
+
+    /// One attempt: the booking to `candidate`, the old ambulance out of the free
+    /// pool as not responding (with its alert), all or nothing.
+    async fn try_move(
+        &self,
+        item: &BookingItem,
+        booking: &Booking,
+        candidate: Candidate,
+        now: OffsetDateTime,
+        alert_id: Id,
+    ) -> Result<Attempt<Id>, Stop> {
+        let entry = &candidate.entry;
+        let to = entry.ambulance;
+        let (number, driver_info) = match &entry.number {
+            Some(number) => (number.clone(), entry.driver_info.clone()),
+            None => match self.ambulance_item(to).await? {
+                Some(a) => (a.number, a.driver_info),
+                None => return Ok(Attempt::Taken),
+            },
+        };
+        let at = format_rfc3339(now);
+        let answer_by = self.answer_times().answer_by(booking.booking_type, now);
+        let moved = BookingAmbulance {
+            id: to,
+            number: number.clone(),
+            ambulance_type: entry.ambulance_type,
+            driver_info,
+        };
+        let from = booking.ambulance_id;
+        let mut tx = Tx::new();
+        tx.push(
+            Label::Booking(booking.id),
+            off_the_clock(item, booking)
+                .set_expression(
+                    "SET ambulanceId = :to, ambulanceNumber = :number, ambulance = :ambulance, \
+                     answerBy = :answerBy, duepk = :duepk, duesk = :duesk, \
+                     timeline = list_append(if_not_exists(timeline, :origin), :entry), \
+                     missedBy = list_append(if_not_exists(missedBy, :none), :missed)"
+                        .into(),
+                )
+                .value(":to", to)
+                .value(":number", &number)
+                .value(":ambulance", &moved)
+                .value(":answerBy", answer_by)
+                .value(":duepk", keys::DUE)
+                .value(":duesk", due_key(answer_by))
+                .value(":origin", &booking.timeline)
+                .value(
+                    ":entry",
+                    [TimelineEntry::reassigned(
+                        &booking.ambulance_number,
+                        ReassignReason::NoAnswer,
+                        &at,
+                    )],
+                )
+                .value(":none", Vec::<Id>::new())
+                .value(":missed", [from]),
+        )
+        // The ambulance that did not answer: out of the free pool (it is ON_DUTY and
+        // held by nobody) until its crew taps Available.
+        .push(
+            Label::Ambulance(from),
+            Write::update(
+                keys::ambulance(from),
+                "SET notResponding = :since REMOVE heldBy",
+            )
+            .name("#status", "status")
+            .value(":since", &at)
+            .value(":booking", booking.id)
+            .value(":onDuty", AmbulanceStatus::OnDuty)
+            .when("heldBy = :booking AND #status = :onDuty"),
+        );
+        StatusMove {
+            ambulance: to,
+            hospital_of_ambulance: entry.hospital_id,
+            from: AmbulanceStatus::Available,
+            to: AmbulanceStatus::OnDuty,
+            require_hospital: None,
+            expected_holder: None,
+            held_by: Some(booking.id),
+            free_at: None,
+        }
+        .push_into(&mut tx)?;
+        if candidate.check_position {
+            tx.push(
+                Label::Position(to),
+                Write::check(keys::position(to))
+                    .when("attribute_not_exists(recordedAt) OR recordedAt < :freshSince")
+                    .value(":freshSince", format_rfc3339(now - STALE_AFTER)),
+            );
+        }
+        let mut alert = Alert::new(alert_id, AlertKind::NotResponding, timestamp(now));
+        alert.ambulance_id = Some(from);
+        alert.ambulance_number = Some(booking.ambulance_number.clone());
+        alert.booking_id = Some(booking.id);
+        tx.push(Label::Alert, alerts::raise(alert));
+        match self.commit(tx).await {
+            Ok(()) => Ok(Attempt::Assigned(to)),
+            Err(TxError::Refused(r)) if r.by(Label::Ambulance(to)) => Ok(Attempt::Taken),
+            Err(TxError::Refused(r)) if r.by(Label::Position(to)) => Ok(Attempt::Elsewhere),
+            Err(TxError::Refused(_)) => Err(Stop::Raced),
+            Err(TxError::Api(ApiError::Unavailable)) => Ok(Attempt::Busy),
+            Err(TxError::Api(e)) => Err(Stop::Api(e)),
+        }
+    }
+
+    /// A dispatcher moves booking `id` to ambulance `to` (a breakdown, an alert):
+    /// any open booking before AT_PICKUP, to an AVAILABLE ambulance. The booking
+    /// waits for the new crew's answer (ACTIVE goes back to DISPATCHED, with a new
+    /// `answerBy`); the old ambulance is freed unless it is marked not responding;
+    /// the timeline gains REASSIGNED (MANUAL). One transaction conditional on both
+    /// sides as read: 409 if either changed meanwhile, and nothing written.
+    pub async fn reassign(&self, id: Id, to: Id) -> Result<Booking, ApiError> {
+        let key = keys::booking(id);
+        let (item, target) =
+            tokio::try_join!(self.get::<BookingItem>(&key), self.ambulance_item(to))?;
+        let item = item.ok_or_else(|| booking::not_found(id))?;
+        let target = target.ok_or_else(|| ambulance::not_found(to))?;
+        let booking = Booking::from(item.clone());
+        deadline::may_reassign(&booking)?;
+        if target.id == booking.ambulance_id {
+            return Err(ApiError::Conflict(format!(
+                "Booking {id} already has ambulance {}",
+                target.number
+            )));
+        }
+        if target.status != AmbulanceStatus::Available {
+            return Err(ApiError::Conflict(format!(
+                "Ambulance {} is {}: only an AVAILABLE ambulance can take a job",
+                target.number, target.status
+            )));
+        }
+        let old = self
+            .ambulance_item(booking.ambulance_id)
+            .await?
+            .filter(|a| a.held_by == Some(id));
+        let now = self.now();
+        let at = format_rfc3339(now);
+        let answer_by = self.answer_times().answer_by(booking.booking_type, now);
+        let stage = match booking.booking_status {
+            BookingStatus::Active => Some(TripStage::Dispatched),
+            _ => None,
+        };
+        let moved = BookingAmbulance {
+            id: to,
+            number: target.number.clone(),
+            ambulance_type: target.ambulance_type,
+            driver_info: target.driver_info.clone(),
+        };
+        let entry =
+            TimelineEntry::reassigned(&booking.ambulance_number, ReassignReason::Manual, &at);
+        let mut tx = Tx::new();
+        tx.push(
+            Label::Booking(id),
+            still_at(
+                Write::update(keys::booking(id), "")
+                    .value(":ambulanceRead", booking.ambulance_id)
+                    .when("ambulanceId = :ambulanceRead"),
+                booking.progress(),
+            )
+            .set_expression(
+                "SET ambulanceId = :to, ambulanceNumber = :number, ambulance = :ambulance,                  answerBy = :answerBy, duepk = :duepk, duesk = :duesk, tripStage = :stage,                  timeline = list_append(if_not_exists(timeline, :origin), :entry)"
+                    .into(),
+            )
+            .value(":to", to)
+            .value(":number", &target.number)
+            .value(":ambulance", &moved)
+            .value(":answerBy", answer_by)
+            .value(":duepk", keys::DUE)
+            .value(":duesk", due_key(answer_by))
+            .value(":stage", stage)
+            .value(":origin", &booking.timeline)
+            .value(":entry", [entry.clone()]),
+        );
+        let take = StatusMove {
+            ambulance: to,
+            hospital_of_ambulance: target.hospital_id,
+            from: AmbulanceStatus::Available,
+            to: AmbulanceStatus::OnDuty,
+            require_hospital: None,
+            expected_holder: None,
+            held_by: Some(id),
+            free_at: None,
+        };
+        match old {
+            // It missed a job: it stays out of the free pool until its crew is back.
+            Some(old) if old.not_responding.is_some() => {
+                tx.push(
+                    Label::Ambulance(old.id),
+                    Write::update(keys::ambulance(old.id), "REMOVE heldBy")
+                        .value(":booking", id)
+                        .when("heldBy = :booking"),
+                );
+                take.push_into(&mut tx)?;
+            }
+            // Freed while the other is taken: the fleet's counts do not change.
+            Some(old) => {
+                StatusMove {
+                    ambulance: old.id,
+                    hospital_of_ambulance: old.hospital_id,
+                    from: old.status,
+                    to: AmbulanceStatus::Available,
+                    require_hospital: None,
+                    expected_holder: Some(id),
+                    held_by: None,
+                    free_at: Some(self.free_spot_of(&old).await?),
+                }
+                .push_uncounted(&mut tx)?;
+                take.push_uncounted(&mut tx)?;
+            }
+            None => take.push_into(&mut tx)?,
+        }
+        match self.commit(tx).await {
+            Ok(()) => {}
+            Err(TxError::Refused(r)) if r.by(Label::Ambulance(to)) => {
+                return Err(ApiError::Conflict(format!(
+                    "Ambulance {} was taken meanwhile; choose another",
+                    target.number
+                )));
+            }
+            Err(TxError::Refused(_)) => {
+                return Err(ApiError::Conflict(format!(
+                    "Booking {id} changed meanwhile; look again and retry"
+                )));
+            }
+            Err(TxError::Api(e)) => return Err(e),
+        }
+        let mut booking = booking;
+        booking.ambulance_id = to;
+        booking.ambulance_number = target.number;
+        booking.ambulance = moved;
+        booking.answer_by = Some(answer_by);
+        booking.trip_stage = stage;
+        booking.timeline.push(entry);
+        Ok(booking)
+    }
+
+    /// Closes the open alerts whose cause is gone: an `UNANSWERED` job accepted,
+    /// ended or moved to another ambulance; a `NOT_RESPONDING` ambulance whose crew
+    /// tapped Available (or that was removed). `NO_AMBULANCE` waits for a person.
+    pub async fn close_settled_alerts(&self, now: OffsetDateTime) -> Result<usize, ApiError> {
+        let open = self.open_alerts().await?;
+        let gone: Vec<bool> = stream::iter(open.iter())
+            .map(|a| self.cause_gone(a))
+            .buffer_unordered(AT_ONCE)
+            .try_collect()
+            .await?;
+        let mut closed = 0;
+        for alert in open
+            .iter()
+            .zip(gone)
+            .filter(|(_, gone)| *gone)
+            .map(|(a, _)| a)
+        {
+            if self.close_alert(alert.id, timestamp(now)).await? {
+                closed += 1;
+            }
+        }
+        Ok(closed)
+    }
+
+    async fn cause_gone(&self, alert: &Alert) -> Result<bool, ApiError> {
+        Ok(match (alert.kind, alert.booking_id, alert.ambulance_id) {
+            (AlertKind::Unanswered, Some(booking), ambulance) => {
+                match self.booking(booking).await? {
+                    None => true,
+                    Some(b) => !b.progress().awaits_answer() || Some(b.ambulance_id) != ambulance,
+                }
+            }
+            (AlertKind::NotResponding, _, Some(ambulance)) => self
+                .get::<AmbulanceItem>(&keys::ambulance(ambulance))
+                .await?
+                .is_none_or(|a| a.not_responding.is_none()),
+            _ => false,
+        })
+    }
+}
+
+/// The booking's update (its expression set by the caller), on the condition that
+/// its deadline and ambulance are still the ones read.
+fn off_the_clock(item: &BookingItem, booking: &Booking) -> Write {
+    let write = Write::update(keys::booking(booking.id), "")
+        .value(":ambulanceRead", booking.ambulance_id)
+        .when("ambulanceId = :ambulanceRead");
+    match item.duesk {
+        Some(due) => write.value(":dueRead", due).when("duesk = :dueRead"),
+        None => write.when("attribute_not_exists(duesk)"),
+    }
+}
+
+fn timestamp(t: OffsetDateTime) -> Timestamp {
+    Timestamp::new(t).unwrap_or_else(Timestamp::now)
+}
