@@ -7,7 +7,10 @@ pub mod trip;
 use serde::{Deserialize, Serialize};
 use strum::{AsRefStr, Display, VariantArray};
 
-pub use trip::{CrewStep, Goal, Milestone, Move, Mover, Progress, TimelineEntry, TripStage, plan};
+pub use trip::{
+    CrewStep, Goal, Milestone, Move, Mover, Progress, TimelineEntry, TripStage, WithMoves, allowed,
+    plan,
+};
 
 use super::{ambulance::AmbulanceType, hospital::HospitalRef, lenient, user::User};
 use crate::{
