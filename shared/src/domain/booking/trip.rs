@@ -2,6 +2,8 @@
 //! it where (the table in docs/decisions/0007-dispatch-data.md, "Booking additions"). One pure function, [`plan`], decides
 //! every move; the store writes what it answers, conditional on the [`Progress`] it
 //! started from, so a stale or repeated request is a 409 that writes nothing.
+//! [`allowed`] lists, from [`plan`] itself, the moves a caller may make now: every
+//! answer shows them (`moves`), and the web app renders from them.
 //!
 //! ```text
 //! PENDING ──crew accepts──────────────▶ ACTIVE·EN_ROUTE
