@@ -107,6 +107,63 @@ impl Dispatch {
         res.body
     }
 
+    /// The booking as stored: without `moves`, which each caller sees its own of.
+    async fn stored(&self, booking: &Value) -> Value {
+        without_moves(self.booking(booking).await)
+    }
+
+    /// The moves the admin's list shows on `booking` (the statuses its dropdown
+    /// offers).
+    async fn admin_moves(&self, booking: &Value) -> Value {
+        let page = self
+            .f
+            .app
+            .get(
+                "/api/admin/bookings/all/paged?size=100",
+                self.f.admin_token(),
+            )
+            .await;
+        let content = page.body["content"].as_array().unwrap();
+        let row = content.iter().find(|b| b["id"] == booking["id"]);
+        row.expect("the booking is listed")["moves"].clone()
+    }
+
+    /// The moves `requester` sees on `booking`, the same on the booking and on its
+    /// tracking view.
+    async fn requester_moves(&self, requester: &TestUser, booking: &Value) -> Value {
+        let token = Some(requester.token.as_str());
+        let one = self
+            .f
+            .app
+            .get(&format!("/api/booking/{}", booking["id"]), token)
+            .await;
+        let track = self
+            .f
+            .app
+            .get(&format!("/api/booking/{}/track", booking["id"]), token)
+            .await;
+        assert_eq!(one.body["moves"], track.body["moves"], "{:?}", track.body);
+        one.body["moves"].clone()
+    }
+
+    /// The moves `crew` sees on its job (`GET /api/crew/me`), the same on the job's
+    /// tracking view; null when it is not the crew's job (any more).
+    async fn crew_moves(&self, crew: &TestUser, booking: &Value) -> Value {
+        let token = Some(crew.token.as_str());
+        let me = self.f.app.get("/api/crew/me", token).await;
+        let job = &me.body["job"];
+        if job["id"] != booking["id"] {
+            return Value::Null;
+        }
+        let track = self
+            .f
+            .app
+            .get(&format!("/api/booking/{}/track", booking["id"]), token)
+            .await;
+        assert_eq!(job["moves"], track.body["moves"], "{:?}", track.body);
+        job["moves"].clone()
+    }
+
     async fn ambulance(&self, ambulance: &Value) -> Value {
         helpers::listed_ambulance(&self.f.app, self.f.admin_token(), ambulance).await
     }
@@ -140,6 +197,9 @@ async fn the_crew_takes_a_booking_from_pending_to_completed() {
     assert_eq!(me.body["crew"]["username"], "crew0");
     assert_eq!(me.body["ambulance"]["status"], "ON_DUTY");
     assert_eq!(me.body["ambulance"]["position"]["source"], "HOSPITAL");
+    // The requester may cancel it; the crew's one move is accepting it.
+    assert_eq!(b["moves"], json!(["CANCELLED"]));
+    assert_eq!(me.body["job"]["moves"], json!(["EN_ROUTE"]));
 
     let mut want = vec!["PENDING"];
     for (step, status, stage, reached) in [
@@ -149,6 +209,8 @@ async fn the_crew_takes_a_booking_from_pending_to_completed() {
         ("AT_HOSPITAL", "ACTIVE", "AT_HOSPITAL", vec!["AT_HOSPITAL"]),
         ("COMPLETED", "COMPLETED", "AT_HOSPITAL", vec!["COMPLETED"]),
     ] {
+        // The server's one move for the crew is the step it then accepts.
+        assert_eq!(d.crew_moves(crew, &b).await, json!([step]));
         let (code, moved) = d.crew_step(crew, &b, step).await;
         assert_eq!(code, StatusCode::OK, "{step}: {moved:?}");
         assert_eq!(
@@ -157,8 +219,16 @@ async fn the_crew_takes_a_booking_from_pending_to_completed() {
         );
         want.extend(reached);
         assert_eq!(stages(&moved), want, "{step}");
-        // What the route answered is what is stored.
-        assert_eq!(d.booking(&b).await, moved, "{step}");
+        // What the route answered is what is stored, with the crew's next move.
+        let next: Vec<&str> = match step {
+            "EN_ROUTE" => vec!["AT_PICKUP"],
+            "AT_PICKUP" => vec!["TO_HOSPITAL"],
+            "TO_HOSPITAL" => vec!["AT_HOSPITAL"],
+            "AT_HOSPITAL" => vec!["COMPLETED"],
+            _ => vec![],
+        };
+        assert_eq!(moved["moves"], json!(next), "{step}");
+        assert_eq!(d.stored(&b).await, without_moves(moved), "{step}");
         let amb_now = d.ambulance(amb).await;
         let expect = if step == "COMPLETED" {
             "AVAILABLE"
@@ -173,6 +243,12 @@ async fn the_crew_takes_a_booking_from_pending_to_completed() {
     assert_eq!(me.body["ambulance"]["status"], "AVAILABLE");
     d.book(amb).await;
     d.assert_consistent().await;
+}
+
+/// `booking` without the moves its caller may make.
+fn without_moves(mut booking: Value) -> Value {
+    booking.as_object_mut().unwrap().remove("moves");
+    booking
 }
 
 /// Asserts a 409 whose message says `why`.
@@ -200,6 +276,8 @@ async fn every_refused_crew_step_is_a_409_that_writes_nothing() {
     let b = d.book(amb).await;
     for (i, next) in order.iter().enumerate() {
         let before = d.booking(&b).await;
+        // The moves shown are exactly the one step accepted.
+        assert_eq!(d.crew_moves(crew, &b).await, json!([next]));
         for step in order.iter().filter(|s| *s != next) {
             let (code, body) = d.crew_step(crew, &b, step).await;
             assert_refused(code, &body, &format!("the next step is {next}"));
@@ -312,6 +390,7 @@ async fn the_admin_dropdown_dispatches_and_ends_bookings_consistently_with_the_s
                 assert_eq!(code, StatusCode::OK, "{place}: {step}");
             }
             let before = d.booking(&b).await;
+            let moves = d.admin_moves(&b).await;
             let (code, body) = d.admin_status(&b, to.as_ref()).await;
             let open = matches!(before["bookingStatus"].as_str(), Some("PENDING" | "ACTIVE"));
             let allowed = match to {
@@ -319,9 +398,13 @@ async fn the_admin_dropdown_dispatches_and_ends_bookings_consistently_with_the_s
                 Active => place == "PENDING",
                 Completed | Cancelled => open,
             };
+            // The dropdown offers exactly what the route accepts.
+            let offered = moves.as_array().unwrap().contains(&json!(to.as_ref()));
+            assert_eq!(offered, allowed, "{place} -> {to}: {moves}");
             if allowed {
                 assert_eq!(code, StatusCode::OK, "{place} -> {to}: {body:?}");
                 assert_eq!(body["bookingStatus"], to.as_ref());
+                assert_eq!(body["moves"], d.admin_moves(&b).await, "{place} -> {to}");
                 let ambulance_now = d.ambulance(&amb).await["status"].clone();
                 let want = if to.is_final() {
                     "AVAILABLE"
@@ -363,15 +446,25 @@ async fn the_requester_cancels_until_the_ambulance_is_at_the_pickup() {
             assert_eq!(code, StatusCode::OK);
         }
         let before = d.booking(&b).await;
+        // The Cancel button shows iff the route then cancels.
+        let moves = d.requester_moves(&d.user, &b).await;
+        let want = if *allowed {
+            json!(["CANCELLED"])
+        } else {
+            json!([])
+        };
+        assert_eq!(moves, want, "{setup:?}");
         let (code, body) = d.cancel(&d.user, &b).await;
         if *allowed {
             assert_eq!(code, StatusCode::OK, "{setup:?}: {body:?}");
             assert_eq!(body["bookingStatus"], "CANCELLED");
+            assert_eq!(body["moves"], json!([]), "nothing more once final");
             assert_eq!(d.ambulance(&amb).await["status"], "AVAILABLE");
         } else {
             assert_refused(code, &body, "call the crew");
             assert_eq!(d.booking(&b).await, before);
-            // An admin still may.
+            // An admin still may, and is shown so on the same route.
+            assert_eq!(before["moves"], json!(["CANCELLED"]));
             let res = d.f.app.cancel_booking(d.f.admin_token(), &b["id"]).await;
             res.assert_status(StatusCode::OK);
         }
@@ -631,7 +724,7 @@ async fn bookings_made_before_dispatch_still_read_track_and_move() {
     let (code, moved) = d.crew_step(&d.crews[0], &b, "EN_ROUTE").await;
     assert_eq!(code, StatusCode::OK, "{moved:?}");
     assert_eq!(stages(&moved), ["PENDING", "EN_ROUTE"]);
-    assert_eq!(d.booking(&b).await, moved);
+    assert_eq!(d.stored(&b).await, without_moves(moved));
 }
 
 #[tokio::test]

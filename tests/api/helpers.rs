@@ -4,20 +4,20 @@ use serde_json::Value;
 use shared::{
     domain::{
         ambulance::{AmbulanceCounts, AmbulanceStatus},
-        booking::BookingCounts,
+        booking::{BookingCounts, BookingStatus, TripStage},
     },
     types::Id,
 };
 use testkit::TestApp;
 
-/// The crew's moves that take a booking from DISPATCHED to COMPLETED, in order.
-pub const CREW_STAGES_TO_COMPLETION: [&str; 5] = [
-    "EN_ROUTE",
-    "AT_PICKUP",
-    "TO_HOSPITAL",
-    "AT_HOSPITAL",
-    "COMPLETED",
-];
+/// The crew's moves that take a booking from DISPATCHED to COMPLETED, in order: the
+/// domain's stage order ([`TripStage::next`]), then COMPLETED.
+pub fn crew_steps_to_completion() -> Vec<String> {
+    let stages = std::iter::successors(TripStage::Dispatched.next(), |s| s.next());
+    let mut steps: Vec<String> = stages.map(|s| s.to_string()).collect();
+    steps.push(BookingStatus::Completed.to_string());
+    steps
+}
 
 /// The fleet recounted from the ambulances themselves (the admin's list), to
 /// compare with the counters.

@@ -15,7 +15,7 @@ use testkit::{
     iam::{self, Grant},
 };
 
-use crate::helpers::CREW_STAGES_TO_COMPLETION;
+use crate::helpers::crew_steps_to_completion;
 
 /// Requests that together make every call the functions need.
 async fn tour(app: &TestApp) {
@@ -183,7 +183,7 @@ async fn tour(app: &TestApp) {
     )
     .await;
     call(Method::GET, "/api/crew/me", crew_token, None).await;
-    for stage in CREW_STAGES_TO_COMPLETION {
+    for stage in crew_steps_to_completion() {
         let body = json!({"bookingId": crewed["id"], "stage": stage});
         call(Method::PATCH, "/api/crew/job/stage", crew_token, Some(body)).await;
     }

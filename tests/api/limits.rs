@@ -13,7 +13,7 @@ use shared::{
 };
 use testkit::{TestApp, TestResponse, TestUser};
 
-use crate::helpers::CREW_STAGES_TO_COMPLETION;
+use crate::helpers::crew_steps_to_completion;
 
 const INSTANCES: usize = 16;
 
@@ -181,7 +181,7 @@ async fn a_crew_completing_a_booking_frees_a_place() {
     }
     let res = app.book(Some(&user.token), booking(h, ambs[3])).await;
     res.assert_message(StatusCode::CONFLICT, "You already have 3 open bookings");
-    for stage in CREW_STAGES_TO_COMPLETION {
+    for stage in crew_steps_to_completion() {
         let body = json!({"bookingId": booked[0]["id"], "stage": stage});
         let res = app.crew_step(Some(&crew.token), body).await;
         assert_eq!(res.status, StatusCode::OK, "{stage}: {:?}", res.body);

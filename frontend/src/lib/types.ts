@@ -37,6 +37,11 @@ export type Patient = Schemas['PatientRequest']
 /** A booking's patient: every detail null until known (a one-tap emergency). */
 export type PatientDetails = Schemas['PatientDetails']
 export type Booking = Schemas['Booking']
+/**
+ * The moves the caller may make on a booking now, as the server decides them (decision 0007,
+ * "Moves come from the server"): a requester's CANCELLED, an admin's next statuses, the crew's next step.
+ */
+export type TripMove = Schemas['TripMoves'][number]
 export type BookingPage = Schemas['BookingPage']
 /** POST /api/booking/book: without `pickup` the user's stored location is the pickup. */
 export type BookingRequest = Schemas['BookingRequest']

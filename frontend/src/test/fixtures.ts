@@ -57,6 +57,8 @@ export function booking(id: number, overrides: Partial<Booking> = {}): Booking {
     tripStage: null,
     timeline: [{ stage: 'PENDING', at: '2026-03-01T09:30:00Z' }],
     answerBy: null,
+    // The caller's moves are the server's: a test that shows one says which (none by default).
+    moves: [],
     ...overrides,
   }
 }
@@ -80,6 +82,8 @@ export const tracking = (overrides: Partial<Tracking> = {}): Tracking => ({
   ambulance: { id: 31, number: 'PB-31', type: 'ALS', contactInfo: '+91 98140 00031', position: { latitude: 30.68, longitude: 74.32, at: ago(10_000), stale: false, source: 'GPS' } },
   etaMinutes: 7,
   distanceKm: 2.4,
+  // The requester may still cancel while the ambulance is on its way (the server says so).
+  moves: ['CANCELLED'],
   ...overrides,
 })
 

@@ -7,7 +7,10 @@ use axum::{
 use serde::Deserialize;
 use shared::{
     Admin, AdminNamed, ApiError, ApiJson, ApiPath, AppState,
-    domain::{alert::Alert, booking::Booking},
+    domain::{
+        alert::Alert,
+        booking::{Booking, WithMoves},
+    },
     types::Id,
 };
 
@@ -41,6 +44,7 @@ async fn reassign(
     Admin(app): Admin,
     ApiPath(id): ApiPath<Id>,
     ApiJson(req): ApiJson<Reassign>,
-) -> Result<Json<Booking>, ApiError> {
-    Ok(Json(app.store.reassign(id, req.ambulance_id).await?))
+) -> Result<Json<WithMoves<Booking>>, ApiError> {
+    let moved = app.store.reassign(id, req.ambulance_id).await?;
+    Ok(Json(crate::bookings::shown(moved)))
 }

@@ -7,7 +7,7 @@ use shared::{
     Admin, ApiError, ApiQuery, AppState,
     domain::{
         ambulance::AmbulanceCounts,
-        booking::{Booking, BookingCounts, BookingStatus, Goal, Mover},
+        booking::{Booking, BookingCounts, BookingStatus, Goal, Mover, WithMoves, allowed},
         page::Page,
     },
     http::PageQuery,
@@ -24,9 +24,26 @@ pub fn routes() -> Router<AppState> {
 async fn paged(
     Admin(app): Admin,
     ApiQuery(q): ApiQuery<PageQuery>,
-) -> Result<Json<Page<Booking>>, ApiError> {
+) -> Result<Json<Page<WithMoves<Booking>>>, ApiError> {
     let (page, size) = q.parse(10, 100)?;
-    Ok(Json(app.store.bookings_page(page, size).await?))
+    let found = app.store.bookings_page(page, size).await?;
+    let content = found.content.into_iter().map(shown).collect();
+    Ok(Json(Page {
+        content,
+        total_pages: found.total_pages,
+        total_elements: found.total_elements,
+        page: found.page,
+        size: found.size,
+    }))
+}
+
+/// A booking with the statuses the admin's dropdown may move it to now
+/// (`PATCH /api/admin/bookings/status`).
+pub(crate) fn shown(booking: Booking) -> WithMoves<Booking> {
+    WithMoves {
+        moves: allowed(booking.progress(), Mover::Admin),
+        item: booking,
+    }
 }
 
 #[derive(Deserialize)]
@@ -39,14 +56,14 @@ struct StatusQuery {
 async fn set_status(
     Admin(app): Admin,
     ApiQuery(q): ApiQuery<StatusQuery>,
-) -> Result<Json<Booking>, ApiError> {
+) -> Result<Json<WithMoves<Booking>>, ApiError> {
     // The spec's dropdown: ACTIVE dispatches a PENDING booking; COMPLETED and
     // CANCELLED end any open one (domain::booking::plan has the table).
-    Ok(Json(
-        app.store
-            .move_booking(q.booking_id, Mover::Admin, Goal::Status(q.status))
-            .await?,
-    ))
+    let moved = app
+        .store
+        .move_booking(q.booking_id, Mover::Admin, Goal::Status(q.status))
+        .await?;
+    Ok(Json(shown(moved)))
 }
 
 #[derive(Serialize)]

@@ -5,13 +5,13 @@ use axum::{Json, extract::State, http::StatusCode};
 use shared::{
     ApiError, ApiJson, ApiPath, AppState, Caller,
     domain::{
-        booking::{Booking, Patient},
+        booking::{Booking, Patient, WithMoves},
         emergency::{EmergencyRequest, ShareLink, SharedTrip},
     },
     types::Id,
 };
 
-use crate::IdempotencyKey;
+use crate::{IdempotencyKey, shown};
 
 /// `POST /api/booking/emergency`: the nearest free ambulance, assigned at once.
 pub async fn dispatch(
@@ -19,7 +19,7 @@ pub async fn dispatch(
     caller: Caller,
     IdempotencyKey(key): IdempotencyKey,
     ApiJson(req): ApiJson<EmergencyRequest>,
-) -> Result<(StatusCode, Json<Booking>), ApiError> {
+) -> Result<(StatusCode, Json<WithMoves<Booking>>), ApiError> {
     if caller.is_admin() {
         return Err(ApiError::Forbidden(
             "An emergency is asked for by the person who needs help: sign in with a user account"
@@ -27,7 +27,7 @@ pub async fn dispatch(
         ));
     }
     let booking = app.store.emergency(caller.id, req, key.as_deref()).await?;
-    Ok((StatusCode::CREATED, Json(booking)))
+    Ok((StatusCode::CREATED, Json(shown(caller, booking))))
 }
 
 /// `PATCH /api/booking/{id}/patient`: the details, whole, while the booking is open.
@@ -36,10 +36,9 @@ pub async fn patient(
     caller: Caller,
     ApiPath(id): ApiPath<Id>,
     ApiJson(patient): ApiJson<Patient>,
-) -> Result<Json<Booking>, ApiError> {
-    Ok(Json(
-        app.store.update_patient(id, caller.id, patient).await?,
-    ))
+) -> Result<Json<WithMoves<Booking>>, ApiError> {
+    let booking = app.store.update_patient(id, caller.id, patient).await?;
+    Ok(Json(shown(caller, booking)))
 }
 
 /// `POST /api/booking/{id}/share`: a new tracking link.

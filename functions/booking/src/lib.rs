@@ -13,7 +13,7 @@ use serde::Deserialize;
 use shared::{
     ApiError, ApiJson, ApiPath, ApiQuery, AppState, Caller, SignedIn,
     domain::{
-        booking::{self, Booking, BookingRequest, BookingStatus, Goal, Mover},
+        booking::{self, Booking, BookingRequest, BookingStatus, Goal, Mover, WithMoves, allowed},
         crew,
         dispatch::Tracking,
     },
@@ -73,7 +73,7 @@ async fn book(
     ApiQuery(q): ApiQuery<ForUser>,
     IdempotencyKey(key): IdempotencyKey,
     ApiJson(req): ApiJson<BookingRequest>,
-) -> Result<(StatusCode, Json<Booking>), ApiError> {
+) -> Result<(StatusCode, Json<WithMoves<Booking>>), ApiError> {
     let user = caller.acting_for(q.user_id)?;
     // Admins (dispatchers booking for people) are held to neither the rate limits
     // nor the open-bookings limit.
@@ -86,7 +86,7 @@ async fn book(
         OpenLimit::Applies
     };
     let booking = app.store.book(user, req, key.as_deref(), limit).await?;
-    Ok((StatusCode::CREATED, Json(booking)))
+    Ok((StatusCode::CREATED, Json(shown(caller, booking))))
 }
 
 #[derive(Deserialize)]
@@ -102,9 +102,38 @@ async fn history(
     State(app): State<AppState>,
     caller: Caller,
     ApiQuery(q): ApiQuery<HistoryQuery>,
-) -> Result<Json<Vec<Booking>>, ApiError> {
+) -> Result<Json<Vec<WithMoves<Booking>>>, ApiError> {
     let user = caller.acting_for(q.user_id)?;
-    Ok(Json(app.store.user_bookings(user, q.before).await?))
+    let bookings = app.store.user_bookings(user, q.before).await?;
+    Ok(Json(
+        bookings.into_iter().map(|b| shown(caller, b)).collect(),
+    ))
+}
+
+/// Who moves a booking through these routes: its requester, or an admin acting for
+/// them.
+fn mover(caller: Caller) -> Mover {
+    if caller.is_admin() {
+        Mover::Admin
+    } else {
+        Mover::Requester
+    }
+}
+
+/// The one move these routes make is cancelling (`PATCH /api/booking/cancel`).
+const CANCEL: Goal = Goal::Status(BookingStatus::Cancelled);
+
+/// A booking with the moves `caller` may make on it here: CANCELLED while
+/// [`booking::plan`] lets them (the requester until the pickup, an admin while open).
+pub(crate) fn shown(caller: Caller, booking: Booking) -> WithMoves<Booking> {
+    let moves = allowed(booking.progress(), mover(caller))
+        .into_iter()
+        .filter(|goal| *goal == CANCEL)
+        .collect();
+    WithMoves {
+        item: booking,
+        moves,
+    }
 }
 
 /// A booking its owner or an admin may see; anyone else gets 403 (and an unknown id
@@ -123,8 +152,8 @@ async fn one(
     State(app): State<AppState>,
     caller: Caller,
     ApiPath(id): ApiPath<Id>,
-) -> Result<Json<Booking>, ApiError> {
-    Ok(Json(owned(&app, caller, id).await?))
+) -> Result<Json<WithMoves<Booking>>, ApiError> {
+    Ok(Json(shown(caller, owned(&app, caller, id).await?)))
 }
 
 #[derive(Deserialize)]
@@ -137,21 +166,16 @@ async fn cancel(
     State(app): State<AppState>,
     caller: Caller,
     ApiQuery(q): ApiQuery<CancelQuery>,
-) -> Result<Json<Booking>, ApiError> {
+) -> Result<Json<WithMoves<Booking>>, ApiError> {
     // The booking read to check the caller is the one the move starts from. The
     // requester cancels only until the ambulance reaches the pickup; an admin any
     // open booking.
     let booking = owned(&app, caller, q.booking_id).await?;
-    let mover = if caller.is_admin() {
-        Mover::Admin
-    } else {
-        Mover::Requester
-    };
-    Ok(Json(
-        app.store
-            .move_read_booking(booking, mover, Goal::Status(BookingStatus::Cancelled))
-            .await?,
-    ))
+    let moved = app
+        .store
+        .move_read_booking(booking, mover(caller), CANCEL)
+        .await?;
+    Ok(Json(shown(caller, moved)))
 }
 
 /// The requester's live view of a trip: stage, timeline, where the ambulance is and
@@ -161,17 +185,21 @@ async fn track(
     State(app): State<AppState>,
     SignedIn(caller): SignedIn,
     ApiPath(id): ApiPath<Id>,
-) -> Result<Json<Tracking>, ApiError> {
-    let booking = if caller.role.is_crew() {
+) -> Result<Json<WithMoves<Tracking>>, ApiError> {
+    let (booking, moves) = if caller.role.is_crew() {
         let (booking, account) = tokio::join!(app.store.booking(id), app.store.crew(caller.id));
         let booking = booking?.ok_or_else(|| booking::not_found(id))?;
         let account = account?.ok_or_else(crew::not_a_crew)?;
         if account.ambulance_id != booking.ambulance_id || booking.booking_status.is_final() {
             return Err(crew::not_your_booking(id));
         }
-        booking
+        // The crew's moves are the steps of `PATCH /api/crew/job/stage`.
+        let moves = allowed(booking.progress(), Mover::Crew);
+        (booking, moves)
     } else {
-        owned(&app, caller, id).await?
+        let shown = shown(caller, owned(&app, caller, id).await?);
+        (shown.item, shown.moves)
     };
-    Ok(Json(app.store.tracking(booking).await?))
+    let item = app.store.tracking(booking).await?;
+    Ok(Json(WithMoves { item, moves }))
 }

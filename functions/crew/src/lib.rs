@@ -14,7 +14,7 @@ use shared::{
     ApiError, ApiJson, AppState, CrewCaller,
     domain::{
         ambulance::{Ambulance, AmbulanceStatus},
-        booking::{self, Booking, CrewStep, Milestone, Mover},
+        booking::{self, Booking, CrewStep, Milestone, Mover, WithMoves, allowed},
         crew::{self, CrewRef},
         position::{self, PositionReport, PositionedAmbulance},
     },
@@ -37,8 +37,9 @@ pub fn router(state: AppState) -> Router {
 struct Me {
     crew: CrewRef,
     ambulance: PositionedAmbulance,
-    /// The booking the ambulance holds (PENDING: to accept; ACTIVE: under way).
-    job: Option<Booking>,
+    /// The booking the ambulance holds (PENDING: to accept; ACTIVE: under way), with
+    /// the crew's next step.
+    job: Option<WithMoves<Booking>>,
 }
 
 /// What the crew screen polls: who is signed in, its ambulance with its position,
@@ -48,8 +49,17 @@ async fn me(CrewCaller(app, crew): CrewCaller) -> Result<Json<Me>, ApiError> {
     Ok(Json(Me {
         crew: CrewRef::from(&crew),
         ambulance,
-        job,
+        job: job.map(shown),
     }))
+}
+
+/// A job with the step the crew may take now (`PATCH /api/crew/job/stage`): none
+/// once it is final.
+fn shown(job: Booking) -> WithMoves<Booking> {
+    WithMoves {
+        moves: allowed(job.progress(), Mover::Crew),
+        item: job,
+    }
 }
 
 #[derive(Deserialize)]
@@ -65,7 +75,7 @@ struct StageRequest {
 async fn stage(
     CrewCaller(app, crew): CrewCaller,
     ApiJson(req): ApiJson<StageRequest>,
-) -> Result<Json<Booking>, ApiError> {
+) -> Result<Json<WithMoves<Booking>>, ApiError> {
     let id = req.booking_id;
     let job = app
         .store
@@ -84,11 +94,11 @@ async fn stage(
             crew::not_your_booking(id)
         });
     }
-    Ok(Json(
-        app.store
-            .move_read_booking(job, Mover::Crew, req.stage.into())
-            .await?,
-    ))
+    let moved = app
+        .store
+        .move_read_booking(job, Mover::Crew, req.stage.into())
+        .await?;
+    Ok(Json(shown(moved)))
 }
 
 /// The phone's position. 204 whether stored or ignored (not newer than the stored

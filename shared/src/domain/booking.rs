@@ -9,7 +9,7 @@ use strum::{AsRefStr, Display, VariantArray};
 
 pub use trip::{
     CrewStep, Goal, Milestone, Move, Mover, Progress, ReassignReason, TimelineEntry, TripStage,
-    plan,
+    WithMoves, allowed, plan,
 };
 
 use super::{ambulance::AmbulanceType, hospital::HospitalRef, lenient, user::User};

@@ -8,9 +8,10 @@ export {
   bookingHospital,
   bookingStatuses,
   bookingStatusLabel,
-  nextCrewMove,
-  nextStatuses,
+  crewStep,
+  crewStepLabel,
   stageLabel,
+  statusMoves,
   tripLabel,
 } from './status'
 export { patientLine } from './patient'

@@ -1,21 +1,9 @@
-import type { Booking, BookingStatus, StageRequest, TimelineEntry, TripStage } from '@/lib/types'
+import type { Booking, BookingStatus, StageRequest, TimelineEntry, TripMove, TripStage } from '@/lib/types'
 import { S } from '@/strings'
 
-/**
- * The admin dropdown's moves (DESIGN.md 8): PENDING → ACTIVE (stage DISPATCHED, for the
- * crew to accept), any open booking → COMPLETED | CANCELLED; COMPLETED and CANCELLED are final.
- */
-const moves: Record<BookingStatus, BookingStatus[]> = {
-  PENDING: ['ACTIVE', 'COMPLETED', 'CANCELLED'],
-  ACTIVE: ['COMPLETED', 'CANCELLED'],
-  COMPLETED: [],
-  CANCELLED: [],
-}
-
-/** The statuses a booking may move to next; none for final or unknown ones. */
-export function nextStatuses(current: string): BookingStatus[] {
-  return moves[current as BookingStatus] ?? []
-}
+// Who may move a booking where is the server's alone: every booking and tracking answer
+// carries the caller's `moves` (decision 0007, "Moves come from the server"). This file
+// only names them.
 
 /** Still in progress: the ambulance is held and the status can change. */
 export function isOpen(status: string): boolean {
@@ -52,40 +40,29 @@ type Trip = { bookingStatus: string; tripStage?: TripStage | null }
 export const tripLabel = (b: Trip): string =>
   b.bookingStatus === 'ACTIVE' && b.tripStage ? stageLabel(b.tripStage) : stageLabel(b.bookingStatus)
 
-export type CrewMove = { stage: StageRequest['stage']; label: string }
+type CrewStep = StageRequest['stage']
 
-/**
- * The crew's one next move (DESIGN.md 8): accept a PENDING or DISPATCHED job (→ EN_ROUTE),
- * then stage by stage, and COMPLETED after AT_HOSPITAL; none for anything else.
- */
-export function nextCrewMove(b: Trip): CrewMove | null {
-  const move = (stage: CrewMove['stage'], label: string): CrewMove => ({ stage, label })
-  if (b.bookingStatus === 'PENDING') return move('EN_ROUTE', S.crewMoves.accept)
-  if (b.bookingStatus !== 'ACTIVE') return null
-  switch (b.tripStage) {
-    case 'DISPATCHED':
-      return move('EN_ROUTE', S.crewMoves.accept)
-    case 'EN_ROUTE':
-      return move('AT_PICKUP', S.crewMoves.atPickup)
-    case 'AT_PICKUP':
-      return move('TO_HOSPITAL', S.crewMoves.toHospital)
-    case 'TO_HOSPITAL':
-      return move('AT_HOSPITAL', S.crewMoves.atHospital)
-    case 'AT_HOSPITAL':
-      return move('COMPLETED', S.crewMoves.complete)
-    default:
-      return null
-  }
+/** What the crew's button says for each step (EN_ROUTE accepts the job). */
+export const crewStepLabel: Record<CrewStep, string> = {
+  EN_ROUTE: S.crewMoves.accept,
+  AT_PICKUP: S.crewMoves.atPickup,
+  TO_HOSPITAL: S.crewMoves.toHospital,
+  AT_HOSPITAL: S.crewMoves.atHospital,
+  COMPLETED: S.crewMoves.complete,
 }
 
-/**
- * The requester may cancel while PENDING, DISPATCHED or EN_ROUTE (once the ambulance is
- * at the pickup, they call the crew). An ACTIVE booking from before the stages had none.
- */
-export function canRequesterCancel(b: Trip): boolean {
-  if (b.bookingStatus === 'PENDING') return true
-  return b.bookingStatus === 'ACTIVE' && (b.tripStage == null || b.tripStage === 'DISPATCHED' || b.tripStage === 'EN_ROUTE')
+/** The crew's next step, as the server offers it in the job's `moves`; none when it offers none. */
+export function crewStep(moves: readonly TripMove[]): CrewStep | null {
+  return moves.find((m): m is CrewStep => m in crewStepLabel) ?? null
 }
+
+/** The statuses the admin's dropdown may offer: those of the server's `moves`. */
+export function statusMoves(moves: readonly TripMove[]): BookingStatus[] {
+  return moves.filter((m): m is TripMove & BookingStatus => m in bookingStatusLabel)
+}
+
+/** The caller may cancel (the requester until the pickup, an admin while open): the server says so. */
+export const mayCancel = (b: { moves: readonly TripMove[] }): boolean => b.moves.includes('CANCELLED')
 
 /** Every step a trip goes through, for a timeline that shows what is still to come. */
 export const tripSteps: TimelineEntry['stage'][] = ['PENDING', ...tripStages, 'COMPLETED']

@@ -2,6 +2,8 @@
 //! it where (the table in docs/decisions/0007-dispatch-data.md, "Booking additions"). One pure function, [`plan`], decides
 //! every move; the store writes what it answers, conditional on the [`Progress`] it
 //! started from, so a stale or repeated request is a 409 that writes nothing.
+//! [`allowed`] lists, from [`plan`] itself, the moves a caller may make now: every
+//! answer shows them (`moves`), and the web app renders from them.
 //!
 //! ```text
 //! PENDING ──crew accepts──────────────▶ ACTIVE·EN_ROUTE
@@ -202,8 +204,9 @@ pub enum CrewStep {
 lenient!(CrewStep, "stage");
 
 /// Where a move is to go: a status (admin, requester, the crew's COMPLETED) or a
-/// stage (the crew's steps).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// stage (the crew's steps). Shown as its name: `CANCELLED`, `EN_ROUTE`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
 pub enum Goal {
     Status(BookingStatus),
     Stage(TripStage),
@@ -218,6 +221,14 @@ impl From<CrewStep> for Goal {
             CrewStep::AtHospital => Goal::Stage(TripStage::AtHospital),
             CrewStep::Completed => Goal::Status(BookingStatus::Completed),
         }
+    }
+}
+
+impl Goal {
+    /// Every goal there is, statuses first, each in its own order.
+    pub fn all() -> impl Iterator<Item = Goal> {
+        let statuses = BookingStatus::VARIANTS.iter().map(|s| Goal::Status(*s));
+        statuses.chain(TripStage::VARIANTS.iter().map(|s| Goal::Stage(*s)))
     }
 }
 
@@ -324,6 +335,25 @@ pub fn plan(from: Progress, mover: Mover, goal: Goal) -> Result<Move, ApiError> 
     }
 }
 
+/// The moves `mover` may make from `from` now: every goal [`plan`] allows, so what
+/// callers are shown (a booking's `moves`) can never disagree with what the routes
+/// accept. In [`Goal::all`]'s order: an admin on PENDING gets ACTIVE, COMPLETED,
+/// CANCELLED; the crew at most its one next step; the requester CANCELLED or nothing.
+pub fn allowed(from: Progress, mover: Mover) -> Vec<Goal> {
+    Goal::all()
+        .filter(|goal| plan(from, mover, *goal).is_ok())
+        .collect()
+}
+
+/// What a caller is shown: `item` (a booking, a tracking view) with the moves that
+/// caller may make on it now, as `moves: ["CANCELLED"]`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct WithMoves<T> {
+    #[serde(flatten)]
+    pub item: T,
+    pub moves: Vec<Goal>,
+}
+
 /// The crew's moves: accept (PENDING or DISPATCHED → EN_ROUTE), then one stage at a
 /// time, then COMPLETED from AT_HOSPITAL.
 fn crew_step(from: Progress, goal: Goal) -> Result<Move, ApiError> {
@@ -401,7 +431,7 @@ mod tests {
     }
 
     /// (from, goal) → to, for every move `mover` may make; everything else refused.
-    fn allowed(mover: Mover) -> Vec<(Progress, Goal, Progress)> {
+    fn allowed_by_plan(mover: Mover) -> Vec<(Progress, Goal, Progress)> {
         let mut out = vec![];
         for from in all_progress() {
             for goal in all_goals() {
@@ -458,7 +488,7 @@ mod tests {
                 p(Completed, Some(AtHospital)),
             ),
         ];
-        assert_eq!(allowed(Mover::Crew), want);
+        assert_eq!(allowed_by_plan(Mover::Crew), want);
         let accept = plan(Progress::PENDING, Mover::Crew, Goal::Stage(EnRoute)).unwrap();
         assert_eq!(accept.reached, [Milestone::Active, Milestone::EnRoute]);
         assert!(!accept.frees_ambulance() && accept.changes_status());
@@ -522,7 +552,7 @@ mod tests {
                 ));
             }
         }
-        assert_eq!(allowed(Mover::Admin), want);
+        assert_eq!(allowed_by_plan(Mover::Admin), want);
         let dispatch = plan(Progress::PENDING, Mover::Admin, Goal::Status(Active)).unwrap();
         assert_eq!(dispatch.reached, [Milestone::Active, Milestone::Dispatched]);
         assert!(!dispatch.frees_ambulance());
@@ -567,7 +597,7 @@ mod tests {
                 p(Cancelled, Some(EnRoute)),
             ),
         ];
-        assert_eq!(allowed(Mover::Requester), want);
+        assert_eq!(allowed_by_plan(Mover::Requester), want);
         let cancel = plan(Progress::PENDING, Mover::Requester, Goal::Status(Cancelled)).unwrap();
         assert!(cancel.frees_ambulance());
         assert_eq!(cancel.reached, [Milestone::Cancelled]);
@@ -579,6 +609,59 @@ mod tests {
             panic!()
         };
         assert!(msg.contains("please call the crew"), "{msg}");
+    }
+
+    #[test]
+    fn allowed_lists_each_movers_moves_from_every_place() {
+        use Goal::{Stage, Status};
+        let pending = Progress::PENDING;
+        let at = |stage| p(Active, Some(stage));
+        #[rustfmt::skip]
+        let table: Vec<(Progress, Mover, Vec<Goal>)> = vec![
+            (pending, Mover::Admin, vec![Status(Active), Status(Completed), Status(Cancelled)]),
+            (pending, Mover::Crew, vec![Stage(EnRoute)]),
+            (pending, Mover::Requester, vec![Status(Cancelled)]),
+            (at(Dispatched), Mover::Admin, vec![Status(Completed), Status(Cancelled)]),
+            (at(Dispatched), Mover::Crew, vec![Stage(EnRoute)]),
+            (at(Dispatched), Mover::Requester, vec![Status(Cancelled)]),
+            (at(EnRoute), Mover::Crew, vec![Stage(AtPickup)]),
+            (at(EnRoute), Mover::Requester, vec![Status(Cancelled)]),
+            (at(AtPickup), Mover::Crew, vec![Stage(ToHospital)]),
+            (at(AtPickup), Mover::Requester, vec![]),
+            (at(ToHospital), Mover::Crew, vec![Stage(AtHospital)]),
+            (at(AtHospital), Mover::Admin, vec![Status(Completed), Status(Cancelled)]),
+            (at(AtHospital), Mover::Crew, vec![Status(Completed)]),
+            (at(AtHospital), Mover::Requester, vec![]),
+            (p(Completed, Some(AtHospital)), Mover::Admin, vec![]),
+            (p(Completed, Some(AtHospital)), Mover::Crew, vec![]),
+            (p(Cancelled, None), Mover::Requester, vec![]),
+        ];
+        for (from, mover, want) in table {
+            assert_eq!(allowed(from, mover), want, "{mover:?} from {from}");
+        }
+        // And the same as plan everywhere: allowed is plan, asked about every goal.
+        for mover in [Mover::Admin, Mover::Crew, Mover::Requester] {
+            for from in all_progress() {
+                let via_plan: Vec<Goal> = allowed_by_plan(mover)
+                    .into_iter()
+                    .filter(|(f, _, _)| *f == from)
+                    .map(|(_, goal, _)| goal)
+                    .collect();
+                assert_eq!(allowed(from, mover), via_plan, "{mover:?} from {from}");
+            }
+        }
+        let shown = WithMoves {
+            item: serde_json::json!({"id": 1}),
+            moves: allowed(at(Dispatched), Mover::Crew),
+        };
+        assert_eq!(
+            serde_json::to_value(&shown).unwrap(),
+            serde_json::json!({"id": 1, "moves": ["EN_ROUTE"]})
+        );
+        assert_eq!(
+            serde_json::to_value(allowed(pending, Mover::Admin)).unwrap(),
+            serde_json::json!(["ACTIVE", "COMPLETED", "CANCELLED"])
+        );
     }
 
     #[test]

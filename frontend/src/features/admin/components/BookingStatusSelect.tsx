@@ -1,5 +1,5 @@
 import { StatusBadge } from '@/components/StatusBadge'
-import { nextStatuses } from '@/features/booking'
+import { statusMoves } from '@/features/booking'
 import type { Booking, BookingStatus } from '@/lib/types'
 
 const tone: Record<string, string> = {
@@ -7,7 +7,7 @@ const tone: Record<string, string> = {
   ACTIVE: 'border-blue-300 bg-blue-50 text-blue-800',
 }
 
-/** The spec's inline status dropdown, offering only the moves the server allows. */
+/** The spec's inline status dropdown, offering exactly the moves the server's answer lists. */
 export function BookingStatusSelect({
   booking,
   disabled,
@@ -17,7 +17,7 @@ export function BookingStatusSelect({
   disabled: boolean
   onChange: (status: BookingStatus) => void
 }) {
-  const next = nextStatuses(booking.bookingStatus)
+  const next = statusMoves(booking.moves)
   if (next.length === 0) return <StatusBadge status={booking.bookingStatus} />
   return (
     <select

@@ -10,9 +10,10 @@ import AdminBookingsPage from './AdminBookingsPage'
 
 afterEach(() => vi.unstubAllGlobals())
 
+// `moves` as the server answers them to an admin: the statuses the dropdown may offer.
 const page0: Booking[] = [
-  booking(14, { bookingStatus: 'PENDING', userEmail: 'asha@example.com', hospitalName: 'City Hospital' }),
-  booking(13, { bookingStatus: 'ACTIVE', userEmail: 'ravi@example.com', hospitalName: 'Civil Hospital' }),
+  booking(14, { bookingStatus: 'PENDING', userEmail: 'asha@example.com', hospitalName: 'City Hospital', moves: ['ACTIVE', 'COMPLETED', 'CANCELLED'] }),
+  booking(13, { bookingStatus: 'ACTIVE', userEmail: 'ravi@example.com', hospitalName: 'Civil Hospital', moves: ['COMPLETED', 'CANCELLED'] }),
   booking(12, { bookingStatus: 'COMPLETED', hospitalName: 'Alpha Care' }),
   booking(11, { bookingStatus: 'CANCELLED', hospitalName: 'Alpha Care' }),
 ]
@@ -60,15 +61,26 @@ describe('AdminBookingsPage', () => {
     expect(within(rowOf(14)).getByRole('link', { name: 'Track booking 14' })).toHaveAttribute('href', '/bookings/14')
   })
 
-  it('offers only the allowed next states in the status dropdown', async () => {
+  it("offers exactly the server's moves in the status dropdown, beside the current status", async () => {
     open()
     await screen.findByText('#14')
-    // DESIGN.md 8: an admin may complete or cancel any open booking.
     expect(options(within(rowOf(14)).getByRole('combobox', { name: 'Status of booking 14' }))).toEqual(['PENDING', 'ACTIVE', 'COMPLETED', 'CANCELLED'])
     expect(options(within(rowOf(13)).getByRole('combobox', { name: 'Status of booking 13' }))).toEqual(['ACTIVE', 'COMPLETED', 'CANCELLED'])
+    // No moves (a final booking): a badge, no dropdown.
     expect(within(rowOf(12)).queryByRole('combobox')).not.toBeInTheDocument()
     expect(within(rowOf(12)).getByText('COMPLETED')).toBeInTheDocument()
     expect(within(rowOf(11)).queryByRole('combobox')).not.toBeInTheDocument()
+  })
+
+  it('offers nothing the server does not list, whatever the status', async () => {
+    const odd = [
+      booking(14, { bookingStatus: 'PENDING', moves: ['CANCELLED'] }),
+      booking(13, { bookingStatus: 'ACTIVE', moves: [] }),
+    ]
+    open(() => json(200, { content: odd, totalPages: 1, totalElements: 2, page: 0, size: 10 }))
+    await screen.findByText('#14')
+    expect(options(within(rowOf(14)).getByRole('combobox', { name: 'Status of booking 14' }))).toEqual(['PENDING', 'CANCELLED'])
+    expect(within(rowOf(13)).queryByRole('combobox')).not.toBeInTheDocument()
   })
 
   it('sends the move and says it worked; the message clears after 2.5 s', async () => {

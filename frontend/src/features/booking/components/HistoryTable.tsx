@@ -4,11 +4,11 @@ import type { Booking } from '@/lib/types'
 import { StatusBadge } from '@/components/StatusBadge'
 import { formatDateTime } from '@/lib/format'
 import { S } from '@/strings'
-import { bookingAmbulance, bookingHospital, canRequesterCancel, tripLabel } from '../status'
+import { bookingAmbulance, bookingHospital, mayCancel, tripLabel } from '../status'
 import { patientLine } from '../patient'
 import { BookingTypeBadge } from './BookingTypeBadge'
 
-/** A person's bookings, newest first, each with its tracking page; cancellable until the ambulance is at the pickup. */
+/** A person's bookings, newest first, each with its tracking page; a Cancel button where the server lists CANCELLED in its moves. */
 export function HistoryTable({ bookings, onCancel }: { bookings: Booking[]; onCancel: (booking: Booking) => void }) {
   const columns: Column<Booking>[] = [
     {
@@ -43,7 +43,7 @@ export function HistoryTable({ bookings, onCancel }: { bookings: Booking[]; onCa
           <Link to={`/bookings/${b.id}`} className="btn-secondary flex-1 px-3 py-1 md:flex-none" aria-label={S.trackBooking(b.id)}>
             {S.track}
           </Link>
-          {canRequesterCancel(b) && (
+          {mayCancel(b) && (
             <button
               type="button"
               className="btn-secondary flex-1 px-3 py-1 text-red-700 md:flex-none"

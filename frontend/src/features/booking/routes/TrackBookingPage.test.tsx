@@ -99,6 +99,7 @@ describe('TrackBookingPage', () => {
       ambulance: { ...trip().ambulance, contactInfo: null, position: null },
       etaMinutes: null,
       distanceKm: null,
+      moves: [],
     })
     open({ 'GET /booking/12/track': () => json(200, ended) })
     const card = within(await screen.findByRole('region', { name: heading }))
@@ -130,7 +131,7 @@ describe('TrackBookingPage', () => {
     const { calls } = open({
       'GET /booking/12/track': () => json(200, answer),
       'PATCH /booking/cancel': () => {
-        answer = trip({ bookingStatus: 'CANCELLED', timeline: [...trip().timeline, { stage: 'CANCELLED', at: '2026-03-01T09:40:00Z' }] })
+        answer = trip({ bookingStatus: 'CANCELLED', timeline: [...trip().timeline, { stage: 'CANCELLED', at: '2026-03-01T09:40:00Z' }], moves: [] })
         return json(200, {})
       },
     })
@@ -144,11 +145,21 @@ describe('TrackBookingPage', () => {
     expect(screen.queryByRole('button', { name: 'Cancel booking' })).not.toBeInTheDocument()
   })
 
-  it('offers no cancel once the ambulance is at the pickup', async () => {
-    open({ 'GET /booking/12/track': () => json(200, trip({ tripStage: 'AT_PICKUP', etaMinutes: null, distanceKm: null })) })
+  it('offers no cancel once the server lists none (the ambulance is at the pickup)', async () => {
+    open({ 'GET /booking/12/track': () => json(200, trip({ tripStage: 'AT_PICKUP', etaMinutes: null, distanceKm: null, moves: [] })) })
     expect(await screen.findByText('The ambulance is at the pickup.')).toBeInTheDocument()
     expect(screen.queryByRole('button', { name: 'Cancel booking' })).not.toBeInTheDocument()
     expect(screen.getByText(/call the crew/)).toBeInTheDocument()
+  })
+
+  it("offers Cancel exactly when the server's moves list CANCELLED, whatever the stage", async () => {
+    // An admin may cancel at any stage: the server says so, the page does not guess.
+    open({ 'GET /booking/12/track': () => json(200, trip({ tripStage: 'AT_PICKUP', etaMinutes: null, distanceKm: null, moves: ['CANCELLED'] })) }, adminUser)
+    expect(await screen.findByRole('button', { name: 'Cancel booking' })).toBeInTheDocument()
+    cleanup()
+    open({ 'GET /booking/12/track': () => json(200, trip({ tripStage: 'EN_ROUTE', moves: [] })) })
+    expect(await screen.findByText(/call the crew/)).toBeInTheDocument()
+    expect(screen.queryByRole('button', { name: 'Cancel booking' })).not.toBeInTheDocument()
   })
 
   it.each([

@@ -19,7 +19,7 @@ import { BookingTypeBadge } from '../components/BookingTypeBadge'
 import { PatientDetailsForm } from '../components/PatientDetailsForm'
 import { ShareTracking } from '../components/ShareTracking'
 import { TripTimeline } from '../components/TripTimeline'
-import { canRequesterCancel, isOpen, tripLabel } from '../status'
+import { isOpen, mayCancel, tripLabel } from '../status'
 import { timelineRows } from '../timeline'
 
 const TrackingMap = lazy(() => import('../components/TrackingMap'))
@@ -123,7 +123,7 @@ function Track({ id, back, admin }: { id: number; back: ReactNode; admin: boolea
               </a>
             )}
             {open &&
-              (canRequesterCancel(t) ? (
+              (mayCancel(t) ? (
                 <button type="button" className="btn-secondary w-full text-red-700" onClick={() => setConfirming(true)}>
                   {S.tracking.cancel}
                 </button>

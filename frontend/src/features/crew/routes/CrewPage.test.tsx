@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react'
+import { cleanup, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { Booking, CrewMe, User } from '@/lib/types'
@@ -12,12 +12,14 @@ import CrewPage from './CrewPage'
 
 const crewUser = { id: 50, username: 'crew1', email: 'crew1@example.com', phone: '+15550150', latitude: null, longitude: null, role: 'CREW', createdAt: '' } as unknown as User
 
+/** A job as `GET /api/crew/me` answers it: a PENDING one, its one move accepting it. */
 const job = (overrides: Partial<Booking> = {}): Booking => ({
   ...booking(12, { bookingType: 'EMERGENCY', ambulanceId: 31 }),
   userPhone: '+91 98140 00001',
   pickup: { latitude: 30.7, longitude: 74.31, landmark: 'gate 2, blue house' },
   tripStage: null,
   timeline: [{ stage: 'PENDING', at: '2026-03-01T09:30:00Z' }],
+  moves: ['EN_ROUTE'],
   ...overrides,
 })
 
@@ -117,7 +119,7 @@ describe('CrewPage', () => {
     const { calls } = open({
       'GET /crew/me': () => json(200, answer),
       'PATCH /crew/job/stage': (c) => {
-        answer = me(job({ bookingStatus: 'ACTIVE', tripStage: 'EN_ROUTE' }))
+        answer = me(job({ bookingStatus: 'ACTIVE', tripStage: 'EN_ROUTE', moves: ['AT_PICKUP'] }))
         return json(200, { ...answer.job, echo: c.body })
       },
     })
@@ -128,12 +130,12 @@ describe('CrewPage', () => {
   })
 
   it('completing the job says so and goes back to the idle screen', async () => {
-    let answer = me(job({ bookingStatus: 'ACTIVE', tripStage: 'AT_HOSPITAL' }))
+    let answer = me(job({ bookingStatus: 'ACTIVE', tripStage: 'AT_HOSPITAL', moves: ['COMPLETED'] }))
     const { calls } = open({
       'GET /crew/me': () => json(200, answer),
       'PATCH /crew/job/stage': () => {
         answer = me(null)
-        return json(200, job({ bookingStatus: 'COMPLETED', tripStage: 'AT_HOSPITAL' }))
+        return json(200, job({ bookingStatus: 'COMPLETED', tripStage: 'AT_HOSPITAL', moves: [] }))
       },
     })
     await userEvent.click(await screen.findByRole('button', { name: 'Complete job' }))
@@ -143,11 +145,11 @@ describe('CrewPage', () => {
   })
 
   it("a stale tap (409) shows the server's reason and the job as it is now", async () => {
-    let answer = me(job({ bookingStatus: 'ACTIVE', tripStage: 'EN_ROUTE' }))
+    let answer = me(job({ bookingStatus: 'ACTIVE', tripStage: 'EN_ROUTE', moves: ['AT_PICKUP'] }))
     open({
       'GET /crew/me': () => json(200, answer),
       'PATCH /crew/job/stage': () => {
-        answer = me(job({ bookingStatus: 'ACTIVE', tripStage: 'AT_PICKUP' }))
+        answer = me(job({ bookingStatus: 'ACTIVE', tripStage: 'AT_PICKUP', moves: ['TO_HOSPITAL'] }))
         return json(409, { message: 'The trip is at AT_PICKUP, not EN_ROUTE' })
       },
     })
@@ -156,8 +158,20 @@ describe('CrewPage', () => {
     expect(await screen.findByRole('button', { name: 'Patient on board: go to hospital' })).toBeInTheDocument()
   })
 
+  it("shows the server's move, and no button when it lists none", async () => {
+    // The step comes from `moves`, not from the stage: the server may know better.
+    let answer = me(job({ bookingStatus: 'ACTIVE', tripStage: 'TO_HOSPITAL', moves: ['AT_HOSPITAL'] }))
+    open({ 'GET /crew/me': () => json(200, answer) })
+    expect(await screen.findByRole('button', { name: 'Arrived at hospital' })).toBeInTheDocument()
+    cleanup()
+    answer = me(job({ bookingStatus: 'ACTIVE', tripStage: 'TO_HOSPITAL', moves: [] }))
+    open({ 'GET /crew/me': () => json(200, answer) })
+    await screen.findByRole('heading', { name: 'Current job #12' })
+    expect(screen.queryByRole('button', { name: /Arrived|Accept|Complete|Patient on board/ })).not.toBeInTheDocument()
+  })
+
   it('shares the position: sends the first fix, holds back one that moved under 20 m', async () => {
-    const { calls } = open({ 'GET /crew/me': () => json(200, me(job({ bookingStatus: 'ACTIVE', tripStage: 'EN_ROUTE' }))) })
+    const { calls } = open({ 'GET /crew/me': () => json(200, me(job({ bookingStatus: 'ACTIVE', tripStage: 'EN_ROUTE', moves: ['AT_PICKUP'] }))) })
     await screen.findByRole('heading', { name: 'Current job #12' })
     expect(screen.getByText('Finding your position...')).toBeInTheDocument()
     const t = Date.parse('2026-03-01T10:00:00Z')

@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react'
 import { Alert, ErrorState, Spinner } from '@/components/Feedback'
 import { Icon } from '@/components/Icon'
 import { StatusBadge } from '@/components/StatusBadge'
-import { nextCrewMove } from '@/features/booking'
+import { crewStep, crewStepLabel } from '@/features/booking'
 import { ambulanceTypeLabel } from '@/lib/format'
 import { useFlash } from '@/lib/useFlash'
 import { S } from '@/strings'
@@ -30,14 +30,15 @@ export default function CrewPage() {
   if (me.isError) return <ErrorState message={S.crew.loadFailed} error={me.error} onRetry={() => me.refetch()} />
 
   const { ambulance } = me.data
-  const move = job && nextCrewMove(job)
+  // The server's next step for this crew (the job's `moves`), none once it offers none.
+  const step = job && crewStep(job.moves)
   const advanceJob = () => {
-    if (!job || !move) return
+    if (!job || !step) return
     advance.mutate(
-      { bookingId: job.id, stage: move.stage },
+      { bookingId: job.id, stage: step },
       {
         // The card shows each stage; only the last move, which takes the card away, says so.
-        onSuccess: () => move.stage === 'COMPLETED' && setFlash({ tone: 'success', text: S.crew.completed }),
+        onSuccess: () => step === 'COMPLETED' && setFlash({ tone: 'success', text: S.crew.completed }),
         onError: outcome('', S.crew.stageFailed).onError,
       },
     )
@@ -66,14 +67,14 @@ export default function CrewPage() {
           job={job}
           position={ambulance.position}
           action={
-            move && (
+            step && (
               <button
                 type="button"
                 className="btn-touch min-h-16 w-full bg-brand-600 text-lg text-white hover:bg-brand-700"
                 disabled={advance.isPending}
                 onClick={advanceJob}
               >
-                {advance.isPending ? S.crew.saving : move.label}
+                {advance.isPending ? S.crew.saving : crewStepLabel[step]}
               </button>
             )
           }
