@@ -112,8 +112,7 @@ fuzz_on_stack() {
   if grep -n 'panicked at' "$dir/functions.log" >&2; then
     log "a function panicked (see $dir/functions.log)"; status=1
   fi
-  for group in "$ROOT"/functions/*/; do
-    group=$(basename "$group")
+  for group in $(route_groups); do
     starts=$(grep -c "spawning function instance function=\"$group\"" "$dir/functions.log" || true)
     if [ "$starts" != 1 ]; then
       log "function $group was started $starts times on stack $name: it crashed or was restarted mid-run"; status=1

@@ -167,13 +167,21 @@ stop_watch() {
   done
 }
 
-# Waits until every function under functions/ answers through the watcher on port $1
+# The route groups: the crates under functions/ that serve `/api/<group>` (their
+# lib.rs exports `router`); the others are fed by events (the clock, decision 0012).
+route_groups() {
+  local dir
+  for dir in "$ROOT"/functions/*/; do
+    if grep -q '^pub fn router' "$dir/src/lib.rs"; then basename "$dir"; fi
+  done
+}
+
+# Waits until every route group's function answers through the watcher on port $1
 # with a 4xx (the request is deliberately incomplete), up to $2 seconds each. The
 # watcher starts a function on demand, so this also warms them all up.
 wait_functions() {
-  local port=$1 secs=${2:-180} code group dir
-  for dir in "$ROOT"/functions/*/; do
-    group="$(basename "$dir")"
+  local port=$1 secs=${2:-180} code group
+  for group in $(route_groups); do
     code=000
     for _ in $(seq "$secs"); do
       if [ "$group" = auth ]; then

@@ -3,7 +3,9 @@
 # `make fuzz-api` (docs/decisions/0005-tooling.md):
 #   one `cargo build` of the functions and manage -> DynamoDB Local -> the table and the demo
 #   data (target/debug/manage, the binary that build made) -> the functions behind
-#   `cargo lambda watch` -> wait until every function answers [-> Vite in front].
+#   `cargo lambda watch` -> wait until every function answers -> the clock (the
+#   answer deadlines: the same binary as in AWS, on a schedule of its own, every
+#   CLOCK_EVERY_SECS, default 2) [-> Vite in front].
 # Source it after lib.sh, then:
 #   stack_up LOG_DIR TABLE [--data DIR] [--ddb-port N] [--api-port N] [--reload]
 #     --data DIR   keep the database in DIR (default: in memory, gone at exit)
@@ -17,18 +19,21 @@
 # It installs the EXIT trap that stops every process it and stack_web started (on
 # success, failure and Ctrl-C), calls the script's `stack_on_exit RC` when defined, and
 # on failure prints the end of LOG_DIR/functions.log. Logs: LOG_DIR/{dynamodb,manage,
-# functions,web}.log. Every process starts in a process group of its own (setsid) and
-# without fd 9 (e2e.sh holds its lock there).
+# functions,clock,web}.log. ANSWER_EMERGENCY_SECS / ANSWER_NORMAL_SECS, when set,
+# reach the functions and the clock alike (a test stack's short deadlines). Every
+# process starts in a process group of its own (setsid) and without fd 9 (e2e.sh
+# holds its lock there).
 
-_stack_ddb_pid="" _stack_watch_pid="" _stack_web_pid="" STACK_LOG_DIR=""
+_stack_ddb_pid="" _stack_watch_pid="" _stack_clock_pid="" _stack_web_pid="" STACK_LOG_DIR=""
 
 _stack_exit() {
   local rc=$?
   trap - EXIT INT TERM
   # Ctrl-C may also have ended a pipe reader (make dev | tee): keep stopping anyway.
   trap '' PIPE; set +e
-  if [ -n "$_stack_ddb_pid$_stack_watch_pid$_stack_web_pid" ]; then log "stopping the local stack"; fi
+  if [ -n "$_stack_ddb_pid$_stack_watch_pid$_stack_clock_pid$_stack_web_pid" ]; then log "stopping the local stack"; fi
   stop_group "$_stack_web_pid" INT
+  stop_group "$_stack_clock_pid" TERM
   stop_watch "$_stack_watch_pid"
   stop_group "$_stack_ddb_pid" TERM
   if declare -F stack_on_exit >/dev/null; then stack_on_exit "$rc"; fi
@@ -94,6 +99,12 @@ stack_up() {
   wait_http "$API_PORT" 120 "$_stack_watch_pid" || die "cargo lambda watch did not start on :$API_PORT"
   log "waiting until every function answers"
   wait_functions "$API_PORT" || die "the functions did not answer"
+  # The clock: what EventBridge invokes once a minute in AWS sweeps here every few
+  # seconds until the stack stops (docs/decisions/0012-background-work.md).
+  log "starting the clock (answer deadlines) every ${CLOCK_EVERY_SECS:-2} s; log in ${STACK_LOG_DIR#"$ROOT"/}/clock.log"
+  (APP_ENV=local exec setsid "$ROOT/target/debug/clock" --every-secs "${CLOCK_EVERY_SECS:-2}" \
+    >"$STACK_LOG_DIR/clock.log" 2>&1 < /dev/null 9>&-) &
+  _stack_clock_pid=$!
   # The build above should have left the watcher nothing to compile; if it did, a
   # function's features differ from the workspace build's and every start pays for it.
   if grep -q '^ *Compiling ' "$STACK_LOG_DIR/functions.log"; then
@@ -120,7 +131,7 @@ stack_web() {
 stack_wait() {
   local pid
   while true; do
-    for pid in $_stack_ddb_pid $_stack_watch_pid $_stack_web_pid; do
+    for pid in $_stack_ddb_pid $_stack_watch_pid $_stack_clock_pid $_stack_web_pid; do
       kill -0 "$pid" 2>/dev/null || die "a part of the stack (pid $pid) exited; see ${STACK_LOG_DIR#"$ROOT"/}/"
     done
     sleep 2

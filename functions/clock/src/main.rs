@@ -17,9 +17,15 @@ fn main() -> Result<(), lambda_http::Error> {
             let store = &state.store;
             match every {
                 // Until stopped: the local stack stops it with the rest.
-                Some(every) => loop {
-                    clock::sweep_for(store, Duration::MAX, every).await.ok();
-                },
+                Some(every) => {
+                    tracing::info!(
+                        every_secs = every.as_secs(),
+                        "the clock sweeps until stopped"
+                    );
+                    loop {
+                        clock::sweep_for(store, Duration::MAX, every).await.ok();
+                    }
+                }
                 None => {
                     lambda_runtime::run(service_fn(
                         |_: lambda_runtime::LambdaEvent<serde_json::Value>| async move {
