@@ -9,6 +9,7 @@ use crate::{
     ApiError,
     domain::{
         ambulance::{AmbulanceCounts, AmbulanceStatus, NewAmbulance},
+        booking::Booking,
         hospital::{Hospital, NewHospital},
         position::Fix,
         user::{NewAccount, NewUser, Role},
@@ -16,6 +17,7 @@ use crate::{
     store::{
         Key, Store,
         ambulances::AmbulanceItem,
+        bookings::BookingItem,
         counters::{self, Total},
         db_error,
         hospital_index::IndexBuild,
@@ -100,6 +102,17 @@ impl Store {
         );
         self.commit_or_500(tx).await?;
         self.sequence_past("ambulance", last_id).await
+    }
+
+    /// Loads bookings as the store writes them (`BookingItem::new`: a waiting one in
+    /// the `due` index), for the clock's benchmark only: no counters, guards or
+    /// ambulances are touched.
+    pub async fn bulk_load_bookings(&self, bookings: Vec<Booking>) -> Result<(), ApiError> {
+        let mut items = Vec::with_capacity(bookings.len());
+        for b in bookings {
+            items.push(to_item(&BookingItem::new(b))?);
+        }
+        self.batch_put(items).await
     }
 
     /// `n` users `bench0`, `bench1`... without a location or a usable password, for

@@ -13,6 +13,16 @@ use aws_sdk_dynamodb::config::{
     },
 };
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use aws_sdk_dynamodb::{
+    operation::{
+        batch_get_item::{BatchGetItemInput, BatchGetItemOutput},
+        get_item::{GetItemInput, GetItemOutput},
+        query::{QueryInput, QueryOutput},
+    },
+    types::ReturnConsumedCapacity,
+};
 use shared::store::Store;
 
 /// What a hook returns: an error fails the call (or the attempt) with it.
@@ -125,4 +135,72 @@ impl Intercept for Hooks {
         }
         Ok(())
     }
+}
+
+/// Read capacity units since the last reset, in thousandths; items returned; calls.
+static MILLI_RCU: AtomicU64 = AtomicU64::new(0);
+static ITEMS: AtomicU64 = AtomicU64::new(0);
+static CALLS: AtomicU64 = AtomicU64::new(0);
+
+/// The benchmarks' read meter: asks every read for its consumed capacity and adds it up: what DynamoDB would
+/// bill. Per call, the size of the items read rounded up to 4 KB, one unit per 4 KB
+/// for a strongly consistent read, half for an eventually consistent one (DynamoDB
+/// Local computes this), and at least half a unit for a Query that reads nothing
+/// (DynamoDB's rule; DynamoDB Local reports nothing for those, so the minimum is
+/// applied here). Also counts the items returned and the calls (each page of a
+/// Query is one).
+pub fn read_capacity() -> Hooks {
+    Hooks::new("ReadCapacity")
+        .on_input(|context| {
+            let input = context.input_mut();
+            let total = Some(ReturnConsumedCapacity::Total);
+            if let Some(query) = input.downcast_mut::<QueryInput>() {
+                query.return_consumed_capacity = total;
+            } else if let Some(get) = input.downcast_mut::<GetItemInput>() {
+                get.return_consumed_capacity = total;
+            } else if let Some(batch) = input.downcast_mut::<BatchGetItemInput>() {
+                batch.return_consumed_capacity = total;
+            }
+            Ok(())
+        })
+        .on_done(|context| {
+            let Some(Ok(output)) = context.output_or_error() else {
+                return;
+            };
+            CALLS.fetch_add(1, Ordering::Relaxed);
+            let (units, items) = if let Some(query) = output.downcast_ref::<QueryOutput>() {
+                let units = query.consumed_capacity().and_then(|c| c.capacity_units());
+                (units.unwrap_or(0.0).max(0.5), query.items().len())
+            } else if let Some(get) = output.downcast_ref::<GetItemOutput>() {
+                let units = get.consumed_capacity().and_then(|c| c.capacity_units());
+                (
+                    units.unwrap_or(0.0).max(0.5),
+                    usize::from(get.item().is_some()),
+                )
+            } else if let Some(batch) = output.downcast_ref::<BatchGetItemOutput>() {
+                let units = batch
+                    .consumed_capacity()
+                    .iter()
+                    .filter_map(|c| c.capacity_units())
+                    .sum::<f64>();
+                let items = batch
+                    .responses()
+                    .map_or(0, |r| r.values().map(Vec::len).sum());
+                (units, items)
+            } else {
+                return;
+            };
+            MILLI_RCU.fetch_add((units * 1000.0).round() as u64, Ordering::Relaxed);
+            ITEMS.fetch_add(items as u64, Ordering::Relaxed);
+        })
+}
+
+/// Read units, items and calls since the last call (of every store [`read_capacity`]
+/// is on).
+pub fn take_reads() -> (f64, usize, usize) {
+    (
+        MILLI_RCU.swap(0, Ordering::Relaxed) as f64 / 1000.0,
+        ITEMS.swap(0, Ordering::Relaxed) as usize,
+        CALLS.swap(0, Ordering::Relaxed) as usize,
+    )
 }

@@ -14,7 +14,7 @@
 //! that reads hospitals); `items/search` items DynamoDB returned; `calls/search`
 //! DynamoDB calls (Query pages, GetItems); `rounds` and `rounds p95` sequential
 //! DynamoDB rounds (calls made at once count once); `RCU/search` read capacity units
-//! by DynamoDB's rules (see [`ReadCapacity`]); `p95 / GetItem` the search's p95 over
+//! by DynamoDB's rules (see `testkit::hooks::read_capacity`); `p95 / GetItem` the search's p95 over
 //! the bare GetItem's p95.
 //!
 //! Then the cold start of the memory search: a new instance's first search (a fresh
@@ -24,19 +24,7 @@
 //! `BENCH_SEARCHES` (default 200) searches per size; `BENCH_SIZES` (default
 //! `100,10000,100000`).
 
-use std::{
-    sync::atomic::{AtomicU64, Ordering},
-    time::Instant,
-};
-
-use aws_sdk_dynamodb::{
-    operation::{
-        batch_get_item::{BatchGetItemInput, BatchGetItemOutput},
-        get_item::{GetItemInput, GetItemOutput},
-        query::{QueryInput, QueryOutput},
-    },
-    types::ReturnConsumedCapacity,
-};
+use std::time::Instant;
 
 use rand::{Rng, SeedableRng, rngs::StdRng};
 use shared::{
@@ -45,78 +33,10 @@ use shared::{
     store::hospital_index::{IndexBuild, NearestStats},
     types::{Id, LatLng},
 };
-use testkit::hooks::Hooks;
 
 const BOX: (f64, f64, f64, f64) = (22.0, 31.0, 70.0, 80.0); // lat min/max, lng min/max
 const CITY: (f64, f64) = (28.61, 77.21);
 const COLD_RUNS: usize = 5;
-
-/// Read capacity units since the last reset, in thousandths; items returned; calls.
-static MILLI_RCU: AtomicU64 = AtomicU64::new(0);
-static ITEMS: AtomicU64 = AtomicU64::new(0);
-static CALLS: AtomicU64 = AtomicU64::new(0);
-
-/// Asks every read for its consumed capacity and adds it up: what DynamoDB would
-/// bill. Per call, the size of the items read rounded up to 4 KB, one unit per 4 KB
-/// for a strongly consistent read, half for an eventually consistent one (DynamoDB
-/// Local computes this), and at least half a unit for a Query that reads nothing
-/// (DynamoDB's rule; DynamoDB Local reports nothing for those, so the minimum is
-/// applied here). Also counts the items returned and the calls (each page of a
-/// Query is one).
-fn read_capacity() -> Hooks {
-    Hooks::new("ReadCapacity")
-        .on_input(|context| {
-            let input = context.input_mut();
-            let total = Some(ReturnConsumedCapacity::Total);
-            if let Some(query) = input.downcast_mut::<QueryInput>() {
-                query.return_consumed_capacity = total;
-            } else if let Some(get) = input.downcast_mut::<GetItemInput>() {
-                get.return_consumed_capacity = total;
-            } else if let Some(batch) = input.downcast_mut::<BatchGetItemInput>() {
-                batch.return_consumed_capacity = total;
-            }
-            Ok(())
-        })
-        .on_done(|context| {
-            let Some(Ok(output)) = context.output_or_error() else {
-                return;
-            };
-            CALLS.fetch_add(1, Ordering::Relaxed);
-            let (units, items) = if let Some(query) = output.downcast_ref::<QueryOutput>() {
-                let units = query.consumed_capacity().and_then(|c| c.capacity_units());
-                (units.unwrap_or(0.0).max(0.5), query.items().len())
-            } else if let Some(get) = output.downcast_ref::<GetItemOutput>() {
-                let units = get.consumed_capacity().and_then(|c| c.capacity_units());
-                (
-                    units.unwrap_or(0.0).max(0.5),
-                    usize::from(get.item().is_some()),
-                )
-            } else if let Some(batch) = output.downcast_ref::<BatchGetItemOutput>() {
-                let units = batch
-                    .consumed_capacity()
-                    .iter()
-                    .filter_map(|c| c.capacity_units())
-                    .sum::<f64>();
-                let items = batch
-                    .responses()
-                    .map_or(0, |r| r.values().map(Vec::len).sum());
-                (units, items)
-            } else {
-                return;
-            };
-            MILLI_RCU.fetch_add((units * 1000.0).round() as u64, Ordering::Relaxed);
-            ITEMS.fetch_add(items as u64, Ordering::Relaxed);
-        })
-}
-
-/// Read units, items and calls since the last call.
-fn take_reads() -> (f64, usize, usize) {
-    (
-        MILLI_RCU.swap(0, Ordering::Relaxed) as f64 / 1000.0,
-        ITEMS.swap(0, Ordering::Relaxed) as usize,
-        CALLS.swap(0, Ordering::Relaxed) as usize,
-    )
-}
 
 /// A point: uniform over the box, or (half the time) over the city; and which.
 fn point(rng: &mut StdRng) -> (f64, f64, bool) {
@@ -260,7 +180,7 @@ async fn main() {
     println!("{}", header());
     for size in sizes {
         let plain = testkit::bench_store(&format!("bench-{size}")).await;
-        let store = read_capacity().on(&plain);
+        let store = testkit::hooks::read_capacity().on(&plain);
         let client = store.client().clone();
         let (load_secs, build) = load(&store, size).await;
 
@@ -270,14 +190,14 @@ async fn main() {
         for _ in 0..COLD_RUNS {
             let (lat, lng, _) = point(&mut rng);
             let fresh = Store::new(client.clone(), store.table());
-            take_reads();
+            testkit::hooks::take_reads();
             let (start, cpu) = (Instant::now(), cpu_ms());
             let (_, stats) = fresh
                 .nearest_hospitals(LatLng::new(lat, lng).unwrap(), 10, 100.0)
                 .await
                 .unwrap();
             let ms = start.elapsed().as_secs_f64() * 1000.0;
-            let (rcu, _, calls) = take_reads();
+            let (rcu, _, calls) = testkit::hooks::take_reads();
             cold.push((ms, rcu, stats, calls, cpu_ms() - cpu));
         }
         // Warm the copy of `store` once (its own cold start is not measured again).
@@ -293,11 +213,11 @@ async fn main() {
         for i in 0..searches {
             let (lat, lng, in_city) = point(&mut rng);
             let at = LatLng::new(lat, lng).unwrap();
-            take_reads();
+            testkit::hooks::take_reads();
             let start = Instant::now();
             let (found, h3) = store.nearest_hospitals_h3(at, 10, 100.0).await.unwrap();
             let ms = start.elapsed().as_secs_f64() * 1000.0;
-            let (rcu, items, calls) = take_reads();
+            let (rcu, items, calls) = testkit::hooks::take_reads();
             let h3 = Cost {
                 found: found.len(),
                 items,
@@ -311,12 +231,12 @@ async fn main() {
             if i % 2 == 0 {
                 get_items.push(testkit::timed_get_item(&store).await);
             }
-            take_reads();
+            testkit::hooks::take_reads();
             let start = Instant::now();
             let (found, stats): (_, NearestStats) =
                 store.nearest_hospitals(at, 10, 100.0).await.unwrap();
             let ms = start.elapsed().as_secs_f64() * 1000.0;
-            let (rcu, items, calls) = take_reads();
+            let (rcu, items, calls) = testkit::hooks::take_reads();
             if i % 2 == 1 {
                 get_items.push(testkit::timed_get_item(&store).await);
             }
