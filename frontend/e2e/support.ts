@@ -22,11 +22,12 @@ export async function contextPage(browser: Browser, options: Parameters<Browser[
 }
 
 /**
- * Signs in the seeded crew accounts in turn, each on a phone at `where` (location
- * shared), and keeps the first whose ambulance is free; the others are closed.
+ * Signs in the seeded crew accounts in turn (but those in `skip`), each on a phone at
+ * `where` (location shared), and keeps the first whose ambulance is free; the others
+ * are closed.
  */
-export async function crewWithAFreeAmbulance(browser: Browser, where: { latitude: number; longitude: number }) {
-  for (const n of [1, 2, 3, 4]) {
+export async function crewWithAFreeAmbulance(browser: Browser, where: { latitude: number; longitude: number }, skip: string[] = []) {
+  for (const n of [1, 2, 3, 4].filter((n) => !skip.includes(`crew${n}`))) {
     const page = await contextPage(browser, { viewport: PHONE, geolocation: where, permissions: ['geolocation'] })
     await page.goto('/login')
     await page.getByLabel('Username').fill(`crew${n}`)
