@@ -425,6 +425,15 @@ async fn a_dispatcher_reassigns_and_conflicts_write_nothing() {
         res.message()
     );
     assert_eq!(w.listed(&ambs[0]).await["status"], "AVAILABLE");
+    // A final one neither, and the refusal writes nothing.
+    let (user, other) = w.sos("second").await;
+    w.cancel(&user, &other).await.assert_status(StatusCode::OK);
+    let before = w.booking(&other).await;
+    let res = w.reassign(&other, &ambs[2]).await;
+    res.assert_status(StatusCode::CONFLICT);
+    assert!(res.message().contains("is CANCELLED"), "{}", res.message());
+    assert_eq!(w.booking(&other).await, before, "nothing written");
+    w.assert_consistent().await;
 }
 
 #[tokio::test]
@@ -557,4 +566,72 @@ async fn bad_reassign_input_names_the_field_and_writes_nothing() {
         .assert_message(StatusCode::NOT_FOUND, "Booking 999999 not found");
     assert_eq!(w.booking(&booking).await, before);
     assert_eq!(w.listed(&ambs[1]).await["status"], "AVAILABLE");
+}
+
+#[tokio::test]
+async fn one_booking_that_does_not_read_holds_up_no_other() {
+    use aws_sdk_dynamodb::types::AttributeValue;
+    let (w, _, _) = fleet(&["AMB-01", "AMB-02"]).await;
+    let user = w.app.user("planner").await;
+    let mut bookings = vec![];
+    for (i, a) in w
+        .app
+        .get("/api/ambulances/available/all", None)
+        .await
+        .body
+        .as_array()
+        .unwrap()
+        .iter()
+        .enumerate()
+    {
+        let res = w
+            .app
+            .book(
+                Some(&user.token),
+                json!({"hospitalId": a["hospitalId"], "ambulanceId": a["id"],
+                       "patient": {"name": format!("P{i}"), "age": 40, "gender": "Male", "condition": "checkup"}}),
+            )
+            .await;
+        res.assert_status(StatusCode::CREATED);
+        bookings.push(res.body);
+    }
+    // The first one's item no longer reads (a status no code writes).
+    let key = shared::store::keys::booking(id_of(&bookings[0]));
+    crate::unreadable::spoil(
+        &w,
+        &key,
+        &[("bookingStatus", AttributeValue::S("LOST".into()))],
+    )
+    .await;
+    w.later(PAST_NORMAL);
+    let report = w.sweep().await;
+    assert_eq!((report.failed, report.alerted), (1, 1), "{report:?}");
+    // And the alerts close each by its own cause: only the accepted job's.
+    let (w2, _, crews) = fleet(&["AMB-01", "AMB-02"]).await;
+    let user = w2.app.user("planner").await;
+    let mut jobs = vec![];
+    for i in 0..2 {
+        let a = &w2.app.get("/api/ambulances/available/all", None).await.body[0];
+        let res = w2
+            .app
+            .book(
+                Some(&user.token),
+                json!({"hospitalId": a["hospitalId"], "ambulanceId": a["id"],
+                       "patient": {"name": format!("Q{i}"), "age": 40, "gender": "Male", "condition": "checkup"}}),
+            )
+            .await;
+        jobs.push(res.body);
+    }
+    w2.later(PAST_NORMAL);
+    assert_eq!(w2.sweep().await.alerted, 2);
+    let crew = crews.iter().position(|_| true).map(|i| &crews[i]).unwrap();
+    let mine = jobs
+        .iter()
+        .find(|j| j["ambulanceNumber"] == "AMB-01")
+        .unwrap();
+    w2.accept(crew, mine).await.assert_status(StatusCode::OK);
+    assert_eq!(w2.sweep().await.alerts_closed, 1);
+    let open = w2.open_alerts().await;
+    assert_eq!(open.len(), 1);
+    assert_ne!(open[0]["bookingId"], mine["id"]);
 }

@@ -26,7 +26,7 @@ const YEAR_MINUS_ONE: &str = "-0001-12-31T23:59:00.000Z";
 
 type Item = HashMap<String, AttributeValue>;
 
-async fn raw(w: &World, key: &Key) -> Option<Item> {
+pub async fn raw(w: &World, key: &Key) -> Option<Item> {
     let out = w
         .app
         .state
@@ -42,7 +42,7 @@ async fn raw(w: &World, key: &Key) -> Option<Item> {
     out.item
 }
 
-async fn put_raw(w: &World, item: Item) {
+pub async fn put_raw(w: &World, item: Item) {
     w.app
         .state
         .store
@@ -60,7 +60,7 @@ fn s(v: &str) -> AttributeValue {
 }
 
 /// The item at `key` with `changes` made to it (it must exist).
-async fn spoil(w: &World, key: &Key, changes: &[(&str, AttributeValue)]) {
+pub async fn spoil(w: &World, key: &Key, changes: &[(&str, AttributeValue)]) {
     let mut item = raw(w, key).await.expect("the item to spoil exists");
     for (name, value) in changes {
         item.insert((*name).to_owned(), value.clone());

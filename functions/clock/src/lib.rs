@@ -28,6 +28,7 @@ pub async fn sweep(store: &Store) -> Result<SweepReport, ApiError> {
             settled = report.settled,
             not_due = report.not_due,
             raced = report.raced,
+            failed = report.failed,
             alerts_closed = report.alerts_closed,
             "sweep"
         );

@@ -7,7 +7,7 @@
 //! accept, a cancel or a dispatcher's reassign racing the clock leaves exactly one
 //! winner: a sweep that loses does nothing.
 
-use futures::{StreamExt, TryStreamExt, stream};
+use futures::{StreamExt, stream};
 use serde::Deserialize;
 use time::OffsetDateTime;
 
@@ -55,6 +55,8 @@ pub struct SweepReport {
     pub not_due: usize,
     /// Another writer (a crew, a requester, an admin, another sweep) got there first.
     pub raced: usize,
+    /// Failed (logged); the next sweep tries them again.
+    pub failed: usize,
     pub alerts_closed: usize,
 }
 
@@ -109,18 +111,27 @@ impl Store {
             due: due.len(),
             ..SweepReport::default()
         };
-        let outcomes: Vec<Outcome> = stream::iter(due)
-            .map(|d| self.answer_deadline(d.key, now))
+        // One booking that fails (an item that does not read, a database error) is
+        // logged and counted, and never holds up the others: the next sweep tries it
+        // again.
+        let outcomes: Vec<Result<Outcome, ApiError>> = stream::iter(due)
+            .map(|d| async move {
+                let pk = d.key.pk.clone();
+                self.answer_deadline(d.key, now).await.inspect_err(
+                    |e| tracing::error!(error = %e, booking = %pk, "answer deadline failed"),
+                )
+            })
             .buffer_unordered(AT_ONCE)
-            .try_collect()
-            .await?;
+            .collect()
+            .await;
         for outcome in outcomes {
             match outcome {
-                Outcome::Settled => report.settled += 1,
-                Outcome::NotDue => report.not_due += 1,
-                Outcome::Moved(_) => report.moved += 1,
-                Outcome::Alerted(_) => report.alerted += 1,
-                Outcome::Raced => report.raced += 1,
+                Ok(Outcome::Settled) => report.settled += 1,
+                Ok(Outcome::NotDue) => report.not_due += 1,
+                Ok(Outcome::Moved(_)) => report.moved += 1,
+                Ok(Outcome::Alerted(_)) => report.alerted += 1,
+                Ok(Outcome::Raced) => report.raced += 1,
+                Err(_) => report.failed += 1,
             }
         }
         report.alerts_closed = self.close_settled_alerts(now).await?;
@@ -480,11 +491,17 @@ impl Store {
     /// tapped Available (or that was removed). `NO_AMBULANCE` waits for a person.
     pub async fn close_settled_alerts(&self, now: OffsetDateTime) -> Result<usize, ApiError> {
         let open = self.open_alerts().await?;
+        // An alert whose cause cannot be read now stays open (and is logged).
         let gone: Vec<bool> = stream::iter(open.iter())
-            .map(|a| self.cause_gone(a))
-            .buffer_unordered(AT_ONCE)
-            .try_collect()
-            .await?;
+            .map(|a| async move {
+                self.cause_gone(a).await.unwrap_or_else(|e| {
+                    tracing::error!(error = %e, alert = %a.id, "could not check an alert's cause");
+                    false
+                })
+            })
+            .buffered(AT_ONCE)
+            .collect()
+            .await;
         let mut closed = 0;
         for alert in open
             .iter()
