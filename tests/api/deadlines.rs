@@ -624,12 +624,14 @@ async fn one_booking_that_does_not_read_holds_up_no_other() {
     }
     w2.later(PAST_NORMAL);
     assert_eq!(w2.sweep().await.alerted, 2);
-    let crew = crews.iter().position(|_| true).map(|i| &crews[i]).unwrap();
+    // crew1 is AMB-01's.
     let mine = jobs
         .iter()
         .find(|j| j["ambulanceNumber"] == "AMB-01")
         .unwrap();
-    w2.accept(crew, mine).await.assert_status(StatusCode::OK);
+    w2.accept(&crews[0], mine)
+        .await
+        .assert_status(StatusCode::OK);
     assert_eq!(w2.sweep().await.alerts_closed, 1);
     let open = w2.open_alerts().await;
     assert_eq!(open.len(), 1);
