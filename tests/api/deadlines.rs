@@ -286,6 +286,21 @@ async fn twenty_sweeps_at_once_move_a_job_once() {
     w.assert_consistent().await;
 }
 
+/// `a` and `b` by `round`: `a` first, then `b` first, then (round 2 on) both at once.
+async fn race<A, B>(round: usize, a: impl AsyncFn() -> A, b: impl AsyncFn() -> B) -> (A, B) {
+    match round {
+        0 => {
+            let x = a().await;
+            (x, b().await)
+        }
+        1 => {
+            let y = b().await;
+            (a().await, y)
+        }
+        _ => tokio::join!(a(), b()),
+    }
+}
+
 /// A late accept and the clock at once, many times: exactly one wins each time,
 /// and the ambulances agree with whoever did.
 #[tokio::test]
@@ -294,18 +309,12 @@ async fn a_late_accept_and_the_clock_racing_have_one_winner() {
         let (w, ambs, crews) = fleet(&["AMB-01", "AMB-02"]).await;
         let (_, booking) = w.sos("caller").await;
         w.later(PAST_EMERGENCY);
-        let (accept, report) = match round {
-            // Both orders, then at once.
-            0 => {
-                let a = w.accept(&crews[0], &booking).await;
-                (a, w.sweep().await)
-            }
-            1 => {
-                let r = w.sweep().await;
-                (w.accept(&crews[0], &booking).await, r)
-            }
-            _ => tokio::join!(w.accept(&crews[0], &booking), w.sweep()),
-        };
+        let (accept, report) = race(
+            round,
+            async || w.accept(&crews[0], &booking).await,
+            async || w.sweep().await,
+        )
+        .await;
         let now = w.booking(&booking).await;
         if accept.status == StatusCode::OK {
             assert_eq!(report.moved, 0, "round {round}: {report:?}");
@@ -328,17 +337,12 @@ async fn a_cancel_and_the_clock_racing_have_one_winner() {
         let (w, ambs, _) = fleet(&["AMB-01", "AMB-02"]).await;
         let (user, booking) = w.sos("caller").await;
         w.later(PAST_EMERGENCY);
-        let (cancel, report) = match round {
-            0 => {
-                let c = w.cancel(&user, &booking).await;
-                (c, w.sweep().await)
-            }
-            1 => {
-                let r = w.sweep().await;
-                (w.cancel(&user, &booking).await, r)
-            }
-            _ => tokio::join!(w.cancel(&user, &booking), w.sweep()),
-        };
+        let (cancel, report) = race(
+            round,
+            async || w.cancel(&user, &booking).await,
+            async || w.sweep().await,
+        )
+        .await;
         // A cancel always wins in the end (it retries on a race); the clock moved
         // the job at most once before it.
         cancel.assert_status(StatusCode::OK);

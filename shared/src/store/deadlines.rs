@@ -15,6 +15,7 @@ use super::{
     alerts,
     ambulances::{AmbulanceItem, StatusMove},
     bookings::{BookingItem, due_key, still_at},
+    emergency,
     keys::{self, Key},
     schema::DUE,
     table::{Query, Store},
@@ -30,7 +31,6 @@ use crate::{
         },
         deadline::{self, Verdict},
         emergency::nearest::{Attempt, Candidate, DEFAULT_FIRST_TARGET_KM, Dispatch, Dispatcher},
-        position::STALE_AFTER,
     },
     error::ApiError,
     types::{Id, Timestamp, format_rfc3339},
@@ -321,25 +321,7 @@ impl Store {
             .value(":onDuty", AmbulanceStatus::OnDuty)
             .when("heldBy = :booking AND #status = :onDuty"),
         );
-        StatusMove {
-            ambulance: to,
-            hospital_of_ambulance: entry.hospital_id,
-            from: AmbulanceStatus::Available,
-            to: AmbulanceStatus::OnDuty,
-            require_hospital: None,
-            expected_holder: None,
-            held_by: Some(booking.id),
-            free_at: None,
-        }
-        .push_into(&mut tx)?;
-        if candidate.check_position {
-            tx.push(
-                Label::Position(to),
-                Write::check(keys::position(to))
-                    .when("attribute_not_exists(recordedAt) OR recordedAt < :freshSince")
-                    .value(":freshSince", format_rfc3339(now - STALE_AFTER)),
-            );
-        }
+        emergency::take_candidate(&mut tx, &candidate, booking.id, now)?;
         let mut alert = Alert::new(alert_id, AlertKind::NotResponding, timestamp(now));
         alert.ambulance_id = Some(from);
         alert.ambulance_number = Some(booking.ambulance_number.clone());

@@ -429,26 +429,7 @@ impl Store {
             Label::OpenBookings,
             open_bookings::claim(order.user.id, order.id, OpenLimit::Exempt),
         );
-        StatusMove {
-            ambulance,
-            hospital_of_ambulance: entry.hospital_id,
-            from: AmbulanceStatus::Available,
-            to: AmbulanceStatus::OnDuty,
-            require_hospital: None,
-            expected_holder: None,
-            held_by: Some(order.id),
-            free_at: None,
-        }
-        .push_into(&mut tx)?;
-        if candidate.check_position {
-            // Ranked at its hospital: only if it has no fresh position elsewhere.
-            tx.push(
-                Label::Position(ambulance),
-                Write::check(keys::position(ambulance))
-                    .when("attribute_not_exists(recordedAt) OR recordedAt < :freshSince")
-                    .value(":freshSince", format_rfc3339(order.now - STALE_AFTER)),
-            );
-        }
+        take_candidate(&mut tx, &candidate, order.id, order.now)?;
         let (counted, limited) = limits::count_emergency(order.user.id, order.key);
         tx.push(Label::RateLimit, counted);
         count_new_booking(&mut tx, &booking)?;
@@ -463,6 +444,38 @@ impl Store {
             Err(e) => Err(Stop::Api(e.into_api())),
         }
     }
+}
+
+/// Into `tx`: `candidate`'s ambulance AVAILABLE → ON_DUTY, held by `booking` and,
+/// when it was ranked at its hospital, only if it has no fresh position elsewhere
+/// (refusals: `Label::Ambulance`, `Label::Position`).
+pub(crate) fn take_candidate(
+    tx: &mut Tx,
+    candidate: &Candidate,
+    booking: Id,
+    now: OffsetDateTime,
+) -> Result<(), ApiError> {
+    let ambulance = candidate.entry.ambulance;
+    StatusMove {
+        ambulance,
+        hospital_of_ambulance: candidate.entry.hospital_id,
+        from: AmbulanceStatus::Available,
+        to: AmbulanceStatus::OnDuty,
+        require_hospital: None,
+        expected_holder: None,
+        held_by: Some(booking),
+        free_at: None,
+    }
+    .push_into(tx)?;
+    if candidate.check_position {
+        tx.push(
+            Label::Position(ambulance),
+            Write::check(keys::position(ambulance))
+                .when("attribute_not_exists(recordedAt) OR recordedAt < :freshSince")
+                .value(":freshSince", format_rfc3339(now - STALE_AFTER)),
+        );
+    }
+    Ok(())
 }
 
 fn user_gone(user: Id) -> ApiError {
