@@ -91,6 +91,7 @@ async fn the_authorization_matrix() {
         (Method::GET, "/api/admin/alerts".into(), None, [401, 403, 403, 200, 403]),
         (Method::POST, "/api/admin/alerts/999999/ack".into(), None, [401, 403, 403, 404, 403]),
         (Method::PATCH, format!("/api/admin/bookings/{a_pending}/ambulance"), Some(json!({"ambulanceId": spare})), [401, 403, 403, 200, 403]),
+        (Method::GET, "/api/admin/ambulances/free-near?lat=30&lng=74".into(), None, [401, 403, 403, 200, 403]),
     ];
 
     let callers = [

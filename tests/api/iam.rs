@@ -241,6 +241,15 @@ async fn tour(app: &TestApp) {
         None,
     )
     .await;
+    // The reassign's choice: the admin function's Query on `freegeo`.
+    let near = call(
+        Method::GET,
+        "/api/admin/ambulances/free-near?lat=30&lng=74",
+        admin,
+        None,
+    )
+    .await;
+    assert!(!near.as_array().unwrap().is_empty(), "{near}");
     let pending = call(
         Method::POST,
         "/api/booking/book",

@@ -12,6 +12,7 @@ mod dispatch;
 mod emergency;
 mod faults;
 mod fleet;
+mod free_near;
 mod helpers;
 mod hospital_index;
 mod iam;

@@ -86,3 +86,10 @@ export type SharedTrip = Schemas['SharedTrip']
 
 /** /admin/stats: users, hospitals, bookings by status and today, the fleet by status. */
 export type Stats = Schemas['Stats']
+
+// The dispatcher's alerts (decision 0012).
+/** UNANSWERED, NO_AMBULANCE (with its pickup) or NOT_RESPONDING; open while neither acknowledged nor closed. */
+export type Alert = Schemas['Alert']
+export type AlertKind = Alert['kind']
+/** GET /api/admin/ambulances/free-near: a free ambulance and its distance (km) from the point. */
+export type FreeAmbulance = Schemas['FreeAmbulance']

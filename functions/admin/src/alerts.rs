@@ -6,12 +6,13 @@ use axum::{
 };
 use serde::Deserialize;
 use shared::{
-    Admin, AdminNamed, ApiError, ApiJson, ApiPath, AppState,
+    Admin, AdminNamed, ApiError, ApiJson, ApiPath, ApiQuery, AppState,
     domain::{
         alert::Alert,
         booking::{Booking, WithMoves},
+        emergency::nearest::{FREE_NEAR_MAX, FreeNear},
     },
-    types::Id,
+    types::{Id, LatLng, Latitude, Longitude},
 };
 
 pub fn routes() -> Router<AppState> {
@@ -19,6 +20,7 @@ pub fn routes() -> Router<AppState> {
         .route("/api/admin/alerts", get(list))
         .route("/api/admin/alerts/{id}/ack", post(acknowledge))
         .route("/api/admin/bookings/{id}/ambulance", patch(reassign))
+        .route("/api/admin/ambulances/free-near", get(free_near))
 }
 
 /// The open alerts oldest first, then at most 50 recently ended ones.
@@ -47,4 +49,24 @@ async fn reassign(
 ) -> Result<Json<WithMoves<Booking>>, ApiError> {
     let moved = app.store.reassign(id, req.ambulance_id).await?;
     Ok(Json(crate::bookings::shown(moved)))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NearQuery {
+    lat: Latitude,
+    lng: Longitude,
+}
+
+/// The reassign's choice: at most 10 free ambulances within 50 km of the point,
+/// nearest first, ranked as an emergency ranks them.
+async fn free_near(
+    Admin(app): Admin,
+    ApiQuery(q): ApiQuery<NearQuery>,
+) -> Result<Json<Vec<FreeNear>>, ApiError> {
+    let at = LatLng {
+        lat: q.lat,
+        lng: q.lng,
+    };
+    Ok(Json(app.store.free_near(at, FREE_NEAR_MAX).await?))
 }

@@ -301,7 +301,7 @@ impl Store {
     /// The first search radius: just past the nearest hospital in this instance's
     /// copy of the hospital index (no read; a guess, which the answer does not
     /// depend on), all 50 km where no hospital is that near.
-    fn first_target_km(&self, center: LatLng) -> f64 {
+    pub(super) fn first_target_km(&self, center: LatLng) -> f64 {
         match self.nearest_hospitals_held(center, 1, EMERGENCY_RADIUS_KM) {
             None => DEFAULT_FIRST_TARGET_KM,
             Some(near) => match near.first().and_then(|h| h.distance) {

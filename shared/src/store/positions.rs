@@ -22,16 +22,16 @@ use super::{
 use crate::{
     domain::{
         ambulance::{AmbulanceStatus, AmbulanceType},
-        emergency::nearest::{FreeEntry, Spot},
+        emergency::nearest::{Dispatcher, EMERGENCY_RADIUS_KM, FreeEntry, FreeNear, Spot},
         position::{
             CheckedReport, Doubt, FREE_ENTRY_INTERVAL, Fix, MAX_AGE, MAX_FUTURE, Sighting, Track,
             Verdict,
         },
     },
     error::ApiError,
-    geo::Range,
+    geo::{Range, haversine_km},
     telemetry,
-    types::{Id, Timestamp},
+    types::{Id, LatLng, Timestamp},
 };
 
 /// `AMBULANCE#<id>` / `POSITION`: the last accepted report, the reports refused
@@ -331,6 +331,67 @@ impl Store {
             .into_iter()
             .flatten()
             .filter_map(FreeGeoEntry::into_search_entry)
+            .collect())
+    }
+
+    /// At most `k` free ambulances (any type) within 50 km of `at`, nearest first,
+    /// each at its ranking point as an emergency ranks it: the dispatcher's choice
+    /// for a reassign. The emergency's search over `freegeo` proves them; one
+    /// ranked at its hospital whose `POSITION` is fresh elsewhere is ranked by that
+    /// position instead (one BatchGetItem), or left out past 50 km.
+    pub async fn free_near(&self, at: LatLng, k: usize) -> Result<Vec<FreeNear>, ApiError> {
+        let pickup = (at.lat.get(), at.lng.get());
+        let now = self.now();
+        let mut dispatcher =
+            Dispatcher::new(pickup, None, now, self.first_target_km(at)).listing(k);
+        let mut fetch = |ranges| self.free_entries(ranges);
+        let mut found = dispatcher.search(&mut fetch).await?;
+        let unsure: Vec<Id> = found
+            .iter()
+            .filter(|c| c.check_position)
+            .map(|c| c.entry.ambulance)
+            .collect();
+        if !unsure.is_empty() {
+            let positions = self.last_positions(&unsure).await?;
+            let fresh: std::collections::HashMap<Id, (f64, f64)> = unsure
+                .into_iter()
+                .zip(positions)
+                .filter_map(|(id, p)| Some((id, p?.fix)))
+                .filter(|(_, fix)| fix.is_fresh(now))
+                .map(|(id, fix)| (id, fix.point()))
+                .collect();
+            for c in &mut found {
+                if let Some((lat, lng)) = fresh.get(&c.entry.ambulance) {
+                    c.distance_km = haversine_km(pickup.0, pickup.1, *lat, *lng);
+                }
+            }
+            found.retain(|c| c.distance_km <= EMERGENCY_RADIUS_KM);
+            found.sort_by(|a, b| a.distance_km.total_cmp(&b.distance_km));
+        }
+        found.truncate(k);
+        // Entries written before the number was projected: their items say it (an
+        // ambulance removed meanwhile is left out).
+        let numbers = try_join_all(found.iter().map(|c| async move {
+            match &c.entry.number {
+                Some(n) => Ok::<_, ApiError>(Some(n.clone())),
+                None => Ok(self
+                    .ambulance_item(c.entry.ambulance)
+                    .await?
+                    .map(|a| a.number)),
+            }
+        }))
+        .await?;
+        Ok(found
+            .into_iter()
+            .zip(numbers)
+            .filter_map(|(c, number)| Some((c, number?)))
+            .map(|(c, number)| FreeNear {
+                id: c.entry.ambulance,
+                number,
+                ambulance_type: c.entry.ambulance_type,
+                hospital_id: c.entry.hospital_id,
+                distance_km: (c.distance_km * 1000.0).round() / 1000.0,
+            })
             .collect())
     }
 

@@ -39,6 +39,7 @@ use std::{
 };
 
 use rand::seq::SliceRandom;
+use serde::Serialize;
 use time::OffsetDateTime;
 
 use crate::{
@@ -134,6 +135,22 @@ impl Located for FreeEntry {
     }
 }
 
+/// How many free ambulances the dispatcher's reassign list shows.
+pub const FREE_NEAR_MAX: usize = 10;
+
+/// A free ambulance near a point, for the dispatcher's reassign:
+/// `{id, number, type, hospitalId, distanceKm}` (km rounded to metres).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FreeNear {
+    pub id: Id,
+    pub number: String,
+    #[serde(rename = "type")]
+    pub ambulance_type: AmbulanceType,
+    pub hospital_id: Id,
+    pub distance_km: f64,
+}
+
 /// An ambulance to try, at its ranking point.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Candidate {
@@ -224,6 +241,8 @@ pub struct Dispatcher {
     now: OffsetDateTime,
     first_target_km: f64,
     next_target_km: f64,
+    /// How many entries a search proves (1 for a dispatch).
+    k: usize,
     known: Mutex<Known>,
     /// The last search proved that nothing it did not answer lies within 50 km.
     searched_all: bool,
@@ -248,11 +267,20 @@ impl Dispatcher {
             now,
             first_target_km,
             next_target_km: first_target_km,
+            k: 1,
             known: Mutex::new(Known::default()),
             searched_all: false,
             busy_streak: 0,
             stats: DispatchStats::default(),
         }
+    }
+
+    /// A search that proves the `k` nearest ambulances instead of one (the
+    /// dispatcher's list to choose from by hand): 2k entries, since one ambulance
+    /// may stand in two of them.
+    pub fn listing(mut self, k: usize) -> Dispatcher {
+        self.k = k.max(1) * 2;
+        self
     }
 
     /// One search with `fetch` (the entries of a batch of ranges, one Query per range
@@ -274,7 +302,7 @@ impl Dispatcher {
             params,
             self.pickup.0,
             self.pickup.1,
-            1,
+            self.k,
             EMERGENCY_RADIUS_KM,
             |ranges| {
                 let read = fetch(ranges);
@@ -711,6 +739,29 @@ mod tests {
         // Busy every time: three in a row, and it stops.
         let (got, stats) = run_taking(&fleet, |_| Attempt::Busy);
         assert_eq!((got, stats.tries), (Dispatch::GaveUp, MAX_BUSY_STREAK));
+    }
+
+    #[test]
+    fn a_listing_search_proves_the_k_nearest_ambulances() {
+        // 15 ambulances 1..=15 km north, 4 of them with a fresh position beside
+        // their hospital (two entries each, one ambulance).
+        let fleet: Vec<Truth> = (1..=15)
+            .map(|i| {
+                let hospital = (12.0 + i as f64 / 111.2, 77.0);
+                let last = (i % 4 == 0).then_some(((hospital.0 + 0.0001, 77.0), 10));
+                ambulance(i, hospital, last)
+            })
+            .collect();
+        let index = geo::MemoryIndex::new(fleet.iter().flat_map(Truth::entries));
+        let mut fetch = |ranges: Vec<Range>| std::future::ready(Ok(index.read(&ranges)));
+        let mut dispatcher = Dispatcher::new((12.0, 77.0), None, NOW, 0.5).listing(10);
+        let found: Result<Vec<Candidate>, Infallible> =
+            futures::executor::block_on(dispatcher.search(&mut fetch));
+        let ids: Vec<u64> = found.unwrap()[..10]
+            .iter()
+            .map(|c| c.entry.ambulance.get())
+            .collect();
+        assert_eq!(ids, (1..=10).collect::<Vec<u64>>());
     }
 
     #[test]

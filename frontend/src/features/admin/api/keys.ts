@@ -7,4 +7,6 @@ export const adminKeys = {
   stats: () => [...queryRoots.admin, 'stats'] as const,
   crew: () => [...queryRoots.admin, 'crew'] as const,
   live: (bbox: string) => [...queryRoots.admin, 'live', bbox] as const,
+  alerts: () => [...queryRoots.admin, 'alerts'] as const,
+  freeNear: (lat: number, lng: number) => [...queryRoots.admin, 'free-near', lat, lng] as const,
 }

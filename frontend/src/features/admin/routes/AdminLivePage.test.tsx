@@ -29,6 +29,7 @@ function open(answer: (call: FetchCall) => Response) {
   const stub = routeFetch({
     'GET /hospitals/all': () => json(200, { content: [hospital(3, 'City Hospital'), hospital(4, 'Zeta Clinic')], totalPages: 1, totalElements: 2, page: 0, size: 1000 }),
     'GET /admin/live': answer,
+    'GET /admin/alerts': () => json(200, []),
   })
   renderRoutes([{ path: '/admin/live', element: <AdminLivePage /> }], '/admin/live')
   return stub

@@ -12,6 +12,7 @@ import { S } from '@/strings'
 import { toBbox, useLive } from '../api/live'
 import type { LiveAmbulance, LiveBooking } from '@/lib/types'
 import { AdminPageHeader } from '../components/AdminPageHeader'
+import { AlertsPanel } from '../components/AlertsPanel'
 import type { View } from '../components/LiveMap'
 
 const LiveMap = lazy(() => import('../components/LiveMap'))
@@ -63,6 +64,7 @@ export default function AdminLivePage() {
   return (
     <div className="space-y-6">
       <AdminPageHeader title={S.live.title} subtitle={S.live.subtitle} action={null} />
+      <AlertsPanel />
       {hospitals.isPending ? (
         <div role="status" className="h-[28rem] animate-pulse rounded-xl bg-slate-100 md:h-[36rem]">{S.mapLoading}</div>
       ) : (

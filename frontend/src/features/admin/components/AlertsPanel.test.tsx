@@ -1,0 +1,186 @@
+import { screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { saveSession } from '@/lib/session'
+import { adminUser } from '@/test/fixtures'
+import { json, renderRoutes, routeFetch, type FetchCall } from '@/test/render'
+import type { Alert, FreeAmbulance } from '@/lib/types'
+import { adminKeys } from '../api/keys'
+import { AlertsPanel } from './AlertsPanel'
+import { beep } from './alertSound'
+
+vi.mock('./alertSound', () => ({ beep: vi.fn(), unlockAudioOnGesture: () => () => {} }))
+
+const ago = (ms: number) => new Date(Date.now() - ms).toISOString()
+const unanswered: Alert = {
+  id: 7, kind: 'UNANSWERED', bookingId: 12, ambulanceId: 31, ambulanceNumber: 'PB-31',
+  pickup: { latitude: 30.7, longitude: 74.35 }, since: ago(3 * 60_000 + 5000),
+}
+const notResponding: Alert = { id: 8, kind: 'NOT_RESPONDING', ambulanceId: 31, ambulanceNumber: 'PB-31', since: ago(2 * 60_000) }
+const noAmbulance: Alert = { id: 9, kind: 'NO_AMBULANCE', pickup: { latitude: 30.1, longitude: 74.1 }, since: ago(20_000) }
+const ended: Alert = { id: 5, kind: 'UNANSWERED', bookingId: 4, since: ago(3_600_000), closedAt: ago(60_000) }
+const free: FreeAmbulance[] = [
+  { id: 40, number: 'PB-40', type: 'BLS', hospitalId: 3, distanceKm: 1.234 },
+  { id: 41, number: 'PB-41', type: 'ALS', hospitalId: 3, distanceKm: 3.46 },
+]
+
+let title: string
+beforeEach(() => {
+  title = document.title
+  document.title = 'AmbuCare'
+  vi.mocked(beep).mockClear()
+})
+afterEach(() => {
+  vi.unstubAllGlobals()
+  document.title = title
+})
+
+function open(routes: Record<string, (call: FetchCall) => Response>) {
+  saveSession({ token: 't', user: adminUser, role: 'ADMIN', id: adminUser.id })
+  const stub = routeFetch(routes)
+  const view = renderRoutes(
+    [
+      { path: '/admin/live', element: <AlertsPanel /> },
+      { path: '/bookings/:id', element: <p>booking page</p> },
+    ],
+    '/admin/live',
+  )
+  return { ...stub, ...view }
+}
+
+const panel = () => within(screen.getByRole('region', { name: /^Alerts/ }))
+
+describe('AlertsPanel', () => {
+  it('lists the open alerts oldest first in plain words, links the booking, and leaves the ended ones out', async () => {
+    open({ 'GET /admin/alerts': () => json(200, [unanswered, notResponding, ended]) })
+    expect(await screen.findByRole('heading', { name: 'Alerts (2)' })).toBeInTheDocument()
+    const items = panel().getAllByRole('listitem')
+    expect(items).toHaveLength(2)
+    const [first, second] = items as [HTMLElement, HTMLElement]
+    expect(first).toHaveTextContent('No answer from the crew')
+    expect(first).toHaveTextContent('Ambulance PB-31')
+    expect(first).toHaveTextContent('3 min ago')
+    expect(within(first).getByRole('link', { name: 'Booking #12' })).toHaveAttribute('href', '/bookings/12')
+    expect(within(first).getByRole('button', { name: 'Reassign' })).toBeInTheDocument()
+    expect(second).toHaveTextContent('Ambulance not responding')
+    expect(second).toHaveTextContent('2 min ago')
+    // Nothing to reassign: the ambulance has no booking.
+    expect(within(second).queryByRole('button', { name: 'Reassign' })).not.toBeInTheDocument()
+    expect(within(second).getByRole('button', { name: 'Acknowledge' })).toBeInTheDocument()
+    expect(screen.queryByText('Booking #4')).not.toBeInTheDocument()
+  })
+
+  it('beeps for a new alert, not for the ones there when the page opened, and counts them in the title', async () => {
+    let answer: Alert[] = [unanswered]
+    const { client } = open({ 'GET /admin/alerts': () => json(200, answer) })
+    expect(await screen.findByRole('heading', { name: 'Alerts (1)' })).toBeInTheDocument()
+    expect(document.title).toBe('(1) Live map — AmbuCare')
+    expect(beep).not.toHaveBeenCalled()
+
+    answer = [unanswered, noAmbulance]
+    await client.invalidateQueries({ queryKey: adminKeys.alerts() })
+    expect(await screen.findByRole('heading', { name: 'Alerts (2)' })).toBeInTheDocument()
+    expect(document.title).toBe('(2) Live map — AmbuCare')
+    expect(beep).toHaveBeenCalledTimes(1)
+
+    // The same ones again: no sound. One ends: the count follows.
+    answer = [noAmbulance, { ...unanswered, closedAt: ago(0) }]
+    await client.invalidateQueries({ queryKey: adminKeys.alerts() })
+    expect(await screen.findByRole('heading', { name: 'Alerts (1)' })).toBeInTheDocument()
+    expect(document.title).toBe('(1) Live map — AmbuCare')
+    expect(beep).toHaveBeenCalledTimes(1)
+  })
+
+  it('polls every 5 s', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true })
+    const { calls } = open({ 'GET /admin/alerts': () => json(200, []) })
+    await screen.findByText('No open alerts')
+    const polls = () => calls.filter((c) => c.path === '/admin/alerts').length
+    expect(polls()).toBe(1)
+    await vi.advanceTimersByTimeAsync(5000)
+    await waitFor(() => expect(polls()).toBe(2))
+  })
+
+  it('acknowledges an alert: it leaves the list at once', async () => {
+    const user = userEvent.setup()
+    let acked = false
+    const { calls } = open({
+      'GET /admin/alerts': () => json(200, [acked ? { ...unanswered, acknowledgedAt: ago(0), acknowledgedBy: 'admin' } : unanswered]),
+      'POST /admin/alerts/7/ack': () => {
+        acked = true
+        return json(200, { ...unanswered, acknowledgedAt: ago(0), acknowledgedBy: 'admin' })
+      },
+    })
+    await user.click(await screen.findByRole('button', { name: 'Acknowledge' }))
+    expect(await screen.findByText('No open alerts')).toBeInTheDocument()
+    expect(calls.filter((c) => c.method === 'POST').map((c) => c.path)).toEqual(['/admin/alerts/7/ack'])
+    expect(document.title).toBe('Live map — AmbuCare')
+  })
+
+  it('reassigns from a dialog of the nearest free ambulances to the pickup, with their distances', async () => {
+    const user = userEvent.setup()
+    const { calls } = open({
+      'GET /admin/alerts': () => json(200, [unanswered]),
+      'GET /admin/ambulances/free-near': () => json(200, free),
+      'PATCH /admin/bookings/12/ambulance': () => json(200, { id: 12 }),
+    })
+    await user.click(await screen.findByRole('button', { name: 'Reassign' }))
+    const dialog = within(await screen.findByRole('dialog', { name: 'Reassign booking #12' }))
+    const choices = await dialog.findAllByRole('button', { name: /^Send/ })
+    expect(choices.map((b) => b.getAttribute('aria-label'))).toEqual(['Send PB-40, 1.2 km away', 'Send PB-41, 3.5 km away'])
+    expect(choices[0]!).toHaveTextContent('Basic life support')
+    const near = calls.find((c) => c.path === '/admin/ambulances/free-near')!
+    expect([near.query.get('lat'), near.query.get('lng')]).toEqual(['30.7', '74.35'])
+
+    await user.click(choices[1]!)
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument())
+    const patch = calls.find((c) => c.method === 'PATCH')!
+    expect(patch.path).toBe('/admin/bookings/12/ambulance')
+    expect(patch.body).toEqual({ ambulanceId: 41 })
+    expect(screen.getByText('Booking #12 is now with ambulance PB-41.')).toBeInTheDocument()
+  })
+
+  it("shows the server's 409 when the ambulance was taken meanwhile, and the dialog stays open", async () => {
+    const user = userEvent.setup()
+    open({
+      'GET /admin/alerts': () => json(200, [unanswered]),
+      'GET /admin/ambulances/free-near': () => json(200, free),
+      'PATCH /admin/bookings/12/ambulance': () => json(409, { message: 'Ambulance PB-40 is no longer available' }),
+    })
+    await user.click(await screen.findByRole('button', { name: 'Reassign' }))
+    const dialog = within(await screen.findByRole('dialog'))
+    await user.click(await dialog.findByRole('button', { name: 'Send PB-40, 1.2 km away' }))
+    expect(await dialog.findByRole('alert')).toHaveTextContent('Ambulance PB-40 is no longer available')
+    expect(dialog.getByRole('button', { name: 'Send PB-41, 3.5 km away' })).toBeEnabled()
+  })
+
+  it('says when no ambulance is free near the pickup', async () => {
+    const user = userEvent.setup()
+    open({
+      'GET /admin/alerts': () => json(200, [{ ...noAmbulance, bookingId: 15 }]),
+      'GET /admin/ambulances/free-near': () => json(200, []),
+    })
+    await user.click(await screen.findByRole('button', { name: 'Reassign' }))
+    expect(await screen.findByText('No free ambulance within 50 km.')).toBeInTheDocument()
+    await user.click(screen.getByRole('button', { name: 'Close' }))
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument()
+  })
+
+  it('says "No open alerts" when there are none', async () => {
+    open({ 'GET /admin/alerts': () => json(200, [ended]) })
+    expect(await screen.findByText('No open alerts')).toBeInTheDocument()
+    expect(screen.getByRole('heading', { name: 'Alerts (0)' })).toBeInTheDocument()
+    expect(document.title).toBe('Live map — AmbuCare')
+  })
+
+  it('says "Loading alerts..." and then "Failed to load alerts" with a retry', async () => {
+    const user = userEvent.setup()
+    let fail = true
+    open({ 'GET /admin/alerts': () => (fail ? json(500, { message: 'boom' }) : json(200, [])) })
+    expect(screen.getByText('Loading alerts...')).toBeInTheDocument()
+    expect(await screen.findByText('Failed to load alerts')).toBeInTheDocument()
+    fail = false
+    await user.click(screen.getByRole('button', { name: 'Try again' }))
+    expect(await screen.findByText('No open alerts')).toBeInTheDocument()
+  })
+})
