@@ -16,6 +16,7 @@ mod hospital_index;
 mod iam;
 mod inputs;
 mod limits;
+mod live_map;
 mod manifests;
 mod openapi;
 mod positions;

@@ -22,7 +22,7 @@ use crate::{
         position::{Fix, Position},
     },
     error::ApiError,
-    types::Id,
+    types::{Id, Timestamp},
 };
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -69,6 +69,16 @@ pub(crate) struct AmbulanceItem {
     /// ambulance with crew is not removed.
     #[serde(default)]
     pub(crate) crew_count: u64,
+    /// The res-4 cell it is shown in (`keys::fleet_cell`), with `status` the keys
+    /// of the live map's `fleet` index: its hospital's until it reports, then moved
+    /// by a report that crosses into another cell. Absent on ambulances added
+    /// before the index (`manage fleet-cells` sets it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) fleetcell: Option<u64>,
+    /// When (the server's clock) the report that last moved `fleetcell` was
+    /// written: a late report's move never undoes a newer one's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) fleetat: Option<Timestamp>,
 }
 
 impl AmbulanceItem {
@@ -114,6 +124,17 @@ impl AmbulanceItem {
             freegeosk: free_geo.map(|k| k.1),
             held_by: None,
             crew_count: 0,
+            fleetcell: Some(keys::fleet_cell(hospital.latitude, hospital.longitude)),
+            fleetat: None,
+        }
+    }
+
+    /// The same item shown at (lat, lng) in the `fleet` index: an ambulance whose
+    /// last report is there (the bulk loaders).
+    pub(crate) fn seen_at(self, lat: f64, lng: f64) -> AmbulanceItem {
+        AmbulanceItem {
+            fleetcell: Some(keys::fleet_cell(lat, lng)),
+            ..self
         }
     }
 }

@@ -225,6 +225,17 @@ pub fn live_positions_in(cell: h3o::CellIndex) -> String {
     format!("LIVE#{cell}")
 }
 
+/// Resolution of the `fleet` index's cells (~1 770 km², ~45 km across): an
+/// ambulance's `fleetcell` is the res-4 cell it is shown in (its last accepted
+/// position, else its hospital), rewritten only when it crosses into another one.
+pub const FLEET_RESOLUTION: h3o::Resolution = h3o::Resolution::Four;
+
+/// `fleetcell` of an ambulance shown at (lat, lng): the cell's number, so that the
+/// res-4 cells inside any coarser cell are one `BETWEEN` range.
+pub fn fleet_cell(lat: f64, lng: f64) -> u64 {
+    u64::from(point(lat, lng).to_cell(FLEET_RESOLUTION))
+}
+
 /// Shards of each `freegeo` partition (docs/decisions/0007-dispatch-data.md has
 /// the write bound): an entry's shard is its res-4 cell's (~1 770 km², hashed onto
 /// the shards), so that a search reading a cell of resolution 4 or finer (every

@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize, de::IgnoredAny};
 use time::OffsetDateTime;
 
 use super::{
+    ambulances::AmbulanceItem,
     keys::{self, Key},
     schema::FREEGEO,
     table::{Query, Store, readable},
@@ -389,12 +390,48 @@ impl Store {
         match verdict {
             Verdict::Refuse(doubt) => Ok(Reported::Refused(doubt)),
             _ => {
-                if item?.is_some_and(|a| a.status == AmbulanceStatus::Available) {
-                    self.move_free_entry(ambulance, &report.fix).await?;
-                }
+                let item = item?;
+                let free = async {
+                    match &item {
+                        Some(a) if a.status == AmbulanceStatus::Available => {
+                            self.move_free_entry(ambulance, &report.fix).await
+                        }
+                        _ => Ok(()),
+                    }
+                };
+                tokio::try_join!(
+                    free,
+                    self.move_fleet_cell(item.as_ref(), &report.fix, written_at)
+                )?;
                 Ok(Reported::Stored)
             }
         }
+    }
+
+    /// Moves the ambulance's entry in the live map's `fleet` index to the res-4 cell
+    /// of `fix` when the report crossed into another one (rarely: the cells are ~45
+    /// km across, so no index write per report); a late report never undoes a
+    /// newer one's move (`fleetat`, the server's time of the write).
+    async fn move_fleet_cell(
+        &self,
+        item: Option<&AmbulanceItem>,
+        fix: &Fix,
+        written_at: Timestamp,
+    ) -> Result<(), ApiError> {
+        let cell = keys::fleet_cell(fix.latitude, fix.longitude);
+        let Some(item) = item.filter(|a| a.fleetcell != Some(cell)) else {
+            return Ok(());
+        };
+        let write = Write::update(
+            keys::ambulance(item.id),
+            "SET fleetcell = :cell, fleetat = :at",
+        )
+        .exists()
+        .when("(attribute_not_exists(fleetat) OR fleetat < :at)")
+        .value(":cell", cell)
+        .value(":at", written_at);
+        // Refused: a newer report moved it first, or the ambulance is gone.
+        self.update_returning::<IgnoredAny>(write).await.map(|_| ())
     }
 
     /// Moves a free ambulance's `freegeo` entry to `fix`, if it exists (the ambulance

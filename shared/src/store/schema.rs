@@ -43,6 +43,9 @@ pub const ATTRIBUTES: &[(&str, &str)] = &[
     ("opensk", "S"),
     ("livepk", "S"),
     ("livesk", "N"),
+    ("status", "S"),
+    ("fleetcell", "N"),
+    ("bookingType", "S"),
 ];
 
 pub const PRIMARY: (&str, &str) = ("pk", "sk");
@@ -63,6 +66,13 @@ pub const OPEN: &str = "open";
 /// Sparse, keys only: ambulances by the res-3 cell of their last accepted position
 /// (the `POSITION` items), so the live map finds an ambulance where it is.
 pub const LIVE: &str = "live";
+/// The live map's ambulances: `status` (the urgency class, ON_DUTY first) and the
+/// res-4 cell they are shown in (`fleetcell`, only on ambulance items), KEYS_ONLY.
+pub const FLEET: &str = "fleet";
+/// The live map's open bookings: `bookingType` (EMERGENCY first) and `openpk` (the
+/// pickup's res-2 cell, present only while open), KEYS_ONLY. Both keys are
+/// attributes the booking already has: nothing new is written for it.
+pub const OPENMAP: &str = "openmap";
 
 /// What a free-ambulance search ranks by, projected into `freegeo`.
 pub const FREEGEO_ATTRIBUTES: &[&str] = &[
@@ -126,6 +136,20 @@ pub const INDEXES: &[IndexDef] = &[
         name: LIVE,
         hash: "livepk",
         range: "livesk",
+        projection: "KEYS_ONLY",
+        non_key: &[],
+    },
+    IndexDef {
+        name: FLEET,
+        hash: "status",
+        range: "fleetcell",
+        projection: "KEYS_ONLY",
+        non_key: &[],
+    },
+    IndexDef {
+        name: OPENMAP,
+        hash: "bookingType",
+        range: "openpk",
         projection: "KEYS_ONLY",
         non_key: &[],
     },
