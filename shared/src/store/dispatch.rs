@@ -34,9 +34,11 @@ use crate::{
 /// one range of cells at a time: the answer's worth and more, so that a box showing
 /// a part of its cells still fills up (further pages are read while needed).
 const LIVE_KEYS_PAGE: u64 = 2 * LIVE_LIMIT as u64;
-/// ... and reads the items of this many candidates at once (ambulance items with
-/// their `POSITION`s, or bookings), stopping as soon as the answer is full.
-const LIVE_CANDIDATES_AT_ONCE: usize = 250;
+/// ... and reads the items of as many candidates at once as the answer still
+/// lacks (ambulance items with their `POSITION`s, or bookings), at least this many,
+/// stopping as soon as it is full: a box all of whose candidates are inside reads
+/// 501 of them, not more.
+const LIVE_CANDIDATES_AT_LEAST: usize = 100;
 /// The most urgent first: ambulances on a trip, then those that can be sent, then
 /// those out of service (the `fleet` index's partitions).
 const FLEET_ORDER: [AmbulanceStatus; 3] = [
@@ -138,7 +140,10 @@ impl Store {
             };
             let mut cursors = (0..ranges.len()).map(|i| (i, None)).collect();
             while let Some(found) = self.key_round(&query, &mut cursors).await? {
-                for chunk in found.chunks(LIVE_CANDIDATES_AT_ONCE) {
+                let mut rest = &found[..];
+                while !rest.is_empty() {
+                    let (chunk, later) = rest.split_at(next_chunk(out.len(), rest.len()));
+                    rest = later;
                     let ids = ids_of(chunk);
                     let (items, lasts) = tokio::try_join!(
                         self.batch_get::<AmbulanceItem>(chunk.to_vec()),
@@ -191,7 +196,11 @@ impl Store {
             let mut cursors = (0..ranges.len()).map(|i| (i, None)).collect();
             let mut of_type: Vec<Booking> = vec![];
             while let Some(found) = self.key_round(&query, &mut cursors).await? {
-                for chunk in found.chunks(LIVE_CANDIDATES_AT_ONCE) {
+                let mut rest = &found[..];
+                while !rest.is_empty() {
+                    let (chunk, later) =
+                        rest.split_at(next_chunk(out.len() + of_type.len(), rest.len()));
+                    rest = later;
                     let items: Vec<BookingItem> = self.batch_get(chunk.to_vec()).await?;
                     of_type.extend(items.into_iter().map(Booking::from).filter(|b| {
                         b.booking_type == booking_type
@@ -264,6 +273,16 @@ impl Store {
     }
 }
 
+/// How many of `left` candidates to read next when the answer holds `have`: what
+/// it lacks to be one past full (so that "more" is known), at least
+/// [`LIVE_CANDIDATES_AT_LEAST`].
+fn next_chunk(have: usize, left: usize) -> usize {
+    (LIVE_LIMIT + 1)
+        .saturating_sub(have)
+        .max(LIVE_CANDIDATES_AT_LEAST)
+        .min(left)
+}
+
 /// Queries of one [`Store::key_round`] in flight at once.
 const QUERIES_AT_ONCE: usize = 16;
 
@@ -292,11 +311,19 @@ fn live_row(item: AmbulanceItem, position: Position, doubt: Option<Doubt>) -> Li
     }
 }
 
-/// Average cell area (km²) at resolutions 0..=4, and a sample spacing (km) well
+/// Average cell area (km²) at resolutions 0..=6, and a sample spacing (km) well
 /// under each one's inradius: every cell meeting the box then has a sampled point
 /// in it or in a neighbour, so the sampled cells with their neighbours cover it.
-const CELL_AREA_KM2: [f64; 5] = [4_357_449.0, 609_788.0, 86_801.0, 12_393.0, 1_770.0];
-const SAMPLE_KM: [f64; 5] = [500.0, 200.0, 100.0, 40.0, 12.0];
+const CELL_AREA_KM2: [f64; 7] = [
+    4_357_449.0,
+    609_788.0,
+    86_801.0,
+    12_393.0,
+    1_770.0,
+    252.9,
+    36.1,
+];
+const SAMPLE_KM: [f64; 7] = [500.0, 200.0, 100.0, 40.0, 12.0, 5.0, 2.0];
 /// A box is covered with cells of the finest resolution (down to the index's) that
 /// takes about this many cells: few Queries for any box, the world's one.
 const COVER_CELLS: f64 = 12.0;
@@ -316,7 +343,7 @@ fn cell_ranges(bbox: Bbox, finest: Resolution) -> Vec<(u64, u64)> {
         .rev()
         .find(|&r| area / CELL_AREA_KM2[r] <= COVER_CELLS)
         .unwrap_or(0);
-    let resolution = Resolution::try_from(res as u8).expect("0..=4");
+    let resolution = Resolution::try_from(res as u8).expect("0..=6");
     let mut ranges: Vec<(u64, u64)> = cover(bbox, resolution, SAMPLE_KM[res])
         .into_iter()
         .map(|c| {
@@ -379,7 +406,57 @@ fn cover(bbox: Bbox, resolution: Resolution, sample_km: f64) -> BTreeSet<CellInd
     sampled
         .into_iter()
         .flat_map(|cell| cell.grid_disk::<Vec<_>>(1))
+        .filter(|cell| may_meet(*cell, bbox))
         .collect()
+}
+
+/// Whether the cell, or any of its descendants (which stray past its outline by up
+/// to ~0.22 of its radius, docs/decisions/0002-geo-index.md), may meet the box:
+/// the box of its vertices widened by a third of its size meets it. Cells near a
+/// pole are always kept (their vertices do not bound their longitudes).
+fn may_meet(cell: CellIndex, bbox: Bbox) -> bool {
+    let vertices: Vec<H3Point> = cell.boundary().iter().copied().collect();
+    if vertices.iter().any(|v| v.lat().abs() > 80.0) {
+        return true;
+    }
+    let lats = vertices.iter().map(|v| v.lat());
+    let (lat_lo, lat_hi) = (
+        lats.clone().fold(90.0, f64::min),
+        lats.fold(-90.0, f64::max),
+    );
+    // Longitudes unwrapped across the antimeridian when the cell straddles it.
+    let mut lngs: Vec<f64> = vertices.iter().map(|v| v.lng()).collect();
+    let (lo, hi) = (
+        lngs.iter().copied().fold(180.0, f64::min),
+        lngs.iter().copied().fold(-180.0, f64::max),
+    );
+    if hi - lo > 180.0 {
+        lngs.iter_mut()
+            .filter(|l| **l < 0.0)
+            .for_each(|l| *l += 360.0);
+    }
+    let (lng_lo, lng_hi) = (
+        lngs.iter().copied().fold(540.0, f64::min),
+        lngs.iter().copied().fold(-540.0, f64::max),
+    );
+    let pad_lat = (lat_hi - lat_lo) / 3.0;
+    let pad_lng = (lng_hi - lng_lo) / 3.0;
+    let (lat_lo, lat_hi) = (lat_lo - pad_lat, lat_hi + pad_lat);
+    let (lng_lo, lng_hi) = (lng_lo - pad_lng, lng_hi + pad_lng);
+    if lat_hi < bbox.min_lat || lat_lo > bbox.max_lat {
+        return false;
+    }
+    // The box's longitudes as intervals, each also a turn of the globe either way.
+    let spans: Vec<(f64, f64)> = if bbox.crosses_antimeridian() {
+        vec![(bbox.min_lng, 180.0), (-180.0, bbox.max_lng)]
+    } else {
+        vec![(bbox.min_lng, bbox.max_lng)]
+    };
+    spans.iter().any(|&(a, b)| {
+        [-360.0, 0.0, 360.0]
+            .iter()
+            .any(|turn| lng_lo <= b + turn && a + turn <= lng_hi)
+    })
 }
 
 #[cfg(test)]
@@ -401,6 +478,11 @@ mod tests {
             ("-60,-120,70,150", Resolution::Four),
             ("85,-180,90,180", Resolution::Four),
             ("-90,-180,90,180", Resolution::Four),
+            ("28.60,77.20,28.62,77.22", Resolution::Six),
+            ("30.0,74.0,31.5,76.8", Resolution::Six),
+            ("-17.9,179.9,-17.7,-179.9", Resolution::Six),
+            ("-90,-180,90,180", Resolution::Six),
+            ("10,-30,60,40", Resolution::Six),
         ] {
             let bbox = Bbox::parse(text).unwrap();
             let ranges = cell_ranges(bbox, finest);
@@ -426,7 +508,14 @@ mod tests {
         let world = Bbox::parse("-90,-180,90,180").unwrap();
         assert_eq!(cell_ranges(world, Resolution::Four).len(), 1);
         let city = Bbox::parse("28.4,76.8,28.9,77.4").unwrap();
-        assert!(cell_ranges(city, Resolution::Four).len() <= 12);
+        assert!(cell_ranges(city, Resolution::Six).len() <= 20);
+        // A street's box reads a few res-6 cells (~36 km² each), not a city.
+        let street = Bbox::parse("28.60,77.20,28.62,77.22").unwrap();
+        let cells: u64 = cell_ranges(street, Resolution::Six)
+            .iter()
+            .map(|&(lo, hi)| ordinal(hi, 6) - ordinal(lo, 6) + 1)
+            .sum();
+        assert!(cells <= 6, "{cells} cells");
     }
 
     #[test]
