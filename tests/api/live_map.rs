@@ -285,3 +285,40 @@ async fn a_bad_live_box_is_a_400_naming_bbox() {
         .await;
     assert_eq!(res.status, StatusCode::BAD_REQUEST, "{}", res.body);
 }
+
+#[tokio::test]
+async fn an_ambulance_added_before_the_fleet_index_shows_on_the_live_map_once_backfilled() {
+    let app = TestApp::new(api_tests::system).await;
+    let admin = app.admin().await;
+    let store = &app.state.store;
+    let h = app.seed_hospital("Old", 30.67, 74.33).await;
+    let old = app
+        .seed_ambulance(h.id, "OLD-1", AmbulanceStatus::Available)
+        .await;
+    let new = app
+        .seed_ambulance(h.id, "NEW-1", AmbulanceStatus::Available)
+        .await;
+    // As stored before the index: no `fleetcell`.
+    store
+        .client()
+        .update_item()
+        .table_name(store.table())
+        .set_key(Some(shared::store::keys::ambulance(old.id).item()))
+        .update_expression("REMOVE fleetcell")
+        .send()
+        .await
+        .unwrap();
+    let world = live(&app, &admin.token, "").await;
+    assert_eq!(ids(&world, "ambulances"), BTreeSet::from([new.id.get()]));
+    assert_eq!(store.backfill_fleet_cells().await.unwrap(), 1);
+    assert_eq!(
+        store.backfill_fleet_cells().await.unwrap(),
+        0,
+        "only where absent"
+    );
+    let world = live(&app, &admin.token, "").await;
+    assert_eq!(
+        ids(&world, "ambulances"),
+        BTreeSet::from([old.id.get(), new.id.get()])
+    );
+}

@@ -448,3 +448,47 @@ impl Store {
         })
     }
 }
+
+impl Store {
+    /// The operator's backfill (`manage fleet-cells`, also run by `manage seed`): a
+    /// Scan for the ambulances added before the live map's `fleet` index, each given
+    /// its `fleetcell` (where it is shown: its last position, else its hospital),
+    /// only where still absent. Returns how many were given one.
+    pub async fn backfill_fleet_cells(&self) -> Result<usize, ApiError> {
+        use aws_sdk_dynamodb::types::AttributeValue;
+        let items: Vec<super::Item> = self
+            .client()
+            .scan()
+            .table_name(self.table())
+            .filter_expression("sk = :sk AND attribute_not_exists(fleetcell)")
+            // The sort key of every ambulance item (`keys::ambulance`).
+            .expression_attribute_values(":sk", AttributeValue::S("AMBULANCE".into()))
+            .into_paginator()
+            .items()
+            .send()
+            .try_collect()
+            .await
+            .map_err(super::db_error)?;
+        let mut given = 0;
+        for item in items {
+            let Some(a) = super::table::readable::<AmbulanceItem>(item) else {
+                continue;
+            };
+            let (hospital, last) =
+                tokio::try_join!(self.hospital_point(&a), self.last_position(a.id))?;
+            let (lat, lng) = last.map_or(hospital, |f| (f.latitude, f.longitude));
+            let write = Write::update(keys::ambulance(a.id), "SET fleetcell = :cell")
+                .exists()
+                .when("attribute_not_exists(fleetcell)")
+                .value(":cell", keys::fleet_cell(lat, lng));
+            if self
+                .update_returning::<serde::de::IgnoredAny>(write)
+                .await?
+                .is_some()
+            {
+                given += 1;
+            }
+        }
+        Ok(given)
+    }
+}
