@@ -344,7 +344,10 @@ fn cell_ranges(bbox: Bbox, finest: Resolution) -> Vec<(u64, u64)> {
         .find(|&r| area / CELL_AREA_KM2[r] <= COVER_CELLS)
         .unwrap_or(0);
     let resolution = Resolution::try_from(res as u8).expect("0..=6");
-    let mut ranges: Vec<(u64, u64)> = cover(bbox, resolution, SAMPLE_KM[res])
+    // Coarser cells stand for their descendants, which stray past their outline;
+    // cells of the index's own resolution only need the outline's arcs.
+    let widen = if res == finest_n { 0.1 } else { 1.0 / 3.0 };
+    let mut ranges: Vec<(u64, u64)> = cover(bbox, resolution, SAMPLE_KM[res], widen)
         .into_iter()
         .map(|c| {
             let last = c.children_count(finest) - 1;
@@ -376,8 +379,9 @@ fn ordinal(cell: u64, res: usize) -> u64 {
 }
 
 /// The cells of `resolution` meeting the box (a superset): points sampled every
-/// `sample_km` over it, their cells and those cells' neighbours.
-fn cover(bbox: Bbox, resolution: Resolution, sample_km: f64) -> BTreeSet<CellIndex> {
+/// `sample_km` over it, their cells and those cells' neighbours, kept when
+/// [`may_meet`] the box with their vertices' box widened by `widen` of its size.
+fn cover(bbox: Bbox, resolution: Resolution, sample_km: f64, widen: f64) -> BTreeSet<CellIndex> {
     let lat_step = sample_km / 111.0;
     let mut sampled: BTreeSet<CellIndex> = BTreeSet::new();
     let mut lat = bbox.min_lat;
@@ -406,15 +410,16 @@ fn cover(bbox: Bbox, resolution: Resolution, sample_km: f64) -> BTreeSet<CellInd
     sampled
         .into_iter()
         .flat_map(|cell| cell.grid_disk::<Vec<_>>(1))
-        .filter(|cell| may_meet(*cell, bbox))
+        .filter(|cell| may_meet(*cell, bbox, widen))
         .collect()
 }
 
-/// Whether the cell, or any of its descendants (which stray past its outline by up
-/// to ~0.22 of its radius, docs/decisions/0002-geo-index.md), may meet the box:
-/// the box of its vertices widened by a third of its size meets it. Cells near a
-/// pole are always kept (their vertices do not bound their longitudes).
-fn may_meet(cell: CellIndex, bbox: Bbox) -> bool {
+/// Whether the cell may meet the box: the box of its vertices, widened by `widen`
+/// of its size, meets it. A third holds its descendants too, which stray past its
+/// outline by up to ~0.22 of its radius (docs/decisions/0002-geo-index.md); a tenth
+/// holds the bulge of its edges (great-circle arcs) between the vertices. Cells near
+/// a pole are always kept (their vertices do not bound their longitudes).
+fn may_meet(cell: CellIndex, bbox: Bbox, widen: f64) -> bool {
     let vertices: Vec<H3Point> = cell.boundary().iter().copied().collect();
     if vertices.iter().any(|v| v.lat().abs() > 80.0) {
         return true;
@@ -439,8 +444,8 @@ fn may_meet(cell: CellIndex, bbox: Bbox) -> bool {
         lngs.iter().copied().fold(540.0, f64::min),
         lngs.iter().copied().fold(-540.0, f64::max),
     );
-    let pad_lat = (lat_hi - lat_lo) / 3.0;
-    let pad_lng = (lng_hi - lng_lo) / 3.0;
+    let pad_lat = (lat_hi - lat_lo) * widen;
+    let pad_lng = (lng_hi - lng_lo) * widen;
     let (lat_lo, lat_hi) = (lat_lo - pad_lat, lat_hi + pad_lat);
     let (lng_lo, lng_hi) = (lng_lo - pad_lng, lng_hi + pad_lng);
     if lat_hi < bbox.min_lat || lat_lo > bbox.max_lat {
@@ -515,7 +520,7 @@ mod tests {
             .iter()
             .map(|&(lo, hi)| ordinal(hi, 6) - ordinal(lo, 6) + 1)
             .sum();
-        assert!(cells <= 6, "{cells} cells");
+        assert!(cells <= 3, "{cells} cells");
     }
 
     #[test]
