@@ -14,7 +14,6 @@ use serde::{Deserialize, Serialize, de::IgnoredAny};
 use time::OffsetDateTime;
 
 use super::{
-    ambulances::AmbulanceItem,
     keys::{self, Key},
     schema::FREEGEO,
     table::{Query, Store, readable},
@@ -399,10 +398,16 @@ impl Store {
                         _ => Ok(()),
                     }
                 };
-                tokio::try_join!(
-                    free,
-                    self.move_fleet_cell(item.as_ref(), &report.fix, written_at)
-                )?;
+                let fleet = async {
+                    match &item {
+                        Some(a) => {
+                            self.move_fleet_cell(a.id, a.fleetcell, &report.fix, written_at)
+                                .await
+                        }
+                        None => Ok(()),
+                    }
+                };
+                tokio::try_join!(free, fleet)?;
                 Ok(Reported::Stored)
             }
         }
@@ -414,16 +419,17 @@ impl Store {
     /// newer one's move (`fleetat`, the server's time of the write).
     async fn move_fleet_cell(
         &self,
-        item: Option<&AmbulanceItem>,
+        ambulance: Id,
+        fleetcell: Option<u64>,
         fix: &Fix,
         written_at: Timestamp,
     ) -> Result<(), ApiError> {
         let cell = keys::fleet_cell(fix.latitude, fix.longitude);
-        let Some(item) = item.filter(|a| a.fleetcell != Some(cell)) else {
+        if fleetcell == Some(cell) {
             return Ok(());
-        };
+        }
         let write = Write::update(
-            keys::ambulance(item.id),
+            keys::ambulance(ambulance),
             "SET fleetcell = :cell, fleetat = :at",
         )
         .exists()

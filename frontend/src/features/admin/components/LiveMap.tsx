@@ -62,7 +62,8 @@ export default function LiveMap({ live, start, now, onView }: { live: Live | und
       }
     >
       <ViewReporter start={start} onView={onView} />
-      {live?.ambulances.map((a) => {
+      {/* The answer is most urgent first; drawn last, the most urgent are on top. */}
+      {live?.ambulances.slice().reverse().map((a) => {
         if (!a.position) return null
         const fresh = freshness(a.position, now)
         const color = statusColor[a.status] ?? '#64748b'
