@@ -322,3 +322,94 @@ async fn an_ambulance_added_before_the_fleet_index_shows_on_the_live_map_once_ba
         BTreeSet::from([old.id.get(), new.id.get()])
     );
 }
+
+#[tokio::test]
+async fn more_than_500_open_bookings_in_a_box_show_the_emergencies_first_and_truncated() {
+    use futures::{StreamExt, TryStreamExt};
+    use shared::{domain::booking::BookingRequest, store::open_bookings::OpenLimit};
+    let app = TestApp::new(api_tests::system).await;
+    let admin = app.admin().await;
+    let store = &app.state.store;
+    let hospital = Hospital {
+        id: Id::try_from(1).unwrap(),
+        name: "H".into(),
+        address: "Road".into(),
+        latitude: 28.61,
+        longitude: 77.21,
+        contact_info: None,
+        distance: None,
+    };
+    let new = NewHospital {
+        name: "H".into(),
+        address: "Road".into(),
+        location: LatLng::new(28.61, 77.21).unwrap(),
+        contact_info: None,
+    };
+    store
+        .bulk_load_hospitals(vec![(hospital.id, new)])
+        .await
+        .unwrap();
+    let n = 515u64;
+    let fleet = (1..=n)
+        .map(|i| BulkAmbulance {
+            id: Id::try_from(i).unwrap(),
+            new: NewAmbulance {
+                number: format!("O-{i}"),
+                driver_info: None,
+                status: AmbulanceStatus::Available,
+                ambulance_type: AmbulanceType::Bls,
+                contact_info: None,
+                hospital_id: hospital.id,
+            },
+            hospital: hospital.clone(),
+            last: None,
+        })
+        .collect();
+    store.bulk_load_fleet(fleet).await.unwrap();
+    // Every 50th an emergency (10 of them), the rest normal; pickups around the city.
+    let admin_id = admin.id;
+    let booked: Vec<(u64, bool, u64)> = futures::stream::iter(1..=n)
+        .map(|i| async move {
+            let emergency = i % 50 == 0;
+            let req: BookingRequest = serde_json::from_value(json!({
+                "hospitalId": 1, "ambulanceId": i,
+                "bookingType": if emergency { "EMERGENCY" } else { "NORMAL" },
+                "patient": {"name": "P", "age": 30, "gender": "Male", "condition": "Fall"},
+                "pickup": {"latitude": 28.5 + (i % 20) as f64 * 0.01, "longitude": 77.1 + (i % 17) as f64 * 0.01}
+            }))
+            .unwrap();
+            let b = store
+                .book(admin_id, req, None, OpenLimit::Exempt)
+                .await
+                .unwrap();
+            Ok::<_, shared::ApiError>((b.id.get(), emergency, i))
+        })
+        .buffer_unordered(16)
+        .try_collect()
+        .await
+        .unwrap();
+    let emergencies: BTreeSet<u64> = booked.iter().filter(|b| b.1).map(|b| b.0).collect();
+    assert_eq!(emergencies.len(), 10);
+
+    let city = live(&app, &admin.token, "?bbox=28,76.5,29,78").await;
+    let rows = city["openBookings"].as_array().unwrap();
+    assert_eq!(rows.len(), 500);
+    assert_eq!(city["truncated"], true);
+    let first: BTreeSet<u64> = rows[..10]
+        .iter()
+        .map(|b| b["id"].as_u64().unwrap())
+        .collect();
+    assert_eq!(first, emergencies, "the emergencies first");
+    assert!(rows[10..].iter().all(|b| b["bookingType"] == "NORMAL"));
+    assert_eq!(ids(&city, "openBookings").len(), 500, "each once");
+    // A box holding a few of them: all, not truncated.
+    let corner = live(&app, &admin.token, "?bbox=28.495,77.095,28.505,77.105").await;
+    let expected: BTreeSet<u64> = booked
+        .iter()
+        .filter(|b| b.2 % 20 == 0 && b.2 % 17 == 0)
+        .map(|b| b.0)
+        .collect();
+    assert!(!expected.is_empty());
+    assert_eq!(corner["truncated"], false);
+    assert_eq!(ids(&corner, "openBookings"), expected);
+}
