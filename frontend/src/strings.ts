@@ -181,7 +181,12 @@ export const S = {
     positionCol: 'Position',
     bookingCol: 'Booking',
     stageCol: 'Stage',
-    truncated: 'Showing the first 500: zoom in to see every one.',
+    truncated: 'Showing the 500 most urgent; zoom in for all',
+    findingFleet: 'Finding the fleet…',
+    fleetFailed: 'Failed to find the fleet',
+    loading: 'Loading what is in view…',
+    noFleetTitle: 'No ambulances yet',
+    noFleet: 'No ambulances or open bookings anywhere yet: add hospitals and ambulances and they show here.',
   },
   crewAdmin: {
     title: 'Manage Crew',

@@ -34,7 +34,7 @@ async fn tour(app: &TestApp) {
     };
     // Searches before any hospital write: the table has no in-memory index yet, so
     // the H3 `geo` index answers (the first hospital add builds the other); the
-    // live map finds its hospitals with the same search.
+    // live map reads its own indexes (`fleet`, `openmap`).
     call(
         Method::GET,
         "/api/hospitals/nearest?lat=30&lng=74",

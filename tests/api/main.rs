@@ -18,6 +18,7 @@ mod hospital_index;
 mod iam;
 mod inputs;
 mod limits;
+mod live_map;
 mod manifests;
 mod openapi;
 mod positions;

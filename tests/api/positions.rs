@@ -366,18 +366,28 @@ async fn the_live_map_shows_what_is_in_the_box() {
     let south = live("12.5,77.0,13.5,78.0").await.body;
     assert_eq!(ids(&south, "ambulances"), [far_amb["id"].clone()]);
     assert_eq!(south["openBookings"], json!([]));
-    // The whole world, a box across the antimeridian, bad boxes.
-    assert_eq!(live("-90,-180,90,180").await.status, StatusCode::OK);
+    // The whole world: every ambulance, the far one too; a box across the
+    // antimeridian; bad boxes.
+    let mut everyone = fleet_ids.clone();
+    everyone.push(far_amb["id"].clone());
+    everyone.sort_by_key(|i| i.as_u64());
+    let world = live("-90,-180,90,180").await;
+    world.assert_status(StatusCode::OK);
+    assert_eq!(ids(&world.body, "ambulances"), everyone);
+    assert_eq!(ids(&world.body, "openBookings"), [b["id"].clone()]);
     assert_eq!(
         live("-10,170,10,-170").await.body,
-        json!({"ambulances": [], "openBookings": []})
+        json!({"ambulances": [], "openBookings": [], "truncated": false})
     );
     for bad in ["1,2,3", "91,0,0,0", "a,b,c,d"] {
         let res = live(bad).await;
         res.assert_field(StatusCode::BAD_REQUEST, "bbox");
     }
-    let res = f.app.get("/api/admin/live", f.admin_token()).await;
-    res.assert_field(StatusCode::BAD_REQUEST, "bbox");
+    // No box: the whole world, the fleet in it.
+    let world = f.app.get("/api/admin/live", f.admin_token()).await;
+    world.assert_status(StatusCode::OK);
+    assert_eq!(ids(&world.body, "ambulances"), everyone);
+    assert_eq!(world.body["truncated"], false);
     assert_eq!(live("30,73,31,75").await.status, StatusCode::OK);
     let res = f
         .app

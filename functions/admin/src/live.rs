@@ -14,12 +14,18 @@ pub fn routes() -> Router<AppState> {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct LiveQuery {
-    bbox: String,
+    /// Absent: the whole world (the map's first view fits what it shows).
+    bbox: Option<String>,
 }
 
 /// Ambulances shown inside the box (live position, else their hospital) and open
-/// bookings with their pickup inside it, at most 500 of each, read from indexes.
+/// bookings with their pickup inside it, at most 500 of each, the most urgent
+/// first, `truncated` when there were more; read from indexes
+/// (docs/decisions/0013-live-map.md).
 async fn live(Admin(app): Admin, ApiQuery(q): ApiQuery<LiveQuery>) -> Result<Json<Live>, ApiError> {
-    let bbox = Bbox::parse(&q.bbox)?;
+    let bbox = match q.bbox.as_deref() {
+        Some(text) => Bbox::parse(text)?,
+        None => Bbox::WORLD,
+    };
     Ok(Json(app.store.live(bbox).await?))
 }

@@ -10,6 +10,8 @@
 //!                                                   every hospital (docs/decisions/0006)
 //! manage repair-positions                           delete or rebuild the ambulance position
 //!                                                   items that do not read (docs/reliability.md)
+//! manage fleet-cells                                give ambulances added before the live map's
+//!                                                   `fleet` index their cell (decision 0013)
 //! ```
 
 use std::process::ExitCode;
@@ -23,7 +25,7 @@ use shared::{
     types::{Email, LatLng, Password, Phone, Username},
 };
 
-const USAGE: &str = "usage: manage create-tables | seed | create-admin --username NAME --email EMAIL | build-hospital-index | repair-positions";
+const USAGE: &str = "usage: manage create-tables | seed | create-admin --username NAME --email EMAIL | build-hospital-index | repair-positions | fleet-cells";
 
 #[tokio::main]
 async fn main() -> ExitCode {
@@ -60,7 +62,15 @@ async fn run(args: &[String]) -> Result<(), String> {
             );
             Ok(())
         }
-        "seed" => seed(&store).await.map_err(fail),
+        "seed" => {
+            seed(&store).await.map_err(fail)?;
+            // Data seeded before the live map's `fleet` index: shown on it from now on.
+            let given = store.backfill_fleet_cells().await.map_err(fail)?;
+            if given > 0 {
+                println!("{given} ambulances given their live map cell");
+            }
+            Ok(())
+        }
         "create-admin" => {
             let username = flag(args, "--username").ok_or(USAGE)?;
             let email = flag(args, "--email").ok_or(USAGE)?;
@@ -113,6 +123,11 @@ async fn run(args: &[String]) -> Result<(), String> {
                 "{} position items read: {} unreadable positions removed, {} free entries rebuilt, {} removed",
                 r.checked, r.positions_removed, r.free_rebuilt, r.free_removed
             );
+            Ok(())
+        }
+        "fleet-cells" => {
+            let given = store.backfill_fleet_cells().await.map_err(fail)?;
+            println!("{given} ambulances given their live map cell");
             Ok(())
         }
         _ => Err(USAGE.into()),

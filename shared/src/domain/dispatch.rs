@@ -158,6 +158,14 @@ pub struct Bbox {
 }
 
 impl Bbox {
+    /// The whole world.
+    pub const WORLD: Bbox = Bbox {
+        min_lat: -90.0,
+        min_lng: -180.0,
+        max_lat: 90.0,
+        max_lng: 180.0,
+    };
+
     pub fn parse(text: &str) -> Result<Bbox, ApiError> {
         let bad = |why: &str| {
             ApiError::bad_request(
@@ -303,6 +311,9 @@ pub struct OpenBooking {
 pub struct Live {
     pub ambulances: Vec<LiveAmbulance>,
     pub open_bookings: Vec<OpenBooking>,
+    /// There were more than [`LIVE_LIMIT`] ambulances or open bookings in the box:
+    /// the answer holds the most urgent ones (a smaller box shows all).
+    pub truncated: bool,
 }
 
 #[cfg(test)]

@@ -73,6 +73,16 @@ pub(crate) struct AmbulanceItem {
     /// ambulance with crew is not removed.
     #[serde(default)]
     pub(crate) crew_count: u64,
+    /// The res-4 cell it is shown in (`keys::fleet_cell`), with `status` the keys
+    /// of the live map's `fleet` index: its hospital's until it reports, then moved
+    /// by a report that crosses into another cell. Absent on ambulances added
+    /// before the index (`manage fleet-cells` sets it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) fleetcell: Option<u64>,
+    /// When (the server's clock) the report that last moved `fleetcell` was
+    /// written: a late report's move never undoes a newer one's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) fleetat: Option<Timestamp>,
 }
 
 impl AmbulanceItem {
@@ -119,6 +129,17 @@ impl AmbulanceItem {
             held_by: None,
             not_responding: None,
             crew_count: 0,
+            fleetcell: Some(keys::fleet_cell(hospital.latitude, hospital.longitude)),
+            fleetat: None,
+        }
+    }
+
+    /// The same item shown at (lat, lng) in the `fleet` index: an ambulance whose
+    /// last report is there (the bulk loaders).
+    pub(crate) fn seen_at(self, lat: f64, lng: f64) -> AmbulanceItem {
+        AmbulanceItem {
+            fleetcell: Some(keys::fleet_cell(lat, lng)),
+            ..self
         }
     }
 }
@@ -443,5 +464,49 @@ impl Store {
             not_responding: None,
             ..a.into()
         })
+    }
+}
+
+impl Store {
+    /// The operator's backfill (`manage fleet-cells`, also run by `manage seed`): a
+    /// Scan for the ambulances added before the live map's `fleet` index, each given
+    /// its `fleetcell` (where it is shown: its last position, else its hospital),
+    /// only where still absent. Returns how many were given one.
+    pub async fn backfill_fleet_cells(&self) -> Result<usize, ApiError> {
+        use aws_sdk_dynamodb::types::AttributeValue;
+        let items: Vec<super::Item> = self
+            .client()
+            .scan()
+            .table_name(self.table())
+            .filter_expression("sk = :sk AND attribute_not_exists(fleetcell)")
+            // The sort key of every ambulance item (`keys::ambulance`).
+            .expression_attribute_values(":sk", AttributeValue::S("AMBULANCE".into()))
+            .into_paginator()
+            .items()
+            .send()
+            .try_collect()
+            .await
+            .map_err(super::db_error)?;
+        let mut given = 0;
+        for item in items {
+            let Some(a) = super::table::readable::<AmbulanceItem>(item) else {
+                continue;
+            };
+            let (hospital, last) =
+                tokio::try_join!(self.hospital_point(&a), self.last_position(a.id))?;
+            let (lat, lng) = last.map_or(hospital, |f| (f.latitude, f.longitude));
+            let write = Write::update(keys::ambulance(a.id), "SET fleetcell = :cell")
+                .exists()
+                .when("attribute_not_exists(fleetcell)")
+                .value(":cell", keys::fleet_cell(lat, lng));
+            if self
+                .update_returning::<serde::de::IgnoredAny>(write)
+                .await?
+                .is_some()
+            {
+                given += 1;
+            }
+        }
+        Ok(given)
     }
 }

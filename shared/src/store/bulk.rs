@@ -73,13 +73,14 @@ impl Store {
             let now = time::OffsetDateTime::now_utc();
             let mut items = vec![];
             for a in chunk {
-                let item = AmbulanceItem::new(a.id, &a.new, &a.hospital);
+                let mut item = AmbulanceItem::new(a.id, &a.new, &a.hospital);
                 let last = a.last.map(|((latitude, longitude), age)| Fix {
                     latitude,
                     longitude,
                     recorded_at: crate::types::Timestamp::new(now - age).expect("a recent time"),
                 });
                 if let Some(fix) = &last {
+                    item = item.seen_at(fix.latitude, fix.longitude);
                     let sighting = crate::domain::position::Sighting {
                         fix: fix.clone(),
                         accuracy_m: None,

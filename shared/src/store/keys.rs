@@ -251,6 +251,19 @@ pub fn live_positions_in(cell: h3o::CellIndex) -> String {
     format!("LIVE#{cell}")
 }
 
+/// Resolution of the `fleet` index's cells (~36 km², ~6 km across): an
+/// ambulance's `fleetcell` is the res-6 cell it is shown in (its last accepted
+/// position, else its hospital), rewritten only when it crosses into another one
+/// (every few km driven, not per report); fine enough that a street-sized box
+/// reads the ambulances of a few such cells, not of a whole city.
+pub const FLEET_RESOLUTION: h3o::Resolution = h3o::Resolution::Six;
+
+/// `fleetcell` of an ambulance shown at (lat, lng): the cell's number, so that the
+/// res-4 cells inside any coarser cell are one `BETWEEN` range.
+pub fn fleet_cell(lat: f64, lng: f64) -> u64 {
+    u64::from(point(lat, lng).to_cell(FLEET_RESOLUTION))
+}
+
 /// Shards of each `freegeo` partition (docs/decisions/0007-dispatch-data.md has
 /// the write bound): an entry's shard is its res-4 cell's (~1 770 km², hashed onto
 /// the shards), so that a search reading a cell of resolution 4 or finer (every

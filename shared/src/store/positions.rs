@@ -450,12 +450,55 @@ impl Store {
         match verdict {
             Verdict::Refuse(doubt) => Ok(Reported::Refused(doubt)),
             _ => {
-                if item?.is_some_and(|a| a.status == AmbulanceStatus::Available) {
-                    self.move_free_entry(ambulance, &report.fix).await?;
-                }
+                let item = item?;
+                let free = async {
+                    match &item {
+                        Some(a) if a.status == AmbulanceStatus::Available => {
+                            self.move_free_entry(ambulance, &report.fix).await
+                        }
+                        _ => Ok(()),
+                    }
+                };
+                let fleet = async {
+                    match &item {
+                        Some(a) => {
+                            self.move_fleet_cell(a.id, a.fleetcell, &report.fix, written_at)
+                                .await
+                        }
+                        None => Ok(()),
+                    }
+                };
+                tokio::try_join!(free, fleet)?;
                 Ok(Reported::Stored)
             }
         }
+    }
+
+    /// Moves the ambulance's entry in the live map's `fleet` index to the res-4 cell
+    /// of `fix` when the report crossed into another one (rarely: the cells are ~45
+    /// km across, so no index write per report); a late report never undoes a
+    /// newer one's move (`fleetat`, the server's time of the write).
+    async fn move_fleet_cell(
+        &self,
+        ambulance: Id,
+        fleetcell: Option<u64>,
+        fix: &Fix,
+        written_at: Timestamp,
+    ) -> Result<(), ApiError> {
+        let cell = keys::fleet_cell(fix.latitude, fix.longitude);
+        if fleetcell == Some(cell) {
+            return Ok(());
+        }
+        let write = Write::update(
+            keys::ambulance(ambulance),
+            "SET fleetcell = :cell, fleetat = :at",
+        )
+        .exists()
+        .when("(attribute_not_exists(fleetat) OR fleetat < :at)")
+        .value(":cell", cell)
+        .value(":at", written_at);
+        // Refused: a newer report moved it first, or the ambulance is gone.
+        self.update_returning::<IgnoredAny>(write).await.map(|_| ())
     }
 
     /// Moves a free ambulance's `freegeo` entry to `fix`, if it exists (the ambulance

@@ -45,6 +45,9 @@ pub const ATTRIBUTES: &[(&str, &str)] = &[
     ("livesk", "N"),
     ("duepk", "S"),
     ("duesk", "N"),
+    ("status", "S"),
+    ("fleetcell", "N"),
+    ("bookingType", "S"),
 ];
 
 pub const PRIMARY: (&str, &str) = ("pk", "sk");
@@ -68,6 +71,13 @@ pub const LIVE: &str = "live";
 /// Sparse, keys only: the bookings whose crew has not answered yet, by `answerBy`
 /// (the clock's sweep, decision 0012).
 pub const DUE: &str = "due";
+/// The live map's ambulances: `status` (the urgency class, ON_DUTY first) and the
+/// res-6 cell they are shown in (`fleetcell`, only on ambulance items), KEYS_ONLY.
+pub const FLEET: &str = "fleet";
+/// The live map's open bookings: `bookingType` (EMERGENCY first) and `openpk` (the
+/// pickup's res-2 cell, present only while open), KEYS_ONLY. Both keys are
+/// attributes the booking already has: nothing new is written for it.
+pub const OPENMAP: &str = "openmap";
 
 /// What a free-ambulance search ranks by, projected into `freegeo`.
 pub const FREEGEO_ATTRIBUTES: &[&str] = &[
@@ -138,6 +148,20 @@ pub const INDEXES: &[IndexDef] = &[
         name: DUE,
         hash: "duepk",
         range: "duesk",
+        projection: "KEYS_ONLY",
+        non_key: &[],
+    },
+    IndexDef {
+        name: FLEET,
+        hash: "status",
+        range: "fleetcell",
+        projection: "KEYS_ONLY",
+        non_key: &[],
+    },
+    IndexDef {
+        name: OPENMAP,
+        hash: "bookingType",
+        range: "openpk",
         projection: "KEYS_ONLY",
         non_key: &[],
     },

@@ -137,6 +137,8 @@ pub struct Query {
     page_size: Option<i32>,
     /// A table Query that may read a slightly older copy, for half the read units.
     eventual: bool,
+    /// `#placeholder` → attribute name (for reserved words such as `status`).
+    names: HashMap<String, String>,
     error: Option<ApiError>,
 }
 
@@ -158,8 +160,15 @@ impl Query {
             newest_first: false,
             page_size: None,
             eventual: false,
+            names: HashMap::new(),
             error: None,
         }
+    }
+
+    /// `#placeholder` stands for the attribute `name` (for reserved words).
+    pub fn name(mut self, placeholder: &str, name: &str) -> Query {
+        self.names.insert(placeholder.to_owned(), name.to_owned());
+        self
     }
 
     pub fn value(mut self, placeholder: &str, value: impl Serialize) -> Query {
@@ -312,6 +321,7 @@ impl Store {
             .set_index_name(q.index.map(str::to_owned))
             .key_condition_expression(q.condition)
             .set_expression_attribute_values(Some(q.values))
+            .set_expression_attribute_names((!q.names.is_empty()).then_some(q.names))
             .scan_index_forward(!q.newest_first)
             .set_consistent_read((q.index.is_none() && !q.eventual).then_some(true))
             .set_limit(q.page_size))
@@ -347,6 +357,26 @@ impl Store {
             }
         }
         Ok(out)
+    }
+
+    /// One page of a Query from `start` (None: the first): its readable items and
+    /// where the next page starts (None: there is none).
+    pub(crate) async fn query_page<T: DeserializeOwned>(
+        &self,
+        q: Query,
+        start: Option<Item>,
+    ) -> Result<(Vec<T>, Option<Item>), ApiError> {
+        let out = self
+            .query_request(q)?
+            .set_exclusive_start_key(start)
+            .send()
+            .await
+            .map_err(db_error)?;
+        let items = out.items.unwrap_or_default();
+        Ok((
+            items.into_iter().filter_map(readable).collect(),
+            out.last_evaluated_key.filter(|k| !k.is_empty()),
+        ))
     }
 
     /// A fresh id from the entity's atomic sequence.

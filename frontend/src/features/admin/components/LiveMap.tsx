@@ -9,33 +9,31 @@ import { freshness } from '@/lib/position'
 import { S } from '@/strings'
 import { stageLabel } from '@/features/booking'
 import type { Live } from '@/lib/types'
+import type { SavedView, View } from '../api/live'
 
 /** Ambulances by status: green available, blue on duty, amber in maintenance. */
 export const statusColor: Record<string, string> = { AVAILABLE: '#16a34a', ON_DUTY: '#2563eb', MAINTENANCE: '#d97706' }
 const emergencyIcon = markerIcon('pin', '#b91c1c', { size: 34 })
 const normalIcon = markerIcon('pin', '#ea580c', { size: 30 })
 
-export interface View {
-  south: number
-  west: number
-  north: number
-  east: number
-}
+/** Where the map opens: the dispatcher's last view as it was, or a box to fit (where the fleet is). */
+export type Start = { saved: SavedView } | { fit: View }
 
-/** Fits the first points it gets (where the hospitals are), then tells each view the map settles on. */
-function ViewReporter({ initial, onView }: { initial: Point[]; onView: (view: View) => void }) {
+/** Opens on `start`, then tells each view the map settles on (with its middle and zoom, to come back to). */
+function ViewReporter({ start, onView }: { start: Start; onView: (view: View, saved: SavedView) => void }) {
   const map = useMap()
-  const fitted = useRef(false)
+  const opened = useRef(false)
   const report = () => {
     const b = map.getBounds()
-    onView({ south: b.getSouth(), west: b.getWest(), north: b.getNorth(), east: b.getEast() })
+    const c = map.getCenter()
+    onView({ south: b.getSouth(), west: b.getWest(), north: b.getNorth(), east: b.getEast() }, { center: [c.lat, c.lng], zoom: map.getZoom() })
   }
   useMapEvents({ moveend: report })
   useEffect(() => {
-    if (fitted.current) return
-    fitted.current = true
-    if (initial.length > 1) map.fitBounds(latLngBounds(initial), { padding: [24, 24], maxZoom: 13 })
-    else if (initial.length === 1) map.setView(initial[0]!, 12)
+    if (opened.current) return
+    opened.current = true
+    if ('saved' in start) map.setView(start.saved.center, start.saved.zoom)
+    else map.fitBounds(latLngBounds([start.fit.south, start.fit.west], [start.fit.north, start.fit.east]), { padding: [24, 24], maxZoom: 13 })
     report()
     // Once, when the map is made: later pans are the dispatcher's.
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -44,12 +42,13 @@ function ViewReporter({ initial, onView }: { initial: Point[]; onView: (view: Vi
 }
 
 /** The dispatcher's map: every ambulance coloured by status, open bookings' pickups as pins. */
-export default function LiveMap({ live, initial, now, onView }: { live: Live | undefined; initial: Point[]; now: number; onView: (view: View) => void }) {
+export default function LiveMap({ live, start, now, onView }: { live: Live | undefined; start: Start; now: number; onView: (view: View, saved: SavedView) => void }) {
+  const center: Point = 'saved' in start ? start.saved.center : [(start.fit.south + start.fit.north) / 2, (start.fit.west + start.fit.east) / 2]
   return (
     <BaseMap
       label={S.live.mapLabel}
-      center={initial[0] ?? [30.67, 74.33]}
-      zoom={12}
+      center={center}
+      zoom={'saved' in start ? start.saved.zoom : 3}
       className="h-[28rem] w-full md:h-[36rem]"
       legend={
         <>
@@ -62,8 +61,9 @@ export default function LiveMap({ live, initial, now, onView }: { live: Live | u
         </>
       }
     >
-      <ViewReporter initial={initial} onView={onView} />
-      {live?.ambulances.map((a) => {
+      <ViewReporter start={start} onView={onView} />
+      {/* The answer is most urgent first; drawn last, the most urgent are on top. */}
+      {live?.ambulances.slice().reverse().map((a) => {
         if (!a.position) return null
         const fresh = freshness(a.position, now)
         const color = statusColor[a.status] ?? '#64748b'

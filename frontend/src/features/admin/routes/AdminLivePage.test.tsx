@@ -1,9 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { saveSession } from '@/lib/session'
-import { adminUser, hospital } from '@/test/fixtures'
+import { adminUser } from '@/test/fixtures'
 import { json, LAZY_MAP, renderRoutes, routeFetch, type FetchCall } from '@/test/render'
-import { toBbox } from '../api/live'
+import { extentOf, loadView, toBbox } from '../api/live'
 import type { Live } from '@/lib/types'
 import AdminLivePage from './AdminLivePage'
 
@@ -22,26 +22,34 @@ const live: Live = {
     },
   ],
   openBookings: [{ id: 12, bookingType: 'EMERGENCY', bookingStatus: 'ACTIVE', tripStage: 'EN_ROUTE', pickup: { latitude: 30.7, longitude: 74.31 }, ambulanceId: 31 }],
+  truncated: false,
 }
+const nothing: Live = { ambulances: [], openBookings: [], truncated: false }
 
 function open(answer: (call: FetchCall) => Response) {
   saveSession({ token: 't', user: adminUser, role: 'ADMIN', id: adminUser.id })
-  const stub = routeFetch({
-    'GET /hospitals/all': () => json(200, { content: [hospital(3, 'City Hospital'), hospital(4, 'Zeta Clinic')], totalPages: 1, totalElements: 2, page: 0, size: 1000 }),
-    'GET /admin/live': answer,
-    'GET /admin/alerts': () => json(200, []),
-  })
+  const stub = routeFetch({ 'GET /admin/live': answer, 'GET /admin/alerts': () => json(200, []) })
   renderRoutes([{ path: '/admin/live', element: <AdminLivePage /> }], '/admin/live')
   return stub
 }
 
 describe('AdminLivePage', () => {
-  it("asks for the map's view and lists every ambulance and open booking in it", async () => {
+  it("opens on where the fleet is, then asks for the map's view and lists every ambulance and open booking in it", async () => {
     const { calls } = open(() => json(200, live))
     expect(await screen.findByRole('region', { name: 'Live map of ambulances and open bookings' }, LAZY_MAP)).toBeInTheDocument()
-    await waitFor(() => expect(calls.some((c) => c.path === '/admin/live')).toBe(true))
-    const bbox = calls.find((c) => c.path === '/admin/live')!.query.get('bbox')!
+    // First the whole world (no bbox) to find the fleet, then the view fitted on it.
+    await waitFor(() => expect(calls.filter((c) => c.path === '/admin/live')).toHaveLength(2))
+    const [first, second] = calls.filter((c) => c.path === '/admin/live')
+    expect(first!.query.get('bbox')).toBeNull()
+    const bbox = second!.query.get('bbox')!
     expect(bbox).toMatch(/^-?\d+(\.\d+)?(,-?\d+(\.\d+)?){3}$/)
+    // The view is on the fleet (30.58 to 30.72 N, 74.18 to 74.34 E), not the world (jsdom's map has no size:
+    // its view is its middle).
+    const [s, w, n, e] = bbox.split(',').map(Number)
+    expect((s! + n!) / 2).toBeCloseTo(30.65, 2)
+    expect((w! + e!) / 2).toBeCloseTo(74.26, 2)
+    // ... and is kept for the next visit.
+    expect(loadView()).not.toBeNull()
     const ambulances = within(await screen.findByRole('region', { name: 'Ambulances in view (3)' }))
     expect(ambulances.getByText('PB-31')).toBeInTheDocument()
     expect(ambulances.getByText(/^Live · updated \d+ s ago$/)).toBeInTheDocument()
@@ -57,17 +65,65 @@ describe('AdminLivePage', () => {
     // The legend says what the colours mean.
     const map = within(screen.getByRole('region', { name: 'Live map of ambulances and open bookings' }))
     for (const item of ['Available', 'On duty', 'Maintenance', 'Emergency pickup']) expect(map.getByText(item)).toBeInTheDocument()
+    expect(screen.queryByText('Showing the 500 most urgent; zoom in for all')).not.toBeInTheDocument()
+  })
+
+  it("opens on the dispatcher's last view without looking for the fleet", async () => {
+    localStorage.setItem('admin.liveView', JSON.stringify({ center: [12.97, 77.59], zoom: 11 }))
+    const { calls } = open(() => json(200, live))
+    expect(await screen.findByRole('region', { name: 'Live map of ambulances and open bookings' }, LAZY_MAP)).toBeInTheDocument()
+    await waitFor(() => expect(calls.some((c) => c.path === '/admin/live')).toBe(true))
+    const asked = calls.filter((c) => c.path === '/admin/live')
+    expect(asked.every((c) => c.query.get('bbox') !== null)).toBe(true)
+    const [s, w, n, e] = asked[0]!.query.get('bbox')!.split(',').map(Number)
+    expect((s! + n!) / 2).toBeCloseTo(12.97, 2)
+    expect((w! + e!) / 2).toBeCloseTo(77.59, 2)
+  })
+
+  it('says when more than 500 are in view', async () => {
+    open(() => json(200, { ...live, truncated: true }))
+    expect(await screen.findByText('Showing the 500 most urgent; zoom in for all', {}, LAZY_MAP)).toBeInTheDocument()
   })
 
   it('says when nothing is in view', async () => {
-    open(() => json(200, { ambulances: [], openBookings: [] }))
-    expect(await screen.findByText('Nothing in view')).toBeInTheDocument()
+    localStorage.setItem('admin.liveView', JSON.stringify({ center: [12.97, 77.59], zoom: 11 }))
+    open(() => json(200, nothing))
+    expect(await screen.findByText('Nothing in view', {}, LAZY_MAP)).toBeInTheDocument()
+  })
+
+  it('says when there is no fleet anywhere yet', async () => {
+    open(() => json(200, nothing))
+    expect(await screen.findByText('No ambulances yet', {}, LAZY_MAP)).toBeInTheDocument()
+  })
+
+  it('says "Failed to find the fleet" with a retry', async () => {
+    open(() => json(500, { message: 'boom' }))
+    expect(await screen.findByText('Failed to find the fleet')).toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument()
   })
 
   it('says "Failed to load the live map" with a retry', async () => {
+    localStorage.setItem('admin.liveView', JSON.stringify({ center: [12.97, 77.59], zoom: 11 }))
     open(() => json(500, { message: 'boom' }))
-    expect(await screen.findByText('Failed to load the live map')).toBeInTheDocument()
+    expect(await screen.findByText('Failed to load the live map', {}, LAZY_MAP)).toBeInTheDocument()
     expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument()
+  })
+})
+
+describe('extentOf and loadView', () => {
+  it('boxes every ambulance and pickup; none is no box', () => {
+    const box = extentOf(live)!
+    expect([box.south, box.west, box.north, box.east].map((v) => v.toFixed(2))).toEqual(['30.58', '74.18', '30.72', '74.34'])
+    expect(extentOf(nothing)).toBeNull()
+  })
+
+  it('reads only a view that makes sense', () => {
+    for (const bad of ['{', '"x"', '{"center":[100,0],"zoom":3}', '{"center":[0,0]}', 'null']) {
+      localStorage.setItem('admin.liveView', bad)
+      expect(loadView()).toBeNull()
+    }
+    localStorage.setItem('admin.liveView', '{"center":[1,2],"zoom":3}')
+    expect(loadView()).toEqual({ center: [1, 2], zoom: 3 })
   })
 })
 

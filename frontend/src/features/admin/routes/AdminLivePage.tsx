@@ -3,30 +3,40 @@ import { Link } from 'react-router'
 import { type Column, DataTable } from '@/components/DataTable'
 import { EmptyState, ErrorState } from '@/components/Feedback'
 import { useNow } from '@/components/LiveClock'
-import type { Point } from '@/components/map/BaseMap'
 import { StatusBadge } from '@/components/StatusBadge'
 import { BookingTypeBadge, tripLabel } from '@/features/booking'
-import { useAllHospitals } from '@/features/hospitals'
 import { freshness } from '@/lib/position'
 import { S } from '@/strings'
-import { toBbox, useLive } from '../api/live'
+import { extentOf, loadView, saveView, type SavedView, toBbox, useFleet, useLive, type View } from '../api/live'
 import type { LiveAmbulance, LiveBooking } from '@/lib/types'
 import { AdminPageHeader } from '../components/AdminPageHeader'
 import { AlertsPanel } from '../components/AlertsPanel'
-import type { View } from '../components/LiveMap'
+import type { Start } from '../components/LiveMap'
 
 const LiveMap = lazy(() => import('../components/LiveMap'))
-const MAX_ITEMS = 500
+/** Where an empty fleet leaves the map: the inhabited world. */
+const WORLD: View = { south: -55, west: -170, north: 70, east: 170 }
 
-/** /admin/live: the dispatcher's view of the map's area, with the same things as lists beside it. */
+/**
+ * /admin/live: the dispatcher's view of the map's area, with the same things as lists beside it. It opens on the
+ * dispatcher's last view on this browser, else on where the fleet is (the whole world's answer, fitted).
+ */
 export default function AdminLivePage() {
-  const hospitals = useAllHospitals()
+  const [saved] = useState(loadView)
+  const fleet = useFleet(saved === null)
   const [bbox, setBbox] = useState<string | null>(null)
   const live = useLive(bbox)
   const now = useNow(5000).getTime()
-  const onView = useCallback((view: View) => setBbox(toBbox(view)), [])
-  // The map opens on the hospitals (the fleet lives around them).
-  const initial = useMemo<Point[]>(() => (hospitals.data ?? []).map((h) => [h.latitude, h.longitude]), [hospitals.data])
+  const onView = useCallback((view: View, at: SavedView) => {
+    setBbox(toBbox(view))
+    saveView(at)
+  }, [])
+  const start = useMemo<Start | null>(() => {
+    if (saved) return { saved }
+    if (!fleet.data) return null
+    return { fit: extentOf(fleet.data) ?? WORLD }
+  }, [saved, fleet.data])
+  const noFleet = fleet.data && extentOf(fleet.data) === null
   const data = live.data
   const empty = data && data.ambulances.length === 0 && data.openBookings.length === 0
 
@@ -65,17 +75,22 @@ export default function AdminLivePage() {
     <div className="space-y-6">
       <AdminPageHeader title={S.live.title} subtitle={S.live.subtitle} action={null} />
       <AlertsPanel />
-      {hospitals.isPending ? (
-        <div role="status" className="h-[28rem] animate-pulse rounded-xl bg-slate-100 md:h-[36rem]">{S.mapLoading}</div>
+      {start === null ? (
+        fleet.isError ? (
+          <ErrorState message={S.live.fleetFailed} error={fleet.error} onRetry={() => fleet.refetch()} />
+        ) : (
+          <div role="status" className="h-[28rem] animate-pulse rounded-xl bg-slate-100 md:h-[36rem]">{S.live.findingFleet}</div>
+        )
       ) : (
         <Suspense fallback={<div role="status" className="h-[28rem] animate-pulse rounded-xl bg-slate-100 md:h-[36rem]">{S.mapLoading}</div>}>
-          <LiveMap live={data} initial={initial} now={now} onView={onView} />
+          <LiveMap live={data} start={start} now={now} onView={onView} />
         </Suspense>
       )}
+      {start !== null && live.isPending && <p role="status" className="text-sm text-slate-600">{S.live.loading}</p>}
       {live.isError && !data && <ErrorState message={S.live.failed} error={live.error} onRetry={() => live.refetch()} />}
-      {empty && <EmptyState title={S.live.emptyTitle} text={S.live.empty} />}
-      {data && (data.ambulances.length >= MAX_ITEMS || data.openBookings.length >= MAX_ITEMS) && (
-        <p className="text-sm text-amber-900">{S.live.truncated}</p>
+      {empty && (noFleet ? <EmptyState title={S.live.noFleetTitle} text={S.live.noFleet} /> : <EmptyState title={S.live.emptyTitle} text={S.live.empty} />)}
+      {data?.truncated && (
+        <p role="status" className="rounded-lg bg-amber-50 px-3 py-2 text-sm font-medium text-amber-900">{S.live.truncated}</p>
       )}
       {data && !empty && (
         <div className="grid gap-6 lg:grid-cols-2">
