@@ -167,6 +167,9 @@ export const S = {
     noBookings: 'No open bookings in view.',
     noPosition: 'No position',
     // A report refused for an impossible speed (PUT /api/crew/location 409): call the crew.
+    /** An ambulance that missed a job's answer deadline (decision 0012). */
+    notResponding: (minutes: number) =>
+      minutes < 1 ? 'Not responding: missed a job just now' : `Not responding: missed a job ${minutes} min ago`,
     positionDoubt: (kmh: number, minutes: number) =>
       `Check with the crew: their phone reports a place ${Math.round(kmh)} km/h away from this position${minutes >= 1 ? ` (for ${minutes} min)` : ''}`,
     available: 'Available',

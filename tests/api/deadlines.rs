@@ -148,6 +148,17 @@ async fn an_unanswered_emergency_moves_to_the_next_nearest_free_ambulance() {
     assert_eq!(first["status"], "ON_DUTY");
     assert!(first["notResponding"].is_string(), "{first}");
     assert_eq!(w.listed(&ambs[1]).await["status"], "ON_DUTY");
+    // The dispatcher's map shows the mark too.
+    let live = w.app.get("/api/admin/live", Some(&w.admin.token)).await;
+    live.assert_status(StatusCode::OK);
+    let shown = live.body["ambulances"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["id"] == ambs[0]["id"])
+        .expect("on the live map")
+        .clone();
+    assert_eq!(shown["notResponding"], first["notResponding"]);
     let open = w.open_alerts().await;
     assert_eq!(open.len(), 1, "{open:?}");
     assert_eq!(open[0]["kind"], "NOT_RESPONDING");

@@ -267,6 +267,9 @@ pub struct LiveAmbulance {
     /// Reports refused for an impossible speed since the shown position, if any:
     /// the dispatcher checks on the ambulance (its phone may be wrong, or it is).
     pub position_doubt: Option<PositionDoubt>,
+    /// Since when it has been out of the free pool for a missed answer deadline
+    /// (decision 0012); null otherwise.
+    pub not_responding: Option<Timestamp>,
 }
 
 /// `positionDoubt` of the live map: the latest refused report, the speed it implied,

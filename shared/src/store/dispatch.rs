@@ -308,6 +308,7 @@ fn live_row(item: AmbulanceItem, position: Position, doubt: Option<Doubt>) -> Li
         hospital_id: item.hospital_id,
         position: Some(position),
         position_doubt: doubt.map(PositionDoubt::from),
+        not_responding: item.not_responding,
     }
 }
 

@@ -12,13 +12,15 @@ afterEach(() => vi.unstubAllGlobals())
 const ago = (ms: number) => new Date(Date.now() - ms).toISOString()
 const live: Live = {
   ambulances: [
-    { id: 31, number: 'PB-31', type: 'BLS', status: 'ON_DUTY', hospitalId: 3, position: { latitude: 30.68, longitude: 74.32, at: ago(5000), stale: false, source: 'GPS' }, positionDoubt: null },
-    { id: 32, number: 'PB-32', type: 'ALS', status: 'AVAILABLE', hospitalId: 3, position: { latitude: 30.63, longitude: 74.3, at: null, stale: true, source: 'HOSPITAL' }, positionDoubt: null },
+    { id: 31, number: 'PB-31', type: 'BLS', status: 'ON_DUTY', hospitalId: 3, position: { latitude: 30.68, longitude: 74.32, at: ago(5000), stale: false, source: 'GPS' }, positionDoubt: null, notResponding: null },
+    { id: 32, number: 'PB-32', type: 'ALS', status: 'AVAILABLE', hospitalId: 3, position: { latitude: 30.63, longitude: 74.3, at: null, stale: true, source: 'HOSPITAL' }, positionDoubt: null, notResponding: null },
     {
       id: 33, number: 'PB-33', type: 'PTA', status: 'MAINTENANCE', hospitalId: 3,
       position: { latitude: 30.6, longitude: 74.2, at: ago(10 * 60_000), stale: true, source: 'GPS' },
       // Its phone says it is 111 km away, for 3 minutes now.
       positionDoubt: { latitude: 31.6, longitude: 74.2, at: ago(5000), since: ago(3 * 60_000 + 1000), speedKmh: 6658.4 },
+      // It let a job's answer deadline pass 2 minutes ago (decision 0012).
+      notResponding: ago(2 * 60_000 + 1000),
     },
   ],
   openBookings: [{ id: 12, bookingType: 'EMERGENCY', bookingStatus: 'ACTIVE', tripStage: 'EN_ROUTE', pickup: { latitude: 30.7, longitude: 74.31 }, ambulanceId: 31 }],
@@ -58,6 +60,7 @@ describe('AdminLivePage', () => {
     // A refused report tells the dispatcher to check, once, on its own ambulance.
     expect(ambulances.getByText('Check with the crew: their phone reports a place 6658 km/h away from this position (for 3 min)')).toBeInTheDocument()
     expect(ambulances.getAllByText(/^Check with the crew/)).toHaveLength(1)
+    expect(ambulances.getByText('Not responding: missed a job 2 min ago')).toBeInTheDocument()
     const bookings = within(screen.getByRole('region', { name: 'Open bookings in view (1)' }))
     expect(bookings.getByRole('link', { name: '#12' })).toHaveAttribute('href', '/bookings/12')
     expect(bookings.getByText('On the way to the pickup')).toBeInTheDocument()

@@ -42,7 +42,19 @@ export default function AdminLivePage() {
 
   const ambulanceColumns: Column<LiveAmbulance>[] = [
     { name: S.live.ambulanceCol, cell: (a) => <span className="font-medium">{a.number}</span> },
-    { name: S.live.statusCol, cell: (a) => <StatusBadge status={a.status} /> },
+    {
+      name: S.live.statusCol,
+      cell: (a) => (
+        <>
+          <StatusBadge status={a.status} />
+          {a.notResponding && (
+            <span className="mt-1 block font-medium text-red-800">
+              {S.live.notResponding(Math.floor((now - Date.parse(a.notResponding)) / 60_000))}
+            </span>
+          )}
+        </>
+      ),
+    },
     {
       name: S.live.positionCol,
       cell: (a) => (
