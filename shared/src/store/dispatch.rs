@@ -101,7 +101,7 @@ impl Store {
         };
         let (ambulance, hospital) =
             tokio::try_join!(ambulance, self.readable_hospital(booking.hospital_id))?;
-        Ok(Tracking::new(booking, hospital, ambulance))
+        Ok(Tracking::new(booking, hospital, ambulance, self.now()))
     }
 
     /// The dispatcher's map: ambulances shown inside `bbox` and open bookings with
