@@ -102,6 +102,23 @@ export const S = {
     AT_HOSPITAL: 'At the hospital',
     COMPLETED: 'Completed',
     CANCELLED: 'Cancelled',
+    REASSIGNED: 'Sent to another ambulance',
+  },
+  // A REASSIGNED step's detail: which ambulance the job left, and why.
+  reassigned: {
+    from: (number: string) => `From ${number}`,
+    NO_ANSWER: 'no answer from its crew',
+    MANUAL: 'moved by the dispatcher',
+  },
+  // The answer deadline (decision 0012), as the requester and family see it.
+  answer: {
+    movedFirst: (number: string) => `No answer from the first ambulance: sent to ${number}`,
+    movedMany: (missed: number, number: string) => `No answer from ${missed} ambulances: sent to ${number}`,
+    stillLooking: `Still looking for an ambulance: call ${emergency}`,
+    stillLookingText: 'No crew has accepted yet, and a dispatcher has been told. If you can, call now, or call a hospital near you:',
+    stillLookingFamily: 'No crew has accepted yet, and a dispatcher has been told. If you can, call now, or call a hospital:',
+    hospitalsHeading: 'Hospitals to call',
+    destination: '(the destination)',
   },
   // The crew's one big button, by what it does next.
   crewMoves: {
@@ -255,6 +272,12 @@ export const S = {
     statusFailed: 'Failed to change the ambulance status',
     statusChanged: 'Ambulance status changed.',
     onDutyIdle: 'On duty without a job: set it Available when you are ready for the next one.',
+    // The answer deadline (decision 0012), as the crew sees it.
+    answerWithin: (left: string) => `Answer within ${left}`,
+    answerHint: 'Accept the job, or it moves to another ambulance.',
+    answerLate: 'Time is up: this job may move to another ambulance. Accept now if you can.',
+    missed: 'You missed a job. Tap Available to take jobs again.',
+    missedText: 'No new jobs come to this ambulance until you do.',
     sharing: {
       unsupported: 'This phone cannot share its location.',
       denied: 'Location is off: allow location access so that dispatch and the patient can see the ambulance.',

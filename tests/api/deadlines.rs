@@ -652,3 +652,82 @@ async fn one_booking_that_does_not_read_holds_up_no_other() {
     assert_eq!(open.len(), 1);
     assert_ne!(open[0]["bookingId"], mine["id"]);
 }
+
+/// The requester's tracking view and the family's link follow the answer deadline:
+/// a move shows as REASSIGNED (from whom, why) with the new ambulance and deadline;
+/// once the clock has given up (15 s past `answerBy`, nobody free) both say
+/// `stillLooking`, until a crew accepts.
+#[tokio::test]
+async fn the_track_and_share_views_show_moves_and_still_looking() {
+    let (w, _, crews) = fleet(&["AMB-01", "AMB-02"]).await;
+    let (user, booking) = w.sos("caller").await;
+    let id = &booking["id"];
+    let share = w
+        .app
+        .post(
+            &format!("/api/booking/{id}/share"),
+            Some(&user.token),
+            json!({}),
+        )
+        .await;
+    share.assert_status(StatusCode::CREATED);
+    let token = share.body["token"].as_str().unwrap().to_owned();
+    let views = || async {
+        let track = w
+            .app
+            .get(&format!("/api/booking/{id}/track"), Some(&user.token))
+            .await;
+        track.assert_status(StatusCode::OK);
+        let shared = w
+            .app
+            .get(&format!("/api/booking/shared/{token}"), None)
+            .await;
+        shared.assert_status(StatusCode::OK);
+        [track.body, shared.body]
+    };
+
+    for v in views().await {
+        assert_eq!(v["answerBy"], booking["answerBy"], "{v}");
+        assert_eq!(v["stillLooking"], false, "{v}");
+    }
+
+    // The first crew does not answer: the job moves, and both views say so.
+    w.later(PAST_EMERGENCY);
+    assert_eq!(w.sweep().await.moved, 1);
+    for v in views().await {
+        assert_eq!(v["ambulance"]["number"], "AMB-02", "{v}");
+        let last = v["timeline"].as_array().unwrap().last().unwrap().clone();
+        assert_eq!(
+            last,
+            json!({"stage": "REASSIGNED", "at": last["at"], "fromAmbulance": "AMB-01",
+                   "reason": "NO_ANSWER"}),
+        );
+        assert!(v["answerBy"].as_str().unwrap() > booking["answerBy"].as_str().unwrap());
+        assert_eq!(v["stillLooking"], false, "{v}");
+    }
+
+    // Nor does the second, and nobody else is free: the clock alerts and leaves it.
+    w.later(PAST_EMERGENCY);
+    let report = w.sweep().await;
+    assert_eq!((report.moved, report.alerted), (0, 1), "{report:?}");
+    for v in views().await {
+        assert_eq!(v["stillLooking"], false, "a second past: not yet {v}");
+    }
+    w.later(time::Duration::seconds(15));
+    for v in views().await {
+        assert_eq!(v["stillLooking"], true, "{v}");
+        assert!(v["answerBy"].is_string(), "the past deadline stays: {v}");
+    }
+
+    // The second crew answers late after all: nothing is awaited any more.
+    w.accept(&crews[1], &booking)
+        .await
+        .assert_status(StatusCode::OK);
+    for v in views().await {
+        assert_eq!(
+            (&v["stillLooking"], &v["answerBy"]),
+            (&json!(false), &Value::Null),
+            "{v}"
+        );
+    }
+}

@@ -283,6 +283,7 @@ async fn a_shared_link_shows_the_trip_and_nothing_personal() {
     let allowed = [
         "address",
         "ambulance",
+        "answerBy",
         "at",
         "bookingStatus",
         "etaMinutes",
@@ -295,6 +296,7 @@ async fn a_shared_link_shows_the_trip_and_nothing_personal() {
         "source",
         "stage",
         "stale",
+        "stillLooking",
         "timeline",
         "tripStage",
         "type",

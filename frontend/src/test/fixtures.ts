@@ -82,6 +82,8 @@ export const tracking = (overrides: Partial<Tracking> = {}): Tracking => ({
   ambulance: { id: 31, number: 'PB-31', type: 'ALS', contactInfo: '+91 98140 00031', position: { latitude: 30.68, longitude: 74.32, at: ago(10_000), stale: false, source: 'GPS' } },
   etaMinutes: 7,
   distanceKm: 2.4,
+  answerBy: null,
+  stillLooking: false,
   // The requester may still cancel while the ambulance is on its way (the server says so).
   moves: ['CANCELLED'],
   ...overrides,
@@ -89,7 +91,7 @@ export const tracking = (overrides: Partial<Tracking> = {}): Tracking => ({
 
 /** GET /booking/shared/{token}: what the family's link shows of `tracking()`. */
 export function sharedTrip(overrides: Partial<SharedTrip> = {}): SharedTrip {
-  const { bookingStatus, tripStage, timeline, ambulance, hospital, etaMinutes } = tracking()
+  const { bookingStatus, tripStage, timeline, ambulance, hospital, etaMinutes, answerBy, stillLooking } = tracking()
   return {
     bookingStatus,
     tripStage,
@@ -97,6 +99,8 @@ export function sharedTrip(overrides: Partial<SharedTrip> = {}): SharedTrip {
     ambulance: { number: ambulance.number, type: ambulance.type, position: ambulance.position },
     hospital: { name: hospital.name, address: hospital.address, latitude: hospital.latitude, longitude: hospital.longitude },
     etaMinutes,
+    answerBy,
+    stillLooking,
     ...overrides,
   }
 }

@@ -2,6 +2,7 @@
 //! tracking view with its ETA, and the live map's box and rows (docs/decisions/0007-dispatch-data.md).
 
 use serde::{Deserialize, Serialize};
+use time::{Duration, OffsetDateTime};
 
 use super::{
     ambulance::{AmbulanceStatus, AmbulanceType},
@@ -30,6 +31,10 @@ pub struct Tracking {
     pub ambulance: TrackedAmbulance,
     pub eta_minutes: Option<u32>,
     pub distance_km: Option<f64>,
+    /// While the crew has yet to accept: when they must have (the booking's own).
+    pub answer_by: Option<Timestamp>,
+    /// The requester's cue to call for help themselves: see [`still_looking`].
+    pub still_looking: bool,
 }
 
 /// The destination: as named at booking time; its point and phone while it exists.
@@ -77,13 +82,16 @@ pub fn follows_the_ambulance(status: BookingStatus) -> bool {
 impl Tracking {
     /// A booking's tracking view from the booking, its hospital as it is now
     /// (`None`: removed) and its ambulance as it is now (`None`: removed, or not
-    /// read). [`follows_the_ambulance`] decides here too: for a final booking
-    /// `ambulance` is dropped, so no caller can show where it went next.
+    /// read), at the store's time `now`. [`follows_the_ambulance`] decides here too:
+    /// for a final booking `ambulance` is dropped, so no caller can show where it
+    /// went next.
     pub fn new(
         booking: Booking,
         hospital: Option<Hospital>,
         ambulance: Option<AmbulanceNow>,
+        now: OffsetDateTime,
     ) -> Tracking {
+        let still_looking = still_looking(&booking, now);
         let now = ambulance.filter(|_| follows_the_ambulance(booking.booking_status));
         let (contact_info, position) = now.map_or((None, None), |a| (a.contact_info, a.position));
         let point = hospital.as_ref().map(|h| (h.latitude, h.longitude));
@@ -118,8 +126,26 @@ impl Tracking {
             },
             eta_minutes: eta.map(|e| e.eta_minutes),
             distance_km: eta.map(|e| e.distance_km),
+            answer_by: booking.answer_by,
+            still_looking,
         }
     }
+}
+
+/// How long past `answerBy` a job may still be waiting on its crew before the
+/// requester is told nobody has answered: the clock sweeps every 5 s, so by then it
+/// has either moved the job (a new `answerBy`) or left it and alerted a dispatcher
+/// (UNANSWERED; the booking keeps its past `answerBy`).
+pub const STILL_LOOKING_AFTER: Duration = Duration::seconds(15);
+
+/// Whether the requester should be told "still looking for an ambulance": the
+/// booking still awaits its crew's answer (PENDING, or ACTIVE at DISPATCHED) and its
+/// `answerBy` passed more than [`STILL_LOOKING_AFTER`] before `now`.
+pub fn still_looking(booking: &Booking, now: OffsetDateTime) -> bool {
+    let Some(answer_by) = booking.answer_by else {
+        return false;
+    };
+    booking.progress().awaits_answer() && now - answer_by.get() > STILL_LOOKING_AFTER
 }
 
 /// The ETA the tracking view shows: from a fresh live position to the pickup while
@@ -418,6 +444,7 @@ mod tests {
                 booking(status, stage),
                 Some(hospital.clone()),
                 Some(now.clone()),
+                OffsetDateTime::now_utc(),
             )
         };
         // Open: followed, with the ETA.
@@ -446,6 +473,47 @@ mod tests {
         }
         assert!(follows_the_ambulance(BookingStatus::Pending));
         assert!(follows_the_ambulance(BookingStatus::Active));
+    }
+
+    #[test]
+    fn still_looking_once_the_answer_is_15_s_late_while_nobody_accepted() {
+        let due = Timestamp::parse("2026-01-01T00:01:00.000Z").unwrap();
+        let at = |secs: i64| due.get() + Duration::seconds(secs);
+        let waiting = |status, stage| {
+            let mut b = booking(status, stage);
+            b.answer_by = Some(due);
+            b
+        };
+        for (status, stage) in [("PENDING", None), ("ACTIVE", Some("DISPATCHED"))] {
+            let b = waiting(status, stage);
+            assert!(!still_looking(&b, at(-30)), "{status}: not due yet");
+            assert!(
+                !still_looking(&b, at(5)),
+                "{status}: the clock has not swept"
+            );
+            assert!(
+                !still_looking(&b, at(15)),
+                "{status}: exactly 15 s is not past"
+            );
+            assert!(still_looking(&b, at(16)), "{status}");
+            assert!(still_looking(&b, at(3600)), "{status}: left with an alert");
+        }
+        // Accepted, or final: the crew answered or it no longer matters.
+        for (status, stage) in [
+            ("ACTIVE", Some("EN_ROUTE")),
+            ("COMPLETED", Some("AT_HOSPITAL")),
+            ("CANCELLED", None),
+        ] {
+            assert!(!still_looking(&waiting(status, stage), at(60)), "{status}");
+        }
+        // No deadline at all.
+        assert!(!still_looking(&booking("PENDING", None), at(60)));
+        // The view carries both.
+        let t = Tracking::new(waiting("PENDING", None), None, None, at(20));
+        assert_eq!((t.answer_by, t.still_looking), (Some(due), true));
+        let json = serde_json::to_value(&t).unwrap();
+        assert_eq!(json["answerBy"], "2026-01-01T00:01:00.000Z");
+        assert_eq!(json["stillLooking"], true);
     }
 
     #[test]

@@ -17,7 +17,10 @@ use super::{
     hospital::Hospital,
     position::Position,
 };
-use crate::{error::ApiError, types::Id};
+use crate::{
+    error::ApiError,
+    types::{Id, Timestamp},
+};
 
 /// The body of `POST /api/booking/emergency`: where (the phone's position; absent,
 /// the profile's location), optionally which type of ambulance, and whatever is
@@ -139,6 +142,9 @@ pub struct SharedTrip {
     pub ambulance: SharedAmbulance,
     pub hospital: SharedHospital,
     pub eta_minutes: Option<u32>,
+    /// As in the tracking view: family see the same "no answer yet" cues.
+    pub answer_by: Option<Timestamp>,
+    pub still_looking: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -175,6 +181,8 @@ impl From<Tracking> for SharedTrip {
                 longitude: t.hospital.longitude,
             },
             eta_minutes: t.eta_minutes,
+            answer_by: t.answer_by,
+            still_looking: t.still_looking,
         }
     }
 }
@@ -246,7 +254,7 @@ mod tests {
                          "longitude": 74.3, "contactInfo": "+91 111"},
             "ambulance": {"id": 4, "number": "PB-1", "type": "ALS", "contactInfo": "+91 222",
                           "position": null},
-            "etaMinutes": 6, "distanceKm": 2.5
+            "etaMinutes": 6, "distanceKm": 2.5, "answerBy": null, "stillLooking": false
         }))
         .unwrap();
         let shared = serde_json::to_value(SharedTrip::from(tracking)).unwrap();
@@ -257,7 +265,7 @@ mod tests {
                 "timeline": [{"stage": "ACTIVE", "at": "2026-03-04T05:00:00.000Z"}],
                 "ambulance": {"number": "PB-1", "type": "ALS", "position": null},
                 "hospital": {"name": "Civil", "address": "1 Road", "latitude": 30.6, "longitude": 74.3},
-                "etaMinutes": 6
+                "etaMinutes": 6, "answerBy": null, "stillLooking": false
             })
         );
     }

@@ -104,7 +104,7 @@ impl Store {
         };
         let (ambulance, hospital) =
             tokio::try_join!(ambulance, self.readable_hospital(booking.hospital_id))?;
-        Ok(Tracking::new(booking, hospital, ambulance))
+        Ok(Tracking::new(booking, hospital, ambulance, self.now()))
     }
 
     /// The dispatcher's map: the ambulances shown inside `bbox` and the open

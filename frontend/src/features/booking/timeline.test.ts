@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { TimelineEntry, TripStage } from '@/lib/types'
-import { timelineRows } from './timeline'
+import { timelineRows, timelineRowsWithMoves } from './timeline'
 
 const at = (m: number) => `2026-03-01T10:${String(m).padStart(2, '0')}:00Z`
 /** A trip from its status, its stage and its timeline written as "PENDING@0 ACTIVE@2". */
@@ -34,4 +34,36 @@ describe('timelineRows', () => {
     ['an ACTIVE booking from before the stages: confirmed now', trip('ACTIVE', null, 'PENDING@0'),
       'PENDING:done@00 ACTIVE:current COMPLETED:todo'],
   ])('%s', (_, t, expected) => expect(rows(t)).toBe(expected))
+})
+
+describe('timelineRowsWithMoves', () => {
+  /** Like `trip`, with "REASSIGNED@m" entries moved from AMB-01 for want of an answer. */
+  const moved = (bookingStatus: string, tripStage: TripStage | null, timeline: string) => {
+    const t = trip(bookingStatus, tripStage, timeline)
+    return { ...t, timeline: t.timeline.map((e): TimelineEntry => (e.stage === 'REASSIGNED' ? { ...e, fromAmbulance: 'AMB-01', reason: 'NO_ANSWER' } : e)) }
+  }
+  const movedRows = (t: ReturnType<typeof trip>) =>
+    timelineRowsWithMoves(t)
+      .map((r) => `${r.stage}:${r.state}${r.at ? `@${r.at.slice(14, 16)}` : ''}`)
+      .join(' ')
+
+  it.each([
+    ['waiting on the new crew: the move, then "assigned" now, at the move', moved('ACTIVE', 'DISPATCHED', 'PENDING@0 ACTIVE@0 DISPATCHED@0 REASSIGNED@1'),
+      'PENDING:done@00 REASSIGNED:done@01 DISPATCHED:current@01 EN_ROUTE:todo AT_PICKUP:todo TO_HOSPITAL:todo AT_HOSPITAL:todo COMPLETED:todo'],
+    ['moved twice', moved('ACTIVE', 'DISPATCHED', 'PENDING@0 ACTIVE@0 DISPATCHED@0 REASSIGNED@1 REASSIGNED@2'),
+      'PENDING:done@00 REASSIGNED:done@01 REASSIGNED:done@02 DISPATCHED:current@02 EN_ROUTE:todo AT_PICKUP:todo TO_HOSPITAL:todo AT_HOSPITAL:todo COMPLETED:todo'],
+    ['accepted after the move: the move between assigned and on the way', moved('ACTIVE', 'EN_ROUTE', 'PENDING@0 ACTIVE@0 DISPATCHED@0 REASSIGNED@1 EN_ROUTE@3'),
+      'PENDING:done@00 DISPATCHED:done@00 REASSIGNED:done@01 EN_ROUTE:current@03 AT_PICKUP:todo TO_HOSPITAL:todo AT_HOSPITAL:todo COMPLETED:todo'],
+    ['a pending booking moved by a dispatcher: after "requested"', moved('PENDING', null, 'PENDING@0 REASSIGNED@3'),
+      'PENDING:current@00 REASSIGNED:done@03 DISPATCHED:todo EN_ROUTE:todo AT_PICKUP:todo TO_HOSPITAL:todo AT_HOSPITAL:todo COMPLETED:todo'],
+    ['cancelled after a move', moved('CANCELLED', 'DISPATCHED', 'PENDING@0 ACTIVE@0 DISPATCHED@0 REASSIGNED@1 CANCELLED@4'),
+      'PENDING:done@00 DISPATCHED:done@00 REASSIGNED:done@01 CANCELLED:current@04'],
+    ['no move: the same rows as timelineRows', trip('ACTIVE', 'EN_ROUTE', 'PENDING@0 ACTIVE@1 DISPATCHED@1 EN_ROUTE@3'),
+      'PENDING:done@00 DISPATCHED:done@01 EN_ROUTE:current@03 AT_PICKUP:todo TO_HOSPITAL:todo AT_HOSPITAL:todo COMPLETED:todo'],
+  ])('%s', (_, t, expected) => expect(movedRows(t)).toBe(expected))
+
+  it('keeps where the job came from and why', () => {
+    const [, move] = timelineRowsWithMoves(moved('ACTIVE', 'DISPATCHED', 'PENDING@0 ACTIVE@0 DISPATCHED@0 REASSIGNED@1'))
+    expect(move).toEqual({ stage: 'REASSIGNED', at: at(1), state: 'done', fromAmbulance: 'AMB-01', reason: 'NO_ANSWER' })
+  })
 })

@@ -8,6 +8,33 @@ export interface TimelineRow {
   /** When it was reached; null for a step still to come. */
   at: string | null
   state: StepState
+  /** REASSIGNED only: the ambulance the job left, and why. */
+  fromAmbulance?: string
+  reason?: TimelineEntry['reason']
+}
+
+/** The REASSIGNED entries, oldest first: each time the job moved to another ambulance. */
+export const reassignments = (timeline: readonly TimelineEntry[] | undefined) => (timeline ?? []).filter((e) => e.stage === 'REASSIGNED')
+
+/**
+ * The trip's steps with each move to another ambulance (REASSIGNED) among them, by time.
+ * While the job waits on its new crew (DISPATCHED), the moves come before that step,
+ * which then shows when the current ambulance got the job: the last move.
+ */
+export function timelineRowsWithMoves(trip: Parameters<typeof timelineRows>[0]): TimelineRow[] {
+  const rows = timelineRows(trip)
+  for (const move of reassignments(trip.timeline)) {
+    const row: TimelineRow = { stage: 'REASSIGNED', at: move.at, state: 'done', fromAmbulance: move.fromAmbulance, reason: move.reason }
+    const before = rows.findIndex(
+      (r) => r.state === 'todo' || (r.at !== null && r.at > move.at) || (r.state === 'current' && r.stage === 'DISPATCHED'),
+    )
+    if (before < 0) rows.push(row)
+    else rows.splice(before, 0, row)
+  }
+  const current = rows.findIndex((r) => r.state === 'current')
+  const previous = rows[current - 1]
+  if (rows[current]?.stage === 'DISPATCHED' && previous?.stage === 'REASSIGNED') rows[current] = { ...rows[current]!, at: previous.at }
+  return rows
 }
 
 /**

@@ -3,7 +3,7 @@ import { act, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { saveSession } from '@/lib/session'
-import { demoUser, sharedTrip as shared } from '@/test/fixtures'
+import { demoUser, hospital, sharedTrip as shared } from '@/test/fixtures'
 import { elapse, fakeClock } from '@/test/clock'
 import { json, LAZY_MAP, renderRoutes, routeFetch, type FetchCall } from '@/test/render'
 import { TRACK_POLL_MS } from '../api/track'
@@ -105,5 +105,43 @@ describe('SharedTrackingPage', () => {
     fail = false
     await userEvent.click(screen.getByRole('button', { name: 'Try again' }))
     expect(await screen.findByText('About 7 min')).toBeInTheDocument()
+  })
+
+  it('after a move: says no answer came and where the job went, never undefined', async () => {
+    const timeline = [
+      { stage: 'PENDING' as const, at: '2026-03-01T09:30:00Z' },
+      { stage: 'REASSIGNED' as const, at: '2026-03-01T09:31:00Z', fromAmbulance: 'AMB-01', reason: 'NO_ANSWER' as const },
+    ]
+    open({ 'GET /booking/shared/tok-1': () => json(200, shared({ bookingStatus: 'ACTIVE', tripStage: 'DISPATCHED', timeline, ambulance: { ...shared().ambulance, number: 'AMB-07' } })) })
+    expect(await screen.findByText('No answer from the first ambulance: sent to AMB-07')).toBeInTheDocument()
+    expect(screen.queryByText(/Still looking/)).not.toBeInTheDocument()
+    expect(document.body.textContent).not.toMatch(/undefined|NaN/)
+  })
+
+  it('still looking: the emergency number, and hospitals near the destination with their phones', async () => {
+    const nearest = [{ ...hospital(3, 'City Hospital', 0), contactInfo: '+91 100 200' }, { ...hospital(4, 'Rural Clinic', 3.4), contactInfo: '+91 100 400' }]
+    const { calls } = open({
+      'GET /booking/shared/tok-1': () => json(200, shared({ tripStage: 'DISPATCHED', stillLooking: true, answerBy: '2026-03-01T09:31:00Z' })),
+      'GET /hospitals/nearest': () => json(200, nearest),
+    })
+    const box = within((await screen.findByRole('heading', { name: 'Still looking for an ambulance: call 911' })).closest('section')!)
+    expect(box.getByText(/a dispatcher has been told. If you can, call now, or call a hospital:/)).toBeInTheDocument()
+    expect(box.getByRole('link', { name: 'Call 911' })).toHaveAttribute('href', 'tel:911')
+    expect(await box.findByRole('link', { name: /^Call \+91 100 400\s*, Rural Clinic$/ })).toHaveAttribute('href', 'tel:+91100400')
+    expect(box.getByText('(the destination)')).toBeInTheDocument()
+    // The link knows no pickup: the search is around the destination, and no distance is shown from it.
+    const near = calls.find((c) => c.path === '/hospitals/nearest')!
+    expect([near.query.get('lat'), near.query.get('lng')]).toEqual(['30.63', '74.3'])
+    expect(box.queryByText(/km/)).not.toBeInTheDocument()
+  })
+
+  it('still looking, nothing found: the destination alone, without a phone the link does not carry', async () => {
+    open({
+      'GET /booking/shared/tok-1': () => json(200, shared({ tripStage: 'DISPATCHED', stillLooking: true })),
+      'GET /hospitals/nearest': () => json(500, { message: 'boom' }),
+    })
+    const box = within((await screen.findByRole('heading', { name: /^Still looking/ })).closest('section')!)
+    expect(box.getByText('City Hospital')).toBeInTheDocument()
+    expect(box.getByText('No phone number on record.')).toBeInTheDocument()
   })
 })

@@ -9,6 +9,7 @@ import { ambulanceTypeLabel } from '@/lib/format'
 import { S } from '@/strings'
 import { useSharedTrip } from '../api/share'
 import { useTripFreshness } from '../api/track'
+import { MovedNotice, StillLooking } from '../components/AnswerNotices'
 import { Arrival } from '../components/Arrival'
 import { isOpen, tripLabel } from '../status'
 
@@ -49,6 +50,9 @@ export default function SharedTrackingPage() {
           {S.tracking.ambulance} <span className="whitespace-nowrap">{t.ambulance.number}</span> ({ambulanceTypeLabel[t.ambulance.type] ?? t.ambulance.type})
         </p>
       </div>
+      {/* The family's link has no pickup: the hospitals to call are those near the destination. */}
+      {t.stillLooking && <StillLooking near={t.hospital} destination={t.hospital} family />}
+      <MovedNotice trip={t} />
       {open && <LastUpdated updatedAt={trip.dataUpdatedAt} failing={trip.isError} />}
       <Suspense fallback={<div role="status" className="h-72 animate-pulse rounded-xl bg-slate-100 md:h-96">{S.mapLoading}</div>}>
         <TrackingMap trip={t} fresh={fresh} label={open ? S.sharedTrip.mapLabel : S.sharedTrip.mapLabelEnded} />

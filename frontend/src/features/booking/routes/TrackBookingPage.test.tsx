@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { ApiError } from '@/lib/api'
 import { saveSession } from '@/lib/session'
-import { adminUser, ago, demoUser, tracking as trip } from '@/test/fixtures'
+import { adminUser, ago, demoUser, hospital, tracking as trip } from '@/test/fixtures'
 import { elapse, fakeClock } from '@/test/clock'
 import { stubNavigator } from '@/test/geolocation'
 import { json, LAZY_MAP, renderRoutes, routeFetch, type FetchCall } from '@/test/render'
@@ -304,6 +304,109 @@ describe('TrackBookingPage', () => {
     // The patient's details and the family's link are the requester's to give.
     expect(screen.queryByRole('region', { name: /^Patient details/ })).not.toBeInTheDocument()
     expect(screen.queryByRole('region', { name: 'Share tracking' })).not.toBeInTheDocument()
+  })
+})
+
+/** Waiting on the crew of AMB-07 since the job left AMB-01, which did not answer. */
+const afterAMove = (overrides: Parameters<typeof trip>[0] = {}) =>
+  trip({
+    bookingStatus: 'ACTIVE',
+    tripStage: 'DISPATCHED',
+    timeline: [
+      { stage: 'PENDING', at: '2026-03-01T09:30:00Z' },
+      { stage: 'ACTIVE', at: '2026-03-01T09:30:00Z' },
+      { stage: 'DISPATCHED', at: '2026-03-01T09:30:00Z' },
+      { stage: 'REASSIGNED', at: '2026-03-01T09:31:00Z', fromAmbulance: 'AMB-01', reason: 'NO_ANSWER' },
+    ],
+    ambulance: { ...trip().ambulance, number: 'AMB-07' },
+    answerBy: new Date(Date.now() + 50_000).toISOString(),
+    ...overrides,
+  })
+
+describe('TrackBookingPage: the answer deadline', () => {
+  it('after a move: says no answer came and where the job went, and the timeline shows the move', async () => {
+    open({ 'GET /booking/12/track': () => json(200, afterAMove()) })
+    expect(await screen.findByText('No answer from the first ambulance: sent to AMB-07')).toBeInTheDocument()
+    const steps = within(screen.getByRole('region', { name: 'Trip timeline' })).getAllByRole('listitem')
+    expect(steps.map((s) => s.textContent)).toEqual([
+      expect.stringMatching(/^Requested/),
+      expect.stringMatching(/^Sent to another ambulanceFrom AMB-01: no answer from its crew/),
+      expect.stringMatching(/^Ambulance assignedNow/),
+      'On the way to the pickup',
+      'At the pickup',
+      'On the way to the hospital',
+      'At the hospital',
+      'Completed',
+    ])
+    expect(screen.queryByText(/Still looking/)).not.toBeInTheDocument()
+    expect(document.body.textContent).not.toMatch(/undefined|null|NaN/)
+  })
+
+  it('two misses, a dispatcher move, and a move with nothing said about it never print undefined', async () => {
+    const timeline = [
+      ...afterAMove().timeline,
+      { stage: 'REASSIGNED' as const, at: '2026-03-01T09:32:00Z', fromAmbulance: 'AMB-02', reason: 'NO_ANSWER' as const },
+      { stage: 'REASSIGNED' as const, at: '2026-03-01T09:33:00Z', fromAmbulance: 'AMB-03', reason: 'MANUAL' as const },
+      { stage: 'REASSIGNED' as const, at: '2026-03-01T09:34:00Z' },
+    ]
+    open({ 'GET /booking/12/track': () => json(200, afterAMove({ timeline })) })
+    expect(await screen.findByText('No answer from 2 ambulances: sent to AMB-07')).toBeInTheDocument()
+    const region = within(screen.getByRole('region', { name: 'Trip timeline' }))
+    expect(region.getAllByText('Sent to another ambulance')).toHaveLength(4)
+    expect(region.getByText('From AMB-03: moved by the dispatcher')).toBeInTheDocument()
+    expect(document.body.textContent).not.toMatch(/undefined|null|NaN/)
+  })
+
+  it('a dispatcher move alone says nothing about a missed answer', async () => {
+    const timeline = afterAMove().timeline.map((e) => (e.stage === 'REASSIGNED' ? { ...e, reason: 'MANUAL' as const } : e))
+    open({ 'GET /booking/12/track': () => json(200, afterAMove({ timeline })) })
+    expect(await screen.findByText('From AMB-01: moved by the dispatcher')).toBeInTheDocument()
+    expect(screen.queryByText(/No answer from/)).not.toBeInTheDocument()
+  })
+
+  it('still looking: call the emergency number, or one of the 3 hospitals nearest the pickup', async () => {
+    const nearest = [
+      { ...hospital(3, 'City Hospital', 1.2), contactInfo: '+91 100 200' },
+      { ...hospital(4, 'Rural Clinic', 3.4), contactInfo: '+91 100 400' },
+      { ...hospital(5, 'Far Hospital', 8), contactInfo: null },
+    ]
+    const { calls } = open({
+      'GET /booking/12/track': () => json(200, afterAMove({ stillLooking: true, answerBy: ago(20_000) })),
+      'GET /hospitals/nearest': () => json(200, nearest),
+    })
+    const box = within((await screen.findByRole('heading', { name: 'Still looking for an ambulance: call 911' })).closest('section')!)
+    expect(box.getByRole('link', { name: 'Call 911' })).toHaveAttribute('href', 'tel:911')
+    expect(await box.findByText('Rural Clinic')).toBeInTheDocument()
+    const near = calls.find((c) => c.path === '/hospitals/nearest')!
+    expect([near.query.get('lat'), near.query.get('lng'), near.query.get('limit')]).toEqual(['30.7', '74.31', '3'])
+    expect(box.getByRole('link', { name: /^Call \+91 100 400\s*, Rural Clinic$/ })).toHaveAttribute('href', 'tel:+91100400')
+    expect(box.getByRole('link', { name: /^Call \+91 100 200\s*, City Hospital$/ })).toBeInTheDocument()
+    expect(box.getByText('(the destination)')).toBeInTheDocument()
+    expect(box.getByText('No phone number on record.')).toBeInTheDocument()
+    // The move is still told beside it.
+    expect(screen.getByText('No answer from the first ambulance: sent to AMB-07')).toBeInTheDocument()
+  })
+
+  it('still looking with no hospital found: the destination hospital and its phone', async () => {
+    open({
+      'GET /booking/12/track': () => json(200, afterAMove({ stillLooking: true, timeline: afterAMove().timeline.slice(0, 3) })),
+      'GET /hospitals/nearest': () => json(200, []),
+    })
+    const box = within((await screen.findByRole('heading', { name: 'Still looking for an ambulance: call 911' })).closest('section')!)
+    expect(box.getByText('City Hospital')).toBeInTheDocument()
+    expect(box.getByRole('link', { name: /^Call \+91 100 200\s*, City Hospital$/ })).toHaveAttribute('href', 'tel:+91100200')
+    expect(screen.queryByText(/No answer from/)).not.toBeInTheDocument()
+  })
+
+  it('no longer looking once the server says so: the box goes at the next update', async () => {
+    fakeClock()
+    let answer = afterAMove({ stillLooking: true })
+    open({ 'GET /booking/12/track': () => json(200, answer), 'GET /hospitals/nearest': () => json(200, []) })
+    expect(await screen.findByRole('heading', { name: /^Still looking/ })).toBeInTheDocument()
+    answer = afterAMove({ stillLooking: false, tripStage: 'EN_ROUTE', answerBy: null })
+    await elapse(TRACK_POLL_MS)
+    await act(async () => {})
+    expect(screen.queryByRole('heading', { name: /^Still looking/ })).not.toBeInTheDocument()
   })
 })
 

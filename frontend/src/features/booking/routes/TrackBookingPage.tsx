@@ -14,13 +14,14 @@ import { useFlash } from '@/lib/useFlash'
 import { S } from '@/strings'
 import { useCancelBooking } from '../api/bookings'
 import { useTracking, useTripFreshness } from '../api/track'
+import { MovedNotice, StillLooking } from '../components/AnswerNotices'
 import { Arrival } from '../components/Arrival'
 import { BookingTypeBadge } from '../components/BookingTypeBadge'
 import { PatientDetailsForm } from '../components/PatientDetailsForm'
 import { ShareTracking } from '../components/ShareTracking'
 import { TripTimeline } from '../components/TripTimeline'
 import { isOpen, mayCancel, tripLabel } from '../status'
-import { timelineRows } from '../timeline'
+import { timelineRowsWithMoves } from '../timeline'
 
 const TrackingMap = lazy(() => import('../components/TrackingMap'))
 
@@ -84,6 +85,9 @@ function Track({ id, back, admin }: { id: number; back: ReactNode; admin: boolea
           <StatusBadge status={t.bookingStatus} />
         </div>
       </div>
+      {/* No crew answered and the clock gave up: the requester calls for help too. */}
+      {t.stillLooking && <StillLooking near={t.pickup ?? t.hospital} destination={t.hospital} />}
+      <MovedNotice trip={t} />
       {dispatched && coming && (
         <Alert tone="success">
           <span className="font-semibold">{S.emergency.dispatched}</span> {!admin && t.bookingType === 'EMERGENCY' && S.emergency.dispatchedPatient}
@@ -136,7 +140,7 @@ function Track({ id, back, admin }: { id: number; back: ReactNode; admin: boolea
         {/* Under the map on a wide screen; last on a phone, after what to do now. */}
         <section aria-labelledby="timeline-heading" className="card p-5 lg:col-start-1 lg:self-start">
           <h2 id="timeline-heading" className="mb-4 font-semibold">{S.tracking.timeline}</h2>
-          <TripTimeline rows={timelineRows(t)} />
+          <TripTimeline rows={timelineRowsWithMoves(t)} />
         </section>
       </div>
       {confirming && (

@@ -1,5 +1,6 @@
 import { lazy, Suspense, type ReactNode } from 'react'
 import { Icon } from '@/components/Icon'
+import { useNow } from '@/components/LiveClock'
 import { BookingTypeBadge, patientLine, tripLabel } from '@/features/booking'
 import type { Booking, Position } from '@/lib/types'
 import { formatCoord, telHref } from '@/lib/format'
@@ -44,7 +45,7 @@ export function JobCard({ job, position, action }: { job: Booking; position: Pos
   const who = patientLine(patient)
 
   return (
-    <section aria-labelledby="job-heading" className="card overflow-hidden">
+    <section aria-labelledby="job-heading" className="card overflow-clip">
       <div className={`px-4 py-3 text-white ${emergency ? 'bg-brand-700' : 'bg-slate-800'}`}>
         <div className="flex items-center justify-between gap-3">
           <h2 id="job-heading" className="text-lg font-bold">{S.crew.jobHeading(job.id)}</h2>
@@ -52,7 +53,8 @@ export function JobCard({ job, position, action }: { job: Booking; position: Pos
         </div>
         <p className="text-sm font-medium">{tripLabel(job)}</p>
       </div>
-      <div className="space-y-4 p-4">
+      {/* isolate: the map's panes (Leaflet's z-index 400+) stay under the sticky footer. */}
+      <div className="isolate space-y-4 p-4">
         <Part title={S.crew.patient}>
           {who.known ? (
             <>
@@ -101,8 +103,42 @@ export function JobCard({ job, position, action }: { job: Booking; position: Pos
           )}
         </Part>
       </div>
-      {/* The one next move stays in reach at the bottom of a phone's screen. */}
-      <div className="sticky bottom-0 border-t border-slate-200 bg-white/95 p-4 backdrop-blur">{action}</div>
+      {/* The one next move stays in reach at the bottom of a phone's screen, with the time left to
+          take it (overflow-clip on the card, not hidden: hidden would stop the sticky). */}
+      <div className="sticky bottom-0 z-10 space-y-3 border-t border-slate-200 bg-white/95 p-4 backdrop-blur">
+        {job.answerBy && awaitsAnswer(job) && <AnswerCountdown answerBy={job.answerBy} />}
+        {action}
+      </div>
     </section>
+  )
+}
+
+/** The crew has yet to accept (PENDING, or ACTIVE at DISPATCHED): the answer deadline runs. */
+const awaitsAnswer = (job: Booking) => job.bookingStatus === 'PENDING' || (job.bookingStatus === 'ACTIVE' && job.tripStage === 'DISPATCHED')
+
+/** "0:42": whole seconds left, rounded up so 0:00 shows only once the time is up. */
+function formatLeft(ms: number): string {
+  const secs = Math.max(0, Math.ceil(ms / 1000))
+  return `${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, '0')}`
+}
+
+/**
+ * "Answer within 0:42", ticking each second to `answerBy` (the server's deadline, read
+ * against this phone's clock); at zero, that the job may move to another ambulance.
+ */
+export function AnswerCountdown({ answerBy }: { answerBy: string }) {
+  const left = Date.parse(answerBy) - useNow(1000).getTime()
+  if (!(left > 0)) {
+    return (
+      <p role="timer" className="rounded-lg border border-red-200 bg-red-50 px-3 py-2 font-semibold text-red-800">
+        {S.crew.answerLate}
+      </p>
+    )
+  }
+  return (
+    <div role="timer" className={`rounded-lg border px-3 py-2 ${left <= 15_000 ? 'border-red-200 bg-red-50 text-red-800' : 'border-amber-200 bg-amber-50 text-amber-900'}`}>
+      <p className="text-lg font-bold tabular-nums">{S.crew.answerWithin(formatLeft(left))}</p>
+      <p className="text-sm">{S.crew.answerHint}</p>
+    </div>
   )
 }

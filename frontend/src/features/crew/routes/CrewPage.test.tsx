@@ -158,6 +158,64 @@ describe('CrewPage', () => {
     expect(await screen.findByRole('button', { name: 'Patient on board: go to hospital' })).toBeInTheDocument()
   })
 
+  it('a new job counts down to its answer deadline each second, then says it may move', async () => {
+    fakeClock()
+    let answer = me(job({ bookingStatus: 'ACTIVE', tripStage: 'DISPATCHED', answerBy: new Date(Date.now() + 42_000).toISOString() }))
+    open({ 'GET /crew/me': () => json(200, answer) })
+    const timer = await screen.findByRole('timer')
+    expect(timer).toHaveTextContent('Answer within 0:42')
+    expect(timer).toHaveTextContent('Accept the job, or it moves to another ambulance.')
+    await elapse(1000)
+    expect(screen.getByRole('timer')).toHaveTextContent('Answer within 0:41')
+    await elapse(30_000)
+    expect(screen.getByRole('timer')).toHaveTextContent('Answer within 0:11')
+    await elapse(11_000)
+    expect(screen.getByRole('timer')).toHaveTextContent('Time is up: this job may move to another ambulance. Accept now if you can.')
+    expect(screen.getByRole('timer')).not.toHaveTextContent(/Answer within|undefined|NaN/)
+    expect(screen.getByRole('button', { name: 'Accept job' })).toBeInTheDocument()
+    // Accepted: the server drops the deadline, and the countdown goes.
+    answer = me(job({ bookingStatus: 'ACTIVE', tripStage: 'EN_ROUTE', answerBy: null, moves: ['AT_PICKUP'] }))
+    await elapse(CREW_POLL_MS)
+    expect(await screen.findByRole('button', { name: 'Arrived at pickup' })).toBeInTheDocument()
+    expect(screen.queryByRole('timer')).not.toBeInTheDocument()
+  })
+
+  it('no countdown without a deadline, nor once the job is under way', async () => {
+    let answer = me(job({ answerBy: null }))
+    open({ 'GET /crew/me': () => json(200, answer) })
+    expect(await screen.findByRole('button', { name: 'Accept job' })).toBeInTheDocument()
+    expect(screen.queryByRole('timer')).not.toBeInTheDocument()
+    cleanup()
+    // A deadline the server has not cleared yet on a job already accepted is not shown.
+    answer = me(job({ bookingStatus: 'ACTIVE', tripStage: 'AT_PICKUP', answerBy: new Date(Date.now() + 30_000).toISOString(), moves: ['TO_HOSPITAL'] }))
+    open({ 'GET /crew/me': () => json(200, answer) })
+    expect(await screen.findByRole('button', { name: 'Patient on board: go to hospital' })).toBeInTheDocument()
+    expect(screen.queryByRole('timer')).not.toBeInTheDocument()
+  })
+
+  it('after a missed job: says so, Available is the one big button, and tapping it clears the mark', async () => {
+    const missed = me(null, 'ON_DUTY')
+    missed.ambulance = { ...missed.ambulance, notResponding: '2026-03-01T09:31:00Z' }
+    let answer = missed
+    const { calls } = open({
+      'GET /crew/me': () => json(200, answer),
+      'PATCH /crew/status': () => {
+        answer = me(null, 'AVAILABLE')
+        return json(200, answer.ambulance)
+      },
+    })
+    expect(await screen.findByRole('alert')).toHaveTextContent('You missed a job. Tap Available to take jobs again.')
+    const available = screen.getByRole('button', { name: 'Available' })
+    expect(available).toHaveAttribute('aria-pressed', 'false')
+    expect(available.className).toContain('col-span-2')
+    expect(screen.queryByText(/On duty without a job/)).not.toBeInTheDocument()
+    await userEvent.click(available)
+    expect(await screen.findByText('Ambulance status changed.')).toBeInTheDocument()
+    expect(calls.find((c) => c.method === 'PATCH')).toMatchObject({ path: '/crew/status', body: { status: 'AVAILABLE' } })
+    expect(await screen.findByRole('button', { name: 'Available' })).toHaveAttribute('aria-pressed', 'true')
+    expect(screen.queryByText(/You missed a job/)).not.toBeInTheDocument()
+  })
+
   it("shows the server's move, and no button when it lists none", async () => {
     // The step comes from `moves`, not from the stage: the server may know better.
     let answer = me(job({ bookingStatus: 'ACTIVE', tripStage: 'TO_HOSPITAL', moves: ['AT_HOSPITAL'] }))

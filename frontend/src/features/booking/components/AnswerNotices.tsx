@@ -1,0 +1,96 @@
+import { Alert } from '@/components/Feedback'
+import { CallEmergency } from '@/components/CallEmergency'
+import { Icon } from '@/components/Icon'
+import { useNearestHospitals } from '@/features/hospitals'
+import { formatDistance, telHref } from '@/lib/format'
+import type { TimelineEntry } from '@/lib/types'
+import { S } from '@/strings'
+import { isOpen } from '../status'
+import { reassignments } from '../timeline'
+
+/**
+ * "No answer from the first ambulance: sent to AMB-07" while the booking is open and
+ * the answer deadline moved it at least once (REASSIGNED, NO_ANSWER); nothing otherwise.
+ */
+export function MovedNotice({ trip }: { trip: { bookingStatus: string; timeline: TimelineEntry[]; ambulance: { number: string } } }) {
+  const missed = reassignments(trip.timeline).filter((e) => e.reason === 'NO_ANSWER').length
+  if (!isOpen(trip.bookingStatus) || missed === 0) return null
+  const number = trip.ambulance.number
+  return <Alert tone="info">{missed === 1 ? S.answer.movedFirst(number) : S.answer.movedMany(missed, number)}</Alert>
+}
+
+/** A hospital to call: the destination as the trip knows it, or one the search found. */
+interface Callable {
+  key: string
+  name: string
+  address: string
+  contactInfo: string | null
+  distance?: number | null
+  destination?: boolean
+}
+
+/**
+ * The server's `stillLooking` (no crew answered, the clock gave up and a dispatcher was
+ * alerted): call the emergency number, or a hospital. The hospitals are the 3 nearest
+ * to `near` from the public search, with their phones; until that answers, or when it
+ * finds none, the trip's destination hospital stands alone (its phone when the view has
+ * it: the requester's does, the family's link carries no phones).
+ */
+export function StillLooking({
+  near,
+  destination,
+  family = false,
+}: {
+  near: { latitude: number | null; longitude: number | null } | null
+  destination: { name: string; address: string; contactInfo?: string | null }
+  family?: boolean
+}) {
+  const nearest = useNearestHospitals(near?.latitude ?? null, near?.longitude ?? null, 3)
+  const found: Callable[] = (nearest.data ?? []).map((h) => ({
+    key: `h${h.id}`,
+    name: h.name,
+    address: h.address,
+    contactInfo: h.contactInfo ?? null,
+    // From the family's search point (the destination) a distance would mislead.
+    distance: family ? null : h.distance,
+    destination: h.name === destination.name && h.address === destination.address,
+  }))
+  const hospitals: Callable[] =
+    found.length > 0 ? found : [{ key: 'destination', name: destination.name, address: destination.address, contactInfo: destination.contactInfo ?? null, destination: true }]
+
+  return (
+    <section aria-labelledby="still-looking" className="card space-y-4 border-red-200 p-5">
+      <div role="alert" className="space-y-1">
+        <h2 id="still-looking" className="text-lg font-bold text-red-800">{S.answer.stillLooking}</h2>
+        <p className="text-slate-700">{family ? S.answer.stillLookingFamily : S.answer.stillLookingText}</p>
+      </div>
+      <CallEmergency className="btn-primary w-full" />
+      <div className="space-y-2">
+        <h3 className="text-xs font-semibold uppercase tracking-wide text-slate-500">{S.answer.hospitalsHeading}</h3>
+        <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200">
+          {hospitals.map((h) => (
+            <li key={h.key} className="space-y-2 p-4">
+              <div>
+                <p className="font-semibold">
+                  {h.name} {h.destination && <span className="font-normal text-slate-600">{S.answer.destination}</span>}
+                </p>
+                <p className="text-sm text-slate-600">
+                  {h.address}
+                  {h.distance != null && <span> · {formatDistance(h.distance)}</span>}
+                </p>
+              </div>
+              {h.contactInfo ? (
+                <a href={telHref(h.contactInfo)} className="btn-touch w-full border border-slate-300 bg-white text-slate-900 hover:bg-slate-100">
+                  <Icon name="phone" className="h-4 w-4 shrink-0" /> {S.emergency.callNumber(h.contactInfo)}
+                  <span className="sr-only">, {h.name}</span>
+                </a>
+              ) : (
+                <p className="text-sm text-slate-500">{S.emergency.noContact}</p>
+              )}
+            </li>
+          ))}
+        </ul>
+      </div>
+    </section>
+  )
+}
