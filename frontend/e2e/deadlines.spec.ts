@@ -11,6 +11,16 @@ import { contextPage, crewWithAFreeAmbulance, login, PHONE, register, screenshot
 const CREWS_AT = { latitude: 30.742, longitude: 74.28 }
 const PICKUP = { latitude: 30.74, longitude: 74.28 }
 
+/**
+ * The crew's phone moves a few metres and reports: a parked phone reports only when
+ * it moves or every 100 s, and the emulated one never moves on its own, so a report
+ * more than 2 minutes old would rank the ambulance at its hospital instead.
+ */
+async function freshen(crew: { page: Page }, where: { latitude: number; longitude: number }, step: number) {
+  await crew.page.context().setGeolocation({ latitude: where.latitude + step * 0.0004, longitude: where.longitude })
+  await expect(crew.page.getByText(/sent (\d s|1\d s|just now)/)).toBeVisible({ timeout: 30_000 })
+}
+
 /** Presses and holds the emergency button (1.5 s fills it). */
 async function hold(page: Page) {
   const box = (await page.getByRole('button', { name: 'Hold to send an ambulance' }).boundingBox())!
@@ -45,6 +55,7 @@ test('an emergency nobody answers moves to the next ambulance, and everyone is t
   }).toPass({ timeout: 20_000 })
   await expect(first.page.getByText(/Answer within \d+:\d\d/)).toBeVisible()
   await screenshot(first.page, 'deadline-crew-countdown', { phone: true })
+  await freshen(next, CREWS_AT, 1)
 
   // Nobody answers: a minute later the clock sends the job on.
   await expect(user.getByText(`No answer from the first ambulance: sent to ${next.number}`)).toBeVisible({ timeout: 100_000 })
@@ -119,6 +130,7 @@ test('with nobody left to send, the dispatcher is alerted with a sound, reassign
     if ((await job(two.page).count()) > 0) [first, next] = [two, one]
     await expect(job(first.page)).toBeVisible({ timeout: 1000 })
   }).toPass({ timeout: 20_000 })
+  await freshen(next, REMOTE_CREWS, 1)
 
   // Neither crew answers: the job moves once, then nobody is left within 50 km.
   await expect(job(next.page)).toBeVisible({ timeout: 100_000 })
@@ -133,11 +145,8 @@ test('with nobody left to send, the dispatcher is alerted with a sound, reassign
   await screenshot(admin, 'deadline-admin-unanswered')
 
   // The first crew is back; the dispatcher sends the job to it.
-  // A parked phone reports when it moves or every 100 s; the emulated one never moves,
-  // so its last report is minutes old by now (stale: ranked at its far hospital). It
-  // moves a few metres and reports: fresh again, near the pickup.
-  await first.page.context().setGeolocation({ latitude: REMOTE_CREWS.latitude + 0.0004, longitude: REMOTE_CREWS.longitude })
-  await expect(first.page.getByText(/sent (\d+ s|just now)/)).toBeVisible({ timeout: 30_000 })
+  // Its last report is minutes old by now: fresh again, near the pickup.
+  await freshen(first, REMOTE_CREWS, 1)
   await first.page.getByRole('button', { name: 'Available' }).click()
   await expect(first.page.getByText('You missed a job. Tap Available to take jobs again.')).toHaveCount(0, { timeout: 20_000 })
   await unanswered.getByRole('button', { name: 'Reassign' }).click()
