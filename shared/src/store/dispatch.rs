@@ -339,10 +339,24 @@ fn cell_ranges(bbox: Bbox, finest: Resolution) -> Vec<(u64, u64)> {
         * EARTH_RADIUS_KM
         * bbox.lng_span().to_radians()
         * (bbox.max_lat.to_radians().sin() - bbox.min_lat.to_radians().sin()).abs();
+    // A thin box has little area but a long extent: its cells are counted along each
+    // side too, or a sliver along a meridian would be thousands of cells (and
+    // Queries: the fuzzer's `-39,180,-90,180` took 12 s).
+    let tall_km = (bbox.max_lat - bbox.min_lat) * 111.2;
+    let widest_lat = if bbox.min_lat <= 0.0 && bbox.max_lat >= 0.0 {
+        0.0
+    } else {
+        bbox.min_lat.abs().min(bbox.max_lat.abs())
+    };
+    let wide_km = bbox.lng_span() * 111.2 * widest_lat.to_radians().cos();
+    let along_sides = |r: usize| {
+        let edge = CELL_AREA_KM2[r].sqrt();
+        (tall_km / edge + 1.0) * (wide_km / edge + 1.0)
+    };
     let finest_n = usize::from(u8::from(finest));
     let res = (0..=finest_n)
         .rev()
-        .find(|&r| area / CELL_AREA_KM2[r] <= COVER_CELLS)
+        .find(|&r| area / CELL_AREA_KM2[r] <= COVER_CELLS && along_sides(r) <= 4.0 * COVER_CELLS)
         .unwrap_or(0);
     let resolution = Resolution::try_from(res as u8).expect("0..=6");
     // Coarser cells stand for their descendants, which stray past their outline;
@@ -489,6 +503,11 @@ mod tests {
             ("-17.9,179.9,-17.7,-179.9", Resolution::Six),
             ("-90,-180,90,180", Resolution::Six),
             ("10,-30,60,40", Resolution::Six),
+            // Slivers: little area, long sides (the fuzzer's first is 12 s before).
+            ("-39,180,-90,180", Resolution::Six),
+            ("0,10,60,10.0001", Resolution::Six),
+            ("10,-180,10.0001,180", Resolution::Six),
+            ("-89.9,-180,-89.8,180", Resolution::Four),
         ] {
             let bbox = Bbox::parse(text).unwrap();
             let ranges = cell_ranges(bbox, finest);
