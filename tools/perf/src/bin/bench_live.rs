@@ -20,18 +20,8 @@
 //! `BENCH_REQUESTS` (default 20) requests per box and size; `BENCH_SIZES` (default
 //! `100,10000,100000`).
 
-use std::{
-    sync::atomic::{AtomicU64, Ordering},
-    time::Instant,
-};
+use std::time::Instant;
 
-use aws_sdk_dynamodb::{
-    operation::{
-        batch_get_item::{BatchGetItemInput, BatchGetItemOutput},
-        query::{QueryInput, QueryOutput},
-    },
-    types::ReturnConsumedCapacity,
-};
 use rand::{Rng, SeedableRng, rngs::StdRng};
 use shared::{
     Store,
@@ -43,7 +33,6 @@ use shared::{
     store::bulk::BulkAmbulance,
     types::{Id, LatLng},
 };
-use testkit::hooks::Hooks;
 
 const BOX: (f64, f64, f64, f64) = (22.0, 31.0, 70.0, 80.0); // lat min/max, lng min/max
 const CITY: (f64, f64) = (28.61, 77.21);
@@ -62,57 +51,6 @@ const BOXES: [(&str, &str); 4] = [
     ("city", "28.47,77.05,28.75,77.37"),
     ("street", "28.60,77.20,28.62,77.22"),
 ];
-
-static MILLI_RCU: AtomicU64 = AtomicU64::new(0);
-static ITEMS: AtomicU64 = AtomicU64::new(0);
-static CALLS: AtomicU64 = AtomicU64::new(0);
-
-/// Read units (DynamoDB's rules, see bench_nearest), items returned and calls.
-fn read_capacity() -> Hooks {
-    Hooks::new("ReadCapacity")
-        .on_input(|context| {
-            let input = context.input_mut();
-            let total = Some(ReturnConsumedCapacity::Total);
-            if let Some(query) = input.downcast_mut::<QueryInput>() {
-                query.return_consumed_capacity = total;
-            } else if let Some(batch) = input.downcast_mut::<BatchGetItemInput>() {
-                batch.return_consumed_capacity = total;
-            }
-            Ok(())
-        })
-        .on_done(|context| {
-            let Some(Ok(output)) = context.output_or_error() else {
-                return;
-            };
-            CALLS.fetch_add(1, Ordering::Relaxed);
-            let (units, items) = if let Some(query) = output.downcast_ref::<QueryOutput>() {
-                let units = query.consumed_capacity().and_then(|c| c.capacity_units());
-                (units.unwrap_or(0.0).max(0.5), query.items().len())
-            } else if let Some(batch) = output.downcast_ref::<BatchGetItemOutput>() {
-                let units = batch
-                    .consumed_capacity()
-                    .iter()
-                    .filter_map(|c| c.capacity_units())
-                    .sum::<f64>();
-                let items = batch
-                    .responses()
-                    .map_or(0, |r| r.values().map(Vec::len).sum());
-                (units, items)
-            } else {
-                return;
-            };
-            MILLI_RCU.fetch_add((units * 1000.0).round() as u64, Ordering::Relaxed);
-            ITEMS.fetch_add(items as u64, Ordering::Relaxed);
-        })
-}
-
-fn take_reads() -> (f64, usize, usize) {
-    (
-        MILLI_RCU.swap(0, Ordering::Relaxed) as f64 / 1000.0,
-        ITEMS.swap(0, Ordering::Relaxed) as usize,
-        CALLS.swap(0, Ordering::Relaxed) as usize,
-    )
-}
 
 /// A point uniform within `km` of `center`.
 fn near(rng: &mut StdRng, center: (f64, f64), km: f64) -> (f64, f64) {
@@ -219,7 +157,7 @@ async fn main() {
     );
     for size in sizes {
         let plain = testkit::bench_store("bench-live").await;
-        let store = read_capacity().on(&plain);
+        let store = testkit::hooks::read_capacity().on(&plain);
         let started = Instant::now();
         load(&store, size).await;
         let load_secs = started.elapsed().as_secs_f64();
@@ -227,14 +165,14 @@ async fn main() {
             let bbox = Bbox::parse(text).unwrap();
             // Warm up the connections.
             store.live(bbox).await.unwrap();
-            take_reads();
+            testkit::hooks::take_reads();
             let (mut times, mut rcu, mut items, mut calls) = (vec![], 0.0, 0, 0);
             let mut last = None;
             for _ in 0..requests {
                 let start = Instant::now();
                 let live = store.live(bbox).await.unwrap();
                 times.push(start.elapsed().as_secs_f64() * 1000.0);
-                let (r, i, c) = take_reads();
+                let (r, i, c) = testkit::hooks::take_reads();
                 (rcu, items, calls) = (rcu + r, items + i, calls + c);
                 last = Some(live);
             }
