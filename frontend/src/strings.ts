@@ -91,7 +91,7 @@ export const S = {
     mapLabel: 'Map of the pickup location',
     pinTitle: 'Pickup pin: drag it to move the pickup',
   },
-  // The timeline's names for the statuses and trip stages (DESIGN.md 8).
+  // The timeline's names for the statuses and trip stages (docs/decisions/0007-dispatch-data.md).
   stages: {
     PENDING: 'Requested',
     ACTIVE: 'Confirmed',

@@ -46,7 +46,7 @@ export type BookingPage = Schemas['BookingPage']
 /** POST /api/booking/book: without `pickup` the user's stored location is the pickup. */
 export type BookingRequest = Schemas['BookingRequest']
 
-// Dispatch (DESIGN.md section 8).
+// Dispatch (docs/decisions/0007-dispatch-data.md).
 /** A pickup as sent: a map pin and, optionally, a landmark (≤ 200 characters). */
 export type PickupRequest = Schemas['PickupRequest']
 /** A pickup as answered: the landmark absent when there is none. */

@@ -27,7 +27,7 @@ export const bookingHospital = (b: Pick<Booking, 'hospitalName' | 'hospital'>) =
 export const bookingAmbulance = (b: Pick<Booking, 'ambulanceNumber' | 'ambulance'>) =>
   b.ambulanceNumber || b.ambulance?.number || '—'
 
-/** The trip's stages in order (DESIGN.md 8), while the booking is ACTIVE. */
+/** The trip's stages in order (docs/decisions/0007-dispatch-data.md), while the booking is ACTIVE. */
 export const tripStages: TripStage[] = ['DISPATCHED', 'EN_ROUTE', 'AT_PICKUP', 'TO_HOSPITAL', 'AT_HOSPITAL']
 
 /** What a status or stage of the timeline is called. */
