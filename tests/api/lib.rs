@@ -24,7 +24,7 @@ pub const FUNCTIONS: [(&str, RouterFn); 8] = [
 
 /// The functions fed by events, not by API Gateway (decision 0012): crates under
 /// functions/ with no route group.
-pub const BACKGROUND: [&str; 1] = ["clock"];
+pub const BACKGROUND: [&str; 2] = ["clock", "notify"];
 
 /// The function of API Gateway's `$default` route (template.yaml): it answers every
 /// path no group routes (`/api/nope`) with its "No such route" 404.

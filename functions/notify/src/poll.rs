@@ -123,6 +123,60 @@ pub fn repair_empty_maps(answer: &mut Value) {
     }
 }
 
+impl LocalStreams {
+    /// Every record the stream of `store`'s table holds now, in order (the IAM
+    /// test feeds them to the handler itself, inside the function's grants).
+    pub async fn records(
+        &self,
+        store: &shared::Store,
+    ) -> Result<Vec<crate::StreamRecord>, ApiError> {
+        let arn = stream_arn(store).await?;
+        let described = self
+            .call("DescribeStream", json!({"StreamArn": arn}))
+            .await?;
+        let mut out = vec![];
+        for shard in described["StreamDescription"]["Shards"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default()
+        {
+            let Some(id) = shard["ShardId"].as_str() else {
+                continue;
+            };
+            let mut it = self.iterator(&arn, id, "TRIM_HORIZON", None).await?;
+            while let Some(i) = it {
+                let mut answer = self.call("GetRecords", json!({"ShardIterator": i})).await?;
+                repair_empty_maps(&mut answer);
+                let next = answer["NextShardIterator"].as_str().map(str::to_owned);
+                let event: StreamEvent = serde_json::from_value(answer).map_err(stream_error)?;
+                if event.records.is_empty() {
+                    break;
+                }
+                out.extend(event.records);
+                it = next;
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// The ARN of the stream of `store`'s table.
+async fn stream_arn(store: &shared::Store) -> Result<String, ApiError> {
+    let table = store
+        .client()
+        .describe_table()
+        .table_name(store.table())
+        .send()
+        .await
+        .map_err(|e| stream_error(aws_sdk_dynamodb::error::DisplayErrorContext(e)))?;
+    table
+        .table
+        .and_then(|t| t.latest_stream_arn)
+        .ok_or_else(|| {
+            ApiError::internal("the table has no stream (manage create-tables makes one)")
+        })
+}
+
 /// Reads the table's stream and notifies, every `every` when idle, until the task
 /// is dropped.
 pub async fn poll(
@@ -131,20 +185,7 @@ pub async fn poll(
     every: Duration,
     from: Start,
 ) -> Result<(), ApiError> {
-    let table = notifier
-        .store
-        .client()
-        .describe_table()
-        .table_name(notifier.store.table())
-        .send()
-        .await
-        .map_err(|e| stream_error(aws_sdk_dynamodb::error::DisplayErrorContext(e)))?;
-    let arn = table
-        .table
-        .and_then(|t| t.latest_stream_arn)
-        .ok_or_else(|| {
-            ApiError::internal("the table has no stream (manage create-tables makes one)")
-        })?;
+    let arn = stream_arn(&notifier.store).await?;
     // Shard id → its next iterator. Shards open when we start are read from their
     // end (from `Start::Now`); shards found later from their start.
     let mut iterators: HashMap<String, Option<String>> = HashMap::new();
