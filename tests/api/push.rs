@@ -30,7 +30,7 @@ fn notifier(app: &TestApp) -> Notifier {
         .with_max_times(3);
     Notifier::new(
         app.state.store.clone(),
-        Sender::new(vapid).with_retry(retry),
+        Sender::new(vapid, shared::domain::push::Endpoints::AlsoLoopback).with_retry(retry),
     )
 }
 
