@@ -144,10 +144,13 @@ pub struct Pickup {
     pub latitude: Latitude,
     pub longitude: Longitude,
     #[serde(default, skip_serializing_if = "no_landmark")]
-    pub landmark: OptionalText<200>,
+    pub landmark: Landmark,
 }
 
-fn no_landmark(landmark: &OptionalText<200>) -> bool {
+/// What the requester says to find the pickup by ("the blue gate"); optional.
+pub type Landmark = OptionalText<200>;
+
+fn no_landmark(landmark: &Landmark) -> bool {
     landmark.0.is_none()
 }
 
