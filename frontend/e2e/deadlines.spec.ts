@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test'
+import { expect, test, type Browser, type Page } from '@playwright/test'
 import { contextPage, crewWithAFreeAmbulance, leaveFree, login, PHONE, register, screenshot, uniqueName } from './support'
 
 // No dispatch waits unanswered (decision 0012), against the real stack and its clock
@@ -41,31 +41,43 @@ async function hold(page: Page) {
   await page.mouse.up()
 }
 
-test('an emergency nobody answers moves to the next ambulance, and everyone is told', async ({ browser }) => {
-  test.setTimeout(300_000)
-  const one = await crewWithAFreeAmbulance(browser, CREWS_AT)
-  const two = await crewWithAFreeAmbulance(browser, CREWS_AT, [one.username])
-  held.ambulances = [one.number, two.number]
-
-  const user = await contextPage(browser, { viewport: PHONE, geolocation: PICKUP, permissions: ['geolocation'] })
+/** A new user at `where` sends an emergency (2 taps); the booking is held for leaveFree. */
+async function emergencyFrom(browser: Browser, where: { latitude: number; longitude: number }, phone: string) {
+  const user = await contextPage(browser, { viewport: PHONE, geolocation: where, permissions: ['geolocation'] })
   const username = uniqueName('late')
   await user.goto('/register')
-  await register(user, { username, password: 'e2e-secret-1', phone: '+15550125' })
+  await register(user, { username, password: 'e2e-secret-1', phone })
   await login(user, username, 'e2e-secret-1')
   await user.goto('/emergency')
   await hold(user)
   await expect(user).toHaveURL(/\/bookings\/\d+$/)
   const bookingId = Number(new URL(user.url()).pathname.split('/').pop())
   held.bookingId = bookingId
+  return { user, bookingId }
+}
 
-  // One of the two crews has the job, with the time left to answer.
+type Crew = Awaited<ReturnType<typeof crewWithAFreeAmbulance>>
+
+/** Which of two crews the job went to first (the nearer one), and the other. */
+async function whoHasIt(bookingId: number, one: Crew, two: Crew) {
   const job = (page: Page) => page.getByRole('heading', { name: `Current job #${bookingId}` })
-  let first = one
-  let next = two
+  let [first, next] = [one, two]
   await expect(async () => {
     if ((await job(two.page).count()) > 0) [first, next] = [two, one]
     await expect(job(first.page)).toBeVisible({ timeout: 1000 })
   }).toPass({ timeout: 20_000 })
+  return { first, next, job }
+}
+
+test('an emergency nobody answers moves to the next ambulance, and everyone is told', async ({ browser }) => {
+  test.setTimeout(300_000)
+  const one = await crewWithAFreeAmbulance(browser, CREWS_AT)
+  const two = await crewWithAFreeAmbulance(browser, CREWS_AT, [one.username])
+  held.ambulances = [one.number, two.number]
+
+  const { user, bookingId } = await emergencyFrom(browser, PICKUP, '+15550125')
+  // One of the two crews has the job, with the time left to answer.
+  const { first, next, job } = await whoHasIt(bookingId, one, two)
   await expect(first.page.getByText(/Answer within \d+:\d\d/)).toBeVisible()
   await screenshot(first.page, 'deadline-crew-countdown', { phone: true })
 
@@ -127,23 +139,8 @@ test('with nobody left to send, the dispatcher is alerted with a sound, reassign
   await admin.goto('/admin/live')
   await admin.getByRole('heading', { name: 'Live Map' }).click()
 
-  const user = await contextPage(browser, { viewport: PHONE, geolocation: REMOTE_PICKUP, permissions: ['geolocation'] })
-  const username = uniqueName('alone')
-  await user.goto('/register')
-  await register(user, { username, password: 'e2e-secret-1', phone: '+15550126' })
-  await login(user, username, 'e2e-secret-1')
-  await user.goto('/emergency')
-  await hold(user)
-  await expect(user).toHaveURL(/\/bookings\/\d+$/)
-  const bookingId = Number(new URL(user.url()).pathname.split('/').pop())
-  held.bookingId = bookingId
-  const job = (page: Page) => page.getByRole('heading', { name: `Current job #${bookingId}` })
-  let first = one
-  let next = two
-  await expect(async () => {
-    if ((await job(two.page).count()) > 0) [first, next] = [two, one]
-    await expect(job(first.page)).toBeVisible({ timeout: 1000 })
-  }).toPass({ timeout: 20_000 })
+  const { user, bookingId } = await emergencyFrom(browser, REMOTE_PICKUP, '+15550126')
+  const { first, next, job } = await whoHasIt(bookingId, one, two)
 
   // Neither crew answers: the job moves once, then nobody is left within 50 km.
   await expect(job(next.page)).toBeVisible({ timeout: 100_000 })

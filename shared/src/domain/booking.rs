@@ -441,6 +441,19 @@ mod tests {
         Id::try_from(n).unwrap()
     }
 
+    fn requester() -> User {
+        User {
+            id: id(5),
+            username: "asha".into(),
+            email: "asha@example.com".into(),
+            phone: "+15550100".into(),
+            latitude: None,
+            longitude: None,
+            role: crate::domain::user::Role::User,
+            created_at: "2026-01-01T00:00:00.000Z".into(),
+        }
+    }
+
     /// A new booking, with what each constructor adds left out.
     fn new_booking(requester: &User, kind: BookingType) -> NewBooking<'_> {
         let at = time::macros::datetime!(2026-03-01 10:00 UTC);
@@ -471,16 +484,7 @@ mod tests {
 
     #[test]
     fn the_two_kinds_of_new_booking_start_where_their_kind_starts() {
-        let requester = User {
-            id: id(5),
-            username: "asha".into(),
-            email: "asha@example.com".into(),
-            phone: "+15550100".into(),
-            latitude: None,
-            longitude: None,
-            role: crate::domain::user::Role::User,
-            created_at: "2026-01-01T00:00:00.000Z".into(),
-        };
+        let requester = requester();
         let stages = |b: &Booking| b.timeline.iter().map(|e| e.stage).collect::<Vec<_>>();
 
         let booked = Booking::booked(
@@ -534,16 +538,7 @@ mod tests {
     /// `crew::hold`, the one rule of the crew's trip view and steps, at every point.
     #[test]
     fn a_crew_holds_its_ambulances_booking_until_it_ends_or_moves_away() {
-        let requester = User {
-            id: id(5),
-            username: "asha".into(),
-            email: "asha@example.com".into(),
-            phone: "+15550100".into(),
-            latitude: None,
-            longitude: None,
-            role: crate::domain::user::Role::User,
-            created_at: "2026-01-01T00:00:00.000Z".into(),
-        };
+        let requester = requester();
         let open = Booking::emergency(new_booking(&requester, BookingType::Emergency));
         let mut ended = open.clone();
         ended.booking_status = Completed;
