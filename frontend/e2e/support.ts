@@ -1,5 +1,5 @@
 import path from 'node:path'
-import { expect, test, type Browser, type Locator, type Page } from '@playwright/test'
+import { expect, request, test, type Browser, type Locator, type Page } from '@playwright/test'
 
 /** frontend/e2e-artifacts/screenshots, wherever Playwright was started from. */
 export const screenshotPath = (file: string) =>
@@ -52,6 +52,31 @@ export async function crewWithAFreeAmbulance(browser: Browser, where: { latitude
     await page.context().close()
   }
   throw new Error('no seeded crew account has a free ambulance')
+}
+
+/**
+ * Leaves the seeded fleet as a test found it, however far the test got: its booking
+ * cancelled and the named ambulances AVAILABLE again (which also lifts "not
+ * responding"), through the admin's API. Without it a test that fails half-way holds
+ * the crews it took, and every later test that needs a free crew fails too. Refusals
+ * (already final, already free) are what a finished test leaves, and are ignored.
+ */
+export async function leaveFree(baseURL: string, { bookingId, ambulances }: { bookingId?: number; ambulances: string[] }) {
+  const api = await request.newContext({ baseURL, extraHTTPHeaders: { Origin: new URL(baseURL).origin } })
+  try {
+    const login = await api.post('/api/auth/login', { data: { username: 'admin', password: 'admin12345' } })
+    expect(login.ok(), `admin login for the clean-up: ${login.status()}`).toBeTruthy()
+    const headers = { Authorization: `Bearer ${(await login.json()).token}` }
+    if (bookingId !== undefined) {
+      await api.patch(`/api/admin/bookings/status?bookingId=${bookingId}&status=CANCELLED`, { headers })
+    }
+    const fleet = (await (await api.get('/api/admin/ambulances/all', { headers })).json()) as { id: number; number: string }[]
+    for (const a of fleet.filter((a) => ambulances.includes(a.number))) {
+      await api.patch(`/api/admin/ambulance/status?ambulanceId=${a.id}&status=AVAILABLE`, { headers })
+    }
+  } finally {
+    await api.dispose()
+  }
 }
 
 export function uniqueName(prefix: string) {

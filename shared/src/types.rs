@@ -373,6 +373,11 @@ fn clean_text(v: &str) -> Result<Option<String>, String> {
 #[serde(try_from = "String", into = "String")]
 pub struct Text<const MAX: usize>(String);
 
+impl<const MAX: usize> Text<MAX> {
+    /// The most characters it takes: what the contract's `maxLength` must say.
+    pub const MAX: usize = MAX;
+}
+
 impl<const MAX: usize> TryFrom<String> for Text<MAX> {
     type Error = String;
     fn try_from(v: String) -> Result<Self, String> {
@@ -394,6 +399,11 @@ impl<const MAX: usize> From<Text<MAX>> for String {
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(try_from = "Option<String>", into = "Option<String>")]
 pub struct OptionalText<const MAX: usize>(pub Option<String>);
+
+impl<const MAX: usize> OptionalText<MAX> {
+    /// The most characters it takes: what the contract's `maxLength` must say.
+    pub const MAX: usize = MAX;
+}
 
 impl<const MAX: usize> TryFrom<Option<String>> for OptionalText<MAX> {
     type Error = String;

@@ -455,3 +455,96 @@ fn the_free_text_patterns_take_what_the_server_takes() {
     }
     assert!(differ.is_empty(), "{}", differ.join("\n"));
 }
+
+/// The most characters a schema's property takes, through a `$ref`, `allOf` or
+/// `anyOf`: its `maxLength` (answers), or for request text, whose spaces around are
+/// trimmed and not counted, its pattern's visible run: a first and a last character
+/// with `{0,n}` between them.
+fn max_length(spec: &Value, schema: &str, property: &str) -> Option<u64> {
+    fn of(spec: &Value, v: &Value) -> Option<u64> {
+        if let Some(n) = v["maxLength"].as_u64() {
+            return Some(n);
+        }
+        if let Some(pattern) = v["pattern"].as_str() {
+            let runs: Vec<u64> = pattern
+                .split("]{0,")
+                .skip(1)
+                .filter_map(|rest| rest.split_once('}')?.0.parse().ok())
+                .collect();
+            if let [n] = runs[..] {
+                return Some(n + 2);
+            }
+        }
+        if let Some(r) = v["$ref"].as_str() {
+            let name = r.trim_start_matches("#/components/schemas/");
+            return of(spec, &spec["components"]["schemas"][name]);
+        }
+        ["allOf", "anyOf"]
+            .iter()
+            .filter_map(|k| v[*k].as_sequence())
+            .flatten()
+            .find_map(|v| of(spec, v))
+    }
+    of(
+        spec,
+        &spec["components"]["schemas"][schema]["properties"][property],
+    )
+}
+
+/// The web app's own limit `name` (`export const MAX_X = n` in
+/// frontend/src/features/booking/validation.ts), where its inputs stop typing.
+fn web_limit(name: &str) -> Option<u64> {
+    let path = root().join("frontend/src/features/booking/validation.ts");
+    let text = fs::read_to_string(&path).expect("validation.ts exists");
+    let prefix = format!("export const {name} = ");
+    text.lines()
+        .find_map(|l| l.strip_prefix(&prefix))
+        .and_then(|v| v.trim().parse().ok())
+}
+
+/// A booking's free-text limits are written in three places (the Rust types, the
+/// contract, and the web app's form): they must say the same, in requests and in
+/// answers, or a form would accept what the server refuses (or cut what it takes).
+#[test]
+fn the_booking_field_limits_agree_in_the_server_the_contract_and_the_web_app() {
+    use shared::domain::booking::{Condition, Landmark, PatientName};
+    let spec = spec();
+    let mut differ = vec![];
+    for (server, web, fields) in [
+        (
+            PatientName::MAX,
+            "MAX_NAME",
+            &[("PatientRequest", "name"), ("PatientDetails", "name")][..],
+        ),
+        (
+            Condition::MAX,
+            "MAX_CONDITION",
+            &[
+                ("PatientRequest", "condition"),
+                ("PatientDetails", "condition"),
+            ],
+        ),
+        (
+            Landmark::MAX,
+            "MAX_LANDMARK",
+            &[("PickupRequest", "landmark"), ("Pickup", "landmark")],
+        ),
+    ] {
+        let server = server as u64;
+        if web_limit(web) != Some(server) {
+            differ.push(format!(
+                "{web}: web app {:?}, server {server}",
+                web_limit(web)
+            ));
+        }
+        for (schema, property) in fields {
+            let contract = max_length(&spec, schema, property);
+            if contract != Some(server) {
+                differ.push(format!(
+                    "{schema}.{property}: contract {contract:?}, server {server}"
+                ));
+            }
+        }
+    }
+    assert!(differ.is_empty(), "{}", differ.join("\n"));
+}

@@ -1,6 +1,6 @@
 import { render, screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { StrictMode, useState } from 'react'
+import { StrictMode, useRef, useState } from 'react'
 import { describe, expect, it, vi } from 'vitest'
 import { Dialog } from './Dialog'
 
@@ -36,6 +36,20 @@ describe('Dialog', () => {
     expect(showModal).toHaveBeenCalledTimes(1)
     expect(screen.getByRole('button', { name: 'Cancel' })).toHaveFocus()
     showModal.mockRestore()
+  })
+
+  it('starts on initialFocus when given, not on a first control that would act', async () => {
+    function Choices() {
+      const close = useRef<HTMLButtonElement>(null)
+      return (
+        <Dialog title="Reassign" onClose={() => {}} initialFocus={close}>
+          <button type="button">Send PB-40</button>
+          <button ref={close} type="button">Close</button>
+        </Dialog>
+      )
+    }
+    render(<Choices />)
+    expect(screen.getByRole('button', { name: 'Close' })).toHaveFocus()
   })
 
   it('closes on Escape and gives focus back to the opener', async () => {

@@ -1,19 +1,23 @@
-import { useEffect, useId, useLayoutEffect, useRef, type ReactNode } from 'react'
+import { useEffect, useId, useLayoutEffect, useRef, type ReactNode, type RefObject } from 'react'
 
 /**
  * A modal dialog on the browser's own <dialog>, opened with showModal(): the rest of
  * the page is inert (Tab stays in the dialog, the page behind cannot be reached or
- * read), Escape asks to close it, focus starts on its first control and goes back to
- * the control that opened it when it closes. Render it to open it; unmount it to close.
+ * read), Escape asks to close it, focus starts on its first control (or on
+ * `initialFocus`, where the first control would do something at a stray Enter) and
+ * goes back to the control that opened it when it closes. Render it to open it;
+ * unmount it to close.
  */
 export function Dialog({
   title,
   onClose,
   children,
+  initialFocus,
 }: {
   title: string
   onClose: () => void
   children: ReactNode
+  initialFocus?: RefObject<HTMLElement | null>
 }) {
   const ref = useRef<HTMLDialogElement>(null)
   const titleId = useId()
@@ -30,10 +34,13 @@ export function Dialog({
     const dialog = ref.current!
     unmounting.current = false
     dialog.showModal()
+    initialFocus?.current?.focus()
     return () => {
       unmounting.current = true
       dialog.close()
     }
+    // Opened once, when rendered: the ref is read then.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [])
 
   return (

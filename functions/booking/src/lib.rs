@@ -13,7 +13,9 @@ use serde::Deserialize;
 use shared::{
     ApiError, ApiJson, ApiPath, ApiQuery, AppState, Caller, SignedIn,
     domain::{
-        booking::{self, Booking, BookingRequest, BookingStatus, Goal, Mover, WithMoves, allowed},
+        booking::{
+            self, Booking, BookingRequest, BookingStatus, Goal, Hold, Mover, WithMoves, allowed,
+        },
         crew,
         dispatch::Tracking,
     },
@@ -190,7 +192,8 @@ async fn track(
         let (booking, account) = tokio::join!(app.store.booking(id), app.store.crew(caller.id));
         let booking = booking?.ok_or_else(|| booking::not_found(id))?;
         let account = account?.ok_or_else(crew::not_a_crew)?;
-        if account.ambulance_id != booking.ambulance_id || booking.booking_status.is_final() {
+        // Seen only while its ambulance holds it (the same rule as the crew's steps).
+        if booking::hold(account.ambulance_id, &booking) != Hold::Holds {
             return Err(crew::not_your_booking(id));
         }
         // The crew's moves are the steps of `PATCH /api/crew/job/stage`.

@@ -14,7 +14,7 @@ use shared::{
     ApiError, ApiJson, AppState, CrewCaller,
     domain::{
         ambulance::{Ambulance, AmbulanceStatus},
-        booking::{self, Booking, CrewStep, Milestone, Mover, WithMoves, allowed},
+        booking::{self, Booking, CrewStep, Hold, Mover, WithMoves, allowed},
         crew::{self, CrewRef},
         position::{self, PositionReport, PositionedAmbulance},
     },
@@ -82,17 +82,11 @@ async fn stage(
         .booking(id)
         .await?
         .ok_or_else(|| booking::not_found(id))?;
-    if job.ambulance_id != crew.ambulance_id {
-        // Moved away from this crew (a missed answer deadline): it lost the race.
-        let reassigned = job
-            .timeline
-            .iter()
-            .any(|e| e.stage == Milestone::Reassigned);
-        return Err(if reassigned {
-            crew::job_gone(id)
-        } else {
-            crew::not_your_booking(id)
-        });
+    match booking::hold(crew.ambulance_id, &job) {
+        // An ended trip: the trip's rule says why no step is left (a 409).
+        Hold::Holds | Hold::Ended => {}
+        Hold::Gone => return Err(crew::job_gone(id)),
+        Hold::NotYours => return Err(crew::not_your_booking(id)),
     }
     let moved = app
         .store

@@ -15,8 +15,9 @@ pub use trip::{
 use super::{ambulance::AmbulanceType, hospital::HospitalRef, lenient, user::User};
 use crate::{
     error::ApiError,
-    types::{Id, Latitude, Longitude, OptionalText, Text, Timestamp, WholeNumber},
+    types::{Id, Latitude, Longitude, OptionalText, Text, Timestamp, WholeNumber, format_rfc3339},
 };
+use time::OffsetDateTime;
 
 /// Serialized as `PENDING`, `ACTIVE`, `COMPLETED`, `CANCELLED`; parsed
 /// case-insensitively (`lenient!`).
@@ -144,10 +145,13 @@ pub struct Pickup {
     pub latitude: Latitude,
     pub longitude: Longitude,
     #[serde(default, skip_serializing_if = "no_landmark")]
-    pub landmark: OptionalText<200>,
+    pub landmark: Landmark,
 }
 
-fn no_landmark(landmark: &OptionalText<200>) -> bool {
+/// What the requester says to find the pickup by ("the blue gate"); optional.
+pub type Landmark = OptionalText<200>;
+
+fn no_landmark(landmark: &Landmark) -> bool {
     landmark.0.is_none()
 }
 
@@ -209,7 +213,72 @@ pub struct Booking {
     pub answer_by: Option<Timestamp>,
 }
 
+/// What every new booking copies in at booking time, however it was asked for: who
+/// asked, where to, which ambulance, the patient, the pickup, when, and by when its
+/// crew must answer (`deadline::AnswerTimes` for the booking's type).
+#[derive(Debug, Clone)]
+pub struct NewBooking<'a> {
+    pub id: Id,
+    pub requester: &'a User,
+    pub destination: HospitalRef,
+    pub ambulance: BookingAmbulance,
+    pub patient: PatientDetails,
+    pub pickup: Pickup,
+    pub at: OffsetDateTime,
+    pub answer_by: Timestamp,
+}
+
 impl Booking {
+    /// A booking made with the form (any type): PENDING, its crew to answer by its
+    /// type's deadline.
+    pub fn booked(new: NewBooking<'_>, booking_type: BookingType) -> Booking {
+        Booking::made(new, booking_type, Progress::PENDING, &[Milestone::Pending])
+    }
+
+    /// A one-tap emergency: ACTIVE and DISPATCHED at once to the ambulance found, its
+    /// crew to answer by the emergency deadline.
+    pub fn emergency(new: NewBooking<'_>) -> Booking {
+        Booking::made(
+            new,
+            BookingType::Emergency,
+            Progress::DISPATCHED,
+            &[Milestone::Active, Milestone::Dispatched],
+        )
+    }
+
+    fn made(
+        new: NewBooking<'_>,
+        booking_type: BookingType,
+        at: Progress,
+        reached: &[Milestone],
+    ) -> Booking {
+        let time = format_rfc3339(new.at);
+        Booking {
+            answer_by: Some(new.answer_by),
+            id: new.id,
+            booking_status: at.status,
+            booking_type,
+            timeline: reached
+                .iter()
+                .map(|m| TimelineEntry::new(*m, &time))
+                .collect(),
+            booking_time: time,
+            user_id: new.requester.id,
+            username: new.requester.username.clone(),
+            user_email: new.requester.email.clone(),
+            user_phone: Some(new.requester.phone.clone()),
+            hospital_id: new.destination.id,
+            hospital_name: new.destination.name.clone(),
+            hospital: new.destination,
+            ambulance_id: new.ambulance.id,
+            ambulance_number: new.ambulance.number.clone(),
+            ambulance: new.ambulance,
+            patient: new.patient,
+            pickup: Some(new.pickup),
+            trip_stage: at.stage,
+        }
+    }
+
     /// Where the booking stands.
     pub fn progress(&self) -> Progress {
         Progress {
@@ -242,6 +311,41 @@ impl Booking {
             self.answer_by = None;
         }
         self
+    }
+}
+
+/// How a crew's ambulance stands to a booking: the one rule for every crew route
+/// that reads or moves a booking (its trip view, its steps).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Hold {
+    /// Its ambulance holds the booking: the crew may see it and take its steps.
+    Holds,
+    /// Its ambulance carried the booking to its end: held by nobody now. A step is
+    /// refused by the trip's rule ("COMPLETED is final"), a view as not held.
+    Ended,
+    /// The booking was reassigned (a missed answer deadline, a dispatcher's move) and
+    /// is another ambulance's now: the late tap of a crew that had it lost the race.
+    Gone,
+    /// Not this ambulance's booking.
+    NotYours,
+}
+
+/// How the crew of `ambulance` stands to `booking`.
+pub fn hold(ambulance: Id, booking: &Booking) -> Hold {
+    if booking.ambulance_id == ambulance {
+        if booking.booking_status.is_final() {
+            Hold::Ended
+        } else {
+            Hold::Holds
+        }
+    } else if booking
+        .timeline
+        .iter()
+        .any(|e| e.stage == Milestone::Reassigned)
+    {
+        Hold::Gone
+    } else {
+        Hold::NotYours
     }
 }
 
@@ -332,6 +436,130 @@ mod tests {
     use super::*;
     use crate::http::parse_json;
     use BookingStatus::*;
+
+    fn id(n: u64) -> Id {
+        Id::try_from(n).unwrap()
+    }
+
+    fn requester() -> User {
+        User {
+            id: id(5),
+            username: "asha".into(),
+            email: "asha@example.com".into(),
+            phone: "+15550100".into(),
+            latitude: None,
+            longitude: None,
+            role: crate::domain::user::Role::User,
+            created_at: "2026-01-01T00:00:00.000Z".into(),
+        }
+    }
+
+    /// A new booking, with what each constructor adds left out.
+    fn new_booking(requester: &User, kind: BookingType) -> NewBooking<'_> {
+        let at = time::macros::datetime!(2026-03-01 10:00 UTC);
+        NewBooking {
+            id: id(7),
+            requester,
+            destination: HospitalRef {
+                id: id(3),
+                name: "City Hospital".into(),
+                address: "1 Main Road".into(),
+            },
+            ambulance: BookingAmbulance {
+                id: id(11),
+                number: "PB-11".into(),
+                ambulance_type: AmbulanceType::Bls,
+                driver_info: None,
+            },
+            patient: PatientDetails::default(),
+            pickup: Pickup {
+                latitude: Latitude::try_from(30.2).unwrap(),
+                longitude: Longitude::try_from(74.9).unwrap(),
+                landmark: Landmark::default(),
+            },
+            at,
+            answer_by: crate::domain::deadline::AnswerTimes::default().answer_by(kind, at),
+        }
+    }
+
+    #[test]
+    fn the_two_kinds_of_new_booking_start_where_their_kind_starts() {
+        let requester = requester();
+        let stages = |b: &Booking| b.timeline.iter().map(|e| e.stage).collect::<Vec<_>>();
+
+        let booked = Booking::booked(
+            new_booking(&requester, BookingType::Normal),
+            BookingType::Normal,
+        );
+        assert_eq!(booked.progress(), Progress::PENDING);
+        assert_eq!(stages(&booked), [Milestone::Pending]);
+        assert_eq!(
+            booked.answer_by.unwrap().to_string(),
+            "2026-03-01T10:05:00.000Z"
+        );
+        let urgent = Booking::booked(
+            new_booking(&requester, BookingType::Emergency),
+            BookingType::Emergency,
+        );
+        assert_eq!(
+            urgent.answer_by.unwrap().to_string(),
+            "2026-03-01T10:01:00.000Z"
+        );
+
+        let emergency = Booking::emergency(new_booking(&requester, BookingType::Emergency));
+        assert_eq!(emergency.progress(), Progress::DISPATCHED);
+        assert_eq!(emergency.booking_type, BookingType::Emergency);
+        assert_eq!(
+            stages(&emergency),
+            [Milestone::Active, Milestone::Dispatched]
+        );
+        assert_eq!(
+            emergency.answer_by.unwrap().to_string(),
+            "2026-03-01T10:01:00.000Z"
+        );
+
+        for b in [&booked, &emergency] {
+            assert_eq!(b.booking_time, "2026-03-01T10:00:00.000Z");
+            assert!(b.timeline.iter().all(|e| e.at == b.booking_time));
+            assert_eq!((b.user_id, b.username.as_str()), (id(5), "asha"));
+            assert_eq!(b.user_phone.as_deref(), Some("+15550100"));
+            assert_eq!(
+                (b.hospital_id, b.hospital_name.as_str()),
+                (id(3), "City Hospital")
+            );
+            assert_eq!(
+                (b.ambulance_id, b.ambulance_number.as_str()),
+                (id(11), "PB-11")
+            );
+            assert!(b.pickup.is_some());
+        }
+    }
+
+    /// `crew::hold`, the one rule of the crew's trip view and steps, at every point.
+    #[test]
+    fn a_crew_holds_its_ambulances_booking_until_it_ends_or_moves_away() {
+        let requester = requester();
+        let open = Booking::emergency(new_booking(&requester, BookingType::Emergency));
+        let mut ended = open.clone();
+        ended.booking_status = Completed;
+        let mut moved = open.clone();
+        moved.ambulance_id = id(12);
+        moved.timeline.push(TimelineEntry::reassigned(
+            "PB-11",
+            ReassignReason::NoAnswer,
+            "2026-03-01T10:01:02.000Z",
+        ));
+        for (booking, crew_of, expected) in [
+            (&open, 11, Hold::Holds),
+            (&open, 12, Hold::NotYours),
+            (&ended, 11, Hold::Ended),
+            (&ended, 12, Hold::NotYours),
+            (&moved, 11, Hold::Gone),
+            (&moved, 12, Hold::Holds),
+        ] {
+            assert_eq!(hold(id(crew_of), booking), expected, "{crew_of}");
+        }
+    }
 
     #[test]
     fn a_move_changes_the_counts_of_two_statuses() {

@@ -31,14 +31,14 @@ use crate::{
     domain::{
         ambulance::{self, Ambulance, AmbulanceCounts, AmbulanceStatus, NewAmbulance},
         booking::{
-            self, Booking, BookingAmbulance, BookingCounts, BookingRequest, BookingStatus, Goal,
-            Milestone, Mover, TimelineEntry,
+            self, Booking, BookingAmbulance, BookingCounts, BookingRequest, Goal, Mover, NewBooking,
         },
         crew,
         hospital::{self, Hospital, HospitalRef},
+        user,
     },
     error::ApiError,
-    types::{Id, format_rfc3339, now_rfc3339},
+    types::{Id, now_rfc3339},
 };
 
 /// Claims an ambulance number.
@@ -328,8 +328,7 @@ impl Store {
         if let Some(existing) = earlier? {
             return Ok(existing);
         }
-        let account =
-            account?.ok_or_else(|| ApiError::NotFound(format!("User {user} not found")))?;
+        let account = account?.ok_or_else(user::not_found)?;
         let hospital = hospital?.ok_or_else(|| hospital::not_found(req.hospital_id))?;
         let ambulance = ambulance?.ok_or_else(|| ambulance::not_found(req.ambulance_id))?;
         if ambulance.hospital_id != hospital.id {
@@ -349,37 +348,28 @@ impl Store {
         let pickup = booking::pickup_or_profile(req.pickup.clone(), &account)?;
         let id = id?;
         let now = time::OffsetDateTime::now_utc();
-        let booking_time = format_rfc3339(now);
-        let booking = Booking {
-            answer_by: Some(self.answer_times().answer_by(req.booking_type, now)),
-            id,
-            booking_status: BookingStatus::Pending,
-            booking_type: req.booking_type,
-            timeline: vec![TimelineEntry::new(Milestone::Pending, &booking_time)],
-            booking_time,
-            user_id: user,
-            username: account.username,
-            user_email: account.email,
-            hospital_id: hospital.id,
-            hospital_name: hospital.name.clone(),
-            hospital: HospitalRef {
-                id: hospital.id,
-                name: hospital.name,
-                address: hospital.address,
+        let booking = Booking::booked(
+            NewBooking {
+                id,
+                requester: &account,
+                destination: HospitalRef {
+                    id: hospital.id,
+                    name: hospital.name,
+                    address: hospital.address,
+                },
+                ambulance: BookingAmbulance {
+                    id: ambulance.id,
+                    number: ambulance.number,
+                    ambulance_type: ambulance.ambulance_type,
+                    driver_info: ambulance.driver_info,
+                },
+                patient: req.patient.clone().into(),
+                pickup,
+                at: now,
+                answer_by: self.answer_times().answer_by(req.booking_type, now),
             },
-            ambulance_id: ambulance.id,
-            ambulance_number: ambulance.number.clone(),
-            ambulance: BookingAmbulance {
-                id: ambulance.id,
-                number: ambulance.number,
-                ambulance_type: ambulance.ambulance_type,
-                driver_info: ambulance.driver_info,
-            },
-            patient: req.patient.clone().into(),
-            user_phone: Some(account.phone),
-            pickup: Some(pickup),
-            trip_stage: None,
-        };
+            req.booking_type,
+        );
         let mut tx = Tx::new();
         tx.push(
             Label::Booking(id),

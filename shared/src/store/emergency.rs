@@ -45,10 +45,7 @@ use super::{
 use crate::{
     domain::{
         ambulance::AmbulanceStatus,
-        booking::{
-            self, Booking, BookingAmbulance, BookingStatus, BookingType, Milestone, Pickup,
-            TimelineEntry, TripStage,
-        },
+        booking::{self, Booking, BookingAmbulance, BookingType, NewBooking, Pickup},
         emergency::{
             self, EmergencyRequest,
             nearest::{
@@ -58,7 +55,7 @@ use crate::{
         },
         hospital::{Hospital, HospitalRef},
         position::STALE_AFTER,
-        user::User,
+        user::{self, User},
     },
     error::ApiError,
     types::{Id, LatLng, format_rfc3339},
@@ -153,7 +150,7 @@ impl Store {
             Some(pickup) => (pickup.clone(), None),
             None => {
                 rounds += 1;
-                let account = self.user(user).await?.ok_or_else(|| user_gone(user))?;
+                let account = self.user(user).await?.ok_or_else(user::not_found)?;
                 (booking::pickup_or_profile(None, &account)?, Some(account))
             }
         };
@@ -199,7 +196,7 @@ impl Store {
         if let Some(first) = earlier? {
             return Ok((first, EmergencyStats::default()));
         }
-        let account = account?.ok_or_else(|| user_gone(user))?;
+        let account = account?.ok_or_else(user::not_found)?;
         let stale_guard = match guard? {
             Some(guard) => {
                 rounds += 1;
@@ -369,22 +366,10 @@ impl Store {
             }
         };
         let now = OffsetDateTime::now_utc();
-        let at = format_rfc3339(now);
-        let reached = |stage| TimelineEntry::new(stage, &at);
-        let booking = Booking {
-            answer_by: Some(self.answer_times().answer_by(BookingType::Emergency, now)),
+        let booking = Booking::emergency(NewBooking {
             id: order.id,
-            booking_status: BookingStatus::Active,
-            booking_type: BookingType::Emergency,
-            booking_time: at.clone(),
-            user_id: order.user.id,
-            username: order.user.username.clone(),
-            user_email: order.user.email.clone(),
-            hospital_id: destination.id,
-            hospital_name: destination.name.clone(),
-            hospital: destination,
-            ambulance_id: ambulance,
-            ambulance_number: number.clone(),
+            requester: order.user,
+            destination,
             ambulance: BookingAmbulance {
                 id: ambulance,
                 number,
@@ -392,11 +377,10 @@ impl Store {
                 driver_info,
             },
             patient: order.req.patient.clone().unwrap_or_default(),
-            user_phone: Some(order.user.phone.clone()),
-            pickup: Some(order.pickup.clone()),
-            trip_stage: Some(TripStage::Dispatched),
-            timeline: vec![reached(Milestone::Active), reached(Milestone::Dispatched)],
-        };
+            pickup: order.pickup.clone(),
+            at: now,
+            answer_by: self.answer_times().answer_by(BookingType::Emergency, now),
+        });
 
         let mut tx = Tx::new();
         // The guard first: of several refusals it is the one to report.
@@ -476,10 +460,6 @@ pub(crate) fn take_candidate(
         );
     }
     Ok(())
-}
-
-fn user_gone(user: Id) -> ApiError {
-    ApiError::NotFound(format!("User {user} not found"))
 }
 
 fn stop_error(stop: Stop) -> ApiError {

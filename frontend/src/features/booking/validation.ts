@@ -34,6 +34,7 @@ export interface BookingCheck {
 
 export const emptyPatient: PatientForm = { bookingType: 'NORMAL', name: '', age: '', gender: '', condition: '' }
 export const genders: Gender[] = ['Male', 'Female', 'Other']
+// Also the contract's and the server's limits: tests/api/openapi.rs checks the three agree.
 export const MAX_NAME = 100
 export const MAX_CONDITION = 500
 export const MAX_LANDMARK = 200

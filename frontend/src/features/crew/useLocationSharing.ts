@@ -58,7 +58,9 @@ export function useLocationSharing(onTrip: boolean) {
     const geo = navigator.geolocation
     const onError = (err: GeolocationPositionError) => setState(err.code === err.PERMISSION_DENIED ? 'denied' : 'unavailable')
     const onPosition = (pos: GeolocationPosition) => {
-      setState((s) => (s === 'sharing' || s === 'failing' ? s : 'locating'))
+      // Found again after a lost fix: still sharing if a report went before, even when
+      // the throttle holds this one back ("Finding" would read as never sent).
+      setState((s) => (s === 'sharing' || s === 'failing' ? s : lastSent.current ? 'sharing' : 'locating'))
       void offer(toFix(pos))
     }
     const watch = geo.watchPosition(onPosition, onError, { enableHighAccuracy: true, maximumAge: 5000, timeout: 30000 })

@@ -150,6 +150,12 @@ impl Progress {
         stage: None,
     };
 
+    /// A one-tap emergency as it is made: ACTIVE, its ambulance DISPATCHED.
+    pub const DISPATCHED: Progress = Progress {
+        status: BookingStatus::Active,
+        stage: Some(TripStage::Dispatched),
+    };
+
     /// Whether the crew has yet to answer (decision 0012): PENDING, or ACTIVE at
     /// DISPATCHED.
     pub fn awaits_answer(self) -> bool {

@@ -1,5 +1,6 @@
-//! `bench-init [--runs N] BIN_DIR`: each of the eight route groups' binaries
-//! (BIN_DIR/<group> for every group of `api_tests::FUNCTIONS`, e.g. target/release)
+//! `bench-init [--runs N] BIN_DIR`: each function's binary (BIN_DIR/<name> for every
+//! route group of `api_tests::FUNCTIONS` and background function of
+//! `api_tests::BACKGROUND`, e.g. target/release)
 //! started as Lambda starts it, against a local stand-in for the
 //! Lambda Runtime API, N times. Prints per function:
 //!
@@ -10,7 +11,8 @@
 //!   cache);
 //! - first and second invocation: one API Gateway v2 event answered (from handing
 //!   the event out to the `.../response` POST), the first on a cold DynamoDB
-//!   connection, the second warm; median.
+//!   connection, the second warm; median. Not for a background function (the
+//!   clock's invocation sweeps for a minute): its init only.
 //!
 //! The environment is the one Lambda sets (AWS_LAMBDA_*, AWS_REGION, credentials)
 //! plus the function's own (TABLE_NAME, JWT_SECRET, APP_ENV=local,
@@ -204,6 +206,7 @@ fn memory_of(group: &str) -> &'static str {
     match group {
         "auth" => "1024",
         "user" => "512",
+        "clock" => "128",
         _ => "256",
     }
 }
@@ -217,19 +220,24 @@ struct Run {
     body: String,
 }
 
+/// One start of `binary`; with `event`, two invocations of it answered, else (a
+/// background function, whose invocation is its own long job) init only.
 async fn one_run(
     group: &str,
     binary: &Path,
     table: &str,
-    event: &Value,
+    event: Option<&Value>,
     log: &Path,
 ) -> Result<Run, String> {
     let (tx, mut rx) = mpsc::unbounded_channel();
-    let stand_in = Arc::new(StandIn {
-        events: Mutex::new(VecDeque::from([
+    let events = event.map_or_else(VecDeque::new, |event| {
+        VecDeque::from([
             ("req-1".to_owned(), event.clone()),
             ("req-2".to_owned(), event.clone()),
-        ])),
+        ])
+    });
+    let stand_in = Arc::new(StandIn {
+        events: Mutex::new(events),
         seen: tx,
     });
     let app = Router::new()
@@ -284,11 +292,17 @@ async fn one_run(
             ("JWT_SECRET", BENCH_SECRET),
             ("APP_ENV", "local"),
             ("DYNAMODB_ENDPOINT", &endpoint()),
-            // What the template gives PushFunction (read by every function's config).
+            // What PushFunction and NotifyFunction get (notify's private key is the
+            // secret's ARN in AWS, read at cold start: given directly here).
             (
                 "VAPID_PUBLIC_KEY",
                 &testkit::push_service::vapid().public_key,
             ),
+            (
+                "VAPID_PRIVATE_KEY",
+                &testkit::push_service::vapid().private_key,
+            ),
+            ("VAPID_SUBJECT", "mailto:bench@example.com"),
         ])
         .stdin(Stdio::null())
         .stdout(log_file.try_clone().map_err(|e| e.to_string())?)
@@ -302,7 +316,8 @@ async fn one_run(
     let outcome = async {
         let mut nexts = vec![];
         let mut answers = vec![];
-        while nexts.len() < 3 {
+        let wanted = if event.is_some() { 3 } else { 1 };
+        while nexts.len() < wanted {
             let seen = tokio::time::timeout(Duration::from_secs(30), rx.recv())
                 .await
                 .map_err(|_| "no request to the Runtime API within 30 s".to_owned())?
@@ -312,6 +327,15 @@ async fn one_run(
                 Seen::Response(at, body) => answers.push((at, body)),
                 Seen::Error(body) => return Err(format!("the function reported an error: {body}")),
             }
+        }
+        if event.is_none() {
+            return Ok(Run {
+                init_ms: (nexts[0] - started).as_secs_f64() * 1000.0,
+                first_ms: f64::NAN,
+                second_ms: f64::NAN,
+                status: 200,
+                body: String::new(),
+            });
         }
         // The first /next ends init and gets event 1; the second, sent after event 1
         // was answered, gets event 2; the third waits.
@@ -385,12 +409,18 @@ async fn main() {
     );
     let mut failed = false;
     let mut worst_init: f64 = 0.0;
-    for (group, _) in api_tests::FUNCTIONS {
+    // The route groups, each invoked twice; then the background functions (fed by
+    // AWS events, each invocation a long job of its own): init only.
+    let groups = api_tests::FUNCTIONS
+        .iter()
+        .map(|(group, _)| (*group, true))
+        .chain(api_tests::BACKGROUND.iter().map(|group| (*group, false)));
+    for (group, invoked) in groups {
         let binary = dir.join(group);
         let size = std::fs::metadata(&binary)
             .map(|m| m.len() as f64 / 1048576.0)
             .unwrap_or_else(|e| panic!("{}: {e}", binary.display()));
-        let event = event_for(group, &fixture, hospital.get());
+        let event = invoked.then(|| event_for(group, &fixture, hospital.get()));
         let log = log_dir.join(format!("init-{group}.log"));
         let _ = std::fs::remove_file(&log);
         let (mut init, mut first, mut second, mut statuses) = (vec![], vec![], vec![], vec![]);
@@ -398,7 +428,7 @@ async fn main() {
         // One run first, not counted: it brings the binary into the page cache (a fresh
         // build is not what Lambda starts).
         for run in 0..=runs {
-            match one_run(group, &binary, &fixture.table, &event, &log).await {
+            match one_run(group, &binary, &fixture.table, event.as_ref(), &log).await {
                 Ok(_) if run == 0 => {}
                 Ok(r) => {
                     if r.status != 200 {
@@ -423,6 +453,18 @@ async fn main() {
         worst_init = worst_init.max(median(&mut init.clone()));
         let ok = statuses.iter().all(|s| *s == 200);
         failed |= !ok;
+        let Some(event) = &event else {
+            println!(
+                "  {:<11} {:>9.2} {:>8.1} ms {:>5.1} ms {:>13} {:>14}  (background: init only)",
+                group,
+                size,
+                median(&mut init),
+                max,
+                "-",
+                "-",
+            );
+            continue;
+        };
         println!(
             "  {:<11} {:>9.2} {:>8.1} ms {:>5.1} ms {:>10.1} ms {:>11.1} ms  {} {} -> {}",
             group,

@@ -140,6 +140,21 @@ describe('AlertsPanel', () => {
     expect(screen.getByText('Booking #12 is now with ambulance PB-41.')).toBeInTheDocument()
   })
 
+  it('opens with focus on Close, kept there when the list arrives: a stray Enter sends no ambulance', async () => {
+    const user = userEvent.setup()
+    const { calls } = open({
+      'GET /admin/alerts': () => json(200, [unanswered]),
+      'GET /admin/ambulances/free-near': () => json(200, free),
+    })
+    await user.click(await screen.findByRole('button', { name: 'Reassign' }))
+    const dialog = within(await screen.findByRole('dialog'))
+    expect(await dialog.findAllByRole('button', { name: /^Send/ })).toHaveLength(2)
+    expect(dialog.getByRole('button', { name: 'Close' })).toHaveFocus()
+    await user.keyboard('{Enter}')
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument())
+    expect(calls.filter((c) => c.method === 'PATCH')).toHaveLength(0)
+  })
+
   it("shows the server's 409 when the ambulance was taken meanwhile, and the dialog stays open", async () => {
     const user = userEvent.setup()
     open({

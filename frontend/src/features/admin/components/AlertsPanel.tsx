@@ -108,12 +108,14 @@ function ReassignDialog({ alert, bookingId, onClose, onDone }: { alert: Alert; b
   const free = useFreeNear(pickup)
   const reassign = useReassign()
   const [chosen, setChosen] = useState<number | null>(null)
+  // Focus starts on Close, never on an ambulance: Enter must not send one unchosen.
+  const close = useRef<HTMLButtonElement>(null)
   const choose = (a: FreeAmbulance) => {
     setChosen(a.id)
     reassign.mutate({ bookingId, ambulanceId: a.id }, { onSuccess: () => onDone(a.number) })
   }
   return (
-    <Dialog title={S.alerts.reassignTitle(bookingId)} onClose={onClose}>
+    <Dialog title={S.alerts.reassignTitle(bookingId)} onClose={onClose} initialFocus={close}>
       <div className="space-y-4">
         {reassign.isError && <Notice tone="error">{messageOf(reassign.error, S.alerts.reassignFailed)}</Notice>}
         {!pickup ? (
@@ -151,7 +153,7 @@ function ReassignDialog({ alert, bookingId, onClose, onDone }: { alert: Alert; b
           </>
         )}
         <div className="flex justify-end">
-          <button type="button" className="btn-secondary" onClick={onClose}>
+          <button ref={close} type="button" className="btn-secondary" onClick={onClose}>
             {S.alerts.close}
           </button>
         </div>

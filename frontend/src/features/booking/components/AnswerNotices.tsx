@@ -1,8 +1,7 @@
 import { Alert } from '@/components/Feedback'
 import { CallEmergency } from '@/components/CallEmergency'
-import { Icon } from '@/components/Icon'
+import { HospitalsToCall, type Callable } from '@/components/HospitalsToCall'
 import { useNearestHospitals } from '@/features/hospitals'
-import { formatDistance, telHref } from '@/lib/format'
 import type { TimelineEntry } from '@/lib/types'
 import { S } from '@/strings'
 import { isOpen } from '../status'
@@ -17,16 +16,6 @@ export function MovedNotice({ trip }: { trip: { bookingStatus: string; timeline:
   if (!isOpen(trip.bookingStatus) || missed === 0) return null
   const number = trip.ambulance.number
   return <Alert tone="info">{missed === 1 ? S.answer.movedFirst(number) : S.answer.movedMany(missed, number)}</Alert>
-}
-
-/** A hospital to call: the destination as the trip knows it, or one the search found. */
-interface Callable {
-  key: string
-  name: string
-  address: string
-  contactInfo: string | null
-  distance?: number | null
-  destination?: boolean
 }
 
 /**
@@ -53,10 +42,12 @@ export function StillLooking({
     contactInfo: h.contactInfo ?? null,
     // From the family's search point (the destination) a distance would mislead.
     distance: family ? null : h.distance,
-    destination: h.name === destination.name && h.address === destination.address,
+    note: h.name === destination.name && h.address === destination.address ? S.answer.destination : undefined,
   }))
   const hospitals: Callable[] =
-    found.length > 0 ? found : [{ key: 'destination', name: destination.name, address: destination.address, contactInfo: destination.contactInfo ?? null, destination: true }]
+    found.length > 0
+      ? found
+      : [{ key: 'destination', name: destination.name, address: destination.address, contactInfo: destination.contactInfo ?? null, note: S.answer.destination }]
 
   return (
     <section aria-labelledby="still-looking" className="card space-y-4 border-red-200 p-5">
@@ -67,29 +58,7 @@ export function StillLooking({
       <CallEmergency className="btn-primary w-full" />
       <div className="space-y-2">
         <h3 className="text-xs font-semibold uppercase tracking-wide text-slate-500">{S.answer.hospitalsHeading}</h3>
-        <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200">
-          {hospitals.map((h) => (
-            <li key={h.key} className="space-y-2 p-4">
-              <div>
-                <p className="font-semibold">
-                  {h.name} {h.destination && <span className="font-normal text-slate-600">{S.answer.destination}</span>}
-                </p>
-                <p className="text-sm text-slate-600">
-                  {h.address}
-                  {h.distance != null && <span> · {formatDistance(h.distance)}</span>}
-                </p>
-              </div>
-              {h.contactInfo ? (
-                <a href={telHref(h.contactInfo)} className="btn-touch w-full border border-slate-300 bg-white text-slate-900 hover:bg-slate-100">
-                  <Icon name="phone" className="h-4 w-4 shrink-0" /> {S.emergency.callNumber(h.contactInfo)}
-                  <span className="sr-only">, {h.name}</span>
-                </a>
-              ) : (
-                <p className="text-sm text-slate-500">{S.emergency.noContact}</p>
-              )}
-            </li>
-          ))}
-        </ul>
+        <HospitalsToCall hospitals={hospitals} />
       </div>
     </section>
   )

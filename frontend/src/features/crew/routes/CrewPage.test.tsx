@@ -247,6 +247,21 @@ describe('CrewPage', () => {
     expect(calls.filter((c) => c.path === '/crew/location')).toHaveLength(1)
   })
 
+  it('a fix lost for a moment and found again, held back by the throttle, still says it shares (not "Finding")', async () => {
+    const { calls } = open({ 'GET /crew/me': () => json(200, me(null)) })
+    await screen.findByRole('heading', { name: 'No job right now' })
+    const t = Date.parse('2026-03-01T10:00:00Z')
+    watcher!.ok(fix(30.69, 74.32, t))
+    expect(await screen.findByText('Sharing your location')).toBeInTheDocument()
+    watcher!.fail!({ code: 2, PERMISSION_DENIED: 1, POSITION_UNAVAILABLE: 2, TIMEOUT: 3, message: 'lost' } as GeolocationPositionError)
+    await waitFor(() => expect(screen.queryByText('Sharing your location')).not.toBeInTheDocument())
+    // 50 m on, within a minute of the last report: held back, yet sharing goes on.
+    watcher!.ok(fix(30.6905, 74.32, t + 10_000))
+    expect(await screen.findByText('Sharing your location')).toBeInTheDocument()
+    expect(screen.queryByText('Finding your position...')).not.toBeInTheDocument()
+    expect(calls.filter((c) => c.path === '/crew/location')).toHaveLength(1)
+  })
+
   it('says so when location access is denied', async () => {
     open({ 'GET /crew/me': () => json(200, me(null)) })
     await screen.findByRole('heading', { name: 'No job right now' })
