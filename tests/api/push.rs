@@ -472,3 +472,30 @@ async fn five_devices_at_most_and_each_ends_with_its_session() {
     // Another user's devices are untouched.
     assert_eq!(endpoints(&app, &user).await.len(), 4);
 }
+
+/// DynamoDB Local writes an empty map as `{}` in stream records; the poller mends it
+/// to DynamoDB's `{"M": {}}` at any depth, and nothing else.
+#[test]
+fn an_empty_map_in_a_local_stream_record_reads_as_dynamodb_writes_it() {
+    let mut answer = json!({"Records": [{"eventName": "MODIFY", "dynamodb": {
+        "SequenceNumber": "1",
+        "Keys": {"pk": {"S": "HOSPITAL_INDEX"}, "sk": {"S": "MANIFEST"}},
+        "NewImage": {"pk": {"S": "HOSPITAL_INDEX"}, "chunks": {},
+                     "log": {"L": [{}, {"M": {"inner": {}}}]}, "n": {"N": "1"}},
+        "OldImage": {"chunks": {"M": {"0": {"N": "2"}}}}
+    }}]});
+    poll::repair_empty_maps(&mut answer);
+    let record = &answer["Records"][0]["dynamodb"];
+    assert_eq!(record["NewImage"]["chunks"], json!({"M": {}}));
+    assert_eq!(
+        record["NewImage"]["log"],
+        json!({"L": [{"M": {}}, {"M": {"inner": {"M": {}}}}]})
+    );
+    assert_eq!(record["NewImage"]["n"], json!({"N": "1"}));
+    assert_eq!(
+        record["OldImage"]["chunks"],
+        json!({"M": {"0": {"N": "2"}}})
+    );
+    let event: notify::StreamEvent = serde_json::from_value(answer).unwrap();
+    assert!(event.records[0].dynamodb.new_image.is_some());
+}
