@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 
 use serde_norway::Value;
-use shared::store::schema::{ATTRIBUTES, INDEXES, PRIMARY, TTL_ATTRIBUTE};
+use shared::store::schema::{ATTRIBUTES, INDEXES, PRIMARY, STREAM_VIEW, TTL_ATTRIBUTE};
 
 fn template() -> Value {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../template.yaml");
@@ -69,6 +69,10 @@ fn template_declares_the_same_table_as_the_code() {
     assert_eq!(
         keys(&props["KeySchema"]),
         (PRIMARY.0.to_owned(), PRIMARY.1.to_owned())
+    );
+    assert_eq!(
+        props["StreamSpecification"]["StreamViewType"], STREAM_VIEW,
+        "the stream notify reads (decision 0014)"
     );
 
     type Index = (String, String, String, String, BTreeSet<String>);

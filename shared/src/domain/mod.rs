@@ -16,6 +16,7 @@ pub mod eta;
 pub mod hospital;
 pub mod page;
 pub mod position;
+pub mod push;
 pub mod user;
 
 use strum::VariantArray;

@@ -123,6 +123,19 @@ pub fn alert_order(at: &str, id: Id) -> String {
 /// day, a few dozen wait at once (decision 0012).
 pub const DUE: &str = "DUE";
 
+/// A user's Web Push subscriptions (`store::push`): one partition per user.
+pub fn push_devices(user: Id) -> String {
+    format!("PUSH#{user}")
+}
+
+/// One subscription: `digest` is the hex digest of its endpoint.
+pub fn push_device(user: Id, digest: &str) -> Key {
+    Key::new(push_devices(user), format!("SUB#{digest}"))
+}
+
+/// The `gsi1` partition of the admins' subscriptions (an alert is for every admin).
+pub const ADMIN_DEVICES: &str = "PUSH#ADMINS";
+
 pub fn idempotency(user: Id, key: &str) -> Key {
     Key::new(format!("IDEM#{user}#{key}"), "IDEM")
 }

@@ -31,6 +31,7 @@ pub mod limits;
 pub mod open_bookings;
 pub mod paging;
 pub mod positions;
+pub mod push;
 pub mod retry;
 pub mod schema;
 pub mod sessions;

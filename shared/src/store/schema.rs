@@ -5,12 +5,17 @@ use aws_sdk_dynamodb::{
     Client,
     types::{
         AttributeDefinition, BillingMode, GlobalSecondaryIndex, KeySchemaElement, KeyType,
-        Projection, ProjectionType, ScalarAttributeType, TimeToLiveSpecification,
+        Projection, ProjectionType, ScalarAttributeType, StreamSpecification, StreamViewType,
+        TimeToLiveSpecification,
     },
 };
 
 use super::table::db_error;
 use crate::error::ApiError;
+
+/// The table's stream (decision 0014): every write with the item before and after
+/// it, which `functions/notify` turns into pushes. DynamoDB Local keeps one too.
+pub const STREAM_VIEW: &str = "NEW_AND_OLD_IMAGES";
 
 /// The TTL attribute (epoch seconds) of short-lived items.
 pub const TTL_ATTRIBUTE: &str = "ttl";
@@ -182,7 +187,7 @@ fn key_schema(hash: &str, range: &str) -> Result<Vec<KeySchemaElement>, ApiError
     ])
 }
 
-/// Creates the table (on-demand) with its indexes and TTL, unless it exists.
+/// Creates the table (on-demand) with its indexes, stream and TTL, unless it exists.
 /// Returns whether it was created.
 pub async fn create_table(client: &Client, table: &str) -> Result<bool, ApiError> {
     let existing = client.describe_table().table_name(table).send().await;
@@ -193,6 +198,13 @@ pub async fn create_table(client: &Client, table: &str) -> Result<bool, ApiError
         .create_table()
         .table_name(table)
         .billing_mode(BillingMode::PayPerRequest)
+        .stream_specification(
+            StreamSpecification::builder()
+                .stream_enabled(true)
+                .stream_view_type(StreamViewType::from(STREAM_VIEW))
+                .build()
+                .map_err(ApiError::internal)?,
+        )
         .set_key_schema(Some(key_schema(PRIMARY.0, PRIMARY.1)?));
     for (name, kind) in ATTRIBUTES {
         request = request.attribute_definitions(

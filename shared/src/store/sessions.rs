@@ -253,7 +253,14 @@ impl Store {
             .retry(retry::patient_policy())
             .when(Option::is_none)
             .await
-            .map_err(|e| e.unwrap_or(ApiError::Unavailable))
+            .map_err(|e| e.unwrap_or(ApiError::Unavailable))?;
+        // The device signed out stops ringing (decision 0014). After the revocation,
+        // so a failure here never leaves a session alive; logged, not failed: the
+        // sign-out itself is done.
+        if let Err(e) = self.forget_devices(user, Some(&session_tag(session))).await {
+            tracing::warn!(error = %e, "push subscriptions of an ended session not deleted");
+        }
+        Ok(())
     }
 }
 

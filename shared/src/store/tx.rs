@@ -69,6 +69,9 @@ pub enum Label {
     HospitalIndex,
     /// An alert for the dispatcher (`alerts`).
     Alert,
+    /// A Web Push subscription (`push`), and one it replaces beyond the cap.
+    Device,
+    OldDevice,
 }
 
 enum Op {

@@ -202,6 +202,17 @@ impl Store {
         current: &User,
         change: ProfileChange,
     ) -> Result<User, ApiError> {
+        let new_password = change.password_hash.is_some();
+        let user = self.write_profile(current, change).await?;
+        // A new password ends every session: every device stops ringing too
+        // (decision 0014). Logged, not failed: the password is changed.
+        if new_password && let Err(e) = self.forget_devices(user.id, None).await {
+            tracing::warn!(error = %e, "push subscriptions not deleted after a password change");
+        }
+        Ok(user)
+    }
+
+    async fn write_profile(&self, current: &User, change: ProfileChange) -> Result<User, ApiError> {
         let id = current.id;
         let old_email = Email::try_from(current.email.clone()).map_err(ApiError::internal)?;
         let mut sets = vec!["#email = :email"];

@@ -1,0 +1,211 @@
+//! Web Push subscriptions (decision 0014) and the stream's images read as domain
+//! changes.
+//!
+//! A subscription is `PUSH#<user>` / `SUB#<digest of its endpoint>`: a Query of the
+//! user's partition lists their devices (at most [`MAX_DEVICES`], the oldest dropped
+//! by the write that adds one more). An admin's also sit in `gsi1` under
+//! [`keys::ADMIN_DEVICES`], so an alert reaches every admin with one Query. Each
+//! remembers the session (its tag) that made it: signing that session out deletes it;
+//! a new password deletes them all.
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use super::{
+    alerts::AlertItem,
+    bookings::BookingItem,
+    keys::{self, Key},
+    schema::GSI1,
+    table::{Query, Store, readable},
+    tx::{Label, Tx, Write},
+    users::UserItem,
+};
+use crate::{
+    domain::push::{Change, PushSubscription},
+    error::ApiError,
+    types::Id,
+};
+
+/// Devices one account may have: a new one beyond drops the oldest.
+pub const MAX_DEVICES: usize = 5;
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct DeviceItem {
+    #[serde(flatten)]
+    key: Key,
+    user_id: Id,
+    #[serde(flatten)]
+    subscription: PushSubscription,
+    /// The tag of the session that subscribed (`sessions::session_tag`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    session: Option<String>,
+    /// Epoch milliseconds: the oldest is dropped first.
+    created_at: i64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    gsi1pk: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    gsi1sk: Option<String>,
+}
+
+/// One device of one account, as the sender needs it.
+#[derive(Debug, Clone)]
+pub struct Device {
+    pub user_id: Id,
+    pub subscription: PushSubscription,
+}
+
+impl From<DeviceItem> for Device {
+    fn from(i: DeviceItem) -> Self {
+        Device {
+            user_id: i.user_id,
+            subscription: i.subscription,
+        }
+    }
+}
+
+/// The sort key of a subscription: a digest of its endpoint (an endpoint is up to
+/// 1 000 characters and a capability URL, so it is not a key).
+fn device_key(user: Id, endpoint: &str) -> Key {
+    let digest = Sha256::digest(endpoint.as_bytes());
+    keys::push_device(user, &hex::encode(&digest[..16]))
+}
+
+/// Whose subscription is asked for: the user, and whether they are an admin (whose
+/// devices also go in the admins' index).
+#[derive(Debug, Clone, Copy)]
+pub struct Subscriber {
+    pub user: Id,
+    pub admin: bool,
+}
+
+impl Store {
+    /// Stores `subscription` for `who` (the same endpoint again replaces it), made
+    /// by `session`; beyond [`MAX_DEVICES`] the oldest are deleted in the same
+    /// transaction.
+    pub async fn subscribe(
+        &self,
+        who: Subscriber,
+        subscription: PushSubscription,
+        session: Option<String>,
+    ) -> Result<(), ApiError> {
+        let key = device_key(who.user, subscription.endpoint());
+        let mut devices = self.device_items(who.user).await?;
+        devices.retain(|d| d.key != key);
+        devices.sort_by_key(|d| d.created_at);
+        let now = (self.now().unix_timestamp_nanos() / 1_000_000) as i64;
+        let item = DeviceItem {
+            gsi1pk: who.admin.then(|| keys::ADMIN_DEVICES.to_owned()),
+            gsi1sk: who
+                .admin
+                .then(|| format!("{}#{}", who.user.padded(), key.sk)),
+            key,
+            user_id: who.user,
+            subscription,
+            session,
+            created_at: now,
+        };
+        let mut tx = Tx::new();
+        tx.push(Label::Device, Write::put(&item));
+        let excess = (devices.len() + 1).saturating_sub(MAX_DEVICES);
+        for old in devices.into_iter().take(excess) {
+            tx.push(Label::OldDevice, Write::delete(old.key));
+        }
+        self.commit_or_500(tx).await
+    }
+
+    /// Deletes `user`'s subscription with `endpoint`, if there is one.
+    pub async fn unsubscribe(&self, user: Id, endpoint: &str) -> Result<(), ApiError> {
+        self.delete_item(&device_key(user, endpoint)).await
+    }
+
+    async fn device_items(&self, user: Id) -> Result<Vec<DeviceItem>, ApiError> {
+        self.query_all(Query::table("pk = :p").value(":p", keys::push_devices(user)))
+            .await
+    }
+
+    /// The devices of `user`.
+    pub async fn devices(&self, user: Id) -> Result<Vec<Device>, ApiError> {
+        Ok(self
+            .device_items(user)
+            .await?
+            .into_iter()
+            .map(Device::from)
+            .collect())
+    }
+
+    /// The devices of every admin (one Query of `gsi1`).
+    pub async fn admin_devices(&self) -> Result<Vec<Device>, ApiError> {
+        let items: Vec<DeviceItem> = self
+            .query_all(Query::on(GSI1, "gsi1pk = :p").value(":p", keys::ADMIN_DEVICES))
+            .await?;
+        Ok(items.into_iter().map(Device::from).collect())
+    }
+
+    /// The devices of every crew account of `ambulance`.
+    pub async fn crew_devices(&self, ambulance: Id) -> Result<Vec<Device>, ApiError> {
+        let crew: Vec<UserItem> = self
+            .query_all(Query::on(GSI1, "gsi1pk = :p").value(":p", keys::ambulance_crew(ambulance)))
+            .await?;
+        let mut out = vec![];
+        for member in crew {
+            out.extend(self.devices(member.user.id).await?);
+        }
+        Ok(out)
+    }
+
+    /// The requester of booking `id`, if it exists.
+    pub async fn requester_of(&self, id: Id) -> Result<Option<Id>, ApiError> {
+        Ok(self
+            .get::<BookingItem>(&keys::booking(id))
+            .await?
+            .map(|b| b.booking.user_id))
+    }
+
+    /// Deletes the device a push service said is gone (404/410).
+    pub async fn forget_device(&self, user: Id, endpoint: &str) -> Result<(), ApiError> {
+        self.unsubscribe(user, endpoint).await
+    }
+
+    /// Deletes `user`'s devices: all of them (a new password), or those of one
+    /// session (its sign-out).
+    pub async fn forget_devices(&self, user: Id, session: Option<&str>) -> Result<(), ApiError> {
+        for item in self.device_items(user).await? {
+            if session.is_none() || item.session.as_deref() == session {
+                self.delete_item(&item.key).await?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The change a stream record reports, read as the domain's types: a booking's or
+/// an alert's images (what else changed is nobody's news). An image that does not
+/// read is logged and skipped like any unreadable item.
+pub fn change_of(
+    old: Option<serde_dynamo::Item>,
+    new: Option<serde_dynamo::Item>,
+) -> Option<Change> {
+    let key = |image: &Option<serde_dynamo::Item>| {
+        image
+            .clone()
+            .and_then(|i| serde_dynamo::from_item::<_, Key>(i).ok())
+    };
+    let k = key(&new).or_else(|| key(&old))?;
+    let read = |image: Option<serde_dynamo::Item>| image.map(super::Item::from);
+    match k.sk.as_str() {
+        "BOOKING" if k.pk.starts_with("BOOKING#") => Some(Change::Booking {
+            old: read(old)
+                .and_then(readable::<BookingItem>)
+                .map(|b| b.booking.with_defaults()),
+            new: read(new)
+                .and_then(readable::<BookingItem>)
+                .map(|b| b.booking.with_defaults()),
+        }),
+        "ALERT" if k.pk.starts_with("ALERT#") => Some(Change::Alert {
+            old: read(old).and_then(readable::<AlertItem>).map(|a| a.alert),
+            new: read(new).and_then(readable::<AlertItem>).map(|a| a.alert),
+        }),
+        _ => None,
+    }
+}
