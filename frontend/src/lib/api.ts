@@ -5,6 +5,7 @@ import { formatWait } from './format'
 import { dropBrowserSubscription, takeEndpoint } from './push/device'
 import { needsRefresh, refreshSession } from './refresh'
 import { clearSession, getSession, type Session } from './session'
+import type { PushUnsubscribe } from './types'
 
 export type ErrorKind = 'http' | 'network' | 'timeout'
 
@@ -164,7 +165,8 @@ export function signOut() {
     dropBrowserSubscription()
     if (session) {
       const headers = { Authorization: `Bearer ${session.token}` }
-      api<void>('/push/subscription', { method: 'DELETE', body: { endpoint }, headers, anonymous: true }).catch(() => undefined)
+      const body: PushUnsubscribe = { endpoint }
+      api<void>('/push/subscription', { method: 'DELETE', body, headers, anonymous: true }).catch(() => undefined)
     }
   }
   if (refreshToken) {

@@ -2,6 +2,7 @@
 // two routes that keep the server's copy (DESIGN.md section 9, "Alerts that reach a
 // locked phone"). The screens use it through usePush.ts.
 import { api } from '@/lib/api'
+import type { PushKey, PushSubscriptionBody } from '@/lib/types'
 import { rememberEndpoint } from './device'
 import type { Permission } from './state'
 
@@ -29,10 +30,8 @@ function sameKey(key: ArrayBuffer | null | undefined, wanted: Uint8Array): boole
   return have.length === wanted.length && have.every((b, i) => b === wanted[i])
 }
 
-export interface SubscriptionBody {
-  endpoint: string
-  keys: { p256dh: string; auth: string }
-}
+/** Only the endpoint and keys are sent (the contract ignores expirationTime). */
+export type SubscriptionBody = Pick<PushSubscriptionBody, 'endpoint' | 'keys'>
 
 /** The contract's body: exactly the endpoint and the two keys of the browser's JSON. */
 export function subscriptionBody(sub: PushSubscription): SubscriptionBody {
@@ -42,7 +41,7 @@ export function subscriptionBody(sub: PushSubscription): SubscriptionBody {
   return { endpoint: json.endpoint, keys: { p256dh, auth } }
 }
 
-export const fetchPushKey = () => api<{ publicKey: string }>('/push/key', { anonymous: true }).then((r) => r.publicKey)
+export const fetchPushKey = () => api<PushKey>('/push/key', { anonymous: true }).then((r) => r.publicKey)
 
 export const sendSubscription = (body: SubscriptionBody) => api<void>('/push/subscription', { method: 'PUT', body })
 
