@@ -448,6 +448,7 @@ export const S = {
     trip: {
       ask: 'Tell me when the ambulance arrives',
       askText: 'Get a notification when the ambulance is at the pickup, even with this page closed.',
+      button: 'Notify me',
       on: 'You will get a notification when the ambulance arrives.',
     },
     admin: {
