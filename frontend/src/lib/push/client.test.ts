@@ -6,7 +6,7 @@ import { fakePush, SERVER_KEY } from '@/test/push'
 import { json, renderHookWithClient, routeFetch } from '@/test/render'
 import { base64UrlToBytes, subscribe } from './client'
 import { isDeclined } from './device'
-import { RENEWED_MESSAGE } from './messages'
+import { PUSHED_MESSAGE, RENEWED_MESSAGE } from './messages'
 import { usePush } from './usePush'
 
 const signIn = () =>
@@ -153,5 +153,17 @@ describe('usePush', () => {
   it('without the Push API it is unsupported', () => {
     server()
     expect(renderHookWithClient(() => usePush('crew')).result.current.view).toBe('unsupported')
+  })
+})
+
+describe('a push while the app is open', () => {
+  it('makes the screens fetch at once', async () => {
+    const push = fakePush('default')
+    const { client } = renderHookWithClient(() => null)
+    const invalidate = vi.spyOn(client, 'invalidateQueries')
+    act(() => push.post({ type: 'something else' }))
+    expect(invalidate).not.toHaveBeenCalled()
+    act(() => push.post({ type: PUSHED_MESSAGE, kind: 'JOB' }))
+    expect(invalidate).toHaveBeenCalledTimes(1)
   })
 })
