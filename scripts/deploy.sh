@@ -44,10 +44,42 @@ if [ "${SKIP_BUILD:-0}" != 1 ]; then
   sam build --config-env "$CONFIG_ENV"
 fi
 
+# The VAPID key pair of Web Push (decision 0014; docs/deploy.md, "Web Push"): made
+# once per stack. The private half is the secret "$STACK/vapid-private-key" (only
+# NotifyFunction may read it), the public half that secret's tag `public-key`, so a
+# later deploy finds both again. Rotating: docs/deploy.md.
+vapid_name="$STACK/vapid-private-key"
+vapid_arn=$(aws secretsmanager describe-secret --secret-id "$vapid_name" --query ARN --output text 2>/dev/null || true)
+if [ -z "$vapid_arn" ] || [ "$vapid_arn" = None ]; then
+  log "generating the stack's VAPID key pair into Secrets Manager ($vapid_name)"
+  vapid_keys=$(cargo run --quiet -p shared --bin manage -- vapid-keys)
+  vapid_public=$(sed -n 's/^VAPID_PUBLIC_KEY=//p' <<<"$vapid_keys")
+  vapid_arn=$(aws secretsmanager create-secret --name "$vapid_name" \
+    --description "VAPID private key of Web Push ($STACK)" \
+    --secret-string "$(sed -n 's/^VAPID_PRIVATE_KEY=//p' <<<"$vapid_keys")" \
+    --tags "Key=public-key,Value=$vapid_public" --query ARN --output text)
+  unset vapid_keys
+fi
+vapid_public=$(aws secretsmanager describe-secret --secret-id "$vapid_arn" \
+  --query "Tags[?Key=='public-key'].Value | [0]" --output text)
+[ "${#vapid_public}" = 87 ] || die "secret $vapid_name has no 87-character public-key tag (docs/deploy.md, Web Push)"
+
+# --parameter-overrides replaces samconfig.toml's, so those are passed along too.
+overrides=$(python3 - "$CONFIG_ENV" <<'PY'
+import sys, tomllib
+env = sys.argv[1]
+with open("samconfig.toml", "rb") as f:
+    config = tomllib.load(f)
+print(config.get(env, {}).get("deploy", {}).get("parameters", {}).get("parameter_overrides", ""))
+PY
+)
+
 confirm=()
 if [ "${NO_CONFIRM:-0}" = 1 ]; then confirm=(--no-confirm-changeset); fi
 log "sam deploy"
-sam deploy --config-env "$CONFIG_ENV" --region "$REGION" --no-fail-on-empty-changeset "${confirm[@]}"
+# shellcheck disable=SC2086 # samconfig's overrides are space-separated Key=Value words
+sam deploy --config-env "$CONFIG_ENV" --region "$REGION" --no-fail-on-empty-changeset "${confirm[@]}" \
+  --parameter-overrides $overrides "VapidPublicKey=$vapid_public" "VapidPrivateKeyArn=$vapid_arn"
 
 output() {
   aws cloudformation describe-stacks --region "$REGION" --stack-name "$STACK" \

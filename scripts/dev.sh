@@ -35,7 +35,7 @@ if [ "${RESET:-0}" = 1 ]; then
   rm -rf "$DATA_DIR"
 fi
 
-stack_up "$ROOT/.data/logs" ambulance --data "$DATA_DIR" --reload \
+stack_up "$ROOT/.data/logs" ambulance --data "$DATA_DIR" --reload --vapid "$ROOT/.data/vapid.env" \
   --ddb-port "${DDB_PORT:-8000}" --api-port "${API_PORT:-9000}"
 stack_web dev "$WEB_PORT"
 # The crew accounts `manage seed` made or found (one per ambulance of the first

@@ -5,13 +5,16 @@
 #   data (target/debug/manage, the binary that build made) -> the functions behind
 #   `cargo lambda watch` -> wait until every function answers -> the clock (the
 #   answer deadlines: the same binary as in AWS, on a schedule of its own, every
-#   CLOCK_EVERY_SECS, default 2) [-> Vite in front].
+#   CLOCK_EVERY_SECS, default 2) and notify (Web Push: the same binary as in AWS,
+#   reading DynamoDB Local's stream every NOTIFY_EVERY_MS, default 200) [-> Vite in front].
 # Source it after lib.sh, then:
 #   stack_up LOG_DIR TABLE [--data DIR] [--ddb-port N] [--api-port N] [--reload]
 #     --data DIR   keep the database in DIR (default: in memory, gone at exit)
 #     --ddb-port, --api-port   fixed ports, refused when busy (default: free ones)
 #     --reload     restart a function when its code changes (default: never, so an
 #                  edit made during a test run cannot restart functions under it)
+#     --vapid FILE the VAPID key pair (decision 0014), made there when absent
+#                  (default: LOG_DIR/vapid.env, one per stack; make dev keeps .data/vapid.env)
 #   stack_web dev PORT            Vite's dev server, /api proxied to the functions
 #   stack_web preview PORT DIST   the production build in DIST behind `vite preview`
 #   stack_wait                    block until Ctrl-C or until a part of the stack exits
@@ -19,20 +22,22 @@
 # It installs the EXIT trap that stops every process it and stack_web started (on
 # success, failure and Ctrl-C), calls the script's `stack_on_exit RC` when defined, and
 # on failure prints the end of LOG_DIR/functions.log. Logs: LOG_DIR/{dynamodb,manage,
-# functions,clock,web}.log. ANSWER_EMERGENCY_SECS / ANSWER_NORMAL_SECS, when set,
+# functions,clock,notify,web}.log. VAPID_PUBLIC_KEY and VAPID_SUBJECT (default
+# mailto:dev@localhost) reach the functions; VAPID_PRIVATE_KEY only notify. ANSWER_EMERGENCY_SECS / ANSWER_NORMAL_SECS, when set,
 # reach the functions and the clock alike (a test stack's short deadlines). Every
 # process starts in a process group of its own (setsid) and without fd 9 (e2e.sh
 # holds its lock there).
 
-_stack_ddb_pid="" _stack_watch_pid="" _stack_clock_pid="" _stack_web_pid="" STACK_LOG_DIR=""
+_stack_ddb_pid="" _stack_watch_pid="" _stack_clock_pid="" _stack_notify_pid="" _stack_web_pid="" STACK_LOG_DIR=""
 
 _stack_exit() {
   local rc=$?
   trap - EXIT INT TERM
   # Ctrl-C may also have ended a pipe reader (make dev | tee): keep stopping anyway.
   trap '' PIPE; set +e
-  if [ -n "$_stack_ddb_pid$_stack_watch_pid$_stack_clock_pid$_stack_web_pid" ]; then log "stopping the local stack"; fi
+  if [ -n "$_stack_ddb_pid$_stack_watch_pid$_stack_clock_pid$_stack_notify_pid$_stack_web_pid" ]; then log "stopping the local stack"; fi
   stop_group "$_stack_web_pid" INT
+  stop_group "$_stack_notify_pid" TERM
   stop_group "$_stack_clock_pid" TERM
   stop_watch "$_stack_watch_pid"
   stop_group "$_stack_ddb_pid" TERM
@@ -46,7 +51,7 @@ _stack_exit() {
 
 stack_up() {
   STACK_LOG_DIR=${1:?log dir}; local table=${2:?table}; shift 2
-  local data="" reload=0
+  local data="" reload=0 vapid=""
   DDB_PORT="" API_PORT=""
   while [ $# -gt 0 ]; do
     case "$1" in
@@ -54,6 +59,7 @@ stack_up() {
       --ddb-port) DDB_PORT=${2:?port}; shift 2 ;;
       --api-port) API_PORT=${2:?port}; shift 2 ;;
       --reload) reload=1; shift ;;
+      --vapid) vapid=${2:?file}; shift 2 ;;
       *) die "stack_up: unknown option $1" ;;
     esac
   done
@@ -88,6 +94,17 @@ stack_up() {
   { "$ROOT/target/debug/manage" create-tables && "$ROOT/target/debug/manage" seed; } >"$STACK_LOG_DIR/manage.log" 2>&1 \
     || { cat "$STACK_LOG_DIR/manage.log" >&2; die "manage create-tables / seed failed"; }
 
+  # The VAPID key pair (decision 0014): made once into the file, then reused, so a
+  # browser's subscription outlives a restart of make dev.
+  vapid=${vapid:-$STACK_LOG_DIR/vapid.env}
+  if [ ! -s "$vapid" ]; then
+    log "making a VAPID key pair in ${vapid#"$ROOT"/}"
+    (umask 077 && "$ROOT/target/debug/manage" vapid-keys >"$vapid")
+  fi
+  export VAPID_PUBLIC_KEY VAPID_SUBJECT=${VAPID_SUBJECT:-mailto:dev@localhost}
+  VAPID_PUBLIC_KEY=$(sed -n 's/^VAPID_PUBLIC_KEY=//p' "$vapid")
+  [ "${#VAPID_PUBLIC_KEY}" = 87 ] || die "${vapid#"$ROOT"/} holds no VAPID_PUBLIC_KEY (delete it to make a new pair)"
+
   API_PORT=${API_PORT:-$(free_port)}
   # No CORS: deployed, the app and the API share one origin and the API sends none
   # (issue 16); a page of another site must not read local answers either.
@@ -105,6 +122,13 @@ stack_up() {
   (APP_ENV=local exec setsid "$ROOT/target/debug/clock" --every-secs "${CLOCK_EVERY_SECS:-2}" \
     >"$STACK_LOG_DIR/clock.log" 2>&1 < /dev/null 9>&-) &
   _stack_clock_pid=$!
+  # notify: what the table's stream invokes in AWS reads DynamoDB Local's stream here
+  # and sends the pushes (decision 0014). Only it gets the private key.
+  log "starting notify (Web Push from the table's stream) every ${NOTIFY_EVERY_MS:-200} ms; log in ${STACK_LOG_DIR#"$ROOT"/}/notify.log"
+  (APP_ENV=local VAPID_PRIVATE_KEY=$(sed -n 's/^VAPID_PRIVATE_KEY=//p' "$vapid") \
+    exec setsid "$ROOT/target/debug/notify" --every-ms "${NOTIFY_EVERY_MS:-200}" \
+    >"$STACK_LOG_DIR/notify.log" 2>&1 < /dev/null 9>&-) &
+  _stack_notify_pid=$!
   # The build above should have left the watcher nothing to compile; if it did, a
   # function's features differ from the workspace build's and every start pays for it.
   if grep -q '^ *Compiling ' "$STACK_LOG_DIR/functions.log"; then
@@ -131,7 +155,7 @@ stack_web() {
 stack_wait() {
   local pid
   while true; do
-    for pid in $_stack_ddb_pid $_stack_watch_pid $_stack_clock_pid $_stack_web_pid; do
+    for pid in $_stack_ddb_pid $_stack_watch_pid $_stack_clock_pid $_stack_notify_pid $_stack_web_pid; do
       kill -0 "$pid" 2>/dev/null || die "a part of the stack (pid $pid) exited; see ${STACK_LOG_DIR#"$ROOT"/}/"
     done
     sleep 2

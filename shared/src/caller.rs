@@ -49,6 +49,16 @@ fn bearer(parts: &Parts) -> Result<Option<&str>, ApiError> {
 /// ended (signed out, or ended by a reused refresh token). The account item holds
 /// its recently ended sessions, so this one read answers all of it.
 async fn signed_in_account(parts: &Parts, app: &AppState) -> Result<Account, ApiError> {
+    signed_in_session(parts, app)
+        .await
+        .map(|(account, _)| account)
+}
+
+/// [`signed_in_account`] and the tag of the token's session.
+async fn signed_in_session(
+    parts: &Parts,
+    app: &AppState,
+) -> Result<(Account, Option<String>), ApiError> {
     let Some(token) = bearer(parts)? else {
         return Err(ApiError::Unauthorized("Authentication required".into()));
     };
@@ -65,7 +75,7 @@ async fn signed_in_account(parts: &Parts, app: &AppState) -> Result<Account, Api
             "This session has ended; please sign in again".into(),
         ));
     }
-    Ok(account)
+    Ok((account, claims.session))
 }
 
 /// The signed-in caller when their stored role is one `allowed` admits; 403 with
@@ -114,6 +124,29 @@ impl FromRequestParts<AppState> for Caller {
             "This route is not for ambulance crew accounts",
         )
         .await
+    }
+}
+
+/// Any signed-in caller (as [`SignedIn`]) and the tag of their token's session: a
+/// device that subscribes to pushes is bound to it, so signing it out stops them.
+#[derive(Debug, Clone)]
+pub struct SignedInDevice {
+    pub caller: Caller,
+    pub session: Option<String>,
+}
+
+impl FromRequestParts<AppState> for SignedInDevice {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, app: &AppState) -> Result<Self, ApiError> {
+        let (account, session) = signed_in_session(parts, app).await?;
+        Ok(SignedInDevice {
+            caller: Caller {
+                id: account.user.id,
+                role: account.user.role,
+            },
+            session,
+        })
     }
 }
 

@@ -33,6 +33,9 @@ pub struct Config {
     /// `ANSWER_EMERGENCY_SECS` (60) and `ANSWER_NORMAL_SECS` (300): how long a crew
     /// has to accept a job (decision 0012); a test stack sets them short.
     pub answer_times: AnswerTimes,
+    /// `VAPID_PUBLIC_KEY`: the public half of the VAPID key pair (decision 0014),
+    /// served by `GET /api/push/key`; checked at start. Absent: push is off here.
+    pub vapid_public_key: Option<String>,
 }
 
 impl std::fmt::Debug for Config {
@@ -61,6 +64,8 @@ pub enum ConfigError {
     BadSeconds(&'static str),
     #[error("{0} is set but only Config::load reads Secrets Manager")]
     SecretNotLoaded(&'static str),
+    #[error("VAPID_PUBLIC_KEY must be an uncompressed P-256 point in base64url (87 characters)")]
+    BadVapidKey,
 }
 
 fn env(key: &str) -> Option<String> {
@@ -155,7 +160,12 @@ impl Config {
             emergency: seconds("ANSWER_EMERGENCY_SECS", defaults.emergency)?,
             normal: seconds("ANSWER_NORMAL_SECS", defaults.normal)?,
         };
+        let vapid_public_key = match get("VAPID_PUBLIC_KEY") {
+            None => None,
+            Some(k) => Some(parse_vapid_public_key(&k).ok_or(ConfigError::BadVapidKey)?),
+        };
         Ok(Config {
+            vapid_public_key,
             answer_times,
             table_name,
             dynamodb_endpoint: get("DYNAMODB_ENDPOINT"),
@@ -167,6 +177,35 @@ impl Config {
             db_operation_timeout: Duration::from_millis(2500),
             db_max_attempts: 3,
         })
+    }
+}
+
+/// A VAPID public key as browsers take it: 87 base64url characters of an
+/// uncompressed P-256 point.
+pub fn parse_vapid_public_key(text: &str) -> Option<String> {
+    use base64::Engine as _;
+    let text = text.trim();
+    let point = base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .decode(text)
+        .ok()?;
+    (text.len() == 87 && point.len() == 65 && p256::PublicKey::from_sec1_bytes(&point).is_ok())
+        .then(|| text.to_owned())
+}
+
+/// A new VAPID key pair, (public, private) in base64url: the uncompressed point (87
+/// characters) and the 32-byte scalar. `manage vapid-keys` prints one; the local
+/// stacks and scripts/deploy.sh keep it (decision 0014).
+pub fn generate_vapid_keys() -> (String, String) {
+    use base64::Engine as _;
+    use p256::elliptic_curve::sec1::ToEncodedPoint;
+    let b64 = |b: &[u8]| base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(b);
+    loop {
+        let bytes: [u8; 32] = rand::random();
+        // All but about 2^-32 of the 32-byte strings are valid scalars.
+        if let Ok(secret) = p256::SecretKey::from_slice(&bytes) {
+            let public = secret.public_key().to_encoded_point(false);
+            return (b64(public.as_bytes()), b64(&bytes));
+        }
     }
 }
 
@@ -188,7 +227,7 @@ pub fn aws_http_client() -> aws_sdk_dynamodb::config::SharedHttpClient {
 /// `GetSecretValue` on the secret the template created (its ARN is all the function
 /// is told). Short timeouts: this runs inside Lambda's 10 s init phase, and a failure
 /// there is retried by Lambda on the next request.
-async fn fetch_secret(arn: &str, region: Option<String>) -> Result<String, ConfigError> {
+pub async fn fetch_secret(arn: &str, region: Option<String>) -> Result<String, ConfigError> {
     use aws_config::{BehaviorVersion, Region, timeout::TimeoutConfig};
     use aws_sdk_secretsmanager::error::DisplayErrorContext;
 
@@ -241,6 +280,31 @@ mod tests {
         ));
         let long = "x".repeat(32);
         assert!(cfg(&[("TABLE_NAME", "t"), ("JWT_SECRET", &long)]).is_ok());
+    }
+
+    #[test]
+    fn a_vapid_public_key_is_an_87_character_point() {
+        let (public, private) = generate_vapid_keys();
+        assert_eq!(public.len(), 87);
+        assert_eq!(private.len(), 43);
+        assert_eq!(parse_vapid_public_key(&public), Some(public.clone()));
+        let c = cfg(&[
+            ("TABLE_NAME", "t"),
+            ("APP_ENV", "local"),
+            ("VAPID_PUBLIC_KEY", &public),
+        ])
+        .unwrap();
+        assert_eq!(c.vapid_public_key, Some(public.clone()));
+        for bad in [&private[..], &public[..86], "x"] {
+            assert!(matches!(
+                cfg(&[
+                    ("TABLE_NAME", "t"),
+                    ("APP_ENV", "local"),
+                    ("VAPID_PUBLIC_KEY", bad)
+                ]),
+                Err(ConfigError::BadVapidKey)
+            ));
+        }
     }
 
     #[test]

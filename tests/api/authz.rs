@@ -44,6 +44,11 @@ async fn the_authorization_matrix() {
         "password": TEST_PASSWORD, "phoneNumber": "+919800011111", "ambulanceId": ambs[2]})
     };
 
+    // A browser's subscription (a real P-256 key and a 16-byte secret).
+    let device = json!({"endpoint": "https://push.example/send/abc", "keys": {
+        "p256dh": "BLn9b-VR0ca83knDNZ32dCHGyjJp-1riX9ZTN40MqV8K_LpQmLqxC_DoHvqvFXO_nGdAB4W9dogZb_sM-uV4JbY",
+        "auth": "_ordMnz7uTCmrpBTeUV4Bw"}});
+
     #[rustfmt::skip]
     let rows: Vec<(Method, String, Option<Value>, [u16; 5])> = vec![
         // (method, path, body, [signed out, user B, user A, admin, crew])
@@ -55,6 +60,10 @@ async fn the_authorization_matrix() {
         (Method::GET, format!("/api/user/profile?userId={uid}"), None, [401, 403, 200, 200, 403]),
         (Method::PUT, format!("/api/user/profile?userId={uid}"), Some(json!({"email":"owner_a@example.com"})), [401, 403, 200, 200, 403]),
         (Method::GET, "/api/user/profile".into(), None, [401, 200, 200, 200, 200]),
+        // Push: the key is public; a device is the caller's own, whatever the role.
+        (Method::GET, "/api/push/key".into(), None, [200, 200, 200, 200, 200]),
+        (Method::PUT, "/api/push/subscription".into(), Some(device.clone()), [401, 204, 204, 204, 204]),
+        (Method::DELETE, "/api/push/subscription".into(), Some(json!({"endpoint": device["endpoint"]})), [401, 204, 204, 204, 204]),
         (Method::GET, "/api/hospitals/all".into(), None, [200, 200, 200, 200, 200]),
         (Method::GET, "/api/hospitals/nearest?lat=30&lng=74".into(), None, [200, 200, 200, 200, 200]),
         (Method::GET, format!("/api/hospitals/{h}"), None, [200, 200, 200, 200, 200]),

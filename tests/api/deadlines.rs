@@ -19,20 +19,20 @@ use crate::{
 };
 
 /// A minute and a second: past an emergency's answer deadline.
-const PAST_EMERGENCY: time::Duration = time::Duration::seconds(61);
+pub(crate) const PAST_EMERGENCY: time::Duration = time::Duration::seconds(61);
 /// Past a normal booking's.
 const PAST_NORMAL: time::Duration = time::Duration::seconds(301);
 
 impl World {
     /// One sweep of the clock, as the clock function runs it.
-    async fn sweep(&self) -> SweepReport {
+    pub(crate) async fn sweep(&self) -> SweepReport {
         self.app
             .run_as("clock", clock::sweep(&self.app.state.store))
             .await
             .unwrap()
     }
 
-    fn later(&self, by: time::Duration) {
+    pub(crate) fn later(&self, by: time::Duration) {
         self.app.state.store.advance_clock(by);
     }
 
@@ -69,7 +69,7 @@ impl World {
             .collect()
     }
 
-    async fn accept(&self, crew: &TestUser, booking: &Value) -> TestResponse {
+    pub(crate) async fn accept(&self, crew: &TestUser, booking: &Value) -> TestResponse {
         self.app
             .crew_step(
                 Some(&crew.token),
@@ -90,7 +90,7 @@ impl World {
     }
 
     /// An emergency from a new user at the pickup.
-    async fn sos(&self, who: &str) -> (TestUser, Value) {
+    pub(crate) async fn sos(&self, who: &str) -> (TestUser, Value) {
         let user = self.app.user(who).await;
         let res = self.emergency(&user, &pickup_body(), None).await;
         res.assert_status(StatusCode::CREATED);
@@ -100,7 +100,7 @@ impl World {
 
 /// A world with free ambulances `numbers` at hospitals 1, 2, 3... km north of the
 /// pickup (the first nearest), each with a crew.
-async fn fleet(numbers: &[&str]) -> (World, Vec<Value>, Vec<TestUser>) {
+pub(crate) async fn fleet(numbers: &[&str]) -> (World, Vec<Value>, Vec<TestUser>) {
     let w = World::new().await;
     let mut ambulances = vec![];
     let mut crews = vec![];

@@ -11,8 +11,9 @@ use std::collections::BTreeSet;
 use http::{Method, StatusCode};
 use serde_json::{Value, json};
 use testkit::{
-    TEST_PASSWORD, TestApp,
+    TEST_PASSWORD, TestApp, TestUser,
     iam::{self, Grant},
+    push_service::{PushService, vapid},
 };
 
 use crate::helpers::crew_steps_to_completion;
@@ -87,7 +88,49 @@ async fn tour(app: &TestApp) {
         .await;
     assert_eq!(wrong.status, StatusCode::UNAUTHORIZED);
     let login = json!({"username": "walker", "password": TEST_PASSWORD});
-    call(Method::POST, "/api/auth/login", None, Some(login)).await;
+    let session = call(Method::POST, "/api/auth/login", None, Some(login.clone())).await;
+
+    // push: the key; a device subscribed, another removed; then the session's
+    // sign-out (auth) and a new password (user) end the devices left.
+    let push = PushService::start(&vapid().public_key).await;
+    let walker_token = session["token"].as_str();
+    call(Method::GET, "/api/push/key", None, None).await;
+    let (kept, removed) = (push.device(), push.device());
+    for d in [&kept, &removed] {
+        app.put("/api/push/subscription", walker_token, d.subscription())
+            .await
+            .assert_status(StatusCode::NO_CONTENT);
+    }
+    let unsubscribe = json!({"endpoint": removed.endpoint});
+    app.call(
+        Method::DELETE,
+        "/api/push/subscription",
+        walker_token,
+        Some(unsubscribe),
+    )
+    .await
+    .assert_status(StatusCode::NO_CONTENT);
+    let logout = json!({"refreshToken": session["refreshToken"]});
+    app.post("/api/auth/logout", None, logout)
+        .await
+        .assert_status(StatusCode::NO_CONTENT);
+    let again = call(Method::POST, "/api/auth/login", None, Some(login)).await;
+    app.put(
+        "/api/push/subscription",
+        again["token"].as_str(),
+        kept.subscription(),
+    )
+    .await
+    .assert_status(StatusCode::NO_CONTENT);
+    let new_password = json!({"email": "walker@example.com", "password": "walker-new-pass-1",
+        "currentPassword": TEST_PASSWORD});
+    call(
+        Method::PUT,
+        "/api/user/profile",
+        again["token"].as_str(),
+        Some(new_password),
+    )
+    .await;
 
     // user: read; edit keeping the email (one UpdateItem); a new email (transaction).
     call(Method::GET, "/api/user/profile", user, None).await;
@@ -295,7 +338,7 @@ async fn tour(app: &TestApp) {
 /// An emergency nobody answers, far from the tour's hospitals, and the clock's sweep
 /// that moves it (the next nearest ambulance ranked at its hospital: the position
 /// check) and raises the alert.
-async fn clock_tour(app: &TestApp) {
+async fn clock_tour(app: &TestApp) -> TestUser {
     use shared::domain::ambulance::AmbulanceStatus;
     let h = app.seed_hospital("Clockwork", 10.0, 10.0).await;
     for n in ["CLK-1", "CLK-2"] {
@@ -316,6 +359,45 @@ async fn clock_tour(app: &TestApp) {
         .await
         .unwrap();
     assert_eq!(report.moved, 1, "{report:?}");
+    late
+}
+
+/// notify over every record the tours wrote (read from the table's stream): the
+/// clock's move tells two crews, the requester and the admins; the requester's
+/// device is gone (410), so notify deletes it.
+async fn notify_tour(app: &TestApp, requester: &TestUser) {
+    let push = PushService::start(&vapid().public_key).await;
+    let device = push.device();
+    push.answer(&device, StatusCode::GONE);
+    app.put(
+        "/api/push/subscription",
+        Some(&requester.token),
+        device.subscription(),
+    )
+    .await
+    .assert_status(StatusCode::NO_CONTENT);
+    let records = notify::poll::LocalStreams::new(&testkit::endpoint())
+        .records(&app.state.store)
+        .await
+        .unwrap();
+    let vapid = notify::Vapid::new(&vapid().private_key, "mailto:ops@example.com").unwrap();
+    let notifier = notify::Notifier::new(app.state.store.clone(), notify::Sender::new(vapid));
+    app.run_as("notify", async {
+        for record in &records {
+            notifier.record(record).await.unwrap();
+        }
+    })
+    .await;
+    // DISPATCHED was answered 410: the device was gone before REASSIGNED.
+    assert_eq!(push.attempts(&device), 1);
+    assert!(
+        app.state
+            .store
+            .devices(requester.id)
+            .await
+            .unwrap()
+            .is_empty()
+    );
 }
 
 #[tokio::test]
@@ -358,16 +440,31 @@ async fn each_function_is_granted_exactly_the_dynamodb_calls_it_makes() {
     }
     // The clock: no secret, and every DynamoDB grant used by one sweep that moves a
     // job (clock_tour).
-    clock_tour(&app).await;
+    let late = clock_tour(&app).await;
+    // notify: the DynamoDB calls of every kind of message, and the VAPID key alone.
+    notify_tour(&app, &late).await;
     let called = app.dynamodb_calls();
     for function in api_tests::BACKGROUND {
         let f = &template.functions[function];
         problems.extend(f.problems.iter().map(|p| format!("{}: {p}", f.logical_id)));
         let calls = called.get(function).cloned().unwrap_or_default();
         problems.extend(iam::compare(function, &f.grants, &calls));
-        if f.grants.iter().any(|g| !g.0.starts_with("dynamodb:")) {
+        let secrets: BTreeSet<&Grant> = f
+            .grants
+            .iter()
+            .filter(|g| !g.0.starts_with("dynamodb:"))
+            .collect();
+        let vapid = (
+            "secretsmanager:GetSecretValue".to_owned(),
+            "VapidPrivateKeyArn".to_owned(),
+        );
+        let expected: BTreeSet<&Grant> = match function {
+            "notify" => [&vapid].into(),
+            _ => BTreeSet::new(),
+        };
+        if secrets != expected {
             problems.push(format!(
-                "{}: a background function reads no secret",
+                "{}: a background function reads no secret but notify's VAPID key, found {secrets:?}",
                 f.logical_id
             ));
         }
@@ -420,5 +517,5 @@ fn the_template_parses_with_its_tags() {
             .contains(&("dynamodb:Query".to_owned(), "Table/index/gsi1".to_owned()))
     );
     assert!(booking.paths.contains("/api/booking/{proxy+}"));
-    assert_eq!(t.functions.len(), 8);
+    assert_eq!(t.functions.len(), 10);
 }

@@ -11,7 +11,7 @@ use tower::ServiceExt;
 pub type RouterFn = fn(AppState) -> Router;
 
 /// Every function: its route group (= crate name) and its router.
-pub const FUNCTIONS: [(&str, RouterFn); 7] = [
+pub const FUNCTIONS: [(&str, RouterFn); 8] = [
     ("auth", auth::router),
     ("user", user::router),
     ("hospitals", hospitals::router),
@@ -19,11 +19,12 @@ pub const FUNCTIONS: [(&str, RouterFn); 7] = [
     ("booking", booking::router),
     ("admin", admin::router),
     ("crew", crew::router),
+    ("push", push::router),
 ];
 
 /// The functions fed by events, not by API Gateway (decision 0012): crates under
 /// functions/ with no route group.
-pub const BACKGROUND: [&str; 1] = ["clock"];
+pub const BACKGROUND: [&str; 2] = ["clock", "notify"];
 
 /// The function of API Gateway's `$default` route (template.yaml): it answers every
 /// path no group routes (`/api/nope`) with its "No such route" 404.

@@ -22,6 +22,7 @@ mod live_map;
 mod manifests;
 mod openapi;
 mod positions;
+mod push;
 mod route_groups;
 mod sessions;
 mod shares;

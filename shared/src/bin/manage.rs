@@ -12,6 +12,9 @@
 //!                                                   items that do not read (docs/reliability.md)
 //! manage fleet-cells                                give ambulances added before the live map's
 //!                                                   `fleet` index their cell (decision 0013)
+//! manage vapid-keys                                 print a new VAPID key pair as
+//!                                                   VAPID_PUBLIC_KEY=… and VAPID_PRIVATE_KEY=…
+//!                                                   lines (decision 0014); needs no table
 //! ```
 
 use std::process::ExitCode;
@@ -25,7 +28,7 @@ use shared::{
     types::{Email, LatLng, Password, Phone, Username},
 };
 
-const USAGE: &str = "usage: manage create-tables | seed | create-admin --username NAME --email EMAIL | build-hospital-index | repair-positions | fleet-cells";
+const USAGE: &str = "usage: manage create-tables | seed | create-admin --username NAME --email EMAIL | build-hospital-index | repair-positions | fleet-cells | vapid-keys";
 
 #[tokio::main]
 async fn main() -> ExitCode {
@@ -41,6 +44,11 @@ async fn main() -> ExitCode {
 
 async fn run(args: &[String]) -> Result<(), String> {
     let command = args.first().map(String::as_str).ok_or(USAGE)?;
+    if command == "vapid-keys" {
+        let (public, private) = shared::config::generate_vapid_keys();
+        println!("VAPID_PUBLIC_KEY={public}\nVAPID_PRIVATE_KEY={private}");
+        return Ok(());
+    }
     // The CLI signs no tokens, so it needs no JWT secret.
     let config = Config::from_lookup(|k| match k {
         "JWT_SECRET" => Some("x".repeat(32)),

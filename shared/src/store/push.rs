@@ -13,6 +13,7 @@ use sha2::{Digest, Sha256};
 
 use super::{
     alerts::AlertItem,
+    ambulances::AmbulanceItem,
     bookings::BookingItem,
     keys::{self, Key},
     schema::GSI1,
@@ -160,6 +161,18 @@ impl Store {
             .get::<BookingItem>(&keys::booking(id))
             .await?
             .map(|b| b.booking.user_id))
+    }
+
+    /// Where ambulance `id` is, as well as we know: its last reported position, else
+    /// its hospital (a JOB's `distanceKm`).
+    pub async fn ambulance_point(&self, id: Id) -> Result<Option<(f64, f64)>, ApiError> {
+        if let Some(fix) = self.last_position(id).await? {
+            return Ok(Some((fix.latitude, fix.longitude)));
+        }
+        match self.get::<AmbulanceItem>(&keys::ambulance(id)).await? {
+            Some(item) => self.hospital_point(&item).await.map(Some),
+            None => Ok(None),
+        }
     }
 
     /// Deletes the device a push service said is gone (404/410).

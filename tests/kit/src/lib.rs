@@ -11,6 +11,7 @@
 pub mod ddb_local;
 pub mod hooks;
 pub mod iam;
+pub mod push_service;
 
 use std::{
     fmt::Display,
@@ -67,6 +68,7 @@ pub fn config_at(table: &str, endpoint: &str) -> Config {
         db_operation_timeout: std::time::Duration::from_secs(15),
         db_max_attempts: 3,
         answer_times: Default::default(),
+        vapid_public_key: Some(push_service::vapid().public_key.clone()),
     }
 }
 

@@ -1,0 +1,87 @@
+//! `/api/push`: what a device needs to ring (DESIGN.md section 9, "Alerts that reach
+//! a locked phone"; decision 0014). The VAPID public key, and a device's subscription
+//! stored or removed. Sending is not here: `functions/notify` sends, off the request
+//! path, from the table's stream.
+
+use axum::{
+    Json, Router,
+    extract::State,
+    http::StatusCode,
+    routing::{get, put},
+};
+use serde::{Deserialize, Serialize};
+use shared::{
+    ApiError, ApiJson, AppState, MaybeCaller,
+    caller::SignedInDevice,
+    config::AppEnv,
+    domain::push::{Endpoints, RawSubscription, parse_endpoint},
+    store::push::Subscriber,
+};
+
+pub fn router(state: AppState) -> Router {
+    shared::http::finish(
+        Router::new()
+            .route("/api/push/key", get(key))
+            .route("/api/push/subscription", put(subscribe).delete(unsubscribe))
+            .with_state(state),
+    )
+}
+
+/// Which endpoints this environment sends to: a local stack (and the tests) also
+/// to a push service on this machine.
+fn endpoints(app: &AppState) -> Endpoints {
+    match app.config.app_env {
+        AppEnv::Local => Endpoints::AlsoLoopback,
+        AppEnv::Deployed => Endpoints::HttpsOnly,
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct PushKey {
+    public_key: String,
+}
+
+/// Public: the key a browser subscribes with.
+async fn key(State(app): State<AppState>, _: MaybeCaller) -> Result<Json<PushKey>, ApiError> {
+    let public_key = app.config.vapid_public_key.clone().ok_or_else(|| {
+        // A deployment error (the template always sets it): logged, and a 500
+        // without internals to the caller.
+        ApiError::internal("VAPID_PUBLIC_KEY is not set: push alerts are off here")
+    })?;
+    Ok(Json(PushKey { public_key }))
+}
+
+async fn subscribe(
+    State(app): State<AppState>,
+    device: SignedInDevice,
+    ApiJson(raw): ApiJson<RawSubscription>,
+) -> Result<StatusCode, ApiError> {
+    let subscription = raw.parse(endpoints(&app))?;
+    let who = Subscriber {
+        user: device.caller.id,
+        admin: device.caller.role.is_admin(),
+    };
+    app.store
+        .subscribe(who, subscription, device.session)
+        .await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Unsubscribe {
+    endpoint: String,
+}
+
+async fn unsubscribe(
+    State(app): State<AppState>,
+    device: SignedInDevice,
+    ApiJson(req): ApiJson<Unsubscribe>,
+) -> Result<StatusCode, ApiError> {
+    // Checked as on the way in, so any stored endpoint can be removed and nothing
+    // else is looked up.
+    let endpoint = parse_endpoint(&req.endpoint, endpoints(&app))?;
+    app.store.unsubscribe(device.caller.id, &endpoint).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
