@@ -230,6 +230,8 @@ test("the crew's phone allows alerts and subscribes; a job rings it, and a tap o
   const user = await contextPage(browser, { viewport: PHONE, geolocation: PICKUP, permissions: ['geolocation'] })
   const username = uniqueName('rings')
   await user.goto('/register')
+  // Never asked yet (the context's geolocation grant leaves notifications blocked).
+  await setPermission(user, 'notifications', 'prompt')
   await register(user, { username, password: 'e2e-secret-1', phone: '+15550126' })
   await login(user, username, 'e2e-secret-1')
   await user.goto('/emergency')
