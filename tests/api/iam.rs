@@ -381,7 +381,10 @@ async fn notify_tour(app: &TestApp, requester: &TestUser) {
         .await
         .unwrap();
     let vapid = notify::Vapid::new(&vapid().private_key, "mailto:ops@example.com").unwrap();
-    let notifier = notify::Notifier::new(app.state.store.clone(), notify::Sender::new(vapid));
+    let notifier = notify::Notifier::new(
+        app.state.store.clone(),
+        notify::Sender::new(vapid, shared::domain::push::Endpoints::AlsoLoopback),
+    );
     app.run_as("notify", async {
         for record in &records {
             notifier.record(record).await.unwrap();

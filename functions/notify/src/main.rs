@@ -6,7 +6,12 @@ use std::time::Duration;
 
 use lambda_http::{lambda_runtime, service_fn};
 use notify::{Notifier, Sender, StreamEvent, Vapid, poll};
-use shared::{AppState, config::Config, telemetry};
+use shared::{
+    AppState,
+    config::{AppEnv, Config},
+    domain::push::Endpoints,
+    telemetry,
+};
 
 fn main() -> Result<(), lambda_http::Error> {
     let every = local_every()?;
@@ -19,8 +24,13 @@ fn main() -> Result<(), lambda_http::Error> {
             let vapid = vapid(&config).await.inspect_err(
                 |e| tracing::error!(error = %e, "configuration error; refusing to start"),
             )?;
+            // A local stack's devices may be at a push service on loopback (http).
+            let endpoints = match config.app_env {
+                AppEnv::Local => Endpoints::AlsoLoopback,
+                AppEnv::Deployed => Endpoints::HttpsOnly,
+            };
             let state = AppState::new(config).await;
-            let notifier = Notifier::new(state.store.clone(), Sender::new(vapid));
+            let notifier = Notifier::new(state.store.clone(), Sender::new(vapid, endpoints));
             let notifier = &notifier;
             match every {
                 Some(every) => {

@@ -15,7 +15,9 @@ use hyper_util::{
     client::legacy::{Client, connect::HttpConnector},
     rt::TokioExecutor,
 };
-use shared::domain::push::{Message, PushSubscription, base64url_decode, base64url_encode};
+use shared::domain::push::{
+    Endpoints, Message, PushSubscription, base64url_decode, base64url_encode,
+};
 use web_push_native::{
     Auth,
     jwt_simple::{
@@ -127,13 +129,19 @@ pub struct Sender {
 }
 
 impl Sender {
-    pub fn new(vapid: Vapid) -> Sender {
-        let https = hyper_rustls::HttpsConnectorBuilder::new()
+    /// A sender that reaches `endpoints`: in AWS https only; in a local stack (and
+    /// the tests) also plain http, for a push service on loopback (the endpoints a
+    /// subscription may have there, `domain::push::Endpoints`).
+    pub fn new(vapid: Vapid, endpoints: Endpoints) -> Sender {
+        let tls = hyper_rustls::HttpsConnectorBuilder::new()
             .with_provider_and_native_roots(std::sync::Arc::new(rustls_ring_provider()))
-            .expect("the system's trusted roots load")
-            .https_or_http()
-            .enable_http1()
-            .build();
+            .expect("the system's trusted roots load");
+        let https = match endpoints {
+            Endpoints::HttpsOnly => tls.https_only(),
+            Endpoints::AlsoLoopback => tls.https_or_http(),
+        }
+        .enable_http1()
+        .build();
         Sender {
             client: Client::builder(TokioExecutor::new()).build(https),
             vapid,

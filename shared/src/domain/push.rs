@@ -234,7 +234,9 @@ pub const ALERT_TTL: Duration = Duration::from_secs(60 * 60);
 /// A job without `answerBy` (one written before deadlines existed).
 pub const JOB_TTL_WITHOUT_DEADLINE: Duration = Duration::from_secs(5 * 60);
 
-/// A write the stream reports, as the domain reads its images.
+/// A write the stream reports, as the domain reads its images. One lives per record
+/// for a moment, so its size does not matter (boxing would only add allocations).
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone)]
 pub enum Change {
     Booking {

@@ -1,4 +1,4 @@
-//! `bench-init [--runs N] BIN_DIR`: each of the seven functions' binaries
+//! `bench-init [--runs N] BIN_DIR`: each of the eight route groups' binaries
 //! (BIN_DIR/<group> for every group of `api_tests::FUNCTIONS`, e.g. target/release)
 //! started as Lambda starts it, against a local stand-in for the
 //! Lambda Runtime API, N times. Prints per function:
@@ -192,6 +192,8 @@ fn event_for(group: &str, f: &Fixture, hospital: u64) -> Value {
         "admin" => event(group, "GET", "/api/admin/stats", "", admin, None),
         // The crew's job screen: its ambulance, its position and its job.
         "crew" => event(group, "GET", "/api/crew/me", "", crew, None),
+        // The key a browser subscribes with (signed in, as the crew screen asks).
+        "push" => event(group, "GET", "/api/push/key", "", crew, None),
         other => panic!("no event for the function {other}: add one to event_for"),
     }
 }
@@ -282,6 +284,11 @@ async fn one_run(
             ("JWT_SECRET", BENCH_SECRET),
             ("APP_ENV", "local"),
             ("DYNAMODB_ENDPOINT", &endpoint()),
+            // What the template gives PushFunction (read by every function's config).
+            (
+                "VAPID_PUBLIC_KEY",
+                &testkit::push_service::vapid().public_key,
+            ),
         ])
         .stdin(Stdio::null())
         .stdout(log_file.try_clone().map_err(|e| e.to_string())?)

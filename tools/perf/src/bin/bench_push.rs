@@ -44,7 +44,10 @@ fn thread_cpu_secs() -> f64 {
 
 fn notifier(store: shared::Store) -> Notifier {
     let vapid = Vapid::new(&vapid().private_key, "mailto:bench@example.com").expect("a key");
-    Notifier::new(store, Sender::new(vapid))
+    Notifier::new(
+        store,
+        Sender::new(vapid, shared::domain::push::Endpoints::AlsoLoopback),
+    )
 }
 
 #[tokio::main]
