@@ -19,10 +19,16 @@ const proxy = { '/api': { target: apiTarget, changeOrigin: false } }
 // (every script, style, icon and index.html) and answers any navigation with index.html,
 // so a phone with no signal still opens the app and its call button. The API is never
 // cached here: a booking's last known state is the query cache's (frontend/README.md).
+// The worker is our src/sw.ts (injectManifest), so that it can also show pushes (issue 25,
+// docs/decisions/0015-push-in-the-web-app.md); the plugin still builds it and injects the
+// list of files to precache.
 const pwa = VitePWA({
   registerType: 'autoUpdate',
   // A plain /registerSW.js (script-src 'self' in the CSP allows it; no inline script).
   injectRegister: 'script-defer',
+  strategies: 'injectManifest',
+  srcDir: 'src',
+  filename: 'sw.ts',
   includeAssets: ['favicon-32.png', 'apple-touch-icon.png'],
   manifest: {
     name: 'AmbuCare · Ambulance booking and nearest hospitals',
@@ -39,14 +45,9 @@ const pwa = VitePWA({
       { src: '/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
     ],
   },
-  workbox: {
+  // The navigation fallback, its /api exception, the clean-up and clientsClaim live in src/sw.ts.
+  injectManifest: {
     globPatterns: ['**/*.{js,css,html,png,svg,webmanifest}'],
-    navigateFallback: '/index.html',
-    navigateFallbackDenylist: [/^\/api\//],
-    cleanupOutdatedCaches: true,
-    // The first visit's page is taken at once, not from its next load: a phone that loses
-    // its signal right after opening the app can still reload it.
-    clientsClaim: true,
   },
 })
 

@@ -2,6 +2,7 @@ import { useEffect, type ReactNode } from 'react'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { PersistQueryClientProvider } from '@tanstack/react-query-persist-client'
 import { ApiError } from '@/lib/api'
+import { PUSHED_MESSAGE } from '@/lib/push/messages'
 import { getSession, subscribeSession } from '@/lib/session'
 import { tripPersistOptions, type TripPersister } from './persist'
 
@@ -42,12 +43,29 @@ function useResetCacheOnIdentityChange(client: QueryClient, persister?: TripPers
 }
 
 /**
+ * A push arrived (the service worker says so): what the screens show may have changed
+ * (a new job, the ambulance at the door), so they fetch now rather than at their next poll.
+ */
+function useRefreshOnPush(client: QueryClient) {
+  useEffect(() => {
+    if (typeof navigator === 'undefined' || !('serviceWorker' in navigator)) return
+    const container = navigator.serviceWorker
+    const onMessage = (e: MessageEvent) => {
+      if ((e.data as { type?: unknown } | null)?.type === PUSHED_MESSAGE) void client.invalidateQueries()
+    }
+    container.addEventListener('message', onMessage)
+    return () => container.removeEventListener('message', onMessage)
+  }, [client])
+}
+
+/**
  * The query client for the app. With `persister` (main.tsx), the trip queries are kept
  * on the device across reloads (app/persist.ts), in step with the app's other tabs; the
  * screens wait for them to be read back.
  */
 export function AppProviders({ children, client = queryClient, persister }: { children: ReactNode; client?: QueryClient; persister?: TripPersister }) {
   useResetCacheOnIdentityChange(client, persister)
+  useRefreshOnPush(client)
   useEffect(() => persister?.followOtherTabs(), [persister])
   if (!persister) return <QueryClientProvider client={client}>{children}</QueryClientProvider>
   return (

@@ -2,8 +2,10 @@
 // JSON, typed errors, timeouts, and the sign-out when a session cannot be renewed.
 import { S } from '@/strings'
 import { formatWait } from './format'
+import { dropBrowserSubscription, takeEndpoint } from './push/device'
 import { needsRefresh, refreshSession } from './refresh'
 import { clearSession, getSession, type Session } from './session'
+import type { PushUnsubscribe } from './types'
 
 export type ErrorKind = 'http' | 'network' | 'timeout'
 
@@ -150,10 +152,23 @@ async function send(path: string, options: RequestOptions, session: Session | nu
 /**
  * Signs out here at once, then ends the session on the server too (its refresh token
  * is revoked; the access token dies within 5 minutes). A failed call changes nothing here.
+ * This device's push subscription goes too (issue 25): the server forgets it, with the
+ * token of the session that made it, and the browser drops it, so the next person to
+ * sign in on this phone is not told of the last one's jobs.
  */
 export function signOut() {
-  const refreshToken = getSession()?.refreshToken
+  const session = getSession()
+  const refreshToken = session?.refreshToken
+  const endpoint = takeEndpoint()
   clearSession()
+  if (endpoint) {
+    dropBrowserSubscription()
+    if (session) {
+      const headers = { Authorization: `Bearer ${session.token}` }
+      const body: PushUnsubscribe = { endpoint }
+      api<void>('/push/subscription', { method: 'DELETE', body, headers, anonymous: true }).catch(() => undefined)
+    }
+  }
   if (refreshToken) {
     api<void>('/auth/logout', { method: 'POST', body: { refreshToken }, anonymous: true }).catch(() => undefined)
   }

@@ -93,3 +93,11 @@ export type Alert = Schemas['Alert']
 export type AlertKind = Alert['kind']
 /** GET /api/admin/ambulances/free-near: a free ambulance and its distance (km) from the point. */
 export type FreeAmbulance = Schemas['FreeAmbulance']
+
+// Web Push (DESIGN.md section 9; lib/push).
+/** GET /api/push/key: the VAPID application-server key, base64url. */
+export type PushKey = Schemas['PushKey']
+/** PUT /api/push/subscription: the browser's PushSubscription JSON. */
+export type PushSubscriptionBody = Schemas['PushSubscription']
+/** DELETE /api/push/subscription. */
+export type PushUnsubscribe = Schemas['PushUnsubscribe']

@@ -7,9 +7,9 @@ import { json, renderRoutes, routeFetch, type FetchCall } from '@/test/render'
 import type { Alert, FreeAmbulance } from '@/lib/types'
 import { adminKeys } from '../api/keys'
 import { AlertsPanel } from './AlertsPanel'
-import { beep } from './alertSound'
+import { beep } from '@/lib/sound'
 
-vi.mock('./alertSound', () => ({ beep: vi.fn(), unlockAudioOnGesture: () => () => {} }))
+vi.mock('@/lib/sound', () => ({ beep: vi.fn(), unlockAudioOnGesture: () => () => {} }))
 
 const ago = (ms: number) => new Date(Date.now() - ms).toISOString()
 const unanswered: Alert = {

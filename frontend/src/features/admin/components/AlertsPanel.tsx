@@ -8,7 +8,7 @@ import { ambulanceTypeLabel, formatAge, formatDistance } from '@/lib/format'
 import type { Alert, FreeAmbulance } from '@/lib/types'
 import { S } from '@/strings'
 import { isOpen, useAcknowledgeAlert, useAlerts, useFreeNear, useReassign } from '../api/alerts'
-import { beep, unlockAudioOnGesture } from './alertSound'
+import { beep, unlockAudioOnGesture } from '@/lib/sound'
 
 /** Kinds whose booking the dispatcher can send another ambulance to. */
 const REASSIGNABLE: ReadonlySet<Alert['kind']> = new Set(['UNANSWERED', 'NO_AMBULANCE'])

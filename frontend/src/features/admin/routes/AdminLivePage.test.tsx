@@ -1,7 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { saveSession } from '@/lib/session'
 import { adminUser } from '@/test/fixtures'
+import { fakePush } from '@/test/push'
 import { json, LAZY_MAP, renderRoutes, routeFetch, type FetchCall } from '@/test/render'
 import { extentOf, loadView, toBbox } from '../api/live'
 import type { Live } from '@/lib/types'
@@ -135,5 +137,24 @@ describe('toBbox', () => {
     expect(toBbox({ south: 30.123456789, west: 74.1, north: 30.9, east: 74.6 })).toBe('30.12346,74.1,30.9,74.6')
     expect(toBbox({ south: -95, west: -200, north: 95, east: 10 })).toBe('-90,-180,90,10')
     expect(toBbox({ south: -10, west: -300, north: 10, east: 200 })).toBe('-10,-180,10,180')
+  })
+})
+
+describe('AdminLivePage: alerts on this computer (issue 25)', () => {
+  it('offers notifications for alerts without asking by itself; "Not now" is kept', async () => {
+    const push = fakePush('default')
+    open(() => json(200, nothing))
+    const step = await screen.findByRole('region', { name: 'Alerts on this computer' })
+    expect(within(step).getByRole('button', { name: 'Notify me of new alerts' })).toBeEnabled()
+    expect(push.requestPermission).not.toHaveBeenCalled()
+    await userEvent.click(within(step).getByRole('button', { name: 'Not now' }))
+    await waitFor(() => expect(screen.queryByRole('region', { name: 'Alerts on this computer' })).not.toBeInTheDocument())
+    expect(localStorage.getItem('push.declined.admin')).toBe('1')
+  })
+
+  it('a browser without push shows no step', async () => {
+    open(() => json(200, nothing))
+    expect(await screen.findByRole('heading', { level: 1 })).toBeInTheDocument()
+    expect(screen.queryByRole('region', { name: 'Alerts on this computer' })).not.toBeInTheDocument()
   })
 })

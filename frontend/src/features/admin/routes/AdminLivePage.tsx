@@ -6,6 +6,8 @@ import { useNow } from '@/components/LiveClock'
 import { StatusBadge } from '@/components/StatusBadge'
 import { BookingTypeBadge, tripLabel } from '@/features/booking'
 import { freshness } from '@/lib/position'
+import { PushStep } from '@/components/PushStep'
+import { usePush } from '@/lib/push/usePush'
 import { S } from '@/strings'
 import { extentOf, loadView, saveView, type SavedView, toBbox, useFleet, useLive, type View } from '../api/live'
 import type { LiveAmbulance, LiveBooking } from '@/lib/types'
@@ -27,6 +29,7 @@ export default function AdminLivePage() {
   const [bbox, setBbox] = useState<string | null>(null)
   const live = useLive(bbox)
   const now = useNow(5000).getTime()
+  const push = usePush('admin')
   const onView = useCallback((view: View, at: SavedView) => {
     setBbox(toBbox(view))
     saveView(at)
@@ -86,6 +89,7 @@ export default function AdminLivePage() {
   return (
     <div className="space-y-6">
       <AdminPageHeader title={S.live.title} subtitle={S.live.subtitle} action={null} />
+      <PushStep push={push} id="admin-push-heading" title={S.push.admin.heading} text={S.push.admin.askText} askLabel={S.push.admin.ask} onText={S.push.admin.on} />
       <AlertsPanel />
       {start === null ? (
         fleet.isError ? (

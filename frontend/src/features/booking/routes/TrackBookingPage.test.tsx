@@ -7,6 +7,7 @@ import { saveSession } from '@/lib/session'
 import { adminUser, ago, demoUser, hospital, tracking as trip } from '@/test/fixtures'
 import { elapse, fakeClock } from '@/test/clock'
 import { stubNavigator } from '@/test/geolocation'
+import { fakePush, SERVER_KEY } from '@/test/push'
 import { json, LAZY_MAP, renderRoutes, routeFetch, type FetchCall } from '@/test/render'
 import { TRACK_POLL_MS, trackPollInterval } from '../api/track'
 import TrackBookingPage from './TrackBookingPage'
@@ -419,5 +420,32 @@ describe('trackPollInterval', () => {
     expect(trackPollInterval(trip({ bookingStatus: 'CANCELLED' }), null)).toBe(false)
     expect(trackPollInterval(undefined, new ApiError('Forbidden', 403, 'http'))).toBe(false)
     expect(trackPollInterval(trip(), new ApiError('Network Error', 0, 'network'))).toBe(5000)
+  })
+})
+
+describe('TrackBookingPage: told when the ambulance arrives (issue 25)', () => {
+  it('offers the step to the requester, never asking by itself, and subscribes on the tap', async () => {
+    const push = fakePush('default')
+    const { calls } = open({
+      'GET /booking/12/track': () => json(200, trip()),
+      'GET /push/key': () => json(200, { publicKey: SERVER_KEY }),
+      'PUT /push/subscription': () => new Response(null, { status: 204 }),
+    })
+    const step = await screen.findByRole('region', { name: 'Tell me when the ambulance arrives' })
+    expect(push.requestPermission).not.toHaveBeenCalled()
+    await userEvent.click(within(step).getByRole('button', { name: 'Notify me' }))
+    expect(await screen.findByText('You will get a notification when the ambulance arrives.')).toBeInTheDocument()
+    expect(calls.filter((c) => c.method === 'PUT' && c.path === '/push/subscription')).toHaveLength(1)
+  })
+
+  it('not once the ambulance is there, nor for an admin watching', async () => {
+    fakePush('default')
+    open({ 'GET /booking/12/track': () => json(200, trip({ tripStage: 'AT_PICKUP' })) })
+    expect(await screen.findByRole('heading', { name: 'Booking #12' })).toBeInTheDocument()
+    expect(screen.queryByRole('region', { name: 'Tell me when the ambulance arrives' })).not.toBeInTheDocument()
+    cleanup()
+    open({ 'GET /booking/12/track': () => json(200, trip()) }, adminUser)
+    expect(await screen.findByRole('heading', { name: 'Booking #12' })).toBeInTheDocument()
+    expect(screen.queryByRole('region', { name: 'Tell me when the ambulance arrives' })).not.toBeInTheDocument()
   })
 })

@@ -19,6 +19,7 @@ import { Arrival } from '../components/Arrival'
 import { BookingTypeBadge } from '../components/BookingTypeBadge'
 import { PatientDetailsForm } from '../components/PatientDetailsForm'
 import { ShareTracking } from '../components/ShareTracking'
+import { TripAlerts } from '../components/TripAlerts'
 import { TripTimeline } from '../components/TripTimeline'
 import { isOpen, mayCancel, tripLabel } from '../status'
 import { timelineRowsWithMoves } from '../timeline'
@@ -71,6 +72,8 @@ function Track({ id, back, admin }: { id: number; back: ReactNode; admin: boolea
   const open = isOpen(t.bookingStatus)
   // "On its way to the pickup" holds until the crew gets there.
   const coming = open && (t.tripStage === 'DISPATCHED' || t.tripStage === 'EN_ROUTE')
+  // Worth a notification until the ambulance is there: the requester's, not an admin watching.
+  const arriving = !admin && open && !['AT_PICKUP', 'TO_HOSPITAL', 'AT_HOSPITAL'].includes(t.tripStage ?? '')
 
   return (
     <div className="space-y-6">
@@ -109,6 +112,7 @@ function Track({ id, back, admin }: { id: number; back: ReactNode; admin: boolea
         </div>
         <div className="space-y-4 lg:col-start-2 lg:row-span-2 lg:row-start-1">
           <Arrival trip={t} fresh={fresh} />
+          {arriving && <TripAlerts />}
           {/* The requester's (admins watch): an open emergency's details can follow it. */}
           {!admin && open && t.bookingType === 'EMERGENCY' && <PatientDetailsForm bookingId={t.bookingId} />}
           <section aria-labelledby="amb-heading" className="card space-y-3 p-5">

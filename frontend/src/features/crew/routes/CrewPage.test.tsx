@@ -6,9 +6,13 @@ import { saveSession } from '@/lib/session'
 import { ambulance, booking } from '@/test/fixtures'
 import { elapse, fakeClock } from '@/test/clock'
 import { fix, stubNavigator } from '@/test/geolocation'
+import { fakePush, SERVER_KEY } from '@/test/push'
 import { json, LAZY_MAP, renderRoutes, routeFetch, type FetchCall } from '@/test/render'
+import { beep } from '@/lib/sound'
 import { CREW_POLL_MS } from '../api/crew'
 import CrewPage from './CrewPage'
+
+vi.mock('@/lib/sound', () => ({ beep: vi.fn(), unlockAudioOnGesture: () => () => {} }))
 
 const crewUser = { id: 50, username: 'crew1', email: 'crew1@example.com', phone: '+15550150', latitude: null, longitude: null, role: 'CREW', createdAt: '' } as unknown as User
 
@@ -273,5 +277,95 @@ describe('CrewPage', () => {
     open({ 'GET /crew/me': () => json(500, { message: 'boom' }) })
     expect(await screen.findByText('Failed to load your ambulance and job')).toBeInTheDocument()
     expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument()
+  })
+})
+
+/** A stand-in Screen Wake Lock: what was asked for, and whether it is held now. */
+function stubWakeLock() {
+  const lock = { held: 0, requests: 0 }
+  const request = vi.fn(async () => {
+    lock.requests++
+    lock.held++
+    const listeners: (() => void)[] = []
+    return {
+      addEventListener: (_: string, l: () => void) => listeners.push(l),
+      release: async () => {
+        lock.held--
+        listeners.forEach((l) => l())
+      },
+    }
+  })
+  Object.defineProperty(navigator, 'wakeLock', { value: { request }, configurable: true })
+  return lock
+}
+
+describe('CrewPage alerts (issue 25)', () => {
+  beforeEach(() => vi.mocked(beep).mockClear())
+  afterEach(() => {
+    delete (navigator as unknown as Record<string, unknown>).wakeLock
+  })
+
+  it('without push: says alerts are off, keeps the screen on, and beeps and buzzes for a new job', async () => {
+    fakeClock()
+    const lock = stubWakeLock()
+    let answer = me(null)
+    open({ 'GET /crew/me': () => json(200, answer) })
+    expect(await screen.findByRole('heading', { name: 'Alerts are off: keep this screen open' })).toBeInTheDocument()
+    expect(screen.getByText(/on an iPhone, add AmbuCare to the Home Screen first/)).toBeInTheDocument()
+    expect(await screen.findByText('The screen stays on while this page is open.')).toBeInTheDocument()
+    expect(lock.held).toBe(1)
+    expect(beep).not.toHaveBeenCalled()
+    answer = me(job())
+    await elapse(CREW_POLL_MS)
+    expect(await screen.findByRole('heading', { name: 'Current job #12' })).toBeInTheDocument()
+    expect(beep).toHaveBeenCalledTimes(1)
+    expect(navigator.vibrate).toHaveBeenCalled()
+  })
+
+  it('never asks on opening; the explained step subscribes, and then the screen may sleep and stays quiet', async () => {
+    const push = fakePush('default')
+    const lock = stubWakeLock()
+    const { calls } = open({
+      'GET /crew/me': () => json(200, me(null)),
+      'GET /push/key': () => json(200, { publicKey: SERVER_KEY }),
+      'PUT /push/subscription': () => new Response(null, { status: 204 }),
+    })
+    const step = await screen.findByRole('region', { name: 'Let this phone ring when you get a job' })
+    expect(push.requestPermission).not.toHaveBeenCalled()
+    // Until it rings, the open screen is the alert.
+    await waitFor(() => expect(lock.held).toBe(1))
+    await userEvent.click(within(step).getByRole('button', { name: 'Turn on alerts' }))
+    expect(await screen.findByText('Alerts are on: this phone rings when you get a job.')).toBeInTheDocument()
+    expect(push.requestPermission).toHaveBeenCalledTimes(1)
+    expect(calls.filter((c) => c.method === 'PUT' && c.path === '/push/subscription')).toHaveLength(1)
+    await waitFor(() => expect(lock.held).toBe(0))
+    expect(screen.queryByRole('heading', { name: 'Alerts are off: keep this screen open' })).not.toBeInTheDocument()
+  })
+
+  it('"Not now" turns to the plain notice, with the step gone for good', async () => {
+    fakePush('default')
+    open({ 'GET /crew/me': () => json(200, me(null)) })
+    await userEvent.click(await screen.findByRole('button', { name: 'Not now' }))
+    expect(screen.getByRole('heading', { name: 'Alerts are off: keep this screen open' })).toBeInTheDocument()
+    expect(screen.queryByRole('region', { name: 'Let this phone ring when you get a job' })).not.toBeInTheDocument()
+    cleanup()
+    open({ 'GET /crew/me': () => json(200, me(null)) })
+    expect(await screen.findByRole('heading', { name: 'Alerts are off: keep this screen open' })).toBeInTheDocument()
+    expect(screen.queryByRole('button', { name: 'Not now' })).not.toBeInTheDocument()
+  })
+
+  it('blocked in the browser: the notice says where to allow them', async () => {
+    fakePush('denied')
+    open({ 'GET /crew/me': () => json(200, me(null)) })
+    expect(await screen.findByRole('heading', { name: 'Alerts are off: keep this screen open' })).toBeInTheDocument()
+    expect(screen.getByText(/Notifications are blocked for this site/)).toBeInTheDocument()
+  })
+
+  it('a subscription the server refuses: alerts are off, say why, try again', async () => {
+    fakePush('granted')
+    open({ 'GET /crew/me': () => json(200, me(null)), 'GET /push/key': () => json(503, {}) })
+    const notice = await screen.findByRole('region', { name: 'Alerts are off: keep this screen open' })
+    expect(within(notice).getByRole('alert')).toHaveTextContent('Alerts could not be turned on. Try again.')
+    expect(within(notice).getByRole('button', { name: 'Try again' })).toBeEnabled()
   })
 })

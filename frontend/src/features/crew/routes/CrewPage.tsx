@@ -4,9 +4,14 @@ import { Icon } from '@/components/Icon'
 import { StatusBadge } from '@/components/StatusBadge'
 import { crewStep, crewStepLabel } from '@/features/booking'
 import { ambulanceTypeLabel } from '@/lib/format'
+import { ringsWhenLocked } from '@/lib/push/state'
+import { usePush } from '@/lib/push/usePush'
+import { beep, unlockAudioOnGesture } from '@/lib/sound'
 import { useFlash } from '@/lib/useFlash'
+import { useWakeLock } from '@/lib/useWakeLock'
 import { S } from '@/strings'
 import { useAdvanceStage, useCrewMe, useSetCrewStatus } from '../api/crew'
+import { CrewAlerts } from '../components/CrewAlerts'
 import { IdlePanel } from '../components/IdlePanel'
 import { JobCard } from '../components/JobCard'
 import { SharingIndicator } from '../components/SharingIndicator'
@@ -16,6 +21,8 @@ import { useLocationSharing } from '../useLocationSharing'
  * /crew, for the crew's phone: the job their ambulance holds with one big button for
  * its next stage, or, between jobs, the ambulance's status. The position is shared all
  * along; a new job shows within 5 s (polled every 3 s), with a buzz where phones can.
+ * With alerts on (Web Push, issue 25) a job also rings the phone locked; without them
+ * the screen says so, stays awake and beeps for a new job.
  */
 export default function CrewPage() {
   const me = useCrewMe()
@@ -24,7 +31,12 @@ export default function CrewPage() {
   const advance = useAdvanceStage()
   const setStatus = useSetCrewStatus()
   const [flash, setFlash, outcome] = useFlash(4000)
-  useBuzzOnNewJob(me.data ? (job?.id ?? null) : undefined)
+  const push = usePush('crew')
+  // Nothing rings this phone locked: the open screen must do it, so it stays on and beeps.
+  const fallback = !ringsWhenLocked(push.view)
+  const awake = useWakeLock(fallback)
+  useEffect(() => (fallback ? unlockAudioOnGesture() : undefined), [fallback])
+  useBuzzOnNewJob(me.data ? (job?.id ?? null) : undefined, fallback)
 
   if (me.isPending) return <Spinner label={S.crew.loading} />
   if (me.isError) return <ErrorState message={S.crew.loadFailed} error={me.error} onRetry={() => me.refetch()} />
@@ -59,6 +71,7 @@ export default function CrewPage() {
         <StatusBadge status={ambulance.status} />
       </div>
       <SharingIndicator state={sharing.state} lastSentAt={sharing.lastSentAt} />
+      <CrewAlerts push={push} awake={awake} />
       {flash && <Alert tone={flash.tone}>{flash.text}</Alert>}
       {/* A screen reader hears a new job arrive (the screen changes by itself). */}
       <p className="sr-only" aria-live="assertive">{job ? S.crew.newJobAnnouncement(job.id) : ''}</p>
@@ -90,12 +103,18 @@ export default function CrewPage() {
   )
 }
 
-/** A short vibration when a job appears (not for the one already there on opening; undefined: not loaded yet). */
-function useBuzzOnNewJob(jobId: number | null | undefined) {
+/**
+ * A short vibration when a job appears (not for the one already there on opening;
+ * undefined: not loaded yet), and with `sound` a beep while the screen is shown.
+ */
+function useBuzzOnNewJob(jobId: number | null | undefined, sound: boolean) {
   const seen = useRef<number | null | undefined>(undefined)
   useEffect(() => {
     if (jobId === undefined) return
-    if (seen.current !== undefined && jobId !== null && jobId !== seen.current) navigator.vibrate?.([300, 150, 300])
+    if (seen.current !== undefined && jobId !== null && jobId !== seen.current) {
+      navigator.vibrate?.([300, 150, 300])
+      if (sound && document.visibilityState === 'visible') beep()
+    }
     seen.current = jobId
-  }, [jobId])
+  }, [jobId, sound])
 }

@@ -1,4 +1,4 @@
-// A short beep for a new alert, with the Web Audio API (no sound file to load).
+// A short beep for a new alert or job (the dispatcher's panel, a crew screen without push), with the Web Audio API (no sound file to load).
 // Browsers keep audio off until the user has interacted with the page: until then
 // the context stays suspended and nothing is heard, which is fine: the panel and the
 // tab's title still say it. Nothing here ever throws.

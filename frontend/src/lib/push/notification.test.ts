@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest'
+import { JOB_VIBRATION, notificationFor, parsePayload, pickWindow, type PushPayload } from './notification'
+
+const shown = (p: PushPayload) => {
+  const n = notificationFor(p)
+  if (!n.show) throw new Error('expected a notification to show')
+  return n
+}
+
+describe('parsePayload', () => {
+  it('takes the four kinds of the contract, and nothing else', () => {
+    expect(parsePayload({ kind: 'JOB', bookingId: 7, bookingType: 'EMERGENCY', answerBy: '2026-11-27T08:31:00Z', distanceKm: 1.24 })).toEqual({
+      kind: 'JOB', bookingId: 7, bookingType: 'EMERGENCY', answerBy: '2026-11-27T08:31:00Z', distanceKm: 1.24,
+    })
+    expect(parsePayload({ kind: 'JOB_GONE', bookingId: 7 })).toEqual({ kind: 'JOB_GONE', bookingId: 7 })
+    expect(parsePayload({ kind: 'TRIP', bookingId: 7, tripStage: 'AT_PICKUP' })).toEqual({ kind: 'TRIP', bookingId: 7, tripStage: 'AT_PICKUP', ambulanceNumber: null })
+    expect(parsePayload({ kind: 'ALERT', alertId: 'a1', alertKind: 'UNANSWERED', bookingId: 7 })).toMatchObject({ alertId: 'a1', bookingId: 7 })
+    for (const bad of [null, 'JOB', {}, { kind: 'JOB', bookingId: '7', bookingType: 'NORMAL' }, { kind: 'JOB_GONE' }, { kind: 'TRIP', bookingId: 7 }, { kind: 'ALERT', alertId: 3 }, { kind: 'SPAM', bookingId: 7 }]) {
+      expect(parsePayload(bad), JSON.stringify(bad)).toBeNull()
+    }
+  })
+
+  it('keeps a job whose distance or deadline is missing, without them', () => {
+    expect(parsePayload({ kind: 'JOB', bookingId: 7, bookingType: 'NORMAL', answerBy: null, distanceKm: 'far' })).toMatchObject({ answerBy: null, distanceKm: null })
+  })
+})
+
+describe('notificationFor', () => {
+  it('a job rings: its distance, vibration, stays until tapped, one per booking, opens /crew', () => {
+    const n = shown({ kind: 'JOB', bookingId: 42, bookingType: 'EMERGENCY', answerBy: null, distanceKm: 2.345 })
+    expect(n.title).toBe('New emergency job #42')
+    expect(n.options.body).toBe('2.3 km away')
+    expect(n.options).toMatchObject({ tag: 'job-42', requireInteraction: true, vibrate: JOB_VIBRATION, renotify: true, data: { url: '/crew' } })
+  })
+
+  it('a normal job says so, and when to answer by', () => {
+    const n = shown({ kind: 'JOB', bookingId: 3, bookingType: 'NORMAL', answerBy: '2026-11-27T08:31:00Z', distanceKm: 0.5 })
+    expect(n.title).toBe('New job #3')
+    expect(n.options.body).toMatch(/^0\.5 km away · answer by \S+/)
+  })
+
+  it('a job taken away closes that booking’s notification and shows none', () => {
+    expect(notificationFor({ kind: 'JOB_GONE', bookingId: 42 })).toEqual({ show: false, close: 'job-42' })
+  })
+
+  it('the requester hears the ambulance arrive, and it opens the trip', () => {
+    const n = shown({ kind: 'TRIP', bookingId: 9, tripStage: 'AT_PICKUP', ambulanceNumber: 'AMB-07' })
+    expect(n.title).toBe('The ambulance has arrived')
+    expect(n.options.body).toBe('Booking #9 · Ambulance AMB-07 is at the pickup.')
+    expect(n.options).toMatchObject({ tag: 'trip-9', requireInteraction: true, data: { url: '/bookings/9' } })
+  })
+
+  it('a move says the words of the trip page; an unknown stage still says something', () => {
+    expect(shown({ kind: 'TRIP', bookingId: 9, tripStage: 'REASSIGNED', ambulanceNumber: 'AMB-08' }).options.body).toBe(
+      'Booking #9 · No answer from the first ambulance: sent to AMB-08',
+    )
+    expect(shown({ kind: 'TRIP', bookingId: 9, tripStage: 'DISPATCHED', ambulanceNumber: null }).options).toMatchObject({
+      body: 'Booking #9 · An ambulance has been sent to you.',
+      requireInteraction: false,
+    })
+    expect(shown({ kind: 'TRIP', bookingId: 9, tripStage: 'NO_AMBULANCE' }).title).toMatch(/^Still looking for an ambulance: call \d+$/)
+    expect(shown({ kind: 'TRIP', bookingId: 9, tripStage: 'TO_HOSPITAL' }).options.body).toBe('Booking #9 · On the way to the hospital')
+  })
+
+  it('a dispatcher’s alert names its kind and opens the live map, one per alert', () => {
+    const n = shown({ kind: 'ALERT', alertId: 5, alertKind: 'NO_AMBULANCE', bookingId: 12 })
+    expect(n.title).toBe('New alert: No free ambulance for an emergency')
+    expect(n.options).toMatchObject({ tag: 'alert-5', requireInteraction: true, body: 'Booking #12 · Open the live map to act on it.', data: { url: '/admin/live' } })
+  })
+})
+
+describe('pickWindow', () => {
+  const origin = 'https://app.example'
+  it('focuses the window already on the page, else sends one of ours there, else opens one', () => {
+    const crew = { url: `${origin}/crew`, focused: false }
+    const profile = { url: `${origin}/profile`, focused: true }
+    const other = { url: 'https://else.example/crew', focused: false }
+    expect(pickWindow([profile, crew], '/crew', origin)).toEqual({ client: crew, navigate: false })
+    expect(pickWindow([other, profile], '/crew', origin)).toEqual({ client: profile, navigate: true })
+    expect(pickWindow([other], '/crew', origin)).toBeNull()
+  })
+})

@@ -1,0 +1,160 @@
+// What a push says, composed on the device (docs/decisions/0015-push-in-the-web-app.md):
+// the server sends only the contract's fields (DESIGN.md section 9), never a text, so no
+// name or address crosses the push service, and the words live here beside the others.
+// Pure: the service worker (src/sw.ts) and the tests call it alike.
+import { formatDistance, formatTime } from '@/lib/format'
+import { S } from '@/strings'
+
+export type PushPayload =
+  | { kind: 'JOB'; bookingId: number; bookingType: string; answerBy: string | null; distanceKm: number | null }
+  | { kind: 'JOB_GONE'; bookingId: number }
+  | { kind: 'TRIP'; bookingId: number; tripStage: string; ambulanceNumber?: string | null }
+  | { kind: 'ALERT'; alertId: number | string; alertKind: string; bookingId: number | null }
+
+const isId = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v > 0
+const str = (v: unknown): v is string => typeof v === 'string' && v.length > 0
+
+/** The payload if it is one of the contract's four, else null (a malformed push shows nothing of it). */
+export function parsePayload(data: unknown): PushPayload | null {
+  if (typeof data !== 'object' || data === null) return null
+  const d = data as Record<string, unknown>
+  switch (d.kind) {
+    case 'JOB':
+      if (!isId(d.bookingId) || !str(d.bookingType)) return null
+      return {
+        kind: 'JOB',
+        bookingId: d.bookingId,
+        bookingType: d.bookingType,
+        answerBy: str(d.answerBy) ? d.answerBy : null,
+        distanceKm: typeof d.distanceKm === 'number' && Number.isFinite(d.distanceKm) ? d.distanceKm : null,
+      }
+    case 'JOB_GONE':
+      return isId(d.bookingId) ? { kind: 'JOB_GONE', bookingId: d.bookingId } : null
+    case 'TRIP':
+      if (!isId(d.bookingId) || !str(d.tripStage)) return null
+      return { kind: 'TRIP', bookingId: d.bookingId, tripStage: d.tripStage, ambulanceNumber: str(d.ambulanceNumber) ? d.ambulanceNumber : null }
+    case 'ALERT':
+      if (!(isId(d.alertId) || str(d.alertId)) || !str(d.alertKind)) return null
+      return { kind: 'ALERT', alertId: d.alertId, alertKind: d.alertKind, bookingId: isId(d.bookingId) ? d.bookingId : null }
+    default:
+      return null
+  }
+}
+
+/** One notification per booking (or alert): a newer one about it replaces the older. */
+export const jobTag = (bookingId: number) => `job-${bookingId}`
+export const tripTag = (bookingId: number) => `trip-${bookingId}`
+export const alertTag = (alertId: number | string) => `alert-${alertId}`
+
+/** A ringing pattern a pocket feels: three long buzzes. */
+export const JOB_VIBRATION = [500, 200, 500, 200, 500]
+
+export interface Shown {
+  show: true
+  title: string
+  /** What the service worker passes to showNotification (`data.url`: where a tap goes). */
+  options: NotificationOptions & { vibrate?: number[]; renotify?: boolean; data: { url: string } }
+}
+export interface Closed {
+  show: false
+  /** The tag of the notification this push takes back. */
+  close: string
+}
+
+const P = S.push.notify
+
+/** The notification for `payload`, or which one to close (JOB_GONE). */
+export function notificationFor(payload: PushPayload): Shown | Closed {
+  const base = { icon: '/icon-192.png', badge: '/favicon-32.png', lang: 'en' }
+  switch (payload.kind) {
+    case 'JOB': {
+      const emergency = payload.bookingType === 'EMERGENCY'
+      const parts = [payload.distanceKm === null ? null : P.jobDistance(formatDistance(payload.distanceKm))]
+      if (payload.answerBy) parts.push(P.answerBy(formatTime(payload.answerBy)))
+      return {
+        show: true,
+        title: emergency ? P.jobEmergency(payload.bookingId) : P.job(payload.bookingId),
+        options: {
+          ...base,
+          body: parts.filter(Boolean).join(' · '),
+          tag: jobTag(payload.bookingId),
+          // Rings again even when it replaces a notification about the same booking (a job back after a move).
+          renotify: true,
+          // Stays until the crew does something: a job is worthless if it fades unseen.
+          requireInteraction: true,
+          vibrate: JOB_VIBRATION,
+          data: { url: '/crew' },
+        },
+      }
+    }
+    case 'JOB_GONE':
+      return { show: false, close: jobTag(payload.bookingId) }
+    case 'TRIP': {
+      const n = payload.ambulanceNumber ?? null
+      const [title, body] = tripText(payload.tripStage, n)
+      return {
+        show: true,
+        title,
+        options: {
+          ...base,
+          body: `${S.alerts.booking(payload.bookingId)} · ${body}`,
+          tag: tripTag(payload.bookingId),
+          renotify: true,
+          // The ambulance at the door, or nobody coming: that must not fade by itself.
+          requireInteraction: payload.tripStage === 'AT_PICKUP' || payload.tripStage === 'NO_AMBULANCE',
+          vibrate: [300, 150, 300],
+          data: { url: `/bookings/${payload.bookingId}` },
+        },
+      }
+    }
+    case 'ALERT': {
+      const kinds = S.alerts.kind as Record<string, string>
+      return {
+        show: true,
+        title: P.alert(kinds[payload.alertKind] ?? payload.alertKind),
+        options: {
+          ...base,
+          body: payload.bookingId === null ? P.alertBody : `${S.alerts.booking(payload.bookingId)} · ${P.alertBody}`,
+          tag: alertTag(payload.alertId),
+          requireInteraction: true,
+          vibrate: [300, 150, 300],
+          data: { url: '/admin/live' },
+        },
+      }
+    }
+  }
+}
+
+function tripText(stage: string, number: string | null): [string, string] {
+  switch (stage) {
+    case 'DISPATCHED':
+      return [P.dispatched, number ? P.dispatchedBody(number) : P.dispatchedNoNumber]
+    case 'REASSIGNED':
+      return [P.reassigned, number ? S.answer.movedFirst(number) : P.reassignedNoNumber]
+    case 'AT_PICKUP':
+      return [P.arrived, number ? P.arrivedBody(number) : P.arrivedNoNumber]
+    case 'NO_AMBULANCE':
+      return [S.answer.stillLooking, P.noAmbulanceBody]
+    default: {
+      // A stage the contract may add later still says something true.
+      const stages = S.stages as Record<string, string>
+      return [P.tripUpdate, stages[stage] ?? stage]
+    }
+  }
+}
+
+/**
+ * Which open window a tap on a notification for `url` should use: one already there
+ * (focused), else any window of the app (sent there), else none (a new one is opened).
+ */
+export function pickWindow<C extends { url: string; focused?: boolean }>(clients: readonly C[], url: string, origin: string): { client: C; navigate: boolean } | null {
+  const path = (u: string) => {
+    const parsed = new URL(u, origin)
+    return parsed.origin === origin ? parsed.pathname : null
+  }
+  const ours = clients.filter((c) => path(c.url) !== null)
+  const same = ours.find((c) => path(c.url) === url)
+  if (same) return { client: same, navigate: false }
+  const any = ours.find((c) => c.focused) ?? ours[0]
+  return any ? { client: any, navigate: true } : null
+}
