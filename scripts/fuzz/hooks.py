@@ -1,5 +1,5 @@
 """Schemathesis hooks for `make fuzz-api` (scripts/fuzz-api.sh, which points
-SCHEMATHESIS_HOOKS here). They drop exactly four kinds of failure, and list each in
+SCHEMATHESIS_HOOKS here). They drop exactly five kinds of failure, and list each in
 a file the script reads afterwards:
 
 - a booking refused with 400 naming `ambulanceId` because the ambulance is not one of
@@ -8,10 +8,13 @@ a file the script reads afterwards:
 - a crew position refused with 400 naming `recordedAt` because it lies more than 30 s
   in the future or more than a day in the past (no schema can say "near now"): only
   that 400 (FUZZ_FUTURE_REPORTS);
+- a push subscription refused with 400 naming `keys.p256dh` because the key, of the
+  right form (the contract's pattern), is not a point on the P-256 curve (no pattern
+  can say so): only that 400 (FUZZ_PUSH_POINTS);
 - the stateful check "created resource not found" (ST302) when a crew account just
   created is moved (`PATCH /api/admin/crew/{id}`) to an ambulance that does not exist
   (removed earlier in the run): the 404 is the body's ambulance's, "Ambulance N not
-  found" for the very `ambulanceId` sent (DESIGN.md: 404 for an unknown id), not the
+  found" for the very `ambulanceId` sent (the contract: 404 for an unknown id), not the
   crew account's; only that 404 (FUZZ_MISSING_AMBULANCES);
 - answers from `cargo lambda watch`, the local stand-in for API Gateway, never from a
   function: now and then (about 1 in 1000 requests, always a response of ~50 kB) it
@@ -74,6 +77,10 @@ def is_future_report(case, response):
     )
 
 
+def is_off_curve_key(case, response):
+    return is_400_naming(case, response, "PUT", "/api/push/subscription", "keys.p256dh", "not a point on the P-256 curve")
+
+
 def is_missing_ambulance(case, response):
     """The 404 of a crew move that names the ambulance in its body, not the account."""
     if case.method.upper() != "PATCH" or case.path != "/api/admin/crew/{id}" or response.status_code != 404:
@@ -98,6 +105,9 @@ def filter_failure(ctx, failure, case, response):
         return False
     if failure.code == "ST202" and is_future_report(case, response):
         note("FUZZ_FUTURE_REPORTS", case, failure)
+        return False
+    if failure.code == "ST202" and is_off_curve_key(case, response):
+        note("FUZZ_PUSH_POINTS", case, failure)
         return False
     if failure.code == "ST302" and is_missing_ambulance(case, response):
         note("FUZZ_MISSING_AMBULANCES", case, failure)

@@ -548,3 +548,100 @@ fn the_booking_field_limits_agree_in_the_server_the_contract_and_the_web_app() {
     }
     assert!(differ.is_empty(), "{}", differ.join("\n"));
 }
+
+/// The push subscription's patterns in docs/openapi.yaml take only what the server
+/// takes (schemathesis makes its values from them), and take what browsers send.
+/// A key of the right form may still lie off the P-256 curve: the one refusal no
+/// pattern can say (the fuzzing hooks list it, FUZZ_PUSH_POINTS).
+#[test]
+fn the_push_subscription_patterns_take_what_the_server_takes() {
+    use rand::{Rng, SeedableRng};
+    use shared::domain::push::{Endpoints, RawSubscription, parse_endpoint};
+    let spec = spec();
+    let schemas = &spec["components"]["schemas"];
+    let pattern = |v: &Value| {
+        regex_lite::Regex::new(v["pattern"].as_str().expect("a pattern")).expect("it compiles")
+    };
+    let endpoint = pattern(&schemas["PushEndpoint"]);
+    let keys = &schemas["PushSubscription"]["properties"]["keys"]["properties"];
+    let (p256dh, auth) = (pattern(&keys["p256dh"]), pattern(&keys["auth"]));
+
+    // What browsers send: Chrome (FCM), Firefox (Mozilla), Safari (Apple), Edge (WNS).
+    let real = [
+        "https://fcm.googleapis.com/fcm/send/cXyzAbC:APA91bHkq-x_Y1z",
+        "https://updates.push.services.mozilla.com/wpush/v2/gAAAAABl_x-Y",
+        "https://web.push.apple.com/QGuQyavXutnMgnAo6HTnPTzt",
+        "https://wns2-par02p.notify.windows.com/w/?token=BQYAAAB",
+    ];
+    for e in &real[..3] {
+        assert!(endpoint.is_match(e), "the pattern refuses {e}");
+    }
+    let mut probes: Vec<String> = real.iter().map(|e| e.to_string()).collect();
+    probes.extend(
+        [
+            "https://a",
+            "https://a.b:1/",
+            "https://a-b.c:9999/x:y@z%41!$&'()*+,;=~._-/",
+            "http://push.example/x",
+            "https://",
+            "https://a b/",
+            "https://user@host/x",
+            "ftp://a/",
+            "",
+        ]
+        .map(String::from),
+    );
+    let mut differ = vec![];
+    for probe in &probes {
+        if endpoint.is_match(probe) && parse_endpoint(probe, Endpoints::HttpsOnly).is_err() {
+            differ.push(format!(
+                "endpoint {probe:?}: the pattern takes it, the server not"
+            ));
+        }
+    }
+
+    // The generator point G of P-256 (on the curve), and random keys of the form.
+    let g =
+        "BGsX0fLhLEJH-Lzm5WOkQPJ3A32BLeszoPShOUXYmMKWT-NC4v4af5uO5-tKfA-eFivOM1drMV7Oy7ZAaDe_UfU";
+    assert!(p256dh.is_match(g) && p256dh.is_match(&format!("{g}=")));
+    assert!(auth.is_match("AAECAwQFBgcICQoLDA0ODw==") && auth.is_match("AAECAwQFBgcICQoLDA0ODw"));
+    const B64: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    let mut rng = rand::rngs::StdRng::seed_from_u64(25);
+    let mut random = |n: usize, last: &[u8]| -> String {
+        let mut s: String = (0..n)
+            .map(|_| B64[rng.random_range(0..64)] as char)
+            .collect();
+        s.push(last[rng.random_range(0..last.len())] as char);
+        s
+    };
+    let subscription = |p: &str, a: &str| -> Result<(), String> {
+        let raw: RawSubscription = serde_json::from_value(serde_json::json!({
+            "endpoint": real[0], "keys": {"p256dh": p, "auth": a}
+        }))
+        .expect("the shape");
+        raw.parse(Endpoints::HttpsOnly)
+            .map(|_| ())
+            .map_err(|e| format!("{e:?}"))
+    };
+    if let Err(e) = subscription(g, "AAECAwQFBgcICQoLDA0ODw==") {
+        differ.push(format!("the generator point refused: {e}"));
+    }
+    for _ in 0..200 {
+        let p = format!("B{}", random(84, b"AEIMQUYcgkosw048"));
+        // The second character holds the first byte's last two bits (0x04: 00).
+        let p = format!("{}{}{}", &p[..1], random(0, b"ABCDEFGHIJKLMNOP"), &p[1..]);
+        let a = random(21, b"AQgw");
+        assert!(p256dh.is_match(&p) && auth.is_match(&a), "{p} {a}");
+        match subscription(g, &a) {
+            Ok(()) => {}
+            Err(e) => differ.push(format!("auth {a:?}: {e}")),
+        }
+        match subscription(&p, "AAECAwQFBgcICQoLDA0ODw") {
+            Err(e) if !e.contains("not a point on the P-256 curve") => {
+                differ.push(format!("p256dh {p:?}: {e}"))
+            }
+            _ => {}
+        }
+    }
+    assert!(differ.is_empty(), "{}", differ.join("\n"));
+}
