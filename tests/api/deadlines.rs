@@ -101,7 +101,15 @@ impl World {
 /// A world with free ambulances `numbers` at hospitals 1, 2, 3... km north of the
 /// pickup (the first nearest), each with a crew.
 pub(crate) async fn fleet(numbers: &[&str]) -> (World, Vec<Value>, Vec<TestUser>) {
-    let w = World::new().await;
+    fleet_over(testkit::fresh_state().await, numbers).await
+}
+
+/// [`fleet`] over `state` (e.g. a table with its stream: `testkit::streamed_state`).
+pub(crate) async fn fleet_over(
+    state: shared::AppState,
+    numbers: &[&str],
+) -> (World, Vec<Value>, Vec<TestUser>) {
+    let w = World::over(state).await;
     let mut ambulances = vec![];
     let mut crews = vec![];
     for (i, number) in numbers.iter().enumerate() {

@@ -42,7 +42,7 @@ impl World {
         World::over(testkit::fresh_state().await).await
     }
 
-    async fn over(state: shared::AppState) -> World {
+    pub async fn over(state: shared::AppState) -> World {
         let app = TestApp::with_state(state, api_tests::system);
         let admin = app.admin().await;
         World { app, admin }

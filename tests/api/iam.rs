@@ -405,7 +405,7 @@ async fn notify_tour(app: &TestApp, requester: &TestUser) {
 
 #[tokio::test]
 async fn each_function_is_granted_exactly_the_dynamodb_calls_it_makes() {
-    let app = TestApp::new(api_tests::system).await;
+    let app = TestApp::with_state(testkit::streamed_state().await, api_tests::system);
     tour(&app).await;
     let called = app.dynamodb_calls();
     let template = iam::template();

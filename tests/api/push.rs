@@ -1,4 +1,4 @@
-//! Alerts that reach a locked phone (DESIGN.md section 9; decision 0014), end to end
+//! Alerts that reach a locked phone (decision 0014), end to end
 //! on DynamoDB Local: devices subscribe through `/api/push`, the requests write as
 //! always, and notify reads the table's real stream (its local poller, the Lambda's
 //! handler) and pushes to a push-service stand-in on loopback, which decrypts every
@@ -16,7 +16,7 @@ use testkit::{
     push_service::{PushService, TestDevice, vapid},
 };
 
-use crate::deadlines::{PAST_EMERGENCY, fleet};
+use crate::deadlines::{PAST_EMERGENCY, fleet_over};
 
 /// Long enough for a push to come through a loaded CI machine's stream.
 const WAIT: Duration = Duration::from_secs(20);
@@ -76,7 +76,7 @@ async fn next(service: &PushService, device: &TestDevice, seen: &mut usize) -> V
 
 #[tokio::test]
 async fn the_key_is_public_and_a_browser_can_subscribe_with_it() {
-    let app = TestApp::new(api_tests::system).await;
+    let app = TestApp::with_state(testkit::streamed_state().await, api_tests::system);
     let res = app.get("/api/push/key", None).await;
     res.assert_status(StatusCode::OK);
     let key = res.body["publicKey"].as_str().unwrap();
@@ -92,7 +92,7 @@ async fn the_key_is_public_and_a_browser_can_subscribe_with_it() {
 /// table's stream: who is told, what, with which TTL and urgency.
 #[tokio::test]
 async fn each_move_tells_whom_the_contract_says() {
-    let (w, _, crews) = fleet(&["AMB-01", "AMB-02"]).await;
+    let (w, _, crews) = fleet_over(testkit::streamed_state().await, &["AMB-01", "AMB-02"]).await;
     let service = PushService::start(&vapid().public_key).await;
     let _notify = start_notify(&w.app).await;
     let requester = w.app.user("caller").await;
@@ -201,7 +201,7 @@ async fn each_move_tells_whom_the_contract_says() {
 /// moved, so each new job's answer deadline is a minute ahead of it).
 #[tokio::test]
 async fn a_cancelled_job_and_a_job_nobody_takes() {
-    let (w, ambs, crews) = fleet(&["AMB-01"]).await;
+    let (w, ambs, crews) = fleet_over(testkit::streamed_state().await, &["AMB-01"]).await;
     let service = PushService::start(&vapid().public_key).await;
     let _notify = start_notify(&w.app).await;
     let [crew, desk, phone] = [0; 3].map(|_| service.device());
@@ -263,7 +263,7 @@ async fn a_cancelled_job_and_a_job_nobody_takes() {
 
 #[tokio::test]
 async fn a_gone_subscription_is_deleted_and_a_failing_push_service_fails_nothing_else() {
-    let (w, _, crews) = fleet(&["AMB-01", "AMB-02"]).await;
+    let (w, _, crews) = fleet_over(testkit::streamed_state().await, &["AMB-01", "AMB-02"]).await;
     let service = PushService::start(&vapid().public_key).await;
     let _notify = start_notify(&w.app).await;
     let requester = w.app.user("caller").await;
@@ -341,7 +341,7 @@ async fn a_gone_subscription_is_deleted_and_a_failing_push_service_fails_nothing
 
 #[tokio::test]
 async fn bad_subscriptions_are_refused_naming_the_field() {
-    let app = TestApp::new(api_tests::system).await;
+    let app = TestApp::with_state(testkit::streamed_state().await, api_tests::system);
     let user = app.user("asha").await;
     let service = PushService::start(&vapid().public_key).await;
     let good = service.device().subscription();
@@ -419,7 +419,7 @@ async fn endpoints(app: &TestApp, user: &TestUser) -> Vec<String> {
 
 #[tokio::test]
 async fn five_devices_at_most_and_each_ends_with_its_session() {
-    let app = TestApp::new(api_tests::system).await;
+    let app = TestApp::with_state(testkit::streamed_state().await, api_tests::system);
     let user = app.user("asha").await;
     let service = PushService::start(&vapid().public_key).await;
     let devices: Vec<TestDevice> = (0..6).map(|_| service.device()).collect();

@@ -1,4 +1,4 @@
-//! Web Push (DESIGN.md section 9, "Alerts that reach a locked phone"; decision 0014):
+//! Web Push ("Alerts that reach a locked phone", decision 0014):
 //! what a device gives us ([`PushSubscription`], parsed, so code that holds one never
 //! checks again) and the one rule of who is told what when a booking or an alert
 //! changes ([`who_is_told`]), a pure function of the item before and after the write

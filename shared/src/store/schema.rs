@@ -190,6 +190,18 @@ fn key_schema(hash: &str, range: &str) -> Result<Vec<KeySchemaElement>, ApiError
 /// Creates the table (on-demand) with its indexes, stream and TTL, unless it exists.
 /// Returns whether it was created.
 pub async fn create_table(client: &Client, table: &str) -> Result<bool, ApiError> {
+    create(client, table, true).await
+}
+
+/// [`create_table`] without the stream, for a test or benchmark that reads none:
+/// DynamoDB Local writes every change a second time into its stream, which made the
+/// heaviest tests (a hundred racers, bulk loads) queue past their timeouts on CI's
+/// 2 cores. Tests of what the stream feeds (notify) take the whole table.
+pub async fn create_table_without_stream(client: &Client, table: &str) -> Result<bool, ApiError> {
+    create(client, table, false).await
+}
+
+async fn create(client: &Client, table: &str, stream: bool) -> Result<bool, ApiError> {
     let existing = client.describe_table().table_name(table).send().await;
     if existing.is_ok() {
         return Ok(false);
@@ -198,14 +210,16 @@ pub async fn create_table(client: &Client, table: &str) -> Result<bool, ApiError
         .create_table()
         .table_name(table)
         .billing_mode(BillingMode::PayPerRequest)
-        .stream_specification(
+        .set_key_schema(Some(key_schema(PRIMARY.0, PRIMARY.1)?));
+    if stream {
+        request = request.stream_specification(
             StreamSpecification::builder()
                 .stream_enabled(true)
                 .stream_view_type(StreamViewType::from(STREAM_VIEW))
                 .build()
                 .map_err(ApiError::internal)?,
-        )
-        .set_key_schema(Some(key_schema(PRIMARY.0, PRIMARY.1)?));
+        );
+    }
     for (name, kind) in ATTRIBUTES {
         request = request.attribute_definitions(
             AttributeDefinition::builder()

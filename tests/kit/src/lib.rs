@@ -78,10 +78,18 @@ fn recorded(mut state: AppState) -> AppState {
     state
 }
 
-/// A state over a brand-new table.
+/// A state over a brand-new table (without its stream: see [`streamed_state`]).
 pub async fn fresh_state() -> AppState {
     let table = format!("test-{}", uuid::Uuid::new_v4().simple());
-    state_over_new_table(test_config(&table)).await
+    state_over_new_table(test_config(&table), false).await
+}
+
+/// [`fresh_state`] over a table with its stream, as deployed, for the tests of what
+/// the stream feeds (notify); the others go without, as DynamoDB Local writes every
+/// change twice for it (`schema::create_table_without_stream`).
+pub async fn streamed_state() -> AppState {
+    let table = format!("test-{}", uuid::Uuid::new_v4().simple());
+    state_over_new_table(test_config(&table), true).await
 }
 
 /// [`fresh_state`] with the benchmarks' patient database timeouts (see
@@ -90,7 +98,7 @@ pub async fn fresh_state() -> AppState {
 /// answer is the emulator queueing, not a fault.
 pub async fn patient_state() -> AppState {
     let table = format!("test-{}", uuid::Uuid::new_v4().simple());
-    state_over_new_table(patient(test_config(&table))).await
+    state_over_new_table(patient(test_config(&table)), false).await
 }
 
 fn patient(config: Config) -> Config {
@@ -101,30 +109,49 @@ fn patient(config: Config) -> Config {
     }
 }
 
-async fn state_over_new_table(config: Config) -> AppState {
+async fn state_over_new_table(config: Config, stream: bool) -> AppState {
     let table = config.table_name.clone();
     let state = AppState::new(config).await;
-    schema::create_table(state.store.client(), &table)
-        .await
-        .unwrap_or_else(|e| {
-            panic!(
-                "could not create a table on DynamoDB Local at {}: {e:?}",
-                endpoint()
-            )
-        });
+    let client = state.store.client();
+    let created = if stream {
+        schema::create_table(client, &table).await
+    } else {
+        schema::create_table_without_stream(client, &table).await
+    };
+    created.unwrap_or_else(|e| {
+        panic!(
+            "could not create a table on DynamoDB Local at {}: {e:?}",
+            endpoint()
+        )
+    });
     state
 }
 
 /// A store over a brand-new table `<prefix>-<random>` on the DynamoDB Local of
 /// `DYNAMODB_ENDPOINT`, with patient timeouts: the benchmarks measure the search and
 /// the bookings, not how a busy machine's emulator queues requests.
+///
+/// Without the table's stream, which no benchmark but the push one reads (and
+/// which DynamoDB Local, unlike DynamoDB, makes every write pay for).
 pub async fn bench_store(prefix: &str) -> shared::Store {
+    bench_store_of(prefix, false).await
+}
+
+/// [`bench_store`] with the table's stream (the push benchmark reads it).
+pub async fn bench_store_with_stream(prefix: &str) -> shared::Store {
+    bench_store_of(prefix, true).await
+}
+
+async fn bench_store_of(prefix: &str, stream: bool) -> shared::Store {
     let table = format!("{prefix}-{}", uuid::Uuid::new_v4().simple());
     let config = patient(config_at(&table, &endpoint()));
     let client = shared::store::connect(&config).await;
-    schema::create_table(&client, &table)
-        .await
-        .unwrap_or_else(|e| panic!("could not create a table on DynamoDB Local: {e:?}"));
+    let created = if stream {
+        schema::create_table(&client, &table).await
+    } else {
+        schema::create_table_without_stream(&client, &table).await
+    };
+    created.unwrap_or_else(|e| panic!("could not create a table on DynamoDB Local: {e:?}"));
     shared::Store::new(client, table)
 }
 

@@ -56,7 +56,7 @@ async fn main() {
     let every = Duration::from_millis(env_or("BENCH_POLL_MS", 200));
     let replays = env_or("BENCH_REPLAYS", 5) as usize;
 
-    let store = testkit::bench_store("bench-push").await;
+    let store = testkit::bench_store_with_stream("bench-push").await;
     let state = AppState::new(perf_tools::bench_config(store.table())).await;
     let app = TestApp::with_state(state, system);
     let service = PushService::start(&vapid().public_key).await;
