@@ -85,7 +85,7 @@ test('a user books from a hospital page, an admin sets it ACTIVE then COMPLETED,
   const adminRow = admin.getByRole('row').filter({ hasText: patient })
   await expect(adminRow).toHaveCount(1)
   const status = adminRow.getByRole('combobox', { name: /^Status of booking/ })
-  // DESIGN.md 8: an admin may also complete any open booking (it frees the ambulance).
+  // Decision 0007: an admin may also complete any open booking (it frees the ambulance).
   await expect(status.locator('option')).toHaveText(['PENDING', 'ACTIVE', 'COMPLETED', 'CANCELLED'])
   await status.selectOption('ACTIVE')
   await expect(admin.getByText('Booking status updated successfully!')).toBeVisible()

@@ -16,7 +16,7 @@ import { contextPage, crewWithAFreeAmbulance, login, PHONE, register, screenshot
 // The decrypted payload goes to the service worker the way DevTools' "Push" button
 // does it (CDP ServiceWorker.deliverPushMessage). A stack without the push routes yet
 // (the server side landing on its own branch) gets them stood in for by the test, and
-// the payload is then built per the contract (DESIGN.md section 9): the test says which.
+// the payload is then built per the contract (docs/openapi.yaml, decision 0014): the test says which.
 
 // The crew 200 m from the pickup, away from the other specs' places.
 const CREW_AT = { latitude: 30.752, longitude: 74.262 }

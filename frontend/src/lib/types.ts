@@ -94,7 +94,7 @@ export type AlertKind = Alert['kind']
 /** GET /api/admin/ambulances/free-near: a free ambulance and its distance (km) from the point. */
 export type FreeAmbulance = Schemas['FreeAmbulance']
 
-// Web Push (DESIGN.md section 9; lib/push).
+// Web Push (decision 0014; lib/push).
 /** GET /api/push/key: the VAPID application-server key, base64url. */
 export type PushKey = Schemas['PushKey']
 /** PUT /api/push/subscription: the browser's PushSubscription JSON. */

@@ -1,4 +1,4 @@
-//! `/api/push`: what a device needs to ring (DESIGN.md section 9, "Alerts that reach
+//! `/api/push`: what a device needs to ring (decision 0014, "Alerts that reach
 //! a locked phone"; decision 0014). The VAPID public key, and a device's subscription
 //! stored or removed. Sending is not here: `functions/notify` sends, off the request
 //! path, from the table's stream.

@@ -1,5 +1,5 @@
 // The push subscription's client: the server's key, the browser's subscription, and the
-// two routes that keep the server's copy (DESIGN.md section 9, "Alerts that reach a
+// two routes that keep the server's copy (decision 0014, "Alerts that reach a
 // locked phone"). The screens use it through usePush.ts.
 import { api } from '@/lib/api'
 import type { PushKey, PushSubscriptionBody } from '@/lib/types'

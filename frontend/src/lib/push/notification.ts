@@ -1,5 +1,5 @@
 // What a push says, composed on the device (docs/decisions/0015-push-in-the-web-app.md):
-// the server sends only the contract's fields (DESIGN.md section 9), never a text, so no
+// the server sends only the contract's fields (docs/openapi.yaml, decision 0014), never a text, so no
 // name or address crosses the push service, and the words live here beside the others.
 // Pure: the service worker (src/sw.ts) and the tests call it alike.
 import { formatDistance, formatTime } from '@/lib/format'
