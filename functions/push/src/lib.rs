@@ -1,5 +1,5 @@
-//! `/api/push`: what a device needs to ring (decision 0014, "Alerts that reach
-//! a locked phone"; decision 0014). The VAPID public key, and a device's subscription
+//! `/api/push`: what a device needs to ring ("Alerts that reach a locked phone",
+//! decision 0014). The VAPID public key, and a device's subscription
 //! stored or removed. Sending is not here: `functions/notify` sends, off the request
 //! path, from the table's stream.
 
