@@ -471,6 +471,18 @@ async fn five_devices_at_most_and_each_ends_with_its_session() {
     assert!(endpoints(&app, &bob).await.is_empty());
     // Another user's devices are untouched.
     assert_eq!(endpoints(&app, &user).await.len(), 4);
+
+    // A device not subscribed again for as long as an unused session lives lapses
+    // (its session ran out on its own); subscribing again renews it.
+    subscribe(&app, &user.token, &devices[2]).await;
+    app.state.store.advance_clock(time::Duration::days(29));
+    let again = sign_in(&app, "asha").await;
+    subscribe(&app, again["token"].as_str().unwrap(), &devices[3]).await;
+    app.state.store.advance_clock(time::Duration::days(2));
+    assert_eq!(
+        endpoints(&app, &user).await,
+        std::slice::from_ref(&devices[3].endpoint)
+    );
 }
 
 /// DynamoDB Local writes an empty map as `{}` in stream records; the poller mends it

@@ -6,7 +6,10 @@
 //! by the write that adds one more). An admin's also sit in `gsi1` under
 //! [`keys::ADMIN_DEVICES`], so an alert reaches every admin with one Query. Each
 //! remembers the session (its tag) that made it: signing that session out deletes it;
-//! a new password deletes them all.
+//! a new password deletes them all. One not renewed (the app subscribes again on
+//! every visit) lapses after as long as an unused session would, so a phone whose
+//! session simply ran out stops getting pushes: it is not sent to from then, and
+//! DynamoDB's TTL deletes it.
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -17,6 +20,7 @@ use super::{
     bookings::BookingItem,
     keys::{self, Key},
     schema::GSI1,
+    sessions::REFRESH_TTL_SECS,
     table::{Query, Store, readable},
     tx::{Label, Tx, Write},
     users::UserItem,
@@ -43,6 +47,10 @@ struct DeviceItem {
     session: Option<String>,
     /// Epoch milliseconds: the oldest is dropped first.
     created_at: i64,
+    /// Epoch seconds after which it is not sent to (and DynamoDB deletes it):
+    /// [`REFRESH_TTL_SECS`] after it was last subscribed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    ttl: Option<i64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     gsi1pk: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -105,6 +113,7 @@ impl Store {
             subscription,
             session,
             created_at: now,
+            ttl: Some(now / 1000 + REFRESH_TTL_SECS),
         };
         let mut tx = Tx::new();
         tx.push(Label::Device, Write::put(&item));
@@ -125,14 +134,19 @@ impl Store {
             .await
     }
 
-    /// The devices of `user`.
+    /// The devices of `user` (those not lapsed).
     pub async fn devices(&self, user: Id) -> Result<Vec<Device>, ApiError> {
-        Ok(self
-            .device_items(user)
-            .await?
+        Ok(self.not_lapsed(self.device_items(user).await?))
+    }
+
+    /// The devices whose subscription has not lapsed (DynamoDB's TTL deletes late).
+    fn not_lapsed(&self, items: Vec<DeviceItem>) -> Vec<Device> {
+        let now = self.now().unix_timestamp();
+        items
             .into_iter()
+            .filter(|i| i.ttl.is_none_or(|t| t > now))
             .map(Device::from)
-            .collect())
+            .collect()
     }
 
     /// The devices of every admin (one Query of `gsi1`).
@@ -140,7 +154,7 @@ impl Store {
         let items: Vec<DeviceItem> = self
             .query_all(Query::on(GSI1, "gsi1pk = :p").value(":p", keys::ADMIN_DEVICES))
             .await?;
-        Ok(items.into_iter().map(Device::from).collect())
+        Ok(self.not_lapsed(items))
     }
 
     /// The devices of every crew account of `ambulance`.
