@@ -563,6 +563,11 @@ fn the_push_subscription_patterns_take_what_the_server_takes() {
         regex_lite::Regex::new(v["pattern"].as_str().expect("a pattern")).expect("it compiles")
     };
     let endpoint = pattern(&schemas["PushEndpoint"]);
+    // The server checks an https endpoint with the contract's very pattern.
+    assert_eq!(
+        schemas["PushEndpoint"]["pattern"].as_str(),
+        Some(shared::domain::push::ENDPOINT_PATTERN)
+    );
     let keys = &schemas["PushSubscription"]["properties"]["keys"]["properties"];
     let (p256dh, auth) = (pattern(&keys["p256dh"]), pattern(&keys["auth"]));
 
@@ -592,10 +597,21 @@ fn the_push_subscription_patterns_take_what_the_server_takes() {
         .map(String::from),
     );
     let mut differ = vec![];
+    probes.extend(
+        [
+            "https://a.z*",
+            "https://a.b:99999/",
+            "https://a/?q=1",
+            "https://a/#f",
+        ]
+        .map(String::from),
+    );
     for probe in &probes {
-        if endpoint.is_match(probe) && parse_endpoint(probe, Endpoints::HttpsOnly).is_err() {
+        let server = parse_endpoint(probe, Endpoints::HttpsOnly).is_ok();
+        if endpoint.is_match(probe) != server {
             differ.push(format!(
-                "endpoint {probe:?}: the pattern takes it, the server not"
+                "endpoint {probe:?}: pattern {}, server {server}",
+                endpoint.is_match(probe)
             ));
         }
     }

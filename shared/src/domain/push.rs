@@ -80,6 +80,15 @@ fn bad(field: &str, why: &str) -> ApiError {
     ApiError::bad_request(field, format!("Invalid '{field}': {why}"))
 }
 
+/// What an https endpoint must look like: a host name, an optional port, a path of
+/// URL characters; no user info, query or fragment. It is the contract's
+/// `PushEndpoint` pattern, character for character (tests/api/openapi.rs checks), so
+/// the server takes exactly what the contract says.
+pub const ENDPOINT_PATTERN: &str = r"^https://[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*(:[1-9][0-9]{0,3})?(/[A-Za-z0-9._~:@!$&'()*+,;=%/-]*)?$";
+
+static ENDPOINT: std::sync::LazyLock<regex_lite::Regex> =
+    std::sync::LazyLock::new(|| regex_lite::Regex::new(ENDPOINT_PATTERN).expect("it compiles"));
+
 /// `endpoint` checked as [`Endpoints`] allows, or why not.
 pub fn parse_endpoint(endpoint: &str, allowed: Endpoints) -> Result<String, ApiError> {
     let why = |w: &str| bad("endpoint", w);
@@ -91,7 +100,7 @@ pub fn parse_endpoint(endpoint: &str, allowed: Endpoints) -> Result<String, ApiE
         .map_err(|_| why("must be a URL (the browser's PushSubscription.endpoint)"))?;
     let host = uri.host().unwrap_or_default();
     let ok = match uri.scheme_str() {
-        Some("https") => !host.is_empty(),
+        Some("https") => !host.is_empty() && ENDPOINT.is_match(endpoint),
         Some("http") => {
             allowed == Endpoints::AlsoLoopback
                 && matches!(host, "127.0.0.1" | "localhost")
