@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type Page } from '@playwright/test'
-import { contextPage, crewWithAFreeAmbulance, leaveFree, login, PHONE, register, screenshot, uniqueName } from './support'
+import { contextPage, crewWithAFreeAmbulance, leaveFree, login, PHONE, register, screenshot, uniqueName, hold } from './support'
 
 // No dispatch waits unanswered (decision 0012), against the real stack and its clock
 // (the same binary as in AWS, sweeping every 2 s): an emergency whose crew does not
@@ -30,15 +30,6 @@ test.afterEach(async ({ baseURL }) => {
 async function freshen(crew: { page: Page }, where: { latitude: number; longitude: number }, step: number) {
   await crew.page.context().setGeolocation({ latitude: where.latitude + step * 0.0004, longitude: where.longitude })
   await expect(crew.page.getByText(/sent (\d s|1\d s|just now)/)).toBeVisible({ timeout: 75_000 })
-}
-
-/** Presses and holds the emergency button (1.5 s fills it). */
-async function hold(page: Page) {
-  const box = (await page.getByRole('button', { name: 'Hold to send an ambulance' }).boundingBox())!
-  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2)
-  await page.mouse.down()
-  await page.waitForTimeout(1800)
-  await page.mouse.up()
 }
 
 /** A new user at `where` sends an emergency (2 taps); the booking is held for leaveFree. */

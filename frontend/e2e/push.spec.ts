@@ -3,7 +3,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type APIRequestContext, type BrowserContext, type CDPSession, type Page } from '@playwright/test'
-import { contextPage, crewWithAFreeAmbulance, login, PHONE, register, screenshot, uniqueName } from './support'
+import { contextPage, crewWithAFreeAmbulance, login, PHONE, register, screenshot, uniqueName, hold } from './support'
 
 // The phone rings (issue 25), in the browser: the crew's phone allows notifications and
 // subscribes; a job's push reaches the service worker, which shows a notification that
@@ -174,15 +174,6 @@ const notifications = (page: Page) =>
       data: n.data as { url?: string },
     })),
   ) as Promise<ShownNotification[]>
-
-/** Presses and holds the emergency button (1.5 s fills it). */
-async function hold(page: Page) {
-  const box = (await page.getByRole('button', { name: 'Hold to send an ambulance' }).boundingBox())!
-  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2)
-  await page.mouse.down()
-  await page.waitForTimeout(1800)
-  await page.mouse.up()
-}
 
 /** axe (WCAG 2.x A and AA) on what the page shows: no serious or critical violation. */
 async function expectAccessible(page: Page, what: string) {

@@ -79,6 +79,15 @@ export async function leaveFree(baseURL: string, { bookingId, ambulances }: { bo
   }
 }
 
+/** Presses and holds the emergency button (1.5 s fills it). */
+export async function hold(page: Page) {
+  const box = (await page.getByRole('button', { name: 'Hold to send an ambulance' }).boundingBox())!
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2)
+  await page.mouse.down()
+  await page.waitForTimeout(1800)
+  await page.mouse.up()
+}
+
 export function uniqueName(prefix: string) {
   return `${prefix}_${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`
 }
