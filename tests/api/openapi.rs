@@ -661,3 +661,18 @@ fn the_push_subscription_patterns_take_what_the_server_takes() {
     }
     assert!(differ.is_empty(), "{}", differ.join("\n"));
 }
+
+/// The error body's `code` is what the web app words in the reader's language: the
+/// contract's list and the server's must be the same list, or a code would reach a
+/// client that was never told of it.
+#[test]
+fn the_error_codes_are_the_contracts() {
+    let spec = spec();
+    let contract: Vec<&str> = spec["components"]["schemas"]["ErrorCode"]["enum"]
+        .as_sequence()
+        .expect("ErrorCode is an enum")
+        .iter()
+        .filter_map(|v| v.as_str())
+        .collect();
+    assert_eq!(contract, shared::ApiError::CODES);
+}

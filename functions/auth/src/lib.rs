@@ -102,8 +102,6 @@ struct LoginRequest {
     password: String,
 }
 
-const INVALID_LOGIN: &str = "Invalid username or password";
-
 async fn login(
     State(app): State<AppState>,
     address: ClientAddress,
@@ -137,7 +135,7 @@ async fn login(
     let hash = account.as_ref().map(|a| a.password_hash.clone());
     let ok = verify_password(hash, candidate).await?;
     let (Some(account), true) = (account, ok) else {
-        return Err(ApiError::Unauthorized(INVALID_LOGIN.into()));
+        return Err(ApiError::BadCredentials);
     };
     if let Some(attempt) = attempt {
         app.store.login_succeeded(attempt).await?;
