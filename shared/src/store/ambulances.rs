@@ -479,8 +479,7 @@ impl Store {
             .scan()
             .table_name(self.table())
             .filter_expression("sk = :sk AND attribute_not_exists(fleetcell)")
-            // The sort key of every ambulance item (`keys::ambulance`).
-            .expression_attribute_values(":sk", AttributeValue::S("AMBULANCE".into()))
+            .expression_attribute_values(":sk", AttributeValue::S(keys::AMBULANCE_SK.into()))
             .into_paginator()
             .items()
             .send()
