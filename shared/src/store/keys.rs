@@ -344,7 +344,7 @@ pub fn free_geo_partition_named(cell: &str, shard: u64) -> String {
 /// over the free-ambulance entries reads them as (`None` for another key).
 pub fn free_geo_search_partition(freegeopk: &str) -> Option<String> {
     let (cell, _shard) = freegeopk.strip_prefix("F2#")?.rsplit_once('#')?;
-    Some(format!("G2#{cell}"))
+    Some(crate::geo::partition_named(cell))
 }
 
 /// `availpk` of every available ambulance (the sparse `avail` index).

@@ -316,7 +316,7 @@ impl Store {
         let shard_ranges: Vec<Range> = ranges
             .iter()
             .flat_map(|r| {
-                let cell = r.partition.strip_prefix("G2#").unwrap_or(&r.partition);
+                let cell = crate::geo::partition_cell(&r.partition);
                 keys::free_geo_shards(r.lo, r.hi)
                     .into_iter()
                     .map(move |shard| Range {
