@@ -110,9 +110,12 @@ impl FromRequestParts<AppState> for SignedIn {
     }
 }
 
-/// `Caller` is a user or an admin (by the stored role): a crew token gets 403 (crew
+/// A user or an admin (by the stored role), never crew: a crew token gets 403 (crew
 /// routes take [`CrewCaller`], the few routes open to every role [`SignedIn`]).
-impl FromRequestParts<AppState> for Caller {
+#[derive(Debug, Clone, Copy)]
+pub struct NotCrew(pub Caller);
+
+impl FromRequestParts<AppState> for NotCrew {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, app: &AppState) -> Result<Self, ApiError> {
@@ -124,6 +127,7 @@ impl FromRequestParts<AppState> for Caller {
             "This route is not for ambulance crew accounts",
         )
         .await
+        .map(NotCrew)
     }
 }
 

@@ -3,7 +3,7 @@
 
 use axum::{Json, extract::State, http::StatusCode};
 use shared::{
-    ApiError, ApiJson, ApiPath, AppState, Caller,
+    ApiError, ApiJson, ApiPath, AppState, NotCrew,
     domain::{
         booking::{Booking, Patient, WithMoves},
         emergency::{EmergencyRequest, ShareLink, SharedTrip},
@@ -16,7 +16,7 @@ use crate::{IdempotencyKey, shown};
 /// `POST /api/booking/emergency`: the nearest free ambulance, assigned at once.
 pub async fn dispatch(
     State(app): State<AppState>,
-    caller: Caller,
+    NotCrew(caller): NotCrew,
     IdempotencyKey(key): IdempotencyKey,
     ApiJson(req): ApiJson<EmergencyRequest>,
 ) -> Result<(StatusCode, Json<WithMoves<Booking>>), ApiError> {
@@ -33,7 +33,7 @@ pub async fn dispatch(
 /// `PATCH /api/booking/{id}/patient`: the details, whole, while the booking is open.
 pub async fn patient(
     State(app): State<AppState>,
-    caller: Caller,
+    NotCrew(caller): NotCrew,
     ApiPath(id): ApiPath<Id>,
     ApiJson(patient): ApiJson<Patient>,
 ) -> Result<Json<WithMoves<Booking>>, ApiError> {
@@ -44,7 +44,7 @@ pub async fn patient(
 /// `POST /api/booking/{id}/share`: a new tracking link.
 pub async fn share(
     State(app): State<AppState>,
-    caller: Caller,
+    NotCrew(caller): NotCrew,
     ApiPath(id): ApiPath<Id>,
 ) -> Result<(StatusCode, Json<ShareLink>), ApiError> {
     let link = app.store.share_booking(id, caller.id).await?;
@@ -54,7 +54,7 @@ pub async fn share(
 /// `DELETE /api/booking/{id}/share`: every link of the booking stops.
 pub async fn revoke(
     State(app): State<AppState>,
-    caller: Caller,
+    NotCrew(caller): NotCrew,
     ApiPath(id): ApiPath<Id>,
 ) -> Result<StatusCode, ApiError> {
     app.store.revoke_shares(id, caller.id).await?;

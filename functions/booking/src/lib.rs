@@ -11,7 +11,7 @@ use axum::{
 };
 use serde::Deserialize;
 use shared::{
-    ApiError, ApiJson, ApiPath, ApiQuery, AppState, Caller, SignedIn,
+    ApiError, ApiJson, ApiPath, ApiQuery, AppState, Caller, NotCrew, SignedIn,
     domain::{
         booking::{
             self, Booking, BookingRequest, BookingStatus, Goal, Hold, Mover, WithMoves, allowed,
@@ -70,7 +70,7 @@ impl<S: Send + Sync> FromRequestParts<S> for IdempotencyKey {
 
 async fn book(
     State(app): State<AppState>,
-    caller: Caller,
+    NotCrew(caller): NotCrew,
     address: ClientAddress,
     ApiQuery(q): ApiQuery<ForUser>,
     IdempotencyKey(key): IdempotencyKey,
@@ -102,7 +102,7 @@ struct HistoryQuery {
 /// The newest 100 bookings, newest first; `before` = the last one's id for older ones.
 async fn history(
     State(app): State<AppState>,
-    caller: Caller,
+    NotCrew(caller): NotCrew,
     ApiQuery(q): ApiQuery<HistoryQuery>,
 ) -> Result<Json<Vec<WithMoves<Booking>>>, ApiError> {
     let user = caller.acting_for(q.user_id)?;
@@ -152,7 +152,7 @@ async fn owned(app: &AppState, caller: Caller, id: Id) -> Result<Booking, ApiErr
 
 async fn one(
     State(app): State<AppState>,
-    caller: Caller,
+    NotCrew(caller): NotCrew,
     ApiPath(id): ApiPath<Id>,
 ) -> Result<Json<WithMoves<Booking>>, ApiError> {
     Ok(Json(shown(caller, owned(&app, caller, id).await?)))
@@ -166,7 +166,7 @@ struct CancelQuery {
 
 async fn cancel(
     State(app): State<AppState>,
-    caller: Caller,
+    NotCrew(caller): NotCrew,
     ApiQuery(q): ApiQuery<CancelQuery>,
 ) -> Result<Json<WithMoves<Booking>>, ApiError> {
     // The booking read to check the caller is the one the move starts from. The
