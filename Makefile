@@ -1,4 +1,7 @@
 # The two commands a newcomer needs: `make dev` and `make test`. See README.md.
+
+# The Python tools the scripts install live in the project's venv (scripts/lib.sh).
+export PATH := $(CURDIR)/.tools/python/bin:$(PATH)
 .PHONY: help dev dev-reset test check e2e bench admin lint-sam sam-validate lambda-build fuzz-api hakari
 
 help:
