@@ -9,6 +9,7 @@ mod coordinates;
 mod crew;
 mod deadlines;
 mod dispatch;
+mod docs;
 mod emergency;
 mod faults;
 mod fleet;
