@@ -418,7 +418,7 @@ async fn each_function_is_granted_exactly_the_dynamodb_calls_it_makes() {
     ]
     .into();
     let mut problems = vec![];
-    for (function, _) in api_tests::FUNCTIONS {
+    for (function, ..) in api_tests::FUNCTIONS {
         let Some(f) = template.functions.get(function) else {
             problems.push(format!(
                 "functions/{function}: no function in template.yaml builds it"

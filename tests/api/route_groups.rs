@@ -17,7 +17,7 @@ fn root() -> &'static Path {
 fn groups() -> BTreeSet<String> {
     api_tests::FUNCTIONS
         .iter()
-        .map(|(g, _)| g.to_string())
+        .map(|(g, ..)| g.to_string())
         .collect()
 }
 

@@ -1,7 +1,8 @@
 //! `/api/auth`: register, sign in, renew the access token, sign out.
 
-use axum::{Json, Router, extract::State, http::StatusCode, routing::post};
+use axum::{Json, Router, extract::State, http::StatusCode};
 use serde::{Deserialize, Serialize, de::IgnoredAny};
+use shared::http::Routes;
 use shared::{
     ApiError, ApiJson, AppState,
     auth::{new_account, verify_password},
@@ -14,16 +15,18 @@ use shared::{
 /// The routes. Also starts hashing the login dummy in the background (once per
 /// process), so the first unknown-user login costs the same as any other without
 /// slowing cold start.
+/// Every route of this function, declared once (the contract test reads the table).
+pub fn routes() -> Routes {
+    Routes::new()
+        .post("/api/auth/register", register)
+        .post("/api/auth/login", login)
+        .post("/api/auth/refresh", refresh)
+        .post("/api/auth/logout", logout)
+}
+
 pub fn router(state: AppState) -> Router {
     tokio::task::spawn_blocking(shared::auth::warm_up);
-    shared::http::finish(
-        Router::new()
-            .route("/api/auth/register", post(register))
-            .route("/api/auth/login", post(login))
-            .route("/api/auth/refresh", post(refresh))
-            .route("/api/auth/logout", post(logout))
-            .with_state(state),
-    )
+    shared::http::finish(routes().with_state(state))
 }
 
 #[derive(Deserialize)]

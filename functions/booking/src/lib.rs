@@ -7,9 +7,9 @@ use axum::{
     Json, Router,
     extract::{FromRequestParts, State},
     http::{StatusCode, request::Parts},
-    routing::{get, patch, post},
 };
 use serde::Deserialize;
+use shared::http::Routes;
 use shared::{
     ApiError, ApiJson, ApiPath, ApiQuery, AppState, Caller, NotCrew, SignedIn,
     domain::{
@@ -25,23 +25,23 @@ use shared::{
     types::Id,
 };
 
+/// Every route of this function, declared once (the contract test reads the table).
+pub fn routes() -> Routes {
+    Routes::new()
+        .post("/api/booking/book", book)
+        .get("/api/booking/history", history)
+        .patch("/api/booking/cancel", cancel)
+        .get("/api/booking/{id}", one)
+        .get("/api/booking/{id}/track", track)
+        .post("/api/booking/emergency", emergency::dispatch)
+        .patch("/api/booking/{id}/patient", emergency::patient)
+        .post("/api/booking/{id}/share", emergency::share)
+        .delete("/api/booking/{id}/share", emergency::revoke)
+        .get("/api/booking/shared/{token}", emergency::shared)
+}
+
 pub fn router(state: AppState) -> Router {
-    shared::http::finish(
-        Router::new()
-            .route("/api/booking/book", post(book))
-            .route("/api/booking/history", get(history))
-            .route("/api/booking/cancel", patch(cancel))
-            .route("/api/booking/{id}", get(one))
-            .route("/api/booking/{id}/track", get(track))
-            .route("/api/booking/emergency", post(emergency::dispatch))
-            .route("/api/booking/{id}/patient", patch(emergency::patient))
-            .route(
-                "/api/booking/{id}/share",
-                post(emergency::share).delete(emergency::revoke),
-            )
-            .route("/api/booking/shared/{token}", get(emergency::shared))
-            .with_state(state),
-    )
+    shared::http::finish(routes().with_state(state))
 }
 
 /// The optional `Idempotency-Key` header: 1–200 visible ASCII characters.
