@@ -172,6 +172,31 @@ pub async fn timed_get_item(store: &shared::Store) -> f64 {
     start.elapsed().as_secs_f64() * 1000.0
 }
 
+/// Loads `hospitals` (ids and all) in bulk, as the benchmarks and the large-fleet tests
+/// lay out a city: `Store::bulk_load_hospitals` of each as a `NewHospital`.
+pub async fn bulk_load_hospitals(
+    store: &shared::Store,
+    hospitals: &[shared::domain::hospital::Hospital],
+) {
+    let new = hospitals
+        .iter()
+        .map(|h| {
+            let new = shared::domain::hospital::NewHospital {
+                name: h.name.clone(),
+                address: h.address.clone(),
+                location: shared::types::LatLng::new(h.latitude, h.longitude)
+                    .expect("a test hospital's coordinates are valid"),
+                contact_info: h.contact_info.clone(),
+            };
+            (h.id, new)
+        })
+        .collect();
+    store
+        .bulk_load_hospitals(new)
+        .await
+        .expect("hospitals load");
+}
+
 /// Drops a [`bench_store`]'s table (best effort: the database is in memory anyway).
 pub async fn drop_table(store: &shared::Store) {
     let _ = store

@@ -35,7 +35,7 @@ use shared::{
         ambulance::{AmbulanceStatus, AmbulanceType, NewAmbulance},
         booking::{BookingStatus, Goal, Mover},
         emergency::EmergencyRequest,
-        hospital::{Hospital, NewHospital},
+        hospital::Hospital,
     },
     store::{key, limits::EMERGENCIES_PER_USER},
     types::{Id, LatLng},
@@ -101,19 +101,7 @@ async fn load(store: &Store, ambulances: usize) -> Vec<Id> {
             }
         })
         .collect();
-    let new_hospitals = hospitals
-        .iter()
-        .map(|h| {
-            let new = NewHospital {
-                name: h.name.clone(),
-                address: h.address.clone(),
-                location: LatLng::new(h.latitude, h.longitude).unwrap(),
-                contact_info: h.contact_info.clone(),
-            };
-            (h.id, new)
-        })
-        .collect();
-    store.bulk_load_hospitals(new_hospitals).await.unwrap();
+    testkit::bulk_load_hospitals(store, &hospitals).await;
     let mut fleet = vec![];
     for i in 0..ambulances {
         let hospital = hospitals[i / 10 % hospitals.len()].clone();
