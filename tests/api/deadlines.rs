@@ -320,14 +320,21 @@ async fn race<A, B>(round: usize, a: impl AsyncFn() -> A, b: impl AsyncFn() -> B
     }
 }
 
+/// Two free ambulances, an emergency given to the first, and its answer deadline
+/// passed: what a race with the clock starts from.
+async fn overdue_sos() -> (World, Vec<Value>, Vec<TestUser>, TestUser, Value) {
+    let (w, ambs, crews) = fleet(&["AMB-01", "AMB-02"]).await;
+    let (user, booking) = w.sos("caller").await;
+    w.later(PAST_EMERGENCY);
+    (w, ambs, crews, user, booking)
+}
+
 /// A late accept and the clock at once, many times: exactly one wins each time,
 /// and the ambulances agree with whoever did.
 #[tokio::test]
 async fn a_late_accept_and_the_clock_racing_have_one_winner() {
     for round in 0..4 {
-        let (w, ambs, crews) = fleet(&["AMB-01", "AMB-02"]).await;
-        let (_, booking) = w.sos("caller").await;
-        w.later(PAST_EMERGENCY);
+        let (w, ambs, crews, _, booking) = overdue_sos().await;
         let (accept, report) = race(
             round,
             async || w.accept(&crews[0], &booking).await,
@@ -353,9 +360,7 @@ async fn a_late_accept_and_the_clock_racing_have_one_winner() {
 #[tokio::test]
 async fn a_cancel_and_the_clock_racing_have_one_winner() {
     for round in 0..3 {
-        let (w, ambs, _) = fleet(&["AMB-01", "AMB-02"]).await;
-        let (user, booking) = w.sos("caller").await;
-        w.later(PAST_EMERGENCY);
+        let (w, ambs, _, user, booking) = overdue_sos().await;
         let (cancel, report) = race(
             round,
             async || w.cancel(&user, &booking).await,

@@ -172,6 +172,28 @@ pub async fn timed_get_item(store: &shared::Store) -> f64 {
     start.elapsed().as_secs_f64() * 1000.0
 }
 
+/// An UpdateItem straight to the table, past the store's rules: how a test makes an
+/// item look as an older version of the code (or a bug) left it.
+pub async fn raw_update(
+    store: &Store,
+    key: &shared::store::keys::Key,
+    expression: &str,
+    values: Vec<(&str, aws_sdk_dynamodb::types::AttributeValue)>,
+) {
+    let values: std::collections::HashMap<String, _> =
+        values.into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
+    store
+        .client()
+        .update_item()
+        .table_name(store.table())
+        .set_key(Some(key.item()))
+        .update_expression(expression)
+        .set_expression_attribute_values((!values.is_empty()).then_some(values))
+        .send()
+        .await
+        .expect("the raw update is written");
+}
+
 /// Loads `hospitals` (ids and all) in bulk, as the benchmarks and the large-fleet tests
 /// lay out a city: `Store::bulk_load_hospitals` of each as a `NewHospital`.
 pub async fn bulk_load_hospitals(
