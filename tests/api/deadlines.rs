@@ -48,6 +48,21 @@ impl World {
         res.body
     }
 
+    /// A normal booking of `ambulance` (an entry of an ambulance list) by `user`,
+    /// for a patient named `patient`: 201.
+    async fn book_normal(&self, user: &TestUser, ambulance: &Value, patient: &str) -> Value {
+        let res = self
+            .app
+            .book(
+                Some(&user.token),
+                json!({"hospitalId": ambulance["hospitalId"], "ambulanceId": ambulance["id"],
+                       "patient": {"name": patient, "age": 40, "gender": "Male", "condition": "checkup"}}),
+            )
+            .await;
+        res.assert_status(StatusCode::CREATED);
+        res.body
+    }
+
     async fn listed(&self, ambulance: &Value) -> Value {
         crate::helpers::listed_ambulance(&self.app, Some(&self.admin.token), ambulance).await
     }
@@ -257,16 +272,9 @@ async fn with_nobody_free_the_emergency_stays_and_an_alert_is_raised() {
 async fn a_normal_booking_alerts_without_a_move() {
     let (w, ambs, _) = fleet(&["AMB-01", "AMB-02"]).await;
     let user = w.app.user("planner").await;
-    let res = w
-        .app
-        .book(
-            Some(&user.token),
-            json!({"hospitalId": ambs[0]["hospital"]["id"], "ambulanceId": ambs[0]["id"],
-                   "patient": {"name": "P", "age": 40, "gender": "Male", "condition": "checkup"}}),
-        )
-        .await;
-    res.assert_status(StatusCode::CREATED);
-    let booking = res.body;
+    let mut listed = ambs[0].clone();
+    listed["hospitalId"] = ambs[0]["hospital"]["id"].clone();
+    let booking = w.book_normal(&user, &listed, "P").await;
     w.later(PAST_EMERGENCY);
     assert_eq!(w.sweep().await.due, 0, "five minutes for a normal booking");
     w.later(PAST_NORMAL);
@@ -612,16 +620,7 @@ async fn one_booking_that_does_not_read_holds_up_no_other() {
         .iter()
         .enumerate()
     {
-        let res = w
-            .app
-            .book(
-                Some(&user.token),
-                json!({"hospitalId": a["hospitalId"], "ambulanceId": a["id"],
-                       "patient": {"name": format!("P{i}"), "age": 40, "gender": "Male", "condition": "checkup"}}),
-            )
-            .await;
-        res.assert_status(StatusCode::CREATED);
-        bookings.push(res.body);
+        bookings.push(w.book_normal(&user, a, &format!("P{i}")).await);
     }
     // The first one's item no longer reads (a status no code writes).
     let key = shared::store::keys::booking(id_of(&bookings[0]));
@@ -640,15 +639,7 @@ async fn one_booking_that_does_not_read_holds_up_no_other() {
     let mut jobs = vec![];
     for i in 0..2 {
         let a = &w2.app.get("/api/ambulances/available/all", None).await.body[0];
-        let res = w2
-            .app
-            .book(
-                Some(&user.token),
-                json!({"hospitalId": a["hospitalId"], "ambulanceId": a["id"],
-                       "patient": {"name": format!("Q{i}"), "age": 40, "gender": "Male", "condition": "checkup"}}),
-            )
-            .await;
-        jobs.push(res.body);
+        jobs.push(w2.book_normal(&user, a, &format!("Q{i}")).await);
     }
     w2.later(PAST_NORMAL);
     assert_eq!(w2.sweep().await.alerted, 2);

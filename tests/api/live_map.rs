@@ -174,15 +174,7 @@ async fn a_live_box_holding_more_than_500_shows_the_500_most_urgent_and_says_tru
     let hospitals: Vec<Hospital> = spots
         .iter()
         .enumerate()
-        .map(|(i, &(lat, lng))| Hospital {
-            id: Id::try_from(i as u64 + 1).unwrap(),
-            name: format!("H{i}"),
-            address: "Road".into(),
-            latitude: lat,
-            longitude: lng,
-            contact_info: None,
-            distance: None,
-        })
+        .map(|(i, &spot)| testkit::numbered_hospital(i as u64 + 1, spot))
         .collect();
     testkit::bulk_load_hospitals(store, &hospitals).await;
     // 600 around Delhi: 40 on duty, 20 in maintenance, the rest free, a third of

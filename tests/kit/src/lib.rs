@@ -194,6 +194,19 @@ pub async fn raw_update(
         .expect("the raw update is written");
 }
 
+/// Hospital `i` of a made-up city laid out in bulk ([`bulk_load_hospitals`]).
+pub fn numbered_hospital(i: u64, (latitude, longitude): (f64, f64)) -> Hospital {
+    Hospital {
+        id: Id::try_from(i).expect("hospital numbers start at 1"),
+        name: format!("Hospital {i}"),
+        address: format!("{i} Bench Road"),
+        latitude,
+        longitude,
+        contact_info: Some("+911234567".into()),
+        distance: None,
+    }
+}
+
 /// Loads `hospitals` (ids and all) in bulk, as the benchmarks and the large-fleet tests
 /// lay out a city: `Store::bulk_load_hospitals` of each as a `NewHospital`.
 pub async fn bulk_load_hospitals(

@@ -88,18 +88,7 @@ fn sorted(mut v: Vec<f64>) -> Vec<f64> {
 async fn load(store: &Store, ambulances: usize) -> Vec<Id> {
     let mut rng = StdRng::seed_from_u64(ambulances as u64);
     let hospitals: Vec<Hospital> = (1..=(ambulances / 10).max(1) as u64)
-        .map(|i| {
-            let (lat, lng) = point(&mut rng);
-            Hospital {
-                id: Id::try_from(i).unwrap(),
-                name: format!("Hospital {i}"),
-                address: format!("{i} Bench Road"),
-                latitude: lat,
-                longitude: lng,
-                contact_info: Some("+911234567".into()),
-                distance: None,
-            }
-        })
+        .map(|i| testkit::numbered_hospital(i, point(&mut rng)))
         .collect();
     testkit::bulk_load_hospitals(store, &hospitals).await;
     let mut fleet = vec![];

@@ -80,18 +80,7 @@ fn place(rng: &mut StdRng) -> (f64, f64) {
 async fn load(store: &Store, ambulances: usize) {
     let mut rng = StdRng::seed_from_u64(ambulances as u64);
     let hospitals: Vec<Hospital> = (1..=(ambulances / 10).max(1) as u64)
-        .map(|i| {
-            let (lat, lng) = place(&mut rng);
-            Hospital {
-                id: Id::try_from(i).unwrap(),
-                name: format!("Hospital {i}"),
-                address: format!("{i} Bench Road"),
-                latitude: lat,
-                longitude: lng,
-                contact_info: None,
-                distance: None,
-            }
-        })
+        .map(|i| testkit::numbered_hospital(i, place(&mut rng)))
         .collect();
     testkit::bulk_load_hospitals(store, &hospitals).await;
     let fleet = (0..ambulances)
