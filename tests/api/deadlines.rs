@@ -156,12 +156,7 @@ async fn an_unanswered_emergency_moves_to_the_next_nearest_free_ambulance() {
     assert_eq!(moved["bookingStatus"], "ACTIVE");
     assert_eq!(moved["tripStage"], "DISPATCHED");
     assert!(moved["answerBy"].as_str().unwrap() > answer_by);
-    let last = moved["timeline"]
-        .as_array()
-        .unwrap()
-        .last()
-        .unwrap()
-        .clone();
+    let last = last_entry(&moved);
     assert_eq!(
         (&last["stage"], &last["fromAmbulance"], &last["reason"]),
         (&json!("REASSIGNED"), &json!("AMB-01"), &json!("NO_ANSWER"))
@@ -328,6 +323,12 @@ async fn race<A, B>(round: usize, a: impl AsyncFn() -> A, b: impl AsyncFn() -> B
     }
 }
 
+/// The newest entry of a booking's timeline.
+fn last_entry(booking: &Value) -> Value {
+    let timeline = booking["timeline"].as_array().expect("a timeline");
+    timeline.last().expect("an entry").clone()
+}
+
 /// Two free ambulances, an emergency given to the first, and its answer deadline
 /// passed: what a race with the clock starts from.
 async fn overdue_sos() -> (World, Vec<Value>, Vec<TestUser>, TestUser, Value) {
@@ -423,12 +424,7 @@ async fn a_dispatcher_reassigns_and_conflicts_write_nothing() {
     res.assert_status(StatusCode::OK);
     assert_eq!(res.body["ambulance"]["number"], "AMB-02");
     assert!(res.body["answerBy"].is_string());
-    let last = res.body["timeline"]
-        .as_array()
-        .unwrap()
-        .last()
-        .unwrap()
-        .clone();
+    let last = last_entry(&res.body);
     assert_eq!(
         (&last["fromAmbulance"], &last["reason"]),
         (&json!("AMB-01"), &json!("MANUAL"))

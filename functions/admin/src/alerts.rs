@@ -33,17 +33,11 @@ async fn acknowledge(
     Ok(Json(app.store.acknowledge_alert(id, &admin).await?))
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct Reassign {
-    ambulance_id: Id,
-}
-
 /// For a breakdown or an alert: the booking to another, AVAILABLE ambulance.
 async fn reassign(
     Admin(app): Admin,
     ApiPath(id): ApiPath<Id>,
-    ApiJson(req): ApiJson<Reassign>,
+    ApiJson(req): ApiJson<crate::AmbulanceChoice>,
 ) -> Result<Json<WithMoves<Booking>>, ApiError> {
     let moved = app.store.reassign(id, req.ambulance_id).await?;
     Ok(Json(crate::bookings::shown(moved)))

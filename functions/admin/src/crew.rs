@@ -74,16 +74,10 @@ async fn list(
     Ok(Json(Page::new(content, total, page, size)))
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct MoveRequest {
-    ambulance_id: Id,
-}
-
 async fn move_to(
     Admin(app): Admin,
     ApiPath(id): ApiPath<Id>,
-    ApiJson(req): ApiJson<MoveRequest>,
+    ApiJson(req): ApiJson<crate::AmbulanceChoice>,
 ) -> Result<Json<Crew>, ApiError> {
     Ok(Json(app.store.move_crew(id, req.ambulance_id).await?))
 }

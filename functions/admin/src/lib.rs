@@ -27,3 +27,10 @@ pub fn routes() -> Routes {
 pub fn router(state: AppState) -> Router {
     shared::http::finish(routes().with_state(state))
 }
+
+/// A body that names an ambulance: where a booking is reassigned, where a crew moves.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct AmbulanceChoice {
+    ambulance_id: shared::types::Id,
+}
