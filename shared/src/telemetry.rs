@@ -110,23 +110,26 @@ pub fn request_span(req: &Request) -> Span {
     span
 }
 
+/// The route groups, as `ServerErrors` names them (tests/api/route_groups.rs
+/// compares them with the functions).
+pub const ROUTE_GROUPS: [&str; 8] = [
+    "auth",
+    "user",
+    "hospitals",
+    "ambulances",
+    "booking",
+    "admin",
+    "crew",
+    "push",
+];
+
 /// The group of a route template: `/api/<group>/...` (our own templates only, so a
 /// metric dimension has a handful of values).
 fn route_group(route: &str) -> &'static str {
-    const GROUPS: [&str; 8] = [
-        "auth",
-        "user",
-        "hospitals",
-        "ambulances",
-        "booking",
-        "admin",
-        "crew",
-        "push",
-    ];
     let group = route
         .strip_prefix("/api/")
         .and_then(|r| r.split('/').next());
-    GROUPS
+    ROUTE_GROUPS
         .into_iter()
         .find(|g| Some(*g) == group)
         .unwrap_or("unmatched")
