@@ -171,7 +171,7 @@ pub fn log_response(response: &Response, latency: Duration, _span: &Span) {
     if status >= 500 {
         tracing::warn!(status, latency_ms, "request");
         let group = ROUTE_GROUP
-            .try_with(|g| g.borrow().clone())
+            .try_with(|g| *g.borrow())
             .ok()
             .flatten()
             .unwrap_or("unmatched");
