@@ -21,6 +21,7 @@ mod inputs;
 mod limits;
 mod live_map;
 mod manifests;
+mod observability;
 mod openapi;
 mod positions;
 mod push;

@@ -9,6 +9,7 @@ use shared::{
     domain::user::{NewUser, Role, User},
     edge::ClientAddress,
     store::sessions::Renewed,
+    telemetry::metrics::Metrics,
     types::{Email, Id, LatLng, Latitude, Longitude, Password, Phone, Username},
 };
 
@@ -106,6 +107,27 @@ struct LoginRequest {
 }
 
 async fn login(
+    state: State<AppState>,
+    address: ClientAddress,
+    req: ApiJson<LoginRequest>,
+) -> Result<Json<AuthResponse>, ApiError> {
+    let answer = sign_in(state, address, req).await;
+    // Refusals and throttles, for the dashboard and a password-guessing alarm.
+    let refused = match &answer {
+        Err(ApiError::Unauthorized(_)) => Some("badCredentials"),
+        Err(ApiError::TooManyRequests { .. }) => Some("throttled"),
+        _ => None,
+    };
+    if let Some(reason) = refused {
+        Metrics::of("auth")
+            .dimension("Reason", reason)
+            .count("LoginRefusals", 1)
+            .emit();
+    }
+    answer
+}
+
+async fn sign_in(
     State(app): State<AppState>,
     address: ClientAddress,
     ApiJson(req): ApiJson<LoginRequest>,

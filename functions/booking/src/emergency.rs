@@ -8,6 +8,10 @@ use shared::{
         booking::{Booking, Patient, WithMoves},
         emergency::{EmergencyRequest, ShareLink, SharedTrip},
     },
+    telemetry::{
+        self,
+        metrics::{Metrics, Unit},
+    },
     types::Id,
 };
 
@@ -26,8 +30,33 @@ pub async fn dispatch(
                 .into(),
         ));
     }
-    let booking = app.store.emergency(caller.id, req, key.as_deref()).await?;
+    let started = std::time::Instant::now();
+    let booking = app.store.emergency(caller.id, req, key.as_deref()).await;
+    dispatch_metrics(&booking, started.elapsed());
+    let booking = booking?;
+    telemetry::record_booking(booking.id);
     Ok((StatusCode::CREATED, Json(shown(caller, booking))))
+}
+
+/// `EmergencyDispatches` by outcome and `EmergencyDispatchLatency` (the dispatch
+/// itself, from the parsed request to the answer) for the dashboard and alarms.
+fn dispatch_metrics(result: &Result<Booking, ApiError>, took: std::time::Duration) {
+    let outcome = match result {
+        Ok(_) => "dispatched",
+        Err(ApiError::NoAmbulanceNear { .. }) => "noAmbulance",
+        Err(ApiError::TooManyRequests { .. }) => "rateLimited",
+        Err(e) if e.status().is_server_error() => "failed",
+        Err(_) => "refused",
+    };
+    Metrics::of("booking")
+        .dimension("Outcome", outcome)
+        .count("EmergencyDispatches", 1)
+        .value(
+            "EmergencyDispatchLatency",
+            took.as_secs_f64() * 1000.0,
+            Unit::Milliseconds,
+        )
+        .emit();
 }
 
 /// `PATCH /api/booking/{id}/patient`: the details, whole, while the booking is open.

@@ -319,6 +319,17 @@ impl<'a> tracing_subscriber::fmt::MakeWriter<'a> for CapturedLogs {
     }
 }
 
+/// Every log line this process writes from now on, on any thread (a handler's
+/// blocking task too), in the functions' own format. Sets the process's global
+/// subscriber: call it once, in a test that owns its process (nextest runs each
+/// test in one); panics when a global subscriber is already set.
+pub fn capture_process_logs() -> CapturedLogs {
+    let logs = CapturedLogs::default();
+    tracing::subscriber::set_global_default(shared::telemetry::subscriber(logs.clone()))
+        .expect("no global log subscriber set yet");
+    logs
+}
+
 /// A change of a valid booking request's JSON that makes one field bad.
 pub type BadField = Box<dyn Fn(&mut Value)>;
 
