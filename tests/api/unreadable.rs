@@ -355,3 +355,33 @@ async fn repair_positions_deletes_or_rebuilds_what_does_not_read() {
     );
     w.assert_consistent().await;
 }
+
+/// A free entry written before the ambulance's number was projected into it does not
+/// read (it is skipped like any item that does not: the ambulance is not sent);
+/// `manage migrate` gives it the number, once, and the ambulance is sent again.
+#[tokio::test]
+async fn a_free_entry_without_its_number_is_sent_again_once_migrated() {
+    let w = World::new().await;
+    let h = w.hospital("Near", north(2.0)).await;
+    let a = w.ambulance(&h, "OLD-ENTRY", "BLS").await;
+    let a_id = id_of(&a);
+    let crew = w.app.crew("oldentry", a_id).await;
+    w.report(&crew, north(0.5), 0).await;
+    let mut item = raw(&w, &keys::free_position(a_id))
+        .await
+        .expect("a reporting free ambulance has a free entry");
+    item.remove("number");
+    put_raw(&w, item).await;
+    let user = w.app.user("caller").await;
+    let res = w.emergency(&user, &pickup_body(), None).await;
+    assert_eq!(res.status, StatusCode::CONFLICT, "{:?}", res.body);
+
+    let store = &w.app.state.store;
+    assert_eq!(store.migrate().await.unwrap().free_entries, 1);
+    assert_eq!(store.migrate().await.unwrap().free_entries, 0, "once");
+    let item = raw(&w, &keys::free_position(a_id)).await.unwrap();
+    assert_eq!(item["number"], s("OLD-ENTRY"));
+    let res = w.emergency(&user, &pickup_body(), None).await;
+    res.assert_status(StatusCode::CREATED);
+    assert_eq!(res.body["ambulance"]["number"], "OLD-ENTRY");
+}

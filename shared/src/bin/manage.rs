@@ -10,8 +10,9 @@
 //!                                                   every hospital (docs/decisions/0006)
 //! manage repair-positions                           delete or rebuild the ambulance position
 //!                                                   items that do not read (docs/reliability.md)
-//! manage fleet-cells                                give ambulances added before the live map's
-//!                                                   `fleet` index their cell (decision 0013)
+//! manage migrate                                   bring items written by older versions up to
+//!                                                   what the code reads (docs/deploy.md,
+//!                                                   "Migrations"); safe to run again
 //! manage vapid-keys                                 print a new VAPID key pair as
 //!                                                   VAPID_PUBLIC_KEY=… and VAPID_PRIVATE_KEY=…
 //!                                                   lines (decision 0014); needs no table
@@ -28,7 +29,7 @@ use shared::{
     types::{Email, LatLng, Password, Phone, Username},
 };
 
-const USAGE: &str = "usage: manage create-tables | seed | create-admin --username NAME --email EMAIL | build-hospital-index | repair-positions | fleet-cells | vapid-keys";
+const USAGE: &str = "usage: manage create-tables | seed | create-admin --username NAME --email EMAIL | build-hospital-index | repair-positions | migrate | vapid-keys";
 
 #[tokio::main]
 async fn main() -> ExitCode {
@@ -72,10 +73,10 @@ async fn run(args: &[String]) -> Result<(), String> {
         }
         "seed" => {
             seed(&store).await.map_err(fail)?;
-            // Data seeded before the live map's `fleet` index: shown on it from now on.
-            let given = store.backfill_fleet_cells().await.map_err(fail)?;
-            if given > 0 {
-                println!("{given} ambulances given their live map cell");
+            // Local data seeded by older versions: brought up to date.
+            let migrated = store.migrate().await.map_err(fail)?;
+            if migrated != Default::default() {
+                println!("{migrated:?}");
             }
             Ok(())
         }
@@ -133,9 +134,12 @@ async fn run(args: &[String]) -> Result<(), String> {
             );
             Ok(())
         }
-        "fleet-cells" => {
-            let given = store.backfill_fleet_cells().await.map_err(fail)?;
-            println!("{given} ambulances given their live map cell");
+        "migrate" => {
+            let m = store.migrate().await.map_err(fail)?;
+            println!(
+                "brought up to date: {} bookings (stage and timeline), {} free-ambulance entries (number), {} ambulances (live map cell)",
+                m.bookings, m.free_entries, m.fleet_cells
+            );
             Ok(())
         }
         _ => Err(USAGE.into()),

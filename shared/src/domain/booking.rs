@@ -287,11 +287,11 @@ impl Booking {
         }
     }
 
-    /// A booking as read, with what bookings made before trip stages lack filled in
-    /// the way those bookings are understood: an ACTIVE one without a stage is
-    /// DISPATCHED (an admin made it ACTIVE), and a missing timeline starts with
-    /// PENDING at the booking time.
-    pub fn with_defaults(mut self) -> Booking {
+    /// A booking made before trip stages, as `manage migrate` writes it
+    /// (`Store::migrate`): an ACTIVE one without a stage is DISPATCHED (an admin made
+    /// it ACTIVE), and a missing timeline starts with PENDING at the booking time.
+    /// Reads assume it was run: no read fills these in.
+    pub fn brought_up_to_date(mut self) -> Booking {
         if self.booking_status == BookingStatus::Active && self.trip_stage.is_none() {
             self.trip_stage = Some(TripStage::Dispatched);
         }
@@ -586,7 +586,7 @@ mod tests {
             "patient": {"name": "P", "age": 3, "gender": "Other", "condition": "c"}
         });
         let old: Booking = serde_json::from_value(v.clone()).unwrap();
-        let read = old.with_defaults();
+        let read = old.brought_up_to_date();
         assert_eq!(read.trip_stage, Some(TripStage::Dispatched));
         assert_eq!(
             read.timeline,
@@ -601,7 +601,7 @@ mod tests {
         assert_eq!(shown["pickup"], serde_json::Value::Null);
         v["bookingStatus"] = "CANCELLED".into();
         let cancelled: Booking = serde_json::from_value(v).unwrap();
-        assert_eq!(cancelled.with_defaults().trip_stage, None);
+        assert_eq!(cancelled.brought_up_to_date().trip_stage, None);
     }
 
     fn request(patch: impl FnOnce(&mut serde_json::Value)) -> Result<BookingRequest, ApiError> {

@@ -76,7 +76,7 @@ pub(crate) struct AmbulanceItem {
     /// The res-4 cell it is shown in (`keys::fleet_cell`), with `status` the keys
     /// of the live map's `fleet` index: its hospital's until it reports, then moved
     /// by a report that crosses into another cell. Absent on ambulances added
-    /// before the index (`manage fleet-cells` sets it).
+    /// before the index (`manage migrate` sets it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) fleetcell: Option<u64>,
     /// When (the server's clock) the report that last moved `fleetcell` was
@@ -468,7 +468,7 @@ impl Store {
 }
 
 impl Store {
-    /// The operator's backfill (`manage fleet-cells`, also run by `manage seed`): a
+    /// The operator's backfill (part of `manage migrate`, also run by `manage seed`): a
     /// Scan for the ambulances added before the live map's `fleet` index, each given
     /// its `fleetcell` (where it is shown: its last position, else its hospital),
     /// only where still absent. Returns how many were given one.

@@ -109,7 +109,7 @@ pub(crate) fn due_key(answer_by: Timestamp) -> i64 {
 
 impl From<BookingItem> for Booking {
     fn from(i: BookingItem) -> Self {
-        i.booking.with_defaults()
+        i.booking
     }
 }
 
@@ -125,13 +125,11 @@ pub(crate) fn booking_move(booking: &Booking, m: &Move, at: &str) -> Write {
         .collect();
     let mut sets = vec![
         "bookingStatus = :to",
-        // Bookings made before timelines existed start theirs as they are read.
-        "timeline = list_append(if_not_exists(timeline, :origin), :reached)",
+        "timeline = list_append(timeline, :reached)",
     ];
     let mut write = still_at(
         Write::update(keys::booking(booking.id), "")
             .value(":to", m.to.status)
-            .value(":origin", &booking.timeline)
             .value(":reached", reached),
         m.from,
     );

@@ -266,13 +266,7 @@ impl Store {
     ) -> Result<Attempt<Id>, Stop> {
         let entry = &candidate.entry;
         let to = entry.ambulance;
-        let (number, driver_info) = match &entry.number {
-            Some(number) => (number.clone(), entry.driver_info.clone()),
-            None => match self.ambulance_item(to).await? {
-                Some(a) => (a.number, a.driver_info),
-                None => return Ok(Attempt::Taken),
-            },
-        };
+        let (number, driver_info) = (entry.number.clone(), entry.driver_info.clone());
         let at = format_rfc3339(now);
         let answer_by = self.answer_times().answer_by(booking.booking_type, now);
         let moved = BookingAmbulance {
@@ -289,7 +283,7 @@ impl Store {
                 .set_expression(
                     "SET ambulanceId = :to, ambulanceNumber = :number, ambulance = :ambulance, \
                      answerBy = :answerBy, duepk = :duepk, duesk = :duesk, \
-                     timeline = list_append(if_not_exists(timeline, :origin), :entry), \
+                     timeline = list_append(timeline, :entry), \
                      missedBy = list_append(if_not_exists(missedBy, :none), :missed)"
                         .into(),
                 )
@@ -299,7 +293,6 @@ impl Store {
                 .value(":answerBy", answer_by)
                 .value(":duepk", keys::DUE)
                 .value(":duesk", due_key(answer_by))
-                .value(":origin", &booking.timeline)
                 .value(
                     ":entry",
                     [TimelineEntry::reassigned(
@@ -396,7 +389,8 @@ impl Store {
                 booking.progress(),
             )
             .set_expression(
-                "SET ambulanceId = :to, ambulanceNumber = :number, ambulance = :ambulance,                  answerBy = :answerBy, duepk = :duepk, duesk = :duesk, tripStage = :stage,                  timeline = list_append(if_not_exists(timeline, :origin), :entry)"
+                "SET ambulanceId = :to, ambulanceNumber = :number, ambulance = :ambulance,                  answerBy = :answerBy, duepk = :duepk, duesk = :duesk, tripStage = :stage, \
+                 timeline = list_append(timeline, :entry)"
                     .into(),
             )
             .value(":to", to)
@@ -406,7 +400,6 @@ impl Store {
             .value(":duepk", keys::DUE)
             .value(":duesk", due_key(answer_by))
             .value(":stage", stage)
-            .value(":origin", &booking.timeline)
             .value(":entry", [entry.clone()]),
         );
         let take = StatusMove {

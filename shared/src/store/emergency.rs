@@ -334,17 +334,7 @@ impl Store {
     ) -> Result<Attempt<Booking>, Stop> {
         let entry = &candidate.entry;
         let ambulance = entry.ambulance;
-        // Entries written before the number was projected: read it.
-        let (number, driver_info) = match &entry.number {
-            Some(number) => (number.clone(), entry.driver_info.clone()),
-            None => {
-                order.extra_rounds.fetch_add(1, Ordering::Relaxed);
-                match self.ambulance_item(ambulance).await? {
-                    Some(a) => (a.number, a.driver_info),
-                    None => return Ok(Attempt::Taken),
-                }
-            }
-        };
+        let (number, driver_info) = (entry.number.clone(), entry.driver_info.clone());
         // The destination: the hospital nearest to the pickup; none within reach,
         // the ambulance's own.
         let destination = match order.destination {

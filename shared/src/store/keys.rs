@@ -98,8 +98,11 @@ pub fn ambulance_number_guard(number: &str) -> Key {
     Key::new(format!("AMBNUMBER#{}", number.to_lowercase()), "GUARD")
 }
 
+/// The sort key of every booking item.
+pub const BOOKING_SK: &str = "BOOKING";
+
 pub fn booking(id: Id) -> Key {
-    Key::new(format!("BOOKING#{id}"), "BOOKING")
+    Key::new(format!("BOOKING#{id}"), BOOKING_SK)
 }
 
 /// An alert for the dispatcher (`alerts`).

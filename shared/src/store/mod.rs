@@ -28,6 +28,7 @@ mod hospital_snapshot;
 pub mod hospitals;
 pub mod keys;
 pub mod limits;
+pub mod migrate;
 pub mod open_bookings;
 pub mod paging;
 pub mod positions;

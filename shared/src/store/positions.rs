@@ -196,8 +196,7 @@ pub struct FreeGeoEntry {
     pub latitude: Option<f64>,
     pub longitude: Option<f64>,
     pub recorded_at: Option<Timestamp>,
-    /// Absent on entries written before they were projected.
-    pub number: Option<String>,
+    pub number: String,
     pub driver_info: Option<String>,
 }
 
@@ -368,25 +367,11 @@ impl Store {
             found.sort_by(|a, b| a.distance_km.total_cmp(&b.distance_km));
         }
         found.truncate(k);
-        // Entries written before the number was projected: their items say it (an
-        // ambulance removed meanwhile is left out).
-        let numbers = try_join_all(found.iter().map(|c| async move {
-            match &c.entry.number {
-                Some(n) => Ok::<_, ApiError>(Some(n.clone())),
-                None => Ok(self
-                    .ambulance_item(c.entry.ambulance)
-                    .await?
-                    .map(|a| a.number)),
-            }
-        }))
-        .await?;
         Ok(found
             .into_iter()
-            .zip(numbers)
-            .filter_map(|(c, number)| Some((c, number?)))
-            .map(|(c, number)| FreeNear {
+            .map(|c| FreeNear {
                 id: c.entry.ambulance,
-                number,
+                number: c.entry.number,
                 ambulance_type: c.entry.ambulance_type,
                 hospital_id: c.entry.hospital_id,
                 distance_km: (c.distance_km * 1000.0).round() / 1000.0,

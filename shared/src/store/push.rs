@@ -221,13 +221,13 @@ pub fn change_of(
     let k = key(&new).or_else(|| key(&old))?;
     let read = |image: Option<serde_dynamo::Item>| image.map(super::Item::from);
     match k.sk.as_str() {
-        "BOOKING" if k.pk.starts_with("BOOKING#") => Some(Change::Booking {
+        keys::BOOKING_SK if k.pk.starts_with("BOOKING#") => Some(Change::Booking {
             old: read(old)
                 .and_then(readable::<BookingItem>)
-                .map(|b| b.booking.with_defaults()),
+                .map(crate::domain::booking::Booking::from),
             new: read(new)
                 .and_then(readable::<BookingItem>)
-                .map(|b| b.booking.with_defaults()),
+                .map(crate::domain::booking::Booking::from),
         }),
         "ALERT" if k.pk.starts_with("ALERT#") => Some(Change::Alert {
             old: read(old).and_then(readable::<AlertItem>).map(|a| a.alert),

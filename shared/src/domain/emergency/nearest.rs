@@ -100,8 +100,8 @@ pub struct FreeEntry {
     /// `(G2#<res-2 cell>, res-15 cell)`.
     pub keys: (String, u64),
     /// The ambulance's number and driver (projected, so that the booking needs no
-    /// further read; `None` on entries written before they were).
-    pub number: Option<String>,
+    /// further read).
+    pub number: String,
     pub driver_info: Option<String>,
 }
 
@@ -489,7 +489,7 @@ mod tests {
                 hospital: self.hospital,
                 spot,
                 keys: (String::new(), 0),
-                number: Some(format!("N-{}", self.id)),
+                number: format!("N-{}", self.id),
                 driver_info: None,
             };
             let (lat, lng) = e.point();
