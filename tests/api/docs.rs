@@ -106,3 +106,34 @@ fn every_test_reliability_cites_exists() {
     assert!(checked >= 20, "the cited tests were found ({checked})");
     assert!(missing.is_empty(), "cited but absent: {missing:?}");
 }
+
+/// docs/architecture.md lists every Rust module of the libraries and functions
+/// ("Every module"), so "where does X live" has an answer for each: a new file
+/// missing there fails here.
+#[test]
+fn architecture_lists_every_module() {
+    let doc = fs::read_to_string(root().join("docs/architecture.md")).unwrap();
+    let modules: Vec<String> = files()
+        .into_iter()
+        .filter(|f| f.ends_with(".rs"))
+        .filter(|f| {
+            ["shared/src/", "tests/kit/src/", "tools/perf/src/"]
+                .iter()
+                .any(|p| f.starts_with(p))
+                || (f.starts_with("functions/") && f.contains("/src/"))
+        })
+        .collect();
+    assert!(
+        modules.len() > 80,
+        "the modules were found: {}",
+        modules.len()
+    );
+    let missing: Vec<&String> = modules
+        .iter()
+        .filter(|m| !doc.contains(&format!("`{m}`")))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "not in docs/architecture.md's \"Every module\" (scripts/doc-modules.py prints the section from each file's //! line): {missing:?}"
+    );
+}

@@ -1,3 +1,5 @@
+//! Ambulances as admins manage them: the whole fleet, add and remove, and the status an admin sets.
+
 use axum::{Json, http::StatusCode};
 use serde::Deserialize;
 use shared::http::Routes;

@@ -1,3 +1,5 @@
+//! Every booking as admins see and move it: the paged list, the status dropdown, and the dashboard figures.
+
 use axum::Json;
 use serde::{Deserialize, Serialize};
 use shared::http::Routes;

@@ -1,3 +1,5 @@
+//! Hospitals as admins manage them: add one, remove one with its ambulances.
+
 use axum::{Json, http::StatusCode};
 use serde::Deserialize;
 use shared::http::Routes;

@@ -1,4 +1,4 @@
-//! `/api/hospitals`: public reads of hospitals, incl. the nearest-hospital search.
+//! `/api/hospitals`: public reads of hospitals, the nearest-hospital search among them.
 
 use axum::{Json, Router, extract::State};
 use serde::Deserialize;

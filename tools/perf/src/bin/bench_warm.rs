@@ -1,5 +1,5 @@
 //! `bench-warm [--iterations N] [--warm-up N]`: the warm latency of every route of
-//! all seven functions, in-process (`api_tests::system(state).oneshot`, what a warm
+//! every function, in-process (`api_tests::system(state).oneshot`, what a warm
 //! Lambda does with an event, routed as API Gateway routes `/api/<group>`) against
 //! DynamoDB Local at DYNAMODB_ENDPOINT, next to two bare DynamoDB calls measured in
 //! the same run: a GetItem and a TransactWriteItems (a Put and a conditional Update,

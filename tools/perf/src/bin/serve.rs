@@ -1,4 +1,4 @@
-//! `serve [PORT]`: all seven functions' routers (`api_tests::system`, routing
+//! `serve [PORT]`: every function's router (`api_tests::system`, routing
 //! `/api/<group>` as API Gateway does) on 127.0.0.1:PORT (default 9100), one
 //! process, the state built once as a Lambda builds it at cold start: configuration
 //! from the environment (TABLE_NAME, DYNAMODB_ENDPOINT, APP_ENV, JWT_SECRET, ...).
