@@ -523,14 +523,39 @@ impl ReadSet {
     }
 }
 
+/// A point on the Earth in degrees, named so that a latitude and a longitude cannot be
+/// swapped unseen (a `(f64, f64)` pair can). Unlike `types::LatLng` it is not input:
+/// it holds what the store and the domain already trust.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Point {
+    pub lat: f64,
+    pub lng: f64,
+}
+
+impl Point {
+    pub const fn new(lat: f64, lng: f64) -> Point {
+        Point { lat, lng }
+    }
+
+    /// Great-circle distance in km.
+    pub fn km_to(self, other: Point) -> f64 {
+        haversine_km(self.lat, self.lng, other.lat, other.lng)
+    }
+}
+
+impl From<crate::types::LatLng> for Point {
+    fn from(p: crate::types::LatLng) -> Point {
+        Point::new(p.lat.get(), p.lng.get())
+    }
+}
+
 /// What the search finds: an item at a point.
 pub trait Located {
-    /// `(latitude, longitude)` in degrees.
-    fn point(&self) -> (f64, f64);
+    fn point(&self) -> Point;
     /// The item's index keys `(geopk, geosk)`; stored items return what is stored.
     fn geo_keys(&self) -> (String, u64) {
-        let (lat, lng) = self.point();
-        keys_of(lat, lng)
+        let p = self.point();
+        keys_of(p.lat, p.lng)
     }
 }
 
@@ -633,8 +658,8 @@ where
             let mut keys = Vec::with_capacity(keyed.len());
             for ((partition, key), item) in keyed {
                 if !read.contains(&partition, key) {
-                    let (item_lat, item_lng) = item.point();
-                    let d = haversine_km(lat, lng, item_lat, item_lng);
+                    let at = item.point();
+                    let d = haversine_km(lat, lng, at.lat, at.lng);
                     found.push((item, d));
                 }
                 keys.push((partition, key));
@@ -746,8 +771,8 @@ mod tests {
     }
 
     impl Located for P {
-        fn point(&self) -> (f64, f64) {
-            (self.lat, self.lng)
+        fn point(&self) -> Point {
+            Point::new(self.lat, self.lng)
         }
     }
 

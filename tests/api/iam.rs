@@ -536,7 +536,12 @@ fn the_deploy_docs_table_of_grants_is_the_templates() {
         .expect("a 'Who may do what' section");
     let mut differ = vec![];
     let mut rows = 0;
-    for line in section.lines().take_while(|l| !l.starts_with("## ")) {
+    // The section's first table: its rows up to the first line that is not one.
+    let table = section
+        .lines()
+        .skip_while(|l| !l.starts_with('|'))
+        .take_while(|l| l.starts_with('|'));
+    for line in table {
         let cells: Vec<&str> = line.trim_matches('|').split('|').map(str::trim).collect();
         let [name, on_table, indexes] = cells[..] else {
             continue;

@@ -6,6 +6,7 @@
 use http::{Method, StatusCode};
 use rand::{Rng, SeedableRng, rngs::StdRng};
 use serde_json::{Value, json};
+use shared::geo::Point;
 use shared::{
     domain::eta,
     geo::cell_range,
@@ -251,7 +252,7 @@ async fn the_requester_tracks_the_ambulance_with_an_eta() {
         .await;
     assert_eq!(put.status, StatusCode::NO_CONTENT);
     let t = track(&owner.token).await.body;
-    let want = eta::estimate(here, pickup);
+    let want = eta::estimate(Point::new(here.0, here.1), Point::new(pickup.0, pickup.1));
     assert_eq!(
         (t["etaMinutes"].clone(), t["distanceKm"].clone()),
         (json!(want.eta_minutes), json!(want.distance_km))
@@ -267,7 +268,7 @@ async fn the_requester_tracks_the_ambulance_with_an_eta() {
     let t = track(&owner.token).await.body;
     assert_eq!(
         t["etaMinutes"],
-        json!(eta::estimate(here, (30.67, 74.33)).eta_minutes)
+        json!(eta::estimate(Point::new(here.0, here.1), Point::new(30.67, 74.33)).eta_minutes)
     );
     // Once done, its crew no longer tracks it; the owner still does.
     assert_eq!(step("AT_HOSPITAL").await.status, StatusCode::OK);

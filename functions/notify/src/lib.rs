@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 use shared::{
     ApiError, Store,
     domain::push::{Message, Payload, Recipient, who_is_told},
-    geo::haversine_km,
+    geo::Point,
     store::push::{Device, change_of},
     telemetry::metrics::Metrics,
     types::{Id, Timestamp},
@@ -215,8 +215,8 @@ impl Notifier {
             return Ok(None);
         };
         let from = self.store.ambulance_point(b.ambulance_id).await?;
-        Ok(from.map(|(lat, lng)| {
-            let km = haversine_km(lat, lng, pickup.latitude.get(), pickup.longitude.get());
+        Ok(from.map(|from| {
+            let km = from.km_to(Point::new(pickup.latitude.get(), pickup.longitude.get()));
             (km * 10.0).round() / 10.0
         }))
     }

@@ -59,10 +59,11 @@ async fn a_500_carries_a_request_id_and_the_log_has_the_error() {
         !body.contains("OVERLORD") && !body.contains("role") && !body.contains("USER#"),
         "the body leaks internals: {body}"
     );
+    assert_eq!(res.body["code"], "internal");
     assert_eq!(
         res.body.as_object().unwrap().len(),
-        2,
-        "only message and requestId: {body}"
+        3,
+        "only message, code and requestId: {body}"
     );
 
     let logs = logs.text();

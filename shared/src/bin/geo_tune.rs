@@ -18,22 +18,22 @@ const K: usize = 10;
 const RADIUS_KM: f64 = 100.0;
 
 #[derive(Clone)]
-struct Point {
+struct Site {
     lat: f64,
     lng: f64,
 }
 
-impl Located for Point {
-    fn point(&self) -> (f64, f64) {
-        (self.lat, self.lng)
+impl Located for Site {
+    fn point(&self) -> shared::geo::Point {
+        shared::geo::Point::new(self.lat, self.lng)
     }
 }
 
 /// A point of the workload, and whether it is in the city.
-fn place(rng: &mut StdRng) -> (Point, bool) {
+fn place(rng: &mut StdRng) -> (Site, bool) {
     const CITY: (f64, f64) = (28.61, 77.21);
     if rng.random_bool(0.5) {
-        let p = Point {
+        let p = Site {
             lat: rng.random_range(22.0..31.0),
             lng: rng.random_range(70.0..80.0),
         };
@@ -41,7 +41,7 @@ fn place(rng: &mut StdRng) -> (Point, bool) {
     } else {
         let r = 0.135 * rng.random::<f64>().sqrt();
         let a = rng.random::<f64>() * std::f64::consts::TAU;
-        let p = Point {
+        let p = Site {
             lat: CITY.0 + r * a.sin(),
             lng: CITY.1 + r * a.cos(),
         };
@@ -49,7 +49,7 @@ fn place(rng: &mut StdRng) -> (Point, bool) {
     }
 }
 
-fn search(params: SearchParams, idx: &MemoryIndex<Point>, at: &Point) -> SearchStats {
+fn search(params: SearchParams, idx: &MemoryIndex<Site>, at: &Site) -> SearchStats {
     idx.nearest(params, at.lat, at.lng, K, RADIUS_KM).1
 }
 
@@ -82,7 +82,7 @@ fn main() {
         .map(|v| v.parse().expect("GEO_ORACLE: a number"));
     for size in [100usize, 10_000, 100_000] {
         let mut rng = StdRng::seed_from_u64(size as u64);
-        let all: Vec<Point> = (0..size).map(|_| place(&mut rng).0).collect();
+        let all: Vec<Site> = (0..size).map(|_| place(&mut rng).0).collect();
         let idx = MemoryIndex::new(all.iter().cloned());
         for params in &params {
             let mut rng = StdRng::seed_from_u64(7);

@@ -13,7 +13,7 @@ use super::{
 };
 use crate::{
     error::ApiError,
-    geo::haversine_km,
+    geo::{Point, haversine_km},
     types::{Id, Timestamp},
 };
 
@@ -94,7 +94,9 @@ impl Tracking {
         let still_looking = still_looking(&booking, now);
         let now = ambulance.filter(|_| follows_the_ambulance(booking.booking_status));
         let (contact_info, position) = now.map_or((None, None), |a| (a.contact_info, a.position));
-        let point = hospital.as_ref().map(|h| (h.latitude, h.longitude));
+        let point = hospital
+            .as_ref()
+            .map(|h| Point::new(h.latitude, h.longitude));
         let eta = trip_eta(
             booking.booking_status,
             booking.trip_stage,
@@ -113,8 +115,8 @@ impl Tracking {
                 id: booking.hospital.id,
                 name: booking.hospital.name,
                 address: booking.hospital.address,
-                latitude: point.map(|p| p.0),
-                longitude: point.map(|p| p.1),
+                latitude: point.map(|p| p.lat),
+                longitude: point.map(|p| p.lng),
                 contact_info: hospital.and_then(|h| h.contact_info),
             },
             ambulance: TrackedAmbulance {
@@ -156,7 +158,7 @@ pub fn trip_eta(
     stage: Option<TripStage>,
     position: Option<&Position>,
     pickup: Option<&Pickup>,
-    hospital: Option<(f64, f64)>,
+    hospital: Option<Point>,
 ) -> Option<Eta> {
     if status != BookingStatus::Active {
         return None;
@@ -164,7 +166,7 @@ pub fn trip_eta(
     let from = position?.fresh()?;
     let to = match stage? {
         TripStage::Dispatched | TripStage::EnRoute => {
-            pickup.map(|p| (p.latitude.get(), p.longitude.get()))?
+            pickup.map(|p| Point::new(p.latitude.get(), p.longitude.get()))?
         }
         TripStage::ToHospital => hospital?,
         TripStage::AtPickup | TripStage::AtHospital => return None,
@@ -252,9 +254,9 @@ impl Bbox {
     }
 
     /// The box's middle.
-    pub fn center(&self) -> (f64, f64) {
+    pub fn center(&self) -> Point {
         let lng = self.min_lng + self.lng_span() / 2.0;
-        (
+        Point::new(
             (self.min_lat + self.max_lat) / 2.0,
             if lng > 180.0 { lng - 360.0 } else { lng },
         )
@@ -263,7 +265,7 @@ impl Bbox {
     /// The distance (km) from the middle to the farthest corner: a circle of this
     /// radius around [`Bbox::center`] covers the box.
     pub fn radius_km(&self) -> f64 {
-        let (lat, lng) = self.center();
+        let Point { lat, lng } = self.center();
         [
             (self.min_lat, self.min_lng),
             (self.min_lat, self.max_lng),
@@ -348,6 +350,7 @@ pub struct Live {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::geo::Point;
     use crate::{
         domain::position::PositionSource,
         types::{Latitude, Longitude, OptionalText},
@@ -372,13 +375,13 @@ mod tests {
             longitude: Longitude::try_from(74.0).unwrap(),
             landmark: OptionalText(None),
         };
-        let hospital = Some((30.2, 74.0));
+        let hospital = Some(Point::new(30.2, 74.0));
         let here = gps(30.0, 74.0, false);
         let eta = |status, stage, position: &Position| {
             trip_eta(status, stage, Some(position), Some(&pickup), hospital)
         };
-        let to_pickup = eta::estimate((30.0, 74.0), (30.1, 74.0));
-        let to_hospital = eta::estimate((30.0, 74.0), (30.2, 74.0));
+        let to_pickup = eta::estimate(Point::new(30.0, 74.0), Point::new(30.1, 74.0));
+        let to_hospital = eta::estimate(Point::new(30.0, 74.0), Point::new(30.2, 74.0));
         assert_eq!(eta(Active, Some(Dispatched), &here), Some(to_pickup));
         assert_eq!(eta(Active, Some(EnRoute), &here), Some(to_pickup));
         assert_eq!(eta(Active, Some(ToHospital), &here), Some(to_hospital));
@@ -520,14 +523,14 @@ mod tests {
     fn a_box_parses_and_holds_its_points() {
         let b = Bbox::parse("30, 74, 31, 75").unwrap();
         assert!(b.contains(30.5, 74.5) && !b.contains(31.5, 74.5) && !b.contains(30.5, 73.9));
-        assert_eq!(b.center(), (30.5, 74.5));
+        assert_eq!(b.center(), Point::new(30.5, 74.5));
         assert!((b.radius_km() - 74.0).abs() < 2.0, "{}", b.radius_km());
         let swapped = Bbox::parse("31,74,30,75").unwrap();
         assert_eq!(swapped, b);
         let across = Bbox::parse("-10,170,10,-170").unwrap();
         assert!(across.crosses_antimeridian());
         assert_eq!(across.lng_span(), 20.0);
-        assert_eq!(across.center(), (0.0, 180.0));
+        assert_eq!(across.center(), Point::new(0.0, 180.0));
         assert!(across.contains(0.0, 179.0) && across.contains(0.0, -179.0));
         assert!(!across.contains(0.0, 0.0));
         for bad in [

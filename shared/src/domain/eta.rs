@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::geo::haversine_km;
+use crate::geo::Point;
 
 /// Roads are longer than the straight line. The ratio of road to great-circle
 /// distance ("circuity") is usually quoted between about 1.2 and 1.4 for road
@@ -26,9 +26,9 @@ pub struct Eta {
     pub eta_minutes: u32,
 }
 
-/// From `from` to `to`, each `(latitude, longitude)`.
-pub fn estimate(from: (f64, f64), to: (f64, f64)) -> Eta {
-    let road_km = haversine_km(from.0, from.1, to.0, to.1) * ROAD_FACTOR;
+/// From `from` to `to`.
+pub fn estimate(from: Point, to: Point) -> Eta {
+    let road_km = from.km_to(to) * ROAD_FACTOR;
     let minutes = (road_km / SPEED_KMH * 60.0).ceil();
     Eta {
         distance_km: (road_km * 10.0).round() / 10.0,
@@ -44,18 +44,21 @@ mod tests {
     fn ten_km_of_straight_line_is_fourteen_of_road_and_21_minutes_at_40_kmh() {
         // One degree of latitude is 111.195 km; 9.9 km north of (30, 74) is 13.86 km
         // of road, 20.8 minutes at 40 km/h: 21 (rounded up).
-        let to = (30.0 + 9.9 / 111.195, 74.0);
-        let eta = estimate((30.0, 74.0), to);
+        let to = Point::new(30.0 + 9.9 / 111.195, 74.0);
+        let eta = estimate(Point::new(30.0, 74.0), to);
         assert_eq!(eta.distance_km, 13.9);
         assert_eq!(eta.eta_minutes, 21);
         assert_eq!(
-            estimate((30.0, 74.0), (30.0, 74.0)),
+            estimate(Point::new(30.0, 74.0), Point::new(30.0, 74.0)),
             Eta {
                 distance_km: 0.0,
                 eta_minutes: 0
             }
         );
         // A few metres still round up to a minute.
-        assert_eq!(estimate((30.0, 74.0), (30.0001, 74.0)).eta_minutes, 1);
+        assert_eq!(
+            estimate(Point::new(30.0, 74.0), Point::new(30.0001, 74.0)).eta_minutes,
+            1
+        );
     }
 }

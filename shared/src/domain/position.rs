@@ -8,7 +8,7 @@ use time::{Duration, OffsetDateTime};
 use super::ambulance::Ambulance;
 use crate::{
     error::ApiError,
-    geo::haversine_km,
+    geo::Point,
     types::{Latitude, Longitude, Timestamp},
 };
 
@@ -84,14 +84,14 @@ impl Fix {
         now - self.recorded_at.get() <= STALE_AFTER
     }
 
-    pub fn point(&self) -> (f64, f64) {
-        (self.latitude, self.longitude)
+    pub fn point(&self) -> Point {
+        Point::new(self.latitude, self.longitude)
     }
 }
 
 impl Position {
     /// The position to show: the last report if any, else the hospital's point.
-    pub fn shown(last: Option<&Fix>, hospital: (f64, f64), now: OffsetDateTime) -> Position {
+    pub fn shown(last: Option<&Fix>, hospital: Point, now: OffsetDateTime) -> Position {
         match last {
             Some(fix) => Position {
                 latitude: fix.latitude,
@@ -101,8 +101,8 @@ impl Position {
                 source: PositionSource::Gps,
             },
             None => Position {
-                latitude: hospital.0,
-                longitude: hospital.1,
+                latitude: hospital.lat,
+                longitude: hospital.lng,
                 at: None,
                 stale: true,
                 source: PositionSource::Hospital,
@@ -111,9 +111,9 @@ impl Position {
     }
 
     /// The live position, if fresh: what an ETA may start from.
-    pub fn fresh(&self) -> Option<(f64, f64)> {
+    pub fn fresh(&self) -> Option<Point> {
         (self.source == PositionSource::Gps && !self.stale)
-            .then_some((self.latitude, self.longitude))
+            .then_some(Point::new(self.latitude, self.longitude))
     }
 }
 
@@ -212,7 +212,7 @@ impl Sighting {
         let (a, b) = (self.fix.point(), later.fix.point());
         let slack =
             JITTER_KM + (self.accuracy_m.unwrap_or(0.0) + later.accuracy_m.unwrap_or(0.0)) / 1000.0;
-        let km = (haversine_km(a.0, a.1, b.0, b.1) - slack).max(0.0);
+        let km = (a.km_to(b) - slack).max(0.0);
         let hours =
             (later.fix.recorded_at.get() - self.fix.recorded_at.get()).as_seconds_f64() / 3600.0;
         if km == 0.0 {
@@ -534,13 +534,21 @@ mod tests {
             longitude: 2.0,
             recorded_at: Timestamp::parse(at).unwrap(),
         };
-        let live = Position::shown(Some(&fix("2026-03-04T05:04:07.000Z")), (9.0, 9.0), NOW);
+        let live = Position::shown(
+            Some(&fix("2026-03-04T05:04:07.000Z")),
+            Point::new(9.0, 9.0),
+            NOW,
+        );
         assert!(!live.stale && live.source == PositionSource::Gps);
-        assert_eq!(live.fresh(), Some((1.0, 2.0)));
-        let old = Position::shown(Some(&fix("2026-03-04T05:04:06.999Z")), (9.0, 9.0), NOW);
+        assert_eq!(live.fresh(), Some(Point::new(1.0, 2.0)));
+        let old = Position::shown(
+            Some(&fix("2026-03-04T05:04:06.999Z")),
+            Point::new(9.0, 9.0),
+            NOW,
+        );
         assert!(old.stale);
         assert_eq!(old.fresh(), None);
-        let never = Position::shown(None, (9.0, 8.0), NOW);
+        let never = Position::shown(None, Point::new(9.0, 8.0), NOW);
         assert_eq!(
             serde_json::to_value(&never).unwrap(),
             serde_json::json!({"latitude": 9.0, "longitude": 8.0, "at": null, "stale": true, "source": "HOSPITAL"})

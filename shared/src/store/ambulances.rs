@@ -22,6 +22,7 @@ use crate::{
         position::{Fix, Position},
     },
     error::ApiError,
+    geo::Point,
     types::{Id, Timestamp},
 };
 
@@ -88,7 +89,7 @@ pub(crate) struct AmbulanceItem {
 impl AmbulanceItem {
     /// Where this ambulance stands once free: `hospital` its hospital's point,
     /// `last` its last report.
-    pub(crate) fn free_spot(&self, hospital: (f64, f64), last: Option<Fix>) -> FreeSpot {
+    pub(crate) fn free_spot(&self, hospital: Point, last: Option<Fix>) -> FreeSpot {
         FreeSpot {
             ambulance: self.id,
             number: self.number.clone(),
@@ -197,7 +198,7 @@ impl StatusMove {
             Some(spot) => {
                 sets.push("availpk = :avail, availsk = :availsk");
                 sets.push("freegeopk = :freepk, freegeosk = :freesk");
-                let (freepk, freesk) = keys::free_geo(spot.hospital.0, spot.hospital.1);
+                let (freepk, freesk) = keys::free_geo(spot.hospital.lat, spot.hospital.lng);
                 write = write
                     .value(":avail", keys::AVAILABLE)
                     .value(
@@ -318,20 +319,17 @@ impl Store {
         Ok(Position::shown(last, hospital, OffsetDateTime::now_utc()))
     }
 
-    /// An ambulance's hospital's (latitude, longitude): kept on the ambulance item
+    /// An ambulance's hospital's point: kept on the ambulance item
     /// since dispatch; read from the hospital for ambulances added before.
-    pub(crate) async fn hospital_point(
-        &self,
-        item: &AmbulanceItem,
-    ) -> Result<(f64, f64), ApiError> {
+    pub(crate) async fn hospital_point(&self, item: &AmbulanceItem) -> Result<Point, ApiError> {
         if let (Some(lat), Some(lng)) = (item.hospital_latitude, item.hospital_longitude) {
-            return Ok((lat, lng));
+            return Ok(Point::new(lat, lng));
         }
         let hospital = self
             .hospital(item.hospital_id)
             .await?
             .ok_or_else(|| ApiError::internal(format!("ambulance {} has no hospital", item.id)))?;
-        Ok((hospital.latitude, hospital.longitude))
+        Ok(Point::new(hospital.latitude, hospital.longitude))
     }
 
     /// What freeing the ambulance read as `item` puts in `freegeo`: its hospital and
@@ -486,11 +484,11 @@ impl Store {
             };
             let (hospital, last) =
                 tokio::try_join!(self.hospital_point(&a), self.last_position(a.id))?;
-            let (lat, lng) = last.map_or(hospital, |f| (f.latitude, f.longitude));
+            let at = last.map_or(hospital, |f| f.point());
             let write = Write::update(keys::ambulance(a.id), "SET fleetcell = :cell")
                 .exists()
                 .when("attribute_not_exists(fleetcell)")
-                .value(":cell", keys::fleet_cell(lat, lng));
+                .value(":cell", keys::fleet_cell(at.lat, at.lng));
             if self
                 .update_returning::<serde::de::IgnoredAny>(write)
                 .await?

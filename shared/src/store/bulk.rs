@@ -89,7 +89,7 @@ impl Store {
                     items.push(to_item(&PositionItem::new(a.id, sighting, received))?);
                 }
                 if a.new.status == AmbulanceStatus::Available {
-                    let point = (a.hospital.latitude, a.hospital.longitude);
+                    let point = crate::geo::Point::new(a.hospital.latitude, a.hospital.longitude);
                     items.push(to_item(&item.free_spot(point, last).item())?);
                 }
                 items.push(to_item(&item)?);

@@ -100,8 +100,11 @@ impl Store {
             // A new ambulance never reported: its free entry stands at the hospital.
             tx.push(
                 Label::FreeEntry(id),
-                item.free_spot((hospital.latitude, hospital.longitude), None)
-                    .entry(),
+                item.free_spot(
+                    crate::geo::Point::new(hospital.latitude, hospital.longitude),
+                    None,
+                )
+                .entry(),
             );
         }
         self.commit(tx).await.map_err(|e| {

@@ -219,7 +219,7 @@ impl Store {
         missed.push(booking.ambulance_id);
         // Any type: an ambulance now beats the right kind later (decision 0012).
         let mut dispatcher = Dispatcher::new(
-            (pickup.latitude.get(), pickup.longitude.get()),
+            crate::geo::Point::new(pickup.latitude.get(), pickup.longitude.get()),
             None,
             now,
             DEFAULT_FIRST_TARGET_KM,

@@ -160,7 +160,7 @@ impl Store {
         };
         let now = OffsetDateTime::now_utc();
         let mut dispatcher = Dispatcher::new(
-            (pickup.latitude.get(), pickup.longitude.get()),
+            crate::geo::Point::new(pickup.latitude.get(), pickup.longitude.get()),
             req.ambulance_type,
             now,
             self.first_target_km(center),

@@ -22,7 +22,7 @@ use crate::{
         page::Page,
     },
     error::ApiError,
-    geo::{self, Located, Range, SearchParams, SearchStats},
+    geo::{self, Located, Point, Range, SearchParams, SearchStats},
     types::{Id, LatLng, now_rfc3339},
 };
 
@@ -63,8 +63,8 @@ impl From<HospitalItem> for Hospital {
 }
 
 impl Located for HospitalItem {
-    fn point(&self) -> (f64, f64) {
-        (self.latitude, self.longitude)
+    fn point(&self) -> Point {
+        Point::new(self.latitude, self.longitude)
     }
 }
 

@@ -28,7 +28,7 @@ use crate::{
         },
     },
     error::ApiError,
-    geo::{Range, haversine_km},
+    geo::{Point, Range},
     telemetry,
     types::{Id, LatLng, Timestamp},
 };
@@ -139,8 +139,8 @@ pub struct FreeSpot {
     pub driver_info: Option<String>,
     pub ambulance_type: AmbulanceType,
     pub hospital_id: Id,
-    /// The hospital's (latitude, longitude).
-    pub hospital: (f64, f64),
+    /// The hospital's point.
+    pub hospital: Point,
     /// The last reported position, if any.
     pub last: Option<Fix>,
 }
@@ -154,7 +154,7 @@ impl FreeSpot {
     pub(crate) fn item(&self) -> FreePositionItem {
         let (latitude, longitude, recorded_at) = match &self.last {
             Some(fix) => (fix.latitude, fix.longitude, Some(fix.recorded_at)),
-            None => (self.hospital.0, self.hospital.1, None),
+            None => (self.hospital.lat, self.hospital.lng, None),
         };
         let (freegeopk, freegeosk) = keys::free_geo(latitude, longitude);
         FreePositionItem {
@@ -162,8 +162,8 @@ impl FreeSpot {
             id: self.ambulance,
             ambulance_type: self.ambulance_type,
             hospital_id: self.hospital_id,
-            hospital_latitude: self.hospital.0,
-            hospital_longitude: self.hospital.1,
+            hospital_latitude: self.hospital.lat,
+            hospital_longitude: self.hospital.lng,
             latitude,
             longitude,
             number: self.number.clone(),
@@ -230,7 +230,7 @@ impl FreeGeoEntry {
             ambulance: self.id,
             ambulance_type: self.ambulance_type,
             hospital_id: self.hospital_id,
-            hospital: (self.hospital_latitude, self.hospital_longitude),
+            hospital: Point::new(self.hospital_latitude, self.hospital_longitude),
             spot,
             keys: (partition, self.freegeosk),
             number: self.number,
@@ -338,7 +338,7 @@ impl Store {
     /// ranked at its hospital whose `POSITION` is fresh elsewhere is ranked by that
     /// position instead (one BatchGetItem), or left out past 50 km.
     pub async fn free_near(&self, at: LatLng, k: usize) -> Result<Vec<FreeNear>, ApiError> {
-        let pickup = (at.lat.get(), at.lng.get());
+        let pickup = Point::from(at);
         let now = self.now();
         let mut dispatcher =
             Dispatcher::new(pickup, None, now, self.first_target_km(at)).listing(k);
@@ -351,7 +351,7 @@ impl Store {
             .collect();
         if !unsure.is_empty() {
             let positions = self.last_positions(&unsure).await?;
-            let fresh: std::collections::HashMap<Id, (f64, f64)> = unsure
+            let fresh: std::collections::HashMap<Id, Point> = unsure
                 .into_iter()
                 .zip(positions)
                 .filter_map(|(id, p)| Some((id, p?.fix)))
@@ -359,8 +359,8 @@ impl Store {
                 .map(|(id, fix)| (id, fix.point()))
                 .collect();
             for c in &mut found {
-                if let Some((lat, lng)) = fresh.get(&c.entry.ambulance) {
-                    c.distance_km = haversine_km(pickup.0, pickup.1, *lat, *lng);
+                if let Some(p) = fresh.get(&c.entry.ambulance) {
+                    c.distance_km = pickup.km_to(*p);
                 }
             }
             found.retain(|c| c.distance_km <= EMERGENCY_RADIUS_KM);

@@ -179,9 +179,9 @@ impl Store {
 
     /// Where ambulance `id` is, as well as we know: its last reported position, else
     /// its hospital (a JOB's `distanceKm`).
-    pub async fn ambulance_point(&self, id: Id) -> Result<Option<(f64, f64)>, ApiError> {
+    pub async fn ambulance_point(&self, id: Id) -> Result<Option<crate::geo::Point>, ApiError> {
         if let Some(fix) = self.last_position(id).await? {
-            return Ok(Some((fix.latitude, fix.longitude)));
+            return Ok(Some(fix.point()));
         }
         match self.get::<AmbulanceItem>(&keys::ambulance(id)).await? {
             Some(item) => self.hospital_point(&item).await.map(Some),

@@ -44,7 +44,7 @@ use time::OffsetDateTime;
 
 use crate::{
     domain::{ambulance::AmbulanceType, position::STALE_AFTER},
-    geo::{self, Located, Range, SearchParams},
+    geo::{self, Located, Point, Range, SearchParams},
     types::Id,
 };
 
@@ -93,8 +93,8 @@ pub struct FreeEntry {
     pub ambulance: Id,
     pub ambulance_type: AmbulanceType,
     pub hospital_id: Id,
-    /// The ambulance's hospital's (latitude, longitude).
-    pub hospital: (f64, f64),
+    /// The ambulance's hospital's point.
+    pub hospital: Point,
     pub spot: Spot,
     /// The entry's index keys in the search's terms (`geo::Range` partitions):
     /// `(G2#<res-2 cell>, res-15 cell)`.
@@ -106,14 +106,14 @@ pub struct FreeEntry {
 }
 
 impl FreeEntry {
-    pub fn point(&self) -> (f64, f64) {
+    pub fn point(&self) -> Point {
         match &self.spot {
             Spot::Hospital => self.hospital,
             Spot::Live {
                 latitude,
                 longitude,
                 ..
-            } => (*latitude, *longitude),
+            } => Point::new(*latitude, *longitude),
         }
     }
 
@@ -127,7 +127,7 @@ impl FreeEntry {
 }
 
 impl Located for FreeEntry {
-    fn point(&self) -> (f64, f64) {
+    fn point(&self) -> Point {
         FreeEntry::point(self)
     }
     fn geo_keys(&self) -> (String, u64) {
@@ -236,7 +236,7 @@ impl Known {
 /// runs one search (so that the first can run beside other reads), [`Dispatcher::run`]
 /// tries candidates and searches again until one is assigned.
 pub struct Dispatcher {
-    pickup: (f64, f64),
+    pickup: Point,
     want: Option<AmbulanceType>,
     now: OffsetDateTime,
     first_target_km: f64,
@@ -256,7 +256,7 @@ impl Dispatcher {
     /// nearest lies (the answer does not depend on it, only the rounds and items
     /// read).
     pub fn new(
-        pickup: (f64, f64),
+        pickup: Point,
         want: Option<AmbulanceType>,
         now: OffsetDateTime,
         first_target_km: f64,
@@ -300,8 +300,8 @@ impl Dispatcher {
         let (want, now, known) = (self.want, self.now, &self.known);
         let (proven, search) = geo::nearest_proven(
             params,
-            self.pickup.0,
-            self.pickup.1,
+            self.pickup.lat,
+            self.pickup.lng,
             self.k,
             EMERGENCY_RADIUS_KM,
             |ranges| {
@@ -428,6 +428,7 @@ fn candidates(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::geo::Point;
     use crate::geo::{haversine_km, keys_of, wrap_longitude};
     use proptest::prelude::*;
     use std::convert::Infallible;
@@ -438,7 +439,7 @@ mod tests {
     /// One [`Dispatcher`] from the first search to the end, over memory.
     fn dispatch<T>(
         index: &geo::MemoryIndex<FreeEntry>,
-        pickup: (f64, f64),
+        pickup: Point,
         want: Option<AmbulanceType>,
         first_target_km: f64,
         take: T,
@@ -463,9 +464,9 @@ mod tests {
     struct Truth {
         id: u64,
         ambulance_type: AmbulanceType,
-        hospital: (f64, f64),
+        hospital: Point,
         /// Its last report: where, and how many seconds before NOW.
-        last: Option<((f64, f64), i64)>,
+        last: Option<(Point, i64)>,
         /// Taken although the index still shows it (a racer got it, or the index
         /// is behind).
         taken: bool,
@@ -475,7 +476,7 @@ mod tests {
         fn fresh(&self) -> bool {
             self.last.is_some_and(|(_, age)| age <= 120)
         }
-        fn ranking_point(&self) -> (f64, f64) {
+        fn ranking_point(&self) -> Point {
             match self.last {
                 Some((p, _)) if self.fresh() => p,
                 _ => self.hospital,
@@ -492,21 +493,21 @@ mod tests {
                 number: format!("N-{}", self.id),
                 driver_info: None,
             };
-            let (lat, lng) = e.point();
+            let Point { lat, lng } = e.point();
             e.keys = keys_of(lat, lng);
             e
         }
         /// Its two entries, as the store writes them.
         fn entries(&self) -> [FreeEntry; 2] {
             let live = match self.last {
-                Some(((lat, lng), age)) => Spot::Live {
+                Some((Point { lat, lng }, age)) => Spot::Live {
                     latitude: lat,
                     longitude: lng,
                     recorded_at: Some(NOW - time::Duration::seconds(age)),
                 },
                 None => Spot::Live {
-                    latitude: self.hospital.0,
-                    longitude: self.hospital.1,
+                    latitude: self.hospital.lat,
+                    longitude: self.hospital.lng,
                     recorded_at: None,
                 },
             };
@@ -518,7 +519,7 @@ mod tests {
     /// by the truth as the store's transaction does.
     fn run(
         fleet: &[Truth],
-        pickup: (f64, f64),
+        pickup: Point,
         want: Option<AmbulanceType>,
         first_target_km: f64,
     ) -> (Dispatch<u64>, DispatchStats) {
@@ -539,13 +540,13 @@ mod tests {
 
     /// The free ambulances of the type within 50 km at their ranking points, nearest
     /// first.
-    fn brute(fleet: &[Truth], pickup: (f64, f64), want: Option<AmbulanceType>) -> Vec<(f64, u64)> {
+    fn brute(fleet: &[Truth], pickup: Point, want: Option<AmbulanceType>) -> Vec<(f64, u64)> {
         let mut all: Vec<(f64, u64)> = fleet
             .iter()
             .filter(|t| !t.taken && want.is_none_or(|w| w == t.ambulance_type))
             .map(|t| {
-                let (lat, lng) = t.ranking_point();
-                (haversine_km(pickup.0, pickup.1, lat, lng), t.id)
+                let Point { lat, lng } = t.ranking_point();
+                (haversine_km(pickup.lat, pickup.lng, lat, lng), t.id)
             })
             .filter(|(d, _)| *d <= EMERGENCY_RADIUS_KM)
             .collect();
@@ -553,15 +554,15 @@ mod tests {
         all
     }
 
-    fn check(fleet: &[Truth], pickup: (f64, f64), want: Option<AmbulanceType>, first: f64) {
+    fn check(fleet: &[Truth], pickup: Point, want: Option<AmbulanceType>, first: f64) {
         let (got, stats) = run(fleet, pickup, want, first);
         let want_list = brute(fleet, pickup, want);
         match (got, want_list.first()) {
             (Dispatch::Assigned { result, candidate }, Some((d, _))) => {
                 assert_eq!(candidate.distance_km, *d, "{result} is not the nearest");
                 let truth = fleet.iter().find(|t| t.id == result).unwrap();
-                let (lat, lng) = truth.ranking_point();
-                assert_eq!(haversine_km(pickup.0, pickup.1, lat, lng), *d);
+                let Point { lat, lng } = truth.ranking_point();
+                assert_eq!(haversine_km(pickup.lat, pickup.lng, lat, lng), *d);
             }
             (Dispatch::NoneNear, None) => {}
             (got, want) => panic!("got {got:?}, want {want:?} ({stats:?})"),
@@ -586,7 +587,7 @@ mod tests {
         )
             .prop_map(|((lat, lng), spread, raw)| {
                 let at = |(a, b): (f64, f64)| {
-                    (
+                    Point::new(
                         (lat + a * spread).clamp(-89.9, 89.9),
                         wrap_longitude(lng + b * spread),
                     )
@@ -620,12 +621,12 @@ mod tests {
             want in prop::option::of(0usize..3),
             first in prop_oneof![0.05f64..1.0, 1.0f64..60.0],
         ) {
-            let pickup = ((lat + qa * spread).clamp(-89.9, 89.9), wrap_longitude(lng + qb * spread));
+            let pickup = Point::new((lat + qa * spread).clamp(-89.9, 89.9), wrap_longitude(lng + qb * spread));
             check(&fleet, pickup, want.map(|t| TYPES[t]), first);
         }
     }
 
-    fn ambulance(id: u64, hospital: (f64, f64), last: Option<((f64, f64), i64)>) -> Truth {
+    fn ambulance(id: u64, hospital: Point, last: Option<(Point, i64)>) -> Truth {
         Truth {
             id,
             ambulance_type: AmbulanceType::Bls,
@@ -637,13 +638,21 @@ mod tests {
 
     #[test]
     fn a_fresh_position_ranks_and_a_stale_one_falls_back_to_the_hospital() {
-        let pickup = (30.0, 74.0);
+        let pickup = Point::new(30.0, 74.0);
         // 1: hospital 2 km away, but fresh 10 km away. 2: hospital 5 km away, stale
         // position 1 km away. 3: hospital 8 km away, never reported.
         let fleet = [
-            ambulance(1, (30.018, 74.0), Some(((30.09, 74.0), 30))),
-            ambulance(2, (30.045, 74.0), Some(((30.009, 74.0), 600))),
-            ambulance(3, (30.072, 74.0), None),
+            ambulance(
+                1,
+                Point::new(30.018, 74.0),
+                Some((Point::new(30.09, 74.0), 30)),
+            ),
+            ambulance(
+                2,
+                Point::new(30.045, 74.0),
+                Some((Point::new(30.009, 74.0), 600)),
+            ),
+            ambulance(3, Point::new(30.072, 74.0), None),
         ];
         let (got, _) = run(&fleet, pickup, None, 0.5);
         let Dispatch::Assigned { result, candidate } = got else {
@@ -673,10 +682,10 @@ mod tests {
 
     #[test]
     fn the_type_filter_and_the_radius() {
-        let pickup = (-33.9, 151.2);
-        let mut near_als = ambulance(1, (-33.91, 151.2), None);
+        let pickup = Point::new(-33.9, 151.2);
+        let mut near_als = ambulance(1, Point::new(-33.91, 151.2), None);
         near_als.ambulance_type = AmbulanceType::Als;
-        let far_bls = ambulance(2, (-33.9, 151.75), None); // about 51 km east
+        let far_bls = ambulance(2, Point::new(-33.9, 151.75), None); // about 51 km east
         let fleet = [near_als, far_bls];
         let (got, _) = run(&fleet, pickup, Some(AmbulanceType::Als), 3.0);
         assert!(matches!(got, Dispatch::Assigned { result: 1, .. }));
@@ -690,11 +699,11 @@ mod tests {
 
     #[test]
     fn many_taken_ambulances_are_tried_once_each_then_it_gives_up() {
-        let pickup = (12.97, 77.59);
+        let pickup = Point::new(12.97, 77.59);
         let fleet: Vec<Truth> = (1..=40)
             .map(|i| Truth {
                 taken: true,
-                ..ambulance(i, (12.97 + i as f64 * 0.001, 77.59), None)
+                ..ambulance(i, Point::new(12.97 + i as f64 * 0.001, 77.59), None)
             })
             .collect();
         let (got, stats) = run(&fleet, pickup, None, 1.0);
@@ -713,14 +722,14 @@ mod tests {
     ) -> (Dispatch<u64>, DispatchStats) {
         let index = geo::MemoryIndex::new(fleet.iter().flat_map(Truth::entries));
         let take = |c: Candidate| std::future::ready(Ok(take(c.entry.ambulance.get())));
-        dispatch(&index, (1.0, 1.0), None, 3.0, take)
+        dispatch(&index, Point::new(1.0, 1.0), None, 3.0, take)
     }
 
     #[test]
     fn a_busy_ambulance_is_tried_again_after_the_others_and_a_busy_database_gives_up() {
         let fleet = [
-            ambulance(1, (1.001, 1.0), None),
-            ambulance(2, (1.002, 1.0), None),
+            ambulance(1, Point::new(1.001, 1.0), None),
+            ambulance(2, Point::new(1.002, 1.0), None),
         ];
         let mut tried = vec![];
         let (got, stats) = run_taking(&fleet, |id| {
@@ -747,14 +756,14 @@ mod tests {
         // their hospital (two entries each, one ambulance).
         let fleet: Vec<Truth> = (1..=15)
             .map(|i| {
-                let hospital = (12.0 + i as f64 / 111.2, 77.0);
-                let last = (i % 4 == 0).then_some(((hospital.0 + 0.0001, 77.0), 10));
+                let hospital = Point::new(12.0 + i as f64 / 111.2, 77.0);
+                let last = (i % 4 == 0).then_some((Point::new(hospital.lat + 0.0001, 77.0), 10));
                 ambulance(i, hospital, last)
             })
             .collect();
         let index = geo::MemoryIndex::new(fleet.iter().flat_map(Truth::entries));
         let mut fetch = |ranges: Vec<Range>| std::future::ready(Ok(index.read(&ranges)));
-        let mut dispatcher = Dispatcher::new((12.0, 77.0), None, NOW, 0.5).listing(10);
+        let mut dispatcher = Dispatcher::new(Point::new(12.0, 77.0), None, NOW, 0.5).listing(10);
         let found: Result<Vec<Candidate>, Infallible> =
             futures::executor::block_on(dispatcher.search(&mut fetch));
         let ids: Vec<u64> = found.unwrap()[..10]
@@ -767,13 +776,15 @@ mod tests {
     #[test]
     fn ambulances_at_one_hospital_are_tried_in_a_random_order() {
         let fleet: Vec<Truth> = (1..=10)
-            .map(|i| ambulance(i, (48.85, 2.35), None))
+            .map(|i| ambulance(i, Point::new(48.85, 2.35), None))
             .collect();
         let firsts: HashSet<u64> = (0..40)
-            .map(|_| match run(&fleet, (48.86, 2.35), None, 3.0).0 {
-                Dispatch::Assigned { result, .. } => result,
-                other => panic!("{other:?}"),
-            })
+            .map(
+                |_| match run(&fleet, Point::new(48.86, 2.35), None, 3.0).0 {
+                    Dispatch::Assigned { result, .. } => result,
+                    other => panic!("{other:?}"),
+                },
+            )
             .collect();
         assert!(firsts.len() > 3, "{firsts:?}");
     }
