@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react'
 import { useLocation, useNavigate } from 'react-router'
 import { BusyButton } from '@/components/BusyButton'
-import { ApiError, messageOf } from '@/lib/api'
+import { ApiError, messageOf, translatedMessage } from '@/lib/api'
 import { getSignOutNotice, homeOf } from '@/lib/session'
 import { S } from '@/strings'
 import { useLogin } from '../api/auth'
@@ -11,7 +11,7 @@ export function loginErrorMessage(error: unknown): string {
   if (error instanceof ApiError) {
     if (error.status === 429) return messageOf(error, S.loginFailed)
     if (error.status === 401) return S.invalidLogin
-    if (error.kind === 'http' && error.status < 500 && error.message) return error.message
+    if (error.kind === 'http' && error.status < 500 && error.message) return translatedMessage(error) ?? error.message
   }
   return S.loginFailed
 }
