@@ -77,7 +77,7 @@ export function TopBar() {
       {/* A 360 px phone fits the logo, the call button, "Send" and the menu: tighter below sm, the name read only below 380 px. */}
       <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-2 px-4 sm:gap-3">
         <Link to={crew ? '/crew' : '/'} className="flex items-center gap-2 text-lg font-bold text-brand-700">
-          <Icon name="ambulance" className="h-7 w-7" /> <span className="max-[379px]:sr-only">AmbuCare</span>
+          <Icon name="ambulance" className="h-7 w-7" /> <span className="max-[379px]:sr-only">{S.appName}</span>
         </Link>
         <nav aria-label={S.nav.main} className="hidden items-center gap-1 md:flex">
           {links}

@@ -12,14 +12,18 @@ export function isOpen(status: string): boolean {
 
 export const bookingStatuses: BookingStatus[] = ['PENDING', 'ACTIVE', 'COMPLETED', 'CANCELLED']
 
-export const bookingStatusLabel: Record<BookingStatus, string> = {
-  PENDING: 'Pending',
-  ACTIVE: 'Active',
-  COMPLETED: 'Completed',
-  CANCELLED: 'Cancelled',
+// Getters: each read is in the language of the moment.
+export const bookingStatusLabel: Readonly<Record<BookingStatus, string>> = {
+  get PENDING() { return S.bookingStatus.PENDING },
+  get ACTIVE() { return S.bookingStatus.ACTIVE },
+  get COMPLETED() { return S.bookingStatus.COMPLETED },
+  get CANCELLED() { return S.bookingStatus.CANCELLED },
 }
 
-export const bookingTypeLabel: Record<string, string> = { NORMAL: 'Normal', EMERGENCY: 'Emergency' }
+export const bookingTypeLabel: Readonly<Record<string, string>> = {
+  get NORMAL() { return S.bookingType.NORMAL },
+  get EMERGENCY() { return S.bookingType.EMERGENCY },
+}
 
 /** The names a booking stored when it was made (spec 9: 'Unknown Hospital' when missing). */
 export const bookingHospital = (b: Pick<Booking, 'hospitalName' | 'hospital'>) =>
