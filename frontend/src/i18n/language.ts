@@ -3,7 +3,7 @@
 // chosen (docs/decisions/0016-languages.md).
 import { useSyncExternalStore } from 'react'
 import { setStrings } from '@/strings'
-import { en, type Catalogue } from './en'
+import type { Catalogue } from './en'
 import { fromBrowser, isLanguage, STORAGE_KEY, SW_CACHE, SW_KEY, type Language } from './languages'
 
 export { LANGUAGES, LANGUAGE_NAMES, type Language } from './languages'
@@ -27,7 +27,7 @@ export function loadCatalogue(language: Language): Promise<Catalogue> {
     case 'pa':
       return import('./pa').then((m) => m.pa)
     default:
-      return Promise.resolve(en)
+      return import('./en').then((m) => m.en)
   }
 }
 

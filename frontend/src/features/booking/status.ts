@@ -47,12 +47,12 @@ export const tripLabel = (b: Trip): string =>
 type CrewStep = StageRequest['stage']
 
 /** What the crew's button says for each step (EN_ROUTE accepts the job). */
-export const crewStepLabel: Record<CrewStep, string> = {
-  EN_ROUTE: S.crewMoves.accept,
-  AT_PICKUP: S.crewMoves.atPickup,
-  TO_HOSPITAL: S.crewMoves.toHospital,
-  AT_HOSPITAL: S.crewMoves.atHospital,
-  COMPLETED: S.crewMoves.complete,
+export const crewStepLabel: Readonly<Record<CrewStep, string>> = {
+  get EN_ROUTE() { return S.crewMoves.accept },
+  get AT_PICKUP() { return S.crewMoves.atPickup },
+  get TO_HOSPITAL() { return S.crewMoves.toHospital },
+  get AT_HOSPITAL() { return S.crewMoves.atHospital },
+  get COMPLETED() { return S.crewMoves.complete },
 }
 
 /** The crew's next step, as the server offers it in the job's `moves`; none when it offers none. */
