@@ -73,6 +73,7 @@ async function signIn(page: Page, t: (typeof TEXT)['hi'], username: string, pass
   await page.getByLabel(t.username).fill(username)
   await page.getByLabel(t.password, { exact: true }).fill(password)
   await page.getByRole('button', { name: t.signIn }).click()
+  await expect(page).not.toHaveURL(/\/login$/)
 }
 
 async function holdDown(page: Page, target: Locator) {

@@ -17,10 +17,10 @@ function App() {
 }
 
 const persister = createTripPersister()
-// Hindi or Punjabi first: the first screen waits for its catalogue (precached, a few kB),
-// so it never flashes English. A failed load leaves English.
+// The first screen waits for its language's catalogue (a precached chunk of ~9 kB), so a
+// Hindi or Punjabi phone never flashes English; if that chunk fails, English.
 void applyLanguage(initialLanguage())
-  .catch(() => undefined)
+  .catch(() => applyLanguage('en'))
   .finally(() =>
     createRoot(document.getElementById('root')!).render(
       <StrictMode>
