@@ -32,7 +32,6 @@ const restrict = (files, ...extra) => ({
 const untranslated = [
   'src/features/about/routes/AboutPage.tsx',
   'src/features/admin/components/AddAmbulanceForm.tsx',
-  'src/features/admin/components/AdminPageHeader.tsx',
   'src/features/admin/components/AmbulanceGroups.tsx',
   'src/features/admin/components/BookingDetailsDialog.tsx',
   'src/features/admin/components/BookingStatusSelect.tsx',

@@ -588,6 +588,8 @@ export const en = {
     filterByStatus: 'Filter by status',
     allStatus: 'All Status',
     comingSoon: 'Coming soon',
+    backToDashboard: '← Back to dashboard',
+    closeForm: 'Close Form',
     backToHome: 'Back to Home',
   },
   layout: {

@@ -557,6 +557,8 @@ export const hi: Catalogue = {
     filterByStatus: 'स्थिति से छाँटें',
     allStatus: 'सब स्थिति',
     comingSoon: 'जल्द आ रहा है',
+    backToDashboard: '← डैशबोर्ड पर वापस',
+    closeForm: 'फ़ॉर्म बंद करें',
     backToHome: 'होम पर वापस',
   },
   layout: {

@@ -557,6 +557,8 @@ export const pa: Catalogue = {
     filterByStatus: 'ਹਾਲਤ ਨਾਲ ਛਾਂਟੋ',
     allStatus: 'ਸਾਰੀਆਂ ਹਾਲਤਾਂ',
     comingSoon: 'ਜਲਦੀ ਆ ਰਿਹਾ ਹੈ',
+    backToDashboard: '← ਡੈਸ਼ਬੋਰਡ ’ਤੇ ਵਾਪਸ',
+    closeForm: 'ਫ਼ਾਰਮ ਬੰਦ ਕਰੋ',
     backToHome: 'ਹੋਮ ’ਤੇ ਵਾਪਸ',
   },
   layout: {
