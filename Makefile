@@ -1,9 +1,13 @@
 # The two commands a newcomer needs: `make dev` and `make test`. See README.md.
+
+# The Python tools the scripts install live in the project's venv (scripts/lib.sh).
+export PATH := $(CURDIR)/.tools/python/bin:$(PATH)
 .PHONY: help dev dev-reset test check e2e bench admin lint-sam sam-validate lambda-build fuzz-api hakari
 
 help:
 	@echo "make dev          run the whole app locally with demo data (http://localhost:5173)"
 	@echo "make dev-reset    the same, after wiping the local data (also: make dev RESET=1)"
+	@echo "make logs         while make dev runs: the functions', clock's and notify's log lines, readable"
 	@echo "make test         run every test (starts its own DynamoDB Local); CI runs .ci/run"
 	@echo "make check        the fast loop while editing: fmt, clippy, Rust unit tests, eslint, tsc (no database)"
 	@echo "make e2e          only the end-to-end browser tests (part of make test)"
@@ -23,6 +27,11 @@ dev:
 
 dev-reset:
 	@RESET=1 scripts/dev.sh
+
+# The JSON lines the functions write (as in AWS), one readable line each.
+.PHONY: logs
+logs:
+	@tail -n 20 -F .data/logs/functions.log .data/logs/clock.log .data/logs/notify.log | python3 scripts/logs.py
 
 test:
 	@scripts/test.sh

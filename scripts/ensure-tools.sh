@@ -3,10 +3,17 @@
 # is already there. Usage: ensure-tools.sh [cargo-lambda] [ddb] [frontend] [chromium] [sam] [rust-arm64] [layers] [hakari]
 . "$(dirname "$0")/lib.sh"
 
+# pip install into the project's venv (lib.sh puts its bin/ first on PATH).
+pip_install() {
+  [ -x "$PY_VENV/bin/pip" ] || python3 -m venv "$PY_VENV" || die "python3 -m venv failed (Debian: apt-get install python3-venv)"
+  "$PY_VENV/bin/pip" install --quiet --disable-pip-version-check "$@"
+  hash -r
+}
+
 cargo_lambda() {
   cargo lambda --version >/dev/null 2>&1 && return
   log "installing cargo-lambda from PyPI"
-  pip install --quiet --disable-pip-version-check cargo-lambda
+  pip_install cargo-lambda
   cargo lambda --version >/dev/null || die "cargo-lambda did not install"
 }
 
@@ -58,7 +65,7 @@ rust_arm64() {
 layers() {
   python3 -c 'import tree_sitter, tree_sitter_rust' 2>/dev/null && return
   log "installing tree-sitter and its Rust grammar from PyPI (the import-cycle check)"
-  pip install --quiet --disable-pip-version-check 'tree-sitter==0.26.*' 'tree-sitter-rust==0.24.*'
+  pip_install 'tree-sitter==0.26.*' 'tree-sitter-rust==0.24.*'
   python3 -c 'import tree_sitter, tree_sitter_rust' || die "tree-sitter did not install"
 }
 
@@ -75,7 +82,7 @@ sam() {
   # Not `command -v`: a pyenv shim named sam may exist for another Python version only.
   command sam --version >/dev/null 2>&1 && return
   log "installing the AWS SAM CLI from PyPI"
-  pip install --quiet --disable-pip-version-check aws-sam-cli
+  pip_install aws-sam-cli
   command sam --version >/dev/null || die "the SAM CLI did not install (pip install aws-sam-cli)"
 }
 

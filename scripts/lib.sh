@@ -6,6 +6,11 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TOOLS="$ROOT/.tools"
 DDB_DIR="${DDB_DIR:-$TOOLS/dynamodb-local}"
 DDB_VERSION="10.3.0"
+# The Python tools the scripts install (cargo-lambda, the SAM CLI, tree-sitter) go to
+# a virtual environment of the project's own: a system Python may refuse `pip install`
+# (PEP 668), and the project's pins stay out of the user's packages.
+PY_VENV="$TOOLS/python"
+export PATH="$PY_VENV/bin:$PATH"
 
 # DynamoDB Local accepts any credentials; the SDK just needs some.
 export SAM_CLI_TELEMETRY=0

@@ -390,11 +390,9 @@ mod tests {
         let claims = k.verify_claims(&access.token).unwrap();
         assert_eq!(claims.session_version, 3);
         assert_eq!(claims.session.as_deref(), Some("tag"));
-        let expires = time::OffsetDateTime::parse(
-            &access.expires_at,
-            &time::format_description::well_known::Rfc3339,
-        )
-        .unwrap();
+        let expires = crate::types::Timestamp::parse(&access.expires_at)
+            .unwrap()
+            .get();
         let left = expires.unix_timestamp() - crate::types::epoch_seconds();
         assert!(
             (TOKEN_TTL_SECS - 2..=TOKEN_TTL_SECS).contains(&left),

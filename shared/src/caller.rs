@@ -22,7 +22,17 @@ use crate::{
     },
     error::ApiError,
     store::users::Account,
+    telemetry,
 };
+
+/// A role as the request's log line names it.
+fn role_name(role: Role) -> &'static str {
+    match role {
+        Role::User => "user",
+        Role::Admin => "admin",
+        Role::Crew => "crew",
+    }
+}
 
 fn bearer(parts: &Parts) -> Result<Option<&str>, ApiError> {
     let Some(value) = parts.headers.get(axum::http::header::AUTHORIZATION) else {
@@ -75,6 +85,7 @@ async fn signed_in_session(
             "This session has ended; please sign in again".into(),
         ));
     }
+    telemetry::record_role(role_name(account.user.role));
     Ok((account, claims.session))
 }
 
@@ -110,9 +121,12 @@ impl FromRequestParts<AppState> for SignedIn {
     }
 }
 
-/// `Caller` is a user or an admin (by the stored role): a crew token gets 403 (crew
+/// A user or an admin (by the stored role), never crew: a crew token gets 403 (crew
 /// routes take [`CrewCaller`], the few routes open to every role [`SignedIn`]).
-impl FromRequestParts<AppState> for Caller {
+#[derive(Debug, Clone, Copy)]
+pub struct NotCrew(pub Caller);
+
+impl FromRequestParts<AppState> for NotCrew {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, app: &AppState) -> Result<Self, ApiError> {
@@ -124,6 +138,7 @@ impl FromRequestParts<AppState> for Caller {
             "This route is not for ambulance crew accounts",
         )
         .await
+        .map(NotCrew)
     }
 }
 
@@ -210,7 +225,10 @@ impl FromRequestParts<AppState> for MaybeCaller {
 
     async fn from_request_parts(parts: &mut Parts, app: &AppState) -> Result<Self, ApiError> {
         match bearer(parts)? {
-            Some(token) => app.auth.verify(token).map(|c| MaybeCaller(Some(c))),
+            Some(token) => app.auth.verify(token).map(|c| {
+                telemetry::record_role(role_name(c.role));
+                MaybeCaller(Some(c))
+            }),
             None => Ok(MaybeCaller(None)),
         }
     }

@@ -255,8 +255,58 @@ pub async fn fetch_secret(arn: &str, region: Option<String>) -> Result<String, C
         .ok_or_else(|| ConfigError::SecretUnreadable(format!("{arn} has no SecretString")))
 }
 
+/// A background function's local schedule: `[] ` is the Lambda runtime (`None`);
+/// `[flag, n]` with `n` in `range` runs every `n` × `unit` without it (the local
+/// stack's clock and stream poller).
+pub fn local_every(
+    args: &[String],
+    flag: &str,
+    unit: Duration,
+    range: std::ops::RangeInclusive<u64>,
+) -> Result<Option<Duration>, String> {
+    match args {
+        [] => Ok(None),
+        [f, n] if f == flag => match n.parse::<u32>() {
+            Ok(n) if range.contains(&u64::from(n)) => Ok(Some(unit * n)),
+            _ => Err(format!(
+                "{flag} takes {} to {}, got {n}",
+                range.start(),
+                range.end()
+            )),
+        },
+        _ => Err(format!("usage: [{flag} N]")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_local_schedule_is_a_flag_and_a_number_in_range() {
+        let every = |args: &[&str]| {
+            let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+            super::local_every(
+                &args,
+                "--every-ms",
+                super::Duration::from_millis(1),
+                50..=60_000,
+            )
+        };
+        assert_eq!(every(&[]), Ok(None));
+        assert_eq!(
+            every(&["--every-ms", "200"]),
+            Ok(Some(super::Duration::from_millis(200)))
+        );
+        for bad in [
+            &["--every-ms", "49"][..],
+            &["--every-ms", "60001"],
+            &["--every-ms", "x"],
+            &["--every-secs", "2"],
+            &["--every-ms"],
+        ] {
+            assert!(every(bad).is_err(), "{bad:?}");
+        }
+    }
+
     use super::*;
     use std::collections::HashMap;
 

@@ -1,5 +1,7 @@
 //! One error type for every function. Each variant maps to one HTTP status and a
-//! `{message, field?}` body; a 500 carries only the request id, never internals.
+//! `{message, code, field?}` body; a 500 carries only the request id, never internals.
+//! `code` is stable (the web app shows its own words for it in the reader's language);
+//! `message` is English and may change.
 
 use axum::{
     Json,
@@ -26,6 +28,17 @@ pub enum ApiError {
     NotFound(String),
     #[error("{0}")]
     Conflict(String),
+    /// Registration or a profile edit asked for a name someone has.
+    #[error("Username is already taken")]
+    UsernameTaken,
+    #[error("Email is already registered")]
+    EmailTaken,
+    /// Someone else booked the ambulance first.
+    #[error("Ambulance is no longer available")]
+    AmbulanceTaken,
+    /// A sign-in whose name or password is wrong (which one is not said).
+    #[error("Invalid username or password")]
+    BadCredentials,
     /// A one-tap emergency found no free ambulance within reach: a 409 that also
     /// lists the nearest hospitals (with their phones) to call instead, as JSON
     /// (`domain::emergency::no_ambulance_near`: errors sit below the domain).
@@ -36,6 +49,8 @@ pub enum ApiError {
         "You already have an open emergency booking #{booking_id}: follow it there, or cancel it before asking again"
     )]
     OpenEmergency { booking_id: Id },
+    #[error("Method not allowed")]
+    MethodNotAllowed,
     #[error("Request body is too large")]
     PayloadTooLarge,
     #[error("{0}")]
@@ -60,6 +75,8 @@ pub enum ApiError {
 #[serde(rename_all = "camelCase")]
 pub struct ErrorBody {
     pub message: String,
+    /// Stable: what went wrong, for a client to word it (`ApiError::code`).
+    pub code: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub field: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -77,6 +94,7 @@ impl ErrorBody {
     fn of(e: &ApiError) -> ErrorBody {
         ErrorBody {
             message: e.to_string(),
+            code: e.code(),
             field: None,
             request_id: None,
             booking_id: None,
@@ -107,12 +125,16 @@ impl ApiError {
     pub fn status(&self) -> StatusCode {
         match self {
             Self::BadRequest { .. } => StatusCode::BAD_REQUEST,
-            Self::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            Self::Unauthorized(_) | Self::BadCredentials => StatusCode::UNAUTHORIZED,
             Self::Forbidden(_) => StatusCode::FORBIDDEN,
             Self::NotFound(_) => StatusCode::NOT_FOUND,
-            Self::Conflict(_) | Self::NoAmbulanceNear { .. } | Self::OpenEmergency { .. } => {
-                StatusCode::CONFLICT
-            }
+            Self::Conflict(_)
+            | Self::UsernameTaken
+            | Self::EmailTaken
+            | Self::AmbulanceTaken
+            | Self::NoAmbulanceNear { .. }
+            | Self::OpenEmergency { .. } => StatusCode::CONFLICT,
+            Self::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             Self::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             Self::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             Self::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
@@ -121,6 +143,54 @@ impl ApiError {
             Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
+}
+
+impl ApiError {
+    /// The error body's `code`: one per variant, listed in the contract (`ErrorCode`).
+    pub fn code(&self) -> &'static str {
+        match self {
+            Self::BadRequest { .. } => "invalid",
+            Self::Unauthorized(_) => "unauthorized",
+            Self::BadCredentials => "badCredentials",
+            Self::Forbidden(_) => "forbidden",
+            Self::NotFound(_) => "notFound",
+            Self::Conflict(_) => "conflict",
+            Self::UsernameTaken => "usernameTaken",
+            Self::EmailTaken => "emailTaken",
+            Self::AmbulanceTaken => "ambulanceTaken",
+            Self::NoAmbulanceNear { .. } => "noAmbulanceNear",
+            Self::OpenEmergency { .. } => "openEmergency",
+            Self::MethodNotAllowed => "methodNotAllowed",
+            Self::PayloadTooLarge => "tooLarge",
+            Self::UnsupportedMediaType(_) => "unsupportedMediaType",
+            Self::Unprocessable(_) => "unprocessable",
+            Self::TooManyRequests { .. } => "rateLimited",
+            Self::Unavailable => "unavailable",
+            Self::Internal(_) => "internal",
+        }
+    }
+
+    /// Every code [`ApiError::code`] can answer, for the contract test.
+    pub const CODES: [&'static str; 18] = [
+        "invalid",
+        "unauthorized",
+        "badCredentials",
+        "forbidden",
+        "notFound",
+        "conflict",
+        "usernameTaken",
+        "emailTaken",
+        "ambulanceTaken",
+        "noAmbulanceNear",
+        "openEmergency",
+        "methodNotAllowed",
+        "tooLarge",
+        "unsupportedMediaType",
+        "unprocessable",
+        "rateLimited",
+        "unavailable",
+        "internal",
+    ];
 }
 
 impl IntoResponse for ApiError {
@@ -169,3 +239,44 @@ impl IntoResponse for ApiError {
 }
 
 pub type ApiResult<T> = Result<T, ApiError>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One of each variant: its code is listed, and every listed code is answered,
+    /// so `CODES` (which the contract test compares with docs/openapi.yaml) cannot
+    /// drift from `code()`.
+    #[test]
+    fn every_variant_has_a_listed_code_and_every_code_a_variant() {
+        let all = [
+            ApiError::invalid("x"),
+            ApiError::Unauthorized("x".into()),
+            ApiError::BadCredentials,
+            ApiError::Forbidden("x".into()),
+            ApiError::NotFound("x".into()),
+            ApiError::Conflict("x".into()),
+            ApiError::UsernameTaken,
+            ApiError::EmailTaken,
+            ApiError::AmbulanceTaken,
+            ApiError::NoAmbulanceNear {
+                hospitals: serde_json::json!([]),
+            },
+            ApiError::OpenEmergency {
+                booking_id: Id::try_from(1).unwrap(),
+            },
+            ApiError::MethodNotAllowed,
+            ApiError::PayloadTooLarge,
+            ApiError::UnsupportedMediaType("x".into()),
+            ApiError::Unprocessable("x".into()),
+            ApiError::TooManyRequests {
+                message: "x".into(),
+                retry_after_secs: 1,
+            },
+            ApiError::Unavailable,
+            ApiError::Internal("x".into()),
+        ];
+        let codes: Vec<&str> = all.iter().map(ApiError::code).collect();
+        assert_eq!(codes, ApiError::CODES);
+    }
+}

@@ -144,7 +144,22 @@ fn partition_of(cell: CellIndex) -> String {
     let parent = cell
         .parent(PARTITION_RES)
         .expect("cells searched are at resolution 2 or finer");
-    format!("G2#{parent}")
+    partition_named(&parent.to_string())
+}
+
+/// The partition name of a res-2 cell given as text.
+pub fn partition_named(cell: &str) -> String {
+    format!("{PARTITION_PREFIX}{cell}")
+}
+
+/// What names a partition of the index: the prefix, then its res-2 cell.
+const PARTITION_PREFIX: &str = "G2#";
+
+/// The res-2 cell a partition name (`partition_of`) is for.
+pub fn partition_cell(partition: &str) -> &str {
+    partition
+        .strip_prefix(PARTITION_PREFIX)
+        .unwrap_or(partition)
 }
 
 /// One Query's worth of the index: the items of `partition` with `lo <= geosk <= hi`.

@@ -18,6 +18,9 @@ use tower_http::trace::TraceLayer;
 use crate::{error::ApiError, telemetry, types::Id};
 
 mod objects;
+mod routes;
+
+pub use routes::Routes;
 
 /// Bodies are small JSON objects; anything larger is refused with 413.
 pub const MAX_BODY_BYTES: usize = 64 * 1024;
@@ -306,24 +309,20 @@ async fn json_for_bare_errors(response: Response) -> Response {
     let message = status.canonical_reason().unwrap_or("Request failed");
     let error = match status {
         StatusCode::PAYLOAD_TOO_LARGE => ApiError::PayloadTooLarge,
+        StatusCode::NOT_FOUND => ApiError::NotFound(message.into()),
         StatusCode::METHOD_NOT_ALLOWED => {
-            let mut r = (
-                status,
-                axum::Json(serde_json::json!({ "message": "Method not allowed" })),
-            )
-                .into_response();
+            let mut r = ApiError::MethodNotAllowed.into_response();
             if let Some(allow) = response.headers().get(header::ALLOW) {
                 r.headers_mut().insert(header::ALLOW, allow.clone());
             }
             return r;
         }
         s if s.is_server_error() => ApiError::Internal(format!("bare {s} response")),
+        // Any other status axum may answer by itself keeps that status.
         _ => {
-            return (
-                status,
-                axum::Json(serde_json::json!({ "message": message })),
-            )
-                .into_response();
+            let mut r = ApiError::invalid(message).into_response();
+            *r.status_mut() = status;
+            return r;
         }
     };
     error.into_response()

@@ -11,8 +11,16 @@ use axum::{
 };
 use tracing::Span;
 
+pub mod metrics;
+
+mod context;
+use context::REQUEST_ID;
+pub use context::current_request_id;
+
 tokio::task_local! {
-    static REQUEST_ID: String;
+    /// The route group of the request being served (`booking` of
+    /// `/api/booking/{id}`), set with its span, for the 5xx metric.
+    static ROUTE_GROUP: std::cell::RefCell<Option<&'static str>>;
 }
 
 /// The log format: JSON lines, the request's span (method, route, request id) on
@@ -37,11 +45,6 @@ where
 /// Installs the JSON log subscriber once (a second call is a no-op, so tests may call it).
 pub fn init() {
     let _ = tracing::subscriber::set_global_default(subscriber(std::io::stdout));
-}
-
-/// The id of the request being served, when called inside [`request_id`].
-pub fn current_request_id() -> Option<String> {
-    REQUEST_ID.try_with(Clone::clone).ok()
 }
 
 /// The request's id, for the log span (set by [`request_id`]).
@@ -71,7 +74,8 @@ pub async fn request_id(mut req: Request, next: Next) -> Response {
         None => request_id_of(&req),
     };
     req.extensions_mut().insert(RequestId(id.clone()));
-    let mut response = REQUEST_ID.scope(id.clone(), next.run(req)).await;
+    let serve = ROUTE_GROUP.scope(Default::default(), next.run(req));
+    let mut response = REQUEST_ID.scope(id.clone(), serve).await;
     if let Ok(value) = HeaderValue::from_str(&id) {
         response.headers_mut().insert("x-request-id", value);
     }
@@ -79,7 +83,9 @@ pub async fn request_id(mut req: Request, next: Next) -> Response {
 }
 
 /// The span of a request: method, route (the matched pattern, never the path with
-/// its ids) and request id. Never bodies, tokens or patient data.
+/// its ids), request id, the caller's role (`public` until a token proves another,
+/// [`record_role`]) and the booking the path names. Never bodies, tokens or patient
+/// data.
 pub fn request_span(req: &Request) -> Span {
     let route = req
         .extensions()
@@ -89,62 +95,90 @@ pub fn request_span(req: &Request) -> Span {
         .extensions()
         .get::<RequestId>()
         .map_or("-", |id| id.0.as_str());
-    tracing::info_span!("request", method = %req.method(), route, request_id = id)
+    let span = tracing::info_span!(
+        "request",
+        method = %req.method(),
+        route,
+        request_id = id,
+        role = "public",
+        booking_id = tracing::field::Empty,
+    );
+    if let Some(booking) = booking_in_path(route, req.uri().path()) {
+        span.record("booking_id", booking);
+    }
+    let _ = ROUTE_GROUP.try_with(|g| *g.borrow_mut() = Some(route_group(route)));
+    span
 }
 
-/// The one log line of a request, at its end: status and latency (a 5xx at WARN).
+/// The route groups, as `ServerErrors` names them (tests/api/route_groups.rs
+/// compares them with the functions).
+pub const ROUTE_GROUPS: [&str; 8] = [
+    "auth",
+    "user",
+    "hospitals",
+    "ambulances",
+    "booking",
+    "admin",
+    "crew",
+    "push",
+];
+
+/// The group of a route template: `/api/<group>/...` (our own templates only, so a
+/// metric dimension has a handful of values).
+fn route_group(route: &str) -> &'static str {
+    let group = route
+        .strip_prefix("/api/")
+        .and_then(|r| r.split('/').next());
+    ROUTE_GROUPS
+        .into_iter()
+        .find(|g| Some(*g) == group)
+        .unwrap_or("unmatched")
+}
+
+/// The booking id a route's path names (`/api/booking/{id}/track`,
+/// `/api/admin/bookings/{id}/ambulance`), when it is a number (anything else was
+/// never a booking id, and is not logged).
+fn booking_in_path<'a>(route: &str, path: &'a str) -> Option<&'a str> {
+    let mut template = route.split('/');
+    let mut segments = path.split('/');
+    let mut previous = "";
+    loop {
+        let (t, s) = (template.next()?, segments.next()?);
+        if t == "{id}" && matches!(previous, "booking" | "bookings") {
+            let is_id = !s.is_empty() && s.len() <= 16 && s.bytes().all(|b| b.is_ascii_digit());
+            return is_id.then_some(s);
+        }
+        previous = t;
+    }
+}
+
+/// The caller's role, once a token proved it (`user`, `crew`, `admin`), on the
+/// request's log line.
+pub fn record_role(role: &'static str) {
+    Span::current().record("role", role);
+}
+
+/// A booking the request made or found, on the request's log line.
+pub fn record_booking(id: impl std::fmt::Display) {
+    Span::current().record("booking_id", tracing::field::display(id));
+}
+
+/// The one log line of a request, at its end: status and latency (a 5xx at WARN,
+/// and counted as `ServerErrors` by route group for its alarm).
 pub fn log_response(response: &Response, latency: Duration, _span: &Span) {
     let status = response.status().as_u16();
     let latency_ms = latency.as_secs_f64() * 1000.0;
     if status >= 500 {
         tracing::warn!(status, latency_ms, "request");
+        let group = ROUTE_GROUP
+            .try_with(|g| *g.borrow())
+            .ok()
+            .flatten()
+            .unwrap_or("unmatched");
+        metrics::Metrics::of(group).count("ServerErrors", 1).emit();
     } else {
         tracing::info!(status, latency_ms, "request");
     }
-}
-
-/// Counts of this process's metrics, by name and dimension (tests read them).
-static COUNTS: std::sync::Mutex<Vec<(&'static str, String, u64)>> =
-    std::sync::Mutex::new(Vec::new());
-
-/// One count of a metric with one dimension, written as a CloudWatch Embedded Metric
-/// Format line on stdout (CloudWatch turns it into a metric; no API call, no wait),
-/// namespace `AmbulanceService`.
-pub fn count(metric: &'static str, dimension: (&'static str, &str)) {
-    let (dim_name, dim_value) = dimension;
-    let line = serde_json::json!({
-        "_aws": {
-            "Timestamp": time::OffsetDateTime::now_utc().unix_timestamp() * 1000,
-            "CloudWatchMetrics": [{
-                "Namespace": "AmbulanceService",
-                "Dimensions": [[dim_name]],
-                "Metrics": [{"Name": metric, "Unit": "Count"}],
-            }],
-        },
-        dim_name: dim_value,
-        metric: 1,
-    });
-    println!("{line}");
-    let mut counts = COUNTS
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    match counts
-        .iter_mut()
-        .find(|(m, d, _)| *m == metric && d == dim_value)
-    {
-        Some((_, _, n)) => *n += 1,
-        None => counts.push((metric, dim_value.to_owned(), 1)),
-    }
-}
-
-/// How often this process counted `metric` with this dimension value.
-pub fn counted(metric: &str, dim_value: &str) -> u64 {
-    COUNTS
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .iter()
-        .find(|(m, d, _)| *m == metric && d == dim_value)
-        .map_or(0, |(_, _, n)| *n)
 }
 
 /// An item that does not read as its type (written by older code, by hand, or by a
@@ -159,5 +193,8 @@ pub fn unreadable_item(pk: &str, sk: &str, error: &dyn std::fmt::Display) {
         kind
     };
     tracing::error!(pk, sk, kind, %error, "unreadable item skipped");
-    count("UnreadableItems", ("Kind", kind));
+    metrics::Metrics::of("store")
+        .dimension("Kind", kind)
+        .count("UnreadableItems", 1)
+        .emit();
 }

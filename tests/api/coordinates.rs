@@ -222,12 +222,6 @@ async fn the_nearest_search_takes_any_query_number_or_answers_400() {
         let res = app
             .get(&format!("/api/hospitals/nearest?{query}"), None)
             .await;
-        assert_eq!(
-            res.status,
-            StatusCode::BAD_REQUEST,
-            "{query}: {:?}",
-            res.body
-        );
-        assert_eq!(res.field(), Some(field), "{query}: {:?}", res.body);
+        res.assert_field(StatusCode::BAD_REQUEST, field);
     }
 }

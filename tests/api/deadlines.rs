@@ -48,6 +48,21 @@ impl World {
         res.body
     }
 
+    /// A normal booking of `ambulance` (an entry of an ambulance list) by `user`,
+    /// for a patient named `patient`: 201.
+    async fn book_normal(&self, user: &TestUser, ambulance: &Value, patient: &str) -> Value {
+        let res = self
+            .app
+            .book(
+                Some(&user.token),
+                json!({"hospitalId": ambulance["hospitalId"], "ambulanceId": ambulance["id"],
+                       "patient": {"name": patient, "age": 40, "gender": "Male", "condition": "checkup"}}),
+            )
+            .await;
+        res.assert_status(StatusCode::CREATED);
+        res.body
+    }
+
     async fn listed(&self, ambulance: &Value) -> Value {
         crate::helpers::listed_ambulance(&self.app, Some(&self.admin.token), ambulance).await
     }
@@ -141,12 +156,7 @@ async fn an_unanswered_emergency_moves_to_the_next_nearest_free_ambulance() {
     assert_eq!(moved["bookingStatus"], "ACTIVE");
     assert_eq!(moved["tripStage"], "DISPATCHED");
     assert!(moved["answerBy"].as_str().unwrap() > answer_by);
-    let last = moved["timeline"]
-        .as_array()
-        .unwrap()
-        .last()
-        .unwrap()
-        .clone();
+    let last = last_entry(&moved);
     assert_eq!(
         (&last["stage"], &last["fromAmbulance"], &last["reason"]),
         (&json!("REASSIGNED"), &json!("AMB-01"), &json!("NO_ANSWER"))
@@ -257,16 +267,9 @@ async fn with_nobody_free_the_emergency_stays_and_an_alert_is_raised() {
 async fn a_normal_booking_alerts_without_a_move() {
     let (w, ambs, _) = fleet(&["AMB-01", "AMB-02"]).await;
     let user = w.app.user("planner").await;
-    let res = w
-        .app
-        .book(
-            Some(&user.token),
-            json!({"hospitalId": ambs[0]["hospital"]["id"], "ambulanceId": ambs[0]["id"],
-                   "patient": {"name": "P", "age": 40, "gender": "Male", "condition": "checkup"}}),
-        )
-        .await;
-    res.assert_status(StatusCode::CREATED);
-    let booking = res.body;
+    let mut listed = ambs[0].clone();
+    listed["hospitalId"] = ambs[0]["hospital"]["id"].clone();
+    let booking = w.book_normal(&user, &listed, "P").await;
     w.later(PAST_EMERGENCY);
     assert_eq!(w.sweep().await.due, 0, "five minutes for a normal booking");
     w.later(PAST_NORMAL);
@@ -320,14 +323,27 @@ async fn race<A, B>(round: usize, a: impl AsyncFn() -> A, b: impl AsyncFn() -> B
     }
 }
 
+/// The newest entry of a booking's timeline.
+fn last_entry(booking: &Value) -> Value {
+    let timeline = booking["timeline"].as_array().expect("a timeline");
+    timeline.last().expect("an entry").clone()
+}
+
+/// Two free ambulances, an emergency given to the first, and its answer deadline
+/// passed: what a race with the clock starts from.
+async fn overdue_sos() -> (World, Vec<Value>, Vec<TestUser>, TestUser, Value) {
+    let (w, ambs, crews) = fleet(&["AMB-01", "AMB-02"]).await;
+    let (user, booking) = w.sos("caller").await;
+    w.later(PAST_EMERGENCY);
+    (w, ambs, crews, user, booking)
+}
+
 /// A late accept and the clock at once, many times: exactly one wins each time,
 /// and the ambulances agree with whoever did.
 #[tokio::test]
 async fn a_late_accept_and_the_clock_racing_have_one_winner() {
     for round in 0..4 {
-        let (w, ambs, crews) = fleet(&["AMB-01", "AMB-02"]).await;
-        let (_, booking) = w.sos("caller").await;
-        w.later(PAST_EMERGENCY);
+        let (w, ambs, crews, _, booking) = overdue_sos().await;
         let (accept, report) = race(
             round,
             async || w.accept(&crews[0], &booking).await,
@@ -353,9 +369,7 @@ async fn a_late_accept_and_the_clock_racing_have_one_winner() {
 #[tokio::test]
 async fn a_cancel_and_the_clock_racing_have_one_winner() {
     for round in 0..3 {
-        let (w, ambs, _) = fleet(&["AMB-01", "AMB-02"]).await;
-        let (user, booking) = w.sos("caller").await;
-        w.later(PAST_EMERGENCY);
+        let (w, ambs, _, user, booking) = overdue_sos().await;
         let (cancel, report) = race(
             round,
             async || w.cancel(&user, &booking).await,
@@ -410,12 +424,7 @@ async fn a_dispatcher_reassigns_and_conflicts_write_nothing() {
     res.assert_status(StatusCode::OK);
     assert_eq!(res.body["ambulance"]["number"], "AMB-02");
     assert!(res.body["answerBy"].is_string());
-    let last = res.body["timeline"]
-        .as_array()
-        .unwrap()
-        .last()
-        .unwrap()
-        .clone();
+    let last = last_entry(&res.body);
     assert_eq!(
         (&last["fromAmbulance"], &last["reason"]),
         (&json!("AMB-01"), &json!("MANUAL"))
@@ -607,16 +616,7 @@ async fn one_booking_that_does_not_read_holds_up_no_other() {
         .iter()
         .enumerate()
     {
-        let res = w
-            .app
-            .book(
-                Some(&user.token),
-                json!({"hospitalId": a["hospitalId"], "ambulanceId": a["id"],
-                       "patient": {"name": format!("P{i}"), "age": 40, "gender": "Male", "condition": "checkup"}}),
-            )
-            .await;
-        res.assert_status(StatusCode::CREATED);
-        bookings.push(res.body);
+        bookings.push(w.book_normal(&user, a, &format!("P{i}")).await);
     }
     // The first one's item no longer reads (a status no code writes).
     let key = shared::store::keys::booking(id_of(&bookings[0]));
@@ -635,15 +635,7 @@ async fn one_booking_that_does_not_read_holds_up_no_other() {
     let mut jobs = vec![];
     for i in 0..2 {
         let a = &w2.app.get("/api/ambulances/available/all", None).await.body[0];
-        let res = w2
-            .app
-            .book(
-                Some(&user.token),
-                json!({"hospitalId": a["hospitalId"], "ambulanceId": a["id"],
-                       "patient": {"name": format!("Q{i}"), "age": 40, "gender": "Male", "condition": "checkup"}}),
-            )
-            .await;
-        jobs.push(res.body);
+        jobs.push(w2.book_normal(&user, a, &format!("Q{i}")).await);
     }
     w2.later(PAST_NORMAL);
     assert_eq!(w2.sweep().await.alerted, 2);

@@ -674,22 +674,13 @@ async fn bookings_made_before_dispatch_still_read_track_and_move() {
     let b = d.book(amb).await;
     assert_eq!(d.admin_status(&b, "ACTIVE").await.0, StatusCode::OK);
     let store = &d.f.app.state.store;
-    store
-        .client()
-        .update_item()
-        .table_name(store.table())
-        .key(
-            "pk",
-            aws_sdk_dynamodb::types::AttributeValue::S(format!("BOOKING#{}", b["id"])),
-        )
-        .key(
-            "sk",
-            aws_sdk_dynamodb::types::AttributeValue::S("BOOKING".into()),
-        )
-        .update_expression("REMOVE pickup, tripStage, timeline, userPhone, openpk, opensk")
-        .send()
-        .await
-        .unwrap();
+    testkit::raw_update(
+        store,
+        &shared::store::keys::booking(crate::crew::id_of(&b)),
+        "REMOVE pickup, tripStage, timeline, userPhone, openpk, opensk",
+        vec![],
+    )
+    .await;
     let old = d.booking(&b).await;
     assert_eq!(
         (old["pickup"].clone(), old["userPhone"].clone()),

@@ -2,6 +2,7 @@
 //! against DynamoDB Local. (The nearest search against brute force is
 //! `functions/hospitals/tests/nearest.rs`.)
 
+use crate::crew::id_of;
 use http::StatusCode;
 use rand::{Rng, SeedableRng, rngs::StdRng};
 use serde_json::{Value, json};
@@ -68,10 +69,6 @@ impl Apps {
     async fn recount(&self) -> AmbulanceCounts {
         crate::helpers::fleet_recount(&self.admin_app, &self.admin.token).await
     }
-}
-
-fn id_of(v: &Value) -> Id {
-    Id::try_from(v["id"].as_u64().unwrap()).unwrap()
 }
 
 #[tokio::test]

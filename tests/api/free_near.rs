@@ -99,13 +99,7 @@ async fn free_near_answers_400_naming_a_bad_coordinate() {
                 Some(&w.admin.token),
             )
             .await;
-        assert_eq!(
-            res.status,
-            StatusCode::BAD_REQUEST,
-            "{query}: {:?}",
-            res.body
-        );
-        assert_eq!(res.field(), Some(field), "{query}: {:?}", res.body);
+        res.assert_field(StatusCode::BAD_REQUEST, field);
     }
     let res = w
         .app

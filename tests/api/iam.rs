@@ -418,7 +418,7 @@ async fn each_function_is_granted_exactly_the_dynamodb_calls_it_makes() {
     ]
     .into();
     let mut problems = vec![];
-    for (function, _) in api_tests::FUNCTIONS {
+    for (function, ..) in api_tests::FUNCTIONS {
         let Some(f) = template.functions.get(function) else {
             problems.push(format!(
                 "functions/{function}: no function in template.yaml builds it"
@@ -521,4 +521,67 @@ fn the_template_parses_with_its_tags() {
     );
     assert!(booking.paths.contains("/api/booking/{proxy+}"));
     assert_eq!(t.functions.len(), 10);
+}
+
+/// docs/deploy.md's "Who may do what" table says what template.yaml grants each
+/// function on the table and its indexes: a grant added or removed in the template
+/// without the table fails here, naming the row.
+#[test]
+fn the_deploy_docs_table_of_grants_is_the_templates() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/deploy.md");
+    let doc = std::fs::read_to_string(path).expect("docs/deploy.md");
+    let section = doc
+        .split("### Who may do what")
+        .nth(1)
+        .expect("a 'Who may do what' section");
+    let mut differ = vec![];
+    let mut rows = 0;
+    for line in section.lines().take_while(|l| !l.starts_with("## ")) {
+        let cells: Vec<&str> = line.trim_matches('|').split('|').map(str::trim).collect();
+        let [name, on_table, indexes] = cells[..] else {
+            continue;
+        };
+        // The function's crate is the row's first word ("clock (scheduled, ...)").
+        let function = name.split_whitespace().next().unwrap_or_default();
+        if !iam::template().functions.contains_key(function) {
+            continue;
+        }
+        rows += 1;
+        let words = |cell: &str| -> BTreeSet<String> {
+            cell.split(',')
+                .map(|w| w.trim().trim_matches('`').to_owned())
+                .filter(|w| !w.is_empty() && w != "—")
+                .collect()
+        };
+        let grants = iam::template().grants(function);
+        let dynamodb = |resource: &dyn Fn(&str) -> bool| -> BTreeSet<String> {
+            grants
+                .iter()
+                .filter(|(action, r)| action.starts_with("dynamodb:") && resource(r))
+                .map(|(action, _)| action.trim_start_matches("dynamodb:").to_owned())
+                .collect()
+        };
+        let table = dynamodb(&|r| r == "Table");
+        let queried: BTreeSet<String> = grants
+            .iter()
+            .filter_map(|(action, r)| {
+                (action == "dynamodb:Query")
+                    .then(|| r.strip_prefix("Table/index/"))
+                    .flatten()
+                    .map(str::to_owned)
+            })
+            .collect();
+        if words(on_table) != table {
+            differ.push(format!(
+                "{function} on the table: docs {on_table:?}, template {table:?}"
+            ));
+        }
+        if words(indexes) != queried {
+            differ.push(format!(
+                "{function} indexes: docs {indexes:?}, template {queried:?}"
+            ));
+        }
+    }
+    assert_eq!(rows, iam::template().functions.len(), "a row per function");
+    assert!(differ.is_empty(), "{}", differ.join("\n"));
 }

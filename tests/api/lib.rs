@@ -4,22 +4,25 @@
 //! fails when any of them differs from [`FUNCTIONS`].
 
 use axum::{Router, extract::Request};
-use shared::AppState;
+use shared::{AppState, http::Routes};
 use tower::ServiceExt;
 
 /// A function's router over the state built at its cold start.
 pub type RouterFn = fn(AppState) -> Router;
 
-/// Every function: its route group (= crate name) and its router.
-pub const FUNCTIONS: [(&str, RouterFn); 8] = [
-    ("auth", auth::router),
-    ("user", user::router),
-    ("hospitals", hospitals::router),
-    ("ambulances", ambulances::router),
-    ("booking", booking::router),
-    ("admin", admin::router),
-    ("crew", crew::router),
-    ("push", push::router),
+/// A function's routes as a table (`shared::http::Routes`).
+pub type RoutesFn = fn() -> Routes;
+
+/// Every function: its route group (= crate name), its router and its route table.
+pub const FUNCTIONS: [(&str, RouterFn, RoutesFn); 8] = [
+    ("auth", auth::router, auth::routes),
+    ("user", user::router, user::routes),
+    ("hospitals", hospitals::router, hospitals::routes),
+    ("ambulances", ambulances::router, ambulances::routes),
+    ("booking", booking::router, booking::routes),
+    ("admin", admin::router, admin::routes),
+    ("crew", crew::router, crew::routes),
+    ("push", push::router, push::routes),
 ];
 
 /// The functions fed by events, not by API Gateway (decision 0012): crates under
@@ -42,7 +45,7 @@ pub fn group_of(path: &str) -> Option<&str> {
 pub fn system(state: AppState) -> Router {
     let routers: Vec<(&'static str, Router)> = FUNCTIONS
         .iter()
-        .map(|(group, router)| (*group, router(state.clone())))
+        .map(|(group, router, _)| (*group, router(state.clone())))
         .collect();
     Router::new().fallback(move |req: Request| {
         let of = |g: &str| routers.iter().find(|(group, _)| *group == g);

@@ -174,33 +174,9 @@ async fn a_live_box_holding_more_than_500_shows_the_500_most_urgent_and_says_tru
     let hospitals: Vec<Hospital> = spots
         .iter()
         .enumerate()
-        .map(|(i, &(lat, lng))| Hospital {
-            id: Id::try_from(i as u64 + 1).unwrap(),
-            name: format!("H{i}"),
-            address: "Road".into(),
-            latitude: lat,
-            longitude: lng,
-            contact_info: None,
-            distance: None,
-        })
+        .map(|(i, &spot)| testkit::numbered_hospital(i as u64 + 1, spot))
         .collect();
-    store
-        .bulk_load_hospitals(
-            hospitals
-                .iter()
-                .map(|h| {
-                    let new = NewHospital {
-                        name: h.name.clone(),
-                        address: h.address.clone(),
-                        location: LatLng::new(h.latitude, h.longitude).unwrap(),
-                        contact_info: None,
-                    };
-                    (h.id, new)
-                })
-                .collect(),
-        )
-        .await
-        .unwrap();
+    testkit::bulk_load_hospitals(store, &hospitals).await;
     // 600 around Delhi: 40 on duty, 20 in maintenance, the rest free, a third of
     // them reporting a little way from their hospital; 30 in Chandigarh, on duty.
     let mut fleet = vec![];

@@ -1,7 +1,7 @@
 //! docs/openapi.yaml is the HTTP contract, and it and the routers agree both ways:
-//! - every `.route("/api/...", get(a).put(b))` in functions/*/src is documented and
-//!   every documented operation is declared (read from the source, so a new route
-//!   cannot ship undocumented);
+//! - every route of the functions' route tables (`routes()`, which their routers are
+//!   built from) is documented and every documented operation is declared, so a new
+//!   route cannot ship undocumented;
 //! - every documented operation is served by the real routers (neither the 404
 //!   "No such route" fallback nor a 405), and every other method on a documented
 //!   path is a 405;
@@ -33,136 +33,26 @@ fn spec() -> Value {
     serde_norway::from_str(&text).expect("docs/openapi.yaml is YAML")
 }
 
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
-
-/// The text between the parenthesis at `open` and its match, skipping string literals.
-fn balanced(text: &str, open: usize) -> &str {
-    let bytes = text.as_bytes();
-    assert_eq!(bytes[open], b'(');
-    let (mut depth, mut in_str, mut i) = (0usize, false, open);
-    while i < bytes.len() {
-        match (in_str, bytes[i]) {
-            (true, b'\\') => i += 1,
-            (true, b'"') => in_str = false,
-            (false, b'"') => in_str = true,
-            (false, b'(') => depth += 1,
-            (false, b')') => {
-                depth -= 1;
-                if depth == 0 {
-                    return &text[open + 1..i];
-                }
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    panic!("unbalanced parentheses after byte {open}");
-}
-
-/// `get(a).put(b)` or `axum::routing::get(a)` -> ["GET", "PUT"]: the calls at the top
-/// level of the method-router expression.
-fn methods_of(expr: &str) -> Vec<String> {
-    let mut found = vec![];
-    let bytes = expr.as_bytes();
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'(' {
-            let name_end = expr[..i].trim_end().len();
-            let name_start = expr[..name_end]
-                .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-                .map_or(0, |p| p + 1);
-            let name = &expr[name_start..name_end];
-            assert!(
-                METHODS.contains(&name),
-                "unsupported method router `{name}(...)` in `{expr}`: teach this test about it"
-            );
-            found.push(name.to_ascii_uppercase());
-            i += balanced(&expr[i..], 0).len() + 2;
-        } else {
-            i += 1;
-        }
-    }
-    assert!(!found.is_empty(), "no method in `{expr}`");
-    found
-}
-
-/// Every (METHOD, path) the functions' routers serve, with the function serving it.
+/// Every (METHOD, path) the functions' routers serve, with the function serving it:
+/// each function's route table (`routes()`, from which its router is built).
 fn router_routes() -> BTreeMap<Route, String> {
     let mut routes = BTreeMap::new();
-    let functions = root().join("functions");
-    let mut groups: Vec<PathBuf> = fs::read_dir(&functions)
-        .expect("functions/ exists")
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.join("Cargo.toml").exists())
-        // A background function serves no route (decision 0012).
-        .filter(|p| !api_tests::BACKGROUND.iter().any(|b| p.ends_with(b)))
-        .collect();
-    groups.sort();
-    assert_eq!(
-        groups.len(),
-        api_tests::FUNCTIONS.len(),
-        "expected one folder per function, got {groups:?}"
-    );
-    for group in groups {
-        let name = group.file_name().unwrap().to_string_lossy().into_owned();
-        let mut files = vec![];
-        rust_files(&group.join("src"), &mut files);
-        files.sort();
-        let mut count = 0;
-        for file in files {
-            // Comment lines may mention `.route(` without declaring one.
-            let text: String = fs::read_to_string(&file)
-                .unwrap()
-                .lines()
-                .filter(|l| !l.trim_start().starts_with("//"))
-                .map(|l| format!("{l}\n"))
-                .collect();
-            for forbidden in [".nest(", ".nest_service(", ".route_service("] {
-                assert!(
-                    !text.contains(forbidden),
-                    "{}: `{forbidden}` hides paths from this test; declare full paths with .route",
-                    file.display()
-                );
-            }
-            let mut at = 0;
-            while let Some(pos) = text[at..].find(".route(") {
-                let open = at + pos + ".route".len();
-                let args = balanced(&text, open);
-                let args = args.trim();
-                let path_end = args[1..].find('"').expect("a string path") + 1;
-                assert!(args.starts_with('"'), "{}: .route({args})", file.display());
-                let path = &args[1..path_end];
-                let rest = args[path_end + 1..].trim_start();
-                let expr = rest
-                    .strip_prefix(',')
-                    .expect("`.route(path, methods)`")
-                    .trim()
-                    .trim_end_matches(',');
-                assert!(
-                    path.starts_with(&format!("/api/{name}/")) || path == format!("/api/{name}"),
-                    "{}: {path} is not under /api/{name}, so API Gateway would not route it to this function",
-                    file.display()
-                );
-                for method in methods_of(expr) {
-                    let route = (method, path.to_owned());
-                    if let Some(other) = routes.insert(route.clone(), name.clone()) {
-                        panic!("{route:?} is served twice ({other} and {name})");
-                    }
-                }
-                count += 1;
-                at = open + 1;
+    for (name, _, table) in api_tests::FUNCTIONS {
+        let table = table();
+        assert!(
+            !table.table().is_empty(),
+            "functions/{name} declares no route"
+        );
+        for (method, path) in table.table() {
+            assert!(
+                path.starts_with(&format!("/api/{name}/")) || *path == format!("/api/{name}"),
+                "functions/{name}: {path} is not under /api/{name}, so API Gateway would not route it to this function"
+            );
+            let route = (method.to_string(), path.to_string());
+            if let Some(other) = routes.insert(route.clone(), name.to_owned()) {
+                panic!("{route:?} is served twice ({other} and {name})");
             }
         }
-        assert!(count > 0, "functions/{name} declares no route");
     }
     routes
 }
@@ -660,4 +550,19 @@ fn the_push_subscription_patterns_take_what_the_server_takes() {
         }
     }
     assert!(differ.is_empty(), "{}", differ.join("\n"));
+}
+
+/// The error body's `code` is what the web app words in the reader's language: the
+/// contract's list and the server's must be the same list, or a code would reach a
+/// client that was never told of it.
+#[test]
+fn the_error_codes_are_the_contracts() {
+    let spec = spec();
+    let contract: Vec<&str> = spec["components"]["schemas"]["ErrorCode"]["enum"]
+        .as_sequence()
+        .expect("ErrorCode is an enum")
+        .iter()
+        .filter_map(|v| v.as_str())
+        .collect();
+    assert_eq!(contract, shared::ApiError::CODES);
 }

@@ -17,7 +17,7 @@ fn root() -> &'static Path {
 fn groups() -> BTreeSet<String> {
     api_tests::FUNCTIONS
         .iter()
-        .map(|(g, _)| g.to_string())
+        .map(|(g, ..)| g.to_string())
         .collect()
 }
 
@@ -94,4 +94,43 @@ fn a_path_belongs_to_the_group_of_its_first_segment() {
     assert_eq!(api_tests::group_of("/api/booking/book"), Some("booking"));
     assert_eq!(api_tests::group_of("/api/admin"), Some("admin"));
     assert_eq!(api_tests::group_of("/health"), None);
+}
+
+/// Each function has its Lambda alarms and a place on the dashboard, each route
+/// group its latency alarm, and the 5xx metric knows every group.
+#[test]
+fn every_function_has_its_alarms_and_its_metrics() {
+    let text = std::fs::read_to_string(root().join("template.yaml")).expect("template.yaml");
+    let template = iam::template();
+    for (group, f) in &template.functions {
+        let stem = f.logical_id.trim_end_matches("Function");
+        let mut alarms = vec!["Errors", "Throttles"];
+        if !api_tests::BACKGROUND.contains(&group.as_str()) {
+            alarms.push("Latency");
+        }
+        for alarm in alarms {
+            let alarm = format!("{stem}{alarm}Alarm:");
+            let at = text
+                .find(&alarm)
+                .unwrap_or_else(|| panic!("{alarm} missing"));
+            let of = format!("Value: !Ref {} }}", f.logical_id);
+            let next = text[at..].find("OKActions").expect("alarm actions") + at;
+            assert!(
+                text[at..next].contains(&of),
+                "{alarm} watches {}",
+                f.logical_id
+            );
+        }
+        let on_dashboard = format!("\"${{{}}}\"", f.logical_id);
+        assert!(
+            text.contains(&on_dashboard),
+            "{} on the dashboard",
+            f.logical_id
+        );
+    }
+    let named: BTreeSet<String> = shared::telemetry::ROUTE_GROUPS
+        .iter()
+        .map(|g| g.to_string())
+        .collect();
+    assert_eq!(named, groups(), "shared::telemetry::ROUTE_GROUPS");
 }

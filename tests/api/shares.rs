@@ -616,20 +616,13 @@ async fn a_booking_has_at_most_five_links_however_many_race() {
     let made_at: Vec<AttributeValue> = (0..MAX_SHARE_LINKS)
         .map(|_| AttributeValue::N(day_ago.to_string()))
         .collect();
-    store
-        .client()
-        .update_item()
-        .table_name(store.table())
-        .key(
-            "pk",
-            AttributeValue::S(format!("BOOKING#{}", t.booking["id"])),
-        )
-        .key("sk", AttributeValue::S("BOOKING".into()))
-        .update_expression("SET shareLinksMade = :made")
-        .expression_attribute_values(":made", AttributeValue::L(made_at))
-        .send()
-        .await
-        .unwrap();
+    testkit::raw_update(
+        store,
+        &shared::store::keys::booking(crate::crew::id_of(&t.booking)),
+        "SET shareLinksMade = :made",
+        vec![(":made", AttributeValue::L(made_at))],
+    )
+    .await;
     let next = t.token().await;
     assert_eq!(t.shared(&next).await.status, StatusCode::OK);
 }

@@ -103,7 +103,7 @@ async fn plant_bad_free_entry(w: &World, ambulance: Id) {
 }
 
 fn unreadable(kind: &str) -> u64 {
-    telemetry::counted("UnreadableItems", kind)
+    telemetry::metrics::counted("UnreadableItems", kind) as u64
 }
 
 fn ids(list: &Value) -> Vec<u64> {

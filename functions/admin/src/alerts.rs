@@ -1,12 +1,10 @@
 //! The dispatcher's alerts and the manual reassign (docs/decisions/0012-background-work.md).
 
-use axum::{
-    Json, Router,
-    routing::{get, patch, post},
-};
+use axum::Json;
 use serde::Deserialize;
+use shared::http::Routes;
 use shared::{
-    Admin, AdminNamed, ApiError, ApiJson, ApiPath, ApiQuery, AppState,
+    Admin, AdminNamed, ApiError, ApiJson, ApiPath, ApiQuery,
     domain::{
         alert::Alert,
         booking::{Booking, WithMoves},
@@ -15,12 +13,12 @@ use shared::{
     types::{Id, LatLng, Latitude, Longitude},
 };
 
-pub fn routes() -> Router<AppState> {
-    Router::new()
-        .route("/api/admin/alerts", get(list))
-        .route("/api/admin/alerts/{id}/ack", post(acknowledge))
-        .route("/api/admin/bookings/{id}/ambulance", patch(reassign))
-        .route("/api/admin/ambulances/free-near", get(free_near))
+pub fn routes() -> Routes {
+    Routes::new()
+        .get("/api/admin/alerts", list)
+        .post("/api/admin/alerts/{id}/ack", acknowledge)
+        .patch("/api/admin/bookings/{id}/ambulance", reassign)
+        .get("/api/admin/ambulances/free-near", free_near)
 }
 
 /// The open alerts oldest first, then at most 50 recently ended ones.
@@ -35,17 +33,11 @@ async fn acknowledge(
     Ok(Json(app.store.acknowledge_alert(id, &admin).await?))
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct Reassign {
-    ambulance_id: Id,
-}
-
 /// For a breakdown or an alert: the booking to another, AVAILABLE ambulance.
 async fn reassign(
     Admin(app): Admin,
     ApiPath(id): ApiPath<Id>,
-    ApiJson(req): ApiJson<Reassign>,
+    ApiJson(req): ApiJson<crate::AmbulanceChoice>,
 ) -> Result<Json<WithMoves<Booking>>, ApiError> {
     let moved = app.store.reassign(id, req.ambulance_id).await?;
     Ok(Json(crate::bookings::shown(moved)))

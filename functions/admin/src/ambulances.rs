@@ -1,22 +1,19 @@
-use axum::{
-    Json, Router,
-    http::StatusCode,
-    routing::{delete, get, patch, post},
-};
+use axum::{Json, http::StatusCode};
 use serde::Deserialize;
+use shared::http::Routes;
 use shared::{
-    Admin, ApiError, ApiJson, ApiQuery, AppState,
+    Admin, ApiError, ApiJson, ApiQuery,
     domain::ambulance::{self, Ambulance, AmbulanceStatus, AmbulanceType, NewAmbulance},
     http::NoQuery,
     types::{Id, OptionalText, Text},
 };
 
-pub fn routes() -> Router<AppState> {
-    Router::new()
-        .route("/api/admin/ambulances/all", get(all))
-        .route("/api/admin/ambulances/add", post(add))
-        .route("/api/admin/ambulances/remove", delete(remove))
-        .route("/api/admin/ambulance/status", patch(set_status))
+pub fn routes() -> Routes {
+    Routes::new()
+        .get("/api/admin/ambulances/all", all)
+        .post("/api/admin/ambulances/add", add)
+        .delete("/api/admin/ambulances/remove", remove)
+        .patch("/api/admin/ambulance/status", set_status)
 }
 
 /// The whole fleet, unpaged (the dashboard's table): no parameters.

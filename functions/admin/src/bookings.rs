@@ -1,10 +1,8 @@
-use axum::{
-    Json, Router,
-    routing::{get, patch},
-};
+use axum::Json;
 use serde::{Deserialize, Serialize};
+use shared::http::Routes;
 use shared::{
-    Admin, ApiError, ApiQuery, AppState,
+    Admin, ApiError, ApiQuery,
     domain::{
         ambulance::AmbulanceCounts,
         booking::{Booking, BookingCounts, BookingStatus, Goal, Mover, WithMoves, allowed},
@@ -14,11 +12,11 @@ use shared::{
     types::Id,
 };
 
-pub fn routes() -> Router<AppState> {
-    Router::new()
-        .route("/api/admin/bookings/all/paged", get(paged))
-        .route("/api/admin/bookings/status", patch(set_status))
-        .route("/api/admin/stats", get(stats))
+pub fn routes() -> Routes {
+    Routes::new()
+        .get("/api/admin/bookings/all/paged", paged)
+        .patch("/api/admin/bookings/status", set_status)
+        .get("/api/admin/stats", stats)
 }
 
 async fn paged(

@@ -1,13 +1,10 @@
 //! Crew accounts (docs/decisions/0007-dispatch-data.md): made, moved and removed by admins only.
 
-use axum::{
-    Json, Router,
-    http::StatusCode,
-    routing::{get, patch},
-};
+use axum::{Json, http::StatusCode};
 use serde::Deserialize;
+use shared::http::Routes;
 use shared::{
-    Admin, ApiError, ApiJson, ApiPath, ApiQuery, AppState,
+    Admin, ApiError, ApiJson, ApiPath, ApiQuery,
     auth::new_account,
     domain::{
         crew::{Crew, NewCrew},
@@ -16,10 +13,12 @@ use shared::{
     types::{Email, Id, Password, Phone, Username},
 };
 
-pub fn routes() -> Router<AppState> {
-    Router::new()
-        .route("/api/admin/crew", get(list).post(create))
-        .route("/api/admin/crew/{id}", patch(move_to).delete(remove))
+pub fn routes() -> Routes {
+    Routes::new()
+        .get("/api/admin/crew", list)
+        .post("/api/admin/crew", create)
+        .patch("/api/admin/crew/{id}", move_to)
+        .delete("/api/admin/crew/{id}", remove)
 }
 
 #[derive(Deserialize)]
@@ -75,16 +74,10 @@ async fn list(
     Ok(Json(Page::new(content, total, page, size)))
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct MoveRequest {
-    ambulance_id: Id,
-}
-
 async fn move_to(
     Admin(app): Admin,
     ApiPath(id): ApiPath<Id>,
-    ApiJson(req): ApiJson<MoveRequest>,
+    ApiJson(req): ApiJson<crate::AmbulanceChoice>,
 ) -> Result<Json<Crew>, ApiError> {
     Ok(Json(app.store.move_crew(id, req.ambulance_id).await?))
 }

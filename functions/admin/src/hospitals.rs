@@ -1,19 +1,16 @@
-use axum::{
-    Json, Router,
-    http::StatusCode,
-    routing::{delete, post},
-};
+use axum::{Json, http::StatusCode};
 use serde::Deserialize;
+use shared::http::Routes;
 use shared::{
-    Admin, ApiError, ApiJson, ApiQuery, AppState,
+    Admin, ApiError, ApiJson, ApiQuery,
     domain::hospital::{Hospital, NewHospital},
     types::{Id, LatLng, Latitude, Longitude, OptionalText, Text},
 };
 
-pub fn routes() -> Router<AppState> {
-    Router::new()
-        .route("/api/admin/hospitals/add", post(add))
-        .route("/api/admin/hospitals/remove", delete(remove))
+pub fn routes() -> Routes {
+    Routes::new()
+        .post("/api/admin/hospitals/add", add)
+        .delete("/api/admin/hospitals/remove", remove)
 }
 
 #[derive(Deserialize)]

@@ -11,16 +11,26 @@ mod live;
 
 use axum::Router;
 use shared::AppState;
+use shared::http::Routes;
+
+/// Every route of this function, declared once (the contract test reads the table).
+pub fn routes() -> Routes {
+    Routes::new()
+        .merge(hospitals::routes())
+        .merge(ambulances::routes())
+        .merge(bookings::routes())
+        .merge(crew::routes())
+        .merge(live::routes())
+        .merge(alerts::routes())
+}
 
 pub fn router(state: AppState) -> Router {
-    shared::http::finish(
-        Router::new()
-            .merge(hospitals::routes())
-            .merge(ambulances::routes())
-            .merge(bookings::routes())
-            .merge(crew::routes())
-            .merge(live::routes())
-            .merge(alerts::routes())
-            .with_state(state),
-    )
+    shared::http::finish(routes().with_state(state))
+}
+
+/// A body that names an ambulance: where a booking is reassigned, where a crew moves.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct AmbulanceChoice {
+    ambulance_id: shared::types::Id,
 }

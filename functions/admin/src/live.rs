@@ -1,14 +1,15 @@
 //! The dispatcher's live map: every ambulance and open booking in a box.
 
-use axum::{Json, Router, routing::get};
+use axum::Json;
 use serde::Deserialize;
+use shared::http::Routes;
 use shared::{
-    Admin, ApiError, ApiQuery, AppState,
+    Admin, ApiError, ApiQuery,
     domain::dispatch::{Bbox, Live},
 };
 
-pub fn routes() -> Router<AppState> {
-    Router::new().route("/api/admin/live", get(live))
+pub fn routes() -> Routes {
+    Routes::new().get("/api/admin/live", live)
 }
 
 #[derive(Deserialize)]

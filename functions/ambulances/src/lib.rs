@@ -1,8 +1,9 @@
 //! `/api/ambulances`: public reads of the fleet. Driver and contact details only go
 //! to signed-in callers.
 
-use axum::{Json, Router, extract::State, routing::get};
+use axum::{Json, Router, extract::State};
 use serde::Deserialize;
+use shared::http::Routes;
 use shared::{
     ApiError, ApiPath, ApiQuery, AppState, MaybeCaller,
     domain::{
@@ -13,15 +14,17 @@ use shared::{
     types::Id,
 };
 
+/// Every route of this function, declared once (the contract test reads the table).
+pub fn routes() -> Routes {
+    Routes::new()
+        .get("/api/ambulances/available", available)
+        .get("/api/ambulances/available/all", available_all)
+        .get("/api/ambulances/hospital/{id}", of_hospital)
+        .get("/api/ambulances/counts", counts)
+}
+
 pub fn router(state: AppState) -> Router {
-    shared::http::finish(
-        Router::new()
-            .route("/api/ambulances/available", get(available))
-            .route("/api/ambulances/available/all", get(available_all))
-            .route("/api/ambulances/hospital/{id}", get(of_hospital))
-            .route("/api/ambulances/counts", get(counts))
-            .with_state(state),
-    )
+    shared::http::finish(routes().with_state(state))
 }
 
 #[derive(Deserialize)]

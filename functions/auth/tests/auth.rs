@@ -228,7 +228,7 @@ async fn wrong_password_and_unknown_user_look_the_same() {
         assert_eq!(res.status, StatusCode::UNAUTHORIZED);
         assert_eq!(
             res.body,
-            json!({ "message": "Invalid username or password" })
+            json!({ "message": "Invalid username or password", "code": "badCredentials" })
         );
     }
     let ok = login(&app, "MEERA", TEST_PASSWORD).await;

@@ -3,10 +3,14 @@
 
 use axum::{Json, extract::State, http::StatusCode};
 use shared::{
-    ApiError, ApiJson, ApiPath, AppState, Caller,
+    ApiError, ApiJson, ApiPath, AppState, NotCrew,
     domain::{
         booking::{Booking, Patient, WithMoves},
         emergency::{EmergencyRequest, ShareLink, SharedTrip},
+    },
+    telemetry::{
+        self,
+        metrics::{Metrics, Unit},
     },
     types::Id,
 };
@@ -16,7 +20,7 @@ use crate::{IdempotencyKey, shown};
 /// `POST /api/booking/emergency`: the nearest free ambulance, assigned at once.
 pub async fn dispatch(
     State(app): State<AppState>,
-    caller: Caller,
+    NotCrew(caller): NotCrew,
     IdempotencyKey(key): IdempotencyKey,
     ApiJson(req): ApiJson<EmergencyRequest>,
 ) -> Result<(StatusCode, Json<WithMoves<Booking>>), ApiError> {
@@ -26,14 +30,39 @@ pub async fn dispatch(
                 .into(),
         ));
     }
-    let booking = app.store.emergency(caller.id, req, key.as_deref()).await?;
+    let started = std::time::Instant::now();
+    let booking = app.store.emergency(caller.id, req, key.as_deref()).await;
+    dispatch_metrics(&booking, started.elapsed());
+    let booking = booking?;
+    telemetry::record_booking(booking.id);
     Ok((StatusCode::CREATED, Json(shown(caller, booking))))
+}
+
+/// `EmergencyDispatches` by outcome and `EmergencyDispatchLatency` (the dispatch
+/// itself, from the parsed request to the answer) for the dashboard and alarms.
+fn dispatch_metrics(result: &Result<Booking, ApiError>, took: std::time::Duration) {
+    let outcome = match result {
+        Ok(_) => "dispatched",
+        Err(ApiError::NoAmbulanceNear { .. }) => "noAmbulance",
+        Err(ApiError::TooManyRequests { .. }) => "rateLimited",
+        Err(e) if e.status().is_server_error() => "failed",
+        Err(_) => "refused",
+    };
+    Metrics::of("booking")
+        .dimension("Outcome", outcome)
+        .count("EmergencyDispatches", 1)
+        .value(
+            "EmergencyDispatchLatency",
+            took.as_secs_f64() * 1000.0,
+            Unit::Milliseconds,
+        )
+        .emit();
 }
 
 /// `PATCH /api/booking/{id}/patient`: the details, whole, while the booking is open.
 pub async fn patient(
     State(app): State<AppState>,
-    caller: Caller,
+    NotCrew(caller): NotCrew,
     ApiPath(id): ApiPath<Id>,
     ApiJson(patient): ApiJson<Patient>,
 ) -> Result<Json<WithMoves<Booking>>, ApiError> {
@@ -44,7 +73,7 @@ pub async fn patient(
 /// `POST /api/booking/{id}/share`: a new tracking link.
 pub async fn share(
     State(app): State<AppState>,
-    caller: Caller,
+    NotCrew(caller): NotCrew,
     ApiPath(id): ApiPath<Id>,
 ) -> Result<(StatusCode, Json<ShareLink>), ApiError> {
     let link = app.store.share_booking(id, caller.id).await?;
@@ -54,7 +83,7 @@ pub async fn share(
 /// `DELETE /api/booking/{id}/share`: every link of the booking stops.
 pub async fn revoke(
     State(app): State<AppState>,
-    caller: Caller,
+    NotCrew(caller): NotCrew,
     ApiPath(id): ApiPath<Id>,
 ) -> Result<StatusCode, ApiError> {
     app.store.revoke_shares(id, caller.id).await?;

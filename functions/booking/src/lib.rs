@@ -7,11 +7,11 @@ use axum::{
     Json, Router,
     extract::{FromRequestParts, State},
     http::{StatusCode, request::Parts},
-    routing::{get, patch, post},
 };
 use serde::Deserialize;
+use shared::http::Routes;
 use shared::{
-    ApiError, ApiJson, ApiPath, ApiQuery, AppState, Caller, SignedIn,
+    ApiError, ApiJson, ApiPath, ApiQuery, AppState, Caller, NotCrew, SignedIn,
     domain::{
         booking::{
             self, Booking, BookingRequest, BookingStatus, Goal, Hold, Mover, WithMoves, allowed,
@@ -25,23 +25,23 @@ use shared::{
     types::Id,
 };
 
+/// Every route of this function, declared once (the contract test reads the table).
+pub fn routes() -> Routes {
+    Routes::new()
+        .post("/api/booking/book", book)
+        .get("/api/booking/history", history)
+        .patch("/api/booking/cancel", cancel)
+        .get("/api/booking/{id}", one)
+        .get("/api/booking/{id}/track", track)
+        .post("/api/booking/emergency", emergency::dispatch)
+        .patch("/api/booking/{id}/patient", emergency::patient)
+        .post("/api/booking/{id}/share", emergency::share)
+        .delete("/api/booking/{id}/share", emergency::revoke)
+        .get("/api/booking/shared/{token}", emergency::shared)
+}
+
 pub fn router(state: AppState) -> Router {
-    shared::http::finish(
-        Router::new()
-            .route("/api/booking/book", post(book))
-            .route("/api/booking/history", get(history))
-            .route("/api/booking/cancel", patch(cancel))
-            .route("/api/booking/{id}", get(one))
-            .route("/api/booking/{id}/track", get(track))
-            .route("/api/booking/emergency", post(emergency::dispatch))
-            .route("/api/booking/{id}/patient", patch(emergency::patient))
-            .route(
-                "/api/booking/{id}/share",
-                post(emergency::share).delete(emergency::revoke),
-            )
-            .route("/api/booking/shared/{token}", get(emergency::shared))
-            .with_state(state),
-    )
+    shared::http::finish(routes().with_state(state))
 }
 
 /// The optional `Idempotency-Key` header: 1–200 visible ASCII characters.
@@ -70,7 +70,7 @@ impl<S: Send + Sync> FromRequestParts<S> for IdempotencyKey {
 
 async fn book(
     State(app): State<AppState>,
-    caller: Caller,
+    NotCrew(caller): NotCrew,
     address: ClientAddress,
     ApiQuery(q): ApiQuery<ForUser>,
     IdempotencyKey(key): IdempotencyKey,
@@ -102,7 +102,7 @@ struct HistoryQuery {
 /// The newest 100 bookings, newest first; `before` = the last one's id for older ones.
 async fn history(
     State(app): State<AppState>,
-    caller: Caller,
+    NotCrew(caller): NotCrew,
     ApiQuery(q): ApiQuery<HistoryQuery>,
 ) -> Result<Json<Vec<WithMoves<Booking>>>, ApiError> {
     let user = caller.acting_for(q.user_id)?;
@@ -152,7 +152,7 @@ async fn owned(app: &AppState, caller: Caller, id: Id) -> Result<Booking, ApiErr
 
 async fn one(
     State(app): State<AppState>,
-    caller: Caller,
+    NotCrew(caller): NotCrew,
     ApiPath(id): ApiPath<Id>,
 ) -> Result<Json<WithMoves<Booking>>, ApiError> {
     Ok(Json(shown(caller, owned(&app, caller, id).await?)))
@@ -166,7 +166,7 @@ struct CancelQuery {
 
 async fn cancel(
     State(app): State<AppState>,
-    caller: Caller,
+    NotCrew(caller): NotCrew,
     ApiQuery(q): ApiQuery<CancelQuery>,
 ) -> Result<Json<WithMoves<Booking>>, ApiError> {
     // The booking read to check the caller is the one the move starts from. The

@@ -7,7 +7,11 @@
 
 use std::time::Duration;
 
-use shared::{ApiError, Store, store::deadlines::SweepReport};
+use shared::{
+    ApiError, Store,
+    store::deadlines::SweepReport,
+    telemetry::metrics::{Metrics, Unit},
+};
 
 /// Between two sweeps: a job is moved or alerted at most this long after its
 /// deadline, plus one sweep's work.
@@ -20,7 +24,22 @@ pub const WINDOW: Duration = Duration::from_secs(62);
 /// One sweep now (the store's clock).
 pub async fn sweep(store: &Store) -> Result<SweepReport, ApiError> {
     let report = store.sweep(store.now()).await?;
-    if report != SweepReport::default() {
+    // Every sweep, so the oldest open alert's age is a metric with no gaps.
+    Metrics::of("clock")
+        .count("DeadlineMoves", report.moved)
+        .count("DeadlineAlerts", report.alerted)
+        .count("DeadlineFailures", report.failed)
+        .value(
+            "OldestUnansweredAlertAge",
+            report.oldest_unanswered_secs as f64,
+            Unit::Seconds,
+        )
+        .emit();
+    let quiet = SweepReport {
+        oldest_unanswered_secs: report.oldest_unanswered_secs,
+        ..SweepReport::default()
+    };
+    if report != quiet {
         tracing::info!(
             due = report.due,
             moved = report.moved,
@@ -30,6 +49,7 @@ pub async fn sweep(store: &Store) -> Result<SweepReport, ApiError> {
             raced = report.raced,
             failed = report.failed,
             alerts_closed = report.alerts_closed,
+            oldest_unanswered_secs = report.oldest_unanswered_secs,
             "sweep"
         );
     }

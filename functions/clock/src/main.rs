@@ -7,7 +7,9 @@ use lambda_http::{lambda_runtime, service_fn};
 use shared::{AppState, config::Config, telemetry};
 
 fn main() -> Result<(), lambda_http::Error> {
-    let every = local_every()?;
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let every = shared::config::local_every(&args, "--every-secs", Duration::from_secs(1), 1..=60)
+        .map_err(|e| format!("clock: {e}"))?;
     tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?
@@ -38,17 +40,4 @@ fn main() -> Result<(), lambda_http::Error> {
                 }
             }
         })
-}
-
-/// `--every-secs N` (1 to 60): sweep every N seconds, without the Lambda runtime.
-fn local_every() -> Result<Option<Duration>, lambda_http::Error> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match args.as_slice() {
-        [] => Ok(None),
-        [flag, n] if flag == "--every-secs" => match n.parse::<u64>() {
-            Ok(n) if (1..=60).contains(&n) => Ok(Some(Duration::from_secs(n))),
-            _ => Err(format!("--every-secs takes 1 to 60, got {n}").into()),
-        },
-        _ => Err("usage: clock [--every-secs N]".into()),
-    }
 }

@@ -4,12 +4,9 @@
 //! new ambulance or not at all, at once. A crew sees and changes only its own
 //! ambulance and the booking that ambulance holds.
 
-use axum::{
-    Json, Router,
-    http::StatusCode,
-    routing::{get, patch, put},
-};
+use axum::{Json, Router, http::StatusCode};
 use serde::{Deserialize, Serialize};
+use shared::http::Routes;
 use shared::{
     ApiError, ApiJson, AppState, CrewCaller,
     domain::{
@@ -22,15 +19,17 @@ use shared::{
     types::Id,
 };
 
+/// Every route of this function, declared once (the contract test reads the table).
+pub fn routes() -> Routes {
+    Routes::new()
+        .get("/api/crew/me", me)
+        .patch("/api/crew/job/stage", stage)
+        .put("/api/crew/location", location)
+        .patch("/api/crew/status", status)
+}
+
 pub fn router(state: AppState) -> Router {
-    shared::http::finish(
-        Router::new()
-            .route("/api/crew/me", get(me))
-            .route("/api/crew/job/stage", patch(stage))
-            .route("/api/crew/location", put(location))
-            .route("/api/crew/status", patch(status))
-            .with_state(state),
-    )
+    shared::http::finish(routes().with_state(state))
 }
 
 #[derive(Serialize)]

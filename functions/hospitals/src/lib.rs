@@ -1,7 +1,8 @@
 //! `/api/hospitals`: public reads of hospitals, incl. the nearest-hospital search.
 
-use axum::{Json, Router, extract::State, routing::get};
+use axum::{Json, Router, extract::State};
 use serde::Deserialize;
+use shared::http::Routes;
 use shared::{
     ApiError, ApiPath, ApiQuery, AppState, MaybeCaller,
     domain::{
@@ -12,14 +13,16 @@ use shared::{
     types::{Id, LatLng, Latitude, Longitude},
 };
 
+/// Every route of this function, declared once (the contract test reads the table).
+pub fn routes() -> Routes {
+    Routes::new()
+        .get("/api/hospitals/nearest", nearest)
+        .get("/api/hospitals/all", all)
+        .get("/api/hospitals/{id}", one)
+}
+
 pub fn router(state: AppState) -> Router {
-    shared::http::finish(
-        Router::new()
-            .route("/api/hospitals/nearest", get(nearest))
-            .route("/api/hospitals/all", get(all))
-            .route("/api/hospitals/{id}", get(one))
-            .with_state(state),
-    )
+    shared::http::finish(routes().with_state(state))
 }
 
 pub const DEFAULT_LIMIT: u32 = 10;

@@ -22,6 +22,7 @@ use shared::{
     domain::push::{Message, Payload, Recipient, who_is_told},
     geo::haversine_km,
     store::push::{Device, change_of},
+    telemetry::metrics::Metrics,
     types::{Id, Timestamp},
 };
 
@@ -123,6 +124,7 @@ impl Notifier {
         let now = Timestamp::new(self.store.now()).unwrap_or_else(Timestamp::now);
         let mut report = Report::default();
         let mut failed = None;
+        let mut failures = 0;
         for message in who_is_told(&change, now) {
             report.messages += 1;
             let message = self.with_distance(message).await?;
@@ -148,7 +150,10 @@ impl Notifier {
                         report.refused += 1;
                         tracing::warn!(user = %device.user_id, status, kind = kind(&message.payload), "push refused");
                     }
-                    Outcome::Failed(why) => failed = Some(why),
+                    Outcome::Failed(why) => {
+                        failures += 1;
+                        failed = Some(why);
+                    }
                 }
             }
             tracing::info!(
@@ -157,6 +162,14 @@ impl Notifier {
                 ms = started.elapsed().as_millis() as u64,
                 "pushed"
             );
+        }
+        if report.messages > 0 {
+            // Dropped: refused for good by the push service, or its subscription gone.
+            Metrics::of("notify")
+                .count("PushesSent", report.delivered)
+                .count("PushesFailed", failures)
+                .count("PushesDropped", report.refused + report.gone)
+                .emit();
         }
         match failed {
             Some(why) => Err(ApiError::internal(format!(

@@ -14,7 +14,10 @@ use shared::{
 };
 
 fn main() -> Result<(), lambda_http::Error> {
-    let every = local_every()?;
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let every =
+        shared::config::local_every(&args, "--every-ms", Duration::from_millis(1), 50..=60_000)
+            .map_err(|e| format!("notify: {e}"))?;
     tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?
@@ -71,17 +74,4 @@ async fn vapid(config: &Config) -> Result<Vapid, lambda_http::Error> {
     };
     let subject = env("VAPID_SUBJECT").ok_or("VAPID_SUBJECT (a mailto: address) is required")?;
     Ok(Vapid::new(&private, &subject)?)
-}
-
-/// `--every-ms N` (50 to 60000): poll DynamoDB Local's stream, without the Lambda runtime.
-fn local_every() -> Result<Option<Duration>, lambda_http::Error> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match args.as_slice() {
-        [] => Ok(None),
-        [flag, n] if flag == "--every-ms" => match n.parse::<u64>() {
-            Ok(n) if (50..=60_000).contains(&n) => Ok(Some(Duration::from_millis(n))),
-            _ => Err(format!("--every-ms takes 50 to 60000, got {n}").into()),
-        },
-        _ => Err("usage: notify [--every-ms N]".into()),
-    }
 }

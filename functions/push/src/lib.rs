@@ -3,13 +3,9 @@
 //! stored or removed. Sending is not here: `functions/notify` sends, off the request
 //! path, from the table's stream.
 
-use axum::{
-    Json, Router,
-    extract::State,
-    http::StatusCode,
-    routing::{get, put},
-};
+use axum::{Json, Router, extract::State, http::StatusCode};
 use serde::{Deserialize, Serialize};
+use shared::http::Routes;
 use shared::{
     ApiError, ApiJson, AppState, MaybeCaller,
     caller::SignedInDevice,
@@ -18,13 +14,16 @@ use shared::{
     store::push::Subscriber,
 };
 
+/// Every route of this function, declared once (the contract test reads the table).
+pub fn routes() -> Routes {
+    Routes::new()
+        .get("/api/push/key", key)
+        .put("/api/push/subscription", subscribe)
+        .delete("/api/push/subscription", unsubscribe)
+}
+
 pub fn router(state: AppState) -> Router {
-    shared::http::finish(
-        Router::new()
-            .route("/api/push/key", get(key))
-            .route("/api/push/subscription", put(subscribe).delete(unsubscribe))
-            .with_state(state),
-    )
+    shared::http::finish(routes().with_state(state))
 }
 
 /// Which endpoints this environment sends to: a local stack (and the tests) also

@@ -1,7 +1,8 @@
 //! `/api/user`: read and edit a profile.
 
-use axum::{Json, Router, extract::State, routing::get};
+use axum::{Json, Router, extract::State};
 use serde::Deserialize;
+use shared::http::Routes;
 use shared::{
     ApiError, ApiJson, ApiQuery, AppState, Caller, SignedIn,
     auth::{hash_password, verify_password},
@@ -11,12 +12,15 @@ use shared::{
     types::{Email, Latitude, Longitude, Password, Username},
 };
 
+/// Every route of this function, declared once (the contract test reads the table).
+pub fn routes() -> Routes {
+    Routes::new()
+        .get("/api/user/profile", profile)
+        .put("/api/user/profile", update_profile)
+}
+
 pub fn router(state: AppState) -> Router {
-    shared::http::finish(
-        Router::new()
-            .route("/api/user/profile", get(profile).put(update_profile))
-            .with_state(state),
-    )
+    shared::http::finish(routes().with_state(state))
 }
 
 /// Every role reads and edits its own profile (a crew account too: decision 0007).

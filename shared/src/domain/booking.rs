@@ -428,7 +428,7 @@ pub fn pickup_or_profile(pickup: Option<Pickup>, user: &User) -> Result<Pickup, 
 
 /// Someone else booked the ambulance first.
 pub fn ambulance_taken() -> ApiError {
-    ApiError::Conflict("Ambulance is no longer available".into())
+    ApiError::AmbulanceTaken
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@ pub mod nearest;
 use rand::RngCore;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
-use time::{Duration, OffsetDateTime, format_description::well_known::Rfc3339};
+use time::{Duration, OffsetDateTime};
 
 use super::{
     ambulance::AmbulanceType,
@@ -94,7 +94,8 @@ pub fn share_expiry(created: OffsetDateTime, timeline: &[TimelineEntry]) -> Offs
     let ended = timeline
         .iter()
         .find(|e| matches!(e.stage, Milestone::Completed | Milestone::Cancelled))
-        .and_then(|e| OffsetDateTime::parse(&e.at, &Rfc3339).ok());
+        .and_then(|e| Timestamp::parse(&e.at))
+        .map(Timestamp::get);
     match ended {
         Some(at) => latest.min(at + SHARE_AFTER_FINAL),
         None => latest,

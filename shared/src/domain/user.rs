@@ -97,11 +97,11 @@ pub fn not_found() -> ApiError {
 }
 
 pub fn username_taken() -> ApiError {
-    ApiError::Conflict("Username is already taken".into())
+    ApiError::UsernameTaken
 }
 
 pub fn email_taken() -> ApiError {
-    ApiError::Conflict("Email is already registered".into())
+    ApiError::EmailTaken
 }
 
 /// A profile edit that lost a race with another edit of the same profile.

@@ -473,20 +473,12 @@ impl Store {
     /// its `fleetcell` (where it is shown: its last position, else its hospital),
     /// only where still absent. Returns how many were given one.
     pub async fn backfill_fleet_cells(&self) -> Result<usize, ApiError> {
-        use aws_sdk_dynamodb::types::AttributeValue;
-        let items: Vec<super::Item> = self
-            .client()
-            .scan()
-            .table_name(self.table())
-            .filter_expression("sk = :sk AND attribute_not_exists(fleetcell)")
-            // The sort key of every ambulance item (`keys::ambulance`).
-            .expression_attribute_values(":sk", AttributeValue::S("AMBULANCE".into()))
-            .into_paginator()
-            .items()
-            .send()
-            .try_collect()
-            .await
-            .map_err(super::db_error)?;
+        let items = self
+            .scan_sort_keys(
+                &[keys::AMBULANCE_SK],
+                Some("attribute_not_exists(fleetcell)"),
+            )
+            .await?;
         let mut given = 0;
         for item in items {
             let Some(a) = super::table::readable::<AmbulanceItem>(item) else {

@@ -286,13 +286,15 @@ impl Store {
             // The ambulance may be taken by a retry of this very request that got
             // there first (DynamoDB reports only the first failed condition): then
             // the answer is that booking, not a conflict.
-            Err(ApiError::Conflict(msg)) if idempotency_key.is_some() => {
+            Err(conflict @ (ApiError::Conflict(_) | ApiError::AmbulanceTaken))
+                if idempotency_key.is_some() =>
+            {
                 match self
                     .replay(user, idempotency_key.unwrap_or_default(), &hash)
                     .await?
                 {
                     Some(first) => Ok(first),
-                    None => Err(ApiError::Conflict(msg)),
+                    None => Err(conflict),
                 }
             }
             other => other,

@@ -58,6 +58,9 @@ pub struct SweepReport {
     /// Failed (logged); the next sweep tries them again.
     pub failed: usize,
     pub alerts_closed: usize,
+    /// How long the oldest `UNANSWERED` alert still open after the sweep has been
+    /// open, in seconds (0: none): its alarm's metric.
+    pub oldest_unanswered_secs: u64,
 }
 
 /// What the clock did with one booking.
@@ -134,7 +137,8 @@ impl Store {
                 Err(_) => report.failed += 1,
             }
         }
-        report.alerts_closed = self.close_settled_alerts(now).await?;
+        (report.alerts_closed, report.oldest_unanswered_secs) =
+            self.close_settled_alerts(now).await?;
         Ok(report)
     }
 
@@ -471,7 +475,12 @@ impl Store {
     /// Closes the open alerts whose cause is gone: an `UNANSWERED` job accepted,
     /// ended or moved to another ambulance; a `NOT_RESPONDING` ambulance whose crew
     /// tapped Available (or that was removed). `NO_AMBULANCE` waits for a person.
-    pub async fn close_settled_alerts(&self, now: OffsetDateTime) -> Result<usize, ApiError> {
+    /// Returns how many it closed and the age in seconds of the oldest
+    /// `UNANSWERED` one left open.
+    pub async fn close_settled_alerts(
+        &self,
+        now: OffsetDateTime,
+    ) -> Result<(usize, u64), ApiError> {
         let open = self.open_alerts().await?;
         // An alert whose cause cannot be read now stays open (and is logged).
         let gone: Vec<bool> = stream::iter(open.iter())
@@ -485,17 +494,18 @@ impl Store {
             .collect()
             .await;
         let mut closed = 0;
-        for alert in open
-            .iter()
-            .zip(gone)
-            .filter(|(_, gone)| *gone)
-            .map(|(a, _)| a)
-        {
-            if self.close_alert(alert.id, timestamp(now)).await? {
+        let mut oldest = 0;
+        for (alert, gone) in open.iter().zip(gone) {
+            if !gone {
+                if alert.kind == AlertKind::Unanswered {
+                    let age = (now - alert.since.get()).whole_seconds();
+                    oldest = oldest.max(u64::try_from(age).unwrap_or(0));
+                }
+            } else if self.close_alert(alert.id, timestamp(now)).await? {
                 closed += 1;
             }
         }
-        Ok(closed)
+        Ok((closed, oldest))
     }
 
     async fn cause_gone(&self, alert: &Alert) -> Result<bool, ApiError> {

@@ -75,18 +75,23 @@ pub fn hospital(id: Id) -> Key {
     Key::new(format!("HOSPITAL#{id}"), "HOSPITAL")
 }
 
+/// The sort keys of an ambulance's items (an operator's Scan filters on them).
+pub const AMBULANCE_SK: &str = "AMBULANCE";
+pub const POSITION_SK: &str = "POSITION";
+pub const FREE_POSITION_SK: &str = "FREEPOS";
+
 pub fn ambulance(id: Id) -> Key {
-    Key::new(format!("AMBULANCE#{id}"), "AMBULANCE")
+    Key::new(format!("AMBULANCE#{id}"), AMBULANCE_SK)
 }
 
 /// The last reported position of an ambulance (`store::positions`): in no index.
 pub fn position(ambulance: Id) -> Key {
-    Key::new(format!("AMBULANCE#{ambulance}"), "POSITION")
+    Key::new(format!("AMBULANCE#{ambulance}"), POSITION_SK)
 }
 
 /// The free-ambulance geo entry at its last position: exists only while AVAILABLE.
 pub fn free_position(ambulance: Id) -> Key {
-    Key::new(format!("AMBULANCE#{ambulance}"), "FREEPOS")
+    Key::new(format!("AMBULANCE#{ambulance}"), FREE_POSITION_SK)
 }
 
 pub fn ambulance_number_guard(number: &str) -> Key {
@@ -339,7 +344,7 @@ pub fn free_geo_partition_named(cell: &str, shard: u64) -> String {
 /// over the free-ambulance entries reads them as (`None` for another key).
 pub fn free_geo_search_partition(freegeopk: &str) -> Option<String> {
     let (cell, _shard) = freegeopk.strip_prefix("F2#")?.rsplit_once('#')?;
-    Some(format!("G2#{cell}"))
+    Some(crate::geo::partition_named(cell))
 }
 
 /// `availpk` of every available ambulance (the sparse `avail` index).

@@ -8,7 +8,6 @@
 //! transaction that frees or takes the ambulance, so it exists exactly while the
 //! ambulance is AVAILABLE.
 
-use aws_sdk_dynamodb::types::AttributeValue;
 use futures::future::try_join_all;
 use serde::{Deserialize, Serialize, de::IgnoredAny};
 use time::OffsetDateTime;
@@ -316,7 +315,7 @@ impl Store {
         let shard_ranges: Vec<Range> = ranges
             .iter()
             .flat_map(|r| {
-                let cell = r.partition.strip_prefix("G2#").unwrap_or(&r.partition);
+                let cell = crate::geo::partition_cell(&r.partition);
                 keys::free_geo_shards(r.lo, r.hi)
                     .into_iter()
                     .map(move |shard| Range {
@@ -557,19 +556,9 @@ impl Store {
     /// deleted, or, for the free entry of an AVAILABLE ambulance, written anew from
     /// the ambulance (in a transaction that checks it is still AVAILABLE).
     pub async fn repair_positions(&self) -> Result<Repair, ApiError> {
-        let items: Vec<super::Item> = self
-            .client()
-            .scan()
-            .table_name(self.table())
-            .filter_expression("sk IN (:pos, :free)")
-            .expression_attribute_values(":pos", AttributeValue::S("POSITION".into()))
-            .expression_attribute_values(":free", AttributeValue::S("FREEPOS".into()))
-            .into_paginator()
-            .items()
-            .send()
-            .try_collect()
-            .await
-            .map_err(super::db_error)?;
+        let items = self
+            .scan_sort_keys(&[keys::POSITION_SK, keys::FREE_POSITION_SK], None)
+            .await?;
         let mut repair = Repair {
             checked: items.len(),
             ..Repair::default()

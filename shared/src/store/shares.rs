@@ -23,7 +23,7 @@
 //! rewrite's own conditional update.
 
 use serde::{Deserialize, Serialize};
-use time::{OffsetDateTime, format_description::well_known::Rfc3339};
+use time::OffsetDateTime;
 
 use super::{
     bookings::BookingItem,
@@ -40,7 +40,7 @@ use crate::{
         },
     },
     error::ApiError,
-    types::{Id, format_rfc3339},
+    types::{Id, Timestamp, format_rfc3339},
 };
 
 /// Tracking links a booking may have made in any 24 hours (a link lives at most
@@ -74,7 +74,7 @@ struct ShareItem {
     booking_id: Id,
     /// The booking's `shareEpoch` when the link was made.
     epoch: u64,
-    created_at: String,
+    created_at: Timestamp,
     /// The table's TTL attribute: 24 h after it was made.
     ttl: i64,
 }
@@ -186,7 +186,7 @@ impl Store {
                 key: keys::share_link(&hash),
                 booking_id: id,
                 epoch: item.share_epoch,
-                created_at: format_rfc3339(now),
+                created_at: Timestamp::new(now).expect("the clock is within years 0000 to 9999"),
                 ttl: (now + SHARE_MAX_AGE).unix_timestamp(),
             };
             let booking = Write::update(
@@ -240,12 +240,7 @@ impl Store {
             .get::<ShareItem>(&keys::share_link(&hash))
             .await?
             .ok_or_else(share_not_found)?;
-        let created = OffsetDateTime::parse(&share.created_at, &Rfc3339).map_err(|_| {
-            ApiError::internal(format!(
-                "share of booking {}: bad createdAt",
-                share.booking_id
-            ))
-        })?;
+        let created = share.created_at.get();
         let now = OffsetDateTime::now_utc();
         if now >= created + SHARE_MAX_AGE {
             return Err(share_not_found());

@@ -36,6 +36,24 @@ use super::{
 };
 use crate::{error::ApiError, types::Id};
 
+/// What one conditional write outside a transaction answered: `None` when its
+/// condition failed or it raced a transaction on the item (the three write calls have
+/// error types of their own with the same two questions, hence a macro).
+macro_rules! held {
+    ($out:expr) => {
+        match $out {
+            Ok(out) => Ok(Some(out)),
+            Err(SdkError::ServiceError(e))
+                if e.err().is_conditional_check_failed_exception()
+                    || e.err().is_transaction_conflict_exception() =>
+            {
+                Ok(None)
+            }
+            Err(e) => Err(db_error(e)),
+        }
+    };
+}
+
 /// What an item of a transaction is, for telling which condition refused it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Label {
@@ -450,46 +468,22 @@ impl Store {
             .return_values(ReturnValue::AllNew)
             .send()
             .await;
-        match out {
-            Ok(out) => from_item(out.attributes.unwrap_or_default()).map(Some),
-            Err(SdkError::ServiceError(e))
-                if e.err().is_conditional_check_failed_exception()
-                    || e.err().is_transaction_conflict_exception() =>
-            {
-                Ok(None)
-            }
-            Err(e) => Err(db_error(e)),
+        match held!(out)? {
+            Some(out) => from_item(out.attributes.unwrap_or_default()).map(Some),
+            None => Ok(None),
         }
     }
 
     /// One conditional DeleteItem outside a transaction: `false` when its condition
     /// failed (nothing deleted).
     pub async fn delete_if(&self, write: Write) -> Result<bool, ApiError> {
-        match write.delete_item(self.client(), self.table())?.send().await {
-            Ok(_) => Ok(true),
-            Err(SdkError::ServiceError(e))
-                if e.err().is_conditional_check_failed_exception()
-                    || e.err().is_transaction_conflict_exception() =>
-            {
-                Ok(false)
-            }
-            Err(e) => Err(db_error(e)),
-        }
+        Ok(held!(write.delete_item(self.client(), self.table())?.send().await)?.is_some())
     }
 
     /// One conditional PutItem outside a transaction: `false` when its condition
     /// failed (nothing written).
     pub async fn put_if(&self, write: Write) -> Result<bool, ApiError> {
-        match write.put_item(self.client(), self.table())?.send().await {
-            Ok(_) => Ok(true),
-            Err(SdkError::ServiceError(e))
-                if e.err().is_conditional_check_failed_exception()
-                    || e.err().is_transaction_conflict_exception() =>
-            {
-                Ok(false)
-            }
-            Err(e) => Err(db_error(e)),
-        }
+        Ok(held!(write.put_item(self.client(), self.table())?.send().await)?.is_some())
     }
 
     /// One PutItem outside a transaction, replacing what is there.

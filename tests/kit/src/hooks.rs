@@ -18,10 +18,14 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use aws_sdk_dynamodb::{
     operation::{
         batch_get_item::{BatchGetItemInput, BatchGetItemOutput},
+        delete_item::{DeleteItemInput, DeleteItemOutput},
         get_item::{GetItemInput, GetItemOutput},
+        put_item::{PutItemInput, PutItemOutput},
         query::{QueryInput, QueryOutput},
+        transact_write_items::{TransactWriteItemsInput, TransactWriteItemsOutput},
+        update_item::{UpdateItemInput, UpdateItemOutput},
     },
-    types::ReturnConsumedCapacity,
+    types::{ConsumedCapacity, ReturnConsumedCapacity},
 };
 use shared::store::Store;
 
@@ -202,5 +206,66 @@ pub fn take_reads() -> (f64, usize, usize) {
         MILLI_RCU.swap(0, Ordering::Relaxed) as f64 / 1000.0,
         ITEMS.swap(0, Ordering::Relaxed) as usize,
         CALLS.swap(0, Ordering::Relaxed) as usize,
+    )
+}
+
+/// Write capacity units since the last [`take_writes`], in thousandths; write calls.
+static MILLI_WCU: AtomicU64 = AtomicU64::new(0);
+static WRITE_CALLS: AtomicU64 = AtomicU64::new(0);
+
+/// The benchmarks' write meter: asks every write (PutItem, UpdateItem, DeleteItem,
+/// TransactWriteItems) for the capacity it consumed, the table's and each index's
+/// (`INDEXES`), and adds it up, as DynamoDB Local reports it.
+pub fn write_capacity() -> Hooks {
+    Hooks::new("WriteCapacity")
+        .on_input(|context| {
+            let input = context.input_mut();
+            let indexes = Some(ReturnConsumedCapacity::Indexes);
+            if let Some(put) = input.downcast_mut::<PutItemInput>() {
+                put.return_consumed_capacity = indexes;
+            } else if let Some(update) = input.downcast_mut::<UpdateItemInput>() {
+                update.return_consumed_capacity = indexes;
+            } else if let Some(delete) = input.downcast_mut::<DeleteItemInput>() {
+                delete.return_consumed_capacity = indexes;
+            } else if let Some(tx) = input.downcast_mut::<TransactWriteItemsInput>() {
+                tx.return_consumed_capacity = indexes;
+            }
+            Ok(())
+        })
+        .on_done(|context| {
+            let Some(Ok(output)) = context.output_or_error() else {
+                return;
+            };
+            let total = |c: Option<&ConsumedCapacity>| c.and_then(|c| c.capacity_units());
+            let units = if let Some(put) = output.downcast_ref::<PutItemOutput>() {
+                total(put.consumed_capacity())
+            } else if let Some(update) = output.downcast_ref::<UpdateItemOutput>() {
+                total(update.consumed_capacity())
+            } else if let Some(delete) = output.downcast_ref::<DeleteItemOutput>() {
+                total(delete.consumed_capacity())
+            } else if let Some(tx) = output.downcast_ref::<TransactWriteItemsOutput>() {
+                Some(
+                    tx.consumed_capacity()
+                        .iter()
+                        .filter_map(|c| c.capacity_units())
+                        .sum(),
+                )
+            } else {
+                return;
+            };
+            WRITE_CALLS.fetch_add(1, Ordering::Relaxed);
+            MILLI_WCU.fetch_add(
+                (units.unwrap_or(0.0) * 1000.0).round() as u64,
+                Ordering::Relaxed,
+            );
+        })
+}
+
+/// Write units and write calls since the last call (of every client
+/// [`write_capacity`] is on).
+pub fn take_writes() -> (f64, usize) {
+    (
+        MILLI_WCU.swap(0, Ordering::Relaxed) as f64 / 1000.0,
+        WRITE_CALLS.swap(0, Ordering::Relaxed) as usize,
     )
 }

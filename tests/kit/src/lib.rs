@@ -172,6 +172,66 @@ pub async fn timed_get_item(store: &shared::Store) -> f64 {
     start.elapsed().as_secs_f64() * 1000.0
 }
 
+/// An UpdateItem straight to the table, past the store's rules: how a test makes an
+/// item look as an older version of the code (or a bug) left it.
+pub async fn raw_update(
+    store: &Store,
+    key: &shared::store::keys::Key,
+    expression: &str,
+    values: Vec<(&str, aws_sdk_dynamodb::types::AttributeValue)>,
+) {
+    let values: std::collections::HashMap<String, _> =
+        values.into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
+    store
+        .client()
+        .update_item()
+        .table_name(store.table())
+        .set_key(Some(key.item()))
+        .update_expression(expression)
+        .set_expression_attribute_values((!values.is_empty()).then_some(values))
+        .send()
+        .await
+        .expect("the raw update is written");
+}
+
+/// Hospital `i` of a made-up city laid out in bulk ([`bulk_load_hospitals`]).
+pub fn numbered_hospital(i: u64, (latitude, longitude): (f64, f64)) -> Hospital {
+    Hospital {
+        id: Id::try_from(i).expect("hospital numbers start at 1"),
+        name: format!("Hospital {i}"),
+        address: format!("{i} Bench Road"),
+        latitude,
+        longitude,
+        contact_info: Some("+911234567".into()),
+        distance: None,
+    }
+}
+
+/// Loads `hospitals` (ids and all) in bulk, as the benchmarks and the large-fleet tests
+/// lay out a city: `Store::bulk_load_hospitals` of each as a `NewHospital`.
+pub async fn bulk_load_hospitals(
+    store: &shared::Store,
+    hospitals: &[shared::domain::hospital::Hospital],
+) {
+    let new = hospitals
+        .iter()
+        .map(|h| {
+            let new = shared::domain::hospital::NewHospital {
+                name: h.name.clone(),
+                address: h.address.clone(),
+                location: shared::types::LatLng::new(h.latitude, h.longitude)
+                    .expect("a test hospital's coordinates are valid"),
+                contact_info: h.contact_info.clone(),
+            };
+            (h.id, new)
+        })
+        .collect();
+    store
+        .bulk_load_hospitals(new)
+        .await
+        .expect("hospitals load");
+}
+
 /// Drops a [`bench_store`]'s table (best effort: the database is in memory anyway).
 pub async fn drop_table(store: &shared::Store) {
     let _ = store
@@ -257,6 +317,17 @@ impl<'a> tracing_subscriber::fmt::MakeWriter<'a> for CapturedLogs {
     fn make_writer(&'a self) -> CapturedLogs {
         self.clone()
     }
+}
+
+/// Every log line this process writes from now on, on any thread (a handler's
+/// blocking task too), in the functions' own format. Sets the process's global
+/// subscriber: call it once, in a test that owns its process (nextest runs each
+/// test in one); panics when a global subscriber is already set.
+pub fn capture_process_logs() -> CapturedLogs {
+    let logs = CapturedLogs::default();
+    tracing::subscriber::set_global_default(shared::telemetry::subscriber(logs.clone()))
+        .expect("no global log subscriber set yet");
+    logs
 }
 
 /// A change of a valid booking request's JSON that makes one field bad.

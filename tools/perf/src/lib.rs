@@ -1,4 +1,4 @@
-//! All seven functions on this machine, for `make load` and `make bench`: a fresh
+//! Every function on this machine, for `make load` and `make bench`: a fresh
 //! seeded table for benchmarks ([`Fixture`]) and percentiles. The route groups and
 //! their routers behind one port are the system tests' ([`api_tests::FUNCTIONS`],
 //! [`api_tests::system`]): one list of groups for the tests, the benchmarks and the

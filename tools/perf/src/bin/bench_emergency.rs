@@ -35,7 +35,7 @@ use shared::{
         ambulance::{AmbulanceStatus, AmbulanceType, NewAmbulance},
         booking::{BookingStatus, Goal, Mover},
         emergency::EmergencyRequest,
-        hospital::{Hospital, NewHospital},
+        hospital::Hospital,
     },
     store::{key, limits::EMERGENCIES_PER_USER},
     types::{Id, LatLng},
@@ -88,32 +88,9 @@ fn sorted(mut v: Vec<f64>) -> Vec<f64> {
 async fn load(store: &Store, ambulances: usize) -> Vec<Id> {
     let mut rng = StdRng::seed_from_u64(ambulances as u64);
     let hospitals: Vec<Hospital> = (1..=(ambulances / 10).max(1) as u64)
-        .map(|i| {
-            let (lat, lng) = point(&mut rng);
-            Hospital {
-                id: Id::try_from(i).unwrap(),
-                name: format!("Hospital {i}"),
-                address: format!("{i} Bench Road"),
-                latitude: lat,
-                longitude: lng,
-                contact_info: Some("+911234567".into()),
-                distance: None,
-            }
-        })
+        .map(|i| testkit::numbered_hospital(i, point(&mut rng)))
         .collect();
-    let new_hospitals = hospitals
-        .iter()
-        .map(|h| {
-            let new = NewHospital {
-                name: h.name.clone(),
-                address: h.address.clone(),
-                location: LatLng::new(h.latitude, h.longitude).unwrap(),
-                contact_info: h.contact_info.clone(),
-            };
-            (h.id, new)
-        })
-        .collect();
-    store.bulk_load_hospitals(new_hospitals).await.unwrap();
+    testkit::bulk_load_hospitals(store, &hospitals).await;
     let mut fleet = vec![];
     for i in 0..ambulances {
         let hospital = hospitals[i / 10 % hospitals.len()].clone();

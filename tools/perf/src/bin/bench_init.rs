@@ -413,7 +413,7 @@ async fn main() {
     // AWS events, each invocation a long job of its own): init only.
     let groups = api_tests::FUNCTIONS
         .iter()
-        .map(|(group, _)| (*group, true))
+        .map(|(group, ..)| (*group, true))
         .chain(api_tests::BACKGROUND.iter().map(|group| (*group, false)));
     for (group, invoked) in groups {
         let binary = dir.join(group);

@@ -28,10 +28,10 @@ use shared::{
     domain::{
         ambulance::{AmbulanceStatus, AmbulanceType, NewAmbulance},
         dispatch::Bbox,
-        hospital::{Hospital, NewHospital},
+        hospital::Hospital,
     },
     store::bulk::BulkAmbulance,
-    types::{Id, LatLng},
+    types::Id,
 };
 
 const BOX: (f64, f64, f64, f64) = (22.0, 31.0, 70.0, 80.0); // lat min/max, lng min/max
@@ -80,32 +80,9 @@ fn place(rng: &mut StdRng) -> (f64, f64) {
 async fn load(store: &Store, ambulances: usize) {
     let mut rng = StdRng::seed_from_u64(ambulances as u64);
     let hospitals: Vec<Hospital> = (1..=(ambulances / 10).max(1) as u64)
-        .map(|i| {
-            let (lat, lng) = place(&mut rng);
-            Hospital {
-                id: Id::try_from(i).unwrap(),
-                name: format!("Hospital {i}"),
-                address: format!("{i} Bench Road"),
-                latitude: lat,
-                longitude: lng,
-                contact_info: None,
-                distance: None,
-            }
-        })
+        .map(|i| testkit::numbered_hospital(i, place(&mut rng)))
         .collect();
-    let new_hospitals = hospitals
-        .iter()
-        .map(|h| {
-            let new = NewHospital {
-                name: h.name.clone(),
-                address: h.address.clone(),
-                location: LatLng::new(h.latitude, h.longitude).unwrap(),
-                contact_info: None,
-            };
-            (h.id, new)
-        })
-        .collect();
-    store.bulk_load_hospitals(new_hospitals).await.unwrap();
+    testkit::bulk_load_hospitals(store, &hospitals).await;
     let fleet = (0..ambulances)
         .map(|i| {
             let hospital = hospitals[i / 10 % hospitals.len()].clone();

@@ -32,6 +32,7 @@ use http_body_util::BodyExt;
 use perf_tools::{BENCH_PASSWORD, CREW_PLACE, Fixture, bench_config, ms_since, percentile};
 use serde_json::{Value, json};
 use shared::{AppState, domain::user::Role};
+use testkit::hooks;
 use tower::ServiceExt;
 
 /// DynamoDB operations started (retries not counted twice).
@@ -65,6 +66,9 @@ struct Answer {
     body: Value,
     ms: f64,
     calls: u64,
+    /// Read and write capacity units the request consumed (DynamoDB Local's figures).
+    rcu: f64,
+    wcu: f64,
 }
 
 impl Api {
@@ -95,6 +99,7 @@ impl Api {
         .expect("request");
         let router = self.router.clone();
         let calls = CALLS.load(Ordering::Relaxed);
+        let _ = (hooks::take_reads(), hooks::take_writes());
         let start = Instant::now();
         let response = router.oneshot(req).await.expect("infallible");
         let status = response.status();
@@ -105,6 +110,7 @@ impl Api {
             .expect("body")
             .to_bytes();
         let ms = ms_since(start);
+        let ((rcu, _, _), (wcu, _)) = (hooks::take_reads(), hooks::take_writes());
         Answer {
             status,
             // No body: null; not JSON: the text, to show in a failure.
@@ -116,6 +122,8 @@ impl Api {
             },
             ms,
             calls: CALLS.load(Ordering::Relaxed) - calls,
+            rcu,
+            wcu,
         }
     }
 }
@@ -124,6 +132,8 @@ impl Api {
 struct Samples {
     ms: Vec<f64>,
     calls: Vec<u64>,
+    rcu: Vec<f64>,
+    wcu: Vec<f64>,
 }
 
 struct Bench {
@@ -224,6 +234,8 @@ impl Bench {
             let s = self.samples.entry(label).or_default();
             s.ms.push(answer.ms);
             s.calls.push(answer.calls);
+            s.rcu.push(answer.rcu);
+            s.wcu.push(answer.wcu);
         }
         answer.body
     }
@@ -269,7 +281,13 @@ async fn main() {
     assert!(iterations > 0, "{usage}: at least one iteration");
     let plain = shared::store::connect(&bench_config("unused")).await;
     let counted = aws_sdk_dynamodb::Client::from_conf(
-        plain.config().to_builder().interceptor(CountCalls).build(),
+        plain
+            .config()
+            .to_builder()
+            .interceptor(CountCalls)
+            .interceptor(hooks::read_capacity())
+            .interceptor(hooks::write_capacity())
+            .build(),
     );
     let fixture = Fixture::create("bench-warm", Some(counted)).await;
     let store = &fixture.state.store;
@@ -685,8 +703,16 @@ async fn main() {
         tx_p95 / get_p95
     );
     println!(
-        "  {:<38} {:>8} {:>8} {:>11} {:>11} {:>11} {:>9}  goal: p95 <= 3x GetItem p95",
-        "route", "p50 ms", "p95 ms", "p50/GetItem", "p95/GetItem", "p95/TxWrite", "DB calls"
+        "  {:<38} {:>8} {:>8} {:>11} {:>11} {:>11} {:>9} {:>7} {:>7}  goal: p95 <= 3x GetItem p95",
+        "route",
+        "p50 ms",
+        "p95 ms",
+        "p50/GetItem",
+        "p95/GetItem",
+        "p95/TxWrite",
+        "DB calls",
+        "RCU",
+        "WCU"
     );
     let mut met = 0;
     for label in &bench.routes {
@@ -706,8 +732,10 @@ async fn main() {
         let ok = ratio <= 3.0;
         met += usize::from(ok);
         let p50 = percentile(&s.ms, 0.5);
+        // Mean units a request (DynamoDB Local's ConsumedCapacity).
+        let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len().max(1) as f64;
         println!(
-            "  {:<38} {:>8.2} {:>8.2} {:>10.1}x {:>10.1}x {:>10.1}x {:>9}  {}",
+            "  {:<38} {:>8.2} {:>8.2} {:>10.1}x {:>10.1}x {:>10.1}x {:>9} {:>7.2} {:>7.2}  {}",
             label,
             p50,
             p95,
@@ -715,6 +743,8 @@ async fn main() {
             ratio,
             p95 / tx_p95,
             calls,
+            mean(&s.rcu),
+            mean(&s.wcu),
             if ok { "met" } else { "not met" }
         );
     }

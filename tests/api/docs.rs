@@ -1,0 +1,108 @@
+//! What the docs name must exist: a file a newcomer is sent to, a test a guarantee
+//! cites. A rename or a move that forgets the docs fails here, naming the doc.
+
+use std::{
+    fs,
+    path::{Path, PathBuf},
+};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// Every file of the repository (as paths from its root), without what is built,
+/// installed or generated.
+fn files() -> Vec<String> {
+    fn walk(dir: &Path, from: &Path, out: &mut Vec<String>) {
+        for entry in fs::read_dir(dir).into_iter().flatten().flatten() {
+            let path = entry.path();
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            if path.is_dir() {
+                if !matches!(
+                    name.as_ref(),
+                    "target" | "node_modules" | ".tools" | ".data" | ".git" | "dist"
+                ) {
+                    walk(&path, from, out);
+                }
+            } else if let Ok(rel) = path.strip_prefix(from) {
+                out.push(rel.to_string_lossy().into_owned());
+            }
+        }
+    }
+    let mut out = vec![];
+    let root = root();
+    walk(&root, &root, &mut out);
+    out
+}
+
+/// Files the build makes, which docs name on purpose.
+const GENERATED: [&str; 2] = ["frontend/src/lib/api-schema.ts", "dist/.vite/manifest.json"];
+
+/// A doc names a file as `` `dir/name.ext` ``, from the root or from a folder a
+/// reader knows from the context (`store/bulk.rs`, `lib/api.ts`): some file of the
+/// repository must end with it.
+#[test]
+fn every_file_the_docs_name_exists() {
+    let files = files();
+    let cited = regex_lite::Regex::new(
+        r"`([A-Za-z0-9_./-]+/[A-Za-z0-9_.-]+\.(?:rs|ts|tsx|md|yaml|toml|sh|py|mjs|json))`",
+    )
+    .unwrap();
+    let docs: Vec<&String> = files
+        .iter()
+        .filter(|f| {
+            (f.starts_with("docs/") && !f.starts_with("docs/decisions/") && f.ends_with(".md"))
+                || *f == "README.md"
+                || *f == "frontend/README.md"
+        })
+        .collect();
+    assert!(docs.len() >= 7, "the docs were found: {docs:?}");
+    let mut missing = vec![];
+    for doc in docs {
+        let text = fs::read_to_string(root().join(doc)).unwrap();
+        for name in cited.captures_iter(&text).map(|c| c[1].to_owned()) {
+            let found = GENERATED.contains(&name.as_str())
+                || files
+                    .iter()
+                    .any(|f| *f == name || f.ends_with(&format!("/{name}")));
+            if !found {
+                missing.push(format!("{doc}: `{name}`"));
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "named but absent:\n{}",
+        missing.join("\n")
+    );
+}
+
+/// docs/reliability.md backs each guarantee with a test by name
+/// (`api::limits::one_account_holds_at_most_three_open_bookings`): a test of that
+/// name must exist (a name of three words or more; shorter ones are not tests).
+#[test]
+fn every_test_reliability_cites_exists() {
+    let rust: String = files()
+        .iter()
+        .filter(|f| f.ends_with(".rs"))
+        .map(|f| fs::read_to_string(root().join(f)).unwrap_or_default())
+        .collect();
+    let doc = fs::read_to_string(root().join("docs/reliability.md")).unwrap();
+    let cited = regex_lite::Regex::new(r"`([a-z][a-z0-9_]*(?:::[a-z0-9_]+)*)`").unwrap();
+    let mut checked = 0;
+    let mut missing = vec![];
+    for path in cited.captures_iter(&doc).map(|c| c[1].to_owned()) {
+        let name = path.rsplit("::").next().unwrap_or_default();
+        if name.matches('_').count() < 3 {
+            continue;
+        }
+        checked += 1;
+        // A prefix is how the doc names a family (`all_sixteen_status_moves…`).
+        if !rust.contains(&format!("fn {name}")) {
+            missing.push(path);
+        }
+    }
+    assert!(checked >= 20, "the cited tests were found ({checked})");
+    assert!(missing.is_empty(), "cited but absent: {missing:?}");
+}
