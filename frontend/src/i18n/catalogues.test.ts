@@ -4,6 +4,15 @@ import { describe, expect, it } from 'vitest'
 import { en } from './en'
 import { hi } from './hi'
 import { pa } from './pa'
+import type { components } from '@/lib/api-schema'
+
+// Every error code of the contract (tsc fails here when docs/openapi.yaml adds one).
+const ERROR_CODES: Record<components['schemas']['ErrorCode'], true> = {
+  invalid: true, unauthorized: true, badCredentials: true, forbidden: true, notFound: true, conflict: true,
+  usernameTaken: true, emailTaken: true, ambulanceTaken: true, noAmbulanceNear: true, openEmergency: true,
+  methodNotAllowed: true, tooLarge: true, unsupportedMediaType: true, unprocessable: true, rateLimited: true,
+  unavailable: true, internal: true,
+}
 
 // Distinct small numbers: they read the same in every language's digits and never group ("1,234").
 const ARGS = [37, 41, 43]
@@ -48,6 +57,16 @@ describe('the catalogues', () => {
     ['pa', pa],
   ])('%s has every key of English, none empty, every placeholder kept', (_name, catalogue) => {
     expect(catalogueProblems(en, catalogue)).toEqual([])
+  })
+
+  it.each([
+    ['en', en],
+    ['hi', hi],
+    ['pa', pa],
+  ])('%s words every error code of the contract', (_name, catalogue) => {
+    const errors = catalogue.errors as unknown as Record<string, unknown>
+    const missing = Object.keys(ERROR_CODES).filter((code) => !['string', 'function'].includes(typeof errors[code]))
+    expect(missing).toEqual([])
   })
 
   it('are written in their own script where it matters most', () => {

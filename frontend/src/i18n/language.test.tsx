@@ -105,6 +105,7 @@ describe('server errors', () => {
     expect(messageOf(error(409, { message: 'Ambulance is not available', code: 'ambulanceTaken' }), 'x')).toBe(hi.errors.ambulanceTaken)
     expect(messageOf(error(400, { message: 'age must be 0-150', code: 'invalid', field: 'age' }), 'x')).toBe('उम्र जाँचें।')
     expect(messageOf(error(400, { message: 'bad thing', code: 'invalid', field: 'somethingNew' }), 'x')).toBe(hi.errors.invalidNoField)
+    expect(messageOf(error(400, { message: 'patient.gender: unknown variant', code: 'invalid', field: 'patient.gender' }), 'x')).toBe('लिंग जाँचें।')
     setStrings(pa)
     expect(messageOf(error(409, { message: 'Username already exists', code: 'usernameTaken' }), 'x')).toBe(pa.errors.usernameTaken)
   })

@@ -198,7 +198,9 @@ export function translatedMessage(error: ApiError): string | undefined {
   if (S.locale === 'en' || !error.code) return undefined
   const E = S.errors
   if (error.code === 'invalid') {
-    const label = error.field ? (E.fields as Record<string, string>)[error.field] : undefined
+    // `field` is the API's path ("patient.age"): its own label, else its last part's.
+    const fields = E.fields as Record<string, string>
+    const label = error.field ? (fields[error.field] ?? fields[error.field.split('.').pop()!]) : undefined
     return label ? E.invalid(label) : E.invalidNoField
   }
   const text = (E as unknown as Record<string, unknown>)[error.code]
