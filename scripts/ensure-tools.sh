@@ -40,14 +40,17 @@ frontend() {
 }
 
 chromium() {
-  [ -x /usr/bin/chromium ] && return
-  log "installing Debian's Chromium for the browser tests"
+  # fonts-noto-core renders Hindi (Devanagari) and Punjabi (Gurmukhi): without it the
+  # screenshots and axe's contrast checks see boxes (issue 28).
+  [ -x /usr/bin/chromium ] && fc-list :lang=pa 2>/dev/null | grep -q . && return
+  log "installing Debian's Chromium and Noto fonts for the browser tests"
   if [ "$(id -u)" = 0 ]; then
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-core >/dev/null
   else
-    sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+    sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-core >/dev/null
   fi
   [ -x /usr/bin/chromium ] || die "chromium did not install"
+  fc-list :lang=pa | grep -q . || die "no font for Gurmukhi: fonts-noto-core did not install"
 }
 
 # The aarch64 standard library, for `cargo lambda build --arm64` (make lambda-build, sam build).

@@ -560,7 +560,7 @@ test('keyboard only: sign in and book an ambulance without the mouse', async ({ 
   await expect(page.getByLabel('Patient Name')).toBeFocused()
   await page.keyboard.type(patient)
   await page.keyboard.press('Tab')
-  await expect(page.getByLabel('Age')).toBeFocused()
+  await expect(page.getByLabel('Age', { exact: true })).toBeFocused()
   await page.keyboard.type('63')
   await page.keyboard.press('Tab')
   await expect(page.getByLabel('Gender')).toBeFocused()

@@ -118,7 +118,7 @@ export async function fillPatient(
   patient: { name: string; age: string; gender: 'Male' | 'Female' | 'Other'; condition: string },
 ) {
   await scope.getByLabel('Patient Name').fill(patient.name)
-  await scope.getByLabel('Age').fill(patient.age)
+  await scope.getByLabel('Age', { exact: true }).fill(patient.age)
   await scope.getByLabel('Gender').selectOption(patient.gender)
   await scope.getByLabel('Medical Condition').fill(patient.condition)
 }

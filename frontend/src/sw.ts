@@ -8,6 +8,15 @@ import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from
 import { NavigationRoute, registerRoute } from 'workbox-routing'
 import { notificationFor, parsePayload, pickWindow } from '@/lib/push/notification'
 import { RENEWED_MESSAGE, PUSHED_MESSAGE } from '@/lib/push/messages'
+import { setStrings } from '@/strings'
+import { en } from '@/i18n/en'
+import { hi } from '@/i18n/hi'
+import { pa } from '@/i18n/pa'
+import { storedForServiceWorker } from '@/i18n/languages'
+
+// The worker cannot import() on demand, so it holds every catalogue; each push is worded
+// in the language the app last chose (kept in the Cache API by src/i18n/language.ts).
+const catalogues = { en, hi, pa }
 
 // The app's TypeScript project has the DOM's types, not the worker's (the two libraries
 // clash), so the few worker types used here are named here.
@@ -72,10 +81,13 @@ sw.addEventListener('push', (event) => {
   }
   const payload = parsePayload(data)
   if (!payload) return
-  const note = notificationFor(payload)
-  const work = note.show
-    ? sw.registration.showNotification(note.title, note.options)
-    : sw.registration.getNotifications({ tag: note.close }).then((shown) => shown.forEach((n) => n.close()))
+  const work = storedForServiceWorker().then((language) => {
+    setStrings(catalogues[language])
+    const note = notificationFor(payload)
+    return note.show
+      ? sw.registration.showNotification(note.title, note.options)
+      : sw.registration.getNotifications({ tag: note.close }).then((shown) => shown.forEach((n) => n.close()))
+  })
   event.waitUntil(Promise.all([work, tellWindows({ type: PUSHED_MESSAGE, kind: payload.kind })]))
 })
 

@@ -18,7 +18,7 @@ export function Layout() {
   return (
     <div className="flex min-h-screen flex-col">
       <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2">
-        Skip to content
+        {S.layout.skip}
       </a>
       <TopBar />
       <OfflineBanner />
@@ -27,21 +27,21 @@ export function Layout() {
       </main>
       <footer className="border-t border-slate-200 bg-white">
         <div className="mx-auto flex max-w-6xl flex-col gap-4 px-4 py-6 text-sm text-slate-600 md:flex-row md:items-center md:justify-between">
-          <p>© {new Date().getFullYear()} AmbuCare · {S.inAnEmergency}</p>
-          <nav aria-label="Footer" className="flex flex-wrap gap-4">
+          <p>{S.layout.copyright(new Date().getFullYear())} · {S.inAnEmergency}</p>
+          <nav aria-label={S.layout.footer} className="flex flex-wrap gap-4">
             {crew ? (
               // The users' screens send crew back to /crew: only theirs here.
               <>
-                <Link to="/crew" className="inline-flex min-h-12 items-center hover:text-brand-700">Crew</Link>
-                <Link to="/profile" className="inline-flex min-h-12 items-center hover:text-brand-700">Profile</Link>
+                <Link to="/crew" className="inline-flex min-h-12 items-center hover:text-brand-700">{S.nav.crew}</Link>
+                <Link to="/profile" className="inline-flex min-h-12 items-center hover:text-brand-700">{S.nav.profile}</Link>
               </>
             ) : (
               <>
-                <Link to="/about" className="hover:text-brand-700">About</Link>
-                <Link to="/booking" className="hover:text-brand-700">Book Ambulance</Link>
-                <Link to="/hospitals/nearest" className="hover:text-brand-700">Nearest Hospitals</Link>
-                <Link to="/history" className="hover:text-brand-700">History</Link>
-                <Link to="/profile" className="hover:text-brand-700">Profile</Link>
+                <Link to="/about" className="hover:text-brand-700">{S.nav.about}</Link>
+                <Link to="/booking" className="hover:text-brand-700">{S.nav.book}</Link>
+                <Link to="/hospitals/nearest" className="hover:text-brand-700">{S.layout.nearestHospitals}</Link>
+                <Link to="/history" className="hover:text-brand-700">{S.nav.history}</Link>
+                <Link to="/profile" className="hover:text-brand-700">{S.nav.profile}</Link>
               </>
             )}
           </nav>

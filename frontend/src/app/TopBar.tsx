@@ -5,6 +5,7 @@ import { isAdmin, isCrew, useSession } from '@/lib/session'
 import { S } from '@/strings'
 import { CallEmergency } from '@/components/CallEmergency'
 import { Icon } from '@/components/Icon'
+import { LanguagePicker } from '@/components/LanguagePicker'
 import { SendAmbulanceLink } from '@/features/emergency'
 
 const linkClass = ({ isActive }: { isActive: boolean }) =>
@@ -23,7 +24,7 @@ export function TopBar() {
   // Crew see only their screen, their profile, logout and the emergency call, all big.
   const crew = isCrew(user)
   const touch = crew ? 'min-h-12 min-w-12' : ''
-  const displayName = user?.username || user?.email || 'User'
+  const displayName = user?.username || user?.email || S.nav.user
 
   const logout = () => {
     signOut()
@@ -32,39 +33,39 @@ export function TopBar() {
 
   const links = crew ? (
     <NavLink to="/crew" className={(state) => `${linkClass(state)} inline-flex min-h-12 items-center`}>
-      Crew
+      {S.nav.crew}
     </NavLink>
   ) : (
     <>
       <NavLink to="/about" className={linkClass}>
-        About
+        {S.nav.about}
       </NavLink>
       {user && !admin && (
         <>
           <NavLink to="/history" className={linkClass}>
-            History
+            {S.nav.history}
           </NavLink>
           {/* /booking is the same form, and a hospital's ambulances belong to Hospitals. */}
           <NavLink to="/book-ambulance" className={({ isActive }) => linkClass({ isActive: isActive || location.pathname === '/booking' })}>
-            Book Ambulance
+            {S.nav.book}
           </NavLink>
           <NavLink to="/hospitals/nearest" className={({ isActive }) => linkClass({ isActive: isActive || location.pathname.startsWith('/hospitals/') })}>
-            Hospitals
+            {S.nav.hospitals}
           </NavLink>
         </>
       )}
       {admin && (
         <NavLink to="/admin" className={linkClass}>
-          Admin
+          {S.nav.admin}
         </NavLink>
       )}
       {!user && (
         <>
           <NavLink to="/login" className={linkClass}>
-            Login
+            {S.nav.login}
           </NavLink>
           <NavLink to="/register" className={linkClass}>
-            Register
+            {S.nav.register}
           </NavLink>
         </>
       )}
@@ -76,22 +77,23 @@ export function TopBar() {
       {/* A 360 px phone fits the logo, the call button, "Send" and the menu: tighter below sm, the name read only below 380 px. */}
       <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-2 px-4 sm:gap-3">
         <Link to={crew ? '/crew' : '/'} className="flex items-center gap-2 text-lg font-bold text-brand-700">
-          <Icon name="ambulance" className="h-7 w-7" /> <span className="max-[379px]:sr-only">AmbuCare</span>
+          <Icon name="ambulance" className="h-7 w-7" /> <span className="max-[379px]:sr-only">{S.appName}</span>
         </Link>
-        <nav aria-label="Main" className="hidden items-center gap-1 md:flex">
+        <nav aria-label={S.nav.main} className="hidden items-center gap-1 md:flex">
           {links}
         </nav>
         <div className="flex items-center gap-1.5 sm:gap-2">
+          <LanguagePicker className="max-md:hidden" />
           <CallEmergency className={`btn bg-brand-600 text-white shadow hover:bg-brand-700 max-sm:px-3 ${touch}`} iconClass="h-4 w-4">
             {/* Narrow screens show only the number; the name stays "Emergency 911". */}
-            <span className="sr-only sm:not-sr-only">Emergency</span> {S.emergencyNumber}
+            <span className="sr-only sm:not-sr-only">{S.nav.emergency}</span> {S.emergencyNumber}
           </CallEmergency>
           {user && !admin && !crew && <SendAmbulanceLink compact />}
           {user && <UserMenu key={location.pathname} displayName={displayName} onLogout={logout} touch={touch} />}
           <button
             type="button"
             className={`btn-ghost md:hidden max-sm:px-2.5 ${touch}`}
-            aria-label={mobileOpen ? 'Close menu' : 'Open menu'}
+            aria-label={mobileOpen ? S.nav.closeMenu : S.nav.openMenu}
             aria-expanded={mobileOpen}
             aria-controls="mobile-menu"
             onClick={() => setMobileOpen(!mobileOpen)}
@@ -103,20 +105,21 @@ export function TopBar() {
       {mobileOpen && (
         <nav
           id="mobile-menu"
-          aria-label="Mobile"
+          aria-label={S.nav.mobile}
           className="flex flex-col gap-1 border-t border-slate-200 px-4 py-3 md:hidden"
           // A link to the page already shown changes nothing, so close on any link.
           onClick={(e) => (e.target as HTMLElement).closest('a') && setMobileOpen(false)}
         >
           {links}
+          <LanguagePicker className="px-3 py-2" showLabel />
           {user && (
             <>
-              <p className="px-3 pt-2 text-xs uppercase tracking-wide text-slate-500">Signed in as {displayName}</p>
+              <p className="px-3 pt-2 text-xs uppercase tracking-wide text-slate-500">{S.nav.signedInAs(displayName)}</p>
               <NavLink to="/profile" className={(state) => `${linkClass(state)} ${touch}`}>
-                Profile
+                {S.nav.profile}
               </NavLink>
               <button type="button" onClick={logout} className={`rounded-md px-3 py-2 text-left text-sm font-medium text-slate-700 hover:bg-slate-100 ${touch}`}>
-                Logout
+                {S.nav.logout}
               </button>
             </>
           )}
@@ -192,7 +195,7 @@ function UserMenu({ displayName, onLogout, touch }: { displayName: string; onLog
         {/* Named by what it shows (WCAG 2.5.3: a spoken "click demo" works). */}
         <span className="max-w-40 truncate">
           {displayName}
-          <span className="sr-only">, account menu</span>
+          <span className="sr-only">{S.nav.accountMenu}</span>
         </span>
       </button>
       {open && (
@@ -200,12 +203,12 @@ function UserMenu({ displayName, onLogout, touch }: { displayName: string; onLog
           id="user-menu"
           ref={menuRef}
           role="menu"
-          aria-label="Account"
+          aria-label={S.nav.account}
           onKeyDown={onMenuKey}
           className="absolute right-0 mt-2 w-44 rounded-lg border border-slate-200 bg-white py-1 shadow-lg"
         >
           <Link role="menuitem" tabIndex={-1} to="/profile" onClick={() => setOpen(false)} className={`block px-4 py-2 text-sm hover:bg-slate-100 focus:bg-slate-100 ${touch}`}>
-            Profile
+            {S.nav.profile}
           </Link>
           <button
             role="menuitem"
@@ -214,7 +217,7 @@ function UserMenu({ displayName, onLogout, touch }: { displayName: string; onLog
             onClick={onLogout}
             className={`block w-full px-4 py-2 text-left text-sm hover:bg-slate-100 focus:bg-slate-100 ${touch}`}
           >
-            Logout
+            {S.nav.logout}
           </button>
         </div>
       )}

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react'
 import { Dialog } from './Dialog'
+import { S } from '@/strings'
 
 /** The spec's removal dialog: 'Confirm Removal', 'This action cannot be undone.' */
 export function ConfirmRemoval({
@@ -16,15 +17,15 @@ export function ConfirmRemoval({
   onCancel: () => void
 }) {
   return (
-    <Dialog title="Confirm Removal" onClose={onCancel}>
-      <p className="mb-2 font-medium text-red-700">This action cannot be undone.</p>
+    <Dialog title={S.common.confirmRemoval} onClose={onCancel}>
+      <p className="mb-2 font-medium text-red-700">{S.common.cannotUndo}</p>
       <p className="mb-6 text-slate-700">{question}</p>
       <div className="flex justify-end gap-3">
         <button type="button" className="btn-secondary" onClick={onCancel}>
-          Cancel
+          {S.common.cancel}
         </button>
         <button type="button" className="btn-primary" disabled={busy} onClick={onConfirm}>
-          {busy ? 'Removing...' : confirmLabel}
+          {busy ? S.common.removing : confirmLabel}
         </button>
       </div>
     </Dialog>
@@ -37,7 +38,7 @@ export function ConfirmAction({
   children,
   confirmLabel,
   busyLabel,
-  cancelLabel = 'Cancel',
+  cancelLabel = S.common.cancel,
   busy,
   onConfirm,
   onCancel,

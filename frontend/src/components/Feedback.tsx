@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react'
 import { ApiError, messageOf } from '@/lib/api'
+import { S } from '@/strings'
 
 type Tone = 'error' | 'success' | 'info' | 'warning'
 
@@ -21,7 +22,7 @@ export function Alert({ tone, children }: { tone: Tone; children: ReactNode }) {
   )
 }
 
-export function Spinner({ label = 'Loading...' }: { label?: string }) {
+export function Spinner({ label = S.common.loading }: { label?: string }) {
   return (
     <div role="status" className="flex items-center justify-center gap-3 py-12 text-slate-500">
       <span className="h-6 w-6 animate-spin rounded-full border-2 border-slate-300 border-t-brand-600" />
@@ -41,7 +42,7 @@ export function ErrorState({ message, error, onRetry }: { message: string; error
       </p>
       {onRetry && (
         <button type="button" className="btn-secondary" onClick={onRetry}>
-          Try again
+          {S.emergency.tryAgain}
         </button>
       )}
     </div>

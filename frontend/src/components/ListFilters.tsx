@@ -1,4 +1,5 @@
 import { ALL, type PagedFilter } from '@/lib/usePagedFilter'
+import { S as strings } from '@/strings'
 
 /**
  * The search box (and the status filter) above a list, driven by usePagedFilter. Both
@@ -26,14 +27,14 @@ export function ListFilters<S extends string>({
       />
       {status && (
         <>
-          <label htmlFor={status.id} className="sr-only">Filter by status</label>
+          <label htmlFor={status.id} className="sr-only">{strings.common.filterByStatus}</label>
           <select
             id={status.id}
             className="input max-w-[12rem]"
             value={list.status}
             onChange={(e) => list.setStatus(e.target.value as S | typeof ALL)}
           >
-            <option value={ALL}>All Status</option>
+            <option value={ALL}>{strings.common.allStatus}</option>
             {status.options.map((o) => (
               <option key={o.value} value={o.value}>{o.label}</option>
             ))}

@@ -1,3 +1,5 @@
+import { S } from '@/strings'
+
 /** Pages 1..n around the current one: at most 5 buttons, sliding with the page. */
 export function pageWindow(current: number, total: number, width = 5): number[] {
   if (total <= 0) return []
@@ -20,16 +22,16 @@ export function Pagination({
 }) {
   if (totalPages <= 1) return null
   return (
-    <nav aria-label="Pagination" className="flex flex-wrap items-center justify-center gap-2 py-4">
+    <nav aria-label={S.common.pagination} className="flex flex-wrap items-center justify-center gap-2 py-4">
       <button type="button" className="btn-secondary" disabled={page <= 1} onClick={() => onPage(page - 1)}>
-        Previous
+        {S.common.previous}
       </button>
       {pageWindow(page, totalPages).map((p) => (
         <button
           key={p}
           type="button"
           aria-current={p === page ? 'page' : undefined}
-          aria-label={`Page ${p}`}
+          aria-label={S.common.page(p)}
           className={p === page ? 'btn bg-blue-600 text-white' : 'btn-secondary'}
           onClick={() => onPage(p)}
         >
@@ -42,7 +44,7 @@ export function Pagination({
         disabled={page >= totalPages}
         onClick={() => onPage(page + 1)}
       >
-        Next
+        {S.common.next}
       </button>
     </nav>
   )

@@ -63,7 +63,7 @@ export function PushStep({
             push.turnOn()
           }}
         >
-          {working ? S.push.turningOn : view === 'failed' ? 'Try again' : askLabel}
+          {working ? S.push.turningOn : view === 'failed' ? S.emergency.tryAgain : askLabel}
         </button>
         {view === 'ask' && (
           <button type="button" className="btn-touch border border-slate-300 bg-white text-slate-800 hover:bg-slate-100" onClick={push.notNow}>

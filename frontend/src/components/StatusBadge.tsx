@@ -1,4 +1,5 @@
 import { ambulanceStatusLabel } from '@/lib/format'
+import { S } from '@/strings'
 
 const styles: Record<string, string> = {
   AVAILABLE: 'bg-green-100 text-green-800',
@@ -10,12 +11,16 @@ const styles: Record<string, string> = {
   CANCELLED: 'bg-red-100 text-red-800',
 }
 
+/** A booking's status: the code itself in English (as the spec shows it), the word in hi and pa. */
+const bookingStatusText = (status: string) =>
+  S.locale === 'en' ? status : ((S.bookingStatus as Record<string, string>)[status] ?? status)
+
 /** A coloured status pill; unknown values look like PENDING (spec 4). */
 export function StatusBadge({ status }: { status: string }) {
   const style = styles[status] ?? styles.PENDING
   return (
     <span className={`inline-flex rounded-full px-2.5 py-0.5 text-xs font-semibold ${style}`}>
-      {ambulanceStatusLabel[status] ?? status}
+      {ambulanceStatusLabel[status] ?? bookingStatusText(status)}
     </span>
   )
 }

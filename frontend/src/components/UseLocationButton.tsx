@@ -1,6 +1,7 @@
 import { useState } from 'react'
 import { currentPosition, type Coords } from '@/lib/geolocation'
 import { Icon } from './Icon'
+import { S } from '@/strings'
 
 /** 'Use my current location': fills coordinates from the browser, or says why not. */
 export function UseLocationButton({ onLocated }: { onLocated: (c: Coords) => void }) {
@@ -24,7 +25,7 @@ export function UseLocationButton({ onLocated }: { onLocated: (c: Coords) => voi
           }
         }}
       >
-        <Icon name="pin" className="h-4 w-4" /> {busy ? 'Locating...' : 'Use my current location'}
+        <Icon name="pin" className="h-4 w-4" /> {busy ? S.location.locating : S.location.use}
       </button>
       {error && (
         <p role="alert" className="mt-2 text-sm text-red-700">

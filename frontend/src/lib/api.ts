@@ -27,6 +27,12 @@ export class ApiError extends Error {
     this.retryAfter = retryAfter
     this.body = body
   }
+
+  /** The body's stable `code` ("invalid", "ambulanceTaken"...), when the server sent one. */
+  get code(): string | undefined {
+    const code = (this.body as { code?: unknown } | undefined)?.code
+    return typeof code === 'string' ? code : undefined
+  }
 }
 
 /**
@@ -178,7 +184,25 @@ export function signOut() {
 export function messageOf(error: unknown, fallback: string): string {
   if (error instanceof ApiError && error.status === 429) return S.tooManyRequests(formatWait(error.retryAfter))
   if (error instanceof ApiError && error.kind === 'http' && error.status < 500 && error.message) {
-    return error.message
+    return translatedMessage(error) ?? error.message
   }
   return fallback
+}
+
+/**
+ * The server's English message said in the chosen language, from its `code` (and `field`
+ * for `invalid`); undefined in English (the server's own words are shown) or for a code
+ * we do not know (then the server's English is the fallback).
+ */
+export function translatedMessage(error: ApiError): string | undefined {
+  if (S.locale === 'en' || !error.code) return undefined
+  const E = S.errors
+  if (error.code === 'invalid') {
+    // `field` is the API's path ("patient.age"): its own label, else its last part's.
+    const fields = E.fields as Record<string, string>
+    const label = error.field ? (fields[error.field] ?? fields[error.field.split('.').pop()!]) : undefined
+    return label ? E.invalid(label) : E.invalidNoField
+  }
+  const text = (E as unknown as Record<string, unknown>)[error.code]
+  return typeof text === 'string' ? text : undefined
 }

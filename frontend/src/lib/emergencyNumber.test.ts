@@ -28,7 +28,9 @@ describe('emergencyNumberOf', () => {
   it('is what every message and call button of the app says', async () => {
     vi.stubEnv('VITE_EMERGENCY_NUMBER', '112')
     vi.resetModules()
-    const { S } = await import('@/strings')
+    // Every language's catalogue reads the one setting.
+    const [{ en: S }, { hi }, { pa }] = await Promise.all([import('@/i18n/en'), import('@/i18n/hi'), import('@/i18n/pa')])
+    expect([hi.emergencyTel, pa.emergencyTel, hi.callNow, pa.callNow]).toEqual(['tel:112', 'tel:112', '112 पर कॉल करें', '112 ’ਤੇ ਕਾਲ ਕਰੋ'])
     expect(S.emergencyNumber).toBe('112')
     expect(S.callEmergency).toBe('Call Emergency (112)')
     expect(S.emergencyCall).toBe('Emergency 112')

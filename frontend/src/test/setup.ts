@@ -2,9 +2,13 @@ import '@testing-library/jest-dom/vitest'
 import { cleanup, configure } from '@testing-library/react'
 import { afterEach, vi } from 'vitest'
 import { clearSession } from '@/lib/session'
+import { en } from '@/i18n/en'
+import { setStrings } from '@/strings'
 import { installDialogStandIn, resetDialogs } from './dialog'
 
 installDialogStandIn()
+// The app sets its language before the first render (main.tsx); tests start in English.
+setStrings(en)
 // findBy/waitFor give up after 3 s rather than 1 s: on a busy CI machine a render can take
 // longer than a second; a passing test does not wait any longer for it.
 configure({ asyncUtilTimeout: 3000 })

@@ -12,14 +12,18 @@ export function isOpen(status: string): boolean {
 
 export const bookingStatuses: BookingStatus[] = ['PENDING', 'ACTIVE', 'COMPLETED', 'CANCELLED']
 
-export const bookingStatusLabel: Record<BookingStatus, string> = {
-  PENDING: 'Pending',
-  ACTIVE: 'Active',
-  COMPLETED: 'Completed',
-  CANCELLED: 'Cancelled',
+// Getters: each read is in the language of the moment.
+export const bookingStatusLabel: Readonly<Record<BookingStatus, string>> = {
+  get PENDING() { return S.bookingStatus.PENDING },
+  get ACTIVE() { return S.bookingStatus.ACTIVE },
+  get COMPLETED() { return S.bookingStatus.COMPLETED },
+  get CANCELLED() { return S.bookingStatus.CANCELLED },
 }
 
-export const bookingTypeLabel: Record<string, string> = { NORMAL: 'Normal', EMERGENCY: 'Emergency' }
+export const bookingTypeLabel: Readonly<Record<string, string>> = {
+  get NORMAL() { return S.bookingType.NORMAL },
+  get EMERGENCY() { return S.bookingType.EMERGENCY },
+}
 
 /** The names a booking stored when it was made (spec 9: 'Unknown Hospital' when missing). */
 export const bookingHospital = (b: Pick<Booking, 'hospitalName' | 'hospital'>) =>
@@ -43,12 +47,12 @@ export const tripLabel = (b: Trip): string =>
 type CrewStep = StageRequest['stage']
 
 /** What the crew's button says for each step (EN_ROUTE accepts the job). */
-export const crewStepLabel: Record<CrewStep, string> = {
-  EN_ROUTE: S.crewMoves.accept,
-  AT_PICKUP: S.crewMoves.atPickup,
-  TO_HOSPITAL: S.crewMoves.toHospital,
-  AT_HOSPITAL: S.crewMoves.atHospital,
-  COMPLETED: S.crewMoves.complete,
+export const crewStepLabel: Readonly<Record<CrewStep, string>> = {
+  get EN_ROUTE() { return S.crewMoves.accept },
+  get AT_PICKUP() { return S.crewMoves.atPickup },
+  get TO_HOSPITAL() { return S.crewMoves.toHospital },
+  get AT_HOSPITAL() { return S.crewMoves.atHospital },
+  get COMPLETED() { return S.crewMoves.complete },
 }
 
 /** The crew's next step, as the server offers it in the job's `moves`; none when it offers none. */

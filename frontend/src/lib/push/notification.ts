@@ -61,11 +61,11 @@ export interface Closed {
   close: string
 }
 
-const P = S.push.notify
 
 /** The notification for `payload`, or which one to close (JOB_GONE). */
 export function notificationFor(payload: PushPayload): Shown | Closed {
-  const base = { icon: '/icon-192.png', badge: '/favicon-32.png', lang: 'en' }
+  const P = S.push.notify
+  const base = { icon: '/icon-192.png', badge: '/favicon-32.png', lang: S.locale }
   switch (payload.kind) {
     case 'JOB': {
       const emergency = payload.bookingType === 'EMERGENCY'
@@ -126,6 +126,7 @@ export function notificationFor(payload: PushPayload): Shown | Closed {
 }
 
 function tripText(stage: string, number: string | null): [string, string] {
+  const P = S.push.notify
   switch (stage) {
     case 'DISPATCHED':
       return [P.dispatched, number ? P.dispatchedBody(number) : P.dispatchedNoNumber]

@@ -3,12 +3,13 @@ import { Link } from 'react-router'
 import { Alert } from '@/components/Feedback'
 import { PageHeader } from '@/components/PageHeader'
 import type { Flash } from '@/lib/useFlash'
+import { S } from '@/strings'
 
 /** Back to the dashboard, then the screen's title and its main action. */
 export function AdminPageHeader(props: { title: string; subtitle?: ReactNode; action: ReactNode }) {
   return (
     <>
-      <Link to="/admin" className="btn-ghost -ml-3">← Back to dashboard</Link>
+      <Link to="/admin" className="btn-ghost -ml-3">{S.common.backToDashboard}</Link>
       <PageHeader {...props} />
     </>
   )
@@ -61,7 +62,7 @@ export function useAddPanel(added: string, setFlash: (flash: Flash) => void) {
 export function AddFormToggle({ panel, label }: { panel: ReturnType<typeof useAddPanel>; label: string }) {
   return (
     <button type="button" className="btn-primary" aria-expanded={panel.open} onClick={panel.toggle}>
-      {panel.open ? 'Close Form' : label}
+      {panel.open ? S.common.closeForm : label}
     </button>
   )
 }

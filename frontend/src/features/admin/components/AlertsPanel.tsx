@@ -41,7 +41,7 @@ export function AlertsPanel() {
         <div className="flex flex-wrap items-center gap-3">
           <p role="alert" className="text-red-700">{S.alerts.failed}</p>
           <button type="button" className="btn-secondary" onClick={() => alerts.refetch()}>
-            Try again
+            {S.emergency.tryAgain}
           </button>
         </div>
       ) : open.length === 0 ? (

@@ -31,7 +31,7 @@ export function BookingDetailsDialog({ booking: b, onClose }: { booking: Booking
         ))}
       </dl>
       <div className="flex justify-end">
-        <button type="button" className="btn-secondary" onClick={onClose}>Close</button>
+        <button type="button" className="btn-secondary" onClick={onClose}>{S.alerts.close}</button>
       </div>
     </Dialog>
   )

@@ -36,7 +36,7 @@ export function MoveCrewDialog({ crew, ambulances, onMoved, onClose }: { crew: C
           <AmbulanceOptions id="move-ambulance" ambulances={others} value={ambulanceId} onChange={setAmbulanceId} />
         </div>
         <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-          <button type="button" className="btn-secondary" onClick={onClose}>Cancel</button>
+          <button type="button" className="btn-secondary" onClick={onClose}>{S.common.cancel}</button>
           <BusyButton className="btn-primary" busy={move.isPending} busyLabel={S.crewAdmin.moving}>
             {S.crewAdmin.moveConfirm}
           </BusyButton>

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react'
 import { useLocation, useNavigate } from 'react-router'
 import { BusyButton } from '@/components/BusyButton'
-import { ApiError, messageOf } from '@/lib/api'
+import { ApiError, messageOf, translatedMessage } from '@/lib/api'
 import { getSignOutNotice, homeOf } from '@/lib/session'
 import { S } from '@/strings'
 import { useLogin } from '../api/auth'
@@ -11,7 +11,7 @@ export function loginErrorMessage(error: unknown): string {
   if (error instanceof ApiError) {
     if (error.status === 429) return messageOf(error, S.loginFailed)
     if (error.status === 401) return S.invalidLogin
-    if (error.kind === 'http' && error.status < 500 && error.message) return error.message
+    if (error.kind === 'http' && error.status < 500 && error.message) return translatedMessage(error) ?? error.message
   }
   return S.loginFailed
 }
@@ -45,19 +45,19 @@ export function LoginPage() {
 
   return (
     <AuthCard
-      title="Sign in"
-      intro="Welcome back. Sign in to book and track ambulances."
+      title={S.auth.signInTitle}
+      intro={S.auth.signInIntro}
       notice={notice}
       error={error}
-      other={{ question: "Don't have an account?", to: '/register', label: 'Register here' }}
+      other={{ question: S.auth.noAccount, to: '/register', label: S.auth.registerHere }}
     >
       <form onSubmit={submit} noValidate className="space-y-4">
         <div>
-          <label htmlFor="username" className="label">Username</label>
+          <label htmlFor="username" className="label">{S.auth.username}</label>
           <input id="username" className="input" autoComplete="username" required value={username} onChange={(e) => setUsername(e.target.value)} />
         </div>
         <div>
-          <label htmlFor="password" className="label">Password</label>
+          <label htmlFor="password" className="label">{S.auth.password}</label>
           <div className="flex gap-2">
             <input
               id="password"
@@ -73,16 +73,16 @@ export function LoginPage() {
               className="btn-secondary"
               // The name says what pressing it does; no aria-pressed as well, or a
               // screen reader would announce "Hide password, pressed".
-              aria-label={showPassword ? 'Hide password' : 'Show password'}
+              aria-label={showPassword ? S.auth.hidePassword : S.auth.showPassword}
               aria-controls="password"
               onClick={() => setShowPassword((s) => !s)}
             >
-              {showPassword ? 'Hide' : 'Show'}
+              {showPassword ? S.auth.hide : S.auth.show}
             </button>
           </div>
         </div>
-        <BusyButton className="btn-primary w-full" busy={login.isPending} busyLabel="Signing in...">
-          Sign In
+        <BusyButton className="btn-primary w-full" busy={login.isPending} busyLabel={S.auth.signingIn}>
+          {S.auth.signIn}
         </BusyButton>
       </form>
     </AuthCard>

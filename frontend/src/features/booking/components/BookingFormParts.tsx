@@ -3,6 +3,7 @@ import { Alert } from '@/components/Feedback'
 import { Icon } from '@/components/Icon'
 import type { BookingFormState } from '../useBookingForm'
 import type { BookingField } from '../validation'
+import { S } from '@/strings'
 
 export const invalidStyle = 'border-red-500 ring-2 ring-red-100'
 
@@ -29,7 +30,7 @@ export function BookingMessages({
 }) {
   return (
     <div className={className} aria-live="polite">
-      {form.success && <Alert tone="success">{form.success} Taking you to your booking history...</Alert>}
+      {form.success && <Alert tone="success">{form.success} {S.patient.toHistory}</Alert>}
       {form.error && <Alert tone="error">{form.error}</Alert>}
       {children}
     </div>

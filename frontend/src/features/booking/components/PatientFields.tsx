@@ -2,11 +2,12 @@ import type { BookingType } from '@/lib/types'
 import { bookingTypeLabel } from '../status'
 import { requiredField } from './BookingFormParts'
 import { genders, MAX_CONDITION, MAX_NAME, type BookingField, type PatientForm } from '../validation'
+import { S } from '@/strings'
 
 /** The booking types, each with what it is for (its name: bookingTypeLabel). */
-const types: { value: BookingType; description: string }[] = [
-  { value: 'NORMAL', description: 'Regular medical transport' },
-  { value: 'EMERGENCY', description: 'Urgent medical care' },
+const types: { value: BookingType; description: () => string }[] = [
+  { value: 'NORMAL', description: () => S.patient.normalText },
+  { value: 'EMERGENCY', description: () => S.patient.emergencyText },
 ]
 
 /**
@@ -33,7 +34,7 @@ export function PatientFields({
     <>
       {!details && <BookingTypeChoice idPrefix={idPrefix} value={value.bookingType} onChange={(bookingType) => onChange({ bookingType })} />}
       <div className="sm:col-span-2">
-        <label htmlFor={id('name')} className="label">Patient Name</label>
+        <label htmlFor={id('name')} className="label">{S.patient.name}</label>
         <input
           {...field('name')}
           autoComplete="name"
@@ -43,7 +44,7 @@ export function PatientFields({
         />
       </div>
       <div>
-        <label htmlFor={id('age')} className="label">Age</label>
+        <label htmlFor={id('age')} className="label">{S.patient.age}</label>
         <input
           {...field('age')}
           type="number"
@@ -56,21 +57,21 @@ export function PatientFields({
         />
       </div>
       <div>
-        <label htmlFor={id('gender')} className="label">Gender</label>
+        <label htmlFor={id('gender')} className="label">{S.patient.gender}</label>
         <select {...field('gender')} value={value.gender} onChange={(e) => onChange({ gender: e.target.value })}>
-          <option value="">Select gender</option>
+          <option value="">{S.patient.selectGender}</option>
           {genders.map((g) => (
-            <option key={g} value={g}>{g}</option>
+            <option key={g} value={g}>{S.patient.genders[g]}</option>
           ))}
         </select>
       </div>
       <div className="sm:col-span-2">
-        <label htmlFor={id('condition')} className="label">Medical Condition</label>
+        <label htmlFor={id('condition')} className="label">{S.patient.condition}</label>
         <textarea
           {...field('condition')}
           rows={3}
           maxLength={MAX_CONDITION}
-          placeholder="Describe the patient's condition or symptoms"
+          placeholder={S.patient.conditionPlaceholder}
           value={value.condition}
           onChange={(e) => onChange({ condition: e.target.value })}
         />
@@ -84,7 +85,7 @@ function BookingTypeChoice({ idPrefix, value, onChange }: { idPrefix: string; va
   const id = (name: string) => `${idPrefix}-${name}`
   return (
     <fieldset className="sm:col-span-2">
-      <legend className="label">Booking Type</legend>
+      <legend className="label">{S.patient.bookingType}</legend>
       <div className="grid gap-3 sm:grid-cols-2">
         {types.map((t) => {
           const checked = value === t.value
@@ -114,7 +115,7 @@ function BookingTypeChoice({ idPrefix, value, onChange }: { idPrefix: string; va
               <span>
                 <span className={`block font-semibold ${emergency ? 'text-brand-700' : 'text-slate-900'}`}>{bookingTypeLabel[t.value]}</span>
                 <span id={id(`type-${t.value}-desc`)} className="block text-sm text-slate-600">
-                  {t.description}
+                  {t.description()}
                 </span>
               </span>
             </label>

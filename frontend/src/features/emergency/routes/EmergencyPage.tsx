@@ -148,12 +148,12 @@ function PickupStatus({ source, locating }: { source: PickupSource | null; locat
 function Failure({ error, onRetry }: { error: unknown; onRetry: () => void }) {
   const conflict = conflictOf(error)
   if (conflict && Array.isArray(conflict.hospitals)) {
-    return <NoAmbulance message={conflict.message || S.emergency.noAmbulance} hospitals={conflict.hospitals} onRetry={onRetry} />
+    return <NoAmbulance message={(S.locale === 'en' && conflict.message) || S.emergency.noAmbulance} hospitals={conflict.hospitals} onRetry={onRetry} />
   }
   if (conflict) {
     return (
       <Alert tone="error">
-        <p>{conflict.message || S.emergency.openEmergency}</p>
+        <p>{(S.locale === 'en' && conflict.message) || S.emergency.openEmergency}</p>
         <Link to={conflict.bookingId ? `/bookings/${conflict.bookingId}` : '/history'} className="mt-2 inline-block font-semibold underline">
           {conflict.bookingId ? S.emergency.followIt(conflict.bookingId) : S.emergency.seeBookings}
         </Link>

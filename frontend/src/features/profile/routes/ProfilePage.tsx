@@ -9,6 +9,7 @@ import type { User } from '@/lib/types'
 import { S } from '@/strings'
 import { useProfile, useUpdateProfile } from '../api/profile'
 import { buildProfileUpdate, type ProfileForm } from '../validation'
+import { LanguagePicker } from '@/components/LanguagePicker'
 
 function toForm(user: User): ProfileForm {
   return {
@@ -52,7 +53,7 @@ function Profile({ userId }: { userId: number }) {
     return () => clearTimeout(t)
   }, [success])
 
-  if (profile.isPending) return <Spinner label="Loading profile..." />
+  if (profile.isPending) return <Spinner label={S.profile.loading} />
   if (profile.isError) {
     return (
       <div className="mx-auto max-w-3xl">
@@ -106,10 +107,11 @@ function Profile({ userId }: { userId: number }) {
   return (
     <div className="mx-auto max-w-3xl space-y-6">
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-2xl font-bold">My Profile</h1>
+        <h1 className="text-2xl font-bold">{S.profile.title}</h1>
+        <LanguagePicker showLabel />
         {!editing && (
           <button type="button" className="btn-secondary" onClick={startEdit}>
-            Edit Profile
+            {S.profile.edit}
           </button>
         )}
       </div>
@@ -118,7 +120,7 @@ function Profile({ userId }: { userId: number }) {
 
       {!editing || !form ? (
         <div className="grid gap-6 md:grid-cols-3">
-          <section className="card p-6 md:col-span-2" aria-label="Account details">
+          <section className="card p-6 md:col-span-2" aria-label={S.profile.details}>
             <div className="mb-6 flex items-center gap-4">
               <span aria-hidden="true" className="flex h-14 w-14 items-center justify-center rounded-full bg-brand-100 text-xl font-bold uppercase text-brand-700">
                 {user.username.slice(0, 1)}
@@ -127,42 +129,42 @@ function Profile({ userId }: { userId: number }) {
                 <p className="text-lg font-semibold">{user.username}</p>
                 <p className="flex items-center gap-2 text-sm text-slate-600">
                   {user.role}
-                  {admin && <span className="rounded-full bg-purple-100 px-2 py-0.5 text-xs font-semibold text-purple-800">Admin</span>}
+                  {admin && <span className="rounded-full bg-purple-100 px-2 py-0.5 text-xs font-semibold text-purple-800">{S.profile.admin}</span>}
                 </p>
               </div>
             </div>
             <dl className="grid gap-4 sm:grid-cols-2">
-              <Detail term="Username" value={user.username} />
-              <Detail term="Email" value={user.email} />
-              {withLocation && <Detail term="Latitude" value={formatCoord(user.latitude)} />}
-              {withLocation && <Detail term="Longitude" value={formatCoord(user.longitude)} />}
-              <Detail term="Role" value={user.role} />
-              <Detail term="Member since" value={formatDate(user.createdAt)} />
+              <Detail term={S.profile.username} value={user.username} />
+              <Detail term={S.profile.email} value={user.email} />
+              {withLocation && <Detail term={S.profile.latitude} value={formatCoord(user.latitude)} />}
+              {withLocation && <Detail term={S.profile.longitude} value={formatCoord(user.longitude)} />}
+              <Detail term={S.profile.role} value={user.role} />
+              <Detail term={S.profile.memberSince} value={formatDate(user.createdAt)} />
             </dl>
           </section>
-          <section className="card p-6" aria-label="Quick stats">
-            <h2 className="mb-4 font-semibold">Quick stats</h2>
+          <section className="card p-6" aria-label={S.profile.quickStats}>
+            <h2 className="mb-4 font-semibold">{S.profile.quickStats}</h2>
             <ul className="space-y-3 text-sm">
-              <li className="flex justify-between"><span className="text-slate-600">Account status</span><span className="font-semibold text-green-700">Active</span></li>
-              <li className="flex justify-between"><span className="text-slate-600">Emergency line</span><span className="font-semibold">{S.emergencyNumber}</span></li>
-              <li className="flex justify-between"><span className="text-slate-600">Support</span><span className="font-semibold">24/7</span></li>
+              <li className="flex justify-between"><span className="text-slate-600">{S.profile.accountStatus}</span><span className="font-semibold text-green-700">{S.profile.active}</span></li>
+              <li className="flex justify-between"><span className="text-slate-600">{S.profile.emergencyLine}</span><span className="font-semibold">{S.emergencyNumber}</span></li>
+              <li className="flex justify-between"><span className="text-slate-600">{S.profile.support}</span><span className="font-semibold">{S.profile.always}</span></li>
             </ul>
           </section>
         </div>
       ) : (
-        <form onSubmit={submit} noValidate className="card space-y-4 p-6" aria-label="Edit profile">
+        <form onSubmit={submit} noValidate className="card space-y-4 p-6" aria-label={S.profile.editForm}>
           <div>
-            <label htmlFor="email" className="label">Email</label>
+            <label htmlFor="email" className="label">{S.profile.email}</label>
             <input id="email" type="email" className="input" autoComplete="email" value={form.email} onChange={(e) => setForm({ ...form, email: e.target.value })} />
           </div>
           {withLocation && (
             <div className="grid gap-4 sm:grid-cols-2">
               <div>
-                <label htmlFor="latitude" className="label">Latitude</label>
+                <label htmlFor="latitude" className="label">{S.profile.latitude}</label>
                 <input id="latitude" className="input" inputMode="decimal" value={form.latitude} onChange={(e) => setForm({ ...form, latitude: e.target.value })} />
               </div>
               <div>
-                <label htmlFor="longitude" className="label">Longitude</label>
+                <label htmlFor="longitude" className="label">{S.profile.longitude}</label>
                 <input id="longitude" className="input" inputMode="decimal" value={form.longitude} onChange={(e) => setForm({ ...form, longitude: e.target.value })} />
               </div>
               <div className="sm:col-span-2">
@@ -171,8 +173,8 @@ function Profile({ userId }: { userId: number }) {
             </div>
           )}
           <div>
-            <label htmlFor="new-password" className="label">New password (optional)</label>
-            <input id="new-password" type="password" className="input" autoComplete="new-password" placeholder="Leave blank to keep your password" value={form.password} onChange={(e) => {
+            <label htmlFor="new-password" className="label">{S.profile.newPassword}</label>
+            <input id="new-password" type="password" className="input" autoComplete="new-password" placeholder={S.profile.keepPassword} value={form.password} onChange={(e) => {
               const password = e.target.value
               // No new password, no current one: the field goes, and what was typed in it.
               setForm({ ...form, password, currentPassword: password ? form.currentPassword : '' })
@@ -203,11 +205,11 @@ function Profile({ userId }: { userId: number }) {
             </div>
           )}
           <div className="flex gap-3">
-            <BusyButton className="btn-primary" busy={update.isPending} busyLabel="Saving...">
-              Save
+            <BusyButton className="btn-primary" busy={update.isPending} busyLabel={S.profile.saving}>
+              {S.profile.save}
             </BusyButton>
             <button type="button" className="btn-secondary" onClick={() => { setEditing(false); setError(null); setPasswordError(null) }}>
-              Cancel
+              {S.profile.cancel}
             </button>
           </div>
         </form>

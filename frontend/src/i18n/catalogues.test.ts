@@ -1,0 +1,91 @@
+// Every language has every key of English, none empty, and keeps every placeholder
+// (a number, a name, a distance) that the English text shows.
+import { describe, expect, it } from 'vitest'
+import { en } from './en'
+import { hi } from './hi'
+import { pa } from './pa'
+import type { components } from '@/lib/api-schema'
+
+// Every error code of the contract (tsc fails here when docs/openapi.yaml adds one).
+const ERROR_CODES: Record<components['schemas']['ErrorCode'], true> = {
+  invalid: true, unauthorized: true, badCredentials: true, forbidden: true, notFound: true, conflict: true,
+  usernameTaken: true, emailTaken: true, ambulanceTaken: true, noAmbulanceNear: true, openEmergency: true,
+  methodNotAllowed: true, tooLarge: true, unsupportedMediaType: true, unprocessable: true, rateLimited: true,
+  unavailable: true, internal: true,
+}
+
+// Distinct small numbers: they read the same in every language's digits and never group ("1,234").
+const ARGS = [37, 41, 43]
+
+/** What is wrong with `other` against `base`, one line per problem. */
+function catalogueProblems(base: object, other: object, path = ''): string[] {
+  const problems: string[] = []
+  const b = base as Record<string, unknown>
+  const o = other as Record<string, unknown>
+  for (const key of Object.keys(b)) {
+    const at = path ? `${path}.${key}` : key
+    const want = b[key]
+    const got = o[key]
+    if (!(key in o) || got === undefined) problems.push(`${at}: missing`)
+    else if (typeof want === 'string') {
+      if (typeof got !== 'string') problems.push(`${at}: not a text`)
+      // An empty English text (otherRegions with another number) may be empty in every language.
+      else if (got.trim() === '' && want.trim() !== '') problems.push(`${at}: empty`)
+    } else if (typeof want === 'function') {
+      if (typeof got !== 'function') problems.push(`${at}: not a function`)
+      else {
+        const args = ARGS.slice(0, want.length)
+        const shown = String(want(...args))
+        const said = String(got(...args))
+        if (said.trim() === '') problems.push(`${at}: empty`)
+        for (const arg of args) {
+          if (shown.includes(String(arg)) && !said.includes(String(arg))) problems.push(`${at}: drops the placeholder shown as ${arg}`)
+        }
+      }
+    } else if (typeof want === 'object' && want !== null) {
+      if (typeof got !== 'object' || got === null) problems.push(`${at}: not a group`)
+      else problems.push(...catalogueProblems(want, got, at))
+    }
+  }
+  for (const key of Object.keys(o)) if (!(key in b)) problems.push(`${path ? `${path}.` : ''}${key}: not in English`)
+  return problems
+}
+
+describe('the catalogues', () => {
+  it.each([
+    ['hi', hi],
+    ['pa', pa],
+  ])('%s has every key of English, none empty, every placeholder kept', (_name, catalogue) => {
+    expect(catalogueProblems(en, catalogue)).toEqual([])
+  })
+
+  it.each([
+    ['en', en],
+    ['hi', hi],
+    ['pa', pa],
+  ])('%s words every error code of the contract', (_name, catalogue) => {
+    const errors = catalogue.errors as unknown as Record<string, unknown>
+    const missing = Object.keys(ERROR_CODES).filter((code) => !['string', 'function'].includes(typeof errors[code]))
+    expect(missing).toEqual([])
+  })
+
+  it('are written in their own script where it matters most', () => {
+    expect(hi.emergency.send).toMatch(/[\u0900-\u097F]/)
+    expect(pa.emergency.send).toMatch(/[\u0A00-\u0A7F]/)
+    expect([hi.locale, pa.locale]).toEqual(['hi', 'pa'])
+  })
+
+  it('the check itself finds a missing key, an empty text and a dropped placeholder', () => {
+    const broken = {
+      ...hi,
+      loginFailed: ' ',
+      tracking: { ...hi.tracking, title: () => 'बुकिंग' },
+      crew: (({ loading: _dropped, ...rest }) => rest)(hi.crew),
+    }
+    expect(catalogueProblems(en, broken)).toEqual([
+      'loginFailed: empty',
+      'tracking.title: drops the placeholder shown as 37',
+      'crew.loading: missing',
+    ])
+  })
+})
