@@ -702,6 +702,35 @@ export const en = {
   geoDenied: 'Location permission was denied. Please allow location access or type your coordinates.',
   geoUnavailable: 'Your location could not be determined. Please type your coordinates.',
   geoUnsupported: 'This browser cannot share your location. Please type your coordinates.',
+  // The admin's bookings page, its table and a booking's details.
+  adminBookings: {
+    title: 'All Bookings',
+    subtitle: (n: number) =>
+      `${plural('en', n, { one: '# booking', other: '# bookings' })} in all, newest first. Counts, search and filter apply to this page.`,
+    countsLabel: 'Booking counts on this page',
+    total: 'Total',
+    search: 'Search bookings',
+    searchPlaceholder: 'Search by id, email, hospital or ambulance',
+    loading: 'Loading bookings...',
+    emptyTitle: 'No Bookings Found',
+    noMatch: 'No bookings match your search criteria.',
+    none: 'No bookings have been made yet.',
+    caption: (page: number, of: number) => `Bookings, page ${page} of ${of}`,
+    detailsCol: 'Booking Details',
+    userCol: 'User',
+    hospitalCol: 'Hospital',
+    ambulanceCol: 'Ambulance',
+    timeCol: 'Booking Time',
+    statusCol: 'Status',
+    actionsCol: 'Actions',
+    user: (id: number) => `User ${id}`,
+    view: 'View',
+    viewLabel: (id: number) => `View booking ${id}`,
+    statusOf: (id: number) => `Status of booking ${id}`,
+    type: 'Type',
+    bookingTime: 'Booking time',
+    driver: 'Driver',
+  },
 } as const
 
 /** The shape every language fills: en's keys, with plain strings and the same functions. */

@@ -10,18 +10,18 @@ import { S } from '@/strings'
 export function BookingDetailsDialog({ booking: b, onClose }: { booking: Booking; onClose: () => void }) {
   const patient = patientLine(b.patient)
   const rows: [string, ReactNode][] = [
-    ['Status', <StatusBadge key="s" status={b.bookingStatus} />],
-    ['Type', <BookingTypeBadge key="t" type={b.bookingType} />],
-    ['Booking time', formatDateTime(b.bookingTime)],
-    ['User', `${b.username || `User ${b.userId}`}${b.userEmail ? ` (${b.userEmail})` : ''}`],
-    ['Hospital', `${bookingHospital(b)}${b.hospital?.address ? `, ${b.hospital.address}` : ''}`],
-    ['Ambulance', `${bookingAmbulance(b)}${b.ambulance?.type ? ` · ${ambulanceTypeLabel[b.ambulance.type] ?? b.ambulance.type}` : ''}`],
-    ['Driver', b.ambulance?.driverInfo || '—'],
-    ['Patient', patient.known ? [patient.name, patient.facts].filter(Boolean).join(', ') : S.patientNotGiven],
-    ['Condition', b.patient?.condition || '—'],
+    [S.adminBookings.statusCol, <StatusBadge key="s" status={b.bookingStatus} />],
+    [S.adminBookings.type, <BookingTypeBadge key="t" type={b.bookingType} />],
+    [S.adminBookings.bookingTime, formatDateTime(b.bookingTime)],
+    [S.adminBookings.userCol, `${b.username || S.adminBookings.user(b.userId)}${b.userEmail ? ` (${b.userEmail})` : ''}`],
+    [S.adminBookings.hospitalCol, `${bookingHospital(b)}${b.hospital?.address ? `, ${b.hospital.address}` : ''}`],
+    [S.adminBookings.ambulanceCol, `${bookingAmbulance(b)}${b.ambulance?.type ? ` · ${ambulanceTypeLabel[b.ambulance.type] ?? b.ambulance.type}` : ''}`],
+    [S.adminBookings.driver, b.ambulance?.driverInfo || '—'],
+    [S.crew.patient, patient.known ? [patient.name, patient.facts].filter(Boolean).join(', ') : S.patientNotGiven],
+    [S.crew.condition, b.patient?.condition || '—'],
   ]
   return (
-    <Dialog title={`Booking #${b.id}`} onClose={onClose}>
+    <Dialog title={S.tracking.title(b.id)} onClose={onClose}>
       <dl className="mb-6 grid grid-cols-[7rem_1fr] gap-x-4 gap-y-2 text-sm">
         {rows.map(([k, v]) => (
           <div key={k} className="contents">

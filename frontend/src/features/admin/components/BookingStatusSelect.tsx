@@ -1,6 +1,7 @@
 import { StatusBadge } from '@/components/StatusBadge'
 import { statusMoves } from '@/features/booking'
 import type { Booking, BookingStatus } from '@/lib/types'
+import { S } from '@/strings'
 
 const tone: Record<string, string> = {
   PENDING: 'border-yellow-300 bg-yellow-50 text-yellow-900',
@@ -21,7 +22,7 @@ export function BookingStatusSelect({
   if (next.length === 0) return <StatusBadge status={booking.bookingStatus} />
   return (
     <select
-      aria-label={`Status of booking ${booking.id}`}
+      aria-label={S.adminBookings.statusOf(booking.id)}
       className={`rounded-lg border px-2 py-1 text-xs font-semibold ${tone[booking.bookingStatus] ?? tone.PENDING}`}
       value={booking.bookingStatus}
       disabled={disabled}

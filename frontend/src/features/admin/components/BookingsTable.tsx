@@ -23,7 +23,7 @@ export function BookingsTable({
 }) {
   const columns: Column<Booking>[] = [
     {
-      name: 'Booking Details',
+      name: S.adminBookings.detailsCol,
       cell: (b) => (
         <span>
           <span className="block font-semibold text-slate-900">#{b.id}</span>
@@ -33,25 +33,25 @@ export function BookingsTable({
       ),
     },
     {
-      name: 'User',
-      cell: (b) => <CellLines className="min-w-0 break-words" main={b.username || `User ${b.userId}`} detail={b.userEmail} />,
+      name: S.adminBookings.userCol,
+      cell: (b) => <CellLines className="min-w-0 break-words" main={b.username || S.adminBookings.user(b.userId)} detail={b.userEmail} />,
     },
-    { name: 'Hospital', cell: bookingHospital },
+    { name: S.adminBookings.hospitalCol, cell: bookingHospital },
     {
-      name: 'Ambulance',
+      name: S.adminBookings.ambulanceCol,
       cell: (b) => <CellLines main={bookingAmbulance(b)} detail={b.ambulance?.driverInfo} />,
     },
-    { name: 'Booking Time', className: 'md:whitespace-nowrap', cell: (b) => formatDateTime(b.bookingTime) },
+    { name: S.adminBookings.timeCol, className: 'md:whitespace-nowrap', cell: (b) => formatDateTime(b.bookingTime) },
     {
-      name: 'Status',
+      name: S.adminBookings.statusCol,
       cell: (b) => <BookingStatusSelect booking={b} disabled={statusBusy} onChange={(s) => onStatus(b, s)} />,
     },
     {
-      name: 'Actions',
+      name: S.adminBookings.actionsCol,
       cell: (b) => (
         <span className="flex gap-2">
-          <button type="button" className="btn-secondary px-3 py-1" aria-label={`View booking ${b.id}`} onClick={() => onView(b)}>
-            View
+          <button type="button" className="btn-secondary px-3 py-1" aria-label={S.adminBookings.viewLabel(b.id)} onClick={() => onView(b)}>
+            {S.adminBookings.view}
           </button>
           <Link to={`/bookings/${b.id}`} className="btn-secondary px-3 py-1" aria-label={S.trackBooking(b.id)}>
             {S.track}

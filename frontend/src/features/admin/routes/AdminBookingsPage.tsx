@@ -46,45 +46,40 @@ export default function AdminBookingsPage() {
   return (
     <div className="space-y-6">
       <AdminPageHeader
-        title="All Bookings"
+        title={S.adminBookings.title}
         subtitle={
-          bookings.data && (
-            <>
-              {bookings.data.totalElements} booking{bookings.data.totalElements === 1 ? '' : 's'} in all, newest first. Counts,
-              search and filter apply to this page.
-            </>
-          )
+bookings.data && S.adminBookings.subtitle(bookings.data.totalElements)
         }
         action={
           <button type="button" className="btn-secondary" onClick={() => void bookings.refetch()} disabled={bookings.isFetching}>
-            {bookings.isFetching && !bookings.isPending ? 'Refreshing...' : 'Refresh'}
+            {bookings.isFetching && !bookings.isPending ? S.homePage.refreshing : S.homePage.refresh}
           </button>
         }
       />
       {flash && <Alert tone={flash.tone}>{flash.text}</Alert>}
       <CountCards
-        label="Booking counts on this page"
+        label={S.adminBookings.countsLabel}
         counts={[
-          { label: 'Total', value: bookings.data && content.length, style: 'text-slate-900' },
-          { label: 'Active', value: bookings.data && count('ACTIVE'), style: 'text-blue-700' },
-          { label: 'Completed', value: bookings.data && count('COMPLETED'), style: 'text-green-700' },
-          { label: 'Cancelled', value: bookings.data && count('CANCELLED'), style: 'text-red-700' },
+          { label: S.adminBookings.total, value: bookings.data && content.length, style: 'text-slate-900' },
+          { label: S.bookingStatus.ACTIVE, value: bookings.data && count('ACTIVE'), style: 'text-blue-700' },
+          { label: S.bookingStatus.COMPLETED, value: bookings.data && count('COMPLETED'), style: 'text-green-700' },
+          { label: S.bookingStatus.CANCELLED, value: bookings.data && count('CANCELLED'), style: 'text-red-700' },
         ]}
       />
       <ListFilters
         list={list}
-        search={{ id: 'booking-search', label: 'Search bookings', placeholder: 'Search by id, email, hospital or ambulance', className: 'sm:max-w-xs', type: 'search' }}
+        search={{ id: 'booking-search', label: S.adminBookings.search, placeholder: S.adminBookings.searchPlaceholder, className: 'sm:max-w-xs', type: 'search' }}
         status={{ id: 'booking-filter', options: statusOptions }}
       />
       <QueryResult
         query={bookings}
-        loadingLabel="Loading bookings..."
+        loadingLabel={S.adminBookings.loading}
         errorMessage={S.bookingsFailed}
         isEmpty={list.shown.length === 0}
-        empty={<EmptyState title="No Bookings Found" text={list.filtering ? 'No bookings match your search criteria.' : 'No bookings have been made yet.'} />}
+        empty={<EmptyState title={S.adminBookings.emptyTitle} text={list.filtering ? S.adminBookings.noMatch : S.adminBookings.none} />}
       >
         <BookingsTable
-          caption={`Bookings, page ${page} of ${Math.max(totalPages, 1)}`}
+          caption={S.adminBookings.caption(page, Math.max(totalPages, 1))}
           bookings={list.shown}
           statusBusy={setStatus.isPending}
           onStatus={change}
