@@ -731,6 +731,43 @@ export const en = {
     bookingTime: 'Booking time',
     driver: 'Driver',
   },
+  // The admin's ambulances page, its add form and its cards.
+  adminAmbulances: {
+    title: 'Manage Ambulances',
+    add: 'Add Ambulance',
+    addFirst: 'Add First Ambulance',
+    formName: 'Add ambulance',
+    number: 'Ambulance number',
+    chooseHospital: 'Select a hospital',
+    driverOptional: 'Driver information (optional)',
+    contactOptional: 'Contact (optional)',
+    countsLabel: 'Fleet counts',
+    search: 'Search ambulances',
+    searchPlaceholder: 'Search by number or driver',
+    emptyTitle: 'No Ambulances Found',
+    noMatch: 'No ambulances match your search criteria.',
+    none: 'No ambulances have been added yet.',
+    showing: (from: number, to: number, total: number) => `Showing ${from}-${to} of ${total} ambulances`,
+    driver: (driver: string) => `Driver: ${driver}`,
+    contact: (contact: string) => `Contact: ${contact}`,
+    toggle: 'Toggle Status',
+    removeLabel: (number: string) => `Remove ambulance ${number}`,
+    removeQuestion: 'Are you sure you want to remove this ambulance from the system?',
+    removeConfirm: 'Remove Ambulance',
+  },
+  // The admin's hospitals page.
+  adminHospitals: {
+    title: 'Manage Hospitals',
+    add: 'Add Hospital',
+    search: 'Search hospitals',
+    searchPlaceholder: 'Search by name or address',
+    emptyTitle: 'No Hospitals Found',
+    noMatch: 'No hospitals match your search.',
+    none: 'No hospitals have been added yet.',
+    removeLabel: (name: string) => `Remove ${name}`,
+    removeQuestion: 'Are you sure you want to remove this hospital from the system?',
+    removeConfirm: 'Remove Hospital',
+  },
 } as const
 
 /** The shape every language fills: en's keys, with plain strings and the same functions. */

@@ -31,29 +31,29 @@ export function AddAmbulanceForm({ open, onAdded }: { open: boolean; onAdded: ()
   if (!open) return null
 
   return (
-    <AddForm state={state} name="Add ambulance">
+    <AddForm state={state} name={S.adminAmbulances.formName}>
       <div>
-        <label htmlFor="a-number" className="label">Ambulance number</label>
+        <label htmlFor="a-number" className="label">{S.adminAmbulances.number}</label>
         <input id="a-number" className="input" value={form.number} onChange={(e) => set({ number: e.target.value })} />
       </div>
       <div>
-        <label htmlFor="a-hospital" className="label">Hospital</label>
+        <label htmlFor="a-hospital" className="label">{S.tracking.hospital}</label>
         <select id="a-hospital" className="input" value={form.hospitalId} onChange={(e) => set({ hospitalId: e.target.value })}>
-          <option value="">Select a hospital</option>
+          <option value="">{S.adminAmbulances.chooseHospital}</option>
           {(hospitals.data ?? []).map((h) => (
             <option key={h.id} value={h.id}>{h.name}</option>
           ))}
         </select>
       </div>
       <div>
-        <label htmlFor="a-status" className="label">Status</label>
+        <label htmlFor="a-status" className="label">{S.adminBookings.statusCol}</label>
         <select id="a-status" className="input" value={form.status} onChange={(e) => set({ status: e.target.value as AddAmbulance['status'] })}>
-          <option value="AVAILABLE">Available</option>
-          <option value="MAINTENANCE">Maintenance</option>
+          <option value="AVAILABLE">{S.ambulanceStatus.AVAILABLE}</option>
+          <option value="MAINTENANCE">{S.ambulanceStatus.MAINTENANCE}</option>
         </select>
       </div>
       <div>
-        <label htmlFor="a-type" className="label">Type</label>
+        <label htmlFor="a-type" className="label">{S.adminBookings.type}</label>
         <select id="a-type" className="input" value={form.type} onChange={(e) => set({ type: e.target.value as AmbulanceType })}>
           {Object.entries(ambulanceTypeLabel).map(([value, label]) => (
             <option key={value} value={value}>{label}</option>
@@ -61,15 +61,15 @@ export function AddAmbulanceForm({ open, onAdded }: { open: boolean; onAdded: ()
         </select>
       </div>
       <div>
-        <label htmlFor="a-driver" className="label">Driver information (optional)</label>
+        <label htmlFor="a-driver" className="label">{S.adminAmbulances.driverOptional}</label>
         <input id="a-driver" className="input" value={form.driverInfo} onChange={(e) => set({ driverInfo: e.target.value })} />
       </div>
       <div>
-        <label htmlFor="a-contact" className="label">Contact (optional)</label>
+        <label htmlFor="a-contact" className="label">{S.adminAmbulances.contactOptional}</label>
         <input id="a-contact" className="input" value={form.contactInfo} onChange={(e) => set({ contactInfo: e.target.value })} />
       </div>
       <div className="sm:col-span-2">
-        <AddSubmit state={state} label="Add Ambulance" />
+        <AddSubmit state={state} label={S.adminAmbulances.add} />
       </div>
     </AddForm>
   )

@@ -44,8 +44,8 @@ export function AmbulanceGroups({
               <StatusBadge status={a.status} />
             </div>
             <p className="text-sm text-slate-600">{ambulanceTypeLabel[a.type] ?? a.type}</p>
-            <p className="text-sm">Driver: {a.driverInfo ?? '—'}</p>
-            <p className="text-sm">Contact: {a.contactInfo ?? '—'}</p>
+            <p className="text-sm">{S.adminAmbulances.driver(a.driverInfo ?? '—')}</p>
+            <p className="text-sm">{S.adminAmbulances.contact(a.contactInfo ?? '—')}</p>
             {crew && (
               <p className="text-sm">
                 {S.crewAdmin.crewOf}:{' '}
@@ -53,8 +53,8 @@ export function AmbulanceGroups({
               </p>
             )}
             <div className="flex gap-2 pt-1">
-              <button type="button" className="btn-blue" disabled={busy} onClick={() => onToggle(a)}>Toggle Status</button>
-              <button type="button" className="btn-secondary text-red-700" aria-label={`Remove ambulance ${a.number}`} onClick={() => onRemove(a)}>Remove</button>
+              <button type="button" className="btn-blue" disabled={busy} onClick={() => onToggle(a)}>{S.adminAmbulances.toggle}</button>
+              <button type="button" className="btn-secondary text-red-700" aria-label={S.adminAmbulances.removeLabel(a.number)} onClick={() => onRemove(a)}>{S.crewAdmin.remove}</button>
             </div>
           </li>
         ))}

@@ -15,11 +15,12 @@ import { AmbulanceGroups } from '../components/AmbulanceGroups'
 import { useRemoval } from '../components/useRemoval'
 
 const PAGE_SIZE = 5
-const statuses: { value: AmbulanceStatus; label: string }[] = [
-  { value: 'AVAILABLE', label: 'Available' },
-  { value: 'ON_DUTY', label: 'On Duty' },
-  { value: 'MAINTENANCE', label: 'Maintenance' },
-]
+const statuses = (['AVAILABLE', 'ON_DUTY', 'MAINTENANCE'] as const).map((value) => ({
+  value,
+  get label() {
+    return S.ambulanceStatus[value]
+  },
+}))
 const noAmbulances: Ambulance[] = []
 const matches = (a: Ambulance, q: string) => a.number.toLowerCase().includes(q) || (a.driverInfo ?? '').toLowerCase().includes(q)
 const statusOf = (a: Ambulance) => a.status
@@ -34,8 +35,8 @@ export default function AdminAmbulancesPage() {
   const list = usePagedFilter<Ambulance, AmbulanceStatus>({ items: all, matches, statusOf, pageSize: PAGE_SIZE })
   const removal = useRemoval<Ambulance>({
     remove: useRemoveAmbulance(),
-    question: 'Are you sure you want to remove this ambulance from the system?',
-    confirmLabel: 'Remove Ambulance',
+    question: S.adminAmbulances.removeQuestion,
+    confirmLabel: S.adminAmbulances.removeConfirm,
     removed: S.ambulanceRemoved,
     failed: S.removeAmbulanceFailed,
     outcome,
@@ -47,21 +48,21 @@ export default function AdminAmbulancesPage() {
 
   return (
     <div className="space-y-6">
-      <ManageHeader title="Manage Ambulances" addLabel="Add Ambulance" panel={panel} flash={flash}>
+      <ManageHeader title={S.adminAmbulances.title} addLabel={S.adminAmbulances.add} panel={panel} flash={flash}>
         <AddAmbulanceForm open={panel.open} onAdded={panel.onAdded} />
       </ManageHeader>
       <CountCards
-        label="Fleet counts"
+        label={S.adminAmbulances.countsLabel}
         counts={[
-          { label: 'Total', value: all.length, style: 'text-slate-900' },
-          { label: 'Available', value: count('AVAILABLE'), style: 'text-green-700' },
-          { label: 'On Duty', value: count('ON_DUTY'), style: 'text-blue-700' },
-          { label: 'Maintenance', value: count('MAINTENANCE'), style: 'text-amber-700' },
+          { label: S.adminBookings.total, value: all.length, style: 'text-slate-900' },
+          { label: S.ambulanceStatus.AVAILABLE, value: count('AVAILABLE'), style: 'text-green-700' },
+          { label: S.ambulanceStatus.ON_DUTY, value: count('ON_DUTY'), style: 'text-blue-700' },
+          { label: S.ambulanceStatus.MAINTENANCE, value: count('MAINTENANCE'), style: 'text-amber-700' },
         ]}
       />
       <ListFilters
         list={list}
-        search={{ id: 'amb-search', label: 'Search ambulances', placeholder: 'Search by number or driver', className: 'max-w-xs' }}
+        search={{ id: 'amb-search', label: S.adminAmbulances.search, placeholder: S.adminAmbulances.searchPlaceholder, className: 'max-w-xs' }}
         status={{ id: 'amb-filter', options: statuses }}
       />
       <QueryResult
@@ -69,12 +70,12 @@ export default function AdminAmbulancesPage() {
         errorMessage={S.ambulancesFailed}
         isEmpty={list.filtered.length === 0}
         empty={
-          <EmptyState title="No Ambulances Found" text={list.filtering ? 'No ambulances match your search criteria.' : 'No ambulances have been added yet.'}>
-            {!list.filtering && <button type="button" className="btn-primary" onClick={panel.show}>Add First Ambulance</button>}
+          <EmptyState title={S.adminAmbulances.emptyTitle} text={list.filtering ? S.adminAmbulances.noMatch : S.adminAmbulances.none}>
+            {!list.filtering && <button type="button" className="btn-primary" onClick={panel.show}>{S.adminAmbulances.addFirst}</button>}
           </EmptyState>
         }
       >
-        <p className="text-sm text-slate-600">Showing {list.start + 1}-{list.start + list.shown.length} of {list.filtered.length} ambulances</p>
+        <p className="text-sm text-slate-600">{S.adminAmbulances.showing(list.start + 1, list.start + list.shown.length, list.filtered.length)}</p>
         <AmbulanceGroups ambulances={list.shown} crew={crew.data ? crewByAmbulance(crew.data) : undefined} busy={setStatus.isPending} onToggle={toggle} onRemove={removal.ask} />
         <Pagination page={list.page} totalPages={list.totalPages} onPage={list.setPage} />
       </QueryResult>

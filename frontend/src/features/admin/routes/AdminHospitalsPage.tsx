@@ -24,8 +24,8 @@ export default function AdminHospitalsPage() {
   const list = usePagedFilter({ items: hospitals.data ?? noHospitals, matches, pageSize: PAGE_SIZE })
   const removal = useRemoval<Hospital>({
     remove: useRemoveHospital(),
-    question: 'Are you sure you want to remove this hospital from the system?',
-    confirmLabel: 'Remove Hospital',
+    question: S.adminHospitals.removeQuestion,
+    confirmLabel: S.adminHospitals.removeConfirm,
     removed: S.hospitalRemoved,
     failed: S.removeHospitalFailed,
     outcome,
@@ -33,18 +33,18 @@ export default function AdminHospitalsPage() {
 
   return (
     <div className="space-y-6">
-      <ManageHeader title="Manage Hospitals" addLabel="Add Hospital" panel={panel} flash={flash}>
+      <ManageHeader title={S.adminHospitals.title} addLabel={S.adminHospitals.add} panel={panel} flash={flash}>
         <AddHospitalForm open={panel.open} onAdded={panel.onAdded} />
       </ManageHeader>
       <ListFilters
         list={list}
-        search={{ id: 'hospital-search', label: 'Search hospitals', placeholder: 'Search by name or address', className: 'max-w-md' }}
+        search={{ id: 'hospital-search', label: S.adminHospitals.search, placeholder: S.adminHospitals.searchPlaceholder, className: 'max-w-md' }}
       />
       <QueryResult
         query={hospitals}
         errorMessage={S.hospitalsFailed}
         isEmpty={list.filtered.length === 0}
-        empty={<EmptyState title="No Hospitals Found" text={list.search ? 'No hospitals match your search.' : 'No hospitals have been added yet.'} />}
+        empty={<EmptyState title={S.adminHospitals.emptyTitle} text={list.search ? S.adminHospitals.noMatch : S.adminHospitals.none} />}
       >
         <ul className="space-y-3">
           {list.shown.map((h) => (
@@ -57,8 +57,8 @@ export default function AdminHospitalsPage() {
                   {h.contactInfo ? ` · ${h.contactInfo}` : ''}
                 </p>
               </div>
-              <button type="button" className="btn-secondary text-red-700" onClick={() => removal.ask(h)} aria-label={`Remove ${h.name}`}>
-                Remove
+              <button type="button" className="btn-secondary text-red-700" onClick={() => removal.ask(h)} aria-label={S.adminHospitals.removeLabel(h.name)}>
+                {S.crewAdmin.remove}
               </button>
             </li>
           ))}
