@@ -26,12 +26,11 @@ export default function AdminDashboardPage() {
   return (
     <div className="space-y-6">
       <PageHeader
-        title="Admin Dashboard"
-        subtitle={
-          <>
-            Welcome back{user?.username ? `, ${user.username}` : ''}. {now.toLocaleDateString(undefined, { weekday: 'long', year: 'numeric', month: 'long', day: 'numeric' })}
-          </>
-        }
+        title={S.adminDashboard.title}
+        subtitle={S.adminDashboard.welcome(
+          user?.username ?? '',
+          now.toLocaleDateString(S.locale, { weekday: 'long', year: 'numeric', month: 'long', day: 'numeric' }),
+        )}
         action={
           <div className="flex items-center gap-2 rounded-lg bg-slate-100 px-3 py-2 text-slate-800">
             <Icon name="clock" className="h-4 w-4" />
@@ -40,22 +39,22 @@ export default function AdminDashboardPage() {
         }
       />
 
-      <QueryResult query={stats} loadingLabel="Loading dashboard..." errorMessage={S.dashboardFailed}>
+      <QueryResult query={stats} loadingLabel={S.adminDashboard.loading} errorMessage={S.dashboardFailed}>
         {stats.data && <StatCards stats={stats.data} />}
       </QueryResult>
 
-      <Section id="quick-actions" title="Quick Actions" className="space-y-3" headingClassName="text-lg font-semibold">
+      <Section id="quick-actions" title={S.adminDashboard.quickActions} className="space-y-3" headingClassName="text-lg font-semibold">
         <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-          <QuickAction to="/admin/hospitals" icon="hospital" title="Manage Hospitals" text="Add and remove hospitals" />
-          <QuickAction to="/admin/ambulances" icon="ambulance" title="Manage Ambulances" text="Fleet, status and drivers" />
-          <QuickAction to="/admin/bookings" icon="list" title="View All Bookings" text="Every booking and its status" />
-          <QuickAction to="/admin/live" icon="pin" title={S.live.title} text="Ambulances and pickups on one map" />
-          <QuickAction to="/admin/crew" icon="headset" title={S.crewAdmin.title} text="Crew accounts and their ambulances" />
+          <QuickAction to="/admin/hospitals" icon="hospital" title={S.adminHospitals.title} text={S.adminDashboard.hospitalsText} />
+          <QuickAction to="/admin/ambulances" icon="ambulance" title={S.adminAmbulances.title} text={S.adminDashboard.ambulancesText} />
+          <QuickAction to="/admin/bookings" icon="list" title={S.adminDashboard.allBookings} text={S.adminDashboard.allBookingsText} />
+          <QuickAction to="/admin/live" icon="pin" title={S.live.title} text={S.adminDashboard.liveText} />
+          <QuickAction to="/admin/crew" icon="headset" title={S.crewAdmin.title} text={S.adminDashboard.crewText} />
           <div className="card flex items-start gap-3 border-dashed p-5 text-slate-500" aria-disabled="true">
             <Icon name="star" />
             <div>
-              <p className="font-semibold">System Settings</p>
-              <p className="text-sm">Coming later</p>
+              <p className="font-semibold">{S.adminDashboard.settings}</p>
+              <p className="text-sm">{S.adminDashboard.comingLater}</p>
             </div>
           </div>
         </div>
@@ -64,15 +63,15 @@ export default function AdminDashboardPage() {
       <div className="grid gap-6 lg:grid-cols-[1fr_20rem]">
         <section aria-labelledby="recent-bookings" className="card p-5">
           <div className="mb-4 flex items-center justify-between gap-3">
-            <h2 id="recent-bookings" className="text-lg font-semibold">Recent Bookings</h2>
-            <Link to="/admin/bookings" className="text-sm font-semibold text-blue-700 hover:underline">View all</Link>
+            <h2 id="recent-bookings" className="text-lg font-semibold">{S.adminDashboard.recent}</h2>
+            <Link to="/admin/bookings" className="text-sm font-semibold text-blue-700 hover:underline">{S.adminDashboard.viewAll}</Link>
           </div>
           <QueryResult
             query={recent}
-            loadingLabel="Loading bookings..."
+            loadingLabel={S.adminBookings.loading}
             errorMessage={S.dashboardFailed}
             isEmpty={recentBookings.length === 0}
-            empty={<p className="py-6 text-center text-slate-600">No bookings have been made yet.</p>}
+            empty={<p className="py-6 text-center text-slate-600">{S.adminBookings.none}</p>}
           >
             <ul className="divide-y divide-slate-100">
               {recentBookings.slice(0, RECENT).map((b) => (
@@ -95,18 +94,18 @@ export default function AdminDashboardPage() {
 
         <div className="space-y-6">
           {stats.data && <FleetPanel stats={stats.data} />}
-          <Section id="system-status" title="System Status" {...panel}>
+          <Section id="system-status" title={S.adminDashboard.systemStatus} {...panel}>
             <ul className="space-y-2 text-sm">
-              {['API Server', 'Database', 'Booking Service', 'Location Services'].map((name) => (
+              {[S.adminDashboard.apiServer, S.adminDashboard.database, S.adminDashboard.bookingService, S.adminDashboard.locationServices].map((name) => (
                 <li key={name} className="flex items-center justify-between">
                   <span>{name}</span>
                   <span className="inline-flex items-center gap-1.5 font-medium text-green-700">
-                    <span className="h-2 w-2 rounded-full bg-green-500" aria-hidden="true" /> Online
+                    <span className="h-2 w-2 rounded-full bg-green-500" aria-hidden="true" /> {S.adminDashboard.online}
                   </span>
                 </li>
               ))}
             </ul>
-            <p className="mt-3 text-xs text-slate-500">A static overview; live health checks come later.</p>
+            <p className="mt-3 text-xs text-slate-500">{S.adminDashboard.staticNote}</p>
           </Section>
         </div>
       </div>
@@ -117,18 +116,18 @@ export default function AdminDashboardPage() {
 function StatCards({ stats }: { stats: Stats }) {
   const open = stats.bookings.pending + stats.bookings.active
   const cards: { label: string; value: number; note: string; icon: IconName; style: string }[] = [
-    { label: 'Registered Users', value: stats.users, note: 'Accounts in the system', icon: 'star', style: 'bg-blue-100 text-blue-700' },
-    { label: 'Hospitals', value: stats.hospitals, note: 'Partner hospitals', icon: 'hospital', style: 'bg-green-100 text-green-700' },
-    { label: 'Ambulances', value: stats.ambulances.total, note: `${stats.ambulances.available} available now`, icon: 'ambulance', style: 'bg-brand-100 text-brand-700' },
-    { label: 'Total Bookings', value: stats.bookings.total, note: `${stats.todayBookings} today (UTC) · ${open} open`, icon: 'list', style: 'bg-amber-100 text-amber-800' },
+    { label: S.adminDashboard.users, value: stats.users, note: S.adminDashboard.usersNote, icon: 'star', style: 'bg-blue-100 text-blue-700' },
+    { label: S.homePage.hospitals, value: stats.hospitals, note: S.adminDashboard.hospitalsNote, icon: 'hospital', style: 'bg-green-100 text-green-700' },
+    { label: S.adminDashboard.ambulances, value: stats.ambulances.total, note: S.adminDashboard.availableNow(stats.ambulances.available), icon: 'ambulance', style: 'bg-brand-100 text-brand-700' },
+    { label: S.adminDashboard.totalBookings, value: stats.bookings.total, note: S.adminDashboard.todayOpen(stats.todayBookings, open), icon: 'list', style: 'bg-amber-100 text-amber-800' },
   ]
   return (
-    <section aria-label="Statistics" className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-4">
+    <section aria-label={S.homePage.statistics} className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-4">
       {cards.map((c) => (
         <div key={c.label} className="card flex items-start justify-between gap-3 p-5">
           <div>
             <p className="text-sm text-slate-600">{c.label}</p>
-            <p className="text-3xl font-bold text-slate-900">{c.value.toLocaleString()}</p>
+            <p className="text-3xl font-bold text-slate-900">{c.value.toLocaleString(S.locale)}</p>
             <p className="text-xs text-slate-500">{c.note}</p>
           </div>
           <span className={`rounded-lg p-2 ${c.style}`}><Icon name={c.icon} /></span>
@@ -148,7 +147,9 @@ const barColor: Record<AmbulanceStatus | BookingStatus, string> = {
   COMPLETED: 'bg-green-500',
   CANCELLED: 'bg-red-400',
 }
-const statusLabel: Record<string, string> = { ...ambulanceStatusLabel, ...bookingStatusLabel }
+/** Read at render time: the records' getters give the chosen language's words. */
+const statusLabel = (status: AmbulanceStatus | BookingStatus) =>
+  status in ambulanceStatusLabel ? ambulanceStatusLabel[status] : bookingStatusLabel[status as BookingStatus]
 type Counts = Partial<Record<AmbulanceStatus | BookingStatus, number>>
 
 /** How many are in each status, as bars of the total, in the order of `counts`. */
@@ -160,7 +161,7 @@ function StatusPanel({ id, title, counts, total }: { id: string; title: string; 
         {rows.map(([status, value]) => (
           <li key={status}>
             <div className="mb-1 flex justify-between">
-              <span>{statusLabel[status]}</span>
+              <span>{statusLabel(status)}</span>
               <span className="font-semibold tabular-nums">{value}</span>
             </div>
             <div className="h-2 rounded-full bg-slate-100" aria-hidden="true">
@@ -181,8 +182,8 @@ function FleetPanel({ stats }: { stats: Stats }) {
   const bookings: Counts = { PENDING: b.pending, ACTIVE: b.active, COMPLETED: b.completed, CANCELLED: b.cancelled }
   return (
     <>
-      <StatusPanel id="fleet-status" title="Ambulance Status" total={a.total} counts={fleet} />
-      <StatusPanel id="booking-status" title="Bookings by Status" total={b.total} counts={bookings} />
+      <StatusPanel id="fleet-status" title={S.adminDashboard.fleetStatus} total={a.total} counts={fleet} />
+      <StatusPanel id="booking-status" title={S.adminDashboard.bookingsByStatus} total={b.total} counts={bookings} />
     </>
   )
 }
