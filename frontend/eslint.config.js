@@ -32,13 +32,6 @@ const restrict = (files, ...extra) => ({
 const untranslated = [
   'src/features/about/routes/AboutPage.tsx',
   'src/features/auth/routes/RegisterPage.tsx',
-  'src/features/booking/components/AmbulanceSelect.tsx',
-  'src/features/booking/components/BookingDialog.tsx',
-  'src/features/booking/components/BookingSummary.tsx',
-  'src/features/booking/components/HistoryTable.tsx',
-  'src/features/booking/components/HospitalSelect.tsx',
-  'src/features/booking/routes/BookAmbulancePage.tsx',
-  'src/features/booking/routes/HistoryPage.tsx',
   'src/features/hospitals/components/HospitalMap.tsx',
   'src/features/hospitals/routes/HospitalAmbulancesPage.tsx',
   'src/features/hospitals/routes/NearestHospitalsPage.tsx',

@@ -801,6 +801,42 @@ export const en = {
     fleetStatus: 'Ambulance Status',
     bookingsByStatus: 'Bookings by Status',
   },
+  // The booking form (page and dialog) and its summary.
+  bookingForm: {
+    title: 'Book an Ambulance',
+    intro: 'Choose a hospital and one of its available ambulances, tell us about the patient and where to pick them up.',
+    formName: 'Book an ambulance',
+    dialogTitle: (number: string) => `Book Ambulance ${number}`,
+    dialogFormName: 'Booking details',
+    hospitalFirst: 'Select a hospital first',
+    loadingAmbulances: 'Loading ambulances...',
+    noAmbulances: 'No ambulances available at this hospital',
+    ambulanceLabel: 'Available Ambulance',
+    loadingHospitals: 'Loading hospitals...',
+    nearest: 'Nearest to you',
+    others: 'Other hospitals',
+    addLocation: 'Add your location',
+    addLocationRest: ' to see the nearest hospitals first.',
+    summary: 'Booking summary',
+    lifeThreatening: 'Life-threatening emergency?',
+    callNotWait: 'Call now; do not wait for a booking.',
+    summaryDriver: (driver: string) => `, driver ${driver}`,
+  },
+  // A person's booking history.
+  historyPage: {
+    subtitle: 'Your ambulance bookings, newest first.',
+    loading: 'Loading your bookings...',
+    emptyTitle: 'No bookings yet',
+    emptyText: 'When you book an ambulance it will appear here with its live status.',
+    bookFirst: 'Book your first ambulance',
+    totals: 'Booking totals',
+    liveNote: 'Open bookings update automatically.',
+    caption: 'Your bookings',
+    dateCol: 'Date & Time',
+    cancelLabel: (id: number) => `Cancel booking ${id}`,
+    cancelTitle: 'Cancel Booking',
+    cancelQuestion: (number: string, patient: string) => `Cancel the booking of ambulance ${number} for ${patient}?`,
+  },
 } as const
 
 /** The shape every language fills: en's keys, with plain strings and the same functions. */

@@ -23,17 +23,17 @@ export function AmbulanceSelect({
 }) {
   const ambulances = available.data
   const prompt = !hospitalId
-    ? 'Select a hospital first'
+    ? S.bookingForm.hospitalFirst
     : available.isPending
-      ? 'Loading ambulances...'
+      ? S.bookingForm.loadingAmbulances
       : available.isError
         ? S.ambulancesFailed
         : ambulances?.length === 0
-          ? 'No ambulances available at this hospital'
-          : 'Select an ambulance'
+          ? S.bookingForm.noAmbulances
+          : S.crewAdmin.chooseAmbulance
   return (
     <div className="sm:col-span-2">
-      <label htmlFor={`${idPrefix}-ambulanceId`} className="label">Available Ambulance</label>
+      <label htmlFor={`${idPrefix}-ambulanceId`} className="label">{S.bookingForm.ambulanceLabel}</label>
       <select
         {...requiredField(idPrefix, invalid, 'ambulanceId')}
         disabled={!hospitalId || available.isPending}
@@ -50,7 +50,7 @@ export function AmbulanceSelect({
       </select>
       {available.isError && (
         <button type="button" className="mt-1 text-sm font-semibold text-red-700 underline" onClick={() => void available.refetch()}>
-          Try again
+          {S.emergency.tryAgain}
         </button>
       )}
     </div>

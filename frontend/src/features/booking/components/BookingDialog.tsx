@@ -2,6 +2,7 @@ import type { FormEvent } from 'react'
 import { Dialog } from '@/components/Dialog'
 import { ambulanceTypeLabel } from '@/lib/format'
 import type { Ambulance, Booking } from '@/lib/types'
+import { S } from '@/strings'
 import { useBookingForm } from '../useBookingForm'
 import { BookingMessages, SubmitBookingButton } from './BookingFormParts'
 import { PatientFields } from './PatientFields'
@@ -35,18 +36,18 @@ export function BookingDialog({
   }
 
   return (
-    <Dialog title={`Book Ambulance ${ambulance.number}`} onClose={onClose}>
+    <Dialog title={S.bookingForm.dialogTitle(ambulance.number)} onClose={onClose}>
       <p className="-mt-2 mb-4 text-sm text-slate-600">
         {ambulanceTypeLabel[ambulance.type] ?? ambulance.type}
-        {ambulance.driverInfo ? ` · Driver: ${ambulance.driverInfo}` : ''}
+        {ambulance.driverInfo ? ` · ${S.adminAmbulances.driver(ambulance.driverInfo)}` : ''}
       </p>
       <BookingMessages form={form} className="mb-4 space-y-3 empty:hidden" />
-      <form onSubmit={onSubmit} noValidate aria-label="Booking details" className="grid gap-4 sm:grid-cols-2">
+      <form onSubmit={onSubmit} noValidate aria-label={S.bookingForm.dialogFormName} className="grid gap-4 sm:grid-cols-2">
         <PatientFields {...form.patientFields} />
         <PickupField {...form.pickupField} near={hospitalAt} />
         <div className="flex flex-col-reverse gap-3 sm:col-span-2 sm:flex-row sm:justify-end">
           <button type="button" className="btn-secondary" onClick={onClose}>
-            Cancel
+            {S.common.cancel}
           </button>
           <SubmitBookingButton form={form} />
         </div>

@@ -12,21 +12,21 @@ import { BookingTypeBadge } from './BookingTypeBadge'
 export function HistoryTable({ bookings, onCancel }: { bookings: Booking[]; onCancel: (booking: Booking) => void }) {
   const columns: Column<Booking>[] = [
     {
-      name: 'Hospital',
+      name: S.tracking.hospital,
       cell: (b) => <CellLines mainClassName="font-medium text-slate-900" main={bookingHospital(b)} detail={b.hospital?.address} />,
     },
-    { name: 'Ambulance', cell: bookingAmbulance },
+    { name: S.tracking.ambulance, cell: bookingAmbulance },
     {
-      name: 'Patient',
+      name: S.crew.patient,
       cell: (b) => {
         const patient = patientLine(b.patient)
         return <CellLines main={patient.name} detail={patient.facts} />
       },
     },
-    { name: 'Type', cell: (b) => <BookingTypeBadge type={b.bookingType} /> },
-    { name: 'Date & Time', className: 'md:whitespace-nowrap', cell: (b) => formatDateTime(b.bookingTime) },
+    { name: S.adminBookings.type, cell: (b) => <BookingTypeBadge type={b.bookingType} /> },
+    { name: S.historyPage.dateCol, className: 'md:whitespace-nowrap', cell: (b) => formatDateTime(b.bookingTime) },
     {
-      name: 'Status',
+      name: S.adminBookings.statusCol,
       cell: (b) => (
         <span className="inline-flex flex-col items-end gap-1 md:items-start">
           <StatusBadge status={b.bookingStatus} />
@@ -35,7 +35,7 @@ export function HistoryTable({ bookings, onCancel }: { bookings: Booking[]; onCa
       ),
     },
     {
-      name: 'Actions',
+      name: S.adminBookings.actionsCol,
       hidden: true,
       className: 'md:text-right',
       cell: (b) => (
@@ -47,10 +47,10 @@ export function HistoryTable({ bookings, onCancel }: { bookings: Booking[]; onCa
             <button
               type="button"
               className="btn-secondary flex-1 px-3 py-1 text-red-700 md:flex-none"
-              aria-label={`Cancel booking ${b.id}`}
+              aria-label={S.historyPage.cancelLabel(b.id)}
               onClick={() => onCancel(b)}
             >
-              Cancel
+              {S.common.cancel}
             </button>
           )}
         </span>
@@ -58,5 +58,5 @@ export function HistoryTable({ bookings, onCancel }: { bookings: Booking[]; onCa
     },
   ]
 
-  return <DataTable caption="Your bookings" columns={columns} rows={bookings} rowKey={(b) => b.id} />
+  return <DataTable caption={S.historyPage.caption} columns={columns} rows={bookings} rowKey={(b) => b.id} />
 }

@@ -26,7 +26,7 @@ export function HospitalSelect({
   ))
   return (
     <div className="sm:col-span-2">
-      <label htmlFor={`${idPrefix}-hospitalId`} className="label">Hospital</label>
+      <label htmlFor={`${idPrefix}-hospitalId`} className="label">{S.tracking.hospital}</label>
       <select
         {...requiredField(idPrefix, invalid, 'hospitalId')}
         aria-describedby={failed ? errorId : undefined}
@@ -34,9 +34,9 @@ export function HospitalSelect({
         value={value}
         onChange={(e) => onChange(e.target.value)}
       >
-        <option value="">{loading ? 'Loading hospitals...' : 'Select a hospital'}</option>
+        <option value="">{loading ? S.bookingForm.loadingHospitals : S.adminAmbulances.chooseHospital}</option>
         {near.length > 0 && (
-          <optgroup label="Nearest to you">
+          <optgroup label={S.bookingForm.nearest}>
             {near.map((h) => (
               <option key={h.id} value={h.id}>
                 {h.name} ({formatDistance(h.distance)})
@@ -44,19 +44,19 @@ export function HospitalSelect({
             ))}
           </optgroup>
         )}
-        {rest.length > 0 && (near.length > 0 ? <optgroup label="Other hospitals">{options}</optgroup> : options)}
+        {rest.length > 0 && (near.length > 0 ? <optgroup label={S.bookingForm.others}>{options}</optgroup> : options)}
       </select>
       {failed && (
         <p id={errorId} className="mt-1 text-sm text-red-700">
-          {S.hospitalsFailed}.{' '}
+          {S.hospitalsFailed}{'. '}
           <button type="button" className="font-semibold underline" onClick={choices.retry}>
-            Try again
+            {S.emergency.tryAgain}
           </button>
         </p>
       )}
       {!located && !loading && (
         <p className="mt-1 text-xs text-slate-500">
-          <Link to="/profile" className="text-blue-700 hover:underline">Add your location</Link> to see the nearest hospitals first.
+          <Link to="/profile" className="text-blue-700 hover:underline">{S.bookingForm.addLocation}</Link>{S.bookingForm.addLocationRest}
         </p>
       )}
     </div>

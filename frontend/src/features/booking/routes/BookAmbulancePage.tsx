@@ -57,14 +57,14 @@ export default function BookAmbulancePage() {
   return (
     <div className="mx-auto grid max-w-5xl gap-6 lg:grid-cols-[1fr_18rem]">
       <div className="card p-6 sm:p-8">
-        <h1 className="mb-1 text-2xl font-bold">Book an Ambulance</h1>
+        <h1 className="mb-1 text-2xl font-bold">{S.bookingForm.title}</h1>
         <p className="mb-6 text-sm text-slate-600">
-          Choose a hospital and one of its available ambulances, tell us about the patient and where to pick them up.
+          {S.bookingForm.intro}
         </p>
         <BookingMessages form={form} className="mb-4 space-y-3">
           {gone && !form.error && <Alert tone="warning">{S.ambulanceGone}</Alert>}
         </BookingMessages>
-        <form onSubmit={onSubmit} noValidate aria-label="Book an ambulance" className="grid gap-4 sm:grid-cols-2">
+        <form onSubmit={onSubmit} noValidate aria-label={S.bookingForm.formName} className="grid gap-4 sm:grid-cols-2">
           <HospitalSelect
             idPrefix={PREFIX}
             choices={choices}

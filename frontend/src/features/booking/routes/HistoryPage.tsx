@@ -28,17 +28,17 @@ function History({ userId }: { userId: number }) {
 
   const header = (
     <PageHeader
-      title="Booking History"
-      subtitle="Your ambulance bookings, newest first."
+      title={S.homePage.historyTitle}
+      subtitle={S.historyPage.subtitle}
       action={
         <Link to="/booking" className="btn-primary">
-          <Icon name="ambulance" /> Book Ambulance
+          <Icon name="ambulance" /> {S.nav.book}
         </Link>
       }
     />
   )
 
-  if (history.isPending) return <div className="space-y-6">{header}<Spinner label="Loading your bookings..." /></div>
+  if (history.isPending) return <div className="space-y-6">{header}<Spinner label={S.historyPage.loading} /></div>
   if (history.isError) {
     return (
       <div className="space-y-6">
@@ -52,10 +52,10 @@ function History({ userId }: { userId: number }) {
   const count = (status: string) => bookings.filter((b) => b.bookingStatus === status).length
   const live = bookings.some((b) => isOpen(b.bookingStatus))
   const cards = [
-    { label: 'Total Bookings', value: bookings.length, style: 'text-slate-900' },
-    { label: 'Active', value: count('ACTIVE'), style: 'text-blue-700' },
-    { label: 'Completed', value: count('COMPLETED'), style: 'text-green-700' },
-    { label: 'Cancelled', value: count('CANCELLED'), style: 'text-red-700' },
+    { label: S.adminDashboard.totalBookings, value: bookings.length, style: 'text-slate-900' },
+    { label: S.bookingStatus.ACTIVE, value: count('ACTIVE'), style: 'text-blue-700' },
+    { label: S.bookingStatus.COMPLETED, value: count('COMPLETED'), style: 'text-green-700' },
+    { label: S.bookingStatus.CANCELLED, value: count('CANCELLED'), style: 'text-red-700' },
   ]
 
   const confirmCancel = () => {
@@ -71,16 +71,16 @@ function History({ userId }: { userId: number }) {
       {header}
       {flash && <Alert tone={flash.tone}>{flash.text}</Alert>}
       {bookings.length === 0 ? (
-        <EmptyState title="No bookings yet" text="When you book an ambulance it will appear here with its live status.">
-          <Link to="/booking" className="btn-primary">Book your first ambulance</Link>
+        <EmptyState title={S.historyPage.emptyTitle} text={S.historyPage.emptyText}>
+          <Link to="/booking" className="btn-primary">{S.historyPage.bookFirst}</Link>
         </EmptyState>
       ) : (
         <>
-          <CountCards label="Booking totals" counts={cards} />
+          <CountCards label={S.historyPage.totals} counts={cards} />
           {live && (
             <p className="flex items-center gap-2 text-sm text-slate-600">
               <span className="h-2 w-2 animate-pulse rounded-full bg-green-500" aria-hidden="true" />
-              Open bookings update automatically.
+              {S.historyPage.liveNote}
             </p>
           )}
           <HistoryTable bookings={bookings} onCancel={setCancelling} />
@@ -88,8 +88,8 @@ function History({ userId }: { userId: number }) {
       )}
       {cancelling && (
         <ConfirmAction
-          title="Cancel Booking"
-          confirmLabel="Cancel Booking"
+          title={S.historyPage.cancelTitle}
+          confirmLabel={S.historyPage.cancelTitle}
           busyLabel={S.cancelling}
           cancelLabel={S.keepBooking}
           busy={cancel.isPending}
@@ -97,9 +97,9 @@ function History({ userId }: { userId: number }) {
           onCancel={() => setCancelling(null)}
         >
           <p>
-            Cancel the booking of ambulance {cancelling.ambulanceNumber} for {patientLine(cancelling.patient).name}?
+            {S.historyPage.cancelQuestion(cancelling.ambulanceNumber, patientLine(cancelling.patient).name)}
           </p>
-          <p className="text-sm text-slate-600">The ambulance is released for other patients. This cannot be undone.</p>
+          <p className="text-sm text-slate-600">{S.tracking.cancelNote}</p>
         </ConfirmAction>
       )}
     </div>
