@@ -32,9 +32,6 @@ const restrict = (files, ...extra) => ({
 const untranslated = [
   'src/features/about/routes/AboutPage.tsx',
   'src/features/auth/routes/RegisterPage.tsx',
-  'src/features/hospitals/components/HospitalMap.tsx',
-  'src/features/hospitals/routes/HospitalAmbulancesPage.tsx',
-  'src/features/hospitals/routes/NearestHospitalsPage.tsx',
 
 ]
 

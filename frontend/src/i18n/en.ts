@@ -837,6 +837,26 @@ export const en = {
     cancelTitle: 'Cancel Booking',
     cancelQuestion: (number: string, patient: string) => `Cancel the booking of ambulance ${number} for ${patient}?`,
   },
+  // The nearest hospitals, their map, and a hospital's ambulances.
+  hospitalsPage: {
+    updateProfile: 'Update Profile',
+    near: (lat: string, lng: string) => `Near ${lat}, ${lng}`,
+    finding: 'Finding hospitals near you...',
+    closest: 'Closest',
+    viewAmbulances: 'View Ambulances',
+    mapLabel: 'Map of the nearest hospitals',
+    youAreHere: 'You are here',
+    hospitalLegend: 'Hospital (larger: the closest)',
+    back: '← Back to nearest hospitals',
+    ambulancesTitle: (hospital: string) => `${hospital} Ambulances`,
+    countsLabel: 'Ambulance counts',
+    totalAmbulances: 'Total Ambulances',
+    noneAvailable: 'No ambulances are currently available at this hospital.',
+    contact: 'Contact',
+    bookNow: 'Book Now',
+    bookNowLabel: (number: string) => `Book Now: ambulance ${number}`,
+    notAvailable: 'Not Available',
+  },
 } as const
 
 /** The shape every language fills: en's keys, with plain strings and the same functions. */

@@ -20,14 +20,14 @@ export default function HospitalMap({ lat, lng, hospitals }: { lat: number; lng:
 
   return (
     <BaseMap
-      label="Map of the nearest hospitals"
+      label={S.hospitalsPage.mapLabel}
       center={[lat, lng]}
       zoom={12}
       tilesFailedText={S.mapTilesFailed}
       legend={
         <>
-          <LegendItem swatch="rounded-full border-2 border-white bg-blue-600 shadow">You are here</LegendItem>
-          <LegendItem swatch="rounded-full border border-red-800 bg-red-500">Hospital (larger: the closest)</LegendItem>
+          <LegendItem swatch="rounded-full border-2 border-white bg-blue-600 shadow">{S.hospitalsPage.youAreHere}</LegendItem>
+          <LegendItem swatch="rounded-full border border-red-800 bg-red-500">{S.hospitalsPage.hospitalLegend}</LegendItem>
         </>
       }
     >
@@ -43,13 +43,13 @@ export default function HospitalMap({ lat, lng, hospitals }: { lat: number; lng:
           <Popup>
             <p className="font-semibold">{h.name}</p>
             <p>{h.address}</p>
-            <p>{formatDistance(h.distance)}{i === 0 ? ' · Closest' : ''}</p>
-            <Link to={`/hospitals/${h.id}/ambulances`}>View Ambulances</Link>
+            <p>{formatDistance(h.distance)}{i === 0 ? ` · ${S.hospitalsPage.closest}` : ''}</p>
+            <Link to={`/hospitals/${h.id}/ambulances`}>{S.hospitalsPage.viewAmbulances}</Link>
           </Popup>
         </CircleMarker>
       ))}
       <CircleMarker center={[lat, lng]} radius={9} pathOptions={{ color: '#ffffff', weight: 3, fillColor: '#2563eb', fillOpacity: 1 }}>
-        <Tooltip>You are here</Tooltip>
+        <Tooltip>{S.hospitalsPage.youAreHere}</Tooltip>
       </CircleMarker>
     </BaseMap>
   )

@@ -28,7 +28,7 @@ export default function HospitalAmbulancesPage() {
       : `/hospitals/nearest?lat=${DEFAULT_LOCATION.lat}&lng=${DEFAULT_LOCATION.lng}`
 
   if (!Number.isInteger(id) || id <= 0) return <ErrorState message={S.hospitalAmbulancesFailed} />
-  if (hospital.isPending || ambulances.isPending) return <Spinner label="Loading ambulances..." />
+  if (hospital.isPending || ambulances.isPending) return <Spinner label={S.bookingForm.loadingAmbulances} />
   if (hospital.isError || ambulances.isError) {
     return (
       <ErrorState
@@ -43,22 +43,22 @@ export default function HospitalAmbulancesPage() {
 
   const c = counts.data
   const cards = [
-    { label: 'Total Ambulances', value: c?.total, style: 'text-slate-900' },
-    { label: 'Available', value: c?.available, style: 'text-green-700' },
-    { label: 'On Duty', value: c?.onDuty, style: 'text-blue-700' },
-    { label: 'Maintenance', value: c?.maintenance, style: 'text-amber-700' },
+    { label: S.hospitalsPage.totalAmbulances, value: c?.total, style: 'text-slate-900' },
+    { label: S.ambulanceStatus.AVAILABLE, value: c?.available, style: 'text-green-700' },
+    { label: S.ambulanceStatus.ON_DUTY, value: c?.onDuty, style: 'text-blue-700' },
+    { label: S.ambulanceStatus.MAINTENANCE, value: c?.maintenance, style: 'text-amber-700' },
   ]
 
   return (
     <div className="space-y-6">
-      <Link to={back} className="btn-ghost -ml-3">← Back to nearest hospitals</Link>
+      <Link to={back} className="btn-ghost -ml-3">{S.hospitalsPage.back}</Link>
       <div>
-        <h1 className="text-2xl font-bold">{hospital.data.name} Ambulances</h1>
+        <h1 className="text-2xl font-bold">{S.hospitalsPage.ambulancesTitle(hospital.data.name)}</h1>
         <p className="text-slate-600">{hospital.data.address}</p>
       </div>
-      <CountCards label="Ambulance counts" counts={cards} />
+      <CountCards label={S.hospitalsPage.countsLabel} counts={cards} />
       {ambulances.data.length === 0 ? (
-        <EmptyState title="No Ambulances Found" text="No ambulances are currently available at this hospital." />
+        <EmptyState title={S.adminAmbulances.emptyTitle} text={S.hospitalsPage.noneAvailable} />
       ) : (
         <ul className="grid gap-4 md:grid-cols-2">
           {ambulances.data.map((a) => (
@@ -70,11 +70,11 @@ export default function HospitalAmbulancesPage() {
                 <StatusBadge status={a.status} />
               </div>
               <dl className="grid grid-cols-2 gap-2 text-sm">
-                <dt className="text-slate-500">Driver</dt>
+                <dt className="text-slate-500">{S.adminBookings.driver}</dt>
                 <dd>{a.driverInfo ?? '—'}</dd>
-                <dt className="text-slate-500">Type</dt>
+                <dt className="text-slate-500">{S.adminBookings.type}</dt>
                 <dd>{ambulanceTypeLabel[a.type] ?? a.type}</dd>
-                <dt className="text-slate-500">Contact</dt>
+                <dt className="text-slate-500">{S.hospitalsPage.contact}</dt>
                 <dd>
                   {a.contactInfo ? (
                     <a className="text-blue-700 hover:underline" href={telHref(a.contactInfo)}>{a.contactInfo}</a>
@@ -87,14 +87,14 @@ export default function HospitalAmbulancesPage() {
                 <button
                   type="button"
                   className="btn-primary"
-                  aria-label={`Book Now: ambulance ${a.number}`}
+                  aria-label={S.hospitalsPage.bookNowLabel(a.number)}
                   onClick={() => setBooking(a)}
                 >
-                  Book Now
+                  {S.hospitalsPage.bookNow}
                 </button>
               ) : (
                 <button type="button" className="btn-secondary" disabled>
-                  Not Available
+                  {S.hospitalsPage.notAvailable}
                 </button>
               )}
             </li>

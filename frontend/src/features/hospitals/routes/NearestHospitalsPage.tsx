@@ -12,9 +12,9 @@ import { useNearestHospitals } from '../api/hospitals'
 
 // Leaflet is loaded only when there are results to show (issue 4: keep the first load small).
 const HospitalMap = lazy(() => import('../components/HospitalMap'))
-const mapPlaceholder = (
+const MapPlaceholder = () => (
   <div className="flex h-72 items-center justify-center rounded-xl border border-slate-200 bg-slate-100 text-sm text-slate-500 md:h-96">
-    Loading map...
+    {S.mapLoading}
   </div>
 )
 
@@ -45,7 +45,7 @@ export default function NearestHospitalsPage() {
       <div className="mx-auto max-w-xl space-y-4">
         <Alert tone="warning">{S.locationUnavailable}</Alert>
         <div className="flex flex-wrap gap-3">
-          <Link to="/profile" className="btn-primary">Update Profile</Link>
+          <Link to="/profile" className="btn-primary">{S.hospitalsPage.updateProfile}</Link>
           {locate}
         </div>
       </div>
@@ -55,17 +55,13 @@ export default function NearestHospitalsPage() {
   return (
     <div className="space-y-6">
       <PageHeader
-        title="Nearest Hospitals"
-        subtitle={
-          <>
-            Near {formatCoord(lat)}, {formatCoord(lng)}
-          </>
-        }
+        title={S.layout.nearestHospitals}
+        subtitle={S.hospitalsPage.near(formatCoord(lat), formatCoord(lng))}
         action={locate}
         alignEnd
       />
       {search.isPending ? (
-        <Spinner label="Finding hospitals near you..." />
+        <Spinner label={S.hospitalsPage.finding} />
       ) : search.isError ? (
         <ErrorState message={S.nearbyFailed} error={search.error} onRetry={() => search.refetch()} />
       ) : search.data.length === 0 ? (
@@ -74,7 +70,7 @@ export default function NearestHospitalsPage() {
         </EmptyState>
       ) : (
         <>
-          <Suspense fallback={mapPlaceholder}>
+          <Suspense fallback={<MapPlaceholder />}>
             <HospitalMap lat={lat} lng={lng} hospitals={search.data} />
           </Suspense>
           <ol className="space-y-4">
@@ -83,7 +79,7 @@ export default function NearestHospitalsPage() {
                 <div className="min-w-0">
                   <div className="flex flex-wrap items-center gap-2">
                     <h2 className="text-lg font-semibold">{h.name}</h2>
-                    {i === 0 && <span className="rounded-full bg-green-100 px-2.5 py-0.5 text-xs font-semibold text-green-800">Closest</span>}
+                    {i === 0 && <span className="rounded-full bg-green-100 px-2.5 py-0.5 text-xs font-semibold text-green-800">{S.hospitalsPage.closest}</span>}
                   </div>
                   <p className="text-sm text-slate-600">{h.address}</p>
                   <p className="mt-2 flex flex-wrap gap-x-5 gap-y-1 text-sm">
@@ -98,7 +94,7 @@ export default function NearestHospitalsPage() {
                   </p>
                 </div>
                 <Link to={`/hospitals/${h.id}/ambulances`} className="btn-blue shrink-0">
-                  View Ambulances
+                  {S.hospitalsPage.viewAmbulances}
                 </Link>
               </li>
             ))}
