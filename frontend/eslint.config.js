@@ -26,15 +26,6 @@ const restrict = (files, ...extra) => ({
   rules: { 'no-restricted-imports': ['error', { patterns: [noClimbing, ...extra] }] },
 })
 
-// Screens still in English only, off the emergency, trip and crew paths (issue 28 left
-// them for later): the text rules skip them until their words move to the catalogue.
-// Remove a file from here when it is translated; never add one.
-const untranslated = [
-  'src/features/about/routes/AboutPage.tsx',
-  'src/features/auth/routes/RegisterPage.tsx',
-
-]
-
 const queryKeyRules = [
   {
     selector: "Property[key.name='queryKey'] > ArrayExpression",
@@ -78,17 +69,13 @@ export default tseslint.config(
     rules: { 'no-restricted-syntax': ['error', ...queryKeyRules, ...textRules] },
   },
   {
-    files: untranslated,
-    rules: { 'no-restricted-syntax': ['error', ...queryKeyRules] },
-  },
-  {
     files: ['src/**/*.test.{ts,tsx}', 'src/test/**'],
     rules: { 'no-restricted-syntax': ['error', ...queryKeyRules] },
   },
   // JSX text children are the catalogue's too (tests may write what they like).
   {
     files: ['src/**/*.tsx'],
-    ignores: ['src/**/*.test.tsx', 'src/test/**', ...untranslated],
+    ignores: ['src/**/*.test.tsx', 'src/test/**'],
     plugins: { react },
     rules: { 'react/jsx-no-literals': ['error', { noStrings: false, allowedStrings: ['·', '—', '→', '←', '×', '/', ':', ',', '(', ')', '*', '…', '#'] }] },
   },

@@ -2,19 +2,21 @@ import { Link } from 'react-router'
 import { Section } from '@/components/Section'
 import { S } from '@/strings'
 
+const EMAIL = 'help@ambucare.example'
 const card = { className: 'card p-6', headingClassName: 'mb-2 text-xl font-bold' }
 
-const services = [
-  { title: 'Emergency ambulance booking', text: 'Book an emergency or a normal ambulance for a patient in under a minute.' },
-  { title: 'Nearest hospital finder', text: 'See the hospitals closest to you with distance and contact details.' },
-  { title: 'Live availability', text: 'Only ambulances that are free right now can be booked: no double bookings.' },
-  { title: 'Booking history', text: 'Follow every booking from request to completion.' },
+// Read while rendering, so that they are in the chosen language.
+const services = () => [
+  { title: S.about.bookingTitle, text: S.about.bookingText },
+  { title: S.about.finderTitle, text: S.about.finderText },
+  { title: S.about.availabilityTitle, text: S.about.availabilityText },
+  { title: S.about.historyTitle, text: S.about.historyText },
 ]
 
-const team = [
-  { name: 'Dr. Aanya Kapoor', role: 'Medical Director' },
-  { name: 'Rohan Mehta', role: 'Head of Operations' },
-  { name: 'Simran Gill', role: 'Lead Engineer' },
+const team = () => [
+  { name: 'Dr. Aanya Kapoor', role: S.about.medicalDirector },
+  { name: 'Rohan Mehta', role: S.about.operationsHead },
+  { name: 'Simran Gill', role: S.about.leadEngineer },
 ]
 
 /** "Dr. Aanya Kapoor" → "AK": first and last name, titles skipped. */
@@ -30,23 +32,21 @@ export default function AboutPage() {
   return (
     <div className="space-y-10">
       <section className="text-center">
-        <h1 className="mb-3 text-3xl font-extrabold">About AmbuCare</h1>
+        <h1 className="mb-3 text-3xl font-extrabold">{S.about.title}</h1>
         <p className="mx-auto max-w-2xl text-slate-600">
-          Our mission is simple: get every patient the right ambulance and the nearest hospital as fast as possible,
-          because in an emergency every minute counts.
+          {S.about.lead}
         </p>
       </section>
 
-      <Section id="mission" title="Our mission" {...card}>
+      <Section id="mission" title={S.about.mission} {...card}>
         <p className="text-slate-700">
-          We connect patients and their families with nearby hospitals and available ambulances in real time, so that
-          help is booked in seconds, not minutes.
+          {S.about.missionText}
         </p>
       </Section>
 
-      <Section id="services" title="Our services">
+      <Section id="services" title={S.about.services}>
         <div className="grid gap-4 sm:grid-cols-2">
-          {services.map((s) => (
+          {services().map((s) => (
             <div key={s.title} className="card p-5">
               <h3 className="font-semibold">{s.title}</h3>
               <p className="mt-1 text-sm text-slate-600">{s.text}</p>
@@ -55,12 +55,12 @@ export default function AboutPage() {
         </div>
       </Section>
 
-      <Section id="impact" title="Our impact">
+      <Section id="impact" title={S.about.impact}>
         <div className="grid grid-cols-3 gap-3 sm:gap-4">
           {[
-            ['1000+', 'lives saved'],
-            ['50+', 'partner hospitals'],
-            ['100+', 'ambulances'],
+            ['1000+', S.about.livesSaved],
+            ['50+', S.about.partnerHospitals],
+            ['100+', S.about.ambulances],
           ].map(([figure, label]) => (
             <div key={label} className="card px-2 py-5 text-center sm:p-6">
               <p className="text-2xl font-extrabold text-brand-700 sm:text-3xl">{figure}</p>
@@ -70,9 +70,9 @@ export default function AboutPage() {
         </div>
       </Section>
 
-      <Section id="team" title="Our team">
+      <Section id="team" title={S.about.team}>
         <div className="grid gap-4 sm:grid-cols-3">
-          {team.map((m) => (
+          {team().map((m) => (
             <div key={m.name} className="card p-6 text-center">
               <span aria-hidden="true" className="mx-auto mb-3 flex h-14 w-14 items-center justify-center rounded-full bg-slate-200 text-lg font-bold">
                 {initials(m.name)}
@@ -84,21 +84,21 @@ export default function AboutPage() {
         </div>
       </Section>
 
-      <Section id="contact" title="Contact us" {...card}>
+      <Section id="contact" title={S.about.contact} {...card}>
         <ul className="space-y-1 text-slate-700">
-          <li>Emergency: <a className="font-semibold text-brand-700" href={S.emergencyTel}>{S.emergencyNumber}</a>{S.otherRegions}</li>
-          <li>Email: <a className="text-blue-700 underline" href="mailto:help@ambucare.example">help@ambucare.example</a></li>
-          <li>Address: 12 Civil Lines, Bathinda, Punjab</li>
+          <li>{S.nav.emergency}:{' '}<a className="font-semibold text-brand-700" href={S.emergencyTel}>{S.emergencyNumber}</a>{S.otherRegions}</li>
+          <li>{S.profile.email}:{' '}<a className="text-blue-700 underline" href={`mailto:${EMAIL}`}>{EMAIL}</a></li>
+          <li>{S.about.address}</li>
         </ul>
       </Section>
 
       <div role="note" className="rounded-lg border border-amber-300 bg-amber-50 p-4 text-amber-900">
-        <p className="font-semibold">Project Under Development</p>
-        <p className="text-sm">This is a demonstration project. {S.alwaysCall}</p>
+        <p className="font-semibold">{S.about.underDevelopment}</p>
+        <p className="text-sm">{S.about.demo} {S.alwaysCall}</p>
       </div>
 
       <div className="text-center">
-        <Link to="/" className="btn-primary">Back to Home</Link>
+        <Link to="/" className="btn-primary">{S.common.backToHome}</Link>
       </div>
     </div>
   )

@@ -12,13 +12,14 @@ type Field = keyof RegisterForm
 
 const empty: RegisterForm = { username: '', email: '', password: '', phone: '', latitude: '', longitude: '' }
 
-const fields: { name: Field; label: string; type: string; autoComplete: string; hint?: string; wide?: boolean }[] = [
-  { name: 'username', label: 'Username', type: 'text', autoComplete: 'username', hint: '3–32 letters, digits, _ . -', wide: true },
-  { name: 'email', label: 'Email', type: 'email', autoComplete: 'email', wide: true },
-  { name: 'password', label: 'Password', type: 'password', autoComplete: 'new-password', hint: 'At least 8 characters' },
-  { name: 'phone', label: 'Phone', type: 'tel', autoComplete: 'tel', hint: '7–15 digits, optional leading +' },
-  { name: 'latitude', label: 'Latitude', type: 'text', autoComplete: 'off', hint: 'e.g. 30.67' },
-  { name: 'longitude', label: 'Longitude', type: 'text', autoComplete: 'off', hint: 'e.g. 74.33' },
+// Read while rendering, so that they are in the chosen language.
+const fields = (): { name: Field; label: string; type: string; autoComplete: string; hint?: string; wide?: boolean }[] => [
+  { name: 'username', label: S.auth.username, type: 'text', autoComplete: 'username', hint: S.register.usernameHint, wide: true },
+  { name: 'email', label: S.profile.email, type: 'email', autoComplete: 'email', wide: true },
+  { name: 'password', label: S.auth.password, type: 'password', autoComplete: 'new-password', hint: S.register.passwordHint },
+  { name: 'phone', label: S.crewAdmin.phone, type: 'tel', autoComplete: 'tel', hint: S.register.phoneHint },
+  { name: 'latitude', label: S.profile.latitude, type: 'text', autoComplete: 'off', hint: S.register.latitudeHint },
+  { name: 'longitude', label: S.profile.longitude, type: 'text', autoComplete: 'off', hint: S.register.longitudeHint },
 ]
 
 const isField = (name: string | undefined): name is Field => !!name && name in empty
@@ -57,14 +58,14 @@ export function RegisterPage() {
 
   return (
     <AuthCard
-      title="Create your account"
-      intro="Your location lets us show the hospitals nearest to you."
+      title={S.register.title}
+      intro={S.register.intro}
       wide
       error={error}
-      other={{ question: 'Already have an account?', to: '/login', label: 'Sign in' }}
+      other={{ question: S.register.haveAccount, to: '/login', label: S.auth.signInTitle }}
     >
       <form onSubmit={submit} noValidate className="grid gap-4 sm:grid-cols-2">
-        {fields.map((f) => {
+        {fields().map((f) => {
           const bad = invalid.includes(f.name)
           return (
             <div key={f.name} className={f.wide ? 'sm:col-span-2' : ''}>
@@ -97,8 +98,8 @@ export function RegisterPage() {
             }}
           />
         </div>
-        <BusyButton className="btn-primary sm:col-span-2" busy={registration.isPending} busyLabel="Creating account...">
-          Register
+        <BusyButton className="btn-primary sm:col-span-2" busy={registration.isPending} busyLabel={S.register.creating}>
+          {S.nav.register}
         </BusyButton>
       </form>
     </AuthCard>
