@@ -594,6 +594,7 @@ export const en = {
     backToDashboard: '← Back to dashboard',
     closeForm: 'Close Form',
     backToHome: 'Back to Home',
+    adding: 'Adding...',
   },
   layout: {
     skip: 'Skip to content',
@@ -767,6 +768,9 @@ export const en = {
     removeLabel: (name: string) => `Remove ${name}`,
     removeQuestion: 'Are you sure you want to remove this hospital from the system?',
     removeConfirm: 'Remove Hospital',
+    formName: 'Add hospital',
+    name: 'Name',
+    address: 'Address',
   },
   // The admin's dashboard.
   adminDashboard: {
@@ -821,6 +825,8 @@ export const en = {
     lifeThreatening: 'Life-threatening emergency?',
     callNotWait: 'Call now; do not wait for a booking.',
     summaryDriver: (driver: string) => `, driver ${driver}`,
+    submitting: 'Booking...',
+    bookEmergency: 'Book Emergency Ambulance',
   },
   // A person's booking history.
   historyPage: {

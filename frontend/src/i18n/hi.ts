@@ -563,6 +563,7 @@ export const hi: Catalogue = {
     backToDashboard: '← डैशबोर्ड पर वापस',
     closeForm: 'फ़ॉर्म बंद करें',
     backToHome: 'होम पर वापस',
+    adding: 'जोड़ रहे हैं...',
   },
   layout: {
     skip: 'सीधे मुख्य हिस्से पर जाएँ',
@@ -731,6 +732,9 @@ export const hi: Catalogue = {
     removeLabel: (name: string) => `${name} हटाएँ`,
     removeQuestion: 'क्या आप यह अस्पताल सिस्टम से हटाना चाहते हैं?',
     removeConfirm: 'अस्पताल हटाएँ',
+    formName: 'अस्पताल जोड़ें',
+    name: 'नाम',
+    address: 'पता',
   },
   adminDashboard: {
     title: 'एडमिन डैशबोर्ड',
@@ -783,6 +787,8 @@ export const hi: Catalogue = {
     lifeThreatening: 'जान का ख़तरा है?',
     callNotWait: 'अभी कॉल करें; बुकिंग का इंतज़ार न करें।',
     summaryDriver: (driver: string) => `, ड्राइवर ${driver}`,
+    submitting: 'बुक हो रही है...',
+    bookEmergency: 'इमरजेंसी एम्बुलेंस बुक करें',
   },
   historyPage: {
     subtitle: 'आपकी एम्बुलेंस बुकिंग, नई पहले।',

@@ -563,6 +563,7 @@ export const pa: Catalogue = {
     backToDashboard: '← ਡੈਸ਼ਬੋਰਡ ’ਤੇ ਵਾਪਸ',
     closeForm: 'ਫ਼ਾਰਮ ਬੰਦ ਕਰੋ',
     backToHome: 'ਹੋਮ ’ਤੇ ਵਾਪਸ',
+    adding: 'ਜੋੜ ਰਹੇ ਹਾਂ...',
   },
   layout: {
     skip: 'ਸਿੱਧਾ ਮੁੱਖ ਹਿੱਸੇ ’ਤੇ ਜਾਓ',
@@ -731,6 +732,9 @@ export const pa: Catalogue = {
     removeLabel: (name: string) => `${name} ਹਟਾਓ`,
     removeQuestion: 'ਕੀ ਤੁਸੀਂ ਇਹ ਹਸਪਤਾਲ ਸਿਸਟਮ ਤੋਂ ਹਟਾਉਣਾ ਚਾਹੁੰਦੇ ਹੋ?',
     removeConfirm: 'ਹਸਪਤਾਲ ਹਟਾਓ',
+    formName: 'ਹਸਪਤਾਲ ਜੋੜੋ',
+    name: 'ਨਾਂ',
+    address: 'ਪਤਾ',
   },
   adminDashboard: {
     title: 'ਐਡਮਿਨ ਡੈਸ਼ਬੋਰਡ',
@@ -783,6 +787,8 @@ export const pa: Catalogue = {
     lifeThreatening: 'ਜਾਨ ਦਾ ਖ਼ਤਰਾ ਹੈ?',
     callNotWait: 'ਹੁਣੇ ਕਾਲ ਕਰੋ; ਬੁਕਿੰਗ ਦੀ ਉਡੀਕ ਨਾ ਕਰੋ।',
     summaryDriver: (driver: string) => `, ਡਰਾਈਵਰ ${driver}`,
+    submitting: 'ਬੁੱਕ ਹੋ ਰਹੀ ਹੈ...',
+    bookEmergency: 'ਐਮਰਜੈਂਸੀ ਐਂਬੂਲੈਂਸ ਬੁੱਕ ਕਰੋ',
   },
   historyPage: {
     subtitle: 'ਤੁਹਾਡੀਆਂ ਐਂਬੂਲੈਂਸ ਬੁਕਿੰਗਾਂ, ਨਵੀਆਂ ਪਹਿਲਾਂ।',

@@ -66,7 +66,7 @@ export function AddForm({ state, name, children }: { state: AddFormState; name: 
 export function AddSubmit({ state, label }: { state: AddFormState; label: string }) {
   return (
     <button type="submit" className="btn-primary" disabled={state.pending}>
-      {state.pending ? 'Adding...' : label}
+      {state.pending ? S.common.adding : label}
     </button>
   )
 }

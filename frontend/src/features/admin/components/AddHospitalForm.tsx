@@ -7,13 +7,15 @@ import { AddForm, AddSubmit, useAddForm } from './AddForm'
 
 const empty = { name: '', address: '', latitude: '', longitude: '', contactInfo: '' }
 
-const fields = [
-  ['name', 'Name', 'sm:col-span-2'],
-  ['address', 'Address', 'sm:col-span-2'],
-  ['latitude', 'Latitude', ''],
-  ['longitude', 'Longitude', ''],
-  ['contactInfo', 'Contact (optional)', 'sm:col-span-2'],
-] as const
+// Read while rendering, so that the labels are in the chosen language.
+const fields = () =>
+  [
+    ['name', S.adminHospitals.name, 'sm:col-span-2'],
+    ['address', S.adminHospitals.address, 'sm:col-span-2'],
+    ['latitude', S.profile.latitude, ''],
+    ['longitude', S.profile.longitude, ''],
+    ['contactInfo', S.adminAmbulances.contactOptional, 'sm:col-span-2'],
+  ] as const
 
 /** Name, address and numeric coordinates are required; the contact is left out when blank. */
 function toBody(form: typeof empty): AddHospital | null {
@@ -33,8 +35,8 @@ export function AddHospitalForm({ open, onAdded }: { open: boolean; onAdded: () 
   if (!open) return null
 
   return (
-    <AddForm state={state} name="Add hospital">
-      {fields.map(([key, label, span]) => (
+    <AddForm state={state} name={S.adminHospitals.formName}>
+      {fields().map(([key, label, span]) => (
         <div key={key} className={span}>
           <label htmlFor={`h-${key}`} className="label">{label}</label>
           <input id={`h-${key}`} className="input" value={form[key]} onChange={(e) => set({ [key]: e.target.value })} />
@@ -42,7 +44,7 @@ export function AddHospitalForm({ open, onAdded }: { open: boolean; onAdded: () 
       ))}
       <div className="sm:col-span-2 flex flex-wrap items-start gap-3">
         <UseLocationButton onLocated={(c) => set({ latitude: c.latitude.toFixed(6), longitude: c.longitude.toFixed(6) })} />
-        <AddSubmit state={state} label="Add Hospital" />
+        <AddSubmit state={state} label={S.adminHospitals.add} />
       </div>
     </AddForm>
   )

@@ -43,7 +43,7 @@ export default function AdminCrewPage() {
     { name: S.crewAdmin.phone, cell: (c) => <a className="text-blue-700 hover:underline" href={telHref(c.phone)}>{c.phone}</a> },
     { name: S.crewAdmin.ambulance, cell: (c) => ambulanceName(c.ambulanceId) },
     {
-      name: 'Actions',
+      name: S.adminBookings.actionsCol,
       hidden: true,
       className: 'md:text-right',
       cell: (c) => (

@@ -45,7 +45,7 @@ export function BookingMessages({
 export function SubmitBookingButton({ form, wide = false }: { form: BookingFormState; wide?: boolean }) {
   const emergency = form.patient.bookingType === 'EMERGENCY'
   const tone = emergency ? 'btn-primary' : 'btn-blue'
-  const label = form.pending ? 'Booking...' : emergency ? 'Book Emergency Ambulance' : 'Book Ambulance'
+  const label = form.pending ? S.bookingForm.submitting : emergency ? S.bookingForm.bookEmergency : S.nav.book
   return (
     <button type="submit" className={wide ? `w-full ${tone}` : tone} disabled={form.pending || !!form.success}>
       {wide ? (
