@@ -124,7 +124,7 @@ async fn main() {
         let won = results.iter().filter(|r| r.is_ok()).count();
         let lost = results
             .iter()
-            .filter(|r| matches!(r, Err(ApiError::Conflict(_))))
+            .filter(|r| matches!(r, Err(ApiError::AmbulanceTaken)))
             .count();
         winners.push(format!(
             "{won} won / {lost} conflict / {} other",
@@ -133,7 +133,7 @@ async fn main() {
         if won != 1 || lost != results.len() - 1 {
             let other = results
                 .iter()
-                .find(|r| !matches!(r, Ok(_) | Err(ApiError::Conflict(_))));
+                .find(|r| !matches!(r, Ok(_) | Err(ApiError::AmbulanceTaken)));
             wrong.push(format!(
                 "race {race}: {won} won, {lost} conflict; e.g. {other:?}"
             ));
