@@ -1,12 +1,14 @@
 //! `manage migrate`: items written by older versions brought up to what the code
-//! reads, so that no read carries a branch for old data. Run it before deploying a
+//! reads, so that no read carries a branch for old data. The operator's Scan lives
+//! here too, and only here: no request scans (no function is granted Scan). Run it before deploying a
 //! version whose notes say it needs it (docs/deploy.md, "Migrations"); it is safe
 //! to run again, and beside a serving stack (every write is conditional on what was
 //! read and on the field still being absent).
 
+use aws_sdk_dynamodb::types::AttributeValue;
 use serde::de::IgnoredAny;
 
-use super::{Store, bookings::BookingItem, keys, table::readable, tx::Write};
+use super::{Item, Store, bookings::BookingItem, db_error, keys, table::readable, tx::Write};
 use crate::{error::ApiError, types::Id};
 
 /// What one run changed.
@@ -21,6 +23,36 @@ pub struct Migrated {
 }
 
 impl Store {
+    /// Every item whose sort key is one of `sort_keys` (and that meets `and`, a filter
+    /// on its attributes), by a Scan of the whole table: only for the operator's
+    /// repairs and backfills (`manage`), never a request.
+    pub(crate) async fn scan_sort_keys(
+        &self,
+        sort_keys: &[&str],
+        and: Option<&str>,
+    ) -> Result<Vec<Item>, ApiError> {
+        let names: Vec<String> = (0..sort_keys.len()).map(|i| format!(":sk{i}")).collect();
+        let values = names
+            .iter()
+            .zip(sort_keys)
+            .map(|(n, sk)| (n.clone(), AttributeValue::S((*sk).to_owned())))
+            .collect();
+        self.client()
+            .scan()
+            .table_name(self.table())
+            .filter_expression(match and {
+                Some(and) => format!("sk IN ({}) AND {and}", names.join(", ")),
+                None => format!("sk IN ({})", names.join(", ")),
+            })
+            .set_expression_attribute_values(Some(values))
+            .into_paginator()
+            .items()
+            .send()
+            .try_collect()
+            .await
+            .map_err(db_error)
+    }
+
     pub async fn migrate(&self) -> Result<Migrated, ApiError> {
         Ok(Migrated {
             bookings: self.migrate_bookings().await?,

@@ -341,36 +341,6 @@ impl Store {
         Ok(items.into_iter().filter_map(readable).collect())
     }
 
-    /// Every item whose sort key is one of `sort_keys` (and that meets `and`, a filter
-    /// on its attributes), by a Scan of the whole table: only for the operator's
-    /// repairs and backfills (`manage`), never a request.
-    pub async fn scan_sort_keys(
-        &self,
-        sort_keys: &[&str],
-        and: Option<&str>,
-    ) -> Result<Vec<Item>, ApiError> {
-        let names: Vec<String> = (0..sort_keys.len()).map(|i| format!(":sk{i}")).collect();
-        let values = names
-            .iter()
-            .zip(sort_keys)
-            .map(|(n, sk)| (n.clone(), AttributeValue::S((*sk).to_owned())))
-            .collect();
-        self.client()
-            .scan()
-            .table_name(self.table())
-            .filter_expression(match and {
-                Some(and) => format!("sk IN ({}) AND {and}", names.join(", ")),
-                None => format!("sk IN ({})", names.join(", ")),
-            })
-            .set_expression_attribute_values(Some(values))
-            .into_paginator()
-            .items()
-            .send()
-            .try_collect()
-            .await
-            .map_err(db_error)
-    }
-
     /// The first `n` readable items of a Query, asking for more pages only while
     /// needed.
     pub async fn query_first<T: DeserializeOwned>(
