@@ -255,7 +255,7 @@ pub async fn fetch_secret(arn: &str, region: Option<String>) -> Result<String, C
         .ok_or_else(|| ConfigError::SecretUnreadable(format!("{arn} has no SecretString")))
 }
 
-/// A background function's local schedule: `[] ` is the Lambda runtime (`None`);
+/// A background function's local schedule: no argument is the Lambda runtime (`None`);
 /// `[flag, n]` with `n` in `range` runs every `n` × `unit` without it (the local
 /// stack's clock and stream poller).
 pub fn local_every(
@@ -280,21 +280,19 @@ pub fn local_every(
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
     #[test]
     fn a_local_schedule_is_a_flag_and_a_number_in_range() {
         let every = |args: &[&str]| {
             let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
-            super::local_every(
-                &args,
-                "--every-ms",
-                super::Duration::from_millis(1),
-                50..=60_000,
-            )
+            local_every(&args, "--every-ms", Duration::from_millis(1), 50..=60_000)
         };
         assert_eq!(every(&[]), Ok(None));
         assert_eq!(
             every(&["--every-ms", "200"]),
-            Ok(Some(super::Duration::from_millis(200)))
+            Ok(Some(Duration::from_millis(200)))
         );
         for bad in [
             &["--every-ms", "49"][..],
@@ -306,9 +304,6 @@ mod tests {
             assert!(every(bad).is_err(), "{bad:?}");
         }
     }
-
-    use super::*;
-    use std::collections::HashMap;
 
     fn cfg(pairs: &[(&str, &str)]) -> Result<Config, ConfigError> {
         let map: HashMap<String, String> = pairs

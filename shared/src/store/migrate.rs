@@ -79,18 +79,22 @@ impl Store {
             if (&now.trip_stage, &now.timeline) == (&was.trip_stage, &was.timeline) {
                 continue;
             }
-            let mut write = Write::update(keys::booking(was.id), "SET timeline = :timeline")
+            // A stage given (with the timeline), or only the timeline; each on the field
+            // it gives still being absent.
+            let given = now.trip_stage.filter(|_| was.trip_stage.is_none());
+            let (set, absent) = match given {
+                Some(_) => ("SET timeline = :timeline, tripStage = :stage", "tripStage"),
+                None => ("SET timeline = :timeline", "timeline"),
+            };
+            let mut write = Write::update(keys::booking(was.id), set)
                 .exists()
                 .when("bookingStatus = :status")
+                .when(format!("attribute_not_exists({absent})"))
                 .value(":status", was.booking_status)
                 .value(":timeline", &now.timeline);
-            write = match (was.trip_stage, now.trip_stage) {
-                (None, Some(stage)) => write
-                    .set_expression("SET timeline = :timeline, tripStage = :stage".into())
-                    .when("attribute_not_exists(tripStage)")
-                    .value(":stage", stage),
-                _ => write.when("attribute_not_exists(timeline)"),
-            };
+            if let Some(stage) = given {
+                write = write.value(":stage", stage);
+            }
             if self.update_returning::<IgnoredAny>(write).await?.is_some() {
                 changed += 1;
             }
