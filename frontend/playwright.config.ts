@@ -9,7 +9,11 @@ export default defineConfig({
   testDir: './e2e',
   outputDir: `./e2e-artifacts/test-results${shard}`,
   workers: 1,
-  retries: 0,
+  // In CI (CI=true) a failed test runs once more, and passes as "flaky": CI's 2 cores
+  // also run the Lambda release build, and a timed step (a 60 s answer deadline, a
+  // phone's position report) can then miss by seconds. Each flaky test is printed
+  // again at the end of the run (scripts/e2e.sh), never hidden; locally, no retries.
+  retries: process.env.CI === 'true' ? 1 : 0,
   // Generous: a 2-core machine runs the functions, DynamoDB Local and Chromium at once.
   timeout: 90_000,
   expect: { timeout: 15_000 },

@@ -36,7 +36,7 @@ SHARD_1_FILES=(e2e/a11y.spec.ts e2e/screens.spec.ts e2e/edge.spec.ts)
 SHARDS=${E2E_SHARDS:-1}
 if [ $# -gt 0 ]; then SHARDS=1; fi
 case "$SHARDS" in 1|2) ;; *) die "E2E_SHARDS is 1 or 2, not $SHARDS" ;; esac
-rm -rf "$LOG_DIR"/shard-* "$ROOT"/frontend/e2e-artifacts/report-* "$ROOT"/frontend/e2e-artifacts/test-results-*
+rm -rf "$LOG_DIR"/shard-* "$LOG_DIR"/playwright-*.log "$ROOT"/frontend/e2e-artifacts/report-* "$ROOT"/frontend/e2e-artifacts/test-results-*
 
 # A build folder of this run's own: frontend/dist may be rebuilt meanwhile by someone else.
 DIST="$(mktemp -d "$ROOT/target/e2e-dist.XXXXXX")"
@@ -74,7 +74,7 @@ pids=()
 for n in $(seq "$SHARDS"); do
   if [ "$SHARDS" = 1 ]; then args=("$@"); else mapfile -t args < <(files_of_shard "$n"); fi
   # Each shard's lines carry its number; its exit status is Playwright's (or the stack's).
-  ( set -o pipefail; run_shard "$n" "${args[@]}" 2>&1 | sed -u "s/^/[e2e $n] /" ) &
+  ( set -o pipefail; run_shard "$n" "${args[@]}" 2>&1 | sed -u "s/^/[e2e $n] /" | tee "$LOG_DIR/playwright-$n.log" ) &
   pids+=($!)
 done
 failed=()
@@ -82,5 +82,10 @@ for n in $(seq "$SHARDS"); do
   wait "${pids[$((n - 1))]}" || failed+=("$n")
 done
 log "screenshots: frontend/e2e-artifacts/screenshots/  reports: frontend/e2e-artifacts/report-<shard>/index.html"
+# Playwright's own summary ("N flaky" and the tests under it) scrolls by with the
+# shard's lines: say once more, last, which tests needed their retry in CI.
+sed 's/\x1b\[[0-9;]*m//g' "$LOG_DIR"/playwright-*.log 2>/dev/null \
+  | grep -A 12 -E '^\[e2e [0-9]\] +[0-9]+ flaky' | grep '›' | sed -E 's/^\[e2e [0-9]\] +//; s/ ─+$//' \
+  | while IFS= read -r line; do log "flaky (failed, then passed on its retry): $line"; done || true
 [ "${#failed[@]}" = 0 ] || die "end-to-end shard(s) ${failed[*]} of $SHARDS failed (their lines start with [e2e <shard>])"
 log "end-to-end: all $SHARDS shard(s) passed"
