@@ -69,6 +69,21 @@ impl From<ApiError> for MoveAttempt {
     }
 }
 
+/// Why one attempt at a booking made none.
+enum BookFailure {
+    /// Refused by something a retry of the same request could have taken first (the
+    /// ambulance, the open-bookings limit, the idempotency key): with a key, look for
+    /// that booking before answering with the refusal.
+    Raced(ApiError),
+    Failed(ApiError),
+}
+
+impl From<ApiError> for BookFailure {
+    fn from(e: ApiError) -> Self {
+        BookFailure::Failed(e)
+    }
+}
+
 impl Store {
     pub async fn add_ambulance(&self, new: NewAmbulance) -> Result<Ambulance, ApiError> {
         // The hospital (for its name and address) and a fresh id at once: independent.
@@ -286,21 +301,15 @@ impl Store {
             .try_book(user, req, idempotency_key, &hash, limit)
             .await
         {
-            // The ambulance may be taken by a retry of this very request that got
-            // there first (DynamoDB reports only the first failed condition): then
-            // the answer is that booking, not a conflict.
-            Err(conflict @ (ApiError::Conflict(_) | ApiError::AmbulanceTaken))
-                if idempotency_key.is_some() =>
-            {
-                match self
-                    .replay(user, idempotency_key.unwrap_or_default(), &hash)
-                    .await?
-                {
-                    Some(first) => Ok(first),
-                    None => Err(conflict),
-                }
-            }
-            other => other,
+            Ok(booking) => Ok(booking),
+            // The ambulance, the open-bookings limit or the key may be taken by a
+            // retry of this very request that got there first (DynamoDB reports only
+            // the first failed condition): then the answer is that booking.
+            Err(BookFailure::Raced(refusal)) => match idempotency_key {
+                Some(key) => Ok(self.replay(user, key, &hash).await?.ok_or(refusal)?),
+                None => Err(refusal),
+            },
+            Err(BookFailure::Failed(e)) => Err(e),
         }
     }
 
@@ -311,7 +320,7 @@ impl Store {
         idempotency_key: Option<&str>,
         hash: &str,
         limit: OpenLimit,
-    ) -> Result<Booking, ApiError> {
+    ) -> Result<Booking, BookFailure> {
         // Everything the transaction needs that does not depend on anything else, at
         // once (one round trip, not three): an earlier booking under the idempotency
         // key, the user, the hospital, the ambulance and a fresh booking id. Their
@@ -343,10 +352,11 @@ impl Store {
                     "Ambulance {} does not belong to hospital {}",
                     ambulance.number, hospital.name
                 ),
-            ));
+            )
+            .into());
         }
         if ambulance.status != AmbulanceStatus::Available {
-            return Err(booking::ambulance_taken());
+            return Err(BookFailure::Raced(booking::ambulance_taken()));
         }
 
         // The spec's payload has no pickup: the user's stored location is it.
@@ -399,19 +409,17 @@ impl Store {
         match self.commit(tx).await {
             Ok(()) => Ok(booking),
             Err(TxError::Refused(r)) if r.by(Label::IdempotencyKey) => {
-                // A retry with the same key won the race: answer with its booking.
-                let key = idempotency_key.unwrap_or_default();
-                self.replay(user, key, hash).await?.ok_or_else(|| {
-                    ApiError::Conflict(
-                        "A booking with this Idempotency-Key is in progress; retry".into(),
-                    )
-                })
+                Err(BookFailure::Raced(ApiError::Conflict(
+                    "A booking with this Idempotency-Key is in progress; retry".into(),
+                )))
             }
             Err(TxError::Refused(r)) if r.by(Label::Ambulance(req.ambulance_id)) => {
-                Err(booking::ambulance_taken())
+                Err(BookFailure::Raced(booking::ambulance_taken()))
             }
-            Err(TxError::Refused(r)) if r.by(Label::OpenBookings) => Err(open_bookings::too_many()),
-            Err(e) => Err(e.into_api()),
+            Err(TxError::Refused(r)) if r.by(Label::OpenBookings) => {
+                Err(BookFailure::Raced(open_bookings::too_many()))
+            }
+            Err(e) => Err(e.into_api().into()),
         }
     }
 

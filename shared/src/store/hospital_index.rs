@@ -119,6 +119,14 @@ pub struct IndexBuild {
     pub bytes: usize,
 }
 
+/// How a build of the index ended, when it did not fail.
+enum IndexWrite {
+    Built(IndexBuild),
+    /// A hospital write, or another build, moved the version on first: this build's
+    /// chunks were deleted, and the other's index stands.
+    Raced,
+}
+
 impl Store {
     /// The `k` nearest hospitals within `radius_km`, nearest first, with distances
     /// (km, rounded to metres): from this instance's copy of the index, after one
@@ -364,11 +372,10 @@ impl Store {
         let version = match self.read_version().await? {
             Some(v) => v,
             None => {
-                match self.build_hospital_index().await {
-                    // Built, or built by another write at the same moment.
-                    Ok(_) | Err(ApiError::Conflict(_)) => {}
-                    Err(e) => return Err(e),
-                }
+                // Built, or built by another write at the same moment: either way
+                // there is a version to read now.
+                let hospitals = self.all_hospitals_for_index().await?;
+                self.try_write_hospital_index(hospitals).await?;
                 self.read_version()
                     .await?
                     .ok_or_else(|| ApiError::internal("hospital index: built but not found"))?
@@ -421,8 +428,22 @@ impl Store {
     /// finds them gone and starts over from the new manifest).
     pub(crate) async fn write_hospital_index(
         &self,
-        mut hospitals: Vec<Hospital>,
+        hospitals: Vec<Hospital>,
     ) -> Result<IndexBuild, ApiError> {
+        match self.try_write_hospital_index(hospitals).await? {
+            IndexWrite::Built(build) => Ok(build),
+            IndexWrite::Raced => Err(ApiError::Conflict(
+                "Hospitals changed while the index was being built; please retry".into(),
+            )),
+        }
+    }
+
+    /// [`Store::write_hospital_index`], saying in its type whether another write won
+    /// the race (then nothing of this build stays).
+    async fn try_write_hospital_index(
+        &self,
+        mut hospitals: Vec<Hospital>,
+    ) -> Result<IndexWrite, ApiError> {
         let manifest_key = keys::hospital_index_manifest();
         let (old, old_manifest) =
             tokio::try_join!(self.read_version(), self.get::<ManifestItem>(&manifest_key))?;
@@ -472,11 +493,10 @@ impl Store {
             .push(Label::HospitalIndex, Write::put(&manifest));
         if let Err(e) = self.commit(flip).await {
             self.delete_all(keys).await;
-            return Err(e.or_refused(|_| {
-                ApiError::Conflict(
-                    "Hospitals changed while the index was being built; please retry".into(),
-                )
-            }));
+            return match e {
+                TxError::Refused(_) => Ok(IndexWrite::Raced),
+                other => Err(other.into_api()),
+            };
         }
         if let Some(old) = old_manifest {
             let old_keys = old
@@ -487,13 +507,13 @@ impl Store {
                 .collect();
             self.delete_all(old_keys).await;
         }
-        Ok(IndexBuild {
+        Ok(IndexWrite::Built(IndexBuild {
             epoch,
             generation,
             hospitals: hospitals.len(),
             chunks: chunks.len(),
             bytes,
-        })
+        }))
     }
 
     /// PutItems, [`BUILD_WRITES_AT_ONCE`] at a time (the admin function may

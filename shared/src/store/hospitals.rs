@@ -102,12 +102,17 @@ impl Store {
     /// index): for a table that has none yet (the first hospital write does this),
     /// or to repair one (`manage build-hospital-index`).
     pub async fn build_hospital_index(&self) -> Result<IndexBuild, ApiError> {
+        let hospitals = self.all_hospitals_for_index().await?;
+        self.write_hospital_index(hospitals).await
+    }
+
+    /// Every hospital in the table, read through the `list` index.
+    pub(crate) async fn all_hospitals_for_index(&self) -> Result<Vec<Hospital>, ApiError> {
         let keys: Vec<Key> = self
             .query_all(Query::on(LIST, "listpk = :p").value(":p", keys::HOSPITALS))
             .await?;
         let items: Vec<HospitalItem> = self.batch_get(keys).await?;
-        self.write_hospital_index(items.into_iter().map(Hospital::from).collect())
-            .await
+        Ok(items.into_iter().map(Hospital::from).collect())
     }
 
     pub async fn add_hospital(&self, new: NewHospital) -> Result<Hospital, ApiError> {
