@@ -3,17 +3,5 @@ export { isPersistedTripKey } from './api/keys'
 export { BookingDialog } from './components/BookingDialog'
 export { BookingTypeBadge } from './components/BookingTypeBadge'
 export { PickupField } from './components/PickupField'
-export {
-  bookingAmbulance,
-  bookingHospital,
-  bookingStatuses,
-  bookingStatusLabel,
-  crewStep,
-  crewStepLabel,
-  stageLabel,
-  statusMoves,
-  tripLabel,
-} from './status'
-export { patientLine } from './patient'
 export { REDIRECT_MS } from './useBookingForm'
 export { emptyPickup, parsePickup, type PickupForm } from './validation'

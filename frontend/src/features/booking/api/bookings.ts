@@ -4,7 +4,7 @@ import { api, outcomeUnknown } from '@/lib/api'
 import { newIdempotencyKey } from '@/lib/idempotency'
 import { refreshAfterBooking } from '@/lib/queryKeys'
 import type { Booking, BookingRequest } from '@/lib/types'
-import { isOpen } from '../status'
+import { isOpen } from '@/lib/trip/status'
 import { bookingKeys } from './keys'
 
 /** While any booking is open, its status is refreshed every 10 s. */

@@ -2,7 +2,7 @@ import { useQuery, type UseQueryResult } from '@tanstack/react-query'
 import { api, ApiError } from '@/lib/api'
 import { useOnline } from '@/lib/online'
 import { freshness } from '@/lib/position'
-import { isOpen } from '../status'
+import { isOpen } from '@/lib/trip/status'
 import { bookingKeys } from './keys'
 import type { Tracking } from '@/lib/types'
 
