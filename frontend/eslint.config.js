@@ -87,6 +87,27 @@ export default tseslint.config(
     files: ['src/**/*.test.{ts,tsx}', 'src/test/**'],
     rules: { 'no-restricted-syntax': ['error', ...queryKeyRules] },
   },
+  // Requests go by the contract: call('GET /path', ...) types the path, body and answer
+  // from docs/openapi.yaml (lib/contract.ts). The untyped api<T>() under it is for
+  // lib/api.ts and tests only. (A rule of its own, so it adds to the import rules above.)
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: ['src/**/*.test.{ts,tsx}', 'src/test/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(@/lib|\\.|\\.\\.)/api$',
+              importNames: ['api'],
+              message: "Call a route of the contract: call('GET /path', ...) types the path, body and answer (lib/contract.ts).",
+            },
+          ],
+        },
+      ],
+    },
+  },
   // JSX text children are the catalogue's too (tests may write what they like).
   {
     files: ['src/**/*.tsx'],

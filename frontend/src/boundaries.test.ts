@@ -7,10 +7,12 @@ import { describe, expect, it } from 'vitest'
 const frontend = decodeURIComponent(import.meta.url.replace(/^file:\/\//, '').replace(/\/src\/[^/]+$/, ''))
 const eslint = new ESLint({ cwd: frontend })
 
-/** The no-restricted-imports messages for `source` imported from the file at `path`. */
-async function refusals(path: string, source: string): Promise<string[]> {
-  const [result] = await eslint.lintText(`import { x } from '${source}'\nexport const y = x\n`, { filePath: path })
-  return result!.messages.filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message)
+const importRules = ['no-restricted-imports', '@typescript-eslint/no-restricted-imports']
+
+/** The import rules' messages for `name` imported from `source` in the file at `path`. */
+async function refusals(path: string, source: string, name = 'x'): Promise<string[]> {
+  const [result] = await eslint.lintText(`import { ${name} } from '${source}'\nexport const y = ${name}\n`, { filePath: path })
+  return result!.messages.filter((m) => importRules.includes(m.ruleId ?? '')).map((m) => m.message)
 }
 
 describe('features depend one way only (no cycle between two features)', () => {
@@ -48,6 +50,13 @@ describe('the other boundaries', () => {
   it('keeps lib/ and components/ free of the features and the app shell', async () => {
     expect(await refusals('src/lib/trip/status.ts', '@/features/booking')).toHaveLength(1)
     expect(await refusals('src/components/Dialog.tsx', '@/app/router')).toHaveLength(1)
+  })
+
+  it('sends requests through the typed call(), leaving the untyped api() to lib/api.ts and tests', async () => {
+    expect(await refusals('src/features/booking/api/bookings.ts', '@/lib/api', 'call')).toEqual([])
+    expect(await refusals('src/features/booking/api/bookings.ts', '@/lib/api', 'api')).toHaveLength(1)
+    expect(await refusals('src/lib/push/client.ts', '../api', 'api')).toHaveLength(1)
+    expect(await refusals('src/lib/refresh.test.ts', './api', 'api')).toEqual([])
   })
 
   it('refuses climbing two folders up', async () => {
