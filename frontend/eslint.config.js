@@ -14,6 +14,21 @@ const features = fs
 
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
+// Features depend on each other one way only, so no two ever use each other (a cycle,
+// however long): a feature may use only the features listed before it here. A folder
+// not listed (a new feature) may use every listed one and none may use it; list it
+// where it fits once another feature needs it. Two features that each need the other
+// cannot both be satisfied by any order: what both need moves to lib/ or components/.
+const featureOrder = ['ambulances', 'hospitals', 'booking', 'emergency', 'crew', 'home', 'admin']
+for (const name of featureOrder) {
+  if (!features.includes(name)) throw new Error(`eslint.config.js: featureOrder names ${name}, not a folder of src/features/`)
+}
+/** The features `name` may use: those before it in featureOrder (all of them if it is not listed). */
+const usable = (name) => {
+  const at = featureOrder.indexOf(name)
+  return at === -1 ? featureOrder : featureOrder.slice(0, at)
+}
+
 // Relative imports stay near: anything two folders up or further is imported as `@/...`.
 const noClimbing = {
   regex: '^(\\.\\./){2,}',
@@ -72,6 +87,27 @@ export default tseslint.config(
     files: ['src/**/*.test.{ts,tsx}', 'src/test/**'],
     rules: { 'no-restricted-syntax': ['error', ...queryKeyRules] },
   },
+  // Requests go by the contract: call('GET /path', ...) types the path, body and answer
+  // from docs/openapi.yaml (lib/contract.ts). The untyped api<T>() under it is for
+  // lib/api.ts and tests only. (A rule of its own, so it adds to the import rules above.)
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: ['src/**/*.test.{ts,tsx}', 'src/test/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(@/lib|\\.|\\.\\.)/api$',
+              importNames: ['api'],
+              message: "Call a route of the contract: call('GET /path', ...) types the path, body and answer (lib/contract.ts).",
+            },
+          ],
+        },
+      ],
+    },
+  },
   // JSX text children are the catalogue's too (tests may write what they like).
   {
     files: ['src/**/*.tsx'],
@@ -94,6 +130,15 @@ export default tseslint.config(
         message: "Use another feature through its index ('@/features/<name>'), not its insides.",
       },
       { regex: '^@/app(/|$)', message: 'A feature may not import the app shell (src/app).' },
+      {
+        // Any other feature's index, unless it comes before this one (its own insides
+        // are the rule above's). Its own index too: inside a feature, import relatively.
+        regex: `^@/features/(?!${[...usable(name).map((n) => `${escape(n)}(?:/|$)`), `${escape(name)}/`].join('|')})`,
+        message:
+          `Features depend one way only, so no two use each other: ${name} may use ` +
+          `${usable(name).join(', ') || 'no other feature'} (those before it in featureOrder, eslint.config.js). ` +
+          'What two features both need goes to lib/ or components/.',
+      },
     ]
     const stepOut = { regex: '^\\.\\./', message: "Import from another area as '@/...'." }
     return [

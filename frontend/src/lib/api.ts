@@ -1,11 +1,11 @@
 // The one fetch wrapper: base path, bearer token (renewed silently, see refresh.ts),
 // JSON, typed errors, timeouts, and the sign-out when a session cannot be renewed.
 import { S } from '@/strings'
+import type { Answer, Route, RouteArgs } from './contract'
 import { formatWait } from './format'
 import { dropBrowserSubscription, takeEndpoint } from './push/device'
 import { needsRefresh, refreshSession } from './refresh'
 import { clearSession, getSession, type Session } from './session'
-import type { PushUnsubscribe } from './types'
 
 export type ErrorKind = 'http' | 'network' | 'timeout'
 
@@ -85,8 +85,31 @@ const sessionEnded = () => {
   return new ApiError(S.sessionExpired, 401, 'http')
 }
 
+/**
+ * The wrapper, untyped: the caller names the answer's type. Features call `call()`,
+ * which takes it from the contract (lint refuses `api` outside lib/ and tests).
+ */
 export function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
   return request<T>(path, options, false)
+}
+
+/**
+ * A route of the contract, typed by it (contract.ts): `call('GET /booking/{id}/track',
+ * { path: { id } })`. The route picks the path parameters, query, body and headers it
+ * takes and the answer it gives, so a path, a body or an answer the contract does not
+ * have is a type error. It goes through `api()`: the token, renewals, errors and
+ * timeouts are the same.
+ */
+export function call<R extends Route>(route: R, ...[init]: RouteArgs<R>): Promise<Answer<R>> {
+  const space = route.indexOf(' ')
+  const method = route.slice(0, space) as NonNullable<RequestOptions['method']>
+  const { path: values, ...options } = (init ?? {}) as RequestOptions & { path?: Record<string, string | number> }
+  const path = route.slice(space + 1).replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = values?.[name]
+    if (value === undefined) throw new Error(`${route}: no value for {${name}}`)
+    return encodeURIComponent(String(value))
+  })
+  return request<Answer<R>>(path, { ...options, method }, false)
 }
 
 async function request<T>(path: string, options: RequestOptions, retried: boolean): Promise<T> {
@@ -171,12 +194,11 @@ export function signOut() {
     dropBrowserSubscription()
     if (session) {
       const headers = { Authorization: `Bearer ${session.token}` }
-      const body: PushUnsubscribe = { endpoint }
-      api<void>('/push/subscription', { method: 'DELETE', body, headers, anonymous: true }).catch(() => undefined)
+      call('DELETE /push/subscription', { body: { endpoint }, headers, anonymous: true }).catch(() => undefined)
     }
   }
   if (refreshToken) {
-    api<void>('/auth/logout', { method: 'POST', body: { refreshToken }, anonymous: true }).catch(() => undefined)
+    call('POST /auth/logout', { body: { refreshToken }, anonymous: true }).catch(() => undefined)
   }
 }
 

@@ -1,19 +1,5 @@
 // What other features may use of booking; everything else in this folder is its own.
 export { isPersistedTripKey } from './api/keys'
-export { BookingDialog } from './components/BookingDialog'
 export { BookingTypeBadge } from './components/BookingTypeBadge'
 export { PickupField } from './components/PickupField'
-export {
-  bookingAmbulance,
-  bookingHospital,
-  bookingStatuses,
-  bookingStatusLabel,
-  crewStep,
-  crewStepLabel,
-  stageLabel,
-  statusMoves,
-  tripLabel,
-} from './status'
-export { patientLine } from './patient'
-export { REDIRECT_MS } from './useBookingForm'
 export { emptyPickup, parsePickup, type PickupForm } from './validation'

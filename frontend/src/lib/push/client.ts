@@ -1,8 +1,8 @@
 // The push subscription's client: the server's key, the browser's subscription, and the
 // two routes that keep the server's copy (decision 0014, "Alerts that reach a
 // locked phone"). The screens use it through usePush.ts.
-import { api } from '@/lib/api'
-import type { PushKey, PushSubscriptionBody } from '@/lib/types'
+import { call } from '@/lib/api'
+import type { PushSubscriptionBody } from '@/lib/types'
 import { rememberEndpoint } from './device'
 import type { Permission } from './state'
 
@@ -41,9 +41,9 @@ export function subscriptionBody(sub: PushSubscription): SubscriptionBody {
   return { endpoint: json.endpoint, keys: { p256dh, auth } }
 }
 
-export const fetchPushKey = () => api<PushKey>('/push/key', { anonymous: true }).then((r) => r.publicKey)
+export const fetchPushKey = () => call('GET /push/key', { anonymous: true }).then((r) => r.publicKey)
 
-export const sendSubscription = (body: SubscriptionBody) => api<void>('/push/subscription', { method: 'PUT', body })
+export const sendSubscription = (body: SubscriptionBody) => call('PUT /push/subscription', { body })
 
 /** How long to wait for the service worker (never there in `vite dev`): then it is a failure, not a hang. */
 const READY_MS = 10_000

@@ -1,7 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { api } from '@/lib/api'
+import { call } from '@/lib/api'
 import { refreshAfterBooking } from '@/lib/queryKeys'
-import type { Booking, BookingPage, BookingStatus, Stats } from '@/lib/types'
+import type { BookingStatus } from '@/lib/types'
 import { adminKeys } from './keys'
 
 export const BOOKINGS_PAGE_SIZE = 10
@@ -10,20 +10,20 @@ export const BOOKINGS_PAGE_SIZE = 10
 export function useAdminBookings(page: number, size = BOOKINGS_PAGE_SIZE) {
   return useQuery({
     queryKey: adminKeys.bookings(page, size),
-    queryFn: () => api<BookingPage>('/admin/bookings/all/paged', { query: { page, size } }),
+    queryFn: () => call('GET /admin/bookings/all/paged', { query: { page, size } }),
     placeholderData: keepPreviousData,
   })
 }
 
 export function useAdminStats() {
-  return useQuery({ queryKey: adminKeys.stats(), queryFn: () => api<Stats>('/admin/stats') })
+  return useQuery({ queryKey: adminKeys.stats(), queryFn: () => call('GET /admin/stats') })
 }
 
 export function useSetBookingStatus() {
   const client = useQueryClient()
   return useMutation({
     mutationFn: ({ bookingId, status }: { bookingId: number; status: BookingStatus }) =>
-      api<Booking>('/admin/bookings/status', { method: 'PATCH', query: { bookingId, status } }),
+      call('PATCH /admin/bookings/status', { query: { bookingId, status } }),
     onSettled: () => refreshAfterBooking(client),
   })
 }

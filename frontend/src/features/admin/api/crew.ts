@@ -1,18 +1,18 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { api } from '@/lib/api'
+import { call } from '@/lib/api'
 import { refreshAfterFleetChange } from '@/lib/queryKeys'
 import { adminKeys } from './keys'
-import type { Crew, CrewPage, NewCrew } from '@/lib/types'
+import type { Crew, NewCrew } from '@/lib/types'
 
 /** The largest page the server gives. */
 const CREW_PAGE_SIZE = 100
 
 /** Every crew account (a page, then the other pages at once): the screens group them by ambulance. */
 export async function allCrew(): Promise<Crew[]> {
-  const first = await api<CrewPage>('/admin/crew', { query: { page: 0, size: CREW_PAGE_SIZE } })
+  const first = await call('GET /admin/crew', { query: { page: 0, size: CREW_PAGE_SIZE } })
   const rest = await Promise.all(
     Array.from({ length: Math.max(0, first.totalPages - 1) }, (_, i) =>
-      api<CrewPage>('/admin/crew', { query: { page: i + 1, size: CREW_PAGE_SIZE } }),
+      call('GET /admin/crew', { query: { page: i + 1, size: CREW_PAGE_SIZE } }),
     ),
   )
   return [first, ...rest].flatMap((p) => p.content)
@@ -28,14 +28,14 @@ function useCrewMutation<T, R>(fn: (input: T) => Promise<R>) {
   return useMutation({ mutationFn: fn, onSettled: () => refreshAfterFleetChange(client) })
 }
 
-export const useCreateCrew = () => useCrewMutation((body: NewCrew) => api<Crew>('/admin/crew', { method: 'POST', body }))
+export const useCreateCrew = () => useCrewMutation((body: NewCrew) => call('POST /admin/crew', { body }))
 
 export const useMoveCrew = () =>
   useCrewMutation(({ crewId, ambulanceId }: { crewId: number; ambulanceId: number }) =>
-    api<Crew>(`/admin/crew/${crewId}`, { method: 'PATCH', body: { ambulanceId } }),
+    call('PATCH /admin/crew/{id}', { path: { id: crewId }, body: { ambulanceId } }),
   )
 
-export const useRemoveCrew = () => useCrewMutation((crewId: number) => api<void>(`/admin/crew/${crewId}`, { method: 'DELETE' }))
+export const useRemoveCrew = () => useCrewMutation((crewId: number) => call('DELETE /admin/crew/{id}', { path: { id: crewId } }))
 
 /** The crew of each ambulance, by its id. */
 export function crewByAmbulance(crew: Crew[] | undefined): Map<number, Crew[]> {

@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
-import { api } from '@/lib/api'
+import { call } from '@/lib/api'
 import { adminKeys } from './keys'
 import type { Live } from '@/lib/types'
 
@@ -74,7 +74,7 @@ export function extentOf(live: Live): View | null {
 export function useFleet(enabled: boolean) {
   return useQuery({
     queryKey: adminKeys.live('world'),
-    queryFn: () => api<Live>('/admin/live'),
+    queryFn: () => call('GET /admin/live'),
     enabled,
     staleTime: Infinity,
   })
@@ -83,7 +83,7 @@ export function useFleet(enabled: boolean) {
 export function useLive(bbox: string | null) {
   return useQuery({
     queryKey: adminKeys.live(bbox ?? ''),
-    queryFn: () => api<Live>('/admin/live', { query: { bbox: bbox ?? '' } }),
+    queryFn: () => call('GET /admin/live', { query: { bbox: bbox ?? '' } }),
     enabled: bbox !== null,
     // Moving the map keeps the last markers until the new ones come.
     placeholderData: keepPreviousData,

@@ -1,5 +1,5 @@
 import { StatusBadge } from '@/components/StatusBadge'
-import { statusMoves } from '@/features/booking'
+import { statusMoves } from '@/lib/trip/status'
 import type { Booking, BookingStatus } from '@/lib/types'
 import { S } from '@/strings'
 

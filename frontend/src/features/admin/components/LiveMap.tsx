@@ -7,7 +7,7 @@ import { BaseMap, LegendItem, markerIcon, type Point } from '@/components/map/Ba
 import { ambulanceStatusLabel } from '@/lib/format'
 import { freshness } from '@/lib/position'
 import { S } from '@/strings'
-import { stageLabel } from '@/features/booking'
+import { stageLabel } from '@/lib/trip/status'
 import type { Live } from '@/lib/types'
 import type { SavedView, View } from '../api/live'
 

@@ -9,7 +9,9 @@ import { ambulanceStatusLabel, formatDateTime } from '@/lib/format'
 import type { AmbulanceStatus, BookingStatus, Stats } from '@/lib/types'
 import { useSession } from '@/lib/session'
 import { S } from '@/strings'
-import { bookingAmbulance, bookingHospital, bookingStatusLabel, BookingTypeBadge, patientLine } from '@/features/booking'
+import { BookingTypeBadge } from '@/features/booking'
+import { patientLine } from '@/lib/trip/patient'
+import { bookingAmbulance, bookingHospital, bookingStatusLabel } from '@/lib/trip/status'
 import { useAdminBookings, useAdminStats } from '../api/bookings'
 
 const RECENT = 3

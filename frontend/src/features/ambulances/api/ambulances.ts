@@ -1,13 +1,12 @@
 import { useQuery } from '@tanstack/react-query'
-import { api } from '@/lib/api'
-import type { Ambulance, AmbulanceCounts } from '@/lib/types'
+import { call } from '@/lib/api'
 import { ambulanceKeys } from './keys'
 
 /** Every ambulance of a hospital, whatever its status. */
 export function useHospitalAmbulances(hospitalId: number) {
   return useQuery({
     queryKey: ambulanceKeys.ofHospital(hospitalId),
-    queryFn: () => api<Ambulance[]>(`/ambulances/hospital/${hospitalId}`),
+    queryFn: () => call('GET /ambulances/hospital/{id}', { path: { id: hospitalId } }),
   })
 }
 
@@ -15,7 +14,7 @@ export function useHospitalAmbulances(hospitalId: number) {
 export function useHospitalCounts(hospitalId: number) {
   return useQuery({
     queryKey: ambulanceKeys.counts(hospitalId),
-    queryFn: () => api<AmbulanceCounts>('/ambulances/counts', { query: { hospitalId } }),
+    queryFn: () => call('GET /ambulances/counts', { query: { hospitalId } }),
   })
 }
 
@@ -23,7 +22,8 @@ export function useHospitalCounts(hospitalId: number) {
 export function useAvailableAmbulances(hospitalId: number | null) {
   return useQuery({
     queryKey: ambulanceKeys.available(hospitalId),
-    queryFn: () => api<Ambulance[]>('/ambulances/available', { query: { hospitalId } }),
+    // Asked only once a hospital is chosen (`enabled`).
+    queryFn: () => call('GET /ambulances/available', { query: { hospitalId: hospitalId! } }),
     enabled: hospitalId !== null,
   })
 }

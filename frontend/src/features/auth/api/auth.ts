@@ -1,17 +1,17 @@
 import { useMutation } from '@tanstack/react-query'
-import { api } from '@/lib/api'
+import { call } from '@/lib/api'
 import { saveSession } from '@/lib/session'
-import type { AuthResponse, LoginRequest, RegisterRequest } from '@/lib/types'
+import type { LoginRequest, RegisterRequest } from '@/lib/types'
 
 /** What the form sends: the contract's `role` is ignored by the server, so never sent. */
 export type RegisterInput = Omit<RegisterRequest, 'role'>
 
 // Anonymous: a wrong password's 401 is an answer, not an expired session to renew.
 export const login = (input: LoginRequest) =>
-  api<AuthResponse>('/auth/login', { method: 'POST', body: input, anonymous: true })
+  call('POST /auth/login', { body: input, anonymous: true })
 
 export const register = (input: RegisterInput) =>
-  api<AuthResponse>('/auth/register', { method: 'POST', body: input, anonymous: true })
+  call('POST /auth/register', { body: input, anonymous: true })
 
 export function useLogin() {
   return useMutation({

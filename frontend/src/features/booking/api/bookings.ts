@@ -1,10 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useRef } from 'react'
-import { api, outcomeUnknown } from '@/lib/api'
+import { call, outcomeUnknown } from '@/lib/api'
 import { newIdempotencyKey } from '@/lib/idempotency'
 import { refreshAfterBooking } from '@/lib/queryKeys'
 import type { Booking, BookingRequest } from '@/lib/types'
-import { isOpen } from '../status'
+import { isOpen } from '@/lib/trip/status'
 import { bookingKeys } from './keys'
 
 /** While any booking is open, its status is refreshed every 10 s. */
@@ -12,7 +12,7 @@ export const HISTORY_POLL_MS = 10_000
 
 export const historyQuery = (userId: number) => ({
   queryKey: bookingKeys.history(userId),
-  queryFn: () => api<Booking[]>('/booking/history', { query: { userId } }),
+  queryFn: () => call('GET /booking/history', { query: { userId } }),
 })
 
 /** Poll every 10 s while a booking is PENDING or ACTIVE; stop once all are final. */
@@ -36,8 +36,7 @@ export function useBook(userId: number | undefined) {
   const submission = useRef<{ key: string; body: string } | null>(null)
   const mutation = useMutation({
     mutationFn: ({ body, key }: { body: BookingRequest; key: string }) =>
-      api<Booking>('/booking/book', {
-        method: 'POST',
+      call('POST /booking/book', {
         query: { userId },
         body,
         headers: { 'Idempotency-Key': key },
@@ -60,7 +59,7 @@ export function useCancelBooking() {
   const client = useQueryClient()
   return useMutation({
     mutationFn: (bookingId: number) =>
-      api<Booking>('/booking/cancel', { method: 'PATCH', query: { bookingId } }),
+      call('PATCH /booking/cancel', { query: { bookingId } }),
     onSettled: () => refreshAfterBooking(client),
   })
 }

@@ -1,8 +1,8 @@
 import { useQuery, type UseQueryResult } from '@tanstack/react-query'
-import { api, ApiError } from '@/lib/api'
+import { ApiError, call } from '@/lib/api'
 import { useOnline } from '@/lib/online'
 import { freshness } from '@/lib/position'
-import { isOpen } from '../status'
+import { isOpen } from '@/lib/trip/status'
 import { bookingKeys } from './keys'
 import type { Tracking } from '@/lib/types'
 
@@ -11,7 +11,7 @@ export const TRACK_POLL_MS = 5000
 
 export const trackingQuery = (bookingId: number) => ({
   queryKey: bookingKeys.track(bookingId),
-  queryFn: () => api<Tracking>(`/booking/${bookingId}/track`),
+  queryFn: () => call('GET /booking/{id}/track', { path: { id: bookingId } }),
 })
 
 /** Poll while the booking is open; a final booking, or a refusal (4xx), stops it. */

@@ -4,8 +4,8 @@ import { HospitalsToCall, type Callable } from '@/components/HospitalsToCall'
 import { useNearestHospitals } from '@/features/hospitals'
 import type { TimelineEntry } from '@/lib/types'
 import { S } from '@/strings'
-import { isOpen } from '../status'
-import { reassignments } from '../timeline'
+import { isOpen } from '@/lib/trip/status'
+import { reassignments } from '@/lib/trip/timeline'
 
 /**
  * "No answer from the first ambulance: sent to AMB-07" while the booking is open and

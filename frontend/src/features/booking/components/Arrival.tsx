@@ -2,7 +2,7 @@ import { formatDistance, formatEta } from '@/lib/format'
 import type { Freshness } from '@/lib/position'
 import { S } from '@/strings'
 import type { Tracking } from '@/lib/types'
-import { isOpen } from '../status'
+import { isOpen } from '@/lib/trip/status'
 
 /** What the ETA card needs: the owner's tracking has all of it, the shared view all but the distance. */
 export type ArrivalTrip = Pick<Tracking, 'bookingStatus' | 'tripStage' | 'etaMinutes'> & { distanceKm?: number | null }

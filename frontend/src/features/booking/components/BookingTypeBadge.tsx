@@ -1,4 +1,4 @@
-import { bookingTypeLabel } from '../status'
+import { bookingTypeLabel } from '@/lib/trip/status'
 
 export function BookingTypeBadge({ type }: { type: string }) {
   const emergency = type === 'EMERGENCY'

@@ -4,8 +4,8 @@ import type { Booking } from '@/lib/types'
 import { StatusBadge } from '@/components/StatusBadge'
 import { formatDateTime } from '@/lib/format'
 import { S } from '@/strings'
-import { bookingAmbulance, bookingHospital, mayCancel, tripLabel } from '../status'
-import { patientLine } from '../patient'
+import { bookingAmbulance, bookingHospital, mayCancel, tripLabel } from '@/lib/trip/status'
+import { patientLine } from '@/lib/trip/patient'
 import { BookingTypeBadge } from './BookingTypeBadge'
 
 /** A person's bookings, newest first, each with its tracking page; a Cancel button where the server lists CANCELLED in its moves. */

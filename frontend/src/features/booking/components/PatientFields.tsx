@@ -1,5 +1,5 @@
 import type { BookingType } from '@/lib/types'
-import { bookingTypeLabel } from '../status'
+import { bookingTypeLabel } from '@/lib/trip/status'
 import { requiredField } from './BookingFormParts'
 import { genders, MAX_CONDITION, MAX_NAME, type BookingField, type PatientForm } from '../validation'
 import { S } from '@/strings'

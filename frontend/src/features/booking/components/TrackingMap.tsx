@@ -4,7 +4,7 @@ import { BaseMap, FitBounds, LegendItem, markerIcon, type Point } from '@/compon
 import type { Freshness } from '@/lib/position'
 import { S } from '@/strings'
 import type { Tracking } from '@/lib/types'
-import { isOpen } from '../status'
+import { isOpen } from '@/lib/trip/status'
 
 /** What the map shows: the owner's tracking, or the shared view (no pickup there). */
 export interface MapTrip {

@@ -1,7 +1,7 @@
 import { formatTime } from '@/lib/format'
 import { S } from '@/strings'
-import { stageLabel } from '../status'
-import type { TimelineRow } from '../timeline'
+import { stageLabel } from '@/lib/trip/status'
+import type { TimelineRow } from '@/lib/trip/timeline'
 
 const dot = {
   done: 'border-green-600 bg-green-600',

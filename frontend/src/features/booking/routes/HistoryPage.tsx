@@ -10,9 +10,9 @@ import type { Booking } from '@/lib/types'
 import { useFlash } from '@/lib/useFlash'
 import { S } from '@/strings'
 import { useCancelBooking, useHistory } from '../api/bookings'
-import { patientLine } from '../patient'
+import { patientLine } from '@/lib/trip/patient'
 import { HistoryTable } from '../components/HistoryTable'
-import { isOpen } from '../status'
+import { isOpen } from '@/lib/trip/status'
 
 export default function HistoryPage() {
   const session = useSession()

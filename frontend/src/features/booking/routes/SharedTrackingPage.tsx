@@ -11,7 +11,7 @@ import { useSharedTrip } from '../api/share'
 import { useTripFreshness } from '../api/track'
 import { MovedNotice, StillLooking } from '../components/AnswerNotices'
 import { Arrival } from '../components/Arrival'
-import { isOpen, tripLabel } from '../status'
+import { isOpen, tripLabel } from '@/lib/trip/status'
 
 const TrackingMap = lazy(() => import('../components/TrackingMap'))
 

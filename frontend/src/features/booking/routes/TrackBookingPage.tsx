@@ -21,8 +21,8 @@ import { PatientDetailsForm } from '../components/PatientDetailsForm'
 import { ShareTracking } from '../components/ShareTracking'
 import { TripAlerts } from '../components/TripAlerts'
 import { TripTimeline } from '../components/TripTimeline'
-import { isOpen, mayCancel, tripLabel } from '../status'
-import { timelineRowsWithMoves } from '../timeline'
+import { isOpen, mayCancel, tripLabel } from '@/lib/trip/status'
+import { timelineRowsWithMoves } from '@/lib/trip/timeline'
 
 const TrackingMap = lazy(() => import('../components/TrackingMap'))
 

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { api } from '@/lib/api'
-import type { Ambulance, Booking, CrewMe, CrewStatus, PositionReport, StageRequest } from '@/lib/types'
+import { call } from '@/lib/api'
+import type { CrewStatus, PositionReport, StageRequest } from '@/lib/types'
 import { refreshAfterBooking, refreshAfterFleetChange } from '@/lib/queryKeys'
 import { crewKeys } from './keys'
 
@@ -9,7 +9,7 @@ export const CREW_POLL_MS = 3000
 
 export const crewMeQuery = () => ({
   queryKey: crewKeys.me(),
-  queryFn: () => api<CrewMe>('/crew/me'),
+  queryFn: () => call('GET /crew/me'),
 })
 
 export function useCrewMe() {
@@ -20,7 +20,7 @@ export function useCrewMe() {
 export function useAdvanceStage() {
   const client = useQueryClient()
   return useMutation({
-    mutationFn: (body: StageRequest) => api<Booking>('/crew/job/stage', { method: 'PATCH', body }),
+    mutationFn: (body: StageRequest) => call('PATCH /crew/job/stage', { body }),
     // A 409 means the job moved on meanwhile: either way, show it as the server has it.
     onSettled: () => refreshAfterBooking(client),
   })
@@ -29,9 +29,9 @@ export function useAdvanceStage() {
 export function useSetCrewStatus() {
   const client = useQueryClient()
   return useMutation({
-    mutationFn: (status: CrewStatus) => api<Ambulance>('/crew/status', { method: 'PATCH', body: { status } }),
+    mutationFn: (status: CrewStatus) => call('PATCH /crew/status', { body: { status } }),
     onSettled: () => refreshAfterFleetChange(client),
   })
 }
 
-export const reportLocation = (body: PositionReport) => api<void>('/crew/location', { method: 'PUT', body })
+export const reportLocation = (body: PositionReport) => call('PUT /crew/location', { body })

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { api, ApiError, outcomeUnknown } from '@/lib/api'
+import { ApiError, call, outcomeUnknown } from '@/lib/api'
 import { refreshAfterBooking } from '@/lib/queryKeys'
-import type { Booking, EmergencyConflict } from '@/lib/types'
+import type { EmergencyConflict } from '@/lib/types'
 import { forgetPendingEmergency, type PendingEmergency } from '../pending'
 
 /** Retries of a request whose outcome is unknown, after 1, 2 and 4 s (then the person decides). */
@@ -31,8 +31,7 @@ export function useSendEmergency() {
   const client = useQueryClient()
   return useMutation({
     mutationFn: (pending: PendingEmergency) =>
-      api<Booking>('/booking/emergency', {
-        method: 'POST',
+      call('POST /booking/emergency', {
         body: pending.body,
         headers: { 'Idempotency-Key': pending.key },
       }),

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
-import { api, ApiError } from '@/lib/api'
-import type { Ambulance, AmbulanceCounts, Hospital, HospitalPage } from '@/lib/types'
+import { ApiError, call } from '@/lib/api'
+import type { Ambulance, AmbulanceCounts, Hospital } from '@/lib/types'
 import { S } from '@/strings'
 import { homeKeys } from './keys'
 
@@ -33,12 +33,12 @@ const PUBLIC_FALLBACK_HOSPITALS = 3
  */
 async function fetchAvailable(hospitals: Hospital[], signedIn: boolean): Promise<Ambulance[]> {
   try {
-    return await api<Ambulance[]>('/ambulances/available/all')
+    return await call('GET /ambulances/available/all')
   } catch {
     const some = signedIn ? hospitals : hospitals.slice(0, PUBLIC_FALLBACK_HOSPITALS)
     const lists = await Promise.all(
       some.map((h) =>
-        api<Ambulance[]>('/ambulances/available', { query: { hospitalId: h.id } }).catch(() => [] as Ambulance[]),
+        call('GET /ambulances/available', { query: { hospitalId: h.id } }).catch(() => [] as Ambulance[]),
       ),
     )
     return lists.flat()
@@ -49,8 +49,8 @@ export async function fetchHomeStats(signedIn: boolean): Promise<HomeStats> {
   // The hospital list and the fleet counts are the page's figures: if either fails,
   // the whole load fails and the page says why (homeErrorMessage).
   const [hospitals, counts] = await Promise.all([
-    api<HospitalPage>('/hospitals/all', { query: { page: 0, size: 10 } }),
-    api<AmbulanceCounts>('/ambulances/counts'),
+    call('GET /hospitals/all', { query: { page: 0, size: 10 } }),
+    call('GET /ambulances/counts'),
   ])
   const available = (await fetchAvailable(hospitals.content ?? [], signedIn)).filter((a) =>
     isAvailableStatus(a.status),

@@ -5,7 +5,7 @@ import { saveSession } from '@/lib/session'
 import { ambulance, booking, demoUser, hospital } from '@/test/fixtures'
 import { elapse, fakeClock } from '@/test/clock'
 import { json, LAZY_MAP, renderRoutes, routeFetch, type FetchCall } from '@/test/render'
-import { REDIRECT_MS } from '@/features/booking'
+import { REDIRECT_MS } from '../useBookingForm'
 import HospitalAmbulancesPage from './HospitalAmbulancesPage'
 
 afterEach(() => vi.unstubAllGlobals())

@@ -8,13 +8,18 @@ import { ambulanceTypeLabel, telHref } from '@/lib/format'
 import { useSession } from '@/lib/session'
 import type { Ambulance } from '@/lib/types'
 import { useHospitalAmbulances, useHospitalCounts } from '@/features/ambulances'
-import { BookingDialog } from '@/features/booking'
+import { useHospital } from '@/features/hospitals'
 import { S } from '@/strings'
-import { useHospital } from '../api/hospitals'
+import { BookingDialog } from '../components/BookingDialog'
 
 /** The spec's fixed coordinates, used only when the user has none of their own. */
 const DEFAULT_LOCATION = { lat: 30.67, lng: 74.33 }
 
+/**
+ * `/hospitals/:id/ambulances`: a hospital's fleet, each available ambulance booked in
+ * place (<BookingDialog>). A booking screen, so it lives here: the hospitals feature
+ * only finds hospitals and never uses booking (features depend one way, eslint.config.js).
+ */
 export default function HospitalAmbulancesPage() {
   const id = Number(useParams().id)
   const user = useSession()?.user
