@@ -1,5 +1,4 @@
-import { ambulanceStatusLabel } from '@/lib/format'
-import { S } from '@/strings'
+import { ambulanceStatusLabel, bookingStatusText } from '@/lib/format'
 
 const styles: Record<string, string> = {
   AVAILABLE: 'bg-green-100 text-green-800',
@@ -10,10 +9,6 @@ const styles: Record<string, string> = {
   COMPLETED: 'bg-green-100 text-green-800',
   CANCELLED: 'bg-red-100 text-red-800',
 }
-
-/** A booking's status: the code itself in English (as the spec shows it), the word in hi and pa. */
-const bookingStatusText = (status: string) =>
-  S.locale === 'en' ? status : ((S.bookingStatus as Record<string, string>)[status] ?? status)
 
 /** A coloured status pill; unknown values look like PENDING (spec 4). */
 export function StatusBadge({ status }: { status: string }) {

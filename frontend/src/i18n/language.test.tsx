@@ -4,10 +4,12 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { render, screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { ApiError, messageOf } from '@/lib/api'
-import { formatAge, formatDate, formatDistance, formatEta, formatTime, formatWait } from '@/lib/format'
+import { bookingStatusText, formatAge, formatDate, formatDistance, formatEta, formatTime, formatWait } from '@/lib/format'
 import { notificationFor } from '@/lib/push/notification'
 import { S, setStrings } from '@/strings'
 import { LanguagePicker } from '@/components/LanguagePicker'
+import { BookingStatusSelect } from '@/features/admin/components/BookingStatusSelect'
+import { booking } from '@/test/fixtures'
 import { en } from './en'
 import { hi } from './hi'
 import { pa } from './pa'
@@ -123,5 +125,21 @@ describe('notifications', () => {
     const note = notificationFor({ kind: 'TRIP', bookingId: 12, tripStage: 'AT_PICKUP', ambulanceNumber: 'PB-03' })
     expect(note).toMatchObject({ show: true, title: pa.push.notify.arrived, options: { lang: 'pa' } })
     expect(note.show && note.options.body).toBe(`${pa.alerts.booking(12)} · ${pa.push.notify.arrivedBody('PB-03')}`)
+  })
+})
+
+describe('booking statuses', () => {
+  it('are the spec’s codes in English and words in hi and pa, in the admin’s dropdown too', () => {
+    const pending = booking(7, { bookingStatus: 'PENDING', moves: ['ACTIVE', 'CANCELLED'] })
+    const options = () => screen.getAllByRole('option').map((o) => [o.getAttribute('value'), o.textContent])
+    const { unmount } = render(<BookingStatusSelect booking={pending} disabled={false} onChange={() => {}} />)
+    expect(options()).toEqual([['PENDING', 'PENDING'], ['ACTIVE', 'ACTIVE'], ['CANCELLED', 'CANCELLED']])
+    unmount()
+    setStrings(hi)
+    render(<BookingStatusSelect booking={pending} disabled={false} onChange={() => {}} />)
+    expect(options()).toEqual([['PENDING', hi.bookingStatus.PENDING], ['ACTIVE', hi.bookingStatus.ACTIVE], ['CANCELLED', hi.bookingStatus.CANCELLED]])
+    setStrings(pa)
+    expect(bookingStatusText('COMPLETED')).toBe(pa.bookingStatus.COMPLETED)
+    expect(bookingStatusText('SOMETHING_NEW')).toBe('SOMETHING_NEW')
   })
 })

@@ -48,6 +48,10 @@ export const ambulanceStatusLabel: Readonly<Record<string, string>> = {
   get MAINTENANCE() { return S.ambulanceStatus.MAINTENANCE },
 }
 
+/** A booking's status: the code itself in English (as the spec shows it), the word in hi and pa. */
+export const bookingStatusText = (status: string): string =>
+  S.locale === 'en' ? status : ((S.bookingStatus as Record<string, string>)[status] ?? status)
+
 /** A tap-to-call link for a phone number as typed ("+91 95881 18850"). */
 export function telHref(phone: string): string {
   return `tel:${phone.replace(/\s+/g, '')}`

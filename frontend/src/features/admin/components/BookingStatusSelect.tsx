@@ -1,4 +1,5 @@
 import { StatusBadge } from '@/components/StatusBadge'
+import { bookingStatusText } from '@/lib/format'
 import { statusMoves } from '@/lib/trip/status'
 import type { Booking, BookingStatus } from '@/lib/types'
 import { S } from '@/strings'
@@ -28,9 +29,9 @@ export function BookingStatusSelect({
       disabled={disabled}
       onChange={(e) => onChange(e.target.value as BookingStatus)}
     >
-      <option value={booking.bookingStatus}>{booking.bookingStatus}</option>
+      <option value={booking.bookingStatus}>{bookingStatusText(booking.bookingStatus)}</option>
       {next.map((s) => (
-        <option key={s} value={s}>{s}</option>
+        <option key={s} value={s}>{bookingStatusText(s)}</option>
       ))}
     </select>
   )
