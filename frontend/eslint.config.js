@@ -53,11 +53,11 @@ const queryKeyRules = [
 ]
 const textRules = [
   {
-    selector: 'JSXAttribute[name.name=/^(aria-label|aria-description|alt|title|placeholder)$/] > Literal',
+    selector: 'JSXAttribute[name.name=/^(aria-label|aria-description|alt|title|placeholder|label|[a-z]+Label|heading|message|description)$/] > Literal',
     message: 'Take this text from the catalogue (S in @/strings), not a literal.',
   },
   {
-    selector: 'JSXAttribute[name.name=/^(aria-label|aria-description|alt|title|placeholder)$/] > JSXExpressionContainer > :matches(Literal[value=/[A-Za-z]/], TemplateLiteral)',
+    selector: 'JSXAttribute[name.name=/^(aria-label|aria-description|alt|title|placeholder|label|[a-z]+Label|heading|message|description)$/] > JSXExpressionContainer > :matches(Literal[value=/[A-Za-z]/], TemplateLiteral)',
     message: 'Take this text from the catalogue (S in @/strings), not a literal.',
   },
 ]
