@@ -3,7 +3,7 @@ import { ambulanceTypeLabel } from '@/lib/format'
 import type { AddAmbulance, AmbulanceType } from '@/lib/types'
 import { S } from '@/strings'
 import { useAddAmbulance } from '../api/admin'
-import { AddForm, AddSubmit, useAddForm } from './AddForm'
+import { AddForm, AddSubmit, AddTextField, useAddForm } from './AddForm'
 
 const empty = { number: '', status: 'AVAILABLE' as AddAmbulance['status'], hospitalId: '', driverInfo: '', type: 'BLS' as AmbulanceType, contactInfo: '' }
 
@@ -32,10 +32,7 @@ export function AddAmbulanceForm({ open, onAdded }: { open: boolean; onAdded: ()
 
   return (
     <AddForm state={state} name={S.adminAmbulances.formName}>
-      <div>
-        <label htmlFor="a-number" className="label">{S.adminAmbulances.number}</label>
-        <input id="a-number" className="input" value={form.number} onChange={(e) => set({ number: e.target.value })} />
-      </div>
+      <AddTextField state={state} field="number" id="a-number" label={S.adminAmbulances.number} />
       <div>
         <label htmlFor="a-hospital" className="label">{S.tracking.hospital}</label>
         <select id="a-hospital" className="input" value={form.hospitalId} onChange={(e) => set({ hospitalId: e.target.value })}>
@@ -60,14 +57,8 @@ export function AddAmbulanceForm({ open, onAdded }: { open: boolean; onAdded: ()
           ))}
         </select>
       </div>
-      <div>
-        <label htmlFor="a-driver" className="label">{S.adminAmbulances.driverOptional}</label>
-        <input id="a-driver" className="input" value={form.driverInfo} onChange={(e) => set({ driverInfo: e.target.value })} />
-      </div>
-      <div>
-        <label htmlFor="a-contact" className="label">{S.adminAmbulances.contactOptional}</label>
-        <input id="a-contact" className="input" value={form.contactInfo} onChange={(e) => set({ contactInfo: e.target.value })} />
-      </div>
+      <AddTextField state={state} field="driverInfo" id="a-driver" label={S.adminAmbulances.driverOptional} />
+      <AddTextField state={state} field="contactInfo" id="a-contact" label={S.adminAmbulances.contactOptional} />
       <div className="sm:col-span-2">
         <AddSubmit state={state} label={S.adminAmbulances.add} />
       </div>

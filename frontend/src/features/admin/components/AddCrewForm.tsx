@@ -1,7 +1,7 @@
 import type { Ambulance, NewCrew } from '@/lib/types'
 import { S } from '@/strings'
 import { useCreateCrew } from '../api/crew'
-import { AddForm, AddSubmit, useAddForm } from './AddForm'
+import { AddForm, AddSubmit, AddTextField, useAddForm } from './AddForm'
 
 const empty = { username: '', email: '', password: '', phoneNumber: '', ambulanceId: '' }
 
@@ -19,18 +19,12 @@ export function AddCrewForm({ open, ambulances, onAdded }: { open: boolean; ambu
   const state = useAddForm({ empty, toBody, add: useCreateCrew(), failed: S.crewAdmin.addFailed, onAdded })
   const { form, set } = state
   if (!open) return null
-  const text = (id: string, label: string, key: keyof typeof empty, props: { type?: string; autoComplete?: string } = {}) => (
-    <div>
-      <label htmlFor={id} className="label">{label}</label>
-      <input id={id} className="input" value={form[key]} onChange={(e) => set({ [key]: e.target.value })} {...props} />
-    </div>
-  )
   return (
     <AddForm state={state} name={S.crewAdmin.formName}>
-      {text('c-username', S.crewAdmin.username, 'username', { autoComplete: 'off' })}
-      {text('c-email', S.crewAdmin.email, 'email', { type: 'email', autoComplete: 'off' })}
-      {text('c-password', S.crewAdmin.password, 'password', { type: 'password', autoComplete: 'new-password' })}
-      {text('c-phone', S.crewAdmin.phone, 'phoneNumber', { type: 'tel', autoComplete: 'off' })}
+      <AddTextField state={state} field="username" id="c-username" label={S.crewAdmin.username} autoComplete="off" />
+      <AddTextField state={state} field="email" id="c-email" label={S.crewAdmin.email} type="email" autoComplete="off" />
+      <AddTextField state={state} field="password" id="c-password" label={S.crewAdmin.password} type="password" autoComplete="new-password" />
+      <AddTextField state={state} field="phoneNumber" id="c-phone" label={S.crewAdmin.phone} type="tel" autoComplete="off" />
       <div className="sm:col-span-2">
         <label htmlFor="c-ambulance" className="label">{S.crewAdmin.ambulance}</label>
         <AmbulanceOptions id="c-ambulance" ambulances={ambulances} value={form.ambulanceId} onChange={(ambulanceId) => set({ ambulanceId })} />

@@ -70,3 +70,39 @@ export function AddSubmit({ state, label }: { state: AddFormState; label: string
     </button>
   )
 }
+
+/** The form's fields that hold any text (not a choice from a list). */
+type TextKey<F> = { [K in keyof F]: string extends F[K] ? K : never }[keyof F]
+
+/** A labelled text input for one of the form's fields. */
+export function AddTextField<F>({
+  state,
+  field,
+  id,
+  label,
+  className,
+  type,
+  autoComplete,
+}: {
+  state: { form: F; set: (patch: Partial<F>) => void }
+  field: TextKey<F>
+  id: string
+  label: string
+  className?: string
+  type?: string
+  autoComplete?: string
+}) {
+  return (
+    <div className={className}>
+      <label htmlFor={id} className="label">{label}</label>
+      <input
+        id={id}
+        className="input"
+        value={state.form[field] as string}
+        onChange={(e) => state.set({ [field]: e.target.value } as Partial<F>)}
+        type={type}
+        autoComplete={autoComplete}
+      />
+    </div>
+  )
+}

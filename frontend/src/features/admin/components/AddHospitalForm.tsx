@@ -3,7 +3,7 @@ import { parseCoordinate } from '@/lib/coordinates'
 import type { AddHospital } from '@/lib/types'
 import { S } from '@/strings'
 import { useAddHospital } from '../api/admin'
-import { AddForm, AddSubmit, useAddForm } from './AddForm'
+import { AddForm, AddSubmit, AddTextField, useAddForm } from './AddForm'
 
 const empty = { name: '', address: '', latitude: '', longitude: '', contactInfo: '' }
 
@@ -31,16 +31,13 @@ function toBody(form: typeof empty): AddHospital | null {
  */
 export function AddHospitalForm({ open, onAdded }: { open: boolean; onAdded: () => void }) {
   const state = useAddForm({ empty, toBody, add: useAddHospital(), failed: S.addHospitalFailed, onAdded })
-  const { form, set } = state
+  const { set } = state
   if (!open) return null
 
   return (
     <AddForm state={state} name={S.adminHospitals.formName}>
       {fields().map(([key, label, span]) => (
-        <div key={key} className={span}>
-          <label htmlFor={`h-${key}`} className="label">{label}</label>
-          <input id={`h-${key}`} className="input" value={form[key]} onChange={(e) => set({ [key]: e.target.value })} />
-        </div>
+        <AddTextField key={key} state={state} field={key} id={`h-${key}`} label={label} className={span} />
       ))}
       <div className="sm:col-span-2 flex flex-wrap items-start gap-3">
         <UseLocationButton onLocated={(c) => set({ latitude: c.latitude.toFixed(6), longitude: c.longitude.toFixed(6) })} />

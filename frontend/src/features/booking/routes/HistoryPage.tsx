@@ -1,6 +1,5 @@
 import { useState } from 'react'
 import { Link } from 'react-router'
-import { ConfirmAction } from '@/components/ConfirmDialog'
 import { CountCards } from '@/components/CountCards'
 import { Alert, EmptyState, ErrorState, Spinner } from '@/components/Feedback'
 import { Icon } from '@/components/Icon'
@@ -11,6 +10,7 @@ import { useFlash } from '@/lib/useFlash'
 import { S } from '@/strings'
 import { useCancelBooking, useHistory } from '../api/bookings'
 import { patientLine } from '@/lib/trip/patient'
+import { CancelBookingDialog } from '../components/CancelBookingDialog'
 import { HistoryTable } from '../components/HistoryTable'
 import { isOpen } from '@/lib/trip/status'
 
@@ -58,14 +58,6 @@ function History({ userId }: { userId: number }) {
     { label: S.bookingStatus.CANCELLED, value: count('CANCELLED'), style: 'text-red-700' },
   ]
 
-  const confirmCancel = () => {
-    if (!cancelling) return
-    cancel.mutate(cancelling.id, {
-      ...outcome(S.bookingCancelled, S.cancelBookingFailed),
-      onSettled: () => setCancelling(null),
-    })
-  }
-
   return (
     <div className="space-y-6">
       {header}
@@ -87,20 +79,14 @@ function History({ userId }: { userId: number }) {
         </>
       )}
       {cancelling && (
-        <ConfirmAction
+        <CancelBookingDialog
+          bookingId={cancelling.id}
           title={S.historyPage.cancelTitle}
-          confirmLabel={S.historyPage.cancelTitle}
-          busyLabel={S.cancelling}
-          cancelLabel={S.keepBooking}
-          busy={cancel.isPending}
-          onConfirm={confirmCancel}
-          onCancel={() => setCancelling(null)}
-        >
-          <p>
-            {S.historyPage.cancelQuestion(cancelling.ambulanceNumber, patientLine(cancelling.patient).name)}
-          </p>
-          <p className="text-sm text-slate-600">{S.tracking.cancelNote}</p>
-        </ConfirmAction>
+          question={S.historyPage.cancelQuestion(cancelling.ambulanceNumber, patientLine(cancelling.patient).name)}
+          cancel={cancel}
+          outcome={outcome}
+          onClose={() => setCancelling(null)}
+        />
       )}
     </div>
   )

@@ -314,10 +314,10 @@ const afterAMove = (overrides: Parameters<typeof trip>[0] = {}) =>
     bookingStatus: 'ACTIVE',
     tripStage: 'DISPATCHED',
     timeline: [
-      { stage: 'PENDING', at: '2026-03-01T09:30:00Z' },
-      { stage: 'ACTIVE', at: '2026-03-01T09:30:00Z' },
-      { stage: 'DISPATCHED', at: '2026-03-01T09:30:00Z' },
-      { stage: 'REASSIGNED', at: '2026-03-01T09:31:00Z', fromAmbulance: 'AMB-01', reason: 'NO_ANSWER' },
+      // The fixture's request and acceptance (09:31); sent to AMB-01 then, moved a minute later.
+      ...trip().timeline.slice(0, 2),
+      { stage: 'DISPATCHED', at: '2026-03-01T09:31:00Z' },
+      { stage: 'REASSIGNED', at: '2026-03-01T09:32:00Z', fromAmbulance: 'AMB-01', reason: 'NO_ANSWER' },
     ],
     ambulance: { ...trip().ambulance, number: 'AMB-07' },
     answerBy: new Date(Date.now() + 50_000).toISOString(),
@@ -346,9 +346,9 @@ describe('TrackBookingPage: the answer deadline', () => {
   it('two misses, a dispatcher move, and a move with nothing said about it never print undefined', async () => {
     const timeline = [
       ...afterAMove().timeline,
-      { stage: 'REASSIGNED' as const, at: '2026-03-01T09:32:00Z', fromAmbulance: 'AMB-02', reason: 'NO_ANSWER' as const },
-      { stage: 'REASSIGNED' as const, at: '2026-03-01T09:33:00Z', fromAmbulance: 'AMB-03', reason: 'MANUAL' as const },
-      { stage: 'REASSIGNED' as const, at: '2026-03-01T09:34:00Z' },
+      { stage: 'REASSIGNED' as const, at: '2026-03-01T09:33:00Z', fromAmbulance: 'AMB-02', reason: 'NO_ANSWER' as const },
+      { stage: 'REASSIGNED' as const, at: '2026-03-01T09:34:00Z', fromAmbulance: 'AMB-03', reason: 'MANUAL' as const },
+      { stage: 'REASSIGNED' as const, at: '2026-03-01T09:35:00Z' },
     ]
     open({ 'GET /booking/12/track': () => json(200, afterAMove({ timeline })) })
     expect(await screen.findByText('No answer from 2 ambulances: sent to AMB-07')).toBeInTheDocument()

@@ -1,6 +1,5 @@
 import { lazy, Suspense, useState, type ReactNode } from 'react'
 import { Link, useLocation, useParams } from 'react-router'
-import { ConfirmAction } from '@/components/ConfirmDialog'
 import { Alert, EmptyState, ErrorState, Spinner } from '@/components/Feedback'
 import { LastUpdated } from '@/components/Offline'
 import { useNow } from '@/components/LiveClock'
@@ -17,6 +16,7 @@ import { useTracking, useTripFreshness } from '../api/track'
 import { MovedNotice, StillLooking } from '../components/AnswerNotices'
 import { Arrival } from '../components/Arrival'
 import { BookingTypeBadge } from '../components/BookingTypeBadge'
+import { CancelBookingDialog } from '../components/CancelBookingDialog'
 import { PatientDetailsForm } from '../components/PatientDetailsForm'
 import { ShareTracking } from '../components/ShareTracking'
 import { TripAlerts } from '../components/TripAlerts'
@@ -148,20 +148,14 @@ function Track({ id, back, admin }: { id: number; back: ReactNode; admin: boolea
         </section>
       </div>
       {confirming && (
-        <ConfirmAction
+        <CancelBookingDialog
+          bookingId={t.bookingId}
           title={S.tracking.cancel}
-          confirmLabel={S.tracking.cancel}
-          busyLabel={S.cancelling}
-          cancelLabel={S.keepBooking}
-          busy={cancel.isPending}
-          onConfirm={() =>
-            cancel.mutate(t.bookingId, { ...outcome(S.bookingCancelled, S.cancelBookingFailed), onSettled: () => setConfirming(false) })
-          }
-          onCancel={() => setConfirming(false)}
-        >
-          <p>{S.tracking.cancelQuestion(t.ambulance.number)}</p>
-          <p className="text-sm text-slate-600">{S.tracking.cancelNote}</p>
-        </ConfirmAction>
+          question={S.tracking.cancelQuestion(t.ambulance.number)}
+          cancel={cancel}
+          outcome={outcome}
+          onClose={() => setConfirming(false)}
+        />
       )}
     </div>
   )
