@@ -63,3 +63,22 @@ describe('the other boundaries', () => {
     expect(await refusals('src/features/booking/routes/HistoryPage.tsx', '../../lib/types')).toHaveLength(1)
   })
 })
+
+describe('texts come from the catalogue', () => {
+  /** The text rules' messages for `jsx` in a screen. */
+  async function literals(jsx: string): Promise<string[]> {
+    const code = `import { S } from '@/strings'\nimport { Dialog } from '@/components/Dialog'\nexport const x = () => (${jsx})\nexport const y = S\n`
+    const [result] = await eslint.lintText(code, { filePath: 'src/features/booking/routes/Made.tsx' })
+    return result!.messages
+      .filter((m) => m.ruleId === 'react/jsx-no-literals' || m.ruleId === 'no-restricted-syntax')
+      .map((m) => m.message)
+  }
+
+  it('refuses a literal text as a child, an aria-label, or a label passed to a component', async () => {
+    expect(await literals('<p>{S.appTitle}</p>')).toEqual([])
+    expect(await literals('<p>Hello</p>')).toHaveLength(1)
+    expect(await literals('<button aria-label="Close" />')).toHaveLength(1)
+    expect(await literals('<Dialog label="Cancel booking" busyLabel={"Cancelling"} />')).toHaveLength(2)
+    expect(await literals('<Dialog label={S.appTitle} busyLabel={S.appTitle} className="p-2" />')).toEqual([])
+  })
+})
