@@ -92,6 +92,13 @@ table=$(output TableName)
 if [ -z "$bucket" ] || [ "$bucket" = None ]; then
   die "stack $STACK has no BucketName output (did the deploy finish?)"
 fi
+# RestoredTableName set: say so at every deploy (sam deploy keeps a parameter's
+# previous value, so a stack stays on a restored table until it is set to "").
+own_table=$(output StackTableName)
+if [ -n "$own_table" ] && [ "$own_table" != None ] && [ "$own_table" != "$table" ]; then
+  log "the functions use the restored table $table (RestoredTableName); the stack's own"
+  log "table $own_table is kept, unused. Back to it: docs/operations.md, the restore drill"
+fi
 
 # The CSP allows images from TileHost only: a build with other tiles must match it.
 tile_host=$(aws cloudformation describe-stacks --region "$REGION" --stack-name "$STACK" \

@@ -24,8 +24,9 @@ pub struct Config {
     pub jwt_secret: Vec<u8>,
     /// The secret CloudFront sends in `edge::ORIGIN_SECRET_HEADER` on every request
     /// it forwards: when set, a request without it (one that went around CloudFront
-    /// to the API's own endpoint) is refused. Unset locally.
-    pub origin_secret: Option<String>,
+    /// to the API's own endpoint) is refused. During a rotation the previous value
+    /// is accepted too. Unset locally.
+    pub origin_secrets: Option<OriginSecrets>,
     /// Per-attempt timeout towards DynamoDB: short, so a dead database answers 503 fast.
     pub db_attempt_timeout: Duration,
     pub db_operation_timeout: Duration,
@@ -46,7 +47,30 @@ impl std::fmt::Debug for Config {
             .field("region", &self.region)
             .field("app_env", &self.app_env)
             .field("jwt_secret", &"***")
-            .field("origin_secret", &self.origin_secret.as_ref().map(|_| "***"))
+            .field("origin_secrets", &self.origin_secrets)
+            .finish()
+    }
+}
+
+/// The origin secret's values a function accepts (`edge::guard`): the current one
+/// and, while a rotation is under way, the previous one, so that CloudFront's edges
+/// may send either while they move to the new value (docs/operations.md, "Secrets").
+/// In AWS they are the secret's versions labelled `AWSCURRENT` and `AWSPREVIOUS`,
+/// read at cold start ([`Config::load`]); locally `ORIGIN_SECRET` and
+/// `ORIGIN_SECRET_PREVIOUS`.
+#[derive(Clone, PartialEq, Eq)]
+pub struct OriginSecrets {
+    pub current: String,
+    /// `None` outside a rotation: once the operator removes the `AWSPREVIOUS` label
+    /// and the functions start afresh, the old value is refused.
+    pub previous: Option<String>,
+}
+
+impl std::fmt::Debug for OriginSecrets {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OriginSecrets")
+            .field("current", &"***")
+            .field("previous", &self.previous.as_ref().map(|_| "***"))
             .finish()
     }
 }
@@ -58,7 +82,7 @@ pub enum ConfigError {
     #[error("JWT_SECRET must be at least {MIN_SECRET_BYTES} bytes outside local development")]
     WeakSecret,
     /// Never carries the secret itself: only the SDK's description of the failure.
-    #[error("could not read the JWT secret from Secrets Manager: {0}")]
+    #[error("could not read a secret from Secrets Manager: {0}")]
     SecretUnreadable(String),
     #[error("{0} must be a whole number of seconds from 5 to 3600")]
     BadSeconds(&'static str),
@@ -74,7 +98,7 @@ fn env(key: &str) -> Option<String> {
 
 impl Config {
     /// Reads `TABLE_NAME`, `DYNAMODB_ENDPOINT`, `AWS_REGION`, `APP_ENV`, `JWT_SECRET`,
-    /// `ORIGIN_SECRET`.
+    /// `ORIGIN_SECRET`, `ORIGIN_SECRET_PREVIOUS`.
     /// Never calls AWS; see [`Config::load`] for the deployed functions.
     pub fn from_env() -> Result<Self, ConfigError> {
         Self::from_lookup(env)
@@ -82,28 +106,43 @@ impl Config {
 
     /// A function's cold start. In AWS the template gives `JWT_SECRET_ARN` and
     /// `ORIGIN_SECRET_ARN`, not the secrets: they are read from Secrets Manager here
-    /// (both at once), once, and held for
-    /// the life of the execution environment. When `JWT_SECRET` is set (local runs,
-    /// tests, `sam local`, cold-start measurements) it wins and nothing calls AWS.
-    /// Either way the secret passes the same rule: at least [`MIN_SECRET_BYTES`]
-    /// outside local development. Failures are logged here, without the secret.
+    /// (all at once), once, and held for the life of the execution environment: the
+    /// JWT secret's current value, the origin secret's current (`AWSCURRENT`) and
+    /// previous (`AWSPREVIOUS`, absent outside a rotation) values. When `JWT_SECRET`
+    /// is set (local runs, tests, `sam local`, cold-start measurements) it wins and
+    /// nothing calls AWS (likewise `ORIGIN_SECRET`). Either way the secret passes the
+    /// same rule: at least [`MIN_SECRET_BYTES`] outside local development. Failures
+    /// are logged here, without the secret.
     pub async fn load() -> Result<Self, ConfigError> {
+        let region = env("AWS_REGION");
         // The secrets named by ARN (and not given directly), read at once.
-        let secret = |value: &'static str, arn: &'static str| async move {
-            match (env(value), env(arn)) {
-                (None, Some(arn)) => fetch_secret(&arn, env("AWS_REGION")).await.map(Some),
+        let jwt = async {
+            match (env("JWT_SECRET"), env("JWT_SECRET_ARN")) {
+                (None, Some(arn)) => fetch_secret(&arn, region.clone()).await.map(Some),
                 _ => Ok(None),
             }
         };
-        let (jwt, origin) = tokio::join!(
-            secret("JWT_SECRET", "JWT_SECRET_ARN"),
-            secret("ORIGIN_SECRET", "ORIGIN_SECRET_ARN")
-        );
+        let origin = async {
+            match (env("ORIGIN_SECRET"), env("ORIGIN_SECRET_ARN")) {
+                (None, Some(arn)) => {
+                    let client = secrets_client(region.clone()).await;
+                    let (current, previous) =
+                        tokio::join!(current_value(&client, &arn), previous_value(&client, &arn));
+                    Ok(Some(OriginSecrets {
+                        current: current?,
+                        previous: previous?,
+                    }))
+                }
+                _ => Ok(None),
+            }
+        };
+        let (jwt, origin) = tokio::join!(jwt, origin);
         let result = jwt.and_then(|jwt| {
             let origin = origin?;
-            Self::from_lookup(|k| match k {
-                "JWT_SECRET" if jwt.is_some() => jwt.clone(),
-                "ORIGIN_SECRET" if origin.is_some() => origin.clone(),
+            Self::from_lookup(|k| match (k, &origin) {
+                ("JWT_SECRET", _) if jwt.is_some() => jwt.clone(),
+                ("ORIGIN_SECRET", Some(o)) => Some(o.current.clone()),
+                ("ORIGIN_SECRET_PREVIOUS", Some(o)) => o.previous.clone(),
                 _ => env(k),
             })
         });
@@ -123,7 +162,9 @@ impl Config {
             .collect();
         Self::from_lookup(|k| match k {
             "JWT_SECRET" => Some(unused.clone()),
-            "JWT_SECRET_ARN" | "ORIGIN_SECRET" | "ORIGIN_SECRET_ARN" => None,
+            "JWT_SECRET_ARN" | "ORIGIN_SECRET" | "ORIGIN_SECRET_PREVIOUS" | "ORIGIN_SECRET_ARN" => {
+                None
+            }
             _ => env(k),
         })
     }
@@ -160,6 +201,12 @@ impl Config {
             emergency: seconds("ANSWER_EMERGENCY_SECS", defaults.emergency)?,
             normal: seconds("ANSWER_NORMAL_SECS", defaults.normal)?,
         };
+        let origin_secrets = match (get("ORIGIN_SECRET"), get("ORIGIN_SECRET_PREVIOUS")) {
+            (Some(current), previous) => Some(OriginSecrets { current, previous }),
+            (None, None) => None,
+            // A previous value alone would let the old value in and nothing else.
+            (None, Some(_)) => return Err(ConfigError::Missing("ORIGIN_SECRET")),
+        };
         let vapid_public_key = match get("VAPID_PUBLIC_KEY") {
             None => None,
             Some(k) => Some(parse_vapid_public_key(&k).ok_or(ConfigError::BadVapidKey)?),
@@ -172,7 +219,7 @@ impl Config {
             region: get("AWS_REGION").unwrap_or_else(|| "us-east-1".into()),
             app_env,
             jwt_secret,
-            origin_secret: get("ORIGIN_SECRET"),
+            origin_secrets,
             db_attempt_timeout: Duration::from_millis(800),
             db_operation_timeout: Duration::from_millis(2500),
             db_max_attempts: 3,
@@ -225,11 +272,16 @@ pub fn aws_http_client() -> aws_sdk_dynamodb::config::SharedHttpClient {
 }
 
 /// `GetSecretValue` on the secret the template created (its ARN is all the function
-/// is told). Short timeouts: this runs inside Lambda's 10 s init phase, and a failure
-/// there is retried by Lambda on the next request.
+/// is told): its current value (`AWSCURRENT`).
 pub async fn fetch_secret(arn: &str, region: Option<String>) -> Result<String, ConfigError> {
+    current_value(&secrets_client(region).await, arn).await
+}
+
+/// A Secrets Manager client for the cold start. Short timeouts: this runs inside
+/// Lambda's 10 s init phase, and a failure there is retried by Lambda on the next
+/// request.
+async fn secrets_client(region: Option<String>) -> aws_sdk_secretsmanager::Client {
     use aws_config::{BehaviorVersion, Region, timeout::TimeoutConfig};
-    use aws_sdk_secretsmanager::error::DisplayErrorContext;
 
     let mut loader = aws_config::defaults(BehaviorVersion::latest())
         .http_client(aws_http_client())
@@ -243,7 +295,15 @@ pub async fn fetch_secret(arn: &str, region: Option<String>) -> Result<String, C
     if let Some(region) = region {
         loader = loader.region(Region::new(region));
     }
-    let client = aws_sdk_secretsmanager::Client::new(&loader.load().await);
+    aws_sdk_secretsmanager::Client::new(&loader.load().await)
+}
+
+/// The secret's current value (no staging label given: `AWSCURRENT`).
+async fn current_value(
+    client: &aws_sdk_secretsmanager::Client,
+    arn: &str,
+) -> Result<String, ConfigError> {
+    use aws_sdk_secretsmanager::error::DisplayErrorContext;
     let out = client
         .get_secret_value()
         .secret_id(arn)
@@ -253,6 +313,42 @@ pub async fn fetch_secret(arn: &str, region: Option<String>) -> Result<String, C
     out.secret_string()
         .map(str::to_owned)
         .ok_or_else(|| ConfigError::SecretUnreadable(format!("{arn} has no SecretString")))
+}
+
+/// The version labelled `AWSPREVIOUS`: after `put-secret-value`, the value before
+/// it. `None` when no version has that label (Secrets Manager answers
+/// ResourceNotFoundException: a secret never changed, or the label was removed at
+/// the end of a rotation); any other failure stops the cold start, as for the
+/// current value. Same permission as the current value (`GetSecretValue` on the
+/// secret).
+async fn previous_value(
+    client: &aws_sdk_secretsmanager::Client,
+    arn: &str,
+) -> Result<Option<String>, ConfigError> {
+    use aws_sdk_secretsmanager::error::DisplayErrorContext;
+    match client
+        .get_secret_value()
+        .secret_id(arn)
+        .version_stage("AWSPREVIOUS")
+        .send()
+        .await
+    {
+        Ok(out) => out
+            .secret_string()
+            .map(|s| Some(s.to_owned()))
+            .ok_or_else(|| {
+                ConfigError::SecretUnreadable(format!("{arn} (AWSPREVIOUS) has no SecretString"))
+            }),
+        Err(e)
+            if e.as_service_error()
+                .is_some_and(|e| e.is_resource_not_found_exception()) =>
+        {
+            Ok(None)
+        }
+        Err(e) => Err(ConfigError::SecretUnreadable(
+            DisplayErrorContext(e).to_string(),
+        )),
+    }
 }
 
 /// A background function's local schedule: no argument is the Lambda runtime (`None`);
@@ -384,6 +480,52 @@ mod tests {
             ("ORIGIN_SECRET", "s"),
         ])
         .unwrap();
-        assert_eq!(c.origin_secret.as_deref(), Some("s"));
+        assert_eq!(
+            c.origin_secrets,
+            Some(OriginSecrets {
+                current: "s".into(),
+                previous: None
+            })
+        );
+    }
+
+    /// During a rotation the previous origin secret comes with the current one; a
+    /// previous value alone is refused (it would let only the old value in).
+    #[test]
+    fn the_origin_secret_may_come_with_its_previous_value() {
+        let local = [("TABLE_NAME", "t"), ("APP_ENV", "local")];
+        let with = |extra: &[(&'static str, &'static str)]| {
+            cfg(&[&local[..], extra].concat()).map(|c| c.origin_secrets)
+        };
+        assert_eq!(with(&[]).unwrap(), None);
+        let both = with(&[("ORIGIN_SECRET", "new"), ("ORIGIN_SECRET_PREVIOUS", "old")]);
+        assert_eq!(
+            both.unwrap(),
+            Some(OriginSecrets {
+                current: "new".into(),
+                previous: Some("old".into())
+            })
+        );
+        assert!(matches!(
+            with(&[("ORIGIN_SECRET_PREVIOUS", "old")]),
+            Err(ConfigError::Missing("ORIGIN_SECRET"))
+        ));
+    }
+
+    #[test]
+    fn the_config_never_shows_a_secret() {
+        let jwt = "j".repeat(40);
+        let c = cfg(&[
+            ("TABLE_NAME", "t"),
+            ("JWT_SECRET", &jwt),
+            ("ORIGIN_SECRET", "origin-now-0123456789"),
+            ("ORIGIN_SECRET_PREVIOUS", "origin-before-0123456789"),
+        ])
+        .unwrap();
+        let shown = format!("{c:?} {c:#?} {:?}", c.origin_secrets);
+        for secret in [&jwt[..], "origin-now", "origin-before"] {
+            assert!(!shown.contains(secret), "{shown}");
+        }
+        assert!(shown.contains(r#"previous: Some("***")"#), "{shown}");
     }
 }

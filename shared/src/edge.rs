@@ -6,7 +6,9 @@
 //! Secrets Manager) to every request it forwards to the HTTP API; [`guard`] refuses
 //! any request without it, i.e. one sent to the API's own endpoint around
 //! CloudFront (docs/decisions/0008-sessions-and-limits.md says why this and not a
-//! disabled endpoint).
+//! disabled endpoint). During a rotation it accepts the previous value as well
+//! ([`OriginSecrets`]), so that no request is refused while CloudFront's edges move
+//! to the new one (docs/operations.md, "Secrets").
 //!
 //! API Gateway gives the address it saw (`requestContext.http.sourceIp`); behind
 //! CloudFront that is an edge server's, so CloudFront's viewer-request function
@@ -33,7 +35,7 @@ use axum::{
 use lambda_http::request::RequestContext;
 use sha2::{Digest, Sha256};
 
-use crate::error::ApiError;
+use crate::{config::OriginSecrets, error::ApiError};
 
 /// The viewer's address, as CloudFront's `/api/*` viewer-request function sets it.
 pub const VIEWER_ADDRESS_HEADER: &str = "x-viewer-address";
@@ -46,30 +48,68 @@ pub const ORIGIN_SECRET_HEADER: &str = "x-origin-secret";
 struct ViewerAddress(IpAddr);
 
 /// `router` as a deployed function serves it: with an origin secret configured,
-/// only requests that carry it (that came through CloudFront) reach the router, and
-/// their viewer address is believed; the rest get 403, which carries the request id
-/// and `no-store` like every answer (`http::every_answer`: the guard answers outside
-/// the router's own layers). Without one (local runs, `sam local`), `router`
-/// unchanged.
-pub fn guard(router: Router, origin_secret: Option<&str>) -> Router {
-    let Some(secret) = origin_secret else {
+/// only requests that carry it (its current value, or during a rotation its
+/// previous one: that came through CloudFront) reach the router, and their viewer
+/// address is believed; the rest get 403, which carries the request id and
+/// `no-store` like every answer (`http::every_answer`: the guard answers outside the
+/// router's own layers). Without one (local runs, `sam local`), `router` unchanged.
+pub fn guard(router: Router, origin_secrets: Option<&OriginSecrets>) -> Router {
+    let Some(secrets) = origin_secrets else {
         return router;
     };
-    let expected: Arc<[u8]> = Sha256::digest(secret.as_bytes()).to_vec().into();
+    let accepted = Arc::new(Accepted::new(secrets));
     let guarded = router.layer(middleware::from_fn(move |req: Request, next: Next| {
-        let expected = expected.clone();
-        async move { through_cloudfront(&expected, req, next).await }
+        let accepted = accepted.clone();
+        async move { through_cloudfront(&accepted, req, next).await }
     }));
     crate::http::every_answer(guarded)
 }
 
-async fn through_cloudfront(expected: &[u8], mut req: Request, next: Next) -> Response {
-    // Digests compared, so the time taken tells nothing about the secret's bytes.
-    let presented = req
+type Digest32 = [u8; 32];
+
+/// The SHA-256 digests of the values the guard lets through; the values themselves
+/// are not kept.
+struct Accepted {
+    current: Digest32,
+    previous: Option<Digest32>,
+}
+
+impl Accepted {
+    fn new(secrets: &OriginSecrets) -> Self {
+        let digest = |s: &str| -> Digest32 { Sha256::digest(s.as_bytes()).into() };
+        Accepted {
+            current: digest(&secrets.current),
+            previous: secrets.previous.as_deref().map(digest),
+        }
+    }
+
+    /// Whether `presented` is one of the accepted values. Its digest is compared
+    /// with each accepted digest in full, every byte, and both comparisons always
+    /// run (`|`, not `||`): the time taken tells nothing about how much of either
+    /// value was right, nor which one matched.
+    fn accepts(&self, presented: &[u8]) -> bool {
+        let presented: Digest32 = Sha256::digest(presented).into();
+        let current = same(&presented, &self.current);
+        let previous = match &self.previous {
+            Some(previous) => same(&presented, previous),
+            None => false,
+        };
+        current | previous
+    }
+}
+
+/// Constant-time equality of two digests: no early exit on the first differing byte.
+fn same(a: &Digest32, b: &Digest32) -> bool {
+    let difference = a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y));
+    std::hint::black_box(difference) == 0
+}
+
+async fn through_cloudfront(accepted: &Accepted, mut req: Request, next: Next) -> Response {
+    let through = req
         .headers()
         .get(ORIGIN_SECRET_HEADER)
-        .map(|v| Sha256::digest(v.as_bytes()));
-    if presented.as_deref() != Some(expected) {
+        .is_some_and(|v| accepted.accepts(v.as_bytes()));
+    if !through {
         // The router's log line is not written for it: say it here.
         tracing::info!(
             status = 403,
@@ -137,6 +177,96 @@ impl<S: Send + Sync> FromRequestParts<S> for ClientAddress {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use axum::{body::Body, http::StatusCode, routing::get};
+    use tower::ServiceExt;
+
+    fn guarded(current: &str, previous: Option<&str>) -> Router {
+        let secrets = OriginSecrets {
+            current: current.into(),
+            previous: previous.map(Into::into),
+        };
+        let router = Router::new().route("/", get(|| async { "through" }));
+        guard(router, Some(&secrets))
+    }
+
+    async fn status(router: &Router, presented: Option<&str>) -> StatusCode {
+        let mut req = axum::http::Request::get("/");
+        if let Some(value) = presented {
+            req = req.header(ORIGIN_SECRET_HEADER, value);
+        }
+        let req = req.body(Body::empty()).unwrap();
+        router.clone().oneshot(req).await.unwrap().status()
+    }
+
+    #[tokio::test]
+    async fn the_current_origin_secret_lets_a_request_through() {
+        let router = guarded("now-0123456789", None);
+        assert_eq!(
+            status(&router, Some("now-0123456789")).await,
+            StatusCode::OK
+        );
+    }
+
+    #[tokio::test]
+    async fn during_a_rotation_the_previous_origin_secret_does_too() {
+        let router = guarded("now-0123456789", Some("before-0123456789"));
+        assert_eq!(
+            status(&router, Some("now-0123456789")).await,
+            StatusCode::OK
+        );
+        assert_eq!(
+            status(&router, Some("before-0123456789")).await,
+            StatusCode::OK
+        );
+    }
+
+    #[tokio::test]
+    async fn any_other_origin_secret_is_refused() {
+        let router = guarded("now-0123456789", Some("before-0123456789"));
+        for presented in [
+            None,
+            Some(""),
+            Some("wrong"),
+            Some("now-012345678"),
+            Some("now-01234567890"),
+            Some("before-012345678"),
+            Some("NOW-0123456789"),
+            Some("now-0123456789before-0123456789"),
+        ] {
+            assert_eq!(
+                status(&router, presented).await,
+                StatusCode::FORBIDDEN,
+                "{presented:?}"
+            );
+        }
+    }
+
+    /// The end of a rotation: the previous value's label removed, the functions
+    /// started afresh with the current value alone, the old value is refused.
+    #[tokio::test]
+    async fn the_previous_origin_secret_is_refused_once_no_longer_set() {
+        let router = guarded("now-0123456789", None);
+        assert_eq!(
+            status(&router, Some("before-0123456789")).await,
+            StatusCode::FORBIDDEN
+        );
+        assert_eq!(
+            status(&router, Some("now-0123456789")).await,
+            StatusCode::OK
+        );
+    }
+
+    #[test]
+    fn digests_are_compared_whole() {
+        let a: Digest32 = Sha256::digest(b"a").into();
+        let mut b = a;
+        assert!(same(&a, &b));
+        b[31] ^= 1;
+        assert!(!same(&a, &b));
+        b = a;
+        b[0] ^= 0x80;
+        assert!(!same(&a, &b));
+    }
 
     fn key(ip: &str) -> String {
         ClientAddress(Some(ip.parse().unwrap())).key().unwrap()

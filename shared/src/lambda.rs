@@ -14,8 +14,8 @@ pub fn serve(router: fn(AppState) -> Router) -> Result<(), lambda_http::Error> {
         .block_on(async {
             telemetry::init();
             let config = Config::load().await?;
-            let origin_secret = config.origin_secret.clone();
+            let origin_secrets = config.origin_secrets.clone();
             let state = AppState::new(config).await;
-            lambda_http::run(edge::guard(router(state), origin_secret.as_deref())).await
+            lambda_http::run(edge::guard(router(state), origin_secrets.as_ref())).await
         })
 }

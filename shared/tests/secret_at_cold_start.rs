@@ -1,7 +1,9 @@
 //! `Config::load` in AWS: with only `JWT_SECRET_ARN`, the secret is read from
 //! Secrets Manager (here a fake one on localhost, reached through the SDK's standard
 //! `AWS_ENDPOINT_URL_SECRETS_MANAGER`), and it passes the same length rule as
-//! `JWT_SECRET`; with `JWT_SECRET` set nothing is called at all.
+//! `JWT_SECRET`; with `JWT_SECRET` set nothing is called at all. With
+//! `ORIGIN_SECRET_ARN`, the origin secret's current value and its `AWSPREVIOUS` one
+//! (none outside a rotation) are read.
 //!
 //! One test in this file on purpose: it changes the process's environment.
 
@@ -15,13 +17,21 @@ use std::{
     sync::{Arc, Mutex},
 };
 
-use shared::config::{Config, ConfigError};
+use shared::config::{Config, ConfigError, OriginSecrets};
 
 const ARN: &str = "arn:aws:secretsmanager:eu-west-1:123456789012:secret:JwtSecret-abc";
+const ORIGIN_ARN: &str = "arn:aws:secretsmanager:eu-west-1:123456789012:secret:OriginSecret-def";
 
 /// A fake Secrets Manager that answers every request with `(status, body)` and
 /// keeps the request bodies it saw.
 fn fake_secrets_manager(status: u16, body: String) -> (String, Arc<Mutex<Vec<String>>>) {
+    fake_secrets_manager_by(move |_| (status, body.clone()))
+}
+
+/// The same, answering each request body with `answer(body)`.
+fn fake_secrets_manager_by(
+    answer: impl Fn(&str) -> (u16, String) + Send + 'static,
+) -> (String, Arc<Mutex<Vec<String>>>) {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
     let seen = Arc::new(Mutex::new(vec![]));
@@ -47,9 +57,9 @@ fn fake_secrets_manager(status: u16, body: String) -> (String, Arc<Mutex<Vec<Str
             }
             let mut request = vec![0; length];
             reader.read_exact(&mut request).unwrap();
-            log.lock()
-                .unwrap()
-                .push(format!("{target} {}", String::from_utf8_lossy(&request)));
+            let request = String::from_utf8_lossy(&request).into_owned();
+            let (status, body) = answer(&request);
+            log.lock().unwrap().push(format!("{target} {request}"));
             let response = format!(
                 "HTTP/1.1 {status} X\r\ncontent-type: application/x-amz-json-1.1\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
                 body.len()
@@ -121,4 +131,75 @@ async fn the_deployed_secret_is_read_once_from_secrets_manager() {
     let config = Config::load().await.expect("config from JWT_SECRET");
     assert_eq!(config.jwt_secret, "e".repeat(40).as_bytes());
     assert!(seen.lock().unwrap().is_empty());
+
+    // The origin secret (JWT_SECRET still set): the current value and, during a
+    // rotation, the previous one (the version labelled AWSPREVIOUS).
+    set("ORIGIN_SECRET_ARN", ORIGIN_ARN);
+    unset("ORIGIN_SECRET");
+    unset("ORIGIN_SECRET_PREVIOUS");
+    let previous = |status: u16, body: &'static str| {
+        fake_secrets_manager_by(move |request| {
+            if request.contains(r#""VersionStage":"AWSPREVIOUS""#) {
+                (status, body.to_owned())
+            } else {
+                (200, r#"{"SecretString":"origin-now"}"#.to_owned())
+            }
+        })
+    };
+    let (url, seen) = previous(200, r#"{"SecretString":"origin-before"}"#);
+    set("AWS_ENDPOINT_URL_SECRETS_MANAGER", &url);
+    let origin = Config::load().await.expect("origin secrets").origin_secrets;
+    assert_eq!(
+        origin,
+        Some(OriginSecrets {
+            current: "origin-now".into(),
+            previous: Some("origin-before".into())
+        })
+    );
+    let mut requests = seen.lock().unwrap().clone();
+    requests.sort();
+    assert_eq!(requests.len(), 2, "{requests:?}");
+    assert!(
+        requests
+            .iter()
+            .all(|r| r.starts_with("secretsmanager.getsecretvalue ") && r.contains(ORIGIN_ARN)),
+        "{requests:?}"
+    );
+    assert_eq!(
+        requests
+            .iter()
+            .filter(|r| r.contains("VersionStage"))
+            .count(),
+        1,
+        "{requests:?}"
+    );
+
+    // No rotation under way: no version is labelled AWSPREVIOUS (Secrets Manager
+    // answers ResourceNotFoundException), so only the current value is accepted.
+    let (url, _) = previous(
+        400,
+        r#"{"__type":"ResourceNotFoundException","message":"Secrets Manager can't find the specified secret value for staging label: AWSPREVIOUS"}"#,
+    );
+    set("AWS_ENDPOINT_URL_SECRETS_MANAGER", &url);
+    let origin = Config::load().await.expect("origin secret").origin_secrets;
+    assert_eq!(
+        origin,
+        Some(OriginSecrets {
+            current: "origin-now".into(),
+            previous: None
+        })
+    );
+
+    // Any other refusal of the previous value stops the cold start, as for the current.
+    let (url, _) = previous(
+        400,
+        r#"{"__type":"AccessDeniedException","message":"not allowed either"}"#,
+    );
+    set("AWS_ENDPOINT_URL_SECRETS_MANAGER", &url);
+    match Config::load().await {
+        Err(ConfigError::SecretUnreadable(why)) => {
+            assert!(why.contains("not allowed either"), "{why}")
+        }
+        other => panic!("expected SecretUnreadable, got {:?}", other.map(|_| ())),
+    }
 }

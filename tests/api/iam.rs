@@ -5,14 +5,16 @@
 //! action (a failed login, an email change, a booking with an idempotency key, a
 //! hospital removal...), must use every DynamoDB grant the template gives: a grant
 //! too many fails this test. Each function may also read the JWT and origin secrets, nothing else.
+//! With the `RestoredTableName` parameter set (docs/operations.md, the restore drill)
+//! every grant, and every other use of the table, must move to the restored table.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use http::{Method, StatusCode};
 use serde_json::{Value, json};
 use testkit::{
     TEST_PASSWORD, TestApp, TestUser,
-    iam::{self, Grant},
+    iam::{self, Grant, Side},
     push_service::{PushService, vapid},
 };
 
@@ -520,7 +522,198 @@ fn the_template_parses_with_its_tags() {
             .contains(&("dynamodb:Query".to_owned(), "Table/index/gsi1".to_owned()))
     );
     assert!(booking.paths.contains("/api/booking/{proxy+}"));
+    assert!(booking.restored_grants.contains(&(
+        "dynamodb:Query".to_owned(),
+        "RestoredTable/index/gsi1".to_owned()
+    )));
     assert_eq!(t.functions.len(), 10);
+}
+
+/// A function's grants with `RestoredTableName` set must be its grants on `Table`,
+/// action for action, on the restored table and its indexes: a policy that still
+/// names `Table` then (or names the restored table in one statement only) is named.
+fn grants_that_do_not_switch(template: &iam::Template) -> Vec<String> {
+    let on_restored = |resource: &str| match resource.strip_prefix("Table") {
+        Some(rest) if rest.is_empty() || rest.starts_with('/') => format!("RestoredTable{rest}"),
+        _ => resource.to_owned(),
+    };
+    let mut problems = vec![];
+    for (function, f) in &template.functions {
+        let id = &f.logical_id;
+        let expected: BTreeSet<Grant> = f
+            .grants
+            .iter()
+            .map(|(action, resource)| (action.clone(), on_restored(resource)))
+            .collect();
+        for (action, resource) in expected.difference(&f.restored_grants) {
+            problems.push(format!(
+                "{id} (functions/{function}): with RestoredTableName set it lacks {action} on {resource} (its grant on the stack's table does not switch)"
+            ));
+        }
+        for (action, resource) in f.restored_grants.difference(&expected) {
+            problems.push(format!(
+                "{id} (functions/{function}): with RestoredTableName set it has {action} on {resource}, which is not its grant on the stack's table moved over"
+            ));
+        }
+        for (action, resource) in &f.grants {
+            if resource.starts_with("RestoredTable") {
+                problems.push(format!(
+                    "{id} (functions/{function}): with RestoredTableName empty it has {action} on {resource}"
+                ));
+            }
+        }
+    }
+    problems
+}
+
+/// The output that names the stack's own table on purpose, whatever the parameter.
+const KEPT_TABLE_OUTPUT: &str = "Outputs.StackTableName.Value";
+
+/// Every place that names `Table` (a policy, `TABLE_NAME`, notify's stream, an
+/// alarm's dimension, the dashboard, the `TableName` output) must name the restored
+/// table instead when `RestoredTableName` is set, and only then.
+fn uses_that_do_not_switch(
+    own: &BTreeMap<String, BTreeSet<&str>>,
+    restored: &BTreeMap<String, BTreeSet<&str>>,
+) -> Vec<String> {
+    let mut problems = vec![];
+    let naming = |refs: &BTreeMap<String, BTreeSet<&str>>, what: &str| -> BTreeSet<String> {
+        refs.iter()
+            .filter(|(path, names)| names.contains(what) && *path != KEPT_TABLE_OUTPUT)
+            .map(|(path, _)| path.clone())
+            .collect()
+    };
+    for path in naming(own, "RestoredTable") {
+        problems.push(format!(
+            "{path}: names the restored table with RestoredTableName empty"
+        ));
+    }
+    let still = naming(restored, "Table");
+    for path in &still {
+        problems.push(format!(
+            "{path}: still names the stack's Table with RestoredTableName set"
+        ));
+    }
+    let (on_table, on_restored) = (naming(own, "Table"), naming(restored, "RestoredTable"));
+    for path in on_table
+        .difference(&on_restored)
+        .filter(|p| !still.contains(*p))
+    {
+        problems.push(format!(
+            "{path}: names Table, and no restored table in its place with RestoredTableName set"
+        ));
+    }
+    for path in on_restored.difference(&on_table) {
+        problems.push(format!(
+            "{path}: names the restored table with RestoredTableName set, but not Table without it"
+        ));
+    }
+    problems
+}
+
+#[test]
+fn every_table_grant_switches_to_the_restored_table() {
+    let problems = grants_that_do_not_switch(iam::template());
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn every_use_of_the_table_switches_to_the_restored_one() {
+    let own = iam::table_references(Side::Own);
+    let restored = iam::table_references(Side::Restored);
+    let problems = uses_that_do_not_switch(&own, &restored);
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    // The check saw what it is for (not an empty walk): the functions' table, notify's
+    // stream, an alarm, the dashboard, a policy.
+    for path in [
+        "Globals.Function.Environment.Variables.TABLE_NAME",
+        "Resources.NotifyFunction.Properties.Events.TableStream.Properties.Stream",
+        "Resources.TableThrottleAlarm.Properties.Metrics[1].MetricStat.Metric.Dimensions[0].Value",
+        "Resources.OnCallDashboard.Properties.DashboardBody[1].ActiveTable",
+        "Resources.CrewFunction.Properties.Policies[0].Statement[0].Resource",
+        "Outputs.TableName.Value",
+    ] {
+        assert!(
+            restored
+                .get(path)
+                .is_some_and(|n| n.contains("RestoredTable")),
+            "{path}: {:?}",
+            restored.get(path)
+        );
+    }
+    assert_eq!(
+        restored.get(KEPT_TABLE_OUTPUT),
+        Some(&BTreeSet::from(["Table"]))
+    );
+}
+
+/// The two checks above, on a template with one use that switches and others that
+/// do not: each of those is named.
+#[test]
+fn a_use_of_the_table_that_does_not_switch_is_named() {
+    let template: serde_norway::Value = serde_norway::from_str(
+        r#"
+Globals:
+  Function:
+    Environment:
+      Variables:
+        TABLE_NAME: !Ref Table
+Resources:
+  Table: { Type: AWS::DynamoDB::Table }
+  GoodFunction:
+    Type: AWS::Serverless::Function
+    Metadata: { BuildProperties: { Binary: good } }
+    Properties:
+      Policies:
+        - Statement:
+            - Effect: Allow
+              Action: [dynamodb:GetItem]
+              Resource: !If
+                - UseRestoredTable
+                - !Sub "arn:${AWS::Partition}:dynamodb:${AWS::Region}:${AWS::AccountId}:table/${RestoredTableName}"
+                - !GetAtt Table.Arn
+  StuckFunction:
+    Type: AWS::Serverless::Function
+    Metadata: { BuildProperties: { Binary: stuck } }
+    Properties:
+      Policies:
+        - Statement:
+            - Effect: Allow
+              Action: dynamodb:Query
+              Resource: !Sub "${Table.Arn}/index/gsi1"
+      Events:
+        Stream:
+          Type: DynamoDB
+          Properties:
+            Stream: !If [UseRestoredTable, !Ref RestoredTableStreamArn, !GetAtt Table.StreamArn]
+  Dashboard:
+    Type: AWS::CloudWatch::Dashboard
+    Properties:
+      DashboardBody: !Sub '{"metrics": [["AWS/DynamoDB", "ReadThrottleEvents", "TableName", "${Table}"]]}'
+Outputs:
+  Gone:
+    Value: !If [UseRestoredTable, !Ref AWS::NoValue, !Ref Table]
+"#,
+    )
+    .unwrap();
+    assert_eq!(
+        grants_that_do_not_switch(&iam::parse_template(&template)),
+        [
+            "StuckFunction (functions/stuck): with RestoredTableName set it lacks dynamodb:Query on RestoredTable/index/gsi1 (its grant on the stack's table does not switch)",
+            "StuckFunction (functions/stuck): with RestoredTableName set it has dynamodb:Query on Table/index/gsi1, which is not its grant on the stack's table moved over",
+        ]
+    );
+    let own = iam::table_references_in(&template, Side::Own);
+    let restored = iam::table_references_in(&template, Side::Restored);
+    assert_eq!(
+        uses_that_do_not_switch(&own, &restored),
+        [
+            "Globals.Function.Environment.Variables.TABLE_NAME: still names the stack's Table with RestoredTableName set",
+            "Resources.Dashboard.Properties.DashboardBody: still names the stack's Table with RestoredTableName set",
+            "Resources.StuckFunction.Properties.Policies[0].Statement[0].Resource: still names the stack's Table with RestoredTableName set",
+            "Outputs.Gone.Value: names Table, and no restored table in its place with RestoredTableName set",
+        ]
+    );
 }
 
 /// docs/deploy.md's "Who may do what" table says what template.yaml grants each

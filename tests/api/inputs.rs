@@ -345,7 +345,11 @@ async fn only_requests_through_cloudfront_reach_a_deployed_function() {
     testkit::clear_of_a_window_edge(&shared::store::limits::REGISTRATIONS_PER_ADDRESS, 90).await;
     let state = testkit::fresh_state().await;
     let deployed = TestApp::with_state(state.clone(), |s| {
-        shared::edge::guard(api_tests::system(s), Some("origin-secret-0123456789"))
+        let secrets = shared::config::OriginSecrets {
+            current: "origin-secret-0123456789".into(),
+            previous: None,
+        };
+        shared::edge::guard(api_tests::system(s), Some(&secrets))
     });
     let local = TestApp::with_state(state, api_tests::system);
     let with = |secret: Option<&str>, viewer: &str, name: &str| {

@@ -20,8 +20,27 @@ use serde_norway::Value;
 use super::hooks::Hooks;
 
 /// One permission: an IAM action (`dynamodb:Query`) on a resource of template.yaml
-/// (`Table`, `Table/index/geo`, `JwtSecret`).
+/// (`Table`, `Table/index/geo`, `JwtSecret`; `RestoredTable`, `RestoredTable/index/geo`
+/// for the table named by the `RestoredTableName` parameter).
 pub type Grant = (String, String);
+
+/// The condition under which the stack runs on a table restored from its own
+/// (`RestoredTableName` set): every use of the table is `!If [UseRestoredTable,
+/// <the restored table>, <Table>]`.
+pub const RESTORED: &str = "UseRestoredTable";
+
+/// The restored table's ARN as the template writes it, read as `RestoredTable`.
+const RESTORED_TABLE_ARN: &str =
+    "arn:${AWS::Partition}:dynamodb:${AWS::Region}:${AWS::AccountId}:table/${RestoredTableName}";
+
+/// Which branch of `!If [UseRestoredTable, ...]` a reading of the template takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    /// `RestoredTableName` empty: the stack's own `Table`.
+    Own,
+    /// `RestoredTableName` set.
+    Restored,
+}
 
 /// The calls of one app's requests, by function, and the refused ones.
 #[derive(Debug, Default)]
@@ -119,6 +138,8 @@ pub struct TemplateFunction {
     /// route, every request no other route matches.
     pub default_route: bool,
     pub grants: BTreeSet<Grant>,
+    /// The same policies read with `RestoredTableName` set ([`Side::Restored`]).
+    pub restored_grants: BTreeSet<Grant>,
     /// What makes the grants impossible to check (a `Role` of its own, a managed
     /// policy, a `Deny`).
     pub problems: Vec<String>,
@@ -157,22 +178,52 @@ fn list(v: &Value) -> Vec<&Value> {
     }
 }
 
-/// `!GetAtt Table.Arn` → `Table`, `!Sub "${Table.Arn}/index/x"` → `Table/index/x`,
-/// `!Ref JwtSecret` → `JwtSecret`; anything else as written (it will not match).
-fn resource_name(v: &Value) -> String {
-    match v {
+fn tag(t: &serde_norway::value::TaggedValue) -> String {
+    t.tag.to_string().trim_start_matches('!').to_owned()
+}
+
+/// `[condition, then, else]` of an `!If` on [`RESTORED`], the branch `side` takes.
+fn restored_branch(v: &Value, side: Side) -> Option<&Value> {
+    let Value::Tagged(t) = v else { return None };
+    match (tag(t).as_str(), t.value.as_sequence().map(Vec::as_slice)) {
+        ("If", Some([condition, then, otherwise])) if condition.as_str() == Some(RESTORED) => {
+            Some(match side {
+                Side::Restored => then,
+                Side::Own => otherwise,
+            })
+        }
+        _ => None,
+    }
+}
+
+/// A statement's resources on one side of [`RESTORED`]: `!GetAtt Table.Arn` →
+/// `Table`, `!Sub "${Table.Arn}/index/x"` → `Table/index/x`, the restored table's ARN
+/// (`.../table/${RestoredTableName}/index/x`) → `RestoredTable/index/x`, `!Ref
+/// JwtSecret` → `JwtSecret`; anything else as written (it will not match).
+fn resource_names(v: &Value, side: Side) -> Vec<String> {
+    if let Some(branch) = restored_branch(v, side) {
+        return list(branch)
+            .into_iter()
+            .flat_map(|v| resource_names(v, side))
+            .collect();
+    }
+    let name = match v {
         Value::Tagged(t) => {
             let inner = t.value.as_str().unwrap_or_default();
-            match t.tag.to_string().trim_start_matches('!') {
+            match tag(t).as_str() {
                 "GetAtt" => inner.trim_end_matches(".Arn").to_owned(),
                 "Ref" => inner.to_owned(),
-                "Sub" => inner.replace("${", "").replace(".Arn}", ""),
-                other => format!("!{other} {inner}"),
+                "Sub" => match inner.strip_prefix(RESTORED_TABLE_ARN) {
+                    Some(rest) => format!("RestoredTable{rest}"),
+                    None => inner.replace("${", "").replace(".Arn}", ""),
+                },
+                other => format!("!{other} {:?}", t.value),
             }
         }
         Value::String(s) => s.clone(),
         other => format!("{other:?}"),
-    }
+    };
+    vec![name]
 }
 
 pub fn parse_template(t: &Value) -> Template {
@@ -217,11 +268,16 @@ pub fn parse_template(t: &Value) -> Template {
                     continue;
                 }
                 for action in list(&statement["Action"]) {
-                    for resource in list(&statement["Resource"]) {
-                        f.grants.insert((
-                            action.as_str().unwrap_or_default().to_owned(),
-                            resource_name(resource),
-                        ));
+                    let action = action.as_str().unwrap_or_default();
+                    for (side, grants) in [
+                        (Side::Own, &mut f.grants),
+                        (Side::Restored, &mut f.restored_grants),
+                    ] {
+                        for resource in list(&statement["Resource"]) {
+                            for name in resource_names(resource, side) {
+                                grants.insert((action.to_owned(), name));
+                            }
+                        }
                     }
                 }
             }
@@ -232,6 +288,91 @@ pub fn parse_template(t: &Value) -> Template {
         );
     }
     out
+}
+
+/// Where template.yaml names a table, read on one `side` of [`RESTORED`]: by path
+/// (`Resources.BookingFunction.Properties.Policies[0].Statement[1].Resource[0]`, the
+/// path of the `!If` for what is inside one), `Table` for the stack's own table
+/// (`!Ref Table`, `!GetAtt Table.X`, `${Table}`, `${Table.X}` in a `!Sub`),
+/// `RestoredTable` for the parameters `RestoredTableName` and `RestoredTableStreamArn`.
+/// Read: `Globals`, `Resources` but the table itself, `Outputs`.
+pub fn table_references(side: Side) -> BTreeMap<String, BTreeSet<&'static str>> {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../template.yaml");
+    let text = std::fs::read_to_string(path).expect("template.yaml at the repository root");
+    table_references_in(
+        &serde_norway::from_str(&text).expect("template.yaml is YAML"),
+        side,
+    )
+}
+
+pub fn table_references_in(t: &Value, side: Side) -> BTreeMap<String, BTreeSet<&'static str>> {
+    let mut found = BTreeMap::new();
+    for section in ["Globals", "Resources", "Outputs"] {
+        for (key, v) in t[section].as_mapping().into_iter().flatten() {
+            let key = key.as_str().unwrap_or_default();
+            if section == "Resources" && key == "Table" {
+                continue;
+            }
+            walk(v, &format!("{section}.{key}"), side, &mut found);
+        }
+    }
+    found
+}
+
+fn walk(v: &Value, path: &str, side: Side, found: &mut BTreeMap<String, BTreeSet<&'static str>>) {
+    let mut note = |what: &'static str| {
+        found.entry(path.to_owned()).or_default().insert(what);
+    };
+    let names = |what: &str| match what {
+        "Table" => Some("Table"),
+        "RestoredTableName" | "RestoredTableStreamArn" => Some("RestoredTable"),
+        _ => None,
+    };
+    if let Some(branch) = restored_branch(v, side) {
+        return walk(branch, path, side, found);
+    }
+    match v {
+        Value::Tagged(t) => match (tag(t).as_str(), &t.value) {
+            ("Ref", Value::String(name)) => names(name).into_iter().for_each(note),
+            ("GetAtt", Value::String(name)) => {
+                names(name.split('.').next().unwrap_or_default())
+                    .into_iter()
+                    .for_each(note);
+            }
+            ("GetAtt", Value::Sequence(parts)) => {
+                names(parts.first().and_then(Value::as_str).unwrap_or_default())
+                    .into_iter()
+                    .for_each(note);
+            }
+            ("Sub", body) => {
+                let (text, vars) = match body {
+                    Value::Sequence(parts) => (parts.first(), parts.get(1)),
+                    text => (Some(text), None),
+                };
+                let text = text.and_then(Value::as_str).unwrap_or_default();
+                for variable in text.split("${").skip(1) {
+                    let name = variable.split(['}', '.']).next().unwrap_or_default();
+                    names(name).into_iter().for_each(&mut note);
+                }
+                if let Some(vars) = vars {
+                    walk(vars, &format!("{path}[1]"), side, found);
+                }
+            }
+            (_, inner) => walk(inner, path, side, found),
+        },
+        Value::Mapping(m) => {
+            for (k, v) in m {
+                let k = k.as_str().map_or_else(|| format!("{k:?}"), str::to_owned);
+                walk(v, &format!("{path}.{k}"), side, found);
+            }
+        }
+        Value::Sequence(items) => {
+            for (i, v) in items.iter().enumerate() {
+                walk(v, &format!("{path}[{i}]"), side, found);
+            }
+        }
+        _ => {}
+    }
 }
 
 /// The differences between what a function was granted and what it called.

@@ -63,7 +63,7 @@ pub fn config_at(table: &str, endpoint: &str) -> Config {
         region: "us-east-1".into(),
         app_env: AppEnv::Local,
         jwt_secret: TEST_SECRET.as_bytes().to_vec(),
-        origin_secret: None,
+        origin_secrets: None,
         db_attempt_timeout: std::time::Duration::from_secs(5),
         db_operation_timeout: std::time::Duration::from_secs(15),
         db_max_attempts: 3,

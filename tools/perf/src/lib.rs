@@ -55,7 +55,7 @@ pub fn bench_config(table: &str) -> Config {
         region: "us-east-1".into(),
         app_env: AppEnv::Local,
         jwt_secret: BENCH_SECRET.as_bytes().to_vec(),
-        origin_secret: None,
+        origin_secrets: None,
         db_attempt_timeout: Duration::from_secs(10),
         db_operation_timeout: Duration::from_secs(30),
         db_max_attempts: 3,
