@@ -53,19 +53,19 @@ if [ "$SMOKE" = 1 ]; then
   exit 0
 fi
 
-log "building the benchmark (profile bench-local: release without LTO)"
-cargo build --quiet --profile bench-local -p perf-tools --bin bench_nearest --bin bench_booking --bin bench_emergency --bin bench_deadlines --bin bench_live --bin bench_push
+log "building the benchmark (release profile)"
+cargo build --quiet --release -p perf-tools --bin bench_nearest --bin bench_booking --bin bench_emergency --bin bench_deadlines --bin bench_live --bin bench_push
 # Deployable sizes, from the last `make lambda-build` (arm64 zips), else from the last
 # x86_64 release build; nothing is printed that was not measured.
 python3 "$ROOT/scripts/lambda-sizes.py" any
 
 start_ddb
-target/bench-local/bench_nearest
-target/bench-local/bench_booking
-target/bench-local/bench_emergency
-target/bench-local/bench_deadlines
-target/bench-local/bench_live
-target/bench-local/bench_push
+target/release/bench_nearest
+target/release/bench_booking
+target/release/bench_emergency
+target/release/bench_deadlines
+target/release/bench_live
+target/release/bench_push
 
 # Lambda figures (tools/perf). Init: each function's release binary (what is
 # deployed: thin LTO, opt-level "s") started INIT_RUNS times against a local stand-in
@@ -74,6 +74,6 @@ target/bench-local/bench_push
 # bare GetItem.
 log "building the functions with --release (first time: several minutes) and the Lambda benchmarks"
 cargo build --quiet --release "${packages[@]}"
-cargo build --quiet --profile bench-local -p perf-tools --bin bench_init --bin bench_warm
-BENCH_LOG_DIR="$LOG_DIR" target/bench-local/bench_init --runs "${INIT_RUNS:-10}" target/release
-target/bench-local/bench_warm --iterations "${WARM_ITERATIONS:-200}"
+cargo build --quiet --release -p perf-tools --bin bench_init --bin bench_warm
+BENCH_LOG_DIR="$LOG_DIR" target/release/bench_init --runs "${INIT_RUNS:-10}" target/release
+target/release/bench_warm --iterations "${WARM_ITERATIONS:-200}"

@@ -30,8 +30,8 @@ if ! command -v wrk >/dev/null 2>&1; then
 fi
 "$ROOT/scripts/ensure-tools.sh" ddb
 
-log "building the local server (profile bench-local: release without LTO)"
-cargo build --quiet --profile bench-local -p perf-tools --bin serve -p shared --bin manage
+log "building the local server (release profile)"
+cargo build --quiet --release -p perf-tools --bin serve -p shared --bin manage
 
 rm -rf "$LOG_DIR"; mkdir -p "$LOG_DIR"
 ddb_pid="" serve_pid=""
@@ -49,12 +49,12 @@ ddb_pid="$("$ROOT/scripts/ddb-local.sh" "$DDB_PORT" --in-memory "$LOG_DIR/dynamo
 export DYNAMODB_ENDPOINT="http://127.0.0.1:$DDB_PORT" TABLE_NAME=load APP_ENV=local
 export JWT_SECRET="load-test-secret-local-only-0123456789abcdef"
 log "creating and seeding the table (demo data)"
-target/bench-local/manage create-tables >/dev/null
-target/bench-local/manage seed >/dev/null
+target/release/manage create-tables >/dev/null
+target/release/manage seed >/dev/null
 
 API_PORT=$(free_port)
 # One JSON log line per 5xx (warn); RUST_LOG=info logs every request.
-(RUST_LOG=${RUST_LOG:-warn} DB_TIMEOUTS=$DB_TIMEOUTS exec setsid target/bench-local/serve "$API_PORT" >"$LOG_DIR/serve.log" 2>&1 </dev/null) &
+(RUST_LOG=${RUST_LOG:-warn} DB_TIMEOUTS=$DB_TIMEOUTS exec setsid target/release/serve "$API_PORT" >"$LOG_DIR/serve.log" 2>&1 </dev/null) &
 serve_pid=$!
 wait_http "$API_PORT" 30 "$serve_pid" || { cat "$LOG_DIR/serve.log"; die "the local server did not start"; }
 BASE="http://127.0.0.1:$API_PORT"

@@ -3,7 +3,7 @@
 //! k = 10, radius 100 km) against an in-memory copy of the index, printing items read,
 //! Queries and rounds per search for city and country points apart.
 //!
-//! `cargo run --profile bench-local -p shared --bin geo_tune`; other knobs with
+//! `cargo run --release -p shared --bin geo_tune`; other knobs with
 //! `GEO_PARAMS="first_km,cells_per_radius,empty_growth,margin,refine;..."`.
 //!
 //! Also printed: `found`, the mean number of hospitals returned (no exact search reads
