@@ -152,6 +152,8 @@ for (const lang of ['hi', 'pa'] as const) {
       await signIn(admin, t, 'admin', 'admin12345')
       await admin.goto('/admin/live')
       await expect(admin.getByRole('heading', { level: 1, name: t.live })).toBeVisible()
+      // The map has opened on the fleet (its markers drawn), not its loading state.
+      await expect(admin.locator('path.leaflet-interactive').first()).toBeVisible({ timeout: 30_000 })
       await screenshot(admin, `lang-${lang}-live`)
       await expectNoOverflow(admin, '/admin/live')
       await expectAccessible(admin, `/admin/live (${lang})`)
@@ -161,5 +163,43 @@ for (const lang of ['hi', 'pa'] as const) {
       await crew.page.context().close()
       await leaveFree(baseURL!, { bookingId, ambulances: [crew.number] })
     }
+  })
+}
+
+// Every screen fits at a phone's 390 px and a computer's 1280 px in Hindi and Punjabi
+// (their words run longer and taller than English): nothing makes the page scroll
+// sideways. English is covered screen by screen in a11y.spec.ts.
+const SIGNED_OUT = ['/', '/about', '/login', '/register', '/t/not-a-real-link', '/no-such-page']
+const AS_USER = ['/', '/profile', '/history', '/hospitals/nearest', '/hospitals/1/ambulances', '/booking', '/emergency']
+const AS_ADMIN = ['/admin', '/admin/hospitals', '/admin/ambulances', '/admin/bookings', '/admin/crew', '/admin/live']
+
+async function expectScreensFit(page: Page, paths: string[], who: string) {
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 844 })
+    for (const path of paths) {
+      await page.goto(path)
+      await page.waitForLoadState('networkidle')
+      await expectNoOverflow(page, `${path} (${who}, ${width} px)`)
+    }
+  }
+}
+
+for (const lang of ['hi', 'pa'] as const) {
+  test(`${lang}-IN: every screen fits at 390 and 1280 px`, async ({ browser }) => {
+    test.setTimeout(300_000)
+    const t = TEXT[lang]
+    const page = await contextPage(browser, {
+      locale: `${lang}-IN`,
+      geolocation: { latitude: 30.21, longitude: 74.95 },
+      permissions: ['geolocation'],
+    })
+    await expectScreensFit(page, SIGNED_OUT, 'signed out')
+    await signIn(page, t, 'demo', 'demo12345')
+    await expectScreensFit(page, AS_USER, 'user')
+    const admin = await contextPage(browser, { locale: `${lang}-IN` })
+    await signIn(admin, t, 'admin', 'admin12345')
+    await expectScreensFit(admin, AS_ADMIN, 'admin')
+    await admin.context().close()
+    await page.context().close()
   })
 }
