@@ -114,20 +114,29 @@ impl Config {
     /// same rule: at least [`MIN_SECRET_BYTES`] outside local development. Failures
     /// are logged here, without the secret.
     pub async fn load() -> Result<Self, ConfigError> {
-        let region = env("AWS_REGION");
-        // The secrets named by ARN (and not given directly), read at once.
+        // The secrets named by ARN (and not given directly): one Secrets Manager
+        // client for all of them, made only when there is one to read, and the
+        // reads at once.
+        let by_arn = |value: &str, arn: &str| env(value).is_none().then(|| env(arn)).flatten();
+        let (jwt_arn, origin_arn) = (
+            by_arn("JWT_SECRET", "JWT_SECRET_ARN"),
+            by_arn("ORIGIN_SECRET", "ORIGIN_SECRET_ARN"),
+        );
+        let client = match (&jwt_arn, &origin_arn) {
+            (None, None) => None,
+            _ => Some(secrets_client(env("AWS_REGION")).await),
+        };
         let jwt = async {
-            match (env("JWT_SECRET"), env("JWT_SECRET_ARN")) {
-                (None, Some(arn)) => fetch_secret(&arn, region.clone()).await.map(Some),
+            match (&client, &jwt_arn) {
+                (Some(client), Some(arn)) => current_value(client, arn).await.map(Some),
                 _ => Ok(None),
             }
         };
         let origin = async {
-            match (env("ORIGIN_SECRET"), env("ORIGIN_SECRET_ARN")) {
-                (None, Some(arn)) => {
-                    let client = secrets_client(region.clone()).await;
+            match (&client, &origin_arn) {
+                (Some(client), Some(arn)) => {
                     let (current, previous) =
-                        tokio::join!(current_value(&client, &arn), previous_value(&client, &arn));
+                        tokio::join!(current_value(client, arn), previous_value(client, arn));
                     Ok(Some(OriginSecrets {
                         current: current?,
                         previous: previous?,
