@@ -160,14 +160,20 @@ impl Template {
     }
 }
 
+/// template.yaml as YAML, read once.
+fn template_yaml() -> &'static Value {
+    static YAML: OnceLock<Value> = OnceLock::new();
+    YAML.get_or_init(|| {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../template.yaml");
+        let text = std::fs::read_to_string(path).expect("template.yaml at the repository root");
+        serde_norway::from_str(&text).expect("template.yaml is YAML")
+    })
+}
+
 /// template.yaml, parsed once.
 pub fn template() -> &'static Template {
     static TEMPLATE: OnceLock<Template> = OnceLock::new();
-    TEMPLATE.get_or_init(|| {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../template.yaml");
-        let text = std::fs::read_to_string(path).expect("template.yaml at the repository root");
-        parse_template(&serde_norway::from_str(&text).expect("template.yaml is YAML"))
-    })
+    TEMPLATE.get_or_init(|| parse_template(template_yaml()))
 }
 
 fn list(v: &Value) -> Vec<&Value> {
@@ -297,12 +303,7 @@ pub fn parse_template(t: &Value) -> Template {
 /// `RestoredTable` for the parameters `RestoredTableName` and `RestoredTableStreamArn`.
 /// Read: `Globals`, `Resources` but the table itself, `Outputs`.
 pub fn table_references(side: Side) -> BTreeMap<String, BTreeSet<&'static str>> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../template.yaml");
-    let text = std::fs::read_to_string(path).expect("template.yaml at the repository root");
-    table_references_in(
-        &serde_norway::from_str(&text).expect("template.yaml is YAML"),
-        side,
-    )
+    table_references_in(template_yaml(), side)
 }
 
 pub fn table_references_in(t: &Value, side: Side) -> BTreeMap<String, BTreeSet<&'static str>> {
