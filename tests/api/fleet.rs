@@ -8,7 +8,7 @@ use rand::{Rng, SeedableRng, rngs::StdRng};
 use serde_json::{Value, json};
 use shared::{
     domain::ambulance::{AmbulanceCounts, AmbulanceStatus},
-    store::{Tx, ambulances::StatusMove},
+    store::{Tx, fleet::StatusMove},
     types::Id,
 };
 use testkit::{TestApp, TestUser};

@@ -16,10 +16,10 @@ use crate::{
     },
     store::{
         Key, Store,
-        ambulances::AmbulanceItem,
         bookings::BookingItem,
         counters::{self, Total},
         db_error,
+        fleet::AmbulanceItem,
         hospital_index::IndexBuild,
         hospitals::HospitalItem,
         keys,

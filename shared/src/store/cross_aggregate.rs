@@ -16,9 +16,9 @@ use backon::Retryable;
 use serde::{Deserialize, Serialize};
 
 use super::{
-    ambulances::{AmbulanceItem, StatusMove},
     bookings::{BookingItem, booking_move, count_new_booking, remember_request, request_hash},
     counters::{self, Total},
+    fleet::{AmbulanceItem, StatusMove},
     hospital_snapshot::IndexChange,
     hospitals::count_ambulances,
     keys::{self, Key},

@@ -13,9 +13,9 @@ use time::OffsetDateTime;
 
 use super::{
     alerts,
-    ambulances::{AmbulanceItem, StatusMove},
     bookings::{BookingItem, due_key, still_at},
-    emergency,
+    emergencies,
+    fleet::{AmbulanceItem, StatusMove},
     keys::{self, Key},
     schema::DUE,
     table::{Query, Store},
@@ -318,7 +318,7 @@ impl Store {
             .value(":onDuty", AmbulanceStatus::OnDuty)
             .when("heldBy = :booking AND #status = :onDuty"),
         );
-        emergency::take_candidate(&mut tx, &candidate, booking.id, now)?;
+        emergencies::take_candidate(&mut tx, &candidate, booking.id, now)?;
         let mut alert = Alert::new(alert_id, AlertKind::NotResponding, timestamp(now));
         alert.ambulance_id = Some(from);
         alert.ambulance_number = Some(booking.ambulance_number.clone());

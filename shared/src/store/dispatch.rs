@@ -9,8 +9,8 @@ use h3o::{CellIndex, LatLng as H3Point, Resolution};
 use time::OffsetDateTime;
 
 use super::{
-    ambulances::AmbulanceItem,
     bookings::BookingItem,
+    fleet::AmbulanceItem,
     keys::{self, Key},
     positions::KeptPosition,
     schema::{FLEET, OPENMAP},

@@ -14,7 +14,6 @@
 //!   copy itself and its chunks' encoding (no table access: the `Store` holds it).
 
 pub mod alerts;
-pub mod ambulances;
 pub mod bookings;
 pub mod bulk;
 pub mod counters;
@@ -22,13 +21,14 @@ pub mod crew;
 pub mod cross_aggregate;
 pub mod deadlines;
 pub mod dispatch;
-pub mod emergency;
+pub mod emergencies;
+pub mod fleet;
 pub mod hospital_index;
 mod hospital_snapshot;
 pub mod hospitals;
 pub mod keys;
 pub mod limits;
-pub mod migrate;
+pub mod migrations;
 pub mod open_bookings;
 pub mod paging;
 pub mod positions;

@@ -4,7 +4,7 @@
 //! reports at most once per 30 s. The ambulance item itself stands in `freegeo` at
 //! its hospital's point while AVAILABLE (keys set with the `avail` keys).
 //!
-//! `FREEPOS` is put and deleted only by [`super::ambulances::StatusMove`], in the
+//! `FREEPOS` is put and deleted only by [`super::fleet::StatusMove`], in the
 //! transaction that frees or takes the ambulance, so it exists exactly while the
 //! ambulance is AVAILABLE.
 

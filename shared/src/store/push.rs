@@ -16,8 +16,8 @@ use sha2::{Digest, Sha256};
 
 use super::{
     alerts::AlertItem,
-    ambulances::AmbulanceItem,
     bookings::BookingItem,
+    fleet::AmbulanceItem,
     keys::{self, Key},
     schema::GSI1,
     sessions::REFRESH_TTL_SECS,

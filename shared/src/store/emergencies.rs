@@ -33,8 +33,8 @@ use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 
 use super::{
-    ambulances::StatusMove,
     bookings::{BookingItem, count_new_booking, remember_request, request_hash},
+    fleet::StatusMove,
     keys::{self, Key},
     limits,
     open_bookings::{self, OpenLimit},
