@@ -75,6 +75,7 @@ async fn signed_in_session(
     let claims = app.auth.verify_claims(token)?;
     let account = app
         .store
+        .users()
         .account(claims.id)
         .await?
         .ok_or_else(invalid_token)?;

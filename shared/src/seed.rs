@@ -147,7 +147,7 @@ fn phone(rng: &mut StdRng, std_code: &str) -> String {
 /// yet (so a second run, or a database someone already filled, is left alone).
 pub async fn seed_hospitals_and_ambulances(store: &Store) -> Result<SeedSummary, ApiError> {
     let mut summary = SeedSummary::default();
-    if store.hospital_count().await? > 0 {
+    if store.hospitals().hospital_count().await? > 0 {
         return Ok(summary);
     }
     let mut rng = StdRng::seed_from_u64(2026);
@@ -172,6 +172,7 @@ pub async fn seed_hospitals_and_ambulances(store: &Store) -> Result<SeedSummary,
                 format!("{first} {second}, {}", city.name)
             };
             let hospital = store
+                .hospitals()
                 .add_hospital(NewHospital {
                     name,
                     address: format!(
@@ -197,6 +198,7 @@ pub async fn seed_hospitals_and_ambulances(store: &Store) -> Result<SeedSummary,
                     .map(|_| char::from(b'A' + rng.random_range(0..26u8)))
                     .collect();
                 let ambulance = store
+                    .fleet()
                     .add_ambulance(NewAmbulance {
                         number: format!("{}-{letters}-{plate}", city.plate),
                         driver_info: Some(format!(
@@ -222,6 +224,7 @@ pub async fn seed_hospitals_and_ambulances(store: &Store) -> Result<SeedSummary,
                 if status == AmbulanceStatus::OnDuty {
                     // Out on a call that was not booked through the app.
                     store
+                        .fleet()
                         .set_ambulance_status(ambulance.id, AmbulanceStatus::OnDuty)
                         .await?;
                 }
@@ -248,18 +251,22 @@ pub struct CrewLogin {
 /// left alone; the logins are answered either way.
 pub async fn seed_crew(store: &Store, password_hash: &str) -> Result<Vec<CrewLogin>, ApiError> {
     let centre = LatLng::new(CITIES[0].lat, CITIES[0].lng).map_err(ApiError::internal)?;
-    let (nearest, _) = store.nearest_hospitals(centre, 1, 100.0).await?;
+    let (nearest, _) = store
+        .hospitals()
+        .nearest_hospitals(centre, 1, 100.0)
+        .await?;
     let Some(first) = nearest.first() else {
         return Ok(vec![]);
     };
-    let mut fleet = store.hospital_ambulances(first.id).await?;
+    let mut fleet = store.fleet().hospital_ambulances(first.id).await?;
     fleet.sort_by_key(|a| a.id);
     let mut logins = vec![];
     for (i, ambulance) in fleet.into_iter().enumerate() {
         let name = format!("crew{}", i + 1);
         let username = Username::try_from(name.clone()).map_err(ApiError::internal)?;
-        if store.account_by_name(&username).await?.is_none() {
+        if store.users().account_by_name(&username).await?.is_none() {
             store
+                .crew()
                 .create_crew(NewCrew {
                     account: NewAccount {
                         username,

@@ -682,9 +682,9 @@ async fn bookings_made_before_dispatch_read_track_and_move_once_migrated() {
     )
     .await;
     // `manage migrate` brings it up to date (once: a second run changes nothing).
-    let migrated = store.migrate().await.unwrap();
+    let migrated = store.migrations().migrate().await.unwrap();
     assert_eq!(migrated.bookings, 1, "{migrated:?}");
-    assert_eq!(store.migrate().await.unwrap().bookings, 0);
+    assert_eq!(store.migrations().migrate().await.unwrap().bookings, 0);
     let old = d.booking(&b).await;
     assert_eq!(
         (old["pickup"].clone(), old["userPhone"].clone()),

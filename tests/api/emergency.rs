@@ -199,7 +199,14 @@ async fn one_tap_dispatches_the_nearest_free_ambulance_to_the_nearest_hospital()
     assert_eq!(me.body["ambulance"]["status"], "ON_DUTY");
     let history = w.app.get("/api/booking/history", Some(&user.token)).await;
     assert_eq!(history.body[0]["id"], b["id"]);
-    let open = w.app.state.store.open_booking_ids(user.id).await.unwrap();
+    let open = w
+        .app
+        .state
+        .store
+        .bookings()
+        .open_booking_ids(user.id)
+        .await
+        .unwrap();
     assert_eq!(open, [id_of(&b)]);
     w.assert_consistent().await;
 
@@ -321,6 +328,7 @@ async fn without_a_pickup_the_profile_location_and_without_either_a_400() {
     let (w, amb) = World::with_one_ambulance("P-1").await;
     let store = &w.app.state.store;
     let homeless = store
+        .users()
         .create_user(NewUser {
             account: testkit::test_account("homeless", "+15550003333").await,
             location: None,
@@ -462,7 +470,14 @@ async fn one_open_emergency_per_user() {
     let third = w.emergency(&user, &pickup_body(), None).await;
     third.assert_status(StatusCode::CREATED);
     // The open-bookings guard holds only what is open: the third.
-    let open = w.app.state.store.open_booking_ids(user.id).await.unwrap();
+    let open = w
+        .app
+        .state
+        .store
+        .bookings()
+        .open_booking_ids(user.id)
+        .await
+        .unwrap();
     assert_eq!(open, [id_of(&third.body)]);
     w.assert_consistent().await;
 }

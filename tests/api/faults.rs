@@ -168,14 +168,14 @@ async fn bookings_interrupted_by_a_dead_database_are_whole_or_absent() {
     for b in &bookings {
         let amb = Id::try_from(b["ambulanceId"].as_u64().unwrap()).unwrap();
         assert_eq!(
-            store.ambulance_holder(amb).await.unwrap(),
+            store.fleet().ambulance_holder(amb).await.unwrap(),
             Some(Id::try_from(b["id"].as_u64().unwrap()).unwrap())
         );
     }
     let mut held = 0;
     for a in &ambulances {
-        let now = store.ambulance(a.id).await.unwrap().unwrap();
-        if let Some(holder) = store.ambulance_holder(a.id).await.unwrap() {
+        let now = store.fleet().ambulance(a.id).await.unwrap().unwrap();
+        if let Some(holder) = store.fleet().ambulance_holder(a.id).await.unwrap() {
             held += 1;
             assert_eq!(now.status, AmbulanceStatus::OnDuty);
             assert!(
@@ -200,7 +200,7 @@ async fn bookings_interrupted_by_a_dead_database_are_whole_or_absent() {
         bookings.len(),
         "booking counter"
     );
-    let fleet = store.fleet_counts().await.unwrap();
+    let fleet = store.fleet().fleet_counts().await.unwrap();
     assert_eq!(
         (fleet.total, fleet.on_duty, fleet.available),
         (80, held as i64, 80 - held as i64)

@@ -192,22 +192,22 @@ async fn deep_and_shallow_hospital_pages() {
             )
         })
         .collect();
-    store.bulk_load_hospitals(hospitals).await.unwrap();
+    store.bulk().bulk_load_hospitals(hospitals).await.unwrap();
 
-    let first = store.hospitals_page(0, 1000).await.unwrap();
+    let first = store.hospitals().hospitals_page(0, 1000).await.unwrap();
     assert_eq!((first.total_elements, first.total_pages), (n, 2));
     let names: Vec<&str> = first.content.iter().map(|h| h.name.as_str()).collect();
     assert_eq!(names.len(), 1000);
     assert!(names.windows(2).all(|w| w[0] < w[1]), "in name order");
-    let deep = store.hospitals_page(1, 1000).await.unwrap();
+    let deep = store.hospitals().hospitals_page(1, 1000).await.unwrap();
     assert_eq!(deep.total_elements, n);
     assert_eq!(deep.content.len(), 5);
     assert!(names[999] < deep.content[0].name.as_str());
     for (page, size) in [(2, 1000), (101, 10), (9, 1000)] {
-        let past = store.hospitals_page(page, size).await.unwrap();
+        let past = store.hospitals().hospitals_page(page, size).await.unwrap();
         assert_eq!((past.content.len(), past.total_elements), (0, n), "{page}");
     }
-    let middle = store.hospitals_page(50, 10).await.unwrap();
+    let middle = store.hospitals().hospitals_page(50, 10).await.unwrap();
     assert_eq!(middle.content[0].name, names[500]);
 }
 
@@ -568,7 +568,7 @@ async fn try_release(a: &Apps, ambulance: &Value, booking: u64) -> bool {
         require_hospital: None,
         expected_holder: Some(Id::try_from(booking).unwrap()),
         held_by: None,
-        free_at: store.free_spot(id_of(ambulance)).await.unwrap(),
+        free_at: store.fleet().free_spot(id_of(ambulance)).await.unwrap(),
     }
     .push_into(&mut tx)
     .unwrap();

@@ -75,7 +75,13 @@ pub async fn assert_consistent(app: &TestApp, admin_token: &str) {
         .body;
     for a in fleet.as_array().unwrap() {
         let id = Id::try_from(a["id"].as_u64().unwrap()).unwrap();
-        let free = app.state.store.has_free_entry(id).await.unwrap();
+        let free = app
+            .state
+            .store
+            .positions()
+            .has_free_entry(id)
+            .await
+            .unwrap();
         assert_eq!(free, a["status"] == "AVAILABLE", "{a}");
     }
 }

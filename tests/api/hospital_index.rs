@@ -69,7 +69,12 @@ async fn grid(state: &AppState) -> Vec<(f64, f64)> {
             )
         })
         .collect();
-    state.store.bulk_load_hospitals(hospitals).await.unwrap();
+    state
+        .store
+        .bulk()
+        .bulk_load_hospitals(hospitals)
+        .await
+        .unwrap();
     points
 }
 
@@ -97,6 +102,7 @@ async fn add(admin_app: &TestApp, admin: &TestUser, name: &str, lat: f64, lng: f
 
 async fn generation(store: &Store) -> u64 {
     store
+        .hospitals()
         .hospital_index_generation()
         .await
         .unwrap()
@@ -162,22 +168,43 @@ async fn a_warm_search_is_one_round_and_catching_up_one_more() {
     grid(&state).await;
     let warm = instance(&state);
     let at = LatLng::new(30.65, 74.33).unwrap();
-    let (_, cold) = warm.store.nearest_hospitals(at, 10, 100.0).await.unwrap();
+    let (_, cold) = warm
+        .store
+        .hospitals()
+        .nearest_hospitals(at, 10, 100.0)
+        .await
+        .unwrap();
     // Version, manifest, the one group of chunks.
     assert_eq!((cold.rounds, cold.chunks_read), (3, 1), "{cold:?}");
-    let (_, stats) = warm.store.nearest_hospitals(at, 10, 100.0).await.unwrap();
+    let (_, stats) = warm
+        .store
+        .hospitals()
+        .nearest_hospitals(at, 10, 100.0)
+        .await
+        .unwrap();
     assert_eq!((stats.rounds, stats.chunks_read), (1, 0));
 
     state
         .store
+        .hospitals()
         .add_hospital(new_hospital("New", 30.655, 74.335))
         .await
         .unwrap();
     let at = LatLng::new(30.655, 74.335).unwrap();
-    let (found, stats) = warm.store.nearest_hospitals(at, 10, 100.0).await.unwrap();
+    let (found, stats) = warm
+        .store
+        .hospitals()
+        .nearest_hospitals(at, 10, 100.0)
+        .await
+        .unwrap();
     assert_eq!(found[0].name, "New");
     assert_eq!((stats.rounds, stats.chunks_read), (2, 1), "{stats:?}");
-    let (_, stats) = warm.store.nearest_hospitals(at, 10, 100.0).await.unwrap();
+    let (_, stats) = warm
+        .store
+        .hospitals()
+        .nearest_hospitals(at, 10, 100.0)
+        .await
+        .unwrap();
     assert_eq!(stats.rounds, 1);
 }
 
@@ -188,7 +215,7 @@ async fn concurrent_adds_from_many_instances_all_reach_the_index() {
     let start = generation(&state.store).await;
     let writers: Vec<AppState> = (0..12).map(|_| instance(&state)).collect();
     let added = join_all(writers.iter().enumerate().map(|(i, w)| {
-        w.store.add_hospital(new_hospital(
+        w.store.hospitals().add_hospital(new_hospital(
             &format!("C{i}"),
             40.0,
             80.0 + i as f64 * 0.001,
@@ -203,6 +230,7 @@ async fn concurrent_adds_from_many_instances_all_reach_the_index() {
     assert_eq!(generation(&state.store).await, start + 12);
     let (found, _) = instance(&state)
         .store
+        .hospitals()
         .nearest_hospitals(LatLng::new(40.0, 80.0).unwrap(), 50, 10.0)
         .await
         .unwrap();
@@ -297,6 +325,7 @@ async fn a_refused_or_failed_hospital_write_changes_neither_the_hospital_nor_the
     set_hospital_sequence(&state, 0).await;
     let err = state
         .store
+        .hospitals()
         .add_hospital(new_hospital("Taken", 30.65, 74.33))
         .await;
     assert!(err.is_err(), "{err:?}");
@@ -315,7 +344,11 @@ async fn a_refused_or_failed_hospital_write_changes_neither_the_hospital_nor_the
         .send()
         .await
         .unwrap();
-    let err = state.store.remove_hospital(Id::try_from(5).unwrap()).await;
+    let err = state
+        .store
+        .hospitals()
+        .remove_hospital(Id::try_from(5).unwrap())
+        .await;
     assert!(matches!(err, Err(shared::ApiError::Conflict(_))), "{err:?}");
     assert_eq!(snapshot_of(&state).await, before);
 
@@ -342,9 +375,14 @@ async fn a_refused_or_failed_hospital_write_changes_neither_the_hospital_nor_the
     DROP_TRANSACTIONS.store(true, Ordering::Relaxed);
     let add = faulty
         .store
+        .hospitals()
         .add_hospital(new_hospital("Dropped", 30.65, 74.33))
         .await;
-    let remove = faulty.store.remove_hospital(Id::try_from(7).unwrap()).await;
+    let remove = faulty
+        .store
+        .hospitals()
+        .remove_hospital(Id::try_from(7).unwrap())
+        .await;
     DROP_TRANSACTIONS.store(false, Ordering::Relaxed);
     assert!(add.is_err() && remove.is_err(), "{add:?} {remove:?}");
     assert_eq!(snapshot_of(&state).await, before);
@@ -379,23 +417,31 @@ async fn a_chunk_of_the_longest_hospitals_fits_in_one_item() {
         hospitals[0].1.name.clone(),
         hospitals[0].1.contact_info.clone(),
     );
-    let build = state.store.bulk_load_hospitals(hospitals).await.unwrap();
+    let build = state
+        .store
+        .bulk()
+        .bulk_load_hospitals(hospitals)
+        .await
+        .unwrap();
     assert_eq!(build.chunks, 1);
     assert!(build.bytes > 200_000, "{build:?}");
     // And the index's transactions rewrite it: a removal from it, an add (id 200,
     // the next chunk).
     state
         .store
+        .hospitals()
         .remove_hospital(Id::try_from(150).unwrap())
         .await
         .unwrap();
     state
         .store
+        .hospitals()
         .add_hospital(new_hospital("One more", 10.0, 20.0))
         .await
         .unwrap();
     let (found, _) = instance(&state)
         .store
+        .hospitals()
         .nearest_hospitals(LatLng::new(10.0, 20.0).unwrap(), 50, 100.0)
         .await
         .unwrap();
@@ -446,7 +492,12 @@ async fn without_the_index_the_h3_index_answers_and_the_first_write_builds_it() 
             .map(|h| h.distance.unwrap())
             .collect::<Vec<_>>()
     };
-    let (found, stats) = reader.store.nearest_hospitals(at, 10, 100.0).await.unwrap();
+    let (found, stats) = reader
+        .store
+        .hospitals()
+        .nearest_hospitals(at, 10, 100.0)
+        .await
+        .unwrap();
     assert!(stats.h3.is_some(), "{stats:?}");
     assert_eq!(distances(&found), brute(&points));
 
@@ -454,6 +505,7 @@ async fn without_the_index_the_h3_index_answers_and_the_first_write_builds_it() 
     // every hospital in the table, then adds itself.
     state
         .store
+        .fleet()
         .add_ambulance(NewAmbulance {
             number: "PB-01".into(),
             driver_info: None,
@@ -464,13 +516,27 @@ async fn without_the_index_the_h3_index_answers_and_the_first_write_builds_it() 
         })
         .await
         .unwrap();
-    assert_eq!(state.store.hospital_index_generation().await.unwrap(), None);
+    assert_eq!(
+        state
+            .store
+            .hospitals()
+            .hospital_index_generation()
+            .await
+            .unwrap(),
+        None
+    );
     state
         .store
+        .hospitals()
         .add_hospital(new_hospital("First", 30.7, 74.4))
         .await
         .unwrap();
-    let (found, stats) = reader.store.nearest_hospitals(at, 10, 100.0).await.unwrap();
+    let (found, stats) = reader
+        .store
+        .hospitals()
+        .nearest_hospitals(at, 10, 100.0)
+        .await
+        .unwrap();
     assert!(stats.h3.is_none(), "{stats:?}");
     let mut all = points.clone();
     all.push((30.7, 74.4));

@@ -398,6 +398,7 @@ async fn notify_tour(app: &TestApp, requester: &TestUser) {
     assert!(
         app.state
             .store
+            .push()
             .devices(requester.id)
             .await
             .unwrap()

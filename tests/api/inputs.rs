@@ -131,9 +131,21 @@ async fn text_with_control_or_no_visible_characters_is_refused_by_field() {
     assert_eq!(res.field(), Some("email"), "{:?}", res.body);
     assert!(stored.is_empty(), "accepted:\n{}", stored.join("\n"));
     // Nothing of it was written.
-    assert_eq!(app.state.store.user_count().await.unwrap(), 2);
-    assert_eq!(app.state.store.hospital_count().await.unwrap(), 1);
-    assert_eq!(app.state.store.booking_counts().await.unwrap().total, 0);
+    assert_eq!(app.state.store.users().user_count().await.unwrap(), 2);
+    assert_eq!(
+        app.state.store.hospitals().hospital_count().await.unwrap(),
+        1
+    );
+    assert_eq!(
+        app.state
+            .store
+            .bookings()
+            .booking_counts()
+            .await
+            .unwrap()
+            .total,
+        0
+    );
     // A blank optional field is no value at all, never invisible text.
     let mut body = add_hospital.clone();
     body["contactInfo"] = json!("\u{200b}\u{200b}");
@@ -371,7 +383,7 @@ async fn only_requests_through_cloudfront_reach_a_deployed_function() {
         // neither no-store nor the request id.
         assert_answer_headers(&res, &format!("the guard's 403 ({secret:?})"));
     }
-    assert_eq!(deployed.state.store.user_count().await.unwrap(), 0);
+    assert_eq!(deployed.state.store.users().user_count().await.unwrap(), 0);
 
     // Through CloudFront: the limit counts the viewers, not the edge server.
     let max = shared::store::limits::REGISTRATIONS_PER_ADDRESS.max;
@@ -447,10 +459,12 @@ async fn a_long_history_comes_in_pieces_of_a_hundred() {
                 "patient": {"name": "P", "age": 40, "gender": "Male", "condition": "c"}});
             let req = parse_json(body.to_string().as_bytes()).unwrap();
             let b = store
+                .bookings()
                 .book(user, req, None, OpenLimit::Exempt)
                 .await
                 .unwrap();
             store
+                .bookings()
                 .move_booking(b.id, Mover::Admin, Goal::Status(BookingStatus::Cancelled))
                 .await
                 .unwrap();

@@ -82,7 +82,12 @@ async fn open_in_history(app: &TestApp, user: &TestUser) -> Vec<Id> {
 async fn assert_guard_recounts(app: &TestApp, user: &TestUser) -> usize {
     let open = open_in_history(app, user).await;
     assert_eq!(
-        app.state.store.open_booking_ids(user.id).await.unwrap(),
+        app.state
+            .store
+            .bookings()
+            .open_booking_ids(user.id)
+            .await
+            .unwrap(),
         open,
         "the open-bookings guard equals a recount"
     );
@@ -305,7 +310,7 @@ async fn registrations_are_rate_limited_per_client_address() {
     assert_limited(&results, max, &REGISTRATIONS_PER_ADDRESS);
     assert_eq!(count(&results, StatusCode::CREATED), max);
     assert_eq!(
-        app.state.store.user_count().await.unwrap(),
+        app.state.store.users().user_count().await.unwrap(),
         max as i64,
         "a refused one wrote nothing"
     );

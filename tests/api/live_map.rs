@@ -60,6 +60,7 @@ async fn the_live_map_of_the_world_shows_the_fleet_in_far_apart_cities() {
             .seed_ambulance(h.id, &format!("{name}-2"), AmbulanceStatus::Available)
             .await;
         store
+            .fleet()
             .set_ambulance_status(busy.id, AmbulanceStatus::OnDuty)
             .await
             .unwrap();
@@ -126,6 +127,7 @@ async fn the_live_map_of_the_world_shows_the_fleet_in_far_apart_cities() {
     let user = app.user("caller").await;
     let book = async |hospital: usize, ambulance: Id, kind: &str, at: (f64, f64)| {
         let h: Hospital = store
+            .hospitals()
             .hospitals_page(0, 100)
             .await
             .unwrap()
@@ -210,7 +212,7 @@ async fn a_live_box_holding_more_than_500_shows_the_500_most_urgent_and_says_tru
             }),
         });
     }
-    store.bulk_load_fleet(fleet).await.unwrap();
+    store.bulk().bulk_load_fleet(fleet).await.unwrap();
 
     let delhi = live(&app, &admin.token, "?bbox=28,76.5,29,78").await;
     let rows = delhi["ambulances"].as_array().unwrap();
@@ -286,9 +288,9 @@ async fn an_ambulance_added_before_the_fleet_index_shows_on_the_live_map_once_ba
         .unwrap();
     let world = live(&app, &admin.token, "").await;
     assert_eq!(ids(&world, "ambulances"), BTreeSet::from([new.id.get()]));
-    assert_eq!(store.backfill_fleet_cells().await.unwrap(), 1);
+    assert_eq!(store.fleet().backfill_fleet_cells().await.unwrap(), 1);
     assert_eq!(
-        store.backfill_fleet_cells().await.unwrap(),
+        store.fleet().backfill_fleet_cells().await.unwrap(),
         0,
         "only where absent"
     );
@@ -322,6 +324,7 @@ async fn more_than_500_open_bookings_in_a_box_show_the_emergencies_first_and_tru
         contact_info: None,
     };
     store
+        .bulk()
         .bulk_load_hospitals(vec![(hospital.id, new)])
         .await
         .unwrap();
@@ -341,7 +344,7 @@ async fn more_than_500_open_bookings_in_a_box_show_the_emergencies_first_and_tru
             last: None,
         })
         .collect();
-    store.bulk_load_fleet(fleet).await.unwrap();
+    store.bulk().bulk_load_fleet(fleet).await.unwrap();
     // Every 50th an emergency (10 of them), the rest normal; pickups around the city.
     let admin_id = admin.id;
     let booked: Vec<(u64, bool, u64)> = futures::stream::iter(1..=n)
@@ -355,7 +358,7 @@ async fn more_than_500_open_bookings_in_a_box_show_the_emergencies_first_and_tru
             }))
             .unwrap();
             let b = store
-                .book(admin_id, req, None, OpenLimit::Exempt)
+                .bookings().book(admin_id, req, None, OpenLimit::Exempt)
                 .await
                 .unwrap();
             Ok::<_, shared::ApiError>((b.id.get(), emergency, i))

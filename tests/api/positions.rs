@@ -407,7 +407,15 @@ async fn free_index_entries(f: &Fleet) -> Vec<FreeGeoEntry> {
     for shard in 0..keys::FREE_SHARDS {
         let mut range = cell_range(cell);
         range.partition = keys::free_geo_partition(cell, shard);
-        found.extend(f.app.state.store.free_geo_range(&range).await.unwrap());
+        found.extend(
+            f.app
+                .state
+                .store
+                .positions()
+                .free_geo_range(&range)
+                .await
+                .unwrap(),
+        );
     }
     found
 }
@@ -477,6 +485,7 @@ async fn free_entries_exist_exactly_for_available_ambulances_after_any_moves() {
             .app
             .state
             .store
+            .fleet()
             .ambulance_holder(id_of(&amb))
             .await
             .unwrap();
@@ -581,7 +590,13 @@ async fn free_entries_exist_exactly_for_available_ambulances_after_any_moves() {
         for a in all.as_array().unwrap() {
             let free = a["status"] == "AVAILABLE";
             assert_eq!(
-                f.app.state.store.has_free_entry(id_of(a)).await.unwrap(),
+                f.app
+                    .state
+                    .store
+                    .positions()
+                    .has_free_entry(id_of(a))
+                    .await
+                    .unwrap(),
                 free,
                 "step {step}: {a}"
             );

@@ -292,6 +292,7 @@ async fn a_gone_subscription_is_deleted_and_a_failing_push_service_fails_nothing
             .app
             .state
             .store
+            .push()
             .devices(crew)
             .await
             .unwrap()
@@ -392,7 +393,15 @@ async fn bad_subscriptions_are_refused_naming_the_field() {
         .await;
     res.assert_field(StatusCode::BAD_REQUEST, "endpoint");
     // Nothing was stored.
-    assert!(app.state.store.devices(user.id).await.unwrap().is_empty());
+    assert!(
+        app.state
+            .store
+            .push()
+            .devices(user.id)
+            .await
+            .unwrap()
+            .is_empty()
+    );
 }
 
 async fn sign_in(app: &TestApp, username: &str) -> Value {
@@ -407,6 +416,7 @@ async fn endpoints(app: &TestApp, user: &TestUser) -> Vec<String> {
     let mut out: Vec<String> = app
         .state
         .store
+        .push()
         .devices(user.id)
         .await
         .unwrap()

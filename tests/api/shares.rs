@@ -331,7 +331,14 @@ async fn a_shared_link_shows_the_trip_and_nothing_personal() {
             .get(&format!("/api/booking/shared/{token}"), Some(&t.crew.token))
             .await;
     assert_eq!(with_token.body, view.body);
-    assert!(store.booking(id_of(&t.booking)).await.unwrap().is_some());
+    assert!(
+        store
+            .bookings()
+            .booking(id_of(&t.booking))
+            .await
+            .unwrap()
+            .is_some()
+    );
 }
 
 #[tokio::test]
@@ -526,10 +533,15 @@ async fn an_ended_trip_no_longer_follows_the_ambulance(end: End) {
             }
         })
         .on(&t.w.app.state.store);
-    let booking = store.booking(id_of(&t.booking)).await.unwrap().unwrap();
+    let booking = store
+        .bookings()
+        .booking(id_of(&t.booking))
+        .await
+        .unwrap()
+        .unwrap();
     reads.lock().unwrap().clear();
-    store.tracking(booking).await.unwrap();
-    store.shared_trip(&token).await.unwrap();
+    store.dispatch().tracking(booking).await.unwrap();
+    store.shares().shared_trip(&token).await.unwrap();
     let reads = reads.lock().unwrap().clone();
     assert!(!reads.is_empty());
     assert!(

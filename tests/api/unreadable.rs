@@ -324,7 +324,14 @@ async fn repair_positions_deletes_or_rebuilds_what_does_not_read() {
     put_raw(&w, leftover).await;
     plant_bad_free_entry(&w, away).await;
 
-    let repair = w.app.state.store.repair_positions().await.unwrap();
+    let repair = w
+        .app
+        .state
+        .store
+        .positions()
+        .repair_positions()
+        .await
+        .unwrap();
     assert_eq!(
         (
             repair.positions_removed,
@@ -344,7 +351,14 @@ async fn repair_positions_deletes_or_rebuilds_what_does_not_read() {
     );
     // The good ones are left alone, and a second run finds nothing.
     assert!(raw(&w, &keys::position(fine)).await.is_some());
-    let again = w.app.state.store.repair_positions().await.unwrap();
+    let again = w
+        .app
+        .state
+        .store
+        .positions()
+        .repair_positions()
+        .await
+        .unwrap();
     assert_eq!(
         (
             again.positions_removed,
@@ -377,8 +391,12 @@ async fn a_free_entry_without_its_number_is_sent_again_once_migrated() {
     assert_eq!(res.status, StatusCode::CONFLICT, "{:?}", res.body);
 
     let store = &w.app.state.store;
-    assert_eq!(store.migrate().await.unwrap().free_entries, 1);
-    assert_eq!(store.migrate().await.unwrap().free_entries, 0, "once");
+    assert_eq!(store.migrations().migrate().await.unwrap().free_entries, 1);
+    assert_eq!(
+        store.migrations().migrate().await.unwrap().free_entries,
+        0,
+        "once"
+    );
     let item = raw(&w, &keys::free_position(a_id)).await.unwrap();
     assert_eq!(item["number"], s("OLD-ENTRY"));
     let res = w.emergency(&user, &pickup_body(), None).await;

@@ -23,14 +23,16 @@ pub fn routes() -> Routes {
 
 /// The open alerts oldest first, then at most 50 recently ended ones.
 async fn list(Admin(app): Admin) -> Result<Json<Vec<Alert>>, ApiError> {
-    Ok(Json(app.store.alerts().await?))
+    Ok(Json(app.store.alerts().alerts().await?))
 }
 
 async fn acknowledge(
     AdminNamed(app, admin): AdminNamed,
     ApiPath(id): ApiPath<Id>,
 ) -> Result<Json<Alert>, ApiError> {
-    Ok(Json(app.store.acknowledge_alert(id, &admin).await?))
+    Ok(Json(
+        app.store.alerts().acknowledge_alert(id, &admin).await?,
+    ))
 }
 
 /// For a breakdown or an alert: the booking to another, AVAILABLE ambulance.
@@ -39,7 +41,7 @@ async fn reassign(
     ApiPath(id): ApiPath<Id>,
     ApiJson(req): ApiJson<crate::AmbulanceChoice>,
 ) -> Result<Json<WithMoves<Booking>>, ApiError> {
-    let moved = app.store.reassign(id, req.ambulance_id).await?;
+    let moved = app.store.deadlines().reassign(id, req.ambulance_id).await?;
     Ok(Json(crate::bookings::shown(moved)))
 }
 
@@ -60,5 +62,7 @@ async fn free_near(
         lat: q.lat,
         lng: q.lng,
     };
-    Ok(Json(app.store.free_near(at, FREE_NEAR_MAX).await?))
+    Ok(Json(
+        app.store.positions().free_near(at, FREE_NEAR_MAX).await?,
+    ))
 }

@@ -23,7 +23,7 @@ async fn all(
     Admin(app): Admin,
     ApiQuery(_): ApiQuery<NoQuery>,
 ) -> Result<Json<Vec<Ambulance>>, ApiError> {
-    Ok(Json(app.store.all_ambulances().await?))
+    Ok(Json(app.store.fleet().all_ambulances().await?))
 }
 
 #[derive(Deserialize)]
@@ -53,6 +53,7 @@ async fn add(
     ambulance::check_new_status(req.status)?;
     let ambulance = app
         .store
+        .fleet()
         .add_ambulance(NewAmbulance {
             number: req.number.into(),
             driver_info: req.driver_info.0,
@@ -75,7 +76,7 @@ async fn remove(
     Admin(app): Admin,
     ApiQuery(q): ApiQuery<RemoveQuery>,
 ) -> Result<StatusCode, ApiError> {
-    app.store.remove_ambulance(q.ambulance_id).await?;
+    app.store.fleet().remove_ambulance(q.ambulance_id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -92,6 +93,7 @@ async fn set_status(
 ) -> Result<Json<Ambulance>, ApiError> {
     Ok(Json(
         app.store
+            .fleet()
             .set_ambulance_status(q.ambulance_id, q.status)
             .await?,
     ))

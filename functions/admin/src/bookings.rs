@@ -26,7 +26,7 @@ async fn paged(
     ApiQuery(q): ApiQuery<PageQuery>,
 ) -> Result<Json<Page<WithMoves<Booking>>>, ApiError> {
     let (page, size) = q.parse(10, 100)?;
-    let found = app.store.bookings_page(page, size).await?;
+    let found = app.store.bookings().bookings_page(page, size).await?;
     let content = found.content.into_iter().map(shown).collect();
     Ok(Json(Page {
         content,
@@ -61,6 +61,7 @@ async fn set_status(
     // CANCELLED end any open one (domain::booking::plan has the table).
     let moved = app
         .store
+        .bookings()
         .move_booking(q.booking_id, Mover::Admin, Goal::Status(q.status))
         .await?;
     Ok(Json(shown(moved)))
@@ -80,11 +81,11 @@ struct Stats {
 async fn stats(Admin(app): Admin) -> Result<Json<Stats>, ApiError> {
     let s = &app.store;
     let (users, hospitals, bookings, today, ambulances) = tokio::try_join!(
-        s.user_count(),
-        s.hospital_count(),
-        s.booking_counts(),
-        s.bookings_today(),
-        s.fleet_counts()
+        s.users().user_count(),
+        s.hospitals().hospital_count(),
+        s.bookings().booking_counts(),
+        s.bookings().bookings_today(),
+        s.fleet().fleet_counts()
     )?;
     Ok(Json(Stats {
         users,

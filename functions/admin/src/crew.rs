@@ -38,6 +38,7 @@ async fn create(
     let account = new_account(req.username, req.email, req.phone_number, &req.password).await?;
     let crew = app
         .store
+        .crew()
         .create_crew(NewCrew {
             account,
             ambulance_id: req.ambulance_id,
@@ -64,10 +65,10 @@ async fn list(
 ) -> Result<Json<Page<Crew>>, ApiError> {
     let (page, size) = shared::http::page_params(q.page, q.size, 20, MAX_PAGE_SIZE)?;
     let Some(ambulance) = q.ambulance_id else {
-        return Ok(Json(app.store.crew_page(page, size).await?));
+        return Ok(Json(app.store.crew().crew_page(page, size).await?));
     };
     // One ambulance has a handful of crew: read them all, page in memory.
-    let all = app.store.ambulance_crew(ambulance).await?;
+    let all = app.store.crew().ambulance_crew(ambulance).await?;
     let total = all.len() as u64;
     let skip = usize::try_from(u64::from(page) * u64::from(size)).unwrap_or(usize::MAX);
     let content = all.into_iter().skip(skip).take(size as usize).collect();
@@ -79,10 +80,12 @@ async fn move_to(
     ApiPath(id): ApiPath<Id>,
     ApiJson(req): ApiJson<crate::AmbulanceChoice>,
 ) -> Result<Json<Crew>, ApiError> {
-    Ok(Json(app.store.move_crew(id, req.ambulance_id).await?))
+    Ok(Json(
+        app.store.crew().move_crew(id, req.ambulance_id).await?,
+    ))
 }
 
 async fn remove(Admin(app): Admin, ApiPath(id): ApiPath<Id>) -> Result<StatusCode, ApiError> {
-    app.store.remove_crew(id).await?;
+    app.store.crew().remove_crew(id).await?;
     Ok(StatusCode::NO_CONTENT)
 }

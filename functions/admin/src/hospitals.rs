@@ -32,6 +32,7 @@ async fn add(
 ) -> Result<(StatusCode, Json<Hospital>), ApiError> {
     let hospital = app
         .store
+        .hospitals()
         .add_hospital(NewHospital {
             name: req.name.into(),
             address: req.address.into(),
@@ -55,6 +56,6 @@ async fn remove(
     Admin(app): Admin,
     ApiQuery(q): ApiQuery<RemoveQuery>,
 ) -> Result<StatusCode, ApiError> {
-    app.store.remove_hospital(q.hospital_id).await?;
+    app.store.hospitals().remove_hospital(q.hospital_id).await?;
     Ok(StatusCode::NO_CONTENT)
 }

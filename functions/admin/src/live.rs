@@ -28,5 +28,5 @@ async fn live(Admin(app): Admin, ApiQuery(q): ApiQuery<LiveQuery>) -> Result<Jso
         Some(text) => Bbox::parse(text)?,
         None => Bbox::WORLD,
     };
-    Ok(Json(app.store.live(bbox).await?))
+    Ok(Json(app.store.dispatch().live(bbox).await?))
 }

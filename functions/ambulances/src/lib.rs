@@ -48,7 +48,7 @@ fn shown(list: Vec<Ambulance>, caller: MaybeCaller) -> Json<Vec<Ambulance>> {
 }
 
 async fn require_hospital(app: &AppState, id: Id) -> Result<(), ApiError> {
-    match app.store.hospital(id).await? {
+    match app.store.hospitals().hospital(id).await? {
         Some(_) => Ok(()),
         None => Err(hospital::not_found(id)),
     }
@@ -61,7 +61,10 @@ async fn available(
 ) -> Result<Json<Vec<Ambulance>>, ApiError> {
     require_hospital(&app, q.hospital_id).await?;
     Ok(shown(
-        app.store.available_ambulances(Some(q.hospital_id)).await?,
+        app.store
+            .fleet()
+            .available_ambulances(Some(q.hospital_id))
+            .await?,
         caller,
     ))
 }
@@ -71,7 +74,10 @@ async fn available_all(
     caller: MaybeCaller,
     ApiQuery(_): ApiQuery<NoQuery>,
 ) -> Result<Json<Vec<Ambulance>>, ApiError> {
-    Ok(shown(app.store.available_ambulances(None).await?, caller))
+    Ok(shown(
+        app.store.fleet().available_ambulances(None).await?,
+        caller,
+    ))
 }
 
 async fn of_hospital(
@@ -80,7 +86,10 @@ async fn of_hospital(
     ApiPath(id): ApiPath<Id>,
 ) -> Result<Json<Vec<Ambulance>>, ApiError> {
     require_hospital(&app, id).await?;
-    Ok(shown(app.store.hospital_ambulances(id).await?, caller))
+    Ok(shown(
+        app.store.fleet().hospital_ambulances(id).await?,
+        caller,
+    ))
 }
 
 async fn counts(
@@ -91,8 +100,8 @@ async fn counts(
     Ok(Json(match q.hospital_id {
         Some(id) => {
             require_hospital(&app, id).await?;
-            app.store.hospital_counts(id).await?
+            app.store.fleet().hospital_counts(id).await?
         }
-        None => app.store.fleet_counts().await?,
+        None => app.store.fleet().fleet_counts().await?,
     }))
 }

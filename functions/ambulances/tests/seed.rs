@@ -18,7 +18,7 @@ async fn the_seed_fills_an_empty_table_once_with_consistent_counters() {
     assert_eq!(summary.hospitals, 52);
     assert!(summary.ambulances >= 150, "{summary:?}");
 
-    let hospitals = store.hospitals_page(0, 1000).await.unwrap();
+    let hospitals = store.hospitals().hospitals_page(0, 1000).await.unwrap();
     assert_eq!(hospitals.total_elements, 52);
     let near_default = hospitals
         .content
@@ -35,7 +35,7 @@ async fn the_seed_fills_an_empty_table_once_with_consistent_counters() {
     assert!(hospitals.content.iter().all(|h| h.contact_info.is_some()));
 
     // The fleet counters equal a recount, and the fleet is mixed.
-    let fleet = store.all_ambulances().await.unwrap();
+    let fleet = store.fleet().all_ambulances().await.unwrap();
     assert_eq!(fleet.len(), summary.ambulances);
     // By number, across the BatchGetItem requests of 100 keys (run at once).
     let order: Vec<(String, u64)> = fleet
@@ -67,23 +67,28 @@ async fn the_seed_fills_an_empty_table_once_with_consistent_counters() {
     let available: &Vec<Value> = res.body.as_array().unwrap();
     assert_eq!(available.len() as i64, counts.available);
     for a in &fleet {
-        assert_eq!(store.ambulance_holder(a.id).await.unwrap(), None);
+        assert_eq!(store.fleet().ambulance_holder(a.id).await.unwrap(), None);
     }
 
     // A second run leaves everything as it was.
     let again = seed_hospitals_and_ambulances(store).await.unwrap();
     assert_eq!((again.hospitals, again.ambulances), (0, 0));
-    assert_eq!(store.hospital_count().await.unwrap(), 52);
+    assert_eq!(store.hospitals().hospital_count().await.unwrap(), 52);
 
     // A crew account per ambulance of the hospital nearest the default city, with
     // the local password; a second run makes none more.
     let hash = testkit::test_password_hash().await;
     let logins = seed_crew(store, &hash).await.unwrap();
     let (nearest, _) = store
+        .hospitals()
         .nearest_hospitals(LatLng::new(30.67, 74.33).unwrap(), 1, 100.0)
         .await
         .unwrap();
-    let first_fleet = store.hospital_ambulances(nearest[0].id).await.unwrap();
+    let first_fleet = store
+        .fleet()
+        .hospital_ambulances(nearest[0].id)
+        .await
+        .unwrap();
     assert_eq!(logins.len(), first_fleet.len());
     assert!(logins.len() >= 3, "{logins:?}");
     for (i, login) in logins.iter().enumerate() {
@@ -100,12 +105,15 @@ async fn the_seed_fills_an_empty_table_once_with_consistent_counters() {
     }
     for a in &first_fleet {
         assert_eq!(
-            store.ambulance_crew(a.id).await.unwrap().len(),
+            store.crew().ambulance_crew(a.id).await.unwrap().len(),
             1,
             "{}",
             a.number
         );
     }
     assert_eq!(seed_crew(store, &hash).await.unwrap(), logins);
-    assert_eq!(store.crew_count().await.unwrap(), logins.len() as u64);
+    assert_eq!(
+        store.crew().crew_count().await.unwrap(),
+        logins.len() as u64
+    );
 }

@@ -81,11 +81,13 @@ async fn register(
     ApiJson(req): ApiJson<RegisterRequest>,
 ) -> Result<(StatusCode, Json<AuthResponse>), ApiError> {
     app.store
+        .limits()
         .count_registration(address.key().as_deref())
         .await?;
     let account = new_account(req.username, req.email, req.phone, &req.password).await?;
     let user = app
         .store
+        .users()
         .create_user(NewUser {
             account,
             location: Some(LatLng {
@@ -95,7 +97,7 @@ async fn register(
             role: Role::User,
         })
         .await?;
-    let session = app.store.start_session(user.id, 0).await?;
+    let session = app.store.sessions().start_session(user.id, 0).await?;
     Ok((StatusCode::CREATED, Json(signed_in(&app, user, session)?)))
 }
 
@@ -151,9 +153,13 @@ async fn sign_in(
         Some(name) => {
             let attempt = app
                 .store
+                .limits()
                 .reserve_login_attempt(name, address.key().as_deref())
                 .await?;
-            (Some(attempt), app.store.account_by_name(name).await?)
+            (
+                Some(attempt),
+                app.store.users().account_by_name(name).await?,
+            )
         }
         None => (None, None),
     };
@@ -163,10 +169,11 @@ async fn sign_in(
         return Err(ApiError::BadCredentials);
     };
     if let Some(attempt) = attempt {
-        app.store.login_succeeded(attempt).await?;
+        app.store.limits().login_succeeded(attempt).await?;
     }
     let session = app
         .store
+        .sessions()
         .start_session(account.user.id, account.session_version)
         .await?;
     Ok(Json(signed_in(&app, account.user, session)?))
@@ -183,15 +190,22 @@ async fn refresh(
     State(app): State<AppState>,
     ApiJson(req): ApiJson<RefreshRequest>,
 ) -> Result<Json<AuthResponse>, ApiError> {
-    let session = app.store.refresh_session(&req.refresh_token).await?;
-    let account = app.store.account(session.user_id).await?;
+    let session = app
+        .store
+        .sessions()
+        .refresh_session(&req.refresh_token)
+        .await?;
+    let account = app.store.users().account(session.user_id).await?;
     match account {
         Some(account) if account.session_version == session.session_version => {
             Ok(Json(signed_in(&app, account.user, session)?))
         }
         // The user is gone, or their password changed since this session began.
         _ => {
-            app.store.end_session(&session.refresh_token).await?;
+            app.store
+                .sessions()
+                .end_session(&session.refresh_token)
+                .await?;
             Err(ApiError::Unauthorized(
                 "Invalid or expired refresh token".into(),
             ))
@@ -205,6 +219,6 @@ async fn logout(
     State(app): State<AppState>,
     ApiJson(req): ApiJson<RefreshRequest>,
 ) -> Result<StatusCode, ApiError> {
-    app.store.end_session(&req.refresh_token).await?;
+    app.store.sessions().end_session(&req.refresh_token).await?;
     Ok(StatusCode::NO_CONTENT)
 }

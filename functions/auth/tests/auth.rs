@@ -50,7 +50,7 @@ async fn registering_creates_a_user_and_signs_them_in() {
         .verify(res.body["token"].as_str().unwrap())
         .unwrap();
     assert_eq!(caller.id.get(), res.body["id"].as_u64().unwrap());
-    assert_eq!(app.state.store.user_count().await.unwrap(), 1);
+    assert_eq!(app.state.store.users().user_count().await.unwrap(), 1);
 
     let res = login(&app, "asha_1", "s3cret-pass").await;
     res.assert_status(StatusCode::OK);
@@ -77,7 +77,7 @@ async fn usernames_and_emails_are_unique_ignoring_case() {
     let res = register(&app, same_email).await;
     assert_eq!(res.status, StatusCode::CONFLICT);
     assert!(res.message().contains("Email"), "{}", res.message());
-    assert_eq!(app.state.store.user_count().await.unwrap(), 1);
+    assert_eq!(app.state.store.users().user_count().await.unwrap(), 1);
 }
 
 #[tokio::test]
@@ -103,7 +103,7 @@ async fn concurrent_registrations_of_one_name_create_one_user() {
         "{:?}",
         results.iter().map(|r| r.status).collect::<Vec<_>>()
     );
-    assert_eq!(app.state.store.user_count().await.unwrap(), 1);
+    assert_eq!(app.state.store.users().user_count().await.unwrap(), 1);
 }
 
 #[tokio::test]
@@ -162,7 +162,7 @@ async fn bad_registrations_name_the_field_and_write_nothing() {
     assert_eq!(res.field(), Some("isAdmin"));
 
     assert_eq!(
-        app.state.store.user_count().await.unwrap(),
+        app.state.store.users().user_count().await.unwrap(),
         0,
         "nothing was written"
     );
@@ -214,7 +214,7 @@ async fn malformed_oversized_and_non_json_bodies_are_refused() {
         .await;
     assert_eq!(res.status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
 
-    assert_eq!(app.state.store.user_count().await.unwrap(), 0);
+    assert_eq!(app.state.store.users().user_count().await.unwrap(), 0);
 }
 
 #[tokio::test]
@@ -419,7 +419,11 @@ async fn the_wait_doubles_with_each_attempt_and_a_quiet_hour_forgets_the_streak(
     let app = app().await;
     let store = &app.state.store;
     let name = shared::types::Username::try_from("slowpoke".to_owned()).unwrap();
-    let at = |t: i64| store.reserve_login_attempt_at(&name, Some("203.0.113.5"), t);
+    let at = |t: i64| {
+        store
+            .limits()
+            .reserve_login_attempt_at(&name, Some("203.0.113.5"), t)
+    };
     let t0 = 1_900_000_000;
     for _ in 0..5 {
         at(t0).await.unwrap();
@@ -433,6 +437,7 @@ async fn the_wait_doubles_with_each_attempt_and_a_quiet_hour_forgets_the_streak(
     }
     // Another address has its own streak.
     store
+        .limits()
         .reserve_login_attempt_at(&name, Some("198.51.100.1"), t)
         .await
         .unwrap();
@@ -453,18 +458,21 @@ async fn one_username_has_a_ceiling_across_addresses() {
     let t = 1_900_000_000 - 1_900_000_000 % 3600 + 600;
     for i in 0..100 {
         store
+            .limits()
             .reserve_login_attempt_at(&name, Some(&format!("10.0.{}.{}", i / 200, i % 200)), t)
             .await
             .unwrap();
     }
     let wait = retry_after(
         store
+            .limits()
             .reserve_login_attempt_at(&name, Some("10.9.9.9"), t)
             .await,
     );
     assert_eq!(wait, 3000, "until the hour is over");
     let other = shared::types::Username::try_from("unpopular".to_owned()).unwrap();
     store
+        .limits()
         .reserve_login_attempt_at(&other, Some("10.9.9.9"), t)
         .await
         .unwrap();

@@ -31,7 +31,11 @@ pub async fn dispatch(
         ));
     }
     let started = std::time::Instant::now();
-    let booking = app.store.emergency(caller.id, req, key.as_deref()).await;
+    let booking = app
+        .store
+        .emergencies()
+        .emergency(caller.id, req, key.as_deref())
+        .await;
     dispatch_metrics(&booking, started.elapsed());
     let booking = booking?;
     telemetry::record_booking(booking.id);
@@ -66,7 +70,11 @@ pub async fn patient(
     ApiPath(id): ApiPath<Id>,
     ApiJson(patient): ApiJson<Patient>,
 ) -> Result<Json<WithMoves<Booking>>, ApiError> {
-    let booking = app.store.update_patient(id, caller.id, patient).await?;
+    let booking = app
+        .store
+        .shares()
+        .update_patient(id, caller.id, patient)
+        .await?;
     Ok(Json(shown(caller, booking)))
 }
 
@@ -76,7 +84,7 @@ pub async fn share(
     NotCrew(caller): NotCrew,
     ApiPath(id): ApiPath<Id>,
 ) -> Result<(StatusCode, Json<ShareLink>), ApiError> {
-    let link = app.store.share_booking(id, caller.id).await?;
+    let link = app.store.shares().share_booking(id, caller.id).await?;
     Ok((StatusCode::CREATED, Json(link)))
 }
 
@@ -86,7 +94,7 @@ pub async fn revoke(
     NotCrew(caller): NotCrew,
     ApiPath(id): ApiPath<Id>,
 ) -> Result<StatusCode, ApiError> {
-    app.store.revoke_shares(id, caller.id).await?;
+    app.store.shares().revoke_shares(id, caller.id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -96,5 +104,5 @@ pub async fn shared(
     State(app): State<AppState>,
     ApiPath(token): ApiPath<String>,
 ) -> Result<Json<SharedTrip>, ApiError> {
-    Ok(Json(app.store.shared_trip(&token).await?))
+    Ok(Json(app.store.shares().shared_trip(&token).await?))
 }

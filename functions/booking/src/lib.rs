@@ -83,11 +83,16 @@ async fn book(
         OpenLimit::Exempt
     } else {
         app.store
+            .limits()
             .count_booking_request(caller.id, address.key().as_deref(), key.as_deref())
             .await?;
         OpenLimit::Applies
     };
-    let booking = app.store.book(user, req, key.as_deref(), limit).await?;
+    let booking = app
+        .store
+        .bookings()
+        .book(user, req, key.as_deref(), limit)
+        .await?;
     Ok((StatusCode::CREATED, Json(shown(caller, booking))))
 }
 
@@ -106,7 +111,7 @@ async fn history(
     ApiQuery(q): ApiQuery<HistoryQuery>,
 ) -> Result<Json<Vec<WithMoves<Booking>>>, ApiError> {
     let user = caller.acting_for(q.user_id)?;
-    let bookings = app.store.user_bookings(user, q.before).await?;
+    let bookings = app.store.bookings().user_bookings(user, q.before).await?;
     Ok(Json(
         bookings.into_iter().map(|b| shown(caller, b)).collect(),
     ))
@@ -143,6 +148,7 @@ pub(crate) fn shown(caller: Caller, booking: Booking) -> WithMoves<Booking> {
 async fn owned(app: &AppState, caller: Caller, id: Id) -> Result<Booking, ApiError> {
     let booking = app
         .store
+        .bookings()
         .booking(id)
         .await?
         .ok_or_else(|| booking::not_found(id))?;
@@ -175,6 +181,7 @@ async fn cancel(
     let booking = owned(&app, caller, q.booking_id).await?;
     let moved = app
         .store
+        .bookings()
         .move_read_booking(booking, mover(caller), CANCEL)
         .await?;
     Ok(Json(shown(caller, moved)))
@@ -189,7 +196,10 @@ async fn track(
     ApiPath(id): ApiPath<Id>,
 ) -> Result<Json<WithMoves<Tracking>>, ApiError> {
     let (booking, moves) = if caller.role.is_crew() {
-        let (booking, account) = tokio::join!(app.store.booking(id), app.store.crew(caller.id));
+        let (booking, account) = tokio::join!(
+            app.store.bookings().booking(id),
+            app.store.crew().crew(caller.id)
+        );
         let booking = booking?.ok_or_else(|| booking::not_found(id))?;
         let account = account?.ok_or_else(crew::not_a_crew)?;
         // Seen only while its ambulance holds it (the same rule as the crew's steps).
@@ -203,6 +213,6 @@ async fn track(
         let shown = shown(caller, owned(&app, caller, id).await?);
         (shown.item, shown.moves)
     };
-    let item = app.store.tracking(booking).await?;
+    let item = app.store.dispatch().tracking(booking).await?;
     Ok(Json(WithMoves { item, moves }))
 }

@@ -23,7 +23,7 @@ pub const WINDOW: Duration = Duration::from_secs(62);
 
 /// One sweep now (the store's clock).
 pub async fn sweep(store: &Store) -> Result<SweepReport, ApiError> {
-    let report = store.sweep(store.now()).await?;
+    let report = store.deadlines().sweep(store.now()).await?;
     // Every sweep, so the oldest open alert's age is a metric with no gaps.
     Metrics::of("clock")
         .count("DeadlineMoves", report.moved)

@@ -44,7 +44,11 @@ struct Me {
 /// What the crew screen polls: who is signed in, its ambulance with its position,
 /// and the job, if any.
 async fn me(CrewCaller(app, crew): CrewCaller) -> Result<Json<Me>, ApiError> {
-    let (ambulance, job) = app.store.ambulance_and_job(crew.ambulance_id).await?;
+    let (ambulance, job) = app
+        .store
+        .dispatch()
+        .ambulance_and_job(crew.ambulance_id)
+        .await?;
     Ok(Json(Me {
         crew: CrewRef::from(&crew),
         ambulance,
@@ -78,6 +82,7 @@ async fn stage(
     let id = req.booking_id;
     let job = app
         .store
+        .bookings()
         .booking(id)
         .await?
         .ok_or_else(|| booking::not_found(id))?;
@@ -89,6 +94,7 @@ async fn stage(
     }
     let moved = app
         .store
+        .bookings()
         .move_read_booking(job, Mover::Crew, req.stage.into())
         .await?;
     Ok(Json(shown(moved)))
@@ -103,7 +109,12 @@ async fn location(
     ApiJson(report): ApiJson<PositionReport>,
 ) -> Result<StatusCode, ApiError> {
     let report = report.check(app.store.now())?;
-    match app.store.report_position(crew.ambulance_id, report).await? {
+    match app
+        .store
+        .positions()
+        .report_position(crew.ambulance_id, report)
+        .await?
+    {
         Reported::Refused(doubt) => {
             tracing::warn!(ambulance = %crew.ambulance_id, speed_kmh = doubt.speed_kmh, "position refused");
             Err(position::refused(&doubt))
@@ -135,6 +146,7 @@ async fn status(
     }
     Ok(Json(
         app.store
+            .fleet()
             .set_ambulance_status(crew.ambulance_id, req.status)
             .await?,
     ))

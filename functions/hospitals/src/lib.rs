@@ -62,6 +62,7 @@ async fn nearest(
     }
     let (hospitals, stats) = app
         .store
+        .hospitals()
         .nearest_hospitals(
             LatLng {
                 lat: q.lat,
@@ -89,7 +90,9 @@ async fn all(
     ApiQuery(q): ApiQuery<PageQuery>,
 ) -> Result<Json<Page<Hospital>>, ApiError> {
     let (page, size) = q.parse(10, MAX_PAGE_SIZE)?;
-    Ok(Json(app.store.hospitals_page(page, size).await?))
+    Ok(Json(
+        app.store.hospitals().hospitals_page(page, size).await?,
+    ))
 }
 
 async fn one(
@@ -98,6 +101,7 @@ async fn one(
     ApiPath(id): ApiPath<Id>,
 ) -> Result<Json<Hospital>, ApiError> {
     app.store
+        .hospitals()
         .hospital(id)
         .await?
         .map(Json)

@@ -43,6 +43,7 @@ async fn load(app: &TestApp, points: &[(f64, f64)]) {
         .collect();
     app.state
         .store
+        .bulk()
         .bulk_load_hospitals(hospitals)
         .await
         .unwrap();

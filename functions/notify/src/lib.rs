@@ -143,6 +143,7 @@ impl Notifier {
                     Outcome::Gone => {
                         report.gone += 1;
                         self.store
+                            .push()
                             .forget_device(device.user_id, device.subscription.endpoint())
                             .await?;
                     }
@@ -182,13 +183,14 @@ impl Notifier {
     /// Every device of a recipient.
     async fn devices(&self, to: Recipient) -> Result<Vec<Device>, ApiError> {
         match to {
-            Recipient::CrewOf(ambulance) => self.store.crew_devices(ambulance).await,
-            Recipient::User(user) => self.store.devices(user).await,
-            Recipient::RequesterOf(booking) => match self.store.requester_of(booking).await? {
-                Some(user) => self.store.devices(user).await,
+            Recipient::CrewOf(ambulance) => self.store.push().crew_devices(ambulance).await,
+            Recipient::User(user) => self.store.push().devices(user).await,
+            Recipient::RequesterOf(booking) => match self.store.push().requester_of(booking).await?
+            {
+                Some(user) => self.store.push().devices(user).await,
                 None => Ok(vec![]),
             },
-            Recipient::Admins => self.store.admin_devices().await,
+            Recipient::Admins => self.store.push().admin_devices().await,
         }
     }
 
@@ -208,13 +210,13 @@ impl Notifier {
     }
 
     async fn distance_km(&self, booking: Id) -> Result<Option<f64>, ApiError> {
-        let Some(b) = self.store.booking(booking).await? else {
+        let Some(b) = self.store.bookings().booking(booking).await? else {
             return Ok(None);
         };
         let Some(pickup) = b.pickup else {
             return Ok(None);
         };
-        let from = self.store.ambulance_point(b.ambulance_id).await?;
+        let from = self.store.push().ambulance_point(b.ambulance_id).await?;
         Ok(from.map(|from| {
             let km = from.km_to(Point::new(pickup.latitude.get(), pickup.longitude.get()));
             (km * 10.0).round() / 10.0

@@ -62,6 +62,7 @@ async fn subscribe(
         admin: device.caller.role.is_admin(),
     };
     app.store
+        .push()
         .subscribe(who, subscription, device.session)
         .await?;
     Ok(StatusCode::NO_CONTENT)
@@ -81,6 +82,9 @@ async fn unsubscribe(
     // Checked as on the way in, so any stored endpoint can be removed and nothing
     // else is looked up.
     let endpoint = parse_endpoint(&req.endpoint, endpoints(&app))?;
-    app.store.unsubscribe(device.caller.id, &endpoint).await?;
+    app.store
+        .push()
+        .unsubscribe(device.caller.id, &endpoint)
+        .await?;
     Ok(StatusCode::NO_CONTENT)
 }

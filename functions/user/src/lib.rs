@@ -31,6 +31,7 @@ async fn profile(
 ) -> Result<Json<User>, ApiError> {
     let id = caller.acting_for(q.user_id)?;
     app.store
+        .users()
         .user(id)
         .await?
         .map(Json)
@@ -57,7 +58,12 @@ async fn update_profile(
     ApiJson(req): ApiJson<ProfileUpdate>,
 ) -> Result<Json<User>, ApiError> {
     let id = caller.acting_for(q.user_id)?;
-    let target = app.store.user(id).await?.ok_or_else(user::not_found)?;
+    let target = app
+        .store
+        .users()
+        .user(id)
+        .await?
+        .ok_or_else(user::not_found)?;
     // The pair is checked for everyone (the contract says so); then an admin's or a
     // crew's, who have no location, is ignored.
     let location =
@@ -75,6 +81,7 @@ async fn update_profile(
     // The user as read above is what the store's conditional write starts from.
     let user = app
         .store
+        .users()
         .update_profile(
             &target,
             ProfileChange {
@@ -104,12 +111,14 @@ async fn confirm_current_password(
     };
     let account = app
         .store
+        .users()
         .account(caller.id)
         .await?
         .ok_or_else(user::not_found)?;
     let name = Username::try_from(account.user.username.clone()).map_err(ApiError::internal)?;
     let attempt = app
         .store
+        .limits()
         .reserve_login_attempt(&name, address.key().as_deref())
         .await?;
     let candidate = if current.len() <= 1024 {
@@ -120,5 +129,5 @@ async fn confirm_current_password(
     if !verify_password(Some(account.password_hash), candidate).await? {
         return Err(ApiError::Forbidden("Current password is incorrect".into()));
     }
-    app.store.login_succeeded(attempt).await
+    app.store.limits().login_succeeded(attempt).await
 }

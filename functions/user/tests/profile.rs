@@ -294,7 +294,7 @@ async fn the_answer_is_what_is_stored_and_a_stale_read_writes_nothing() {
     let app = app().await;
     let me = app.user("stale").await;
     let store = &app.state.store;
-    let before = store.user(me.id).await.unwrap().unwrap();
+    let before = store.users().user(me.id).await.unwrap().unwrap();
 
     // The same email in other letters: one item changes, the answer is the stored user.
     let res = app
@@ -313,6 +313,7 @@ async fn the_answer_is_what_is_stored_and_a_stale_read_writes_nothing() {
     let email = |e: &str| Email::try_from(e.to_owned()).unwrap();
     for new_email in ["stale@example.com", "elsewhere@example.com"] {
         let err = store
+            .users()
             .update_profile(
                 &before,
                 ProfileChange {

@@ -74,7 +74,7 @@ async fn run(args: &[String]) -> Result<(), String> {
         "seed" => {
             seed(&store).await.map_err(fail)?;
             // Local data seeded by older versions: brought up to date.
-            let migrated = store.migrate().await.map_err(fail)?;
+            let migrated = store.migrations().migrate().await.map_err(fail)?;
             if migrated != Default::default() {
                 println!("{migrated:?}");
             }
@@ -99,6 +99,7 @@ async fn run(args: &[String]) -> Result<(), String> {
             let password = Password::try_from(password).map_err(|e| format!("password {e}"))?;
             let hash = hash_password(&password).await.map_err(fail)?;
             let (user, created) = store
+                .users()
                 .upsert_admin(&username, &email, hash)
                 .await
                 .map_err(fail)?;
@@ -115,7 +116,11 @@ async fn run(args: &[String]) -> Result<(), String> {
             Ok(())
         }
         "build-hospital-index" => {
-            let build = store.build_hospital_index().await.map_err(fail)?;
+            let build = store
+                .hospitals()
+                .build_hospital_index()
+                .await
+                .map_err(fail)?;
             println!(
                 "hospital index generation {} (epoch {}): {} hospitals in {} chunks, {} KB",
                 build.generation,
@@ -127,7 +132,7 @@ async fn run(args: &[String]) -> Result<(), String> {
             Ok(())
         }
         "repair-positions" => {
-            let r = store.repair_positions().await.map_err(fail)?;
+            let r = store.positions().repair_positions().await.map_err(fail)?;
             println!(
                 "{} position items read: {} unreadable positions removed, {} free entries rebuilt, {} removed",
                 r.checked, r.positions_removed, r.free_rebuilt, r.free_removed
@@ -135,7 +140,7 @@ async fn run(args: &[String]) -> Result<(), String> {
             Ok(())
         }
         "migrate" => {
-            let m = store.migrate().await.map_err(fail)?;
+            let m = store.migrations().migrate().await.map_err(fail)?;
             println!(
                 "brought up to date: {} bookings (stage and timeline), {} free-ambulance entries (number), {} ambulances (live map cell)",
                 m.bookings, m.free_entries, m.fleet_cells
@@ -162,13 +167,14 @@ async fn seed(store: &Store) -> Result<(), ApiError> {
     ];
     for (name, email, password, role) in accounts {
         let username = Username::try_from(name.to_owned()).map_err(ApiError::internal)?;
-        if store.account_by_name(&username).await?.is_some() {
+        if store.users().account_by_name(&username).await?.is_some() {
             continue;
         }
         let password = Password::try_from(password.to_owned()).map_err(ApiError::internal)?;
         let email = Email::try_from(email.to_owned()).map_err(ApiError::internal)?;
         let phone = Phone::try_from("+919800000000".to_owned()).map_err(ApiError::internal)?;
         store
+            .users()
             .create_user(NewUser {
                 account: new_account(username, email, phone, &password).await?,
                 location: (role == Role::User)

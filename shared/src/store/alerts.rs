@@ -82,14 +82,20 @@ fn end(id: Id, at: Timestamp, ack_by: Option<&str>) -> Write {
 /// and again is one alert, not a flood.
 pub const NO_AMBULANCE_QUIET_SECS: i64 = 5 * 60;
 
-impl Store {
+/// `store.alerts()`: the dispatcher's alerts. Every method of the handle is in this file.
+#[derive(Clone, Copy)]
+pub struct Alerts<'a> {
+    pub(super) store: &'a Store,
+}
+
+impl Alerts<'_> {
     /// An emergency of `user` at `pickup` found no free ambulance: a
     /// `NO_AMBULANCE` alert, unless one was raised for this user in the last
     /// [`NO_AMBULANCE_QUIET_SECS`]. Never fails the request that found nothing: a
     /// failure is logged.
-    pub async fn raise_no_ambulance(&self, user: Id, pickup: &Pickup) {
+    pub async fn raise_no_ambulance(self, user: Id, pickup: &Pickup) {
         let raise = async {
-            let id = self.next_id("alert").await?;
+            let id = self.store.next_id("alert").await?;
             let now = Timestamp::now();
             let mut alert = Alert::new(id, AlertKind::NoAmbulance, now);
             alert.pickup = Some(pickup.clone());
@@ -104,7 +110,7 @@ impl Store {
                     .when("attribute_not_exists(pk) OR #ttl < :now"),
             )
             .push(Label::Alert, raise(alert));
-            match self.commit(tx).await {
+            match self.store.commit(tx).await {
                 Ok(()) | Err(TxError::Refused(_)) => Ok(()),
                 Err(TxError::Api(e)) => Err(e),
             }
@@ -116,16 +122,17 @@ impl Store {
 
     /// The open alerts oldest first (at most [`OPEN_LIMIT`]), then at most
     /// [`ENDED_LIMIT`] recently ended ones, newest first.
-    pub async fn alerts(&self) -> Result<Vec<Alert>, ApiError> {
+    pub async fn alerts(self) -> Result<Vec<Alert>, ApiError> {
         let (open, ended) = tokio::try_join!(self.open_alerts(), async {
-            self.query_first::<AlertItem>(
-                Query::on(GSI1, "gsi1pk = :p")
-                    .value(":p", keys::ENDED_ALERTS)
-                    .newest_first(true)
-                    .page_size(ENDED_LIMIT as u64),
-                ENDED_LIMIT,
-            )
-            .await
+            self.store
+                .query_first::<AlertItem>(
+                    Query::on(GSI1, "gsi1pk = :p")
+                        .value(":p", keys::ENDED_ALERTS)
+                        .newest_first(true)
+                        .page_size(ENDED_LIMIT as u64),
+                    ENDED_LIMIT,
+                )
+                .await
         })?;
         Ok(open
             .into_iter()
@@ -134,8 +141,9 @@ impl Store {
     }
 
     /// The open alerts, oldest first (at most [`OPEN_LIMIT`]).
-    pub async fn open_alerts(&self) -> Result<Vec<Alert>, ApiError> {
+    pub async fn open_alerts(self) -> Result<Vec<Alert>, ApiError> {
         Ok(self
+            .store
             .query_first::<AlertItem>(
                 Query::on(GSI1, "gsi1pk = :p").value(":p", keys::OPEN_ALERTS),
                 OPEN_LIMIT,
@@ -146,8 +154,9 @@ impl Store {
             .collect())
     }
 
-    pub async fn alert(&self, id: Id) -> Result<Option<Alert>, ApiError> {
+    pub async fn alert(self, id: Id) -> Result<Option<Alert>, ApiError> {
         Ok(self
+            .store
             .get::<AlertItem>(&keys::alert(id))
             .await?
             .map(|i| i.alert))
@@ -156,9 +165,10 @@ impl Store {
     /// An admin acknowledges alert `id` (404 if unknown). Acknowledging one that
     /// has already ended (acknowledged by another admin, or closed) changes
     /// nothing and answers it as it is.
-    pub async fn acknowledge_alert(&self, id: Id, by: &str) -> Result<Alert, ApiError> {
+    pub async fn acknowledge_alert(self, id: Id, by: &str) -> Result<Alert, ApiError> {
         let now = Timestamp::now();
         match self
+            .store
             .update_returning::<AlertItem>(end(id, now, Some(by)))
             .await?
         {
@@ -168,8 +178,9 @@ impl Store {
     }
 
     /// Closes alert `id` (its cause is gone); false if it was no longer open.
-    pub async fn close_alert(&self, id: Id, at: Timestamp) -> Result<bool, ApiError> {
+    pub async fn close_alert(self, id: Id, at: Timestamp) -> Result<bool, ApiError> {
         Ok(self
+            .store
             .update_returning::<serde::de::IgnoredAny>(end(id, at, None))
             .await?
             .is_some())

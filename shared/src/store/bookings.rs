@@ -2,23 +2,34 @@
 //! history, the admin's pages, the counts). Making a booking and moving its status
 //! change the ambulance too: `cross_aggregate`.
 
+use std::sync::Mutex;
+
+use backon::Retryable;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use super::{
     counters::{self, Total},
+    fleet::StatusMove,
     keys::{self, Key},
+    open_bookings::{self, OpenLimit},
     paging::CountedList,
+    retry,
     schema::{GSI1, TTL_ATTRIBUTE},
     table::{Query, Store},
-    tx::{Label, Tx, Write},
+    tx::{Label, Tx, TxError, Write},
 };
 use crate::{
     domain::{
+        ambulance::{self, AmbulanceStatus},
         booking::{
-            Booking, BookingCounts, BookingStatus, Move, Progress, TimelineEntry, TripStage,
+            self, Booking, BookingAmbulance, BookingCounts, BookingRequest, BookingStatus, Goal,
+            Move, Mover, NewBooking, Progress, TimelineEntry, TripStage,
         },
+        crew,
+        hospital::{self, HospitalRef},
         page::Page,
+        user,
     },
     error::ApiError,
     types::{Id, Timestamp, epoch_seconds, now_rfc3339},
@@ -233,16 +244,30 @@ pub(crate) fn remember_request(user: Id, key: &str, booking: Id, hash: &str) -> 
         .value(":now", now)
 }
 
-impl Store {
+/// `store.bookings()`: bookings: book, move, read, page, count. Every method of the handle
+/// is in this file.
+#[derive(Clone, Copy)]
+pub struct Bookings<'a> {
+    pub(super) store: &'a Store,
+}
+
+impl Bookings<'_> {
+    /// The ids `user`'s open-bookings guard holds, ascending (for recounts and
+    /// support; `open_bookings.rs`).
+    pub async fn open_booking_ids(self, user: Id) -> Result<Vec<Id>, ApiError> {
+        open_bookings::ids(self.store, user).await
+    }
+
     /// The booking an earlier request with this key made, if any (422 when the key
     /// was used for a different request).
     pub(crate) async fn replay(
-        &self,
+        self,
         user: Id,
         key: &str,
         hash: &str,
     ) -> Result<Option<Booking>, ApiError> {
         let Some(idem) = self
+            .store
             .get::<IdempotencyItem>(&keys::idempotency(user, key))
             .await?
         else {
@@ -259,8 +284,9 @@ impl Store {
         self.booking(idem.booking_id).await
     }
 
-    pub async fn booking(&self, id: Id) -> Result<Option<Booking>, ApiError> {
+    pub async fn booking(self, id: Id) -> Result<Option<Booking>, ApiError> {
         Ok(self
+            .store
             .get::<BookingItem>(&keys::booking(id))
             .await?
             .map(Booking::from))
@@ -271,7 +297,7 @@ impl Store {
     /// ones older than it (ties in time by id), so a long history comes in pieces
     /// that stay far below Lambda's 6 MB answer.
     pub async fn user_bookings(
-        &self,
+        self,
         user: Id,
         before: Option<Id>,
     ) -> Result<Vec<Booking>, ApiError> {
@@ -294,27 +320,310 @@ impl Store {
             .value(":p", keys::user_bookings(user))
             .newest_first(true)
             .page_size(HISTORY_LIMIT as u64);
-        let items: Vec<BookingItem> = self.query_first(query, HISTORY_LIMIT).await?;
+        let items: Vec<BookingItem> = self.store.query_first(query, HISTORY_LIMIT).await?;
         Ok(items.into_iter().map(Booking::from).collect())
     }
 
     /// All bookings, newest first; the pages before `page` are skipped reading keys only.
     /// The total comes from the counter, read at the same time as the page's keys
     /// (see [`Store::counted_page_keys`]).
-    pub async fn bookings_page(&self, page: u32, size: u32) -> Result<Page<Booking>, ApiError> {
-        self.page(CountedList::BOOKINGS, page, size, |b: BookingItem| {
-            Some(b.into())
-        })
-        .await
+    pub async fn bookings_page(self, page: u32, size: u32) -> Result<Page<Booking>, ApiError> {
+        self.store
+            .page(CountedList::BOOKINGS, page, size, |b: BookingItem| {
+                Some(b.into())
+            })
+            .await
     }
 
-    pub async fn booking_counts(&self) -> Result<BookingCounts, ApiError> {
-        counters::read(self, counters::BOOKINGS).await
+    pub async fn booking_counts(self) -> Result<BookingCounts, ApiError> {
+        counters::read(self.store, counters::BOOKINGS).await
     }
 
     /// Bookings made on the UTC day of `now`.
-    pub async fn bookings_today(&self) -> Result<i64, ApiError> {
-        let day: Total = counters::read(self, &counters::bookings_on_day(&now_rfc3339())).await?;
+    pub async fn bookings_today(self) -> Result<i64, ApiError> {
+        let day: Total =
+            counters::read(self.store, &counters::bookings_on_day(&now_rfc3339())).await?;
         Ok(day.total)
+    }
+}
+
+/// How one attempt of a booking's move ended.
+enum MoveAttempt {
+    /// Someone moved the booking at the same time: read it again and re-check.
+    Raced,
+    Failed(ApiError),
+}
+
+impl From<ApiError> for MoveAttempt {
+    fn from(e: ApiError) -> Self {
+        MoveAttempt::Failed(e)
+    }
+}
+
+/// Why one attempt at a booking made none.
+enum BookFailure {
+    /// Refused by something a retry of the same request could have taken first (the
+    /// ambulance, the open-bookings limit, the idempotency key): with a key, look for
+    /// that booking before answering with the refusal.
+    Raced(ApiError),
+    Failed(ApiError),
+}
+
+impl From<ApiError> for BookFailure {
+    fn from(e: ApiError) -> Self {
+        BookFailure::Failed(e)
+    }
+}
+
+impl Bookings<'_> {
+    /// Books an ambulance for `user`. With an idempotency key, a retry of the same
+    /// request returns the first booking, and a different request under the same key
+    /// is refused (422); at most one booking is ever made per key. Where `limit`
+    /// applies, a user with [`open_bookings::MAX_OPEN_BOOKINGS`] open bookings gets 409.
+    pub async fn book(
+        self,
+        user: Id,
+        req: BookingRequest,
+        idempotency_key: Option<&str>,
+        limit: OpenLimit,
+    ) -> Result<Booking, ApiError> {
+        let hash = request_hash(user, &req)?;
+        match self
+            .try_book(user, req, idempotency_key, &hash, limit)
+            .await
+        {
+            Ok(booking) => Ok(booking),
+            // The ambulance, the open-bookings limit or the key may be taken by a
+            // retry of this very request that got there first (DynamoDB reports only
+            // the first failed condition): then the answer is that booking.
+            Err(BookFailure::Raced(refusal)) => match idempotency_key {
+                Some(key) => Ok(self.replay(user, key, &hash).await?.ok_or(refusal)?),
+                None => Err(refusal),
+            },
+            Err(BookFailure::Failed(e)) => Err(e),
+        }
+    }
+
+    async fn try_book(
+        self,
+        user: Id,
+        req: BookingRequest,
+        idempotency_key: Option<&str>,
+        hash: &str,
+        limit: OpenLimit,
+    ) -> Result<Booking, BookFailure> {
+        // Everything the transaction needs that does not depend on anything else, at
+        // once (one round trip, not three): an earlier booking under the idempotency
+        // key, the user, the hospital, the ambulance and a fresh booking id. Their
+        // errors are still reported in this order, the id's last. A refused request
+        // leaves a gap in the booking ids (as a lost race always did).
+        let earlier = async {
+            match idempotency_key {
+                Some(key) => self.replay(user, key, hash).await,
+                None => Ok(None),
+            }
+        };
+        let (earlier, account, hospital, ambulance, id) = tokio::join!(
+            earlier,
+            self.store.users().user(user),
+            self.store.hospitals().hospital(req.hospital_id),
+            self.store.fleet().ambulance(req.ambulance_id),
+            self.store.next_id("booking")
+        );
+        if let Some(existing) = earlier? {
+            return Ok(existing);
+        }
+        let account = account?.ok_or_else(user::not_found)?;
+        let hospital = hospital?.ok_or_else(|| hospital::not_found(req.hospital_id))?;
+        let ambulance = ambulance?.ok_or_else(|| ambulance::not_found(req.ambulance_id))?;
+        if ambulance.hospital_id != hospital.id {
+            return Err(ApiError::bad_request(
+                "ambulanceId",
+                format!(
+                    "Ambulance {} does not belong to hospital {}",
+                    ambulance.number, hospital.name
+                ),
+            )
+            .into());
+        }
+        if ambulance.status != AmbulanceStatus::Available {
+            return Err(BookFailure::Raced(booking::ambulance_taken()));
+        }
+
+        // The spec's payload has no pickup: the user's stored location is it.
+        let pickup = booking::pickup_or_profile(req.pickup.clone(), &account)?;
+        let id = id?;
+        let now = time::OffsetDateTime::now_utc();
+        let booking = Booking::booked(
+            NewBooking {
+                id,
+                requester: &account,
+                destination: HospitalRef {
+                    id: hospital.id,
+                    name: hospital.name,
+                    address: hospital.address,
+                },
+                ambulance: BookingAmbulance {
+                    id: ambulance.id,
+                    number: ambulance.number,
+                    ambulance_type: ambulance.ambulance_type,
+                    driver_info: ambulance.driver_info,
+                },
+                patient: req.patient.clone().into(),
+                pickup,
+                at: now,
+                answer_by: self.store.answer_times().answer_by(req.booking_type, now),
+            },
+            req.booking_type,
+        );
+        let mut tx = Tx::new();
+        tx.push(
+            Label::Booking(id),
+            Write::put(&BookingItem::new(booking.clone())).absent(),
+        )
+        .push(Label::OpenBookings, open_bookings::claim(user, id, limit));
+        StatusMove {
+            ambulance: req.ambulance_id,
+            hospital_of_ambulance: req.hospital_id,
+            from: AmbulanceStatus::Available,
+            to: AmbulanceStatus::OnDuty,
+            require_hospital: Some(req.hospital_id),
+            expected_holder: None,
+            held_by: Some(id),
+            free_at: None,
+        }
+        .push_into(&mut tx)?;
+        count_new_booking(&mut tx, &booking)?;
+        if let Some(key) = idempotency_key {
+            tx.push(Label::IdempotencyKey, remember_request(user, key, id, hash));
+        }
+        match self.store.commit(tx).await {
+            Ok(()) => Ok(booking),
+            Err(TxError::Refused(r)) if r.by(Label::IdempotencyKey) => {
+                Err(BookFailure::Raced(ApiError::Conflict(
+                    "A booking with this Idempotency-Key is in progress; retry".into(),
+                )))
+            }
+            Err(TxError::Refused(r)) if r.by(Label::Ambulance(req.ambulance_id)) => {
+                Err(BookFailure::Raced(booking::ambulance_taken()))
+            }
+            Err(TxError::Refused(r)) if r.by(Label::OpenBookings) => {
+                Err(BookFailure::Raced(open_bookings::too_many()))
+            }
+            Err(e) => Err(e.into_api().into()),
+        }
+    }
+
+    /// Moves booking `id` as `mover` asks (`domain::booking::plan` decides); a move to
+    /// a final status frees its ambulance in the same transaction. A refused move is
+    /// a 409 saying which, and writes nothing.
+    pub async fn move_booking(self, id: Id, mover: Mover, goal: Goal) -> Result<Booking, ApiError> {
+        self.move_from(id, mover, goal, None).await
+    }
+
+    /// [`Store::move_booking`] of a booking the caller has just read (to check who may
+    /// move it): the first attempt starts from it instead of reading it again. The
+    /// move is still conditional on the status and stage read, and a refused attempt
+    /// reads the booking afresh.
+    pub async fn move_read_booking(
+        self,
+        booking: Booking,
+        mover: Mover,
+        goal: Goal,
+    ) -> Result<Booking, ApiError> {
+        self.move_from(booking.id, mover, goal, Some(booking)).await
+    }
+
+    async fn move_from(
+        self,
+        id: Id,
+        mover: Mover,
+        goal: Goal,
+        read: Option<Booking>,
+    ) -> Result<Booking, ApiError> {
+        let crew_ambulance = read.as_ref().map(|b| b.ambulance_id);
+        let read = Mutex::new(read);
+        let attempt = || async {
+            let first = read.lock().expect("not poisoned").take();
+            let booking = match first {
+                Some(booking) => booking,
+                None => self
+                    .booking(id)
+                    .await?
+                    .ok_or_else(|| booking::not_found(id))?,
+            };
+            // A crew moves only its own ambulance's job: read again after a race, the
+            // job may have gone to another ambulance (the answer deadline).
+            if mover == Mover::Crew
+                && crew_ambulance.is_some_and(|mine| mine != booking.ambulance_id)
+            {
+                return Err(MoveAttempt::Failed(crew::job_gone(id)));
+            }
+            let m = booking::plan(booking.progress(), mover, goal)?;
+            let at = now_rfc3339();
+            let mut tx = Tx::new();
+            tx.push(Label::Booking(id), booking_move(&booking, &m, &at));
+            if m.changes_status() {
+                tx.push(
+                    Label::Counter,
+                    counters::add(
+                        counters::BOOKINGS,
+                        &BookingCounts::moved(m.from.status, m.to.status),
+                    )?,
+                );
+            }
+            if m.to.status.is_final() {
+                tx.push(
+                    Label::OpenBookings,
+                    open_bookings::release(booking.user_id, id),
+                );
+            }
+            if m.frees_ambulance() {
+                // An emergency's end also lets its user ask for the next one.
+                let (amb, guard) = tokio::join!(
+                    self.store.fleet().ambulance_item(booking.ambulance_id),
+                    self.store.emergencies().release_emergency_guard(&booking)
+                );
+                if let Some(release) = guard? {
+                    tx.push(Label::EmergencyGuard, release);
+                }
+                // The ambulance is held by this booking (admins cannot change a held
+                // ambulance); free it. If it is no longer held by it, leave it be.
+                if let Some(amb) = amb?
+                    && amb.held_by == Some(id)
+                {
+                    StatusMove {
+                        ambulance: amb.id,
+                        hospital_of_ambulance: amb.hospital_id,
+                        from: amb.status,
+                        to: AmbulanceStatus::Available,
+                        require_hospital: None,
+                        expected_holder: Some(id),
+                        held_by: None,
+                        free_at: Some(self.store.fleet().free_spot_of(&amb).await?),
+                    }
+                    .push_into(&mut tx)?;
+                }
+            }
+            match self.store.commit(tx).await {
+                // The update changed only the status, stage and timeline, on the
+                // condition that they were as read: the booking as read, moved, is
+                // what is stored.
+                Ok(()) => Ok(booking.after(&m, &at)),
+                Err(TxError::Refused(_)) => Err(MoveAttempt::Raced),
+                Err(TxError::Api(e)) => Err(MoveAttempt::Failed(e)),
+            }
+        };
+        match attempt
+            .retry(retry::policy().with_max_times(2))
+            .when(|e| matches!(e, MoveAttempt::Raced))
+            .await
+        {
+            Ok(booking) => Ok(booking),
+            Err(MoveAttempt::Failed(e)) => Err(e),
+            Err(MoveAttempt::Raced) => Err(ApiError::Conflict(format!(
+                "Booking {id} was changed at the same time; please retry"
+            ))),
+        }
     }
 }

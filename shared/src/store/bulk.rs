@@ -31,14 +31,21 @@ use crate::{
     types::{Email, Id, Phone, Username},
 };
 
-impl Store {
+/// `store.bulk()`: bulk loads for benchmarks and big test sets. Every method of the handle
+/// is in this file.
+#[derive(Clone, Copy)]
+pub struct Bulk<'a> {
+    pub(super) store: &'a Store,
+}
+
+impl Bulk<'_> {
     /// Loads many hospitals fast with BatchWriteItem, for benchmarks and big test
     /// sets only: ids are given (the id sequence is moved past them), the hospitals
     /// counter is set to the number loaded, and the nearest-hospital index is built
     /// anew from exactly these hospitals. Unprocessed items are sent again with the
     /// store's retry policy.
     pub async fn bulk_load_hospitals(
-        &self,
+        self,
         hospitals: Vec<(Id, NewHospital)>,
     ) -> Result<IndexBuild, ApiError> {
         let total = hospitals.len() as i64;
@@ -56,9 +63,13 @@ impl Store {
             Label::Counter,
             counters::add(counters::HOSPITALS, &Total { total })?,
         );
-        self.commit_or_500(tx).await?;
+        self.store.commit_or_500(tx).await?;
         self.sequence_past("hospital", last_id).await?;
-        self.write_hospital_index(loaded).await
+        self.store
+            .hospitals()
+            .index()
+            .write_hospital_index(loaded)
+            .await
     }
 
     /// Loads a fleet fast with BatchWriteItem, for benchmarks only: each ambulance
@@ -66,7 +77,7 @@ impl Store {
     /// it reported and, while AVAILABLE, its `FREEPOS` entry, and the fleet counter.
     /// A report's time is `age` before the moment its chunk is written. Hospitals'
     /// `ambulanceCount`s are not kept (no removal follows a benchmark).
-    pub async fn bulk_load_fleet(&self, fleet: Vec<BulkAmbulance>) -> Result<(), ApiError> {
+    pub async fn bulk_load_fleet(self, fleet: Vec<BulkAmbulance>) -> Result<(), ApiError> {
         let last_id = fleet.iter().map(|a| a.id.get()).max().unwrap_or(0);
         let statuses: Vec<_> = fleet.iter().map(|a| a.new.status).collect();
         for chunk in fleet.chunks(5000) {
@@ -101,14 +112,14 @@ impl Store {
             Label::Counter,
             counters::add(counters::AMBULANCES, &AmbulanceCounts::of(statuses.iter()))?,
         );
-        self.commit_or_500(tx).await?;
+        self.store.commit_or_500(tx).await?;
         self.sequence_past("ambulance", last_id).await
     }
 
     /// Loads bookings as the store writes them (`BookingItem::new`: a waiting one in
     /// the `due` index), for the clock's benchmark only: no counters, guards or
     /// ambulances are touched.
-    pub async fn bulk_load_bookings(&self, bookings: Vec<Booking>) -> Result<(), ApiError> {
+    pub async fn bulk_load_bookings(self, bookings: Vec<Booking>) -> Result<(), ApiError> {
         let mut items = Vec::with_capacity(bookings.len());
         for b in bookings {
             items.push(to_item(&BookingItem::new(b))?);
@@ -118,10 +129,12 @@ impl Store {
 
     /// `n` users `bench0`, `bench1`... without a location or a usable password, for
     /// the benchmarks.
-    pub async fn bench_users(&self, n: usize) -> Result<Vec<Id>, ApiError> {
+    pub async fn bench_users(self, n: usize) -> Result<Vec<Id>, ApiError> {
         let mut users = Vec::with_capacity(n);
         for i in 0..n {
             let user = self
+                .store
+                .users()
                 .create_user(NewUser {
                     account: NewAccount {
                         username: Username::try_from(format!("bench{i}"))
@@ -141,9 +154,10 @@ impl Store {
     }
 
     /// Moves the id sequence of `entity` to `last` unless it is past it already.
-    async fn sequence_past(&self, entity: &str, last: u64) -> Result<(), ApiError> {
+    async fn sequence_past(self, entity: &str, last: u64) -> Result<(), ApiError> {
         // `None`: the sequence was already past it.
         let _: Option<Key> = self
+            .store
             .update_returning(
                 Write::update(keys::sequence(entity), "SET #v = :last")
                     .when("attribute_not_exists(#v) OR #v < :last")
@@ -156,7 +170,7 @@ impl Store {
 
     /// Puts items with BatchWriteItem, 25 a request, 16 requests at once; unprocessed
     /// items are sent again with the store's retry policy.
-    async fn batch_put(&self, items: Vec<Item>) -> Result<(), ApiError> {
+    async fn batch_put(self, items: Vec<Item>) -> Result<(), ApiError> {
         use aws_sdk_dynamodb::types::{PutRequest, WriteRequest};
         use backon::Retryable;
         use futures::{StreamExt, TryStreamExt};
@@ -175,15 +189,16 @@ impl Store {
                 let round = || async {
                     let batch = std::mem::take(&mut *pending.lock().expect("not poisoned"));
                     let out = self
+                        .store
                         .client()
                         .batch_write_item()
-                        .request_items(self.table(), batch)
+                        .request_items(self.store.table(), batch)
                         .send()
                         .await
                         .map_err(|e| Some(db_error(e)))?;
                     let left = out
                         .unprocessed_items
-                        .and_then(|mut u| u.remove(self.table()))
+                        .and_then(|mut u| u.remove(self.store.table()))
                         .unwrap_or_default();
                     if left.is_empty() {
                         return Ok(());

@@ -60,11 +60,18 @@ fn still_bound(write: Write, ambulance: Id) -> Write {
         .value(":bound", ambulance)
 }
 
-impl Store {
+/// `store.crew()`: crew accounts: made, read, moved and removed. Every method of the handle
+/// is in this file.
+#[derive(Clone, Copy)]
+pub struct CrewAccounts<'a> {
+    pub(super) store: &'a Store,
+}
+
+impl CrewAccounts<'_> {
     /// Creates a crew account bound to an existing ambulance (404 otherwise), with
     /// its username and email claimed like any user's.
-    pub async fn create_crew(&self, new: NewCrew) -> Result<Crew, ApiError> {
-        let id = self.next_id("user").await?;
+    pub async fn create_crew(self, new: NewCrew) -> Result<Crew, ApiError> {
+        let id = self.store.next_id("user").await?;
         let ambulance_id = new.ambulance_id;
         let account = &new.account;
         let item = UserItem {
@@ -78,7 +85,7 @@ impl Store {
         let mut tx = item.account_tx(&account.username, &account.email);
         tx.push(Label::Ambulance(ambulance_id), count_crew(ambulance_id, 1))
             .push(Label::Counter, counters::add(counters::CREW, &Total::ONE)?);
-        self.commit(tx).await.map_err(|e| {
+        self.store.commit(tx).await.map_err(|e| {
             e.or_refused(|r| {
                 account_refused(
                     &r,
@@ -94,8 +101,9 @@ impl Store {
     }
 
     /// The crew account `id`; None when there is none (or the user is not a crew).
-    pub async fn crew(&self, id: Id) -> Result<Option<Crew>, ApiError> {
+    pub async fn crew(self, id: Id) -> Result<Option<Crew>, ApiError> {
         Ok(self
+            .store
             .get::<UserItem>(&keys::user(id))
             .await?
             .and_then(UserItem::crew))
@@ -103,39 +111,42 @@ impl Store {
 
     /// The account `id` as a crew: None when there is no such account, `Some(None)`
     /// when it is not a crew (one GetItem, for the crew extractor).
-    pub async fn account_as_crew(&self, id: Id) -> Result<Option<Option<Crew>>, ApiError> {
+    pub async fn account_as_crew(self, id: Id) -> Result<Option<Option<Crew>>, ApiError> {
         Ok(self
+            .store
             .get::<UserItem>(&keys::user(id))
             .await?
             .map(UserItem::crew))
     }
 
     /// The crew accounts of one ambulance, by id.
-    pub async fn ambulance_crew(&self, ambulance: Id) -> Result<Vec<Crew>, ApiError> {
+    pub async fn ambulance_crew(self, ambulance: Id) -> Result<Vec<Crew>, ApiError> {
         let items: Vec<UserItem> = self
+            .store
             .query_all(Query::on(GSI1, "gsi1pk = :p").value(":p", keys::ambulance_crew(ambulance)))
             .await?;
         Ok(items.into_iter().filter_map(UserItem::crew).collect())
     }
 
-    pub async fn crew_count(&self) -> Result<u64, ApiError> {
-        self.counted(counters::CREW).await
+    pub async fn crew_count(self) -> Result<u64, ApiError> {
+        self.store.counted(counters::CREW).await
     }
 
     /// One page of crew accounts by username; the total from the crew counter.
-    pub async fn crew_page(&self, page: u32, size: u32) -> Result<Page<Crew>, ApiError> {
-        self.page(CountedList::CREW, page, size, UserItem::crew)
+    pub async fn crew_page(self, page: u32, size: u32) -> Result<Page<Crew>, ApiError> {
+        self.store
+            .page(CountedList::CREW, page, size, UserItem::crew)
             .await
     }
 
     /// Binds a crew account to another ambulance (404 for an unknown one); both
     /// ambulances' crew counts move in the same transaction.
-    pub async fn move_crew(&self, id: Id, to: Id) -> Result<Crew, ApiError> {
+    pub async fn move_crew(self, id: Id, to: Id) -> Result<Crew, ApiError> {
         let current = self.crew(id).await?.ok_or_else(|| crew::not_found(id))?;
         let from = current.ambulance_id;
         if from == to {
             // Still check the ambulance: a move to an unknown one is a 404 either way.
-            return match self.ambulance(to).await? {
+            return match self.store.fleet().ambulance(to).await? {
                 Some(_) => Ok(current),
                 None => Err(ambulance::not_found(to)),
             };
@@ -147,7 +158,7 @@ impl Store {
         tx.push(Label::User, still_bound(rebind, from))
             .push(Label::Ambulance(from), count_crew(from, -1))
             .push(Label::Ambulance(to), count_crew(to, 1));
-        self.commit(tx).await.map_err(|e| {
+        self.store.commit(tx).await.map_err(|e| {
             e.or_refused(|r| {
                 if r.by(Label::Ambulance(to)) {
                     ambulance::not_found(to)
@@ -164,7 +175,7 @@ impl Store {
 
     /// Removes a crew account: the user, its name and email guards, its ambulance's
     /// count and the crew counter, together.
-    pub async fn remove_crew(&self, id: Id) -> Result<(), ApiError> {
+    pub async fn remove_crew(self, id: Id) -> Result<(), ApiError> {
         let current = self.crew(id).await?.ok_or_else(|| crew::not_found(id))?;
         let username = Username::try_from(current.username.clone()).map_err(ApiError::internal)?;
         let email = Email::try_from(current.email.clone()).map_err(ApiError::internal)?;
@@ -186,7 +197,7 @@ impl Store {
             Label::Counter,
             counters::add(counters::CREW, &Total { total: -1 })?,
         );
-        self.commit(tx).await.map_err(|e| match e {
+        self.store.commit(tx).await.map_err(|e| match e {
             TxError::Refused(_) => crew::changed_meanwhile(id),
             TxError::Api(e) => e,
         })

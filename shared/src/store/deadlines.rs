@@ -98,11 +98,19 @@ fn epoch_ms(t: OffsetDateTime) -> i64 {
     (t.unix_timestamp_nanos() / 1_000_000) as i64
 }
 
-impl Store {
+/// `store.deadlines()`: the clock's work: answer deadlines, the manual reassign. Every
+/// method of the handle is in this file.
+#[derive(Clone, Copy)]
+pub struct Deadlines<'a> {
+    pub(super) store: &'a Store,
+}
+
+impl Deadlines<'_> {
     /// One sweep at `now`: every booking due (at most [`SWEEP_LIMIT`]) decided and
     /// done, then the open alerts whose cause is gone closed.
-    pub async fn sweep(&self, now: OffsetDateTime) -> Result<SweepReport, ApiError> {
+    pub async fn sweep(self, now: OffsetDateTime) -> Result<SweepReport, ApiError> {
         let due: Vec<DueKey> = self
+            .store
             .query_first(
                 Query::on(DUE, "duepk = :p AND duesk <= :now")
                     .value(":p", keys::DUE)
@@ -143,12 +151,8 @@ impl Store {
     }
 
     /// Decides and does what booking `key`'s passed deadline calls for.
-    pub async fn answer_deadline(
-        &self,
-        key: Key,
-        now: OffsetDateTime,
-    ) -> Result<Outcome, ApiError> {
-        let Some(item) = self.get::<BookingItem>(&key).await? else {
+    pub async fn answer_deadline(self, key: Key, now: OffsetDateTime) -> Result<Outcome, ApiError> {
+        let Some(item) = self.store.get::<BookingItem>(&key).await? else {
             return Ok(Outcome::Settled);
         };
         let booking = Booking::from(item.clone());
@@ -157,12 +161,13 @@ impl Store {
             Verdict::Settled => {
                 // Off the clock already, unless a write left its index keys behind.
                 if let Some(due) = item.duesk {
-                    self.update_returning::<serde::de::IgnoredAny>(
-                        Write::update(key, "REMOVE duepk, duesk")
-                            .when("duesk = :due")
-                            .value(":due", due),
-                    )
-                    .await?;
+                    self.store
+                        .update_returning::<serde::de::IgnoredAny>(
+                            Write::update(key, "REMOVE duepk, duesk")
+                                .when("duesk = :due")
+                                .value(":due", due),
+                        )
+                        .await?;
                 }
                 Ok(Outcome::Settled)
             }
@@ -177,12 +182,12 @@ impl Store {
     /// The job stays where it is, off the clock, and an `UNANSWERED` alert is
     /// raised, in one transaction conditional on the deadline and ambulance read.
     async fn raise_unanswered(
-        &self,
+        self,
         item: &BookingItem,
         booking: &Booking,
         now: OffsetDateTime,
     ) -> Result<Outcome, ApiError> {
-        let id = self.next_id("alert").await?;
+        let id = self.store.next_id("alert").await?;
         let mut alert = Alert::new(id, AlertKind::Unanswered, timestamp(now));
         alert.booking_id = Some(booking.id);
         alert.ambulance_id = Some(booking.ambulance_id);
@@ -194,7 +199,7 @@ impl Store {
             off_the_clock(item, booking).set_expression("REMOVE duepk, duesk".into()),
         )
         .push(Label::Alert, alerts::raise(alert));
-        match self.commit(tx).await {
+        match self.store.commit(tx).await {
             Ok(()) => {
                 tracing::warn!(booking = %booking.id, alert = %id, "answer deadline passed: UNANSWERED");
                 Ok(Outcome::Alerted(id))
@@ -207,7 +212,7 @@ impl Store {
     /// The job to the next nearest free ambulance that has not missed it; `None`
     /// when none is free within reach (then an alert).
     async fn move_on(
-        &self,
+        self,
         item: &BookingItem,
         booking: &Booking,
         now: OffsetDateTime,
@@ -226,7 +231,12 @@ impl Store {
         );
         let missed = &missed;
         let mut fetch = move |ranges| async move {
-            let mut entries = self.free_entries(ranges).await.map_err(Stop::Api)?;
+            let mut entries = self
+                .store
+                .positions()
+                .free_entries(ranges)
+                .await
+                .map_err(Stop::Api)?;
             entries.retain(|e| !missed.contains(&e.ambulance));
             Ok::<_, Stop>(entries)
         };
@@ -235,7 +245,7 @@ impl Store {
             Err(Stop::Api(e)) => return Err(e),
             Err(Stop::Raced) => return Ok(Some(Outcome::Raced)),
         };
-        let alert_id = self.next_id("alert").await?;
+        let alert_id = self.store.next_id("alert").await?;
         let outcome = dispatcher
             .run(first, fetch, |c| {
                 self.try_move(item, booking, c, now, alert_id)
@@ -257,7 +267,7 @@ impl Store {
     /// One attempt: the booking to `candidate`, the old ambulance out of the free
     /// pool as not responding (with its alert), all or nothing.
     async fn try_move(
-        &self,
+        self,
         item: &BookingItem,
         booking: &Booking,
         candidate: Candidate,
@@ -268,7 +278,10 @@ impl Store {
         let to = entry.ambulance;
         let (number, driver_info) = (entry.number.clone(), entry.driver_info.clone());
         let at = format_rfc3339(now);
-        let answer_by = self.answer_times().answer_by(booking.booking_type, now);
+        let answer_by = self
+            .store
+            .answer_times()
+            .answer_by(booking.booking_type, now);
         let moved = BookingAmbulance {
             id: to,
             number: number.clone(),
@@ -324,7 +337,7 @@ impl Store {
         alert.ambulance_number = Some(booking.ambulance_number.clone());
         alert.booking_id = Some(booking.id);
         tx.push(Label::Alert, alerts::raise(alert));
-        match self.commit(tx).await {
+        match self.store.commit(tx).await {
             Ok(()) => Ok(Attempt::Assigned(to)),
             Err(TxError::Refused(r)) if r.by(Label::Ambulance(to)) => Ok(Attempt::Taken),
             Err(TxError::Refused(r)) if r.by(Label::Position(to)) => Ok(Attempt::Elsewhere),
@@ -340,10 +353,12 @@ impl Store {
     /// `answerBy`); the old ambulance is freed unless it is marked not responding;
     /// the timeline gains REASSIGNED (MANUAL). One transaction conditional on both
     /// sides as read: 409 if either changed meanwhile, and nothing written.
-    pub async fn reassign(&self, id: Id, to: Id) -> Result<Booking, ApiError> {
+    pub async fn reassign(self, id: Id, to: Id) -> Result<Booking, ApiError> {
         let key = keys::booking(id);
-        let (item, target) =
-            tokio::try_join!(self.get::<BookingItem>(&key), self.ambulance_item(to))?;
+        let (item, target) = tokio::try_join!(
+            self.store.get::<BookingItem>(&key),
+            self.store.fleet().ambulance_item(to)
+        )?;
         let item = item.ok_or_else(|| booking::not_found(id))?;
         let target = target.ok_or_else(|| ambulance::not_found(to))?;
         let booking = Booking::from(item.clone());
@@ -361,12 +376,17 @@ impl Store {
             )));
         }
         let old = self
+            .store
+            .fleet()
             .ambulance_item(booking.ambulance_id)
             .await?
             .filter(|a| a.held_by == Some(id));
-        let now = self.now();
+        let now = self.store.now();
         let at = format_rfc3339(now);
-        let answer_by = self.answer_times().answer_by(booking.booking_type, now);
+        let answer_by = self
+            .store
+            .answer_times()
+            .answer_by(booking.booking_type, now);
         let stage = match booking.booking_status {
             BookingStatus::Active => Some(TripStage::Dispatched),
             _ => None,
@@ -433,14 +453,14 @@ impl Store {
                     require_hospital: None,
                     expected_holder: Some(id),
                     held_by: None,
-                    free_at: Some(self.free_spot_of(&old).await?),
+                    free_at: Some(self.store.fleet().free_spot_of(&old).await?),
                 }
                 .push_uncounted(&mut tx)?;
                 take.push_uncounted(&mut tx)?;
             }
             None => take.push_into(&mut tx)?,
         }
-        match self.commit(tx).await {
+        match self.store.commit(tx).await {
             Ok(()) => {}
             Err(TxError::Refused(r)) if r.by(Label::Ambulance(to)) => {
                 return Err(ApiError::Conflict(format!(
@@ -470,11 +490,8 @@ impl Store {
     /// tapped Available (or that was removed). `NO_AMBULANCE` waits for a person.
     /// Returns how many it closed and the age in seconds of the oldest
     /// `UNANSWERED` one left open.
-    pub async fn close_settled_alerts(
-        &self,
-        now: OffsetDateTime,
-    ) -> Result<(usize, u64), ApiError> {
-        let open = self.open_alerts().await?;
+    pub async fn close_settled_alerts(self, now: OffsetDateTime) -> Result<(usize, u64), ApiError> {
+        let open = self.store.alerts().open_alerts().await?;
         // An alert whose cause cannot be read now stays open (and is logged).
         let gone: Vec<bool> = stream::iter(open.iter())
             .map(|a| async move {
@@ -494,22 +511,28 @@ impl Store {
                     let age = (now - alert.since.get()).whole_seconds();
                     oldest = oldest.max(u64::try_from(age).unwrap_or(0));
                 }
-            } else if self.close_alert(alert.id, timestamp(now)).await? {
+            } else if self
+                .store
+                .alerts()
+                .close_alert(alert.id, timestamp(now))
+                .await?
+            {
                 closed += 1;
             }
         }
         Ok((closed, oldest))
     }
 
-    async fn cause_gone(&self, alert: &Alert) -> Result<bool, ApiError> {
+    async fn cause_gone(self, alert: &Alert) -> Result<bool, ApiError> {
         Ok(match (alert.kind, alert.booking_id, alert.ambulance_id) {
             (AlertKind::Unanswered, Some(booking), ambulance) => {
-                match self.booking(booking).await? {
+                match self.store.bookings().booking(booking).await? {
                     None => true,
                     Some(b) => !b.progress().awaits_answer() || Some(b.ambulance_id) != ambulance,
                 }
             }
             (AlertKind::NotResponding, _, Some(ambulance)) => self
+                .store
                 .get::<AmbulanceItem>(&keys::ambulance(ambulance))
                 .await?
                 .is_none_or(|a| a.not_responding.is_none()),

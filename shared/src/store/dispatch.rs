@@ -49,25 +49,33 @@ const FLEET_ORDER: [AmbulanceStatus; 3] = [
 /// Emergencies first (the `openmap` index's partitions).
 const OPEN_ORDER: [BookingType; 2] = [BookingType::Emergency, BookingType::Normal];
 
-impl Store {
+/// `store.dispatch()`: the views of trips under way: the crew's job, a booking's tracking,
+/// the live map. Every method of the handle is in this file.
+#[derive(Clone, Copy)]
+pub struct Dispatch<'a> {
+    pub(super) store: &'a Store,
+}
+
+impl Dispatch<'_> {
     /// An ambulance with its shown position, and the booking it holds (the crew
     /// screen): the ambulance and its position at once, then the booking.
     pub async fn ambulance_and_job(
-        &self,
+        self,
         ambulance: Id,
     ) -> Result<(PositionedAmbulance, Option<Booking>), ApiError> {
         let (item, last) = tokio::try_join!(
-            self.ambulance_item(ambulance),
-            self.last_position(ambulance)
+            self.store.fleet().ambulance_item(ambulance),
+            self.store.positions().last_position(ambulance)
         )?;
         let item = item.ok_or_else(|| ambulance::not_found(ambulance))?;
         let job = async {
             match item.held_by {
-                Some(booking) => self.booking(booking).await,
+                Some(booking) => self.store.bookings().booking(booking).await,
                 None => Ok(None),
             }
         };
-        let (position, job) = tokio::try_join!(self.shown_position(&item, last.as_ref()), job)?;
+        let (position, job) =
+            tokio::try_join!(self.store.fleet().shown_position(&item, last.as_ref()), job)?;
         Ok((
             PositionedAmbulance {
                 ambulance: item.into(),
@@ -81,7 +89,7 @@ impl Store {
     /// position) and the hospital, read at once; the view and its ETA from
     /// `domain::dispatch`. A final booking's ambulance is not read at all: its view
     /// may show nothing of it (`dispatch::follows_the_ambulance`, issue 22).
-    pub async fn tracking(&self, booking: Booking) -> Result<Tracking, ApiError> {
+    pub async fn tracking(self, booking: Booking) -> Result<Tracking, ApiError> {
         let ambulance = async {
             if !dispatch::follows_the_ambulance(booking.booking_status) {
                 return Ok(None);
@@ -90,27 +98,40 @@ impl Store {
             // Read as a page part: an item that does not read shows as absent.
             let key = keys::ambulance(id);
             let (item, last) = tokio::try_join!(
-                self.get_readable::<AmbulanceItem>(&key),
-                self.last_position(id)
+                self.store.get_readable::<AmbulanceItem>(&key),
+                self.store.positions().last_position(id)
             )?;
             let Some(item) = item else {
                 return Ok(None);
             };
-            let position = self.shown_position(&item, last.as_ref()).await?;
+            let position = self
+                .store
+                .fleet()
+                .shown_position(&item, last.as_ref())
+                .await?;
             Ok(Some(AmbulanceNow {
                 contact_info: item.contact_info,
                 position: Some(position),
             }))
         };
-        let (ambulance, hospital) =
-            tokio::try_join!(ambulance, self.readable_hospital(booking.hospital_id))?;
-        Ok(Tracking::new(booking, hospital, ambulance, self.now()))
+        let (ambulance, hospital) = tokio::try_join!(
+            ambulance,
+            self.store
+                .hospitals()
+                .readable_hospital(booking.hospital_id)
+        )?;
+        Ok(Tracking::new(
+            booking,
+            hospital,
+            ambulance,
+            self.store.now(),
+        ))
     }
 
     /// The dispatcher's map: the ambulances shown inside `bbox` and the open
     /// bookings with their pickup inside it, at most [`LIVE_LIMIT`] of each, the most
     /// urgent first, `truncated` when there were more (docs/decisions/0013-live-map.md).
-    pub async fn live(&self, bbox: Bbox) -> Result<Live, ApiError> {
+    pub async fn live(self, bbox: Bbox) -> Result<Live, ApiError> {
         let ((ambulances, more_ambulances), (open_bookings, more_bookings)) =
             tokio::try_join!(self.live_ambulances(bbox), self.live_open_bookings(bbox))?;
         Ok(Live {
@@ -123,7 +144,7 @@ impl Store {
     /// The `fleet` index over the box's cell ranges, one status after the other
     /// (most urgent first); each candidate's item and `POSITION` (BatchGetItem),
     /// kept when its shown position is inside. Stops at one more than the answer.
-    async fn live_ambulances(&self, bbox: Bbox) -> Result<(Vec<LiveAmbulance>, bool), ApiError> {
+    async fn live_ambulances(self, bbox: Bbox) -> Result<(Vec<LiveAmbulance>, bool), ApiError> {
         let ranges = cell_ranges(bbox, keys::FLEET_RESOLUTION);
         let now = OffsetDateTime::now_utc();
         let mut out: Vec<LiveAmbulance> = vec![];
@@ -146,8 +167,8 @@ impl Store {
                     rest = later;
                     let ids = ids_of(chunk);
                     let (items, lasts) = tokio::try_join!(
-                        self.batch_get::<AmbulanceItem>(chunk.to_vec()),
-                        self.last_positions(&ids)
+                        self.store.batch_get::<AmbulanceItem>(chunk.to_vec()),
+                        self.store.positions().last_positions(&ids)
                     )?;
                     let mut lasts: HashMap<Id, KeptPosition> = ids
                         .into_iter()
@@ -160,7 +181,7 @@ impl Store {
                             continue;
                         }
                         let kept = lasts.remove(&item.id);
-                        let hospital = self.hospital_point(&item).await?;
+                        let hospital = self.store.fleet().hospital_point(&item).await?;
                         let (last, doubt) = kept.map_or((None, None), |k| (Some(k.fix), k.doubt));
                         let position = Position::shown(last.as_ref(), hospital, now);
                         if bbox.contains(position.latitude, position.longitude) {
@@ -180,7 +201,7 @@ impl Store {
     /// The `openmap` index over the box's res-2 cell ranges, emergencies first; the
     /// bookings (BatchGetItem), kept when open with the pickup inside. Within a type,
     /// those waiting for a crew first, then the longest waiting.
-    async fn live_open_bookings(&self, bbox: Bbox) -> Result<(Vec<OpenBooking>, bool), ApiError> {
+    async fn live_open_bookings(self, bbox: Bbox) -> Result<(Vec<OpenBooking>, bool), ApiError> {
         let ranges = cell_ranges(bbox, Resolution::Two);
         let mut out: Vec<Booking> = vec![];
         let mut truncated = false;
@@ -201,7 +222,7 @@ impl Store {
                     let (chunk, later) =
                         rest.split_at(next_chunk(out.len() + of_type.len(), rest.len()));
                     rest = later;
-                    let items: Vec<BookingItem> = self.batch_get(chunk.to_vec()).await?;
+                    let items: Vec<BookingItem> = self.store.batch_get(chunk.to_vec()).await?;
                     of_type.extend(items.into_iter().map(Booking::from).filter(|b| {
                         b.booking_type == booking_type
                             && !b.booking_status.is_final()
@@ -247,7 +268,7 @@ impl Store {
     /// (`cursors`: which Query, where its next page starts), at most
     /// [`QUERIES_AT_ONCE`] in flight. None once every Query is read to its end.
     async fn key_round(
-        &self,
+        self,
         query: &impl Fn(usize) -> Query,
         cursors: &mut Vec<(usize, Option<Item>)>,
     ) -> Result<Option<Vec<Key>>, ApiError> {
@@ -256,7 +277,7 @@ impl Store {
         }
         let pages: Vec<(usize, Vec<Key>, Option<Item>)> = stream::iter(cursors.drain(..))
             .map(|(i, start)| async move {
-                let (keys, next) = self.query_page::<Key>(query(i), start).await?;
+                let (keys, next) = self.store.query_page::<Key>(query(i), start).await?;
                 Ok::<_, ApiError>((i, keys, next))
             })
             .buffered(QUERIES_AT_ONCE)

@@ -120,12 +120,19 @@ struct Order<'a> {
     extra_rounds: &'a AtomicUsize,
 }
 
-impl Store {
+/// `store.emergencies()`: the one-tap emergency: the nearest free ambulance assigned. Every
+/// method of the handle is in this file.
+#[derive(Clone, Copy)]
+pub struct Emergencies<'a> {
+    pub(super) store: &'a Store,
+}
+
+impl Emergencies<'_> {
     /// Dispatches the nearest free ambulance to `user`'s emergency (see the module
     /// documentation). With an idempotency key, a retry of the same request answers
     /// the first booking; at most one booking is ever made per key.
     pub async fn emergency(
-        &self,
+        self,
         user: Id,
         req: EmergencyRequest,
         idempotency_key: Option<&str>,
@@ -138,7 +145,7 @@ impl Store {
 
     /// [`Store::emergency`] with what it cost.
     pub async fn emergency_with_stats(
-        &self,
+        self,
         user: Id,
         req: EmergencyRequest,
         key: Option<&str>,
@@ -150,7 +157,12 @@ impl Store {
             Some(pickup) => (pickup.clone(), None),
             None => {
                 rounds += 1;
-                let account = self.user(user).await?.ok_or_else(user::not_found)?;
+                let account = self
+                    .store
+                    .users()
+                    .user(user)
+                    .await?
+                    .ok_or_else(user::not_found)?;
                 (booking::pickup_or_profile(None, &account)?, Some(account))
             }
         };
@@ -165,18 +177,23 @@ impl Store {
             now,
             self.first_target_km(center),
         );
-        let mut fetch =
-            move |ranges| async move { self.free_entries(ranges).await.map_err(Stop::Api) };
+        let mut fetch = move |ranges| async move {
+            self.store
+                .positions()
+                .free_entries(ranges)
+                .await
+                .map_err(Stop::Api)
+        };
         let earlier = async {
             match key {
-                Some(key) => self.replay(user, key, &hash).await,
+                Some(key) => self.store.bookings().replay(user, key, &hash).await,
                 None => Ok(None),
             }
         };
         let account = async move {
             match account {
                 Some(account) => Ok(Some(account)),
-                None => self.user(user).await,
+                None => self.store.users().user(user).await,
             }
         };
         let guard_key = keys::open_emergency(user);
@@ -184,9 +201,13 @@ impl Store {
         let (earlier, account, guard, hospitals, id, first) = tokio::join!(
             earlier,
             account,
-            self.get::<EmergencyGuard>(&guard_key),
-            self.nearest_hospitals(center, HOSPITALS_TO_CALL, HOSPITALS_RADIUS_KM),
-            self.next_id("booking"),
+            self.store.get::<EmergencyGuard>(&guard_key),
+            self.store.hospitals().nearest_hospitals(
+                center,
+                HOSPITALS_TO_CALL,
+                HOSPITALS_RADIUS_KM
+            ),
+            self.store.next_id("booking"),
             dispatcher.search(&mut fetch),
         );
         let first_round = started.elapsed();
@@ -200,7 +221,7 @@ impl Store {
         let stale_guard = match guard? {
             Some(guard) => {
                 rounds += 1;
-                match self.booking(guard.booking_id).await? {
+                match self.store.bookings().booking(guard.booking_id).await? {
                     Some(open) if !open.booking_status.is_final() => {
                         return Err(emergency::open_emergency(open.id));
                     }
@@ -243,7 +264,7 @@ impl Store {
                     .await;
                 if answer.is_err() {
                     // The dispatcher is told (decision 0012).
-                    self.raise_no_ambulance(user, &pickup).await;
+                    self.store.alerts().raise_no_ambulance(user, &pickup).await;
                 }
                 answer
             }
@@ -259,6 +280,7 @@ impl Store {
             }
             Err(Stop::Guard) => {
                 let open = self
+                    .store
                     .get::<EmergencyGuard>(&keys::open_emergency(user))
                     .await?;
                 let err = match open {
@@ -277,7 +299,7 @@ impl Store {
     /// final, if the guard names it (an emergency booking from this route; not one
     /// of type EMERGENCY made with the booking form).
     pub(crate) async fn release_emergency_guard(
-        &self,
+        self,
         booking: &Booking,
     ) -> Result<Option<Write>, ApiError> {
         if booking.booking_type != BookingType::Emergency {
@@ -285,6 +307,7 @@ impl Store {
         }
         let key = keys::open_emergency(booking.user_id);
         Ok(self
+            .store
             .get::<EmergencyGuard>(&key)
             .await?
             .filter(|guard| guard.booking_id == booking.id)
@@ -298,8 +321,12 @@ impl Store {
     /// The first search radius: just past the nearest hospital in this instance's
     /// copy of the hospital index (no read; a guess, which the answer does not
     /// depend on), all 50 km where no hospital is that near.
-    pub(super) fn first_target_km(&self, center: LatLng) -> f64 {
-        match self.nearest_hospitals_held(center, 1, EMERGENCY_RADIUS_KM) {
+    pub(super) fn first_target_km(self, center: LatLng) -> f64 {
+        match self
+            .store
+            .hospitals()
+            .nearest_hospitals_held(center, 1, EMERGENCY_RADIUS_KM)
+        {
             None => DEFAULT_FIRST_TARGET_KM,
             Some(near) => match near.first().and_then(|h| h.distance) {
                 Some(d) => (d + FIRST_TARGET_MARGIN_KM).min(EMERGENCY_RADIUS_KM),
@@ -311,14 +338,14 @@ impl Store {
     /// The booking an earlier request under `key` made (a retry that won a race with
     /// this one), else `err`.
     async fn earlier_or<T: Default>(
-        &self,
+        self,
         user: Id,
         key: Option<&str>,
         hash: &str,
         err: ApiError,
     ) -> Result<(Booking, T), ApiError> {
         match key {
-            Some(key) => match self.replay(user, key, hash).await? {
+            Some(key) => match self.store.bookings().replay(user, key, hash).await? {
                 Some(first) => Ok((first, T::default())),
                 None => Err(err),
             },
@@ -328,7 +355,7 @@ impl Store {
 
     /// One attempt: `candidate` assigned to the order, all or nothing.
     async fn try_emergency(
-        &self,
+        self,
         order: &Order<'_>,
         candidate: Candidate,
     ) -> Result<Attempt<Booking>, Stop> {
@@ -345,9 +372,14 @@ impl Store {
             },
             None => {
                 order.extra_rounds.fetch_add(1, Ordering::Relaxed);
-                let h = self.hospital(entry.hospital_id).await?.ok_or_else(|| {
-                    ApiError::internal(format!("ambulance {ambulance} has no hospital"))
-                })?;
+                let h = self
+                    .store
+                    .hospitals()
+                    .hospital(entry.hospital_id)
+                    .await?
+                    .ok_or_else(|| {
+                        ApiError::internal(format!("ambulance {ambulance} has no hospital"))
+                    })?;
                 HospitalRef {
                     id: h.id,
                     name: h.name,
@@ -369,7 +401,10 @@ impl Store {
             patient: order.req.patient.clone().unwrap_or_default(),
             pickup: order.pickup.clone(),
             at: now,
-            answer_by: self.answer_times().answer_by(BookingType::Emergency, now),
+            answer_by: self
+                .store
+                .answer_times()
+                .answer_by(BookingType::Emergency, now),
         });
 
         let mut tx = Tx::new();
@@ -407,7 +442,7 @@ impl Store {
         let (counted, limited) = limits::count_emergency(order.user.id, order.key);
         tx.push(Label::RateLimit, counted);
         count_new_booking(&mut tx, &booking)?;
-        match self.commit_with(tx, retry::patient_policy()).await {
+        match self.store.commit_with(tx, retry::patient_policy()).await {
             Ok(()) => Ok(Attempt::Assigned(booking)),
             Err(TxError::Refused(r)) if r.by(Label::EmergencyGuard) => Err(Stop::Guard),
             Err(TxError::Refused(r)) if r.by(Label::IdempotencyKey) => Err(Stop::Repeated),

@@ -11,14 +11,15 @@ use super::{
     positions::FreeSpot,
     schema::{AVAIL, GSI1},
     table::{Query, Store},
-    tx::{Label, Tx, Write},
+    tx::{Label, Tx, TxError, Write},
 };
 use crate::{
     domain::{
         ambulance::{
             self, Ambulance, AmbulanceCounts, AmbulanceStatus, AmbulanceType, NewAmbulance,
         },
-        hospital::{Hospital, HospitalRef},
+        crew,
+        hospital::{self, Hospital, HospitalRef},
         position::{Fix, Position},
     },
     error::ApiError,
@@ -308,10 +309,17 @@ impl AmbulanceItem {
     }
 }
 
-impl Store {
+/// `store.fleet()`: ambulances: add, remove, read, page, an admin's status change. Every
+/// method of the handle is in this file.
+#[derive(Clone, Copy)]
+pub struct Fleet<'a> {
+    pub(super) store: &'a Store,
+}
+
+impl Fleet<'_> {
     /// The position shown for an ambulance read as `item`, with `last` its last report.
     pub(crate) async fn shown_position(
-        &self,
+        self,
         item: &AmbulanceItem,
         last: Option<&Fix>,
     ) -> Result<Position, ApiError> {
@@ -321,11 +329,13 @@ impl Store {
 
     /// An ambulance's hospital's point: kept on the ambulance item
     /// since dispatch; read from the hospital for ambulances added before.
-    pub(crate) async fn hospital_point(&self, item: &AmbulanceItem) -> Result<Point, ApiError> {
+    pub(crate) async fn hospital_point(self, item: &AmbulanceItem) -> Result<Point, ApiError> {
         if let (Some(lat), Some(lng)) = (item.hospital_latitude, item.hospital_longitude) {
             return Ok(Point::new(lat, lng));
         }
         let hospital = self
+            .store
+            .hospitals()
             .hospital(item.hospital_id)
             .await?
             .ok_or_else(|| ApiError::internal(format!("ambulance {} has no hospital", item.id)))?;
@@ -334,44 +344,47 @@ impl Store {
 
     /// What freeing the ambulance read as `item` puts in `freegeo`: its hospital and
     /// its last position, read at once.
-    pub(crate) async fn free_spot_of(&self, item: &AmbulanceItem) -> Result<FreeSpot, ApiError> {
-        let (hospital, last) =
-            tokio::try_join!(self.hospital_point(item), self.last_position(item.id))?;
+    pub(crate) async fn free_spot_of(self, item: &AmbulanceItem) -> Result<FreeSpot, ApiError> {
+        let (hospital, last) = tokio::try_join!(
+            self.hospital_point(item),
+            self.store.positions().last_position(item.id)
+        )?;
         Ok(item.free_spot(hospital, last))
     }
 
     /// [`Store::free_spot_of`] an ambulance by id (None: no such ambulance).
-    pub async fn free_spot(&self, ambulance: Id) -> Result<Option<FreeSpot>, ApiError> {
+    pub async fn free_spot(self, ambulance: Id) -> Result<Option<FreeSpot>, ApiError> {
         match self.ambulance_item(ambulance).await? {
             Some(item) => self.free_spot_of(&item).await.map(Some),
             None => Ok(None),
         }
     }
 
-    pub(crate) async fn ambulance_item(&self, id: Id) -> Result<Option<AmbulanceItem>, ApiError> {
-        self.get(&keys::ambulance(id)).await
+    pub(crate) async fn ambulance_item(self, id: Id) -> Result<Option<AmbulanceItem>, ApiError> {
+        self.store.get(&keys::ambulance(id)).await
     }
 
-    pub async fn ambulance(&self, id: Id) -> Result<Option<Ambulance>, ApiError> {
+    pub async fn ambulance(self, id: Id) -> Result<Option<Ambulance>, ApiError> {
         Ok(self.ambulance_item(id).await?.map(Ambulance::from))
     }
 
     /// The booking holding an ambulance, if any.
-    pub async fn ambulance_holder(&self, id: Id) -> Result<Option<Id>, ApiError> {
+    pub async fn ambulance_holder(self, id: Id) -> Result<Option<Id>, ApiError> {
         Ok(self.ambulance_item(id).await?.and_then(|a| a.held_by))
     }
 
     pub(crate) async fn hospital_ambulance_items(
-        &self,
+        self,
         hospital: Id,
     ) -> Result<Vec<AmbulanceItem>, ApiError> {
-        self.query_all(
-            Query::on(GSI1, "gsi1pk = :p").value(":p", keys::hospital_ambulances(hospital)),
-        )
-        .await
+        self.store
+            .query_all(
+                Query::on(GSI1, "gsi1pk = :p").value(":p", keys::hospital_ambulances(hospital)),
+            )
+            .await
     }
 
-    pub async fn hospital_ambulances(&self, hospital: Id) -> Result<Vec<Ambulance>, ApiError> {
+    pub async fn hospital_ambulances(self, hospital: Id) -> Result<Vec<Ambulance>, ApiError> {
         Ok(self
             .hospital_ambulance_items(hospital)
             .await?
@@ -382,7 +395,7 @@ impl Store {
 
     /// Available ambulances, of one hospital or of all (the sparse `avail` index).
     pub async fn available_ambulances(
-        &self,
+        self,
         hospital: Option<Id>,
     ) -> Result<Vec<Ambulance>, ApiError> {
         let query = match hospital {
@@ -390,25 +403,29 @@ impl Store {
                 .value(":h", keys::available_in(h)),
             None => Query::on(AVAIL, "availpk = :p"),
         };
-        let items: Vec<AmbulanceItem> = self.query_all(query.value(":p", keys::AVAILABLE)).await?;
+        let items: Vec<AmbulanceItem> = self
+            .store
+            .query_all(query.value(":p", keys::AVAILABLE))
+            .await?;
         Ok(items.into_iter().map(Ambulance::from).collect())
     }
 
     /// Every ambulance, by number (keys from the `list` index, then BatchGetItem).
-    pub async fn all_ambulances(&self) -> Result<Vec<Ambulance>, ApiError> {
+    pub async fn all_ambulances(self) -> Result<Vec<Ambulance>, ApiError> {
         let keys = self
+            .store
             .list_page_keys(keys::AMBULANCES, 0, 100_000, false)
             .await?;
-        let items: Vec<AmbulanceItem> = self.batch_get(keys).await?;
+        let items: Vec<AmbulanceItem> = self.store.batch_get(keys).await?;
         Ok(items.into_iter().map(Ambulance::from).collect())
     }
 
     /// Fleet counts from the counters kept in every status-changing transaction.
-    pub async fn fleet_counts(&self) -> Result<AmbulanceCounts, ApiError> {
-        counters::read(self, counters::AMBULANCES).await
+    pub async fn fleet_counts(self) -> Result<AmbulanceCounts, ApiError> {
+        counters::read(self.store, counters::AMBULANCES).await
     }
 
-    pub async fn hospital_counts(&self, hospital: Id) -> Result<AmbulanceCounts, ApiError> {
+    pub async fn hospital_counts(self, hospital: Id) -> Result<AmbulanceCounts, ApiError> {
         let items = self.hospital_ambulance_items(hospital).await?;
         Ok(AmbulanceCounts::of(items.iter().map(|a| &a.status)))
     }
@@ -416,7 +433,7 @@ impl Store {
     /// An admin's status change. An ambulance held by an open booking stays ON_DUTY
     /// until its booking ends (409 naming the booking).
     pub async fn set_ambulance_status(
-        &self,
+        self,
         id: Id,
         to: AmbulanceStatus,
     ) -> Result<Ambulance, ApiError> {
@@ -450,7 +467,7 @@ impl Store {
             free_at,
         }
         .push_into(&mut tx)?;
-        self.commit(tx).await.map_err(|e| {
+        self.store.commit(tx).await.map_err(|e| {
             e.or_refused(|_| ambulance::changed_meanwhile(&a.number, "at the same time"))
         })?;
         // The move changed only the status (and the `avail` keys and `heldBy`, which
@@ -465,13 +482,15 @@ impl Store {
     }
 }
 
-impl Store {
+impl Fleet<'_> {
     /// The operator's backfill (part of `manage migrate`, also run by `manage seed`): a
     /// Scan for the ambulances added before the live map's `fleet` index, each given
     /// its `fleetcell` (where it is shown: its last position, else its hospital),
     /// only where still absent. Returns how many were given one.
-    pub async fn backfill_fleet_cells(&self) -> Result<usize, ApiError> {
+    pub async fn backfill_fleet_cells(self) -> Result<usize, ApiError> {
         let items = self
+            .store
+            .migrations()
             .scan_sort_keys(
                 &[keys::AMBULANCE_SK],
                 Some("attribute_not_exists(fleetcell)"),
@@ -482,14 +501,17 @@ impl Store {
             let Some(a) = super::table::readable::<AmbulanceItem>(item) else {
                 continue;
             };
-            let (hospital, last) =
-                tokio::try_join!(self.hospital_point(&a), self.last_position(a.id))?;
+            let (hospital, last) = tokio::try_join!(
+                self.hospital_point(&a),
+                self.store.positions().last_position(a.id)
+            )?;
             let at = last.map_or(hospital, |f| f.point());
             let write = Write::update(keys::ambulance(a.id), "SET fleetcell = :cell")
                 .exists()
                 .when("attribute_not_exists(fleetcell)")
                 .value(":cell", keys::fleet_cell(at.lat, at.lng));
             if self
+                .store
                 .update_returning::<serde::de::IgnoredAny>(write)
                 .await?
                 .is_some()
@@ -498,5 +520,111 @@ impl Store {
             }
         }
         Ok(given)
+    }
+}
+
+/// Claims an ambulance number.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct NumberGuard {
+    #[serde(flatten)]
+    key: Key,
+    ambulance_id: Id,
+}
+
+/// Adds `delta` to a hospital's ambulance count, on the condition that it exists:
+/// part of every transaction that adds or removes its ambulances.
+pub(crate) fn count_ambulances(hospital: Id, delta: i64) -> Write {
+    Write::update(keys::hospital(hospital), "ADD ambulanceCount :d")
+        .exists()
+        .value(":d", delta)
+}
+
+impl Fleet<'_> {
+    pub async fn add_ambulance(self, new: NewAmbulance) -> Result<Ambulance, ApiError> {
+        // The hospital (for its name and address) and a fresh id at once: independent.
+        // An unknown hospital then leaves a gap in the ids, as any refused add does.
+        let (hospital, id) = tokio::join!(
+            self.store.hospitals().hospital_item(new.hospital_id),
+            self.store.next_id("ambulance")
+        );
+        let hospital = hospital?.ok_or_else(|| hospital::not_found(new.hospital_id))?;
+        let id = id?;
+        let hospital = Hospital::from(hospital);
+        let item = AmbulanceItem::new(id, &new, &hospital);
+        let guard = NumberGuard {
+            key: keys::ambulance_number_guard(&new.number),
+            ambulance_id: id,
+        };
+        let mut tx = Tx::new();
+        tx.push(Label::Ambulance(id), Write::put(&item).absent())
+            .push(Label::AmbulanceNumberGuard(id), Write::put(&guard).absent())
+            .push(
+                Label::Hospital(new.hospital_id),
+                count_ambulances(new.hospital_id, 1),
+            )
+            .push(
+                Label::Counter,
+                counters::add(counters::AMBULANCES, &AmbulanceCounts::of(&[new.status]))?,
+            );
+        if new.status == AmbulanceStatus::Available {
+            // A new ambulance never reported: its free entry stands at the hospital.
+            tx.push(
+                Label::FreeEntry(id),
+                item.free_spot(
+                    crate::geo::Point::new(hospital.latitude, hospital.longitude),
+                    None,
+                )
+                .entry(),
+            );
+        }
+        self.store.commit(tx).await.map_err(|e| {
+            e.or_refused(|r| {
+                if r.by(Label::AmbulanceNumberGuard(id)) {
+                    ambulance::number_taken(&new.number)
+                } else if r.by(Label::Hospital(new.hospital_id)) {
+                    hospital::not_found(new.hospital_id)
+                } else {
+                    ApiError::internal(format!("adding an ambulance refused: {r:?}"))
+                }
+            })
+        })?;
+        Ok(item.into())
+    }
+
+    /// Removes an idle ambulance; one held by an open booking is refused (409).
+    pub async fn remove_ambulance(self, id: Id) -> Result<(), ApiError> {
+        let a = self
+            .ambulance_item(id)
+            .await?
+            .ok_or_else(|| ambulance::not_found(id))?;
+        if let Some(booking) = a.held_by {
+            return Err(ambulance::held_conflict(&a.number, booking, "removed"));
+        }
+        if a.crew_count > 0 {
+            return Err(crew::has_crew(&a.number, a.crew_count));
+        }
+        let mut tx = Tx::new();
+        a.push_removal(&mut tx);
+        tx.push(
+            Label::Hospital(a.hospital_id),
+            count_ambulances(a.hospital_id, -1),
+        )
+        .push(
+            Label::Counter,
+            counters::add(
+                counters::AMBULANCES,
+                &AmbulanceCounts::of(&[a.status]).removed(),
+            )?,
+        );
+        match self.store.commit(tx).await {
+            Ok(()) => Ok(()),
+            Err(TxError::Refused(_)) => Err(match self.ambulance_item(id).await {
+                // A crew account was just bound to it.
+                Ok(Some(now)) if now.crew_count > 0 => crew::has_crew(&now.number, now.crew_count),
+                _ => ambulance::changed_meanwhile(&a.number, "while it was being removed"),
+            }),
+            Err(TxError::Api(e)) => Err(e),
+        }
     }
 }

@@ -127,13 +127,20 @@ enum IndexWrite {
     Raced,
 }
 
-impl Store {
+/// The index's reads and writes, over the `Store` that holds this instance's copy:
+/// crate-private; [`super::hospitals::Hospitals`] is the handle callers use.
+#[derive(Clone, Copy)]
+pub(crate) struct Index<'a> {
+    pub(super) store: &'a Store,
+}
+
+impl Index<'_> {
     /// The `k` nearest hospitals within `radius_km`, nearest first, with distances
     /// (km, rounded to metres): from this instance's copy of the index, after one
     /// strongly consistent read of the version item. On a table whose index was
     /// never built (e.g. data from before it existed), from the H3 index instead.
-    pub async fn nearest_hospitals(
-        &self,
+    pub(crate) async fn nearest_hospitals(
+        self,
         center: crate::types::LatLng,
         k: usize,
         radius_km: f64,
@@ -143,7 +150,11 @@ impl Store {
             ..NearestStats::default()
         };
         let Some(version) = self.read_version().await? else {
-            let (found, h3) = self.nearest_hospitals_h3(center, k, radius_km).await?;
+            let (found, h3) = self
+                .store
+                .hospitals()
+                .nearest_hospitals_h3(center, k, radius_km)
+                .await?;
             stats.rounds += h3.rounds;
             stats.h3 = Some(h3);
             return Ok((found, stats));
@@ -157,23 +168,23 @@ impl Store {
     /// reading nothing: it may miss the latest writes, and is `None` before this
     /// instance's first search loaded it. For guesses only (where the emergency
     /// search for a free ambulance starts), never for an answer.
-    pub fn nearest_hospitals_held(
-        &self,
+    pub(crate) fn nearest_hospitals_held(
+        self,
         center: crate::types::LatLng,
         k: usize,
         radius_km: f64,
     ) -> Option<Vec<Hospital>> {
-        let snapshot = self.hospital_index().held()?;
+        let snapshot = self.store.hospital_index().held()?;
         Some(snapshot.nearest(center.lat.get(), center.lng.get(), k, radius_km))
     }
 
     /// This instance's copy, brought up to at least `version` first if it is older.
     async fn current_snapshot(
-        &self,
+        self,
         version: &VersionItem,
         stats: &mut NearestStats,
     ) -> Result<Arc<Snapshot>, ApiError> {
-        let index: &HospitalIndex = self.hospital_index();
+        let index: &HospitalIndex = self.store.hospital_index();
         let fresh = |s: &Option<Arc<Snapshot>>| {
             s.as_ref()
                 .filter(|s| s.generation >= version.generation)
@@ -199,20 +210,20 @@ impl Store {
         Ok(next)
     }
 
-    async fn read_version(&self) -> Result<Option<VersionItem>, ApiError> {
-        self.get(&keys::hospital_index_version()).await
+    async fn read_version(self) -> Result<Option<VersionItem>, ApiError> {
+        self.store.get(&keys::hospital_index_version()).await
     }
 
     /// The index's current generation (one more per hospital write or build), or
     /// `None` when the table has no index yet.
-    pub async fn hospital_index_generation(&self) -> Result<Option<u64>, ApiError> {
+    pub(crate) async fn hospital_index_generation(self) -> Result<Option<u64>, ApiError> {
         Ok(self.read_version().await?.map(|v| v.generation))
     }
 
     /// `held` brought up to `version` by the chunks its log names; `None` when the
     /// log does not reach back to `held` (or another epoch began): load whole.
     async fn catch_up(
-        &self,
+        self,
         held: &Snapshot,
         version: &VersionItem,
         stats: &mut NearestStats,
@@ -251,7 +262,7 @@ impl Store {
 
     /// Chunks by number, strongly consistent, all at once.
     async fn chunks_consistent(
-        &self,
+        self,
         epoch: &str,
         numbers: impl Iterator<Item = &u64>,
         stats: &mut NearestStats,
@@ -261,7 +272,8 @@ impl Store {
             return Ok(BTreeMap::new());
         }
         let items = try_join_all(numbers.iter().map(|c| async move {
-            self.get::<ChunkItem>(&chunk_key(epoch, *c))
+            self.store
+                .get::<ChunkItem>(&chunk_key(epoch, *c))
                 .await?
                 .map(Chunk::parse)
                 .transpose()
@@ -277,9 +289,10 @@ impl Store {
     }
 
     /// The whole index: the manifest, then every group's chunks at once.
-    async fn load_snapshot(&self, stats: &mut NearestStats) -> Result<Snapshot, ApiError> {
+    async fn load_snapshot(self, stats: &mut NearestStats) -> Result<Snapshot, ApiError> {
         for _ in 0..LOAD_ATTEMPTS {
             let manifest: ManifestItem = self
+                .store
                 .get(&keys::hospital_index_manifest())
                 .await?
                 .ok_or_else(|| ApiError::internal("hospital index: version without manifest"))?;
@@ -324,8 +337,9 @@ impl Store {
 
     /// One group's chunks, eventually consistent (half the read units; the caller
     /// checks each chunk's generation).
-    async fn chunk_group(&self, epoch: &str, group: u64) -> Result<Vec<Chunk>, ApiError> {
+    async fn chunk_group(self, epoch: &str, group: u64) -> Result<Vec<Chunk>, ApiError> {
         let items: Vec<ChunkItem> = self
+            .store
             .query_all(
                 Query::table("pk = :p")
                     .value(":p", keys::hospital_index_group(epoch, group))
@@ -340,7 +354,7 @@ impl Store {
     /// committed since it was read), reads it again and retries with the store's
     /// policy; any other refusal is the caller's, with its labels.
     pub(crate) async fn commit_with_index(
-        &self,
+        self,
         change: IndexChange<'_>,
         base: impl Fn() -> Result<Tx, ApiError>,
     ) -> Result<(), TxError> {
@@ -349,7 +363,7 @@ impl Store {
             for write in self.index_update(&change).await? {
                 tx.push(Label::HospitalIndex, write);
             }
-            self.commit(tx).await
+            self.store.commit(tx).await
         };
         let lost_the_version = |e: &TxError| matches!(e, TxError::Refused(r) if r.labels().iter().all(|l| *l == Label::HospitalIndex));
         match attempt
@@ -368,13 +382,13 @@ impl Store {
     /// The chunk rewritten, the version item moved on (on the condition that it did
     /// not move since it was read) and the manifest entry set, for one hospital
     /// write. Builds the index first if the table has none.
-    async fn index_update(&self, change: &IndexChange<'_>) -> Result<Vec<Write>, ApiError> {
+    async fn index_update(self, change: &IndexChange<'_>) -> Result<Vec<Write>, ApiError> {
         let version = match self.read_version().await? {
             Some(v) => v,
             None => {
                 // Built, or built by another write at the same moment: either way
                 // there is a version to read now.
-                let hospitals = self.all_hospitals_for_index().await?;
+                let hospitals = self.store.hospitals().all_hospitals_for_index().await?;
                 self.try_write_hospital_index(hospitals).await?;
                 self.read_version()
                     .await?
@@ -383,6 +397,7 @@ impl Store {
         };
         let number = chunk_of(change.id());
         let rows = match self
+            .store
             .get::<ChunkItem>(&chunk_key(&version.epoch, number))
             .await?
         {
@@ -427,7 +442,7 @@ impl Store {
     /// old epoch's chunks are deleted afterwards (an instance loading them meanwhile
     /// finds them gone and starts over from the new manifest).
     pub(crate) async fn write_hospital_index(
-        &self,
+        self,
         hospitals: Vec<Hospital>,
     ) -> Result<IndexBuild, ApiError> {
         match self.try_write_hospital_index(hospitals).await? {
@@ -441,12 +456,14 @@ impl Store {
     /// [`Store::write_hospital_index`], saying in its type whether another write won
     /// the race (then nothing of this build stays).
     async fn try_write_hospital_index(
-        &self,
+        self,
         mut hospitals: Vec<Hospital>,
     ) -> Result<IndexWrite, ApiError> {
         let manifest_key = keys::hospital_index_manifest();
-        let (old, old_manifest) =
-            tokio::try_join!(self.read_version(), self.get::<ManifestItem>(&manifest_key))?;
+        let (old, old_manifest) = tokio::try_join!(
+            self.read_version(),
+            self.store.get::<ManifestItem>(&manifest_key)
+        )?;
         let generation = old.as_ref().map_or(1, |v| v.generation + 1);
         let epoch = format!("{:016x}", rand::random::<u64>());
         hospitals.sort_by_key(|h| h.id);
@@ -491,7 +508,7 @@ impl Store {
         let mut flip = Tx::new();
         flip.push(Label::HospitalIndex, put_version)
             .push(Label::HospitalIndex, Write::put(&manifest));
-        if let Err(e) = self.commit(flip).await {
+        if let Err(e) = self.store.commit(flip).await {
             self.delete_all(keys).await;
             return match e {
                 TxError::Refused(_) => Ok(IndexWrite::Raced),
@@ -518,9 +535,9 @@ impl Store {
 
     /// PutItems, [`BUILD_WRITES_AT_ONCE`] at a time (the admin function may
     /// PutItem but not BatchWriteItem).
-    async fn put_all(&self, items: Vec<ChunkItem>) -> Result<(), ApiError> {
+    async fn put_all(self, items: Vec<ChunkItem>) -> Result<(), ApiError> {
         futures::stream::iter(items)
-            .map(|item| async move { self.put_item(&item).await })
+            .map(|item| async move { self.store.put_item(&item).await })
             .buffer_unordered(BUILD_WRITES_AT_ONCE)
             .try_collect::<Vec<()>>()
             .await?;
@@ -528,9 +545,9 @@ impl Store {
     }
 
     /// Best-effort deletes of chunks no version names (left over, harmless if kept).
-    async fn delete_all(&self, keys: Vec<Key>) {
+    async fn delete_all(self, keys: Vec<Key>) {
         let results: Vec<Result<(), ApiError>> = futures::stream::iter(keys)
-            .map(|k| async move { self.delete_item(&k).await })
+            .map(|k| async move { self.store.delete_item(&k).await })
             .buffer_unordered(BUILD_WRITES_AT_ONCE)
             .collect()
             .await;

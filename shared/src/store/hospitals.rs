@@ -8,17 +8,19 @@ use serde::{Deserialize, Serialize};
 
 use super::{
     counters::{self, Total},
-    hospital_index::IndexBuild,
+    fleet::{AmbulanceItem, count_ambulances},
+    hospital_index::{Index, IndexBuild, NearestStats},
     hospital_snapshot::IndexChange,
     keys::{self, Key},
     paging::CountedList,
     schema::{GEO, LIST},
     table::{Query, Store},
-    tx::{Label, Tx, TxError, Write},
+    tx::{Label, Refused, Tx, TxError, Write},
 };
 use crate::{
     domain::{
-        hospital::{Hospital, NewHospital},
+        ambulance::AmbulanceCounts,
+        hospital::{self, Hospital, NewHospital},
         page::Page,
     },
     error::ApiError,
@@ -89,34 +91,76 @@ impl HospitalItem {
     }
 }
 
-/// Adds `delta` to a hospital's ambulance count, on the condition that it exists:
-/// part of every transaction that adds or removes its ambulances.
-pub(crate) fn count_ambulances(hospital: Id, delta: i64) -> Write {
-    Write::update(keys::hospital(hospital), "ADD ambulanceCount :d")
-        .exists()
-        .value(":d", delta)
+/// `store.hospitals()`: hospitals: add, remove (with their ambulances), read, page, the
+/// nearest search. Every method of the handle is in this file.
+#[derive(Clone, Copy)]
+pub struct Hospitals<'a> {
+    pub(super) store: &'a Store,
 }
 
-impl Store {
+impl<'a> Hospitals<'a> {
+    /// The `k` nearest hospitals within `radius_km`, nearest first, with distances
+    /// (km, rounded to metres): from this instance's copy of the index, after one
+    /// strongly consistent read of the version item. On a table whose index was
+    /// never built (e.g. data from before it existed), from the H3 index instead
+    /// (`hospital_index.rs`).
+    pub async fn nearest_hospitals(
+        self,
+        center: LatLng,
+        k: usize,
+        radius_km: f64,
+    ) -> Result<(Vec<Hospital>, NearestStats), ApiError> {
+        self.index().nearest_hospitals(center, k, radius_km).await
+    }
+
+    /// The `k` nearest hospitals from this instance's copy of the index as it is,
+    /// reading nothing: it may miss the latest writes, and is `None` before this
+    /// instance's first search loaded it. For guesses only (where the emergency
+    /// search for a free ambulance starts), never for an answer.
+    pub fn nearest_hospitals_held(
+        self,
+        center: LatLng,
+        k: usize,
+        radius_km: f64,
+    ) -> Option<Vec<Hospital>> {
+        self.index().nearest_hospitals_held(center, k, radius_km)
+    }
+
+    /// The index's current generation (one more per hospital write or build), or
+    /// `None` when the table has no index yet.
+    pub async fn hospital_index_generation(self) -> Result<Option<u64>, ApiError> {
+        self.index().hospital_index_generation().await
+    }
+
+    /// The nearest-hospital index's reads and writes (`hospital_index.rs`).
+    pub(crate) fn index(self) -> Index<'a> {
+        Index { store: self.store }
+    }
+
     /// Builds the index from every hospital in the table (read through the `list`
     /// index): for a table that has none yet (the first hospital write does this),
     /// or to repair one (`manage build-hospital-index`).
-    pub async fn build_hospital_index(&self) -> Result<IndexBuild, ApiError> {
+    pub async fn build_hospital_index(self) -> Result<IndexBuild, ApiError> {
         let hospitals = self.all_hospitals_for_index().await?;
-        self.write_hospital_index(hospitals).await
+        self.store
+            .hospitals()
+            .index()
+            .write_hospital_index(hospitals)
+            .await
     }
 
     /// Every hospital in the table, read through the `list` index.
-    pub(crate) async fn all_hospitals_for_index(&self) -> Result<Vec<Hospital>, ApiError> {
+    pub(crate) async fn all_hospitals_for_index(self) -> Result<Vec<Hospital>, ApiError> {
         let keys: Vec<Key> = self
+            .store
             .query_all(Query::on(LIST, "listpk = :p").value(":p", keys::HOSPITALS))
             .await?;
-        let items: Vec<HospitalItem> = self.batch_get(keys).await?;
+        let items: Vec<HospitalItem> = self.store.batch_get(keys).await?;
         Ok(items.into_iter().map(Hospital::from).collect())
     }
 
-    pub async fn add_hospital(&self, new: NewHospital) -> Result<Hospital, ApiError> {
-        let id = self.next_id("hospital").await?;
+    pub async fn add_hospital(self, new: NewHospital) -> Result<Hospital, ApiError> {
+        let id = self.store.next_id("hospital").await?;
         let item = HospitalItem::new(id, new);
         let hospital = Hospital::from(item.clone());
         let add = || {
@@ -128,40 +172,45 @@ impl Store {
                 );
             Ok(tx)
         };
-        self.commit_with_index(IndexChange::Put(&hospital), add)
+        self.store
+            .hospitals()
+            .index()
+            .commit_with_index(IndexChange::Put(&hospital), add)
             .await
             .map_err(TxError::into_api)?;
         Ok(hospital)
     }
 
-    pub(crate) async fn hospital_item(&self, id: Id) -> Result<Option<HospitalItem>, ApiError> {
-        self.get(&keys::hospital(id)).await
+    pub(crate) async fn hospital_item(self, id: Id) -> Result<Option<HospitalItem>, ApiError> {
+        self.store.get(&keys::hospital(id)).await
     }
 
     /// [`Store::hospital`] for a page that can be shown without it: an item that
     /// does not read is absent (logged and counted).
-    pub(crate) async fn readable_hospital(&self, id: Id) -> Result<Option<Hospital>, ApiError> {
+    pub(crate) async fn readable_hospital(self, id: Id) -> Result<Option<Hospital>, ApiError> {
         Ok(self
+            .store
             .get_readable::<HospitalItem>(&keys::hospital(id))
             .await?
             .map(Hospital::from))
     }
 
-    pub async fn hospital(&self, id: Id) -> Result<Option<Hospital>, ApiError> {
+    pub async fn hospital(self, id: Id) -> Result<Option<Hospital>, ApiError> {
         Ok(self.hospital_item(id).await?.map(Hospital::from))
     }
 
-    pub async fn hospital_count(&self) -> Result<u64, ApiError> {
-        self.counted(counters::HOSPITALS).await
+    pub async fn hospital_count(self) -> Result<u64, ApiError> {
+        self.store.counted(counters::HOSPITALS).await
     }
 
     /// One page of hospitals in name order; the total comes from the counter (read
     /// at the same time as the page's keys, see [`Store::counted_page_keys`]).
-    pub async fn hospitals_page(&self, page: u32, size: u32) -> Result<Page<Hospital>, ApiError> {
-        self.page(CountedList::HOSPITALS, page, size, |h: HospitalItem| {
-            Some(h.into())
-        })
-        .await
+    pub async fn hospitals_page(self, page: u32, size: u32) -> Result<Page<Hospital>, ApiError> {
+        self.store
+            .page(CountedList::HOSPITALS, page, size, |h: HospitalItem| {
+                Some(h.into())
+            })
+            .await
     }
 
     /// The `k` nearest hospitals within `radius_km`, nearest first, with distances,
@@ -169,7 +218,7 @@ impl Store {
     /// does on a table whose in-memory index was never built, and the benchmark's
     /// comparison.
     pub async fn nearest_hospitals_h3(
-        &self,
+        self,
         center: LatLng,
         k: usize,
         radius_km: f64,
@@ -198,8 +247,135 @@ impl Store {
         ))
     }
 
-    async fn geo_range(&self, r: &Range) -> Result<Vec<HospitalItem>, ApiError> {
-        self.query_all(Query::on(GEO, "geopk = :p AND geosk BETWEEN :lo AND :hi").range(r))
+    async fn geo_range(self, r: &Range) -> Result<Vec<HospitalItem>, ApiError> {
+        self.store
+            .query_all(Query::on(GEO, "geopk = :p AND geosk BETWEEN :lo AND :hi").range(r))
             .await
+    }
+}
+
+/// Ambulances removed per transaction: 4 items each (the ambulance, its number guard
+/// and its two position items) plus up to 3 (the hospital or its count, and two
+/// counters) plus, in the last one, the 3 of the nearest-hospital index stay within
+/// DynamoDB's 100 items (4 × 23 + 3 + 3 = 98).
+pub const AMBULANCES_PER_REMOVAL: usize = 23;
+
+impl Hospitals<'_> {
+    /// Removes a hospital with its idle ambulances. Refused (409 naming the booking)
+    /// while any of its ambulances is held by an open booking.
+    ///
+    /// Up to [`AMBULANCES_PER_REMOVAL`] ambulances, everything goes in one
+    /// transaction: each ambulance deleted on the condition that its status is the
+    /// one read and no booking holds it, its number guard, the hospital on the
+    /// condition that its `ambulanceCount` is the number of ambulances deleted (so an
+    /// ambulance the index did not show yet, or one added meanwhile, makes the whole
+    /// removal fail instead of being orphaned), and the counters.
+    ///
+    /// A bigger fleet does not fit in one transaction (100 items): its surplus goes
+    /// first in transactions of [`AMBULANCES_PER_REMOVAL`] ambulances, each keeping
+    /// the counters and the hospital's `ambulanceCount` exact, and the last one
+    /// takes the hospital. If something changes in between (an ambulance booked),
+    /// the removal stops with a 409 and what was removed stays removed; the hospital
+    /// and its remaining ambulances are intact and consistent, and a retry finishes.
+    pub async fn remove_hospital(self, id: Id) -> Result<(), ApiError> {
+        // Two independent reads at once; the hospital's 404 still comes first. (The
+        // final transaction's condition on `ambulanceCount`, not this read, is what
+        // proves the list of ambulances complete.)
+        let (hospital, ambulances) = tokio::join!(
+            self.hospital_item(id),
+            self.store.fleet().hospital_ambulance_items(id)
+        );
+        if hospital?.is_none() {
+            return Err(hospital::not_found(id));
+        }
+        let ambulances = ambulances?;
+        if let Some((held, booking)) = ambulances
+            .iter()
+            .find_map(|a| a.held_by.map(|booking| (a, booking)))
+        {
+            return Err(hospital::held_conflict(id, &held.number, booking));
+        }
+        if let Some(crewed) = ambulances.iter().find(|a| a.crew_count > 0) {
+            return Err(hospital::crew_conflict(
+                id,
+                &crewed.number,
+                crewed.crew_count,
+            ));
+        }
+        let (first, last) = ambulances.split_at(ambulances.len() % AMBULANCES_PER_REMOVAL);
+        let mut chunks: Vec<&[AmbulanceItem]> = last.chunks(AMBULANCES_PER_REMOVAL).collect();
+        if !first.is_empty() || chunks.is_empty() {
+            chunks.insert(0, first);
+        }
+        let final_chunk = chunks.len() - 1;
+        for (i, chunk) in chunks.into_iter().enumerate() {
+            let is_final = i == final_chunk;
+            let removal = || {
+                let mut tx = Tx::new();
+                for a in chunk {
+                    a.push_removal(&mut tx);
+                }
+                let gone = AmbulanceCounts::of(chunk.iter().map(|a| &a.status));
+                if gone.total != 0 {
+                    tx.push(
+                        Label::Counter,
+                        counters::add(counters::AMBULANCES, &gone.removed())?,
+                    );
+                }
+                if is_final {
+                    tx.push(
+                        Label::Hospital(id),
+                        Write::delete(keys::hospital(id))
+                            .exists()
+                            .when("ambulanceCount = :n")
+                            .value(":n", chunk.len()),
+                    )
+                    .push(
+                        Label::Counter,
+                        counters::add(counters::HOSPITALS, &Total { total: -1 })?,
+                    );
+                } else {
+                    tx.push(
+                        Label::Hospital(id),
+                        count_ambulances(id, -(chunk.len() as i64)),
+                    );
+                }
+                Ok(tx)
+            };
+            let committed = if is_final {
+                // The hospital leaves the nearest-search index in the same transaction.
+                self.store
+                    .hospitals()
+                    .index()
+                    .commit_with_index(IndexChange::Remove(id), removal)
+                    .await
+            } else {
+                self.store.commit(removal()?).await
+            };
+            if let Err(e) = committed {
+                return Err(match e {
+                    TxError::Api(e) => e,
+                    TxError::Refused(r) => self.removal_conflict(id, &r).await,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Why a removal transaction was refused, as clearly as we can tell.
+    async fn removal_conflict(self, id: Id, refused: &Refused) -> ApiError {
+        for label in refused.labels() {
+            if let Label::Ambulance(ambulance) = label
+                && let Ok(Some(now)) = self.store.fleet().ambulance_item(*ambulance).await
+            {
+                if let Some(booking) = now.held_by {
+                    return hospital::held_conflict(id, &now.number, booking);
+                }
+                if now.crew_count > 0 {
+                    return hospital::crew_conflict(id, &now.number, now.crew_count);
+                }
+            }
+        }
+        hospital::changed_during_removal(id)
     }
 }

@@ -173,14 +173,21 @@ fn request_id(user: Id, idempotency_key: Option<&str>) -> String {
     }
 }
 
-impl Store {
+/// `store.limits()`: rate limits and the login throttle. Every method of the handle is in
+/// this file.
+#[derive(Clone, Copy)]
+pub struct Limits<'a> {
+    pub(super) store: &'a Store,
+}
+
+impl Limits<'_> {
     /// Counts a booking request of `user` from `address` (a [`ClientAddress`] key;
     /// `None` when unknown: then only the user's limit applies). A retry under the
     /// same `Idempotency-Key` is the same request.
     ///
     /// [`ClientAddress`]: crate::edge::ClientAddress
     pub async fn count_booking_request(
-        &self,
+        self,
         user: Id,
         address: Option<&str>,
         idempotency_key: Option<&str>,
@@ -204,7 +211,7 @@ impl Store {
     }
 
     /// Counts a registration from `address` (nothing to count when it is unknown).
-    pub async fn count_registration(&self, address: Option<&str>) -> Result<(), ApiError> {
+    pub async fn count_registration(self, address: Option<&str>) -> Result<(), ApiError> {
         match address {
             Some(address) => {
                 self.count_request(&REGISTRATIONS_PER_ADDRESS, address, &fresh_request_id())
@@ -219,7 +226,7 @@ impl Store {
     /// 429 with `Retry-After` while the streak's delay runs or the username's ceiling
     /// is reached.
     pub async fn reserve_login_attempt(
-        &self,
+        self,
         username: &Username,
         address: Option<&str>,
     ) -> Result<LoginAttempt, ApiError> {
@@ -229,7 +236,7 @@ impl Store {
 
     /// [`Store::reserve_login_attempt`] at time `now` (epoch seconds).
     pub async fn reserve_login_attempt_at(
-        &self,
+        self,
         username: &Username,
         address: Option<&str>,
         now: i64,
@@ -238,7 +245,7 @@ impl Store {
         // Racers read the same streak and write on the condition that it is still
         // what they read: one wins each round, the others read again.
         for _ in 0..4 {
-            let seen = self.get::<LoginStreak>(&key).await?;
+            let seen = self.store.get::<LoginStreak>(&key).await?;
             let current = seen
                 .as_ref()
                 .filter(|s| s.last_at > now - LOGIN_STREAK_RESET_SECS);
@@ -265,6 +272,7 @@ impl Store {
                     .value(":seenAt", s.last_at),
             };
             if self
+                .store
                 .update_returning::<serde::de::IgnoredAny>(write)
                 .await?
                 .is_some()
@@ -282,20 +290,21 @@ impl Store {
     /// The right password: the streak ends, unless attempts made since this one
     /// (running at the same time) have moved it on, so a success never opens fresh
     /// attempts for requests already in flight.
-    pub async fn login_succeeded(&self, attempt: LoginAttempt) -> Result<(), ApiError> {
-        self.delete_if(
-            Write::delete(attempt.key)
-                .when("attempts = :mine")
-                .value(":mine", attempt.attempts),
-        )
-        .await
-        .map(|_| ())
+    pub async fn login_succeeded(self, attempt: LoginAttempt) -> Result<(), ApiError> {
+        self.store
+            .delete_if(
+                Write::delete(attempt.key)
+                    .when("attempts = :mine")
+                    .value(":mine", attempt.attempts),
+            )
+            .await
+            .map(|_| ())
     }
 
     /// Counts request `request` of `subject` against `limit`: 429 with `Retry-After`
     /// (the rest of the window) once the window holds `limit.max` other requests.
     pub async fn count_request(
-        &self,
+        self,
         limit: &Limit,
         subject: &str,
         request: &str,
@@ -306,7 +315,7 @@ impl Store {
 
     /// [`Store::count_request`] at time `now` (epoch seconds).
     pub async fn count_request_at(
-        &self,
+        self,
         limit: &Limit,
         subject: &str,
         request: &str,
@@ -314,6 +323,7 @@ impl Store {
     ) -> Result<(), ApiError> {
         let (count, refused) = count_write(limit, subject, request, now);
         match self
+            .store
             .update_returning::<serde::de::IgnoredAny>(count)
             .await?
         {

@@ -22,12 +22,19 @@ pub struct Migrated {
     pub fleet_cells: usize,
 }
 
-impl Store {
+/// `store.migrations()`: `manage migrate`: old items brought up to date. Every method of
+/// the handle is in this file.
+#[derive(Clone, Copy)]
+pub struct Migrations<'a> {
+    pub(super) store: &'a Store,
+}
+
+impl Migrations<'_> {
     /// Every item whose sort key is one of `sort_keys` (and that meets `and`, a filter
     /// on its attributes), by a Scan of the whole table: only for the operator's
     /// repairs and backfills (`manage`), never a request.
     pub(crate) async fn scan_sort_keys(
-        &self,
+        self,
         sort_keys: &[&str],
         and: Option<&str>,
     ) -> Result<Vec<Item>, ApiError> {
@@ -37,9 +44,10 @@ impl Store {
             .zip(sort_keys)
             .map(|(n, sk)| (n.clone(), AttributeValue::S((*sk).to_owned())))
             .collect();
-        self.client()
+        self.store
+            .client()
             .scan()
-            .table_name(self.table())
+            .table_name(self.store.table())
             .filter_expression(match and {
                 Some(and) => format!("sk IN ({}) AND {and}", names.join(", ")),
                 None => format!("sk IN ({})", names.join(", ")),
@@ -53,16 +61,16 @@ impl Store {
             .map_err(db_error)
     }
 
-    pub async fn migrate(&self) -> Result<Migrated, ApiError> {
+    pub async fn migrate(self) -> Result<Migrated, ApiError> {
         Ok(Migrated {
             bookings: self.migrate_bookings().await?,
             free_entries: self.migrate_free_entries().await?,
-            fleet_cells: self.backfill_fleet_cells().await?,
+            fleet_cells: self.store.fleet().backfill_fleet_cells().await?,
         })
     }
 
     /// `Booking::brought_up_to_date` written, where it changes something.
-    async fn migrate_bookings(&self) -> Result<usize, ApiError> {
+    async fn migrate_bookings(self) -> Result<usize, ApiError> {
         let items = self
             .scan_sort_keys(
                 &[keys::BOOKING_SK],
@@ -95,7 +103,12 @@ impl Store {
             if let Some(stage) = given {
                 write = write.value(":stage", stage);
             }
-            if self.update_returning::<IgnoredAny>(write).await?.is_some() {
+            if self
+                .store
+                .update_returning::<IgnoredAny>(write)
+                .await?
+                .is_some()
+            {
                 changed += 1;
             }
         }
@@ -103,7 +116,7 @@ impl Store {
     }
 
     /// Each `FREEPOS` entry without `number` given its ambulance's.
-    async fn migrate_free_entries(&self) -> Result<usize, ApiError> {
+    async fn migrate_free_entries(self) -> Result<usize, ApiError> {
         // `number` is a reserved word, which a Scan's filter would need a name for:
         // the few entries are filtered here instead.
         let items = self.scan_sort_keys(&[keys::FREE_POSITION_SK], None).await?;
@@ -117,7 +130,7 @@ impl Store {
             else {
                 continue;
             };
-            let Some(ambulance) = self.ambulance_item(id).await? else {
+            let Some(ambulance) = self.store.fleet().ambulance_item(id).await? else {
                 continue;
             };
             let write = Write::update(keys::free_position(id), "SET #n = :number")
@@ -125,7 +138,12 @@ impl Store {
                 .name("#n", "number")
                 .when("attribute_not_exists(#n)")
                 .value(":number", &ambulance.number);
-            if self.update_returning::<IgnoredAny>(write).await?.is_some() {
+            if self
+                .store
+                .update_returning::<IgnoredAny>(write)
+                .await?
+                .is_some()
+            {
                 changed += 1;
             }
         }

@@ -73,15 +73,13 @@ pub fn too_many() -> ApiError {
     ))
 }
 
-impl Store {
-    /// The ids the guard holds for `user`, ascending (for recounts and support).
-    pub async fn open_booking_ids(&self, user: Id) -> Result<Vec<Id>, ApiError> {
-        let mut ids = self
-            .get::<Guard>(&keys::open_bookings_guard(user))
-            .await?
-            .map(|g| g.open_bookings)
-            .unwrap_or_default();
-        ids.sort();
-        Ok(ids)
-    }
+/// The ids the guard holds for `user`, ascending (for recounts and support).
+pub(crate) async fn ids(store: &Store, user: Id) -> Result<Vec<Id>, ApiError> {
+    let mut ids = store
+        .get::<Guard>(&keys::open_bookings_guard(user))
+        .await?
+        .map(|g| g.open_bookings)
+        .unwrap_or_default();
+    ids.sort();
+    Ok(ids)
 }

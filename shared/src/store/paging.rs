@@ -82,7 +82,7 @@ impl Store {
     /// [`LIST_QUERY_LIMIT`]) the two are read at once, one round trip instead of
     /// two; a deeper page reads the total first, so that a page past the end does not
     /// walk the whole index.
-    pub async fn counted_page_keys(
+    pub(crate) async fn counted_page_keys(
         &self,
         total: impl Future<Output = Result<u64, ApiError>>,
         list: &str,
@@ -107,7 +107,7 @@ impl Store {
     }
 
     /// One page of keys from the `list` index (partition `list`), in sort key order.
-    pub async fn list_page_keys(
+    pub(crate) async fn list_page_keys(
         &self,
         list: &str,
         page: u32,

@@ -250,11 +250,19 @@ pub enum Reported {
     Refused(Doubt),
 }
 
-impl Store {
+/// `store.positions()`: where ambulances are: reports, the free entries, the nearest free
+/// search. Every method of the handle is in this file.
+#[derive(Clone, Copy)]
+pub struct Positions<'a> {
+    pub(super) store: &'a Store,
+}
+
+impl Positions<'_> {
     /// The last accepted position of an ambulance (none when it never reported, or
     /// its item does not read: logged and counted).
-    pub async fn last_position(&self, ambulance: Id) -> Result<Option<Fix>, ApiError> {
+    pub async fn last_position(self, ambulance: Id) -> Result<Option<Fix>, ApiError> {
         Ok(self
+            .store
             .get_readable::<PositionItem>(&keys::position(ambulance))
             .await?
             .map(|p| p.sighting.fix))
@@ -263,10 +271,11 @@ impl Store {
     /// The last positions of many ambulances (BatchGetItem), in order, None where an
     /// ambulance never reported (or its item does not read).
     pub(crate) async fn last_positions(
-        &self,
+        self,
         ambulances: &[Id],
     ) -> Result<Vec<Option<KeptPosition>>, ApiError> {
         let items: Vec<PositionItem> = self
+            .store
             .batch_get(ambulances.iter().map(|id| keys::position(*id)).collect())
             .await?;
         let mut by_key: std::collections::HashMap<Key, KeptPosition> = items
@@ -285,16 +294,21 @@ impl Store {
             .collect())
     }
 
-    async fn stored_position(&self, ambulance: Id) -> Result<Stored, ApiError> {
-        Ok(match self.get_item(&keys::position(ambulance)).await? {
-            None => Stored::None,
-            Some(item) => readable(item).map_or(Stored::Unreadable, |i| Stored::Item(Box::new(i))),
-        })
+    async fn stored_position(self, ambulance: Id) -> Result<Stored, ApiError> {
+        Ok(
+            match self.store.get_item(&keys::position(ambulance)).await? {
+                None => Stored::None,
+                Some(item) => {
+                    readable(item).map_or(Stored::Unreadable, |i| Stored::Item(Box::new(i)))
+                }
+            },
+        )
     }
 
     /// Whether the ambulance has a `FREEPOS` entry (tests check it against its status).
-    pub async fn has_free_entry(&self, ambulance: Id) -> Result<bool, ApiError> {
+    pub async fn has_free_entry(self, ambulance: Id) -> Result<bool, ApiError> {
         Ok(self
+            .store
             .get::<IgnoredAny>(&keys::free_position(ambulance))
             .await?
             .is_some())
@@ -302,15 +316,15 @@ impl Store {
 
     /// The `freegeo` entries of one Query range (one shard of a res-2 partition, or a
     /// finer cell of it): what the nearest-free-ambulance search reads.
-    pub async fn free_geo_range(&self, r: &Range) -> Result<Vec<FreeGeoEntry>, ApiError> {
+    pub async fn free_geo_range(self, r: &Range) -> Result<Vec<FreeGeoEntry>, ApiError> {
         let cells = Query::on(FREEGEO, "freegeopk = :p AND freegeosk BETWEEN :lo AND :hi");
-        self.query_all(cells.range(r)).await
+        self.store.query_all(cells.range(r)).await
     }
 
     /// The free-ambulance entries of a search round's ranges (`G2#<cell>` partitions
     /// of the geo search): one Query per range and shard that may hold some (one
     /// for a range within a res-4 cell), all at once.
-    pub async fn free_entries(&self, ranges: Vec<Range>) -> Result<Vec<FreeEntry>, ApiError> {
+    pub async fn free_entries(self, ranges: Vec<Range>) -> Result<Vec<FreeEntry>, ApiError> {
         let shard_ranges: Vec<Range> = ranges
             .iter()
             .flat_map(|r| {
@@ -337,11 +351,16 @@ impl Store {
     /// for a reassign. The emergency's search over `freegeo` proves them; one
     /// ranked at its hospital whose `POSITION` is fresh elsewhere is ranked by that
     /// position instead (one BatchGetItem), or left out past 50 km.
-    pub async fn free_near(&self, at: LatLng, k: usize) -> Result<Vec<FreeNear>, ApiError> {
+    pub async fn free_near(self, at: LatLng, k: usize) -> Result<Vec<FreeNear>, ApiError> {
         let pickup = Point::from(at);
-        let now = self.now();
-        let mut dispatcher =
-            Dispatcher::new(pickup, None, now, self.first_target_km(at)).listing(k);
+        let now = self.store.now();
+        let mut dispatcher = Dispatcher::new(
+            pickup,
+            None,
+            now,
+            self.store.emergencies().first_target_km(at),
+        )
+        .listing(k);
         let mut fetch = |ranges| self.free_entries(ranges);
         let mut found = dispatcher.search(&mut fetch).await?;
         let unsure: Vec<Id> = found
@@ -385,15 +404,15 @@ impl Store {
     /// `freegeo` entry while it is AVAILABLE; a refused one is kept as the doubt the
     /// dispatcher sees. An item that does not read is replaced at once.
     pub async fn report_position(
-        &self,
+        self,
         ambulance: Id,
         report: CheckedReport,
     ) -> Result<Reported, ApiError> {
-        let now = self.now();
+        let now = self.store.now();
         let report = Sighting::from(report);
         let (stored, item) = tokio::join!(
             self.stored_position(ambulance),
-            self.ambulance_item(ambulance)
+            self.store.fleet().ambulance_item(ambulance)
         );
         let stored = stored?;
         let written_at = Timestamp::new(now).ok_or_else(|| ApiError::internal("bad clock"))?;
@@ -428,7 +447,7 @@ impl Store {
                 .when("(attribute_not_exists(rev) OR rev = :rev)")
                 .value(":rev", kept.rev),
         };
-        if !self.put_if(write).await? {
+        if !self.store.put_if(write).await? {
             return Ok(Reported::Ignored);
         }
         match verdict {
@@ -463,7 +482,7 @@ impl Store {
     /// km across, so no index write per report); a late report never undoes a
     /// newer one's move (`fleetat`, the server's time of the write).
     async fn move_fleet_cell(
-        &self,
+        self,
         ambulance: Id,
         fleetcell: Option<u64>,
         fix: &Fix,
@@ -482,15 +501,18 @@ impl Store {
         .value(":cell", cell)
         .value(":at", written_at);
         // Refused: a newer report moved it first, or the ambulance is gone.
-        self.update_returning::<IgnoredAny>(write).await.map(|_| ())
+        self.store
+            .update_returning::<IgnoredAny>(write)
+            .await
+            .map(|_| ())
     }
 
     /// Moves a free ambulance's `freegeo` entry to `fix`, if it exists (the ambulance
     /// is AVAILABLE), was not moved in the last 30 s, and holds an older position;
     /// at once, whatever the 30 s, when its time cannot be a real one (older than any
     /// report taken, or ahead of the server's clock: an entry from before the rules).
-    async fn move_free_entry(&self, ambulance: Id, fix: &Fix) -> Result<(), ApiError> {
-        let now = self.now();
+    async fn move_free_entry(self, ambulance: Id, fix: &Fix) -> Result<(), ApiError> {
+        let now = self.store.now();
         let at =
             |t: OffsetDateTime| Timestamp::new(t).ok_or_else(|| ApiError::internal("bad clock"));
         let (pk, sk) = keys::free_geo(fix.latitude, fix.longitude);
@@ -516,7 +538,10 @@ impl Store {
         .value(":sk", sk);
         // Refused (not free any more, moved recently, or a newer report got there
         // first) is fine: nothing to do.
-        self.update_returning::<IgnoredAny>(write).await.map(|_| ())
+        self.store
+            .update_returning::<IgnoredAny>(write)
+            .await
+            .map(|_| ())
     }
 }
 
@@ -535,13 +560,15 @@ pub struct Repair {
     pub free_removed: usize,
 }
 
-impl Store {
+impl Positions<'_> {
     /// The operator's repair (`manage repair-positions`): a Scan for every `POSITION`
     /// and `FREEPOS` item; each one that does not read as what the searches expect is
     /// deleted, or, for the free entry of an AVAILABLE ambulance, written anew from
     /// the ambulance (in a transaction that checks it is still AVAILABLE).
-    pub async fn repair_positions(&self) -> Result<Repair, ApiError> {
+    pub async fn repair_positions(self) -> Result<Repair, ApiError> {
         let items = self
+            .store
+            .migrations()
             .scan_sort_keys(&[keys::POSITION_SK, keys::FREE_POSITION_SK], None)
             .await?;
         let mut repair = Repair {
@@ -561,7 +588,7 @@ impl Store {
             };
             if key.sk == keys::position(ambulance).sk {
                 if readable::<PositionItem>(item).is_none() {
-                    self.delete_item(&key).await?;
+                    self.store.delete_item(&key).await?;
                     repair.positions_removed += 1;
                 }
                 continue;
@@ -586,18 +613,24 @@ impl Store {
                 );
                 tx
             };
-            match self.free_spot(ambulance).await? {
+            match self.store.fleet().free_spot(ambulance).await? {
                 Some(spot) => {
-                    if self.commit(if_available(spot.entry(), "=")).await.is_ok() {
+                    if self
+                        .store
+                        .commit(if_available(spot.entry(), "="))
+                        .await
+                        .is_ok()
+                    {
                         repair.free_rebuilt += 1;
                         continue;
                     }
                     // Not AVAILABLE (any more): the entry must not exist.
-                    self.commit(if_available(Write::delete(key), "<>"))
+                    self.store
+                        .commit(if_available(Write::delete(key), "<>"))
                         .await
                         .map_err(super::TxError::into_api)?;
                 }
-                None => self.delete_item(&key).await?,
+                None => self.store.delete_item(&key).await?,
             }
             repair.free_removed += 1;
         }

@@ -88,12 +88,19 @@ pub struct Subscriber {
     pub admin: bool,
 }
 
-impl Store {
+/// `store.push()`: Web Push: subscriptions, devices, recipients. Every method of the handle
+/// is in this file.
+#[derive(Clone, Copy)]
+pub struct Push<'a> {
+    pub(super) store: &'a Store,
+}
+
+impl Push<'_> {
     /// Stores `subscription` for `who` (the same endpoint again replaces it), made
     /// by `session`; beyond [`MAX_DEVICES`] the oldest are deleted in the same
     /// transaction.
     pub async fn subscribe(
-        &self,
+        self,
         who: Subscriber,
         subscription: PushSubscription,
         session: Option<String>,
@@ -102,7 +109,7 @@ impl Store {
         let mut devices = self.device_items(who.user).await?;
         devices.retain(|d| d.key != key);
         devices.sort_by_key(|d| d.created_at);
-        let now = (self.now().unix_timestamp_nanos() / 1_000_000) as i64;
+        let now = (self.store.now().unix_timestamp_nanos() / 1_000_000) as i64;
         let item = DeviceItem {
             gsi1pk: who.admin.then(|| keys::ADMIN_DEVICES.to_owned()),
             gsi1sk: who
@@ -121,27 +128,28 @@ impl Store {
         for old in devices.into_iter().take(excess) {
             tx.push(Label::OldDevice, Write::delete(old.key));
         }
-        self.commit_or_500(tx).await
+        self.store.commit_or_500(tx).await
     }
 
     /// Deletes `user`'s subscription with `endpoint`, if there is one.
-    pub async fn unsubscribe(&self, user: Id, endpoint: &str) -> Result<(), ApiError> {
-        self.delete_item(&device_key(user, endpoint)).await
+    pub async fn unsubscribe(self, user: Id, endpoint: &str) -> Result<(), ApiError> {
+        self.store.delete_item(&device_key(user, endpoint)).await
     }
 
-    async fn device_items(&self, user: Id) -> Result<Vec<DeviceItem>, ApiError> {
-        self.query_all(Query::table("pk = :p").value(":p", keys::push_devices(user)))
+    async fn device_items(self, user: Id) -> Result<Vec<DeviceItem>, ApiError> {
+        self.store
+            .query_all(Query::table("pk = :p").value(":p", keys::push_devices(user)))
             .await
     }
 
     /// The devices of `user` (those not lapsed).
-    pub async fn devices(&self, user: Id) -> Result<Vec<Device>, ApiError> {
+    pub async fn devices(self, user: Id) -> Result<Vec<Device>, ApiError> {
         Ok(self.not_lapsed(self.device_items(user).await?))
     }
 
     /// The devices whose subscription has not lapsed (DynamoDB's TTL deletes late).
-    fn not_lapsed(&self, items: Vec<DeviceItem>) -> Vec<Device> {
-        let now = self.now().unix_timestamp();
+    fn not_lapsed(self, items: Vec<DeviceItem>) -> Vec<Device> {
+        let now = self.store.now().unix_timestamp();
         items
             .into_iter()
             .filter(|i| i.ttl.is_none_or(|t| t > now))
@@ -150,16 +158,18 @@ impl Store {
     }
 
     /// The devices of every admin (one Query of `gsi1`).
-    pub async fn admin_devices(&self) -> Result<Vec<Device>, ApiError> {
+    pub async fn admin_devices(self) -> Result<Vec<Device>, ApiError> {
         let items: Vec<DeviceItem> = self
+            .store
             .query_all(Query::on(GSI1, "gsi1pk = :p").value(":p", keys::ADMIN_DEVICES))
             .await?;
         Ok(self.not_lapsed(items))
     }
 
     /// The devices of every crew account of `ambulance`.
-    pub async fn crew_devices(&self, ambulance: Id) -> Result<Vec<Device>, ApiError> {
+    pub async fn crew_devices(self, ambulance: Id) -> Result<Vec<Device>, ApiError> {
         let crew: Vec<UserItem> = self
+            .store
             .query_all(Query::on(GSI1, "gsi1pk = :p").value(":p", keys::ambulance_crew(ambulance)))
             .await?;
         let mut out = vec![];
@@ -170,8 +180,9 @@ impl Store {
     }
 
     /// The requester of booking `id`, if it exists.
-    pub async fn requester_of(&self, id: Id) -> Result<Option<Id>, ApiError> {
+    pub async fn requester_of(self, id: Id) -> Result<Option<Id>, ApiError> {
         Ok(self
+            .store
             .get::<BookingItem>(&keys::booking(id))
             .await?
             .map(|b| b.booking.user_id))
@@ -179,27 +190,31 @@ impl Store {
 
     /// Where ambulance `id` is, as well as we know: its last reported position, else
     /// its hospital (a JOB's `distanceKm`).
-    pub async fn ambulance_point(&self, id: Id) -> Result<Option<crate::geo::Point>, ApiError> {
-        if let Some(fix) = self.last_position(id).await? {
+    pub async fn ambulance_point(self, id: Id) -> Result<Option<crate::geo::Point>, ApiError> {
+        if let Some(fix) = self.store.positions().last_position(id).await? {
             return Ok(Some(fix.point()));
         }
-        match self.get::<AmbulanceItem>(&keys::ambulance(id)).await? {
-            Some(item) => self.hospital_point(&item).await.map(Some),
+        match self
+            .store
+            .get::<AmbulanceItem>(&keys::ambulance(id))
+            .await?
+        {
+            Some(item) => self.store.fleet().hospital_point(&item).await.map(Some),
             None => Ok(None),
         }
     }
 
     /// Deletes the device a push service said is gone (404/410).
-    pub async fn forget_device(&self, user: Id, endpoint: &str) -> Result<(), ApiError> {
+    pub async fn forget_device(self, user: Id, endpoint: &str) -> Result<(), ApiError> {
         self.unsubscribe(user, endpoint).await
     }
 
     /// Deletes `user`'s devices: all of them (a new password), or those of one
     /// session (its sign-out).
-    pub async fn forget_devices(&self, user: Id, session: Option<&str>) -> Result<(), ApiError> {
+    pub async fn forget_devices(self, user: Id, session: Option<&str>) -> Result<(), ApiError> {
         for item in self.device_items(user).await? {
             if session.is_none() || item.session.as_deref() == session {
-                self.delete_item(&item.key).await?;
+                self.store.delete_item(&item.key).await?;
             }
         }
         Ok(())

@@ -115,10 +115,17 @@ fn invalid() -> ApiError {
     ApiError::Unauthorized("Invalid or expired refresh token".into())
 }
 
-impl Store {
+/// `store.sessions()`: sessions: what a refresh token renews. Every method of the handle is
+/// in this file.
+#[derive(Clone, Copy)]
+pub struct Sessions<'a> {
+    pub(super) store: &'a Store,
+}
+
+impl Sessions<'_> {
     /// Begins a session for `user_id` (at sign-in): its first refresh token.
     pub async fn start_session(
-        &self,
+        self,
         user_id: Id,
         session_version: u64,
     ) -> Result<Renewed, ApiError> {
@@ -135,7 +142,7 @@ impl Store {
             ttl: now + REFRESH_TTL_SECS,
             revoked: false,
         };
-        self.put_item(&item).await?;
+        self.store.put_item(&item).await?;
         Ok(Renewed {
             user_id,
             session_version,
@@ -146,11 +153,12 @@ impl Store {
 
     /// Rotates `token`: the next refresh token of its session, or 401 when the token
     /// is unknown, expired, revoked or already used (which revokes its session).
-    pub async fn refresh_session(&self, token: &str) -> Result<Renewed, ApiError> {
+    pub async fn refresh_session(self, token: &str) -> Result<Renewed, ApiError> {
         let session = session_of(token).ok_or_else(invalid)?;
         let key = keys::session(session);
         let now = epoch_seconds();
         let stored = self
+            .store
             .get::<SessionItem>(&key)
             .await?
             .filter(|s| !s.revoked && s.expires_at > now)
@@ -175,7 +183,7 @@ impl Store {
         .value(":presented", presented)
         .value(":no", false)
         .value(":now", now);
-        match self.update_returning::<SessionItem>(rotate).await? {
+        match self.store.update_returning::<SessionItem>(rotate).await? {
             Some(item) => Ok(Renewed {
                 user_id: item.user_id,
                 session_version: item.session_version,
@@ -194,11 +202,15 @@ impl Store {
     /// Ends the session of `token` (sign-out): every refresh token of it stops
     /// working, and its access tokens at once. Unknown or malformed tokens, and
     /// sessions already ended, change nothing.
-    pub async fn end_session(&self, token: &str) -> Result<(), ApiError> {
+    pub async fn end_session(self, token: &str) -> Result<(), ApiError> {
         let Some(session) = session_of(token) else {
             return Ok(());
         };
-        match self.get::<SessionItem>(&keys::session(session)).await? {
+        match self
+            .store
+            .get::<SessionItem>(&keys::session(session))
+            .await?
+        {
             Some(item) if !item.revoked => self.revoke(session, item.user_id).await,
             _ => Ok(()),
         }
@@ -211,7 +223,7 @@ impl Store {
     /// user's sessions at the same moment is never overwritten; the loser reads
     /// again (each lost race is another revocation done, so the store's patient
     /// retry policy outlasts any realistic number of devices signing out at once).
-    async fn revoke(&self, session: &str, user: Id) -> Result<(), ApiError> {
+    async fn revoke(self, session: &str, user: Id) -> Result<(), ApiError> {
         let attempt = || async {
             let revoke = Write::update(keys::session(session), "SET revoked = :yes")
                 .exists()
@@ -219,7 +231,7 @@ impl Store {
             let mut tx = Tx::new();
             tx.push(Label::Session, revoke);
             // A removed user has no access tokens left to end (`caller` refuses them).
-            let account = self.get::<UserItem>(&keys::user(user)).await;
+            let account = self.store.get::<UserItem>(&keys::user(user)).await;
             if let Some(account) = account.map_err(Some)? {
                 let ended = with_ended(
                     account.ended_sessions,
@@ -240,7 +252,7 @@ impl Store {
                 .value(":seen", account.ended_sessions_version);
                 tx.push(Label::User, write);
             }
-            match self.commit(tx).await {
+            match self.store.commit(tx).await {
                 Ok(()) => Ok(()),
                 // The session item is gone (its TTL): nothing to end.
                 Err(TxError::Refused(r)) if r.by(Label::Session) => Ok(()),
@@ -257,7 +269,12 @@ impl Store {
         // The device signed out stops ringing (decision 0014). After the revocation,
         // so a failure here never leaves a session alive; logged, not failed: the
         // sign-out itself is done.
-        if let Err(e) = self.forget_devices(user, Some(&session_tag(session))).await {
+        if let Err(e) = self
+            .store
+            .push()
+            .forget_devices(user, Some(&session_tag(session)))
+            .await
+        {
             tracing::warn!(error = %e, "push subscriptions of an ended session not deleted");
         }
         Ok(())

@@ -89,13 +89,20 @@ fn while_open(write: Write) -> Write {
         .value(":active", BookingStatus::Active)
 }
 
-impl Store {
-    pub(crate) async fn booking_item(&self, id: Id) -> Result<Option<BookingItem>, ApiError> {
-        self.get(&keys::booking(id)).await
+/// `store.shares()`: what a requester changes after the tap: patient details, tracking
+/// links. Every method of the handle is in this file.
+#[derive(Clone, Copy)]
+pub struct Shares<'a> {
+    pub(super) store: &'a Store,
+}
+
+impl Shares<'_> {
+    pub(crate) async fn booking_item(self, id: Id) -> Result<Option<BookingItem>, ApiError> {
+        self.store.get(&keys::booking(id)).await
     }
 
     /// Booking `id` if `requester` made it: 404 unknown, 403 someone else's.
-    async fn requesters_booking(&self, id: Id, requester: Id) -> Result<BookingItem, ApiError> {
+    async fn requesters_booking(self, id: Id, requester: Id) -> Result<BookingItem, ApiError> {
         let item = self
             .booking_item(id)
             .await?
@@ -109,7 +116,7 @@ impl Store {
     /// [`Store::requesters_booking`], and 409 when it is final (`what` says what can
     /// no longer be done).
     async fn requesters_open_booking(
-        &self,
+        self,
         id: Id,
         requester: Id,
         what: &str,
@@ -124,7 +131,7 @@ impl Store {
 
     /// The requester's patient details, whole, on their open booking.
     pub async fn update_patient(
-        &self,
+        self,
         id: Id,
         requester: Id,
         patient: Patient,
@@ -144,6 +151,7 @@ impl Store {
         .value(":one", 1)
         .value(":max", MAX_PATIENT_EDITS);
         match self
+            .store
             .update_returning::<BookingItem>(while_open(write))
             .await?
         {
@@ -162,7 +170,7 @@ impl Store {
 
     /// A new tracking link for the requester's open booking, within
     /// [`MAX_SHARE_LINKS`] a day (409 beyond).
-    pub async fn share_booking(&self, id: Id, requester: Id) -> Result<ShareLink, ApiError> {
+    pub async fn share_booking(self, id: Id, requester: Id) -> Result<ShareLink, ApiError> {
         const WHAT: &str = "its trip can no longer be shared";
         // A lost race is a link another request made (or a revocation): after at
         // most MAX_SHARE_LINKS of them the cap answers, so this many reads suffice.
@@ -203,7 +211,7 @@ impl Store {
             let mut tx = Tx::new();
             tx.push(Label::ShareLink, Write::put(&share).absent())
                 .push(Label::Booking(id), while_open(booking));
-            match self.commit(tx).await {
+            match self.store.commit(tx).await {
                 Ok(()) => {
                     return Ok(ShareLink::new(
                         token,
@@ -221,22 +229,24 @@ impl Store {
     }
 
     /// Stops every link of the requester's booking (open or final).
-    pub async fn revoke_shares(&self, id: Id, requester: Id) -> Result<(), ApiError> {
+    pub async fn revoke_shares(self, id: Id, requester: Id) -> Result<(), ApiError> {
         self.requesters_booking(id, requester).await?;
         let write = Write::update(keys::booking(id), "ADD shareEpoch :one")
             .exists()
             .value(":one", 1);
         let mut tx = Tx::new();
         tx.push(Label::Booking(id), write);
-        self.commit(tx)
+        self.store
+            .commit(tx)
             .await
             .map_err(|e| e.or_refused(|_| booking::not_found(id)))
     }
 
     /// What a tracking link shows, while it works.
-    pub async fn shared_trip(&self, token: &str) -> Result<SharedTrip, ApiError> {
+    pub async fn shared_trip(self, token: &str) -> Result<SharedTrip, ApiError> {
         let hash = share_token_hash(token).ok_or_else(share_not_found)?;
         let share = self
+            .store
             .get::<ShareItem>(&keys::share_link(&hash))
             .await?
             .ok_or_else(share_not_found)?;
@@ -256,6 +266,6 @@ impl Store {
         if now >= share_expiry(created, &booking.timeline) {
             return Err(share_not_found());
         }
-        Ok(self.tracking(booking).await?.into())
+        Ok(self.store.dispatch().tracking(booking).await?.into())
     }
 }

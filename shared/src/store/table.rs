@@ -280,7 +280,7 @@ impl Store {
     }
 
     /// A strongly consistent GetItem.
-    pub async fn get<T: DeserializeOwned>(&self, key: &Key) -> Result<Option<T>, ApiError> {
+    pub(crate) async fn get<T: DeserializeOwned>(&self, key: &Key) -> Result<Option<T>, ApiError> {
         self.get_item(key).await?.map(from_item).transpose()
     }
 
@@ -329,7 +329,10 @@ impl Store {
 
     /// Every readable item of a Query, all pages (an unreadable one is skipped,
     /// logged and counted).
-    pub async fn query_all<T: DeserializeOwned>(&self, q: Query) -> Result<Vec<T>, ApiError> {
+    pub(crate) async fn query_all<T: DeserializeOwned>(
+        &self,
+        q: Query,
+    ) -> Result<Vec<T>, ApiError> {
         let items: Vec<Item> = self
             .query_request(q)?
             .into_paginator()
@@ -343,7 +346,7 @@ impl Store {
 
     /// The first `n` readable items of a Query, asking for more pages only while
     /// needed.
-    pub async fn query_first<T: DeserializeOwned>(
+    pub(crate) async fn query_first<T: DeserializeOwned>(
         &self,
         q: Query,
         n: usize,
@@ -380,7 +383,7 @@ impl Store {
     }
 
     /// A fresh id from the entity's atomic sequence.
-    pub async fn next_id(&self, entity: &str) -> Result<Id, ApiError> {
+    pub(crate) async fn next_id(&self, entity: &str) -> Result<Id, ApiError> {
         let out = self
             .client
             .update_item()
@@ -401,7 +404,10 @@ impl Store {
     /// items that do not read (logged and counted).
     /// The requests of 100 keys each run at once (up to [`BATCH_GETS_AT_ONCE`]), not
     /// one after the other.
-    pub async fn batch_get<T: DeserializeOwned>(&self, keys: Vec<Key>) -> Result<Vec<T>, ApiError> {
+    pub(crate) async fn batch_get<T: DeserializeOwned>(
+        &self,
+        keys: Vec<Key>,
+    ) -> Result<Vec<T>, ApiError> {
         // Owned chunks: a borrowed one makes the future not `Send` for axum.
         let requests: Vec<Vec<Key>> = keys.chunks(100).map(<[Key]>::to_vec).collect();
         let chunks: Vec<Vec<Item>> = futures::stream::iter(requests)

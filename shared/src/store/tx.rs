@@ -418,12 +418,15 @@ fn attempt_error(
 impl Store {
     /// Runs a transaction, retrying (the store's policy) while it only loses races on
     /// items; a failed condition comes back as [`TxError::Refused`] naming the labels.
+    ///
+    /// `pub` (not `pub(crate)`) for the API tests, which race a raw status move
+    /// against the routes (`tests/api/fleet.rs`).
     pub async fn commit(&self, tx: Tx) -> Result<(), TxError> {
         self.commit_with(tx, retry::policy()).await
     }
 
     /// [`Store::commit`] with another patience for conflicts (see `retry`).
-    pub async fn commit_with(
+    pub(crate) async fn commit_with(
         &self,
         tx: Tx,
         policy: backon::ExponentialBuilder,
@@ -459,6 +462,9 @@ impl Store {
 
     /// One UpdateItem (outside a transaction), answering the item as stored after it;
     /// `Ok(None)` when its condition failed or it raced a transaction on the item.
+    ///
+    /// `pub` for the API tests, which change a stored user under a live session
+    /// (`tests/api/sessions.rs`).
     pub async fn update_returning<T: DeserializeOwned>(
         &self,
         write: Write,
@@ -476,18 +482,21 @@ impl Store {
 
     /// One conditional DeleteItem outside a transaction: `false` when its condition
     /// failed (nothing deleted).
+    ///
+    /// `pub` for the API tests, which delete a user under a live session
+    /// (`tests/api/sessions.rs`).
     pub async fn delete_if(&self, write: Write) -> Result<bool, ApiError> {
         Ok(held!(write.delete_item(self.client(), self.table())?.send().await)?.is_some())
     }
 
     /// One conditional PutItem outside a transaction: `false` when its condition
     /// failed (nothing written).
-    pub async fn put_if(&self, write: Write) -> Result<bool, ApiError> {
+    pub(crate) async fn put_if(&self, write: Write) -> Result<bool, ApiError> {
         Ok(held!(write.put_item(self.client(), self.table())?.send().await)?.is_some())
     }
 
     /// One PutItem outside a transaction, replacing what is there.
-    pub async fn put_item<T: Serialize>(&self, item: &T) -> Result<(), ApiError> {
+    pub(crate) async fn put_item<T: Serialize>(&self, item: &T) -> Result<(), ApiError> {
         self.client()
             .put_item()
             .table_name(self.table())
@@ -499,7 +508,7 @@ impl Store {
     }
 
     /// One DeleteItem outside a transaction (no item: nothing happens).
-    pub async fn delete_item(&self, key: &Key) -> Result<(), ApiError> {
+    pub(crate) async fn delete_item(&self, key: &Key) -> Result<(), ApiError> {
         self.client()
             .delete_item()
             .table_name(self.table())
@@ -511,7 +520,7 @@ impl Store {
     }
 
     /// A transaction whose conditions can only fail through a bug.
-    pub async fn commit_or_500(&self, tx: Tx) -> Result<(), ApiError> {
+    pub(crate) async fn commit_or_500(&self, tx: Tx) -> Result<(), ApiError> {
         self.commit(tx).await.map_err(TxError::into_api)
     }
 }

@@ -156,36 +156,53 @@ pub(crate) fn account_refused(r: &Refused, other: Option<(Label, ApiError)>) -> 
     }
 }
 
-impl Store {
+/// `store.users()`: users and their uniqueness guards. Every method of the handle is in
+/// this file.
+#[derive(Clone, Copy)]
+pub struct Users<'a> {
+    pub(super) store: &'a Store,
+}
+
+impl Users<'_> {
     /// Creates a user and claims the username and email in one transaction, so two
     /// concurrent registrations can never both get the same name.
-    pub async fn create_user(&self, new: NewUser) -> Result<User, ApiError> {
-        let id = self.next_id("user").await?;
+    pub async fn create_user(self, new: NewUser) -> Result<User, ApiError> {
+        let id = self.store.next_id("user").await?;
         let item = UserItem::new(id, &new.account, new.role, new.location);
         let user = item.user.clone();
         let mut tx = item.account_tx(&new.account.username, &new.account.email);
         tx.push(Label::Counter, counters::add(counters::USERS, &Total::ONE)?);
-        self.commit(tx)
+        self.store
+            .commit(tx)
             .await
             .map_err(|e| e.or_refused(|r| account_refused(&r, None)))?;
         Ok(user)
     }
 
-    pub async fn user(&self, id: Id) -> Result<Option<User>, ApiError> {
-        Ok(self.get::<UserItem>(&keys::user(id)).await?.map(|i| i.user))
+    pub async fn user(self, id: Id) -> Result<Option<User>, ApiError> {
+        Ok(self
+            .store
+            .get::<UserItem>(&keys::user(id))
+            .await?
+            .map(|i| i.user))
     }
 
     /// The account of user `id` (one GetItem): the token checks and password checks.
-    pub async fn account(&self, id: Id) -> Result<Option<Account>, ApiError> {
+    pub async fn account(self, id: Id) -> Result<Option<Account>, ApiError> {
         Ok(self
+            .store
             .get::<UserItem>(&keys::user(id))
             .await?
             .map(Account::from))
     }
 
     /// The account of `username`, for sign-in.
-    pub async fn account_by_name(&self, username: &Username) -> Result<Option<Account>, ApiError> {
-        let Some(guard) = self.get::<Guard>(&keys::username_guard(username)).await? else {
+    pub async fn account_by_name(self, username: &Username) -> Result<Option<Account>, ApiError> {
+        let Some(guard) = self
+            .store
+            .get::<Guard>(&keys::username_guard(username))
+            .await?
+        else {
             return Ok(None);
         };
         self.account(guard.user_id).await
@@ -198,7 +215,7 @@ impl Store {
     /// one item changes with a conditional UpdateItem that answers the item as it
     /// stored it (one call); a new email takes the transaction and a read after it.
     pub async fn update_profile(
-        &self,
+        self,
         current: &User,
         change: ProfileChange,
     ) -> Result<User, ApiError> {
@@ -206,13 +223,13 @@ impl Store {
         let user = self.write_profile(current, change).await?;
         // A new password ends every session: every device stops ringing too
         // (decision 0014). Logged, not failed: the password is changed.
-        if new_password && let Err(e) = self.forget_devices(user.id, None).await {
+        if new_password && let Err(e) = self.store.push().forget_devices(user.id, None).await {
             tracing::warn!(error = %e, "push subscriptions not deleted after a password change");
         }
         Ok(user)
     }
 
-    async fn write_profile(&self, current: &User, change: ProfileChange) -> Result<User, ApiError> {
+    async fn write_profile(self, current: &User, change: ProfileChange) -> Result<User, ApiError> {
         let id = current.id;
         let old_email = Email::try_from(current.email.clone()).map_err(ApiError::internal)?;
         let mut sets = vec!["#email = :email"];
@@ -247,7 +264,7 @@ impl Store {
         if old_email.key() == change.email.key() {
             // The email changed since `current` was read, or an email change of the
             // same user is in flight: None.
-            return match self.update_returning::<UserItem>(update).await? {
+            return match self.store.update_returning::<UserItem>(update).await? {
                 Some(item) => Ok(item.user),
                 None => Err(user::changed_meanwhile()),
             };
@@ -262,7 +279,7 @@ impl Store {
                 Label::OldEmailGuard,
                 Write::delete(keys::email_guard(&old_email)),
             );
-        self.commit(tx).await.map_err(|e| {
+        self.store.commit(tx).await.map_err(|e| {
             e.or_refused(|r| {
                 if r.by(Label::EmailGuard) {
                     user::email_taken()
@@ -277,7 +294,7 @@ impl Store {
     /// Creates an admin, or promotes an existing user (whose password is then reset
     /// to the one given). Used by the `manage` command and the local seed.
     pub async fn upsert_admin(
-        &self,
+        self,
         username: &Username,
         email: &Email,
         password_hash: String,
@@ -301,6 +318,7 @@ impl Store {
             .value(":hash", password_hash)
             .value(":one", 1);
             let item = self
+                .store
                 .update_returning::<UserItem>(promote)
                 .await?
                 .ok_or_else(|| ApiError::internal("the user changed while being promoted"))?;
@@ -321,7 +339,9 @@ impl Store {
         Ok((user, true))
     }
 
-    pub async fn user_count(&self) -> Result<i64, ApiError> {
-        Ok(counters::read::<Total>(self, counters::USERS).await?.total)
+    pub async fn user_count(self) -> Result<i64, ApiError> {
+        Ok(counters::read::<Total>(self.store, counters::USERS)
+            .await?
+            .total)
     }
 }

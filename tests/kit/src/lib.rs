@@ -227,6 +227,7 @@ pub async fn bulk_load_hospitals(
         })
         .collect();
     store
+        .bulk()
         .bulk_load_hospitals(new)
         .await
         .expect("hospitals load");
@@ -585,7 +586,13 @@ impl TestApp {
     /// stored hash.
     pub async fn password_works(&self, username: &str, password: &str) -> bool {
         let username = Username::try_from(username.to_owned()).unwrap();
-        let stored = self.state.store.account_by_name(&username).await.unwrap();
+        let stored = self
+            .state
+            .store
+            .users()
+            .account_by_name(&username)
+            .await
+            .unwrap();
         shared::auth::verify_password(stored.map(|a| a.password_hash), password.to_owned())
             .await
             .unwrap()
@@ -595,6 +602,7 @@ impl TestApp {
     pub async fn seed_hospital(&self, name: &str, lat: f64, lng: f64) -> Hospital {
         self.state
             .store
+            .hospitals()
             .add_hospital(NewHospital {
                 name: name.to_owned(),
                 address: format!("{name} Road"),
@@ -614,6 +622,7 @@ impl TestApp {
     ) -> Ambulance {
         self.state
             .store
+            .fleet()
             .add_ambulance(NewAmbulance {
                 number: number.to_owned(),
                 driver_info: Some("Ravi Kumar".into()),
@@ -631,6 +640,7 @@ impl TestApp {
         let user = self
             .state
             .store
+            .users()
             .create_user(NewUser {
                 account: test_account(username, "+15550001111").await,
                 location: match role {
@@ -667,6 +677,7 @@ impl TestApp {
         let crew = self
             .state
             .store
+            .crew()
             .create_crew(NewCrew {
                 account: test_account(username, "+15550002222").await,
                 ambulance_id: ambulance,

@@ -109,6 +109,7 @@ impl Fixture {
         let make = async |name: &str, role: Role| {
             let user = state
                 .store
+                .users()
                 .create_user(NewUser {
                     account: NewAccount {
                         username: Username::try_from(name.to_owned()).expect("valid username"),
@@ -133,6 +134,7 @@ impl Fixture {
         let admin = make("benchadmin", Role::Admin).await;
         let crew_hospital = state
             .store
+            .hospitals()
             .add_hospital(NewHospital {
                 name: "Bench Crew Hospital".into(),
                 address: "1 Crew Road".into(),
@@ -143,6 +145,7 @@ impl Fixture {
             .expect("add the crew's hospital");
         let crew_ambulance = state
             .store
+            .fleet()
             .add_ambulance(NewAmbulance {
                 number: "BENCH-CREW-1".into(),
                 driver_info: Some("Bench Driver".into()),
@@ -156,6 +159,7 @@ impl Fixture {
             .id;
         let crew = state
             .store
+            .crew()
             .create_crew(NewCrew {
                 account: NewAccount {
                     username: Username::try_from("benchcrew".to_owned()).expect("valid username"),

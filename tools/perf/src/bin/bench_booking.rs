@@ -52,6 +52,7 @@ async fn main() {
     assert!(racers >= BOOKERS, "BENCH_RACERS: at least {BOOKERS}");
     let store = testkit::bench_store("bench-booking").await;
     let hospital = store
+        .hospitals()
         .add_hospital(NewHospital {
             name: "Bench".into(),
             address: "1 Road".into(),
@@ -63,6 +64,7 @@ async fn main() {
     let mut ambulances = vec![];
     for i in 0..rounds * BOOKERS + races {
         let a = store
+            .fleet()
             .add_ambulance(NewAmbulance {
                 number: format!("B-{i}"),
                 driver_info: None,
@@ -75,7 +77,7 @@ async fn main() {
             .unwrap();
         ambulances.push(a.id);
     }
-    let users = store.bench_users(racers).await.unwrap();
+    let users = store.bulk().bench_users(racers).await.unwrap();
 
     // 20 concurrent bookers, each on its own ambulance, `rounds` rounds.
     let mut times = vec![];
@@ -87,6 +89,7 @@ async fn main() {
             async move {
                 let start = Instant::now();
                 let booked = store
+                    .bookings()
                     .book(user, request(hospital.id, amb), None, OpenLimit::Exempt)
                     .await;
                 let ms = start.elapsed().as_secs_f64() * 1000.0;
@@ -115,11 +118,11 @@ async fn main() {
     let mut wrong = vec![];
     for race in 0..races {
         let amb = ambulances[next + race];
-        let results = join_all(
-            users
-                .iter()
-                .map(|u| store.book(*u, request(hospital.id, amb), None, OpenLimit::Exempt)),
-        )
+        let results = join_all(users.iter().map(|u| {
+            store
+                .bookings()
+                .book(*u, request(hospital.id, amb), None, OpenLimit::Exempt)
+        }))
         .await;
         let won = results.iter().filter(|r| r.is_ok()).count();
         let lost = results

@@ -46,7 +46,7 @@ fn waiting(id: u64, answer_by: OffsetDateTime) -> Booking {
 async fn measured_sweep(store: &Store) -> (usize, usize, f64, usize, f64) {
     testkit::hooks::take_reads();
     let started = Instant::now();
-    let report = store.sweep(store.now()).await.expect("a sweep");
+    let report = store.deadlines().sweep(store.now()).await.expect("a sweep");
     let ms = started.elapsed().as_secs_f64() * 1000.0;
     let (rcu, items, calls) = testkit::hooks::take_reads();
     (report.due, calls, rcu, items, ms)
@@ -82,6 +82,7 @@ async fn main() {
         let later = OffsetDateTime::now_utc() + time::Duration::hours(1);
         let waiting_jobs: Vec<Booking> = (1..=n as u64).map(|id| waiting(id, later)).collect();
         store
+            .bulk()
             .bulk_load_bookings(waiting_jobs)
             .await
             .expect("loaded");
@@ -89,7 +90,11 @@ async fn main() {
         println!("{n:>8} {due:>6} {calls:>6} {rcu:>8.1} {items:>7} {ms:>9.1}");
         let past = OffsetDateTime::now_utc() - time::Duration::seconds(1);
         let due_jobs = (0..10).map(|i| waiting(n as u64 + 1 + i, past)).collect();
-        store.bulk_load_bookings(due_jobs).await.expect("loaded");
+        store
+            .bulk()
+            .bulk_load_bookings(due_jobs)
+            .await
+            .expect("loaded");
         let (due, calls, rcu, items, ms) = measured_sweep(&store).await;
         println!("{n:>8} {due:>6} {calls:>6} {rcu:>8.1} {items:>7} {ms:>9.1}");
         testkit::drop_table(&plain).await;
@@ -109,11 +114,12 @@ async fn main() {
         .iter()
         .map(|b| (b.id, b.answer_by.expect("a deadline").get()))
         .collect();
-    store.bulk_load_bookings(due).await.expect("loaded");
+    store.bulk().bulk_load_bookings(due).await.expect("loaded");
     clock::sweep_for(&store, Duration::from_secs(window), clock::EVERY)
         .await
         .expect("the sweeps");
     let mut delays: Vec<f64> = store
+        .alerts()
         .alerts()
         .await
         .expect("the alerts")

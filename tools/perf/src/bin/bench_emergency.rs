@@ -130,8 +130,8 @@ async fn load(store: &Store, ambulances: usize) -> Vec<Id> {
     }
     // Fresh reports last, so they are still fresh when the requests start.
     fleet.sort_by_key(|a| a.last.is_some_and(|(_, age)| age.whole_seconds() < 60));
-    store.bulk_load_fleet(fleet).await.unwrap();
-    store.bench_users(USERS).await.unwrap()
+    store.bulk().bulk_load_fleet(fleet).await.unwrap();
+    store.bulk().bench_users(USERS).await.unwrap()
 }
 
 /// A bare TransactWriteItems of `items` Puts, timed (ms).
@@ -230,6 +230,7 @@ async fn main() {
             let _ = transact(&store, 0, 1).await;
         }
         let warm = store
+            .hospitals()
             .nearest_hospitals(LatLng::new(CITY.0, CITY.1).unwrap(), 3, 200.0)
             .await;
         warm.unwrap();
@@ -249,6 +250,7 @@ async fn main() {
             CALLS.store(0, Ordering::Relaxed);
             let start = Instant::now();
             let answer = store
+                .emergencies()
                 .emergency_with_stats(users[i % USERS], req, None)
                 .await;
             let ms = start.elapsed().as_secs_f64() * 1000.0;
@@ -263,6 +265,7 @@ async fn main() {
                     f.times.push(ms);
                     f.first_round.push(stats.first_round.as_secs_f64() * 1000.0);
                     let cancelled = store
+                        .bookings()
                         .move_booking(
                             booking.id,
                             Mover::Requester,

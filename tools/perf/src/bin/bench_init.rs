@@ -394,6 +394,7 @@ async fn main() {
     let hospital = fixture
         .state
         .store
+        .hospitals()
         .hospitals_page(0, 1)
         .await
         .expect("hospitals page")

@@ -113,7 +113,7 @@ async fn load(store: &Store, ambulances: usize) {
             }
         })
         .collect();
-    store.bulk_load_fleet(fleet).await.unwrap();
+    store.bulk().bulk_load_fleet(fleet).await.unwrap();
 }
 
 #[tokio::main]
@@ -141,13 +141,13 @@ async fn main() {
         for (name, text) in BOXES {
             let bbox = Bbox::parse(text).unwrap();
             // Warm up the connections.
-            store.live(bbox).await.unwrap();
+            store.dispatch().live(bbox).await.unwrap();
             testkit::hooks::take_reads();
             let (mut times, mut rcu, mut items, mut calls) = (vec![], 0.0, 0, 0);
             let mut last = None;
             for _ in 0..requests {
                 let start = Instant::now();
-                let live = store.live(bbox).await.unwrap();
+                let live = store.dispatch().live(bbox).await.unwrap();
                 times.push(start.elapsed().as_secs_f64() * 1000.0);
                 let (r, i, c) = testkit::hooks::take_reads();
                 (rcu, items, calls) = (rcu + r, items + i, calls + c);

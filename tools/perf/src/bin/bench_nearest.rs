@@ -157,7 +157,7 @@ async fn load(store: &Store, size: usize) -> (f64, IndexBuild) {
         })
         .collect();
     let start = Instant::now();
-    let build = store.bulk_load_hospitals(hospitals).await.unwrap();
+    let build = store.bulk().bulk_load_hospitals(hospitals).await.unwrap();
     (start.elapsed().as_secs_f64(), build)
 }
 
@@ -193,6 +193,7 @@ async fn main() {
             testkit::hooks::take_reads();
             let (start, cpu) = (Instant::now(), cpu_ms());
             let (_, stats) = fresh
+                .hospitals()
                 .nearest_hospitals(LatLng::new(lat, lng).unwrap(), 10, 100.0)
                 .await
                 .unwrap();
@@ -202,6 +203,7 @@ async fn main() {
         }
         // Warm the copy of `store` once (its own cold start is not measured again).
         store
+            .hospitals()
             .nearest_hospitals(LatLng::new(CITY.0, CITY.1).unwrap(), 10, 100.0)
             .await
             .unwrap();
@@ -215,7 +217,11 @@ async fn main() {
             let at = LatLng::new(lat, lng).unwrap();
             testkit::hooks::take_reads();
             let start = Instant::now();
-            let (found, h3) = store.nearest_hospitals_h3(at, 10, 100.0).await.unwrap();
+            let (found, h3) = store
+                .hospitals()
+                .nearest_hospitals_h3(at, 10, 100.0)
+                .await
+                .unwrap();
             let ms = start.elapsed().as_secs_f64() * 1000.0;
             let (rcu, items, calls) = testkit::hooks::take_reads();
             let h3 = Cost {
@@ -233,8 +239,11 @@ async fn main() {
             }
             testkit::hooks::take_reads();
             let start = Instant::now();
-            let (found, stats): (_, NearestStats) =
-                store.nearest_hospitals(at, 10, 100.0).await.unwrap();
+            let (found, stats): (_, NearestStats) = store
+                .hospitals()
+                .nearest_hospitals(at, 10, 100.0)
+                .await
+                .unwrap();
             let ms = start.elapsed().as_secs_f64() * 1000.0;
             let (rcu, items, calls) = testkit::hooks::take_reads();
             if i % 2 == 1 {

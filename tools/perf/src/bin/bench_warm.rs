@@ -291,8 +291,15 @@ async fn main() {
     );
     let fixture = Fixture::create("bench-warm", Some(counted)).await;
     let store = &fixture.state.store;
-    let hospital = store.hospitals_page(0, 1).await.expect("hospitals").content[0].clone();
+    let hospital = store
+        .hospitals()
+        .hospitals_page(0, 1)
+        .await
+        .expect("hospitals")
+        .content[0]
+        .clone();
     let available: Vec<u64> = store
+        .fleet()
         .available_ambulances(Some(hospital.id))
         .await
         .expect("ambulances")
