@@ -139,3 +139,131 @@ fn architecture_lists_every_module() {
         "not in docs/architecture.md's \"Every module\" (scripts/doc-modules.py prints the section from each file's //! line): {missing:?}"
     );
 }
+
+/// The plumbing files of `shared/src/store/`: the only ones with an `impl Store`
+/// (construction, the shared reads and writes, the accessors of the handles).
+const STORE_PLUMBING: [&str; 4] = ["mod.rs", "table.rs", "tx.rs", "paging.rs"];
+
+/// The store's handles, from their accessors in `shared/src/store/mod.rs`
+/// (`pub fn fleet(&self) -> fleet::Fleet<'_>`): (accessor, module, struct).
+fn store_handles() -> Vec<(String, String, String)> {
+    let text = fs::read_to_string(root().join("shared/src/store/mod.rs")).unwrap();
+    let accessor = regex_lite::Regex::new(r"pub fn (\w+)\(&self\) -> (\w+)::(\w+)<'_>").unwrap();
+    accessor
+        .captures_iter(&text)
+        .map(|c| (c[1].to_owned(), c[2].to_owned(), c[3].to_owned()))
+        .collect()
+}
+
+/// The type an `impl` line is for (`impl<'a> Fleet<'a> {` and
+/// `impl From<X> for Fleet<'_> {` are both for `Fleet`), or `None` for another line.
+fn impl_target(line: &str) -> Option<String> {
+    let rest = line.trim_start().strip_prefix("impl")?;
+    if !(rest.starts_with(' ') || rest.starts_with('<')) {
+        return None;
+    }
+    let head = rest.split('{').next()?;
+    let target = head.rsplit(" for ").next()?;
+    // Skip the `impl`'s own generics, then take the type's name.
+    let target = match target.trim_start().strip_prefix('<') {
+        Some(generics) => generics.split_once('>')?.1,
+        None => target,
+    };
+    // The last segment of its path (`super::fleet::Fleet<'_>` is `Fleet`).
+    let path: String = target
+        .trim_start()
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == ':')
+        .collect();
+    let name = path.rsplit("::").next().unwrap_or_default();
+    (!name.is_empty()).then(|| name.to_owned())
+}
+
+/// "Where does X live" in the store is answered by a name: a method is on a handle
+/// (`store.fleet()`), and the handle and every method of it are in the file named
+/// after it (`store/fleet.rs`). So: each accessor's module is its own name; an `impl`
+/// of a handle anywhere but in its file, an `impl Store` outside the plumbing files,
+/// or a `pub` struct over the `Store` with no accessor fails here; and both the module doc
+/// of `store/mod.rs` and docs/architecture.md ("The store") list every handle with
+/// its file, and no handle that is gone.
+#[test]
+fn store_handles_live_in_their_files() {
+    let handles = store_handles();
+    assert!(
+        handles.len() >= 10,
+        "the handles were found in shared/src/store/mod.rs: {handles:?}"
+    );
+    let mut wrong = vec![];
+    for (accessor, module, _) in &handles {
+        if accessor != module {
+            wrong.push(format!(
+                "store.{accessor}() is defined in {module}.rs: a handle's file is named after it"
+            ));
+        }
+    }
+    let over_store =
+        regex_lite::Regex::new(r"pub struct (\w+)<'a> \{\s*pub\(super\) store: &'a Store,")
+            .unwrap();
+    for file in files() {
+        if !(file.starts_with("shared/src/") && file.ends_with(".rs")) {
+            continue;
+        }
+        let text = fs::read_to_string(root().join(&file)).unwrap();
+        let name = file.rsplit('/').next().unwrap_or_default();
+        let in_store = file.starts_with("shared/src/store/");
+        for (n, line) in text.lines().enumerate() {
+            let Some(target) = impl_target(line) else {
+                continue;
+            };
+            let at = format!("{file}:{}: `{}`", n + 1, line.trim());
+            if target == "Store" && !(in_store && STORE_PLUMBING.contains(&name)) {
+                wrong.push(format!(
+                    "{at}: `impl Store` only in the plumbing files ({STORE_PLUMBING:?}); a domain method goes on its handle"
+                ));
+            }
+            if let Some((accessor, module, _)) = handles.iter().find(|h| h.2 == target)
+                && file != format!("shared/src/store/{module}.rs")
+            {
+                wrong.push(format!(
+                    "{at}: the methods of `store.{accessor}()` live in shared/src/store/{module}.rs"
+                ));
+            }
+        }
+        for c in over_store.captures_iter(&text) {
+            let is_handle = handles.iter().any(|h| h.2 == c[1]);
+            if in_store && !is_handle {
+                wrong.push(format!(
+                    "{file}: `{}` holds the Store but has no accessor in store/mod.rs",
+                    &c[1]
+                ));
+            }
+        }
+    }
+    let listed = regex_lite::Regex::new(r"`store\.(\w+)\(\)` *\| *`(\w+)\.rs`").unwrap();
+    for doc in ["shared/src/store/mod.rs", "docs/architecture.md"] {
+        let text = fs::read_to_string(root().join(doc)).unwrap();
+        let rows: Vec<(String, String)> = listed
+            .captures_iter(&text)
+            .map(|c| (c[1].to_owned(), c[2].to_owned()))
+            .collect();
+        for (accessor, module, _) in &handles {
+            if !rows.contains(&(accessor.clone(), module.clone())) {
+                wrong.push(format!(
+                    "{doc}: no row \"| `store.{accessor}()` | `{module}.rs` |\""
+                ));
+            }
+        }
+        for (accessor, module) in &rows {
+            if !handles.iter().any(|h| &h.0 == accessor && &h.1 == module) {
+                wrong.push(format!(
+                    "{doc}: lists `store.{accessor}()` in `{module}.rs`, which is no handle"
+                ));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "the store's layout drifted:\n{}",
+        wrong.join("\n")
+    );
+}

@@ -2,7 +2,7 @@
 //! on time. In AWS a schedule invokes it once a minute and each invocation sweeps
 //! every [`EVERY`] for [`WINDOW`]; locally (`make dev`, the test stacks) the same
 //! binary sweeps every few seconds until stopped (`clock --every-secs N`). Either way
-//! each sweep is [`Store::sweep`] at the store's clock: one code path, and tests
+//! each sweep is `store.deadlines().sweep` at the store's clock: one code path, and tests
 //! drive it with the store's clock moved forward instead of waiting.
 
 use std::time::Duration;

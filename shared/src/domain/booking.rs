@@ -288,7 +288,7 @@ impl Booking {
     }
 
     /// A booking made before trip stages, as `manage migrate` writes it
-    /// (`Store::migrate`): an ACTIVE one without a stage is DISPATCHED (an admin made
+    /// (`store.migrations().migrate`): an ACTIVE one without a stage is DISPATCHED (an admin made
     /// it ACTIVE), and a missing timeline starts with PENDING at the booking time.
     /// Reads assume it was run: no read fills these in.
     pub fn brought_up_to_date(mut self) -> Booking {

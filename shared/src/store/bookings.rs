@@ -1,6 +1,11 @@
-//! Bookings: their items, the idempotency keys, and the reads (one booking, a user's
-//! history, the admin's pages, the counts). Making a booking and moving its status
-//! change the ambulance too: `cross_aggregate`.
+//! Bookings, the handle `store.bookings()`: their items, the idempotency keys, the
+//! reads (one booking, a user's history, the admin's pages, the counts), and the two
+//! writes that change the ambulance too, each in one transaction with conditions so
+//! a race or a crash never leaves them half done: a booking is written and its
+//! ambulance moves AVAILABLE → ON_DUTY (held by the booking) only together, and a
+//! move to a final status frees the ambulance in the same transaction. So two people
+//! can never book one ambulance, and a crash can never leave it stuck. The rules
+//! (which moves are allowed, what a refusal says) are in `domain`.
 
 use std::sync::Mutex;
 
@@ -521,7 +526,7 @@ impl Bookings<'_> {
         self.move_from(id, mover, goal, None).await
     }
 
-    /// [`Store::move_booking`] of a booking the caller has just read (to check who may
+    /// [`Bookings::move_booking`] of a booking the caller has just read (to check who may
     /// move it): the first attempt starts from it instead of reading it again. The
     /// move is still conditional on the status and stage read, and a refused attempt
     /// reads the booking afresh.

@@ -219,7 +219,7 @@ impl Bulk<'_> {
     }
 }
 
-/// One ambulance of [`Store::bulk_load_fleet`].
+/// One ambulance of [`Bulk::bulk_load_fleet`].
 pub struct BulkAmbulance {
     pub id: Id,
     pub new: NewAmbulance,

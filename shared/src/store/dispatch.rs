@@ -304,7 +304,7 @@ fn next_chunk(have: usize, left: usize) -> usize {
         .min(left)
 }
 
-/// Queries of one [`Store::key_round`] in flight at once.
+/// Queries of one [`Dispatch::key_round`] in flight at once.
 const QUERIES_AT_ONCE: usize = 16;
 
 /// The ambulance ids of `AMBULANCE#<id>` keys.

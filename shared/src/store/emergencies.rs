@@ -23,7 +23,7 @@
 //!
 //! `EMERGENCY#<user>` / `OPEN` names the user's open emergency booking. It is put
 //! by the transaction that makes one (on the condition that none exists) and
-//! deleted by the move that makes that booking final (`cross_aggregate`), so it
+//! deleted by the move that makes that booking final (`bookings`), so it
 //! exists exactly while the user has an open one-tap emergency. A guard naming a
 //! booking that is final anyway (none should) is replaced.
 
@@ -143,7 +143,7 @@ impl Emergencies<'_> {
             .0)
     }
 
-    /// [`Store::emergency`] with what it cost.
+    /// [`Emergencies::emergency`] with what it cost.
     pub async fn emergency_with_stats(
         self,
         user: Id,

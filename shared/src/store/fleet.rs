@@ -1,6 +1,7 @@
-//! Ambulances: the fleet's items and reads, and an admin's status change (the
-//! ambulance and the fleet counter). Writes that also touch a hospital or a booking
-//! are in `cross_aggregate`.
+//! Ambulances, the handle `store.fleet()`: the fleet's items and reads, an admin's
+//! status change (the ambulance and the fleet counter), and adding and removing an
+//! ambulance, each in one transaction with its hospital's `ambulanceCount` and the
+//! counters.
 
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
@@ -352,7 +353,7 @@ impl Fleet<'_> {
         Ok(item.free_spot(hospital, last))
     }
 
-    /// [`Store::free_spot_of`] an ambulance by id (None: no such ambulance).
+    /// [`Fleet::free_spot_of`] an ambulance by id (None: no such ambulance).
     pub async fn free_spot(self, ambulance: Id) -> Result<Option<FreeSpot>, ApiError> {
         match self.ambulance_item(ambulance).await? {
             Some(item) => self.free_spot_of(&item).await.map(Some),

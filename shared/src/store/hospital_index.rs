@@ -16,7 +16,7 @@
 //! A group is [`CHUNKS_PER_GROUP`] chunks, one partition read by one Query at cold
 //! start (a few Queries at once instead of one per chunk, so the read units follow
 //! the bytes, not the item count). An epoch is one build of the whole snapshot
-//! ([`Store::write_hospital_index`]); within it, chunks are rewritten in place.
+//! ([`Index::write_hospital_index`]); within it, chunks are rewritten in place.
 //!
 //! # Writes
 //!
@@ -25,7 +25,7 @@
 //! `g + 1` on the condition that it is `g` (and the epoch unchanged) with the change
 //! appended to its log, and the manifest's entry for the chunk set to `g + 1`. Two
 //! writes that read the same `g` cannot both commit; the loser reads again and
-//! retries ([`Store::commit_with_index`]). A failed hospital condition leaves all
+//! retries ([`Index::commit_with_index`]). A failed hospital condition leaves all
 //! of it unwritten.
 //!
 //! # Why a search is never stale
@@ -108,7 +108,7 @@ pub struct NearestStats {
     pub h3: Option<crate::geo::SearchStats>,
 }
 
-/// What [`Store::write_hospital_index`] wrote.
+/// What [`Index::write_hospital_index`] wrote.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct IndexBuild {
     pub epoch: String,
@@ -453,7 +453,7 @@ impl Index<'_> {
         }
     }
 
-    /// [`Store::write_hospital_index`], saying in its type whether another write won
+    /// [`Index::write_hospital_index`], saying in its type whether another write won
     /// the race (then nothing of this build stays).
     async fn try_write_hospital_index(
         self,

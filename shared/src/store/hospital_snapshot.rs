@@ -265,7 +265,7 @@ impl IndexChange<'_> {
 
 /// This instance's copy of the index (one per [`Store`](super::table::Store), i.e.
 /// per warm Lambda instance); empty until the first search. What brings it up to
-/// date is `Store::nearest_hospitals` (`hospital_index`): this only holds it.
+/// date is `store.hospitals().nearest_hospitals` (`hospital_index`): this only holds it.
 #[derive(Default)]
 pub struct HospitalIndex {
     held: RwLock<Option<Arc<Snapshot>>>,

@@ -1,7 +1,8 @@
-//! Hospitals: adding, paging by name, the nearest search on the H3 geo index (for a
-//! table whose in-memory index does not exist yet: `hospital_index`, which every
-//! add and removal keeps current in the same transaction). (Removing one takes its
-//! ambulances: `cross_aggregate`.)
+//! Hospitals, the handle `store.hospitals()`: adding, removing one with all its
+//! ambulances (in transactions with conditions, so none is orphaned), paging by name,
+//! and the nearest search (from the in-memory index, `hospital_index`, which every
+//! add and removal keeps current in the same transaction; on the H3 geo index for a
+//! table whose in-memory index does not exist yet).
 
 use futures::future::try_join_all;
 use serde::{Deserialize, Serialize};
@@ -185,7 +186,7 @@ impl<'a> Hospitals<'a> {
         self.store.get(&keys::hospital(id)).await
     }
 
-    /// [`Store::hospital`] for a page that can be shown without it: an item that
+    /// [`Hospitals::hospital`] for a page that can be shown without it: an item that
     /// does not read is absent (logged and counted).
     pub(crate) async fn readable_hospital(self, id: Id) -> Result<Option<Hospital>, ApiError> {
         Ok(self
@@ -214,7 +215,7 @@ impl<'a> Hospitals<'a> {
     }
 
     /// The `k` nearest hospitals within `radius_km`, nearest first, with distances,
-    /// by Query rounds over the H3 `geo` index: what [`Store::nearest_hospitals`]
+    /// by Query rounds over the H3 `geo` index: what [`Hospitals::nearest_hospitals`]
     /// does on a table whose in-memory index was never built, and the benchmark's
     /// comparison.
     pub async fn nearest_hospitals_h3(

@@ -148,7 +148,7 @@ pub fn idempotency(user: Id, key: &str) -> Key {
     Key::new(format!("IDEM#{user}#{key}"), "IDEM")
 }
 
-/// A user's open one-tap emergency (`store::emergency`): exists while it is open.
+/// A user's open one-tap emergency (`store::emergencies`): exists while it is open.
 pub fn open_emergency(user: Id) -> Key {
     Key::new(format!("EMERGENCY#{user}"), "OPEN")
 }

@@ -130,7 +130,7 @@ struct LoginStreak {
     last_at: i64,
 }
 
-/// A reserved password check: [`Store::login_succeeded`] ends its streak.
+/// A reserved password check: [`Limits::login_succeeded`] ends its streak.
 #[derive(Debug)]
 pub struct LoginAttempt {
     key: Key,
@@ -234,7 +234,7 @@ impl Limits<'_> {
             .await
     }
 
-    /// [`Store::reserve_login_attempt`] at time `now` (epoch seconds).
+    /// [`Limits::reserve_login_attempt`] at time `now` (epoch seconds).
     pub async fn reserve_login_attempt_at(
         self,
         username: &Username,
@@ -313,7 +313,7 @@ impl Limits<'_> {
             .await
     }
 
-    /// [`Store::count_request`] at time `now` (epoch seconds).
+    /// [`Limits::count_request`] at time `now` (epoch seconds).
     pub async fn count_request_at(
         self,
         limit: &Limit,

@@ -2,16 +2,47 @@
 //! `serde_dynamo`; requests are GetItem, Query, BatchGetItem, TransactWriteItems, and
 //! a few single-item UpdateItem, PutItem and DeleteItem (see docs/data-model.md).
 //!
-//! - `table`: the client and the shared reads (by key, Query with the paginator,
-//!   BatchGetItem, sequences); `tx`: the one way to write ([`Write`], [`Tx`] with
-//!   labels); `retry`: the one retry policy; `keys` and `schema`: every key and index;
-//! - one module per entity (`users`, `hospitals`, `ambulances`, `bookings`, `crew`,
-//!   `positions`) with its items and reads; `counters`; `paging` (pages of the
-//!   `list` index); `dispatch`: the tracking and live-map reads;
-//! - `cross_aggregate`: the writes that change more than one entity at once;
-//! - `hospital_index`: the nearest-hospital search from an in-memory copy, kept
-//!   current in the same transactions as hospital writes; `hospital_snapshot`: the
-//!   copy itself and its chunks' encoding (no table access: the `Store` holds it).
+//! # Where does X live
+//!
+//! Every domain method is on a handle, one per aggregate, reached from the
+//! [`Store`] by its name: `store.bookings().book(..)`, `store.fleet().add_ambulance(..)`,
+//! `store.hospitals().remove_hospital(..)`. A handle is a `Copy` struct over
+//! `&Store`, and it and every method of it are in the file named after it, so the
+//! handle a call names is the file to open. A write that changes several aggregates
+//! is on the handle a caller looks for (the booking's, the new ambulance's, the
+//! removed hospital's), in one transaction with conditions.
+//!
+//! | handle | file | what it does |
+//! |---|---|---|
+//! | `store.users()` | `users.rs` | accounts and their uniqueness guards, profiles, the admin's account |
+//! | `store.sessions()` | `sessions.rs` | sessions: start, refresh (rotation), end |
+//! | `store.hospitals()` | `hospitals.rs` | add, remove with all its ambulances, read, page, count, the nearest search, the index build |
+//! | `store.fleet()` | `fleet.rs` | ambulances: add, remove, read, list, count, an admin's status change, the `fleetcell` backfill |
+//! | `store.crew()` | `crew.rs` | crew accounts (`CrewAccounts`): make, read, page, move, remove |
+//! | `store.bookings()` | `bookings.rs` | book, move a booking (frees its ambulance), read, page, count, the open-bookings guard's ids |
+//! | `store.emergencies()` | `emergencies.rs` | the one-tap emergency: the nearest free ambulance assigned |
+//! | `store.dispatch()` | `dispatch.rs` | the views of trips under way: the crew's job, a booking's tracking, the live map |
+//! | `store.positions()` | `positions.rs` | position reports, the free entries, the nearest free search, the repair |
+//! | `store.alerts()` | `alerts.rs` | the dispatcher's alerts: raise, list, acknowledge, close |
+//! | `store.deadlines()` | `deadlines.rs` | the clock's sweep of answer deadlines, the manual reassign |
+//! | `store.push()` | `push.rs` | Web Push subscriptions and the devices of each recipient |
+//! | `store.shares()` | `shares.rs` | a requester's changes after the tap: patient details, tracking links |
+//! | `store.limits()` | `limits.rs` | rate limits and the login throttle |
+//! | `store.bulk()` | `bulk.rs` | bulk loads for benchmarks and big test sets |
+//! | `store.migrations()` | `migrations.rs` | `manage migrate` |
+//!
+//! The `Store` keeps only its plumbing, with no domain method: its construction and
+//! clock and the accessors above (here); `table`: the client and the shared reads
+//! (by key, Query with the paginator, BatchGetItem, sequences); `tx`: the one way to
+//! write ([`Write`], [`Tx`] with labels); `paging`: pages of the `list` index. The
+//! other files have no handle: `retry` (the one retry policy), `keys` and `schema`
+//! (every key and index), `counters`, `open_bookings` (the guard's writes),
+//! `hospital_index` (the nearest-hospital search from an in-memory copy, kept current
+//! in the same transactions as hospital writes: a crate-private `Index`, used through
+//! `store.hospitals()`), and `hospital_snapshot` (the copy itself and its chunks'
+//! encoding, no table access: the `Store` holds it). `tests/api/docs.rs`
+//! (`store_handles_live_in_their_files`) fails when an `impl` of a handle is outside
+//! its file, an `impl Store` outside the plumbing files, or this table drifts.
 
 pub mod alerts;
 pub mod bookings;

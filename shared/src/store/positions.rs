@@ -545,7 +545,7 @@ impl Positions<'_> {
     }
 }
 
-/// What [`Store::repair_positions`] found and did.
+/// What [`Positions::repair_positions`] found and did.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Repair {
     /// `POSITION` and `FREEPOS` items read.

@@ -113,7 +113,7 @@ impl Shares<'_> {
         Ok(item)
     }
 
-    /// [`Store::requesters_booking`], and 409 when it is final (`what` says what can
+    /// [`Shares::requesters_booking`], and 409 when it is final (`what` says what can
     /// no longer be done).
     async fn requesters_open_booking(
         self,

@@ -72,7 +72,7 @@ pub enum Label {
     FreeEntry(Id),
     Position(Id),
     IdempotencyKey,
-    /// A user's one open emergency (`store::emergency`).
+    /// A user's one open emergency (`store::emergencies`).
     EmergencyGuard,
     /// A rate limit's window (`limits::count_write`).
     RateLimit,

@@ -208,7 +208,7 @@ pub fn numbered_hospital(i: u64, (latitude, longitude): (f64, f64)) -> Hospital 
 }
 
 /// Loads `hospitals` (ids and all) in bulk, as the benchmarks and the large-fleet tests
-/// lay out a city: `Store::bulk_load_hospitals` of each as a `NewHospital`.
+/// lay out a city: `store.bulk().bulk_load_hospitals` of each as a `NewHospital`.
 pub async fn bulk_load_hospitals(
     store: &shared::Store,
     hospitals: &[shared::domain::hospital::Hospital],

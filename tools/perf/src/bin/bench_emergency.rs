@@ -1,4 +1,4 @@
-//! `make bench`: the one-tap emergency (`Store::emergency`) at 100, 10 000 and
+//! `make bench`: the one-tap emergency (`store.emergencies().emergency`) at 100, 10 000 and
 //! 100 000 ambulances in DynamoDB Local (DYNAMODB_ENDPOINT), one request at a time.
 //!
 //! The fleet: one hospital per 10 ambulances, half uniform over a ~1000 km box, half

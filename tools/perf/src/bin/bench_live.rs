@@ -1,4 +1,4 @@
-//! `make bench`: the dispatcher's live map (`Store::live`, `GET /api/admin/live`) at
+//! `make bench`: the dispatcher's live map (`store.dispatch().live`, `GET /api/admin/live`) at
 //! 100, 10 000 and 100 000 ambulances in DynamoDB Local (DYNAMODB_ENDPOINT), one
 //! request at a time, over four boxes: the whole world, a country (~1 000 km), a
 //! city (~30 km, the dense one) and a street (~2 km inside the city).
