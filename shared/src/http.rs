@@ -462,7 +462,9 @@ mod tests {
         let _guard = tracing::subscriber::set_default(telemetry::subscriber(logs.clone()));
         let app = finish(Router::new().route(
             "/api/x/{id}",
-            axum::routing::get(|| async { ApiError::Conflict("no".into()) }),
+            axum::routing::get(|| async {
+                ApiError::from(crate::domain::refusal::Conflict::EmergencyEnded)
+            }),
         ));
         let request = axum::http::Request::get("/api/x/42")
             .header("x-request-id", "req-1")

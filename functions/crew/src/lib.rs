@@ -84,8 +84,8 @@ async fn stage(
     match booking::hold(crew.ambulance_id, &job) {
         // An ended trip: the trip's rule says why no step is left (a 409).
         Hold::Holds | Hold::Ended => {}
-        Hold::Gone => return Err(crew::job_gone(id)),
-        Hold::NotYours => return Err(crew::not_your_booking(id)),
+        Hold::Gone => return Err(crew::job_gone(id).into()),
+        Hold::NotYours => return Err(crew::not_your_booking(id).into()),
     }
     let moved = app
         .store
@@ -106,7 +106,7 @@ async fn location(
     match app.store.report_position(crew.ambulance_id, report).await? {
         Reported::Refused(doubt) => {
             tracing::warn!(ambulance = %crew.ambulance_id, speed_kmh = doubt.speed_kmh, "position refused");
-            Err(position::refused(&doubt))
+            Err(position::refused(&doubt).into())
         }
         outcome => {
             tracing::debug!(?outcome, "position report");

@@ -163,7 +163,10 @@ impl Store {
             .await?
         {
             Some(item) => Ok(item.alert),
-            None => self.alert(id).await?.ok_or_else(|| alert::not_found(id)),
+            None => self
+                .alert(id)
+                .await?
+                .ok_or_else(|| alert::not_found(id).into()),
         }
     }
 

@@ -428,11 +428,9 @@ impl Store {
             return Ok(a.into());
         }
         if let Some(booking) = a.held_by {
-            return Err(ambulance::held_conflict(
-                &a.number,
-                booking,
-                &format!("set to {to}"),
-            ));
+            return Err(
+                ambulance::held_conflict(&a.number, booking, &format!("set to {to}")).into(),
+            );
         }
         let free_at = match to {
             AmbulanceStatus::Available => Some(self.free_spot_of(&a).await?),
@@ -451,7 +449,7 @@ impl Store {
         }
         .push_into(&mut tx)?;
         self.commit(tx).await.map_err(|e| {
-            e.or_refused(|_| ambulance::changed_meanwhile(&a.number, "at the same time"))
+            e.or_refused(|_| ambulance::changed_meanwhile(&a.number, "at the same time").into())
         })?;
         // The move changed only the status (and the `avail` keys and `heldBy`, which
         // the API does not show), on the condition that the status was the one read

@@ -2,6 +2,7 @@
 //! history, the admin's pages, the counts). Making a booking and moving its status
 //! change the ambulance too: `cross_aggregate`.
 
+use crate::domain::refusal::{Missing, Refusal};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
@@ -283,9 +284,7 @@ impl Store {
                     .await?
                     .filter(|b| b.user_id == user)
                     // Unknown and someone else's look the same.
-                    .ok_or_else(|| {
-                        ApiError::NotFound(format!("Booking {id} is not in this history"))
-                    })?;
+                    .ok_or(Refusal::from(Missing::BookingInHistory(id)))?;
                 Query::on(GSI1, "gsi1pk = :p AND gsi1sk < :before")
                     .value(":before", keys::booking_time(&cursor.booking_time, id))
             }

@@ -84,7 +84,7 @@ impl Store {
                     &r,
                     Some((
                         Label::Ambulance(ambulance_id),
-                        ambulance::not_found(ambulance_id),
+                        ambulance::not_found(ambulance_id).into(),
                     )),
                 )
             })
@@ -137,7 +137,7 @@ impl Store {
             // Still check the ambulance: a move to an unknown one is a 404 either way.
             return match self.ambulance(to).await? {
                 Some(_) => Ok(current),
-                None => Err(ambulance::not_found(to)),
+                None => Err(ambulance::not_found(to).into()),
             };
         }
         let rebind = Write::update(keys::user(id), "SET ambulanceId = :to, gsi1pk = :pk")
@@ -150,9 +150,9 @@ impl Store {
         self.commit(tx).await.map_err(|e| {
             e.or_refused(|r| {
                 if r.by(Label::Ambulance(to)) {
-                    ambulance::not_found(to)
+                    ambulance::not_found(to).into()
                 } else {
-                    crew::changed_meanwhile(id)
+                    crew::changed_meanwhile(id).into()
                 }
             })
         })?;
@@ -187,7 +187,7 @@ impl Store {
             counters::add(counters::CREW, &Total { total: -1 })?,
         );
         self.commit(tx).await.map_err(|e| match e {
-            TxError::Refused(_) => crew::changed_meanwhile(id),
+            TxError::Refused(_) => crew::changed_meanwhile(id).into(),
             TxError::Api(e) => e,
         })
     }

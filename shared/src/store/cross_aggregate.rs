@@ -10,6 +10,7 @@
 //!
 //! The rules (which moves are allowed, what a refusal says) are in `domain`.
 
+use crate::domain::refusal::Conflict;
 use std::sync::Mutex;
 
 use backon::Retryable;
@@ -63,9 +64,10 @@ enum MoveAttempt {
     Failed(ApiError),
 }
 
-impl From<ApiError> for MoveAttempt {
-    fn from(e: ApiError) -> Self {
-        MoveAttempt::Failed(e)
+/// An error, or a domain refusal (`?` on the state machine's plan).
+impl<E: Into<ApiError>> From<E> for MoveAttempt {
+    fn from(e: E) -> Self {
+        MoveAttempt::Failed(e.into())
     }
 }
 
@@ -78,9 +80,9 @@ enum BookFailure {
     Failed(ApiError),
 }
 
-impl From<ApiError> for BookFailure {
-    fn from(e: ApiError) -> Self {
-        BookFailure::Failed(e)
+impl<E: Into<ApiError>> From<E> for BookFailure {
+    fn from(e: E) -> Self {
+        BookFailure::Failed(e.into())
     }
 }
 
@@ -125,9 +127,9 @@ impl Store {
         self.commit(tx).await.map_err(|e| {
             e.or_refused(|r| {
                 if r.by(Label::AmbulanceNumberGuard(id)) {
-                    ambulance::number_taken(&new.number)
+                    ambulance::number_taken(&new.number).into()
                 } else if r.by(Label::Hospital(new.hospital_id)) {
-                    hospital::not_found(new.hospital_id)
+                    hospital::not_found(new.hospital_id).into()
                 } else {
                     ApiError::internal(format!("adding an ambulance refused: {r:?}"))
                 }
@@ -143,10 +145,10 @@ impl Store {
             .await?
             .ok_or_else(|| ambulance::not_found(id))?;
         if let Some(booking) = a.held_by {
-            return Err(ambulance::held_conflict(&a.number, booking, "removed"));
+            return Err(ambulance::held_conflict(&a.number, booking, "removed").into());
         }
         if a.crew_count > 0 {
-            return Err(crew::has_crew(&a.number, a.crew_count));
+            return Err(crew::has_crew(&a.number, a.crew_count).into());
         }
         let mut tx = Tx::new();
         a.push_removal(&mut tx);
@@ -165,8 +167,10 @@ impl Store {
             Ok(()) => Ok(()),
             Err(TxError::Refused(_)) => Err(match self.ambulance_item(id).await {
                 // A crew account was just bound to it.
-                Ok(Some(now)) if now.crew_count > 0 => crew::has_crew(&now.number, now.crew_count),
-                _ => ambulance::changed_meanwhile(&a.number, "while it was being removed"),
+                Ok(Some(now)) if now.crew_count > 0 => {
+                    crew::has_crew(&now.number, now.crew_count).into()
+                }
+                _ => ambulance::changed_meanwhile(&a.number, "while it was being removed").into(),
             }),
             Err(TxError::Api(e)) => Err(e),
         }
@@ -195,21 +199,17 @@ impl Store {
         let (hospital, ambulances) =
             tokio::join!(self.hospital_item(id), self.hospital_ambulance_items(id));
         if hospital?.is_none() {
-            return Err(hospital::not_found(id));
+            return Err(hospital::not_found(id).into());
         }
         let ambulances = ambulances?;
         if let Some((held, booking)) = ambulances
             .iter()
             .find_map(|a| a.held_by.map(|booking| (a, booking)))
         {
-            return Err(hospital::held_conflict(id, &held.number, booking));
+            return Err(hospital::held_conflict(id, &held.number, booking).into());
         }
         if let Some(crewed) = ambulances.iter().find(|a| a.crew_count > 0) {
-            return Err(hospital::crew_conflict(
-                id,
-                &crewed.number,
-                crewed.crew_count,
-            ));
+            return Err(hospital::crew_conflict(id, &crewed.number, crewed.crew_count).into());
         }
         let (first, last) = ambulances.split_at(ambulances.len() % AMBULANCES_PER_REMOVAL);
         let mut chunks: Vec<&[AmbulanceItem]> = last.chunks(AMBULANCES_PER_REMOVAL).collect();
@@ -275,14 +275,14 @@ impl Store {
                 && let Ok(Some(now)) = self.ambulance_item(*ambulance).await
             {
                 if let Some(booking) = now.held_by {
-                    return hospital::held_conflict(id, &now.number, booking);
+                    return hospital::held_conflict(id, &now.number, booking).into();
                 }
                 if now.crew_count > 0 {
-                    return hospital::crew_conflict(id, &now.number, now.crew_count);
+                    return hospital::crew_conflict(id, &now.number, now.crew_count).into();
                 }
             }
         }
-        hospital::changed_during_removal(id)
+        hospital::changed_during_removal(id).into()
     }
 
     /// Books an ambulance for `user`. With an idempotency key, a retry of the same
@@ -356,7 +356,7 @@ impl Store {
             .into());
         }
         if ambulance.status != AmbulanceStatus::Available {
-            return Err(BookFailure::Raced(booking::ambulance_taken()));
+            return Err(BookFailure::Raced(booking::ambulance_taken().into()));
         }
 
         // The spec's payload has no pickup: the user's stored location is it.
@@ -409,15 +409,13 @@ impl Store {
         match self.commit(tx).await {
             Ok(()) => Ok(booking),
             Err(TxError::Refused(r)) if r.by(Label::IdempotencyKey) => {
-                Err(BookFailure::Raced(ApiError::Conflict(
-                    "A booking with this Idempotency-Key is in progress; retry".into(),
-                )))
+                Err(BookFailure::Raced(Conflict::BookingKeyInProgress.into()))
             }
             Err(TxError::Refused(r)) if r.by(Label::Ambulance(req.ambulance_id)) => {
-                Err(BookFailure::Raced(booking::ambulance_taken()))
+                Err(BookFailure::Raced(booking::ambulance_taken().into()))
             }
             Err(TxError::Refused(r)) if r.by(Label::OpenBookings) => {
-                Err(BookFailure::Raced(open_bookings::too_many()))
+                Err(BookFailure::Raced(open_bookings::too_many().into()))
             }
             Err(e) => Err(e.into_api().into()),
         }
@@ -471,7 +469,7 @@ impl Store {
             if mover == Mover::Crew
                 && crew_ambulance.is_some_and(|mine| mine != booking.ambulance_id)
             {
-                return Err(MoveAttempt::Failed(crew::job_gone(id)));
+                return Err(crew::job_gone(id).into());
             }
             let m = booking::plan(booking.progress(), mover, goal)?;
             let at = now_rfc3339();
@@ -535,9 +533,7 @@ impl Store {
         {
             Ok(booking) => Ok(booking),
             Err(MoveAttempt::Failed(e)) => Err(e),
-            Err(MoveAttempt::Raced) => Err(ApiError::Conflict(format!(
-                "Booking {id} was changed at the same time; please retry"
-            ))),
+            Err(MoveAttempt::Raced) => Err(Conflict::BookingChanged(id).into()),
         }
     }
 }
