@@ -20,7 +20,7 @@ use crate::{error::ApiError, telemetry, types::Id};
 mod objects;
 mod routes;
 
-pub use routes::Routes;
+pub use routes::{Route, Routes};
 
 /// Bodies are small JSON objects; anything larger is refused with 413.
 pub const MAX_BODY_BYTES: usize = 64 * 1024;
