@@ -283,4 +283,50 @@ mod tests {
         let codes: Vec<&str> = all.iter().map(ApiError::code).collect();
         assert_eq!(codes, ApiError::CODES);
     }
+
+    /// Each kind of refusal answers one status, with its message and, for an invalid
+    /// input, its field; a broken fact is an internal error.
+    #[test]
+    fn each_kind_of_refusal_answers_its_status() {
+        use crate::domain::refusal::{Missing, NotAllowed};
+        let id = Id::try_from(3).unwrap();
+        let cases: [(Refusal, StatusCode, &str); 4] = [
+            (
+                Refusal::invalid("age", "Invalid 'age'"),
+                StatusCode::BAD_REQUEST,
+                "Invalid 'age'",
+            ),
+            (
+                Missing::Booking(id).into(),
+                StatusCode::NOT_FOUND,
+                "Booking 3 not found",
+            ),
+            (
+                NotAllowed::NotYourJob(id).into(),
+                StatusCode::FORBIDDEN,
+                "Booking 3 is not held by your ambulance",
+            ),
+            (
+                Conflict::JobGone(id).into(),
+                StatusCode::CONFLICT,
+                "Booking 3 was given to another ambulance",
+            ),
+        ];
+        for (refusal, status, message) in cases {
+            let e = ApiError::from(refusal);
+            assert_eq!(e.status(), status, "{e:?}");
+            assert_eq!(e.to_string(), message);
+        }
+        // Logged with its detail, answered as a bare 500 (`IntoResponse`).
+        let broken = ApiError::from(Refusal::Broken("a stored latitude of 91".into()));
+        assert!(
+            matches!(&broken, ApiError::Internal(d) if d == "a stored latitude of 91"),
+            "{broken:?}"
+        );
+        let ApiError::BadRequest { field, .. } = ApiError::from(Refusal::invalid("age", "x"))
+        else {
+            panic!("an invalid input is a 400")
+        };
+        assert_eq!(field.as_deref(), Some("age"));
+    }
 }
