@@ -10,7 +10,11 @@ use axum::{
 };
 use serde::Serialize;
 
-use crate::{telemetry, types::Id};
+use crate::{
+    domain::refusal::{Conflict, Refusal},
+    telemetry,
+    types::Id,
+};
 
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
@@ -26,29 +30,13 @@ pub enum ApiError {
     Forbidden(String),
     #[error("{0}")]
     NotFound(String),
-    #[error("{0}")]
-    Conflict(String),
-    /// Registration or a profile edit asked for a name someone has.
-    #[error("Username is already taken")]
-    UsernameTaken,
-    #[error("Email is already registered")]
-    EmailTaken,
-    /// Someone else booked the ambulance first.
-    #[error("Ambulance is no longer available")]
-    AmbulanceTaken,
+    /// A domain rule's refusal that clashes with how things stand (409); which
+    /// reason, and its `code`, is the domain's [`Conflict`].
+    #[error(transparent)]
+    Conflict(#[from] Conflict),
     /// A sign-in whose name or password is wrong (which one is not said).
     #[error("Invalid username or password")]
     BadCredentials,
-    /// A one-tap emergency found no free ambulance within reach: a 409 that also
-    /// lists the nearest hospitals (with their phones) to call instead, as JSON
-    /// (`domain::emergency::no_ambulance_near`: errors sit below the domain).
-    #[error("No ambulance is available near you")]
-    NoAmbulanceNear { hospitals: serde_json::Value },
-    /// A second emergency while one is open: a 409 naming it (`bookingId`).
-    #[error(
-        "You already have an open emergency booking #{booking_id}: follow it there, or cancel it before asking again"
-    )]
-    OpenEmergency { booking_id: Id },
     #[error("Method not allowed")]
     MethodNotAllowed,
     #[error("Request body is too large")]
@@ -81,10 +69,10 @@ pub struct ErrorBody {
     pub field: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub request_id: Option<String>,
-    /// The open booking a conflict is about ([`ApiError::OpenEmergency`]).
+    /// The open booking a conflict is about ([`Conflict::OpenEmergency`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub booking_id: Option<Id>,
-    /// The hospitals to call instead ([`ApiError::NoAmbulanceNear`]).
+    /// The hospitals to call instead ([`Conflict::NoAmbulanceNear`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hospitals: Option<serde_json::Value>,
 }
@@ -128,12 +116,7 @@ impl ApiError {
             Self::Unauthorized(_) | Self::BadCredentials => StatusCode::UNAUTHORIZED,
             Self::Forbidden(_) => StatusCode::FORBIDDEN,
             Self::NotFound(_) => StatusCode::NOT_FOUND,
-            Self::Conflict(_)
-            | Self::UsernameTaken
-            | Self::EmailTaken
-            | Self::AmbulanceTaken
-            | Self::NoAmbulanceNear { .. }
-            | Self::OpenEmergency { .. } => StatusCode::CONFLICT,
+            Self::Conflict(_) => StatusCode::CONFLICT,
             Self::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             Self::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             Self::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
@@ -154,12 +137,14 @@ impl ApiError {
             Self::BadCredentials => "badCredentials",
             Self::Forbidden(_) => "forbidden",
             Self::NotFound(_) => "notFound",
-            Self::Conflict(_) => "conflict",
-            Self::UsernameTaken => "usernameTaken",
-            Self::EmailTaken => "emailTaken",
-            Self::AmbulanceTaken => "ambulanceTaken",
-            Self::NoAmbulanceNear { .. } => "noAmbulanceNear",
-            Self::OpenEmergency { .. } => "openEmergency",
+            Self::Conflict(conflict) => match conflict {
+                Conflict::UsernameTaken => "usernameTaken",
+                Conflict::EmailTaken => "emailTaken",
+                Conflict::AmbulanceTaken => "ambulanceTaken",
+                Conflict::NoAmbulanceNear { .. } => "noAmbulanceNear",
+                Conflict::OpenEmergency { .. } => "openEmergency",
+                _ => "conflict",
+            },
             Self::MethodNotAllowed => "methodNotAllowed",
             Self::PayloadTooLarge => "tooLarge",
             Self::UnsupportedMediaType(_) => "unsupportedMediaType",
@@ -210,11 +195,11 @@ impl IntoResponse for ApiError {
                 field: field.clone(),
                 ..ErrorBody::of(&self)
             },
-            Self::NoAmbulanceNear { hospitals } => ErrorBody {
+            Self::Conflict(Conflict::NoAmbulanceNear { hospitals }) => ErrorBody {
                 hospitals: Some(hospitals.clone()),
                 ..ErrorBody::of(&self)
             },
-            Self::OpenEmergency { booking_id } => ErrorBody {
+            Self::Conflict(Conflict::OpenEmergency { booking_id }) => ErrorBody {
                 booking_id: Some(*booking_id),
                 ..ErrorBody::of(&self)
             },
@@ -238,6 +223,23 @@ impl IntoResponse for ApiError {
     }
 }
 
+/// The edge of the domain: each kind of refusal answers one status (400, 404, 403,
+/// 409), and a broken fact a 500 whose detail is only logged.
+impl From<Refusal> for ApiError {
+    fn from(refusal: Refusal) -> Self {
+        match refusal {
+            Refusal::Invalid { field, message } => ApiError::BadRequest {
+                message,
+                field: Some(field),
+            },
+            Refusal::NotFound(missing) => ApiError::NotFound(missing.to_string()),
+            Refusal::NotAllowed(not) => ApiError::Forbidden(not.to_string()),
+            Refusal::Conflict(conflict) => ApiError::Conflict(conflict),
+            Refusal::Broken(what) => ApiError::Internal(what),
+        }
+    }
+}
+
 pub type ApiResult<T> = Result<T, ApiError>;
 
 #[cfg(test)]
@@ -255,16 +257,18 @@ mod tests {
             ApiError::BadCredentials,
             ApiError::Forbidden("x".into()),
             ApiError::NotFound("x".into()),
-            ApiError::Conflict("x".into()),
-            ApiError::UsernameTaken,
-            ApiError::EmailTaken,
-            ApiError::AmbulanceTaken,
-            ApiError::NoAmbulanceNear {
+            Conflict::EmergencyEnded.into(),
+            Conflict::UsernameTaken.into(),
+            Conflict::EmailTaken.into(),
+            Conflict::AmbulanceTaken.into(),
+            Conflict::NoAmbulanceNear {
                 hospitals: serde_json::json!([]),
-            },
-            ApiError::OpenEmergency {
+            }
+            .into(),
+            Conflict::OpenEmergency {
                 booking_id: Id::try_from(1).unwrap(),
-            },
+            }
+            .into(),
             ApiError::MethodNotAllowed,
             ApiError::PayloadTooLarge,
             ApiError::UnsupportedMediaType("x".into()),
@@ -278,5 +282,51 @@ mod tests {
         ];
         let codes: Vec<&str> = all.iter().map(ApiError::code).collect();
         assert_eq!(codes, ApiError::CODES);
+    }
+
+    /// Each kind of refusal answers one status, with its message and, for an invalid
+    /// input, its field; a broken fact is an internal error.
+    #[test]
+    fn each_kind_of_refusal_answers_its_status() {
+        use crate::domain::refusal::{Missing, NotAllowed};
+        let id = Id::try_from(3).unwrap();
+        let cases: [(Refusal, StatusCode, &str); 4] = [
+            (
+                Refusal::invalid("age", "Invalid 'age'"),
+                StatusCode::BAD_REQUEST,
+                "Invalid 'age'",
+            ),
+            (
+                Missing::Booking(id).into(),
+                StatusCode::NOT_FOUND,
+                "Booking 3 not found",
+            ),
+            (
+                NotAllowed::NotYourJob(id).into(),
+                StatusCode::FORBIDDEN,
+                "Booking 3 is not held by your ambulance",
+            ),
+            (
+                Conflict::JobGone(id).into(),
+                StatusCode::CONFLICT,
+                "Booking 3 was given to another ambulance",
+            ),
+        ];
+        for (refusal, status, message) in cases {
+            let e = ApiError::from(refusal);
+            assert_eq!(e.status(), status, "{e:?}");
+            assert_eq!(e.to_string(), message);
+        }
+        // Logged with its detail, answered as a bare 500 (`IntoResponse`).
+        let broken = ApiError::from(Refusal::Broken("a stored latitude of 91".into()));
+        assert!(
+            matches!(&broken, ApiError::Internal(d) if d == "a stored latitude of 91"),
+            "{broken:?}"
+        );
+        let ApiError::BadRequest { field, .. } = ApiError::from(Refusal::invalid("age", "x"))
+        else {
+            panic!("an invalid input is a 400")
+        };
+        assert_eq!(field.as_deref(), Some("age"));
     }
 }

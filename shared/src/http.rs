@@ -20,7 +20,7 @@ use crate::{error::ApiError, telemetry, types::Id};
 mod objects;
 mod routes;
 
-pub use routes::Routes;
+pub use routes::{Route, Routes};
 
 /// Bodies are small JSON objects; anything larger is refused with 413.
 pub const MAX_BODY_BYTES: usize = 64 * 1024;
@@ -462,7 +462,9 @@ mod tests {
         let _guard = tracing::subscriber::set_default(telemetry::subscriber(logs.clone()));
         let app = finish(Router::new().route(
             "/api/x/{id}",
-            axum::routing::get(|| async { ApiError::Conflict("no".into()) }),
+            axum::routing::get(|| async {
+                ApiError::from(crate::domain::refusal::Conflict::EmergencyEnded)
+            }),
         ));
         let request = axum::http::Request::get("/api/x/42")
             .header("x-request-id", "req-1")

@@ -272,8 +272,10 @@ impl<const MAX: u8> Degrees<MAX> {
     }
 }
 
-/// A point on the globe; both halves already in range.
-#[derive(Debug, Clone, Copy, PartialEq)]
+/// A point on the globe; both halves already in range. As a query (`?lat=&lng=`)
+/// nothing else is taken.
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct LatLng {
     pub lat: Latitude,
     pub lng: Longitude,

@@ -267,3 +267,62 @@ fn store_handles_live_in_their_files() {
         wrong.join("\n")
     );
 }
+
+/// docs/architecture.md's "Every route": each route of every function with the
+/// handler that serves it and its file, as the route tables (`routes()`) say. On a
+/// difference the test prints the whole section to paste over the old one.
+#[test]
+fn architecture_lists_every_route_with_its_handler() {
+    let mut rows = vec![
+        "## Every route\n".to_owned(),
+        "Each route of each function, with the handler that serves it (as the function's"
+            .to_owned(),
+        "`routes()` table names it) and the file it is in; `tests/api/docs.rs` prints this"
+            .to_owned(),
+        "section again when a route is added, moved or renamed.\n".to_owned(),
+        "| route | handler | file |".to_owned(),
+        "|---|---|---|".to_owned(),
+    ];
+    for (name, _, routes) in api_tests::FUNCTIONS {
+        for route in routes().table() {
+            // `admin::alerts::free_near`: the crate, its modules, the function.
+            let mut parts: Vec<&str> = route.handler.split("::").collect();
+            assert!(
+                parts.len() >= 2 && parts[0] == name && !route.handler.contains('{'),
+                "{} {}: its handler {} is not a named function of the crate {name}",
+                route.method,
+                route.path,
+                route.handler
+            );
+            parts.pop();
+            let modules = &parts[1..];
+            let file = if modules.is_empty() {
+                format!("functions/{name}/src/lib.rs")
+            } else {
+                let stem = format!("functions/{name}/src/{}", modules.join("/"));
+                if root().join(format!("{stem}.rs")).exists() {
+                    format!("{stem}.rs")
+                } else {
+                    format!("{stem}/mod.rs")
+                }
+            };
+            assert!(root().join(&file).exists(), "{file} exists");
+            rows.push(format!(
+                "| `{} {}` | `{}` | `{file}` |",
+                route.method, route.path, route.handler
+            ));
+        }
+    }
+    let section = rows.join("\n") + "\n";
+    let doc = fs::read_to_string(root().join("docs/architecture.md")).unwrap();
+    let now = doc.find("## Every route\n").map(|start| {
+        let end = doc[start + 3..]
+            .find("\n## ")
+            .map_or(doc.len(), |i| start + 3 + i + 1);
+        doc[start..end].trim_end()
+    });
+    assert!(
+        now == Some(section.trim_end()),
+        "docs/architecture.md's \"Every route\" differs from the route tables; the section should read:\n\n{section}"
+    );
+}

@@ -20,6 +20,7 @@ use shared::{
     domain::{
         ambulance::{AmbulanceStatus, AmbulanceType, NewAmbulance},
         hospital::{Hospital, NewHospital},
+        refusal::Conflict,
     },
     geo::haversine_km,
     store::{Key, hospital_index::LOG_LEN, keys},
@@ -349,7 +350,13 @@ async fn a_refused_or_failed_hospital_write_changes_neither_the_hospital_nor_the
         .hospitals()
         .remove_hospital(Id::try_from(5).unwrap())
         .await;
-    assert!(matches!(err, Err(shared::ApiError::Conflict(_))), "{err:?}");
+    assert!(
+        matches!(
+            err,
+            Err(shared::ApiError::Conflict(Conflict::HospitalChanged(_)))
+        ),
+        "{err:?}"
+    );
     assert_eq!(snapshot_of(&state).await, before);
 
     // The index's condition keeps failing: after the retries, 503 and nothing written.

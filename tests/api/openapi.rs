@@ -43,7 +43,7 @@ fn router_routes() -> BTreeMap<Route, String> {
             !table.table().is_empty(),
             "functions/{name} declares no route"
         );
-        for (method, path) in table.table() {
+        for shared::http::Route { method, path, .. } in table.table() {
             assert!(
                 path.starts_with(&format!("/api/{name}/")) || *path == format!("/api/{name}"),
                 "functions/{name}: {path} is not under /api/{name}, so API Gateway would not route it to this function"

@@ -1,7 +1,6 @@
 //! The dispatcher's alerts and the manual reassign (docs/decisions/0012-background-work.md).
 
 use axum::Json;
-use serde::Deserialize;
 use shared::http::Routes;
 use shared::{
     Admin, AdminNamed, ApiError, ApiJson, ApiPath, ApiQuery,
@@ -10,7 +9,7 @@ use shared::{
         booking::{Booking, WithMoves},
         emergency::nearest::{FREE_NEAR_MAX, FreeNear},
     },
-    types::{Id, LatLng, Latitude, Longitude},
+    types::{Id, LatLng},
 };
 
 pub fn routes() -> Routes {
@@ -45,23 +44,12 @@ async fn reassign(
     Ok(Json(crate::bookings::shown(moved)))
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct NearQuery {
-    lat: Latitude,
-    lng: Longitude,
-}
-
 /// The reassign's choice: at most 10 free ambulances within 50 km of the point,
 /// nearest first, ranked as an emergency ranks them.
 async fn free_near(
     Admin(app): Admin,
-    ApiQuery(q): ApiQuery<NearQuery>,
+    ApiQuery(at): ApiQuery<LatLng>,
 ) -> Result<Json<Vec<FreeNear>>, ApiError> {
-    let at = LatLng {
-        lat: q.lat,
-        lng: q.lng,
-    };
     Ok(Json(
         app.store.positions().free_near(at, FREE_NEAR_MAX).await?,
     ))

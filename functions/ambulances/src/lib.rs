@@ -50,7 +50,7 @@ fn shown(list: Vec<Ambulance>, caller: MaybeCaller) -> Json<Vec<Ambulance>> {
 async fn require_hospital(app: &AppState, id: Id) -> Result<(), ApiError> {
     match app.store.hospitals().hospital(id).await? {
         Some(_) => Ok(()),
-        None => Err(hospital::not_found(id)),
+        None => Err(hospital::not_found(id).into()),
     }
 }
 

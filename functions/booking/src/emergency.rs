@@ -7,6 +7,7 @@ use shared::{
     domain::{
         booking::{Booking, Patient, WithMoves},
         emergency::{EmergencyRequest, ShareLink, SharedTrip},
+        refusal::Conflict,
     },
     telemetry::{
         self,
@@ -47,7 +48,7 @@ pub async fn dispatch(
 fn dispatch_metrics(result: &Result<Booking, ApiError>, took: std::time::Duration) {
     let outcome = match result {
         Ok(_) => "dispatched",
-        Err(ApiError::NoAmbulanceNear { .. }) => "noAmbulance",
+        Err(ApiError::Conflict(Conflict::NoAmbulanceNear { .. })) => "noAmbulance",
         Err(ApiError::TooManyRequests { .. }) => "rateLimited",
         Err(e) if e.status().is_server_error() => "failed",
         Err(_) => "refused",

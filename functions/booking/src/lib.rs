@@ -204,7 +204,7 @@ async fn track(
         let account = account?.ok_or_else(crew::not_a_crew)?;
         // Seen only while its ambulance holds it (the same rule as the crew's steps).
         if booking::hold(account.ambulance_id, &booking) != Hold::Holds {
-            return Err(crew::not_your_booking(id));
+            return Err(crew::not_your_booking(id).into());
         }
         // The crew's moves are the steps of `PATCH /api/crew/job/stage`.
         let moves = allowed(booking.progress(), Mover::Crew);

@@ -89,8 +89,8 @@ async fn stage(
     match booking::hold(crew.ambulance_id, &job) {
         // An ended trip: the trip's rule says why no step is left (a 409).
         Hold::Holds | Hold::Ended => {}
-        Hold::Gone => return Err(crew::job_gone(id)),
-        Hold::NotYours => return Err(crew::not_your_booking(id)),
+        Hold::Gone => return Err(crew::job_gone(id).into()),
+        Hold::NotYours => return Err(crew::not_your_booking(id).into()),
     }
     let moved = app
         .store
@@ -117,7 +117,7 @@ async fn location(
     {
         Reported::Refused(doubt) => {
             tracing::warn!(ambulance = %crew.ambulance_id, speed_kmh = doubt.speed_kmh, "position refused");
-            Err(position::refused(&doubt))
+            Err(position::refused(&doubt).into())
         }
         outcome => {
             tracing::debug!(?outcome, "position report");

@@ -105,5 +105,5 @@ async fn one(
         .hospital(id)
         .await?
         .map(Json)
-        .ok_or_else(|| hospital::not_found(id))
+        .ok_or_else(|| hospital::not_found(id).into())
 }

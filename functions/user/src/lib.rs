@@ -35,7 +35,7 @@ async fn profile(
         .user(id)
         .await?
         .map(Json)
-        .ok_or_else(user::not_found)
+        .ok_or_else(|| user::not_found().into())
 }
 
 #[derive(Deserialize)]

@@ -6,7 +6,10 @@ use http::StatusCode;
 use serde_json::json;
 use shared::{
     ApiError,
-    domain::user::{ProfileChange, Role},
+    domain::{
+        refusal::Conflict,
+        user::{ProfileChange, Role},
+    },
     types::Email,
 };
 use testkit::{TEST_PASSWORD, TestApp};
@@ -324,7 +327,10 @@ async fn the_answer_is_what_is_stored_and_a_stale_read_writes_nothing() {
             )
             .await
             .unwrap_err();
-        assert!(matches!(err, ApiError::Conflict(_)), "{new_email}: {err:?}");
+        assert!(
+            matches!(err, ApiError::Conflict(Conflict::ProfileChanged)),
+            "{new_email}: {err:?}"
+        );
     }
     let after = app.get("/api/user/profile", Some(&me.token)).await;
     assert_eq!(after.body, stored.body, "nothing changed");

@@ -8,7 +8,7 @@ use strum::{AsRefStr, Display};
 
 use super::booking::Pickup;
 use crate::{
-    error::ApiError,
+    domain::refusal::{Missing, Refusal},
     types::{Id, Timestamp},
 };
 
@@ -71,6 +71,6 @@ impl Alert {
     }
 }
 
-pub fn not_found(id: Id) -> ApiError {
-    ApiError::NotFound(format!("Alert {id} not found"))
+pub fn not_found(id: Id) -> Refusal {
+    Missing::Alert(id).into()
 }

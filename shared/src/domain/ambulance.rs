@@ -7,7 +7,7 @@ use strum::{AsRefStr, Display, VariantArray};
 
 use super::{hospital::HospitalRef, lenient};
 use crate::{
-    error::ApiError,
+    domain::refusal::{Conflict, Missing, Refusal},
     types::{Id, Timestamp},
 };
 
@@ -103,9 +103,9 @@ pub struct NewAmbulance {
 
 /// A new ambulance is AVAILABLE or MAINTENANCE: ON_DUTY comes from a booking (or a
 /// later status change).
-pub fn check_new_status(status: AmbulanceStatus) -> Result<(), ApiError> {
+pub fn check_new_status(status: AmbulanceStatus) -> Result<(), Refusal> {
     if status == AmbulanceStatus::OnDuty {
-        return Err(ApiError::bad_request(
+        return Err(Refusal::invalid(
             "status",
             "Invalid 'status': a new ambulance is AVAILABLE or MAINTENANCE",
         ));
@@ -161,27 +161,32 @@ impl AmbulanceCounts {
     }
 }
 
-pub fn not_found(id: Id) -> ApiError {
-    ApiError::NotFound(format!("Ambulance {id} not found"))
+pub fn not_found(id: Id) -> Refusal {
+    Missing::Ambulance(id).into()
 }
 
 /// What an admin may not do to an ambulance held by an open booking (`what`: "removed",
 /// "set to AVAILABLE"...).
-pub fn held_conflict(number: &str, booking: Id, what: &str) -> ApiError {
-    ApiError::Conflict(format!(
-        "Ambulance {number} is held by open booking #{booking} and cannot be {what} until that booking is completed or cancelled"
-    ))
+pub fn held_conflict(number: &str, booking: Id, what: &str) -> Refusal {
+    Conflict::AmbulanceHeld {
+        number: number.into(),
+        booking,
+        what: what.into(),
+    }
+    .into()
 }
 
-pub fn number_taken(number: &str) -> ApiError {
-    ApiError::Conflict(format!("Ambulance number {number} already exists"))
+pub fn number_taken(number: &str) -> Refusal {
+    Conflict::AmbulanceNumberTaken(number.into()).into()
 }
 
 /// An admin's change that lost a race (the ambulance may just have been booked).
-pub fn changed_meanwhile(number: &str, during: &str) -> ApiError {
-    ApiError::Conflict(format!(
-        "Ambulance {number} changed {during} (it may just have been booked); please retry"
-    ))
+pub fn changed_meanwhile(number: &str, during: &str) -> Refusal {
+    Conflict::AmbulanceChanged {
+        number: number.into(),
+        during: during.into(),
+    }
+    .into()
 }
 
 #[cfg(test)]

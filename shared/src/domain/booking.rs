@@ -14,7 +14,7 @@ pub use trip::{
 
 use super::{ambulance::AmbulanceType, hospital::HospitalRef, lenient, user::User};
 use crate::{
-    error::ApiError,
+    domain::refusal::{Conflict, Missing, Refusal},
     types::{Id, Latitude, Longitude, OptionalText, Text, Timestamp, WholeNumber, format_rfc3339},
 };
 use time::OffsetDateTime;
@@ -398,13 +398,13 @@ impl BookingCounts {
     }
 }
 
-pub fn not_found(id: Id) -> ApiError {
-    ApiError::NotFound(format!("Booking {id} not found"))
+pub fn not_found(id: Id) -> Refusal {
+    Missing::Booking(id).into()
 }
 
 /// A booking without `pickup` by a user without a stored location.
-pub fn pickup_needed() -> ApiError {
-    ApiError::bad_request(
+pub fn pickup_needed() -> Refusal {
+    Refusal::invalid(
         "pickup",
         "Missing 'pickup': say where the ambulance should come (your profile has no location to use instead)",
     )
@@ -412,14 +412,14 @@ pub fn pickup_needed() -> ApiError {
 
 /// Where to pick up: as asked, else the user's stored location (400 naming `pickup`
 /// without either).
-pub fn pickup_or_profile(pickup: Option<Pickup>, user: &User) -> Result<Pickup, ApiError> {
+pub fn pickup_or_profile(pickup: Option<Pickup>, user: &User) -> Result<Pickup, Refusal> {
     if let Some(pickup) = pickup {
         return Ok(pickup);
     }
     match (user.latitude, user.longitude) {
         (Some(lat), Some(lng)) => Ok(Pickup {
-            latitude: Latitude::try_from(lat).map_err(ApiError::internal)?,
-            longitude: Longitude::try_from(lng).map_err(ApiError::internal)?,
+            latitude: Latitude::try_from(lat).map_err(Refusal::Broken)?,
+            longitude: Longitude::try_from(lng).map_err(Refusal::Broken)?,
             landmark: OptionalText(None),
         }),
         _ => Err(pickup_needed()),
@@ -427,8 +427,8 @@ pub fn pickup_or_profile(pickup: Option<Pickup>, user: &User) -> Result<Pickup, 
 }
 
 /// Someone else booked the ambulance first.
-pub fn ambulance_taken() -> ApiError {
-    ApiError::AmbulanceTaken
+pub fn ambulance_taken() -> Refusal {
+    Conflict::AmbulanceTaken.into()
 }
 
 #[cfg(test)]
@@ -604,7 +604,9 @@ mod tests {
         assert_eq!(cancelled.brought_up_to_date().trip_stage, None);
     }
 
-    fn request(patch: impl FnOnce(&mut serde_json::Value)) -> Result<BookingRequest, ApiError> {
+    fn request(
+        patch: impl FnOnce(&mut serde_json::Value),
+    ) -> Result<BookingRequest, crate::error::ApiError> {
         let mut v = serde_json::json!({
             "hospitalId": 1, "ambulanceId": 2, "bookingType": "EMERGENCY",
             "patient": {"name": " Ravi ", "age": 40, "gender": "Male", "condition": "chest pain"},
@@ -614,9 +616,9 @@ mod tests {
         parse_json(v.to_string().as_bytes())
     }
 
-    fn field_of(r: Result<BookingRequest, ApiError>) -> Option<String> {
+    fn field_of(r: Result<BookingRequest, crate::error::ApiError>) -> Option<String> {
         match r {
-            Err(ApiError::BadRequest { field, .. }) => field,
+            Err(crate::error::ApiError::BadRequest { field, .. }) => field,
             other => panic!("expected a 400, got {other:?}"),
         }
     }

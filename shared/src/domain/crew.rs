@@ -4,7 +4,10 @@
 use serde::{Deserialize, Serialize};
 
 use super::user::{NewAccount, Role};
-use crate::{error::ApiError, types::Id};
+use crate::{
+    domain::refusal::{Conflict, Missing, NotAllowed, Refusal},
+    types::Id,
+};
 
 /// A crew account as the admin routes show it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -43,43 +46,36 @@ pub struct NewCrew {
     pub ambulance_id: Id,
 }
 
-pub fn not_found(id: Id) -> ApiError {
-    ApiError::NotFound(format!("Crew {id} not found"))
+pub fn not_found(id: Id) -> Refusal {
+    Missing::Crew(id).into()
 }
 
 /// A crew account whose stored user is gone or no longer a crew: its token stops.
-pub fn not_a_crew() -> ApiError {
-    ApiError::Forbidden("This route is only for ambulance crew accounts".into())
+pub fn not_a_crew() -> Refusal {
+    NotAllowed::NotACrew.into()
 }
 
 /// The job went to another ambulance (its answer deadline passed, or a dispatcher
 /// moved it): the crew's late tap loses the race (decision 0012).
-pub fn job_gone(booking: Id) -> ApiError {
-    ApiError::Conflict(format!("Booking {booking} was given to another ambulance"))
+pub fn job_gone(booking: Id) -> Refusal {
+    Conflict::JobGone(booking).into()
 }
 
 /// The booking is not the one the crew's ambulance holds.
-pub fn not_your_booking(booking: Id) -> ApiError {
-    ApiError::Forbidden(format!("Booking {booking} is not held by your ambulance"))
+pub fn not_your_booking(booking: Id) -> Refusal {
+    NotAllowed::NotYourJob(booking).into()
 }
 
 /// An ambulance that still has crew cannot go (a hospital neither).
-pub fn has_crew(number: &str, crew: u64) -> ApiError {
-    ApiError::Conflict(format!("Ambulance {}", still_crewed(number, crew)))
-}
-
-/// `<number> still has <crew> crew account(s); ...`: why an ambulance (or its
-/// hospital) is not removed.
-pub fn still_crewed(number: &str, crew: u64) -> String {
-    let accounts = if crew == 1 { "account" } else { "accounts" };
-    format!(
-        "{number} still has {crew} crew {accounts}; move them to another ambulance or remove them first"
-    )
+pub fn has_crew(number: &str, crew: u64) -> Refusal {
+    Conflict::AmbulanceCrewed {
+        number: number.into(),
+        crew,
+    }
+    .into()
 }
 
 /// A crew change that lost a race (the crew was just moved or removed).
-pub fn changed_meanwhile(id: Id) -> ApiError {
-    ApiError::Conflict(format!(
-        "Crew {id} was changed at the same time; please retry"
-    ))
+pub fn changed_meanwhile(id: Id) -> Refusal {
+    Conflict::CrewChanged(id).into()
 }

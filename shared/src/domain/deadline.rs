@@ -7,7 +7,10 @@ use std::time::Duration;
 use time::OffsetDateTime;
 
 use super::booking::{Booking, BookingStatus, BookingType, Milestone, ReassignReason, TripStage};
-use crate::{error::ApiError, types::Timestamp};
+use crate::{
+    domain::refusal::{Conflict, Refusal},
+    types::Timestamp,
+};
 
 /// An emergency moves on at most this many times; then a dispatcher is told.
 pub const MAX_MOVES: usize = 3;
@@ -42,7 +45,7 @@ impl AnswerTimes {
 
 /// A dispatcher may move an open booking to another ambulance until that ambulance
 /// reaches the pickup (a breakdown, an alert); 409 otherwise.
-pub fn may_reassign(booking: &Booking) -> Result<(), ApiError> {
+pub fn may_reassign(booking: &Booking) -> Result<(), Refusal> {
     let progress = booking.progress();
     let before_pickup = match progress.status {
         BookingStatus::Pending => true,
@@ -55,10 +58,11 @@ pub fn may_reassign(booking: &Booking) -> Result<(), ApiError> {
     if before_pickup {
         Ok(())
     } else {
-        Err(ApiError::Conflict(format!(
-            "Booking {} is {progress}: only an open booking whose ambulance has not reached the pickup can be reassigned",
-            booking.id
-        )))
+        Err(Conflict::NotReassignable {
+            id: booking.id,
+            progress: progress.to_string(),
+        }
+        .into())
     }
 }
 

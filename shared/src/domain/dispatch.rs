@@ -12,7 +12,7 @@ use super::{
     position::{Doubt, Position},
 };
 use crate::{
-    error::ApiError,
+    domain::refusal::Refusal,
     geo::{Point, haversine_km},
     types::{Id, Timestamp},
 };
@@ -194,9 +194,9 @@ impl Bbox {
         max_lng: 180.0,
     };
 
-    pub fn parse(text: &str) -> Result<Bbox, ApiError> {
+    pub fn parse(text: &str) -> Result<Bbox, Refusal> {
         let bad = |why: &str| {
-            ApiError::bad_request(
+            Refusal::invalid(
                 "bbox",
                 format!(
                     "Invalid query parameter 'bbox': {why} (expected minLat,minLng,maxLat,maxLng)"
@@ -543,10 +543,10 @@ mod tests {
             "0,0,NaN,0",
             "0,0,inf,0",
         ] {
-            let Err(ApiError::BadRequest { field, .. }) = Bbox::parse(bad) else {
+            let Err(Refusal::Invalid { field, .. }) = Bbox::parse(bad) else {
                 panic!("{bad} parsed");
             };
-            assert_eq!(field.as_deref(), Some("bbox"), "{bad}");
+            assert_eq!(field, "bbox", "{bad}");
         }
     }
 }

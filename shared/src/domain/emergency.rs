@@ -18,7 +18,7 @@ use super::{
     position::Position,
 };
 use crate::{
-    error::ApiError,
+    domain::refusal::{Conflict, Missing, NotAllowed, Refusal},
     types::{Id, Timestamp},
 };
 
@@ -34,28 +34,31 @@ pub struct EmergencyRequest {
 }
 
 /// No free ambulance within reach: a 409 listing the nearest `hospitals` to call.
-pub fn no_ambulance_near(hospitals: &[Hospital]) -> ApiError {
-    serde_json::to_value(hospitals).map_or_else(ApiError::internal, |hospitals| {
-        ApiError::NoAmbulanceNear { hospitals }
-    })
+pub fn no_ambulance_near(hospitals: &[Hospital]) -> Refusal {
+    serde_json::to_value(hospitals).map_or_else(
+        |e| Refusal::Broken(e.to_string()),
+        |hospitals| Conflict::NoAmbulanceNear { hospitals }.into(),
+    )
 }
 
 /// Someone asked for a second emergency while one is open.
-pub fn open_emergency(booking_id: Id) -> ApiError {
-    ApiError::OpenEmergency { booking_id }
+pub fn open_emergency(booking_id: Id) -> Refusal {
+    Conflict::OpenEmergency { booking_id }.into()
 }
 
 /// Patient details and share links change only while the booking is open.
-pub fn booking_final(id: Id, status: BookingStatus, what: &str) -> ApiError {
-    ApiError::Conflict(format!(
-        "Booking {id} is {}: {what}",
-        status.as_ref().to_lowercase()
-    ))
+pub fn booking_final(id: Id, status: BookingStatus, what: &str) -> Refusal {
+    Conflict::BookingFinal {
+        id,
+        status: status.as_ref().to_lowercase(),
+        what: what.into(),
+    }
+    .into()
 }
 
 /// Only the requester changes the patient details and shares the trip.
-pub fn not_the_requester() -> ApiError {
-    ApiError::Forbidden("Only the person who booked may do this".into())
+pub fn not_the_requester() -> Refusal {
+    NotAllowed::NotTheRequester.into()
 }
 
 // ---- Share links ------------------------------------------------------------------
@@ -102,12 +105,9 @@ pub fn share_expiry(created: OffsetDateTime, timeline: &[TimelineEntry]) -> Offs
     }
 }
 
-/// Unknown, expired and revoked links all answer this (one body: a link tells
-/// nothing about whether it ever worked).
-pub fn share_not_found() -> ApiError {
-    ApiError::NotFound(
-        "This tracking link does not work: it is unknown, has expired or was revoked".into(),
-    )
+/// Unknown, expired and revoked links all answer this ([`Missing::ShareLink`]).
+pub fn share_not_found() -> Refusal {
+    Missing::ShareLink.into()
 }
 
 /// `POST /api/booking/{id}/share`.
@@ -301,7 +301,7 @@ mod tests {
             (r#"{"hospitalId": 3}"#, "hospitalId"),
         ] {
             match parse_json::<EmergencyRequest>(body.as_bytes()) {
-                Err(ApiError::BadRequest { field, .. }) => {
+                Err(crate::error::ApiError::BadRequest { field, .. }) => {
                     assert_eq!(field.as_deref(), Some(want), "{body}")
                 }
                 other => panic!("{body}: {other:?}"),

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::{
-    error::ApiError,
+    domain::refusal::{Conflict, Missing, Refusal},
     types::{Id, LatLng},
 };
 
@@ -37,28 +37,31 @@ pub struct NewHospital {
     pub contact_info: Option<String>,
 }
 
-pub fn not_found(id: Id) -> ApiError {
-    ApiError::NotFound(format!("Hospital {id} not found"))
+pub fn not_found(id: Id) -> Refusal {
+    Missing::Hospital(id).into()
 }
 
 /// A hospital goes only with all its ambulances, and none may be held.
-pub fn held_conflict(id: Id, ambulance_number: &str, booking: Id) -> ApiError {
-    ApiError::Conflict(format!(
-        "Hospital {id} cannot be removed: its ambulance {ambulance_number} is held by open booking #{booking}; complete or cancel that booking first"
-    ))
+pub fn held_conflict(id: Id, ambulance_number: &str, booking: Id) -> Refusal {
+    Conflict::HospitalHeld {
+        id,
+        ambulance: ambulance_number.into(),
+        booking,
+    }
+    .into()
 }
 
 /// A hospital goes only when none of its ambulances has crew accounts.
-pub fn crew_conflict(id: Id, ambulance_number: &str, crew: u64) -> ApiError {
-    let why = super::crew::still_crewed(ambulance_number, crew);
-    ApiError::Conflict(format!(
-        "Hospital {id} cannot be removed: its ambulance {why}"
-    ))
+pub fn crew_conflict(id: Id, ambulance_number: &str, crew: u64) -> Refusal {
+    Conflict::HospitalCrewed {
+        id,
+        ambulance: ambulance_number.into(),
+        crew,
+    }
+    .into()
 }
 
 /// A removal that lost a race with another change of the hospital's fleet.
-pub fn changed_during_removal(id: Id) -> ApiError {
-    ApiError::Conflict(format!(
-        "Hospital {id} changed while it was being removed (an ambulance was just added, booked or edited); please retry"
-    ))
+pub fn changed_during_removal(id: Id) -> Refusal {
+    Conflict::HospitalChanged(id).into()
 }

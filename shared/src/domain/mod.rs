@@ -17,6 +17,7 @@ pub mod hospital;
 pub mod page;
 pub mod position;
 pub mod push;
+pub mod refusal;
 pub mod user;
 
 use strum::VariantArray;

@@ -7,7 +7,7 @@ use time::{Duration, OffsetDateTime};
 
 use super::ambulance::Ambulance;
 use crate::{
-    error::ApiError,
+    domain::refusal::{Conflict, Refusal},
     geo::Point,
     types::{Latitude, Longitude, Timestamp},
 };
@@ -141,10 +141,9 @@ impl PositionReport {
     /// the future or more than a day in the past, or an accuracy that is not a number
     /// from 0 to 100 km. A time ahead of `now` (within the 30 s) becomes `now`: a
     /// phone's fast clock must not push the stored time ahead of the real one.
-    pub fn check(self, now: OffsetDateTime) -> Result<CheckedReport, ApiError> {
-        let bad_time = |why: String| {
-            ApiError::bad_request("recordedAt", format!("Invalid 'recordedAt': {why}"))
-        };
+    pub fn check(self, now: OffsetDateTime) -> Result<CheckedReport, Refusal> {
+        let bad_time =
+            |why: String| Refusal::invalid("recordedAt", format!("Invalid 'recordedAt': {why}"));
         let recorded = Timestamp::parse(&self.recorded_at).ok_or_else(|| {
             bad_time(format!(
                 "'{}' is not an RFC 3339 time such as 2026-01-02T03:04:05.006Z",
@@ -162,12 +161,13 @@ impl PositionReport {
             ));
         }
         let recorded = recorded.min(
-            Timestamp::new(now).ok_or_else(|| ApiError::internal("the clock is out of range"))?,
+            Timestamp::new(now)
+                .ok_or_else(|| Refusal::Broken("the clock is out of range".into()))?,
         );
         if let Some(a) = self.accuracy_m
             && !(a.is_finite() && (0.0..=MAX_ACCURACY_M).contains(&a))
         {
-            return Err(ApiError::bad_request(
+            return Err(Refusal::invalid(
                 "accuracyM",
                 format!(
                     "Invalid 'accuracyM': must be a number of metres from 0 to {MAX_ACCURACY_M}"
@@ -304,23 +304,24 @@ impl Track {
 }
 
 /// The 409 of a refused report: the crew's app shows it, the dispatcher sees the doubt.
-pub fn refused(doubt: &Doubt) -> ApiError {
-    ApiError::Conflict(format!(
-        "Position not taken: it implies {} km/h from the last accepted one (at most {MAX_SPEED_KMH}); the dispatcher can see it",
-        doubt.speed_kmh
-    ))
+pub fn refused(doubt: &Doubt) -> Refusal {
+    Conflict::ImplausiblePosition {
+        speed_kmh: doubt.speed_kmh,
+        max_kmh: MAX_SPEED_KMH,
+    }
+    .into()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::http::parse_json;
+    use crate::{error::ApiError, http::parse_json};
     use time::macros::datetime;
 
     const NOW: OffsetDateTime = datetime!(2026-03-04 05:06:07 UTC);
 
     fn report(json: serde_json::Value) -> Result<CheckedReport, ApiError> {
-        parse_json::<PositionReport>(json.to_string().as_bytes())?.check(NOW)
+        Ok(parse_json::<PositionReport>(json.to_string().as_bytes())?.check(NOW)?)
     }
 
     fn field(r: Result<CheckedReport, ApiError>) -> String {

@@ -16,7 +16,7 @@ use super::{
     booking::{Booking, BookingStatus, BookingType, TripStage},
 };
 use crate::{
-    error::ApiError,
+    domain::refusal::Refusal,
     types::{Id, Timestamp},
 };
 
@@ -76,8 +76,8 @@ pub struct PushSubscription {
     auth: String,
 }
 
-fn bad(field: &str, why: &str) -> ApiError {
-    ApiError::bad_request(field, format!("Invalid '{field}': {why}"))
+fn bad(field: &str, why: &str) -> Refusal {
+    Refusal::invalid(field, format!("Invalid '{field}': {why}"))
 }
 
 /// What an https endpoint must look like: a host name, an optional port, a path of
@@ -90,7 +90,7 @@ static ENDPOINT: std::sync::LazyLock<regex_lite::Regex> =
     std::sync::LazyLock::new(|| regex_lite::Regex::new(ENDPOINT_PATTERN).expect("it compiles"));
 
 /// `endpoint` checked as [`Endpoints`] allows, or why not.
-pub fn parse_endpoint(endpoint: &str, allowed: Endpoints) -> Result<String, ApiError> {
+pub fn parse_endpoint(endpoint: &str, allowed: Endpoints) -> Result<String, Refusal> {
     let why = |w: &str| bad("endpoint", w);
     if endpoint.chars().count() > MAX_ENDPOINT_CHARS {
         return Err(why("must be at most 1000 characters"));
@@ -122,7 +122,7 @@ pub fn parse_endpoint(endpoint: &str, allowed: Endpoints) -> Result<String, ApiE
 }
 
 impl RawSubscription {
-    pub fn parse(self, allowed: Endpoints) -> Result<PushSubscription, ApiError> {
+    pub fn parse(self, allowed: Endpoints) -> Result<PushSubscription, Refusal> {
         let endpoint = parse_endpoint(&self.endpoint, allowed)?;
         let point = base64url_decode(&self.keys.p256dh)
             .ok_or_else(|| bad("keys.p256dh", "must be base64url"))?;
@@ -706,9 +706,9 @@ mod tests {
         );
     }
 
-    fn field_of(parsed: Result<PushSubscription, ApiError>) -> Option<String> {
+    fn field_of(parsed: Result<PushSubscription, Refusal>) -> Option<String> {
         match parsed {
-            Err(ApiError::BadRequest { field, .. }) => field,
+            Err(Refusal::Invalid { field, .. }) => Some(field),
             other => panic!("expected a 400, got {other:?}"),
         }
     }

@@ -6,7 +6,7 @@ use strum::{AsRefStr, VariantArray};
 
 use super::lenient;
 use crate::{
-    error::ApiError,
+    domain::refusal::{Conflict, Missing, Refusal},
     types::{Email, Id, LatLng, Latitude, Longitude, Phone, Username},
 };
 
@@ -77,36 +77,36 @@ pub struct ProfileChange {
 pub fn location_pair(
     latitude: Option<Latitude>,
     longitude: Option<Longitude>,
-) -> Result<Option<LatLng>, ApiError> {
+) -> Result<Option<LatLng>, Refusal> {
     match (latitude, longitude) {
         (Some(lat), Some(lng)) => Ok(Some(LatLng { lat, lng })),
         (None, None) => Ok(None),
-        (Some(_), None) => Err(ApiError::bad_request(
+        (Some(_), None) => Err(Refusal::invalid(
             "longitude",
             "Missing 'longitude': latitude and longitude go together",
         )),
-        (None, Some(_)) => Err(ApiError::bad_request(
+        (None, Some(_)) => Err(Refusal::invalid(
             "latitude",
             "Missing 'latitude': latitude and longitude go together",
         )),
     }
 }
 
-pub fn not_found() -> ApiError {
-    ApiError::NotFound("User not found".into())
+pub fn not_found() -> Refusal {
+    Missing::User.into()
 }
 
-pub fn username_taken() -> ApiError {
-    ApiError::UsernameTaken
+pub fn username_taken() -> Refusal {
+    Conflict::UsernameTaken.into()
 }
 
-pub fn email_taken() -> ApiError {
-    ApiError::EmailTaken
+pub fn email_taken() -> Refusal {
+    Conflict::EmailTaken.into()
 }
 
 /// A profile edit that lost a race with another edit of the same profile.
-pub fn changed_meanwhile() -> ApiError {
-    ApiError::Conflict("The profile was changed at the same time; please retry".into())
+pub fn changed_meanwhile() -> Refusal {
+    Conflict::ProfileChanged.into()
 }
 
 #[cfg(test)]
@@ -120,10 +120,10 @@ mod tests {
         assert!(location_pair(lat, lng).unwrap().is_some());
         assert!(location_pair(None, None).unwrap().is_none());
         for (lat, lng, missing) in [(lat, None, "longitude"), (None, lng, "latitude")] {
-            let Err(ApiError::BadRequest { field, .. }) = location_pair(lat, lng) else {
+            let Err(Refusal::Invalid { field, .. }) = location_pair(lat, lng) else {
                 panic!("half a pair is a 400");
             };
-            assert_eq!(field.as_deref(), Some(missing));
+            assert_eq!(field, missing);
         }
     }
 }

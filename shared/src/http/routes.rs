@@ -1,6 +1,7 @@
 //! A function's routes as a table as well as a router: each route is declared once,
-//! with its method, so the contract test (tests/api/openapi.rs) compares the table
-//! with docs/openapi.yaml instead of reading the source.
+//! with its method and its handler, so the contract test (tests/api/openapi.rs)
+//! compares the table with docs/openapi.yaml instead of reading the source, and
+//! docs/architecture.md's "Every route" is checked against it (tests/api/docs.rs).
 
 use axum::{
     Router,
@@ -11,11 +12,21 @@ use axum::{
 
 use crate::AppState;
 
-/// What a function serves: `(METHOD, path)` for each route, and the router.
+/// What a function serves: a [`Route`] for each, and the router.
 #[derive(Default)]
 pub struct Routes {
     router: Router<AppState>,
-    table: Vec<(Method, &'static str)>,
+    table: Vec<Route>,
+}
+
+/// One route of the table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Route {
+    pub method: Method,
+    pub path: &'static str,
+    /// The handler's path in its crate, as the compiler names it
+    /// (`admin::alerts::free_near`): where the route lives.
+    pub handler: &'static str,
 }
 
 impl Routes {
@@ -53,7 +64,11 @@ impl Routes {
         h: H,
     ) -> Routes {
         self.router = self.router.route(path, on(filter, h));
-        self.table.push((method, path));
+        self.table.push(Route {
+            method,
+            path,
+            handler: std::any::type_name::<H>(),
+        });
         self
     }
 
@@ -65,7 +80,7 @@ impl Routes {
     }
 
     /// Every route, in the order declared.
-    pub fn table(&self) -> &[(Method, &'static str)] {
+    pub fn table(&self) -> &[Route] {
         &self.table
     }
 
@@ -80,18 +95,26 @@ mod tests {
 
     async fn ok() {}
 
+    async fn gone() {}
+
     #[test]
-    fn the_table_lists_each_route_with_its_method() {
+    fn the_table_lists_each_route_with_its_method_and_handler() {
         let routes = Routes::new()
             .get("/api/x", ok)
-            .post("/api/x", ok)
+            .post("/api/x", gone)
             .merge(Routes::new().delete("/api/y/{id}", ok));
+        let table: Vec<(Method, &str, &str)> = routes
+            .table()
+            .iter()
+            .map(|r| (r.method.clone(), r.path, r.handler))
+            .collect();
+        let ok = "shared::http::routes::tests::ok";
         assert_eq!(
-            routes.table(),
+            table,
             [
-                (Method::GET, "/api/x"),
-                (Method::POST, "/api/x"),
-                (Method::DELETE, "/api/y/{id}")
+                (Method::GET, "/api/x", ok),
+                (Method::POST, "/api/x", "shared::http::routes::tests::gone"),
+                (Method::DELETE, "/api/y/{id}", ok)
             ]
         );
     }

@@ -173,7 +173,10 @@ impl Alerts<'_> {
             .await?
         {
             Some(item) => Ok(item.alert),
-            None => self.alert(id).await?.ok_or_else(|| alert::not_found(id)),
+            None => self
+                .alert(id)
+                .await?
+                .ok_or_else(|| alert::not_found(id).into()),
         }
     }
 

@@ -7,6 +7,8 @@
 //! can never book one ambulance, and a crash can never leave it stuck. The rules
 //! (which moves are allowed, what a refusal says) are in `domain`.
 
+use crate::domain::refusal::{Conflict, Missing, Refusal};
+
 use std::sync::Mutex;
 
 use backon::Retryable;
@@ -314,9 +316,7 @@ impl Bookings<'_> {
                     .await?
                     .filter(|b| b.user_id == user)
                     // Unknown and someone else's look the same.
-                    .ok_or_else(|| {
-                        ApiError::NotFound(format!("Booking {id} is not in this history"))
-                    })?;
+                    .ok_or(Refusal::from(Missing::BookingInHistory(id)))?;
                 Query::on(GSI1, "gsi1pk = :p AND gsi1sk < :before")
                     .value(":before", keys::booking_time(&cursor.booking_time, id))
             }
@@ -359,9 +359,10 @@ enum MoveAttempt {
     Failed(ApiError),
 }
 
-impl From<ApiError> for MoveAttempt {
-    fn from(e: ApiError) -> Self {
-        MoveAttempt::Failed(e)
+/// An error, or a domain refusal (`?` on the state machine's plan).
+impl<E: Into<ApiError>> From<E> for MoveAttempt {
+    fn from(e: E) -> Self {
+        MoveAttempt::Failed(e.into())
     }
 }
 
@@ -374,9 +375,9 @@ enum BookFailure {
     Failed(ApiError),
 }
 
-impl From<ApiError> for BookFailure {
-    fn from(e: ApiError) -> Self {
-        BookFailure::Failed(e)
+impl<E: Into<ApiError>> From<E> for BookFailure {
+    fn from(e: E) -> Self {
+        BookFailure::Failed(e.into())
     }
 }
 
@@ -452,7 +453,7 @@ impl Bookings<'_> {
             .into());
         }
         if ambulance.status != AmbulanceStatus::Available {
-            return Err(BookFailure::Raced(booking::ambulance_taken()));
+            return Err(BookFailure::Raced(booking::ambulance_taken().into()));
         }
 
         // The spec's payload has no pickup: the user's stored location is it.
@@ -505,15 +506,13 @@ impl Bookings<'_> {
         match self.store.commit(tx).await {
             Ok(()) => Ok(booking),
             Err(TxError::Refused(r)) if r.by(Label::IdempotencyKey) => {
-                Err(BookFailure::Raced(ApiError::Conflict(
-                    "A booking with this Idempotency-Key is in progress; retry".into(),
-                )))
+                Err(BookFailure::Raced(Conflict::BookingKeyInProgress.into()))
             }
             Err(TxError::Refused(r)) if r.by(Label::Ambulance(req.ambulance_id)) => {
-                Err(BookFailure::Raced(booking::ambulance_taken()))
+                Err(BookFailure::Raced(booking::ambulance_taken().into()))
             }
             Err(TxError::Refused(r)) if r.by(Label::OpenBookings) => {
-                Err(BookFailure::Raced(open_bookings::too_many()))
+                Err(BookFailure::Raced(open_bookings::too_many().into()))
             }
             Err(e) => Err(e.into_api().into()),
         }
@@ -562,7 +561,7 @@ impl Bookings<'_> {
             if mover == Mover::Crew
                 && crew_ambulance.is_some_and(|mine| mine != booking.ambulance_id)
             {
-                return Err(MoveAttempt::Failed(crew::job_gone(id)));
+                return Err(crew::job_gone(id).into());
             }
             let m = booking::plan(booking.progress(), mover, goal)?;
             let at = now_rfc3339();
@@ -626,9 +625,7 @@ impl Bookings<'_> {
         {
             Ok(booking) => Ok(booking),
             Err(MoveAttempt::Failed(e)) => Err(e),
-            Err(MoveAttempt::Raced) => Err(ApiError::Conflict(format!(
-                "Booking {id} was changed at the same time; please retry"
-            ))),
+            Err(MoveAttempt::Raced) => Err(Conflict::BookingChanged(id).into()),
         }
     }
 }

@@ -91,7 +91,7 @@ impl CrewAccounts<'_> {
                     &r,
                     Some((
                         Label::Ambulance(ambulance_id),
-                        ambulance::not_found(ambulance_id),
+                        ambulance::not_found(ambulance_id).into(),
                     )),
                 )
             })
@@ -148,7 +148,7 @@ impl CrewAccounts<'_> {
             // Still check the ambulance: a move to an unknown one is a 404 either way.
             return match self.store.fleet().ambulance(to).await? {
                 Some(_) => Ok(current),
-                None => Err(ambulance::not_found(to)),
+                None => Err(ambulance::not_found(to).into()),
             };
         }
         let rebind = Write::update(keys::user(id), "SET ambulanceId = :to, gsi1pk = :pk")
@@ -161,9 +161,9 @@ impl CrewAccounts<'_> {
         self.store.commit(tx).await.map_err(|e| {
             e.or_refused(|r| {
                 if r.by(Label::Ambulance(to)) {
-                    ambulance::not_found(to)
+                    ambulance::not_found(to).into()
                 } else {
-                    crew::changed_meanwhile(id)
+                    crew::changed_meanwhile(id).into()
                 }
             })
         })?;
@@ -198,7 +198,7 @@ impl CrewAccounts<'_> {
             counters::add(counters::CREW, &Total { total: -1 })?,
         );
         self.store.commit(tx).await.map_err(|e| match e {
-            TxError::Refused(_) => crew::changed_meanwhile(id),
+            TxError::Refused(_) => crew::changed_meanwhile(id).into(),
             TxError::Api(e) => e,
         })
     }

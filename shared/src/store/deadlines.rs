@@ -7,6 +7,7 @@
 //! accept, a cancel or a dispatcher's reassign racing the clock leaves exactly one
 //! winner: a sweep that loses does nothing.
 
+use crate::domain::refusal::Conflict;
 use futures::{StreamExt, stream};
 use serde::Deserialize;
 use time::OffsetDateTime;
@@ -364,16 +365,18 @@ impl Deadlines<'_> {
         let booking = Booking::from(item.clone());
         deadline::may_reassign(&booking)?;
         if target.id == booking.ambulance_id {
-            return Err(ApiError::Conflict(format!(
-                "Booking {id} already has ambulance {}",
-                target.number
-            )));
+            return Err(Conflict::SameAmbulance {
+                id,
+                number: target.number,
+            }
+            .into());
         }
         if target.status != AmbulanceStatus::Available {
-            return Err(ApiError::Conflict(format!(
-                "Ambulance {} is {}: only an AVAILABLE ambulance can take a job",
-                target.number, target.status
-            )));
+            return Err(Conflict::AmbulanceNotFree {
+                number: target.number,
+                status: target.status.to_string(),
+            }
+            .into());
         }
         let old = self
             .store
@@ -463,15 +466,10 @@ impl Deadlines<'_> {
         match self.store.commit(tx).await {
             Ok(()) => {}
             Err(TxError::Refused(r)) if r.by(Label::Ambulance(to)) => {
-                return Err(ApiError::Conflict(format!(
-                    "Ambulance {} was taken meanwhile; choose another",
-                    target.number
-                )));
+                return Err(Conflict::AmbulanceTakenMeanwhile(target.number).into());
             }
             Err(TxError::Refused(_)) => {
-                return Err(ApiError::Conflict(format!(
-                    "Booking {id} changed meanwhile; look again and retry"
-                )));
+                return Err(Conflict::ReassignRaced(id).into());
             }
             Err(TxError::Api(e)) => return Err(e),
         }

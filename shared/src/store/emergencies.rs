@@ -27,6 +27,7 @@
 //! exists exactly while the user has an open one-tap emergency. A guard naming a
 //! booking that is final anyway (none should) is replaced.
 
+use crate::domain::refusal::Conflict;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde::{Deserialize, Serialize};
@@ -223,7 +224,7 @@ impl Emergencies<'_> {
                 rounds += 1;
                 match self.store.bookings().booking(guard.booking_id).await? {
                     Some(open) if !open.booking_status.is_final() => {
-                        return Err(emergency::open_emergency(open.id));
+                        return Err(emergency::open_emergency(open.id).into());
                     }
                     _ => Some(guard.booking_id),
                 }
@@ -260,7 +261,12 @@ impl Emergencies<'_> {
             Ok((Dispatch::NoneNear, _)) => {
                 // A retry of this very request may have taken the last one.
                 let answer = self
-                    .earlier_or(user, key, &hash, emergency::no_ambulance_near(&hospitals))
+                    .earlier_or(
+                        user,
+                        key,
+                        &hash,
+                        emergency::no_ambulance_near(&hospitals).into(),
+                    )
                     .await;
                 if answer.is_err() {
                     // The dispatcher is told (decision 0012).
@@ -273,9 +279,7 @@ impl Emergencies<'_> {
                     .await
             }
             Err(Stop::Repeated) => {
-                let busy = ApiError::Conflict(
-                    "An emergency request with this Idempotency-Key is in progress; retry".into(),
-                );
+                let busy = Conflict::EmergencyKeyInProgress.into();
                 self.earlier_or(user, key, &hash, busy).await
             }
             Err(Stop::Guard) => {
@@ -284,10 +288,8 @@ impl Emergencies<'_> {
                     .get::<EmergencyGuard>(&keys::open_emergency(user))
                     .await?;
                 let err = match open {
-                    Some(guard) => emergency::open_emergency(guard.booking_id),
-                    None => ApiError::Conflict(
-                        "Another emergency request of yours ended at the same time; retry".into(),
-                    ),
+                    Some(guard) => emergency::open_emergency(guard.booking_id).into(),
+                    None => Conflict::EmergencyEnded.into(),
                 };
                 self.earlier_or(user, key, &hash, err).await
             }

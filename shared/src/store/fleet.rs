@@ -446,11 +446,9 @@ impl Fleet<'_> {
             return Ok(a.into());
         }
         if let Some(booking) = a.held_by {
-            return Err(ambulance::held_conflict(
-                &a.number,
-                booking,
-                &format!("set to {to}"),
-            ));
+            return Err(
+                ambulance::held_conflict(&a.number, booking, &format!("set to {to}")).into(),
+            );
         }
         let free_at = match to {
             AmbulanceStatus::Available => Some(self.free_spot_of(&a).await?),
@@ -469,7 +467,7 @@ impl Fleet<'_> {
         }
         .push_into(&mut tx)?;
         self.store.commit(tx).await.map_err(|e| {
-            e.or_refused(|_| ambulance::changed_meanwhile(&a.number, "at the same time"))
+            e.or_refused(|_| ambulance::changed_meanwhile(&a.number, "at the same time").into())
         })?;
         // The move changed only the status (and the `avail` keys and `heldBy`, which
         // the API does not show), on the condition that the status was the one read
@@ -582,9 +580,9 @@ impl Fleet<'_> {
         self.store.commit(tx).await.map_err(|e| {
             e.or_refused(|r| {
                 if r.by(Label::AmbulanceNumberGuard(id)) {
-                    ambulance::number_taken(&new.number)
+                    ambulance::number_taken(&new.number).into()
                 } else if r.by(Label::Hospital(new.hospital_id)) {
-                    hospital::not_found(new.hospital_id)
+                    hospital::not_found(new.hospital_id).into()
                 } else {
                     ApiError::internal(format!("adding an ambulance refused: {r:?}"))
                 }
@@ -600,10 +598,10 @@ impl Fleet<'_> {
             .await?
             .ok_or_else(|| ambulance::not_found(id))?;
         if let Some(booking) = a.held_by {
-            return Err(ambulance::held_conflict(&a.number, booking, "removed"));
+            return Err(ambulance::held_conflict(&a.number, booking, "removed").into());
         }
         if a.crew_count > 0 {
-            return Err(crew::has_crew(&a.number, a.crew_count));
+            return Err(crew::has_crew(&a.number, a.crew_count).into());
         }
         let mut tx = Tx::new();
         a.push_removal(&mut tx);
@@ -622,8 +620,10 @@ impl Fleet<'_> {
             Ok(()) => Ok(()),
             Err(TxError::Refused(_)) => Err(match self.ambulance_item(id).await {
                 // A crew account was just bound to it.
-                Ok(Some(now)) if now.crew_count > 0 => crew::has_crew(&now.number, now.crew_count),
-                _ => ambulance::changed_meanwhile(&a.number, "while it was being removed"),
+                Ok(Some(now)) if now.crew_count > 0 => {
+                    crew::has_crew(&now.number, now.crew_count).into()
+                }
+                _ => ambulance::changed_meanwhile(&a.number, "while it was being removed").into(),
             }),
             Err(TxError::Api(e)) => Err(e),
         }

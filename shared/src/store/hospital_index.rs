@@ -44,6 +44,7 @@
 //!   consistently. A chunk newer than the manifest is kept (it is a committed
 //!   write); its generation is remembered, so the log will not ask for it again.
 
+use crate::domain::refusal::Conflict;
 use std::{
     collections::{BTreeMap, BTreeSet, HashMap},
     sync::Arc,
@@ -447,9 +448,7 @@ impl Index<'_> {
     ) -> Result<IndexBuild, ApiError> {
         match self.try_write_hospital_index(hospitals).await? {
             IndexWrite::Built(build) => Ok(build),
-            IndexWrite::Raced => Err(ApiError::Conflict(
-                "Hospitals changed while the index was being built; please retry".into(),
-            )),
+            IndexWrite::Raced => Err(Conflict::HospitalIndexRaced.into()),
         }
     }
 

@@ -287,21 +287,17 @@ impl Hospitals<'_> {
             self.store.fleet().hospital_ambulance_items(id)
         );
         if hospital?.is_none() {
-            return Err(hospital::not_found(id));
+            return Err(hospital::not_found(id).into());
         }
         let ambulances = ambulances?;
         if let Some((held, booking)) = ambulances
             .iter()
             .find_map(|a| a.held_by.map(|booking| (a, booking)))
         {
-            return Err(hospital::held_conflict(id, &held.number, booking));
+            return Err(hospital::held_conflict(id, &held.number, booking).into());
         }
         if let Some(crewed) = ambulances.iter().find(|a| a.crew_count > 0) {
-            return Err(hospital::crew_conflict(
-                id,
-                &crewed.number,
-                crewed.crew_count,
-            ));
+            return Err(hospital::crew_conflict(id, &crewed.number, crewed.crew_count).into());
         }
         let (first, last) = ambulances.split_at(ambulances.len() % AMBULANCES_PER_REMOVAL);
         let mut chunks: Vec<&[AmbulanceItem]> = last.chunks(AMBULANCES_PER_REMOVAL).collect();
@@ -370,13 +366,13 @@ impl Hospitals<'_> {
                 && let Ok(Some(now)) = self.store.fleet().ambulance_item(*ambulance).await
             {
                 if let Some(booking) = now.held_by {
-                    return hospital::held_conflict(id, &now.number, booking);
+                    return hospital::held_conflict(id, &now.number, booking).into();
                 }
                 if now.crew_count > 0 {
-                    return hospital::crew_conflict(id, &now.number, now.crew_count);
+                    return hospital::crew_conflict(id, &now.number, now.crew_count).into();
                 }
             }
         }
-        hospital::changed_during_removal(id)
+        hospital::changed_during_removal(id).into()
     }
 }

@@ -7,6 +7,7 @@
 //! there (a booking made before the guard existed) changes nothing, and a recount is
 //! a comparison of two lists.
 
+use crate::domain::refusal::Conflict;
 use serde::{Deserialize, Serialize, Serializer};
 
 use super::{
@@ -67,10 +68,8 @@ pub fn release(user: Id, booking: Id) -> Write {
         .value(":ids", IdSet(&[booking]))
 }
 
-pub fn too_many() -> ApiError {
-    ApiError::Conflict(format!(
-        "You already have {MAX_OPEN_BOOKINGS} open bookings"
-    ))
+pub fn too_many() -> Conflict {
+    Conflict::TooManyOpenBookings(MAX_OPEN_BOOKINGS)
 }
 
 /// The ids the guard holds for `user`, ascending (for recounts and support).

@@ -22,6 +22,7 @@
 //! patient details take at most [`MAX_PATIENT_EDITS`] rewrites, counted by the
 //! rewrite's own conditional update.
 
+use crate::domain::refusal::Conflict;
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 
@@ -51,18 +52,18 @@ pub const MAX_SHARE_LINKS: usize = 5;
 /// Times a requester may rewrite a booking's patient details.
 pub const MAX_PATIENT_EDITS: u32 = 20;
 
-fn too_many_links(id: Id) -> ApiError {
-    ApiError::Conflict(format!(
-        "Booking {id} already has {MAX_SHARE_LINKS} tracking links made in the last 24 hours: \
-         send one of those again (a link works for everyone who has it)"
-    ))
+fn too_many_links(id: Id) -> Conflict {
+    Conflict::TooManyShareLinks {
+        id,
+        max: MAX_SHARE_LINKS,
+    }
 }
 
-fn too_many_patient_edits(id: Id) -> ApiError {
-    ApiError::Conflict(format!(
-        "The patient details of booking {id} have been changed {MAX_PATIENT_EDITS} times, \
-         the most a booking takes: tell the crew or the dispatcher what changed"
-    ))
+fn too_many_patient_edits(id: Id) -> Conflict {
+    Conflict::TooManyPatientEdits {
+        id,
+        max: MAX_PATIENT_EDITS,
+    }
 }
 
 /// `SHARE#<sha256 of the token>` / `SHARE`.
@@ -108,7 +109,7 @@ impl Shares<'_> {
             .await?
             .ok_or_else(|| booking::not_found(id))?;
         if item.booking.user_id != requester {
-            return Err(emergency::not_the_requester());
+            return Err(emergency::not_the_requester().into());
         }
         Ok(item)
     }
@@ -124,7 +125,7 @@ impl Shares<'_> {
         let item = self.requesters_booking(id, requester).await?;
         let status = item.booking.booking_status;
         if status.is_final() {
-            return Err(emergency::booking_final(id, status, what));
+            return Err(emergency::booking_final(id, status, what).into());
         }
         Ok(item)
     }
@@ -139,7 +140,7 @@ impl Shares<'_> {
         const WHAT: &str = "its patient details can no longer change";
         let item = self.requesters_open_booking(id, requester, WHAT).await?;
         if item.patient_edits >= MAX_PATIENT_EDITS {
-            return Err(too_many_patient_edits(id));
+            return Err(too_many_patient_edits(id).into());
         }
         // Counted by the rewrite itself, so racing rewrites cannot pass the cap.
         let write = Write::update(
@@ -162,8 +163,9 @@ impl Shares<'_> {
                 Err(if now.patient_edits >= MAX_PATIENT_EDITS {
                     too_many_patient_edits(id)
                 } else {
-                    ApiError::Conflict(format!("Booking {id} changed meanwhile; retry"))
-                })
+                    Conflict::BookingChangedRetry(id)
+                }
+                .into())
             }
         }
     }
@@ -185,7 +187,7 @@ impl Shares<'_> {
                 .filter(|at| *at > day_ago)
                 .collect();
             if made.len() >= MAX_SHARE_LINKS {
-                return Err(too_many_links(id));
+                return Err(too_many_links(id).into());
             }
             made.push(now.unix_timestamp());
             let token = new_share_token();
@@ -223,9 +225,7 @@ impl Shares<'_> {
                 Err(e) => return Err(e.into_api()),
             }
         }
-        Err(ApiError::Conflict(format!(
-            "Booking {id} changed meanwhile; retry"
-        )))
+        Err(Conflict::BookingChangedRetry(id).into())
     }
 
     /// Stops every link of the requester's booking (open or final).
@@ -239,7 +239,7 @@ impl Shares<'_> {
         self.store
             .commit(tx)
             .await
-            .map_err(|e| e.or_refused(|_| booking::not_found(id)))
+            .map_err(|e| e.or_refused(|_| booking::not_found(id).into()))
     }
 
     /// What a tracking link shows, while it works.
@@ -253,18 +253,18 @@ impl Shares<'_> {
         let created = share.created_at.get();
         let now = OffsetDateTime::now_utc();
         if now >= created + SHARE_MAX_AGE {
-            return Err(share_not_found());
+            return Err(share_not_found().into());
         }
         let item = self
             .booking_item(share.booking_id)
             .await?
             .ok_or_else(share_not_found)?;
         if item.share_epoch != share.epoch {
-            return Err(share_not_found());
+            return Err(share_not_found().into());
         }
         let booking = Booking::from(item);
         if now >= share_expiry(created, &booking.timeline) {
-            return Err(share_not_found());
+            return Err(share_not_found().into());
         }
         Ok(self.store.dispatch().tracking(booking).await?.into())
     }

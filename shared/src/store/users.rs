@@ -2,6 +2,7 @@
 //! the session version: a password change adds one to it, which ends every session
 //! and access token issued before (see `sessions` and `auth`).
 
+use crate::domain::refusal::Conflict;
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
@@ -145,9 +146,9 @@ impl UserItem {
 /// (`other`, when given) another of its conditions.
 pub(crate) fn account_refused(r: &Refused, other: Option<(Label, ApiError)>) -> ApiError {
     if r.by(Label::UsernameGuard) {
-        user::username_taken()
+        user::username_taken().into()
     } else if r.by(Label::EmailGuard) {
-        user::email_taken()
+        user::email_taken().into()
     } else {
         match other {
             Some((label, error)) if r.by(label) => error,
@@ -266,7 +267,7 @@ impl Users<'_> {
             // same user is in flight: None.
             return match self.store.update_returning::<UserItem>(update).await? {
                 Some(item) => Ok(item.user),
-                None => Err(user::changed_meanwhile()),
+                None => Err(user::changed_meanwhile().into()),
             };
         }
         let mut tx = Tx::new();
@@ -282,13 +283,13 @@ impl Users<'_> {
         self.store.commit(tx).await.map_err(|e| {
             e.or_refused(|r| {
                 if r.by(Label::EmailGuard) {
-                    user::email_taken()
+                    user::email_taken().into()
                 } else {
-                    user::changed_meanwhile()
+                    user::changed_meanwhile().into()
                 }
             })
         })?;
-        self.user(id).await?.ok_or_else(user::not_found)
+        Ok(self.user(id).await?.ok_or_else(user::not_found)?)
     }
 
     /// Creates an admin, or promotes an existing user (whose password is then reset
@@ -303,10 +304,11 @@ impl Users<'_> {
             let user = account.user;
             if user.role.is_crew() {
                 // Its ambulance binding and index keys would stay behind.
-                return Err(ApiError::Conflict(format!(
-                    "{username} is a crew account: remove it (DELETE /api/admin/crew/{}) before making the name an admin",
-                    user.id
-                )));
+                return Err(Conflict::NameIsCrew {
+                    username: username.to_string(),
+                    id: user.id,
+                }
+                .into());
             }
             // A new password: the user's earlier sessions end.
             let promote = Write::update(

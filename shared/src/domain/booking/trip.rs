@@ -19,7 +19,10 @@ use serde::{Deserialize, Serialize};
 use strum::{AsRefStr, Display, VariantArray};
 
 use super::BookingStatus;
-use crate::{domain::lenient, error::ApiError};
+use crate::domain::{
+    lenient,
+    refusal::{Conflict, Refusal},
+};
 
 /// The stages of an ACTIVE booking, in order.
 #[derive(
@@ -292,7 +295,7 @@ impl Move {
 
 /// Checks one move of `mover` from `from` towards `goal`; a refused move is a 409
 /// that says why and what is possible instead.
-pub fn plan(from: Progress, mover: Mover, goal: Goal) -> Result<Move, ApiError> {
+pub fn plan(from: Progress, mover: Mover, goal: Goal) -> Result<Move, Refusal> {
     use BookingStatus::*;
     if from.status.is_final() {
         return Err(refused(
@@ -362,7 +365,7 @@ pub struct WithMoves<T> {
 
 /// The crew's moves: accept (PENDING or DISPATCHED → EN_ROUTE), then one stage at a
 /// time, then COMPLETED from AT_HOSPITAL.
-fn crew_step(from: Progress, goal: Goal) -> Result<Move, ApiError> {
+fn crew_step(from: Progress, goal: Goal) -> Result<Move, Refusal> {
     let expected = match from.stage {
         None => Goal::Stage(TripStage::EnRoute),
         Some(stage) => stage
@@ -394,14 +397,21 @@ fn crew_step(from: Progress, goal: Goal) -> Result<Move, ApiError> {
     })
 }
 
-fn refused(mover: Mover, from: Progress, goal: Goal, why: String) -> ApiError {
-    ApiError::Conflict(match mover {
-        Mover::Crew => format!("Cannot move the trip from {from} to {goal}: {why}"),
-        Mover::Admin | Mover::Requester => format!(
-            "Cannot change booking status from {} to {goal}: {why}",
-            from.status
-        ),
-    })
+/// The crew speak of the trip (status and stage); admins and requesters of the
+/// booking's status.
+fn refused(mover: Mover, from: Progress, goal: Goal, why: String) -> Refusal {
+    let crew = mover == Mover::Crew;
+    Conflict::TripMove {
+        crew,
+        from: if crew {
+            from.to_string()
+        } else {
+            from.status.to_string()
+        },
+        to: goal.to_string(),
+        why,
+    }
+    .into()
 }
 
 #[cfg(test)]
@@ -446,8 +456,8 @@ mod tests {
                         assert_eq!(m.from, from);
                         out.push((from, goal, m.to));
                     }
-                    Err(ApiError::Conflict(msg)) => {
-                        assert!(msg.contains(&format!(" to {goal}")), "{msg}");
+                    Err(Refusal::Conflict(Conflict::TripMove { to, .. })) => {
+                        assert_eq!(to, goal.to_string());
                     }
                     Err(other) => panic!("{other:?}"),
                 }
@@ -506,24 +516,26 @@ mod tests {
         .unwrap();
         assert!(done.frees_ambulance());
         assert_eq!(done.reached, [Milestone::Completed]);
-        let Err(ApiError::Conflict(msg)) = plan(
+        let Err(Refusal::Conflict(msg @ Conflict::TripMove { .. })) = plan(
             p(Active, Some(EnRoute)),
             Mover::Crew,
             Goal::Stage(ToHospital),
         ) else {
             panic!()
         };
+        let msg = msg.to_string();
         assert_eq!(
             msg,
             "Cannot move the trip from ACTIVE (EN_ROUTE) to TO_HOSPITAL: the next step is AT_PICKUP"
         );
-        let Err(ApiError::Conflict(msg)) = plan(
+        let Err(Refusal::Conflict(msg @ Conflict::TripMove { .. })) = plan(
             p(Active, Some(AtPickup)),
             Mover::Crew,
             Goal::Stage(AtPickup),
         ) else {
             panic!()
         };
+        let msg = msg.to_string();
         assert!(
             msg.ends_with("the next step is TO_HOSPITAL"),
             "a repeated tap: {msg}"
@@ -562,22 +574,24 @@ mod tests {
         let dispatch = plan(Progress::PENDING, Mover::Admin, Goal::Status(Active)).unwrap();
         assert_eq!(dispatch.reached, [Milestone::Active, Milestone::Dispatched]);
         assert!(!dispatch.frees_ambulance());
-        let Err(ApiError::Conflict(msg)) = plan(
+        let Err(Refusal::Conflict(msg @ Conflict::TripMove { .. })) = plan(
             p(Completed, Some(AtHospital)),
             Mover::Admin,
             Goal::Status(Active),
         ) else {
             panic!()
         };
+        let msg = msg.to_string();
         assert_eq!(
             msg,
             "Cannot change booking status from COMPLETED to ACTIVE: COMPLETED is final"
         );
-        let Err(ApiError::Conflict(msg)) =
+        let Err(Refusal::Conflict(msg @ Conflict::TripMove { .. })) =
             plan(p(Active, Some(EnRoute)), Mover::Admin, Goal::Status(Active))
         else {
             panic!()
         };
+        let msg = msg.to_string();
         assert!(
             msg.ends_with("from ACTIVE it can only become COMPLETED or CANCELLED"),
             "{msg}"
@@ -607,13 +621,14 @@ mod tests {
         let cancel = plan(Progress::PENDING, Mover::Requester, Goal::Status(Cancelled)).unwrap();
         assert!(cancel.frees_ambulance());
         assert_eq!(cancel.reached, [Milestone::Cancelled]);
-        let Err(ApiError::Conflict(msg)) = plan(
+        let Err(Refusal::Conflict(msg @ Conflict::TripMove { .. })) = plan(
             p(Active, Some(AtPickup)),
             Mover::Requester,
             Goal::Status(Cancelled),
         ) else {
             panic!()
         };
+        let msg = msg.to_string();
         assert!(msg.contains("please call the crew"), "{msg}");
     }
 

@@ -16,6 +16,7 @@ use shared::{
         ambulance::{AmbulanceStatus, AmbulanceType, NewAmbulance},
         booking::BookingRequest,
         hospital::NewHospital,
+        refusal::Conflict,
     },
     store::open_bookings::OpenLimit,
     types::{Id, LatLng},
@@ -127,7 +128,7 @@ async fn main() {
         let won = results.iter().filter(|r| r.is_ok()).count();
         let lost = results
             .iter()
-            .filter(|r| matches!(r, Err(ApiError::AmbulanceTaken)))
+            .filter(|r| matches!(r, Err(ApiError::Conflict(Conflict::AmbulanceTaken))))
             .count();
         winners.push(format!(
             "{won} won / {lost} conflict / {} other",
@@ -136,7 +137,7 @@ async fn main() {
         if won != 1 || lost != results.len() - 1 {
             let other = results
                 .iter()
-                .find(|r| !matches!(r, Ok(_) | Err(ApiError::AmbulanceTaken)));
+                .find(|r| !matches!(r, Ok(_) | Err(ApiError::Conflict(Conflict::AmbulanceTaken))));
             wrong.push(format!(
                 "race {race}: {won} won, {lost} conflict; e.g. {other:?}"
             ));

@@ -36,6 +36,7 @@ use shared::{
         booking::{BookingStatus, Goal, Mover},
         emergency::EmergencyRequest,
         hospital::Hospital,
+        refusal::Conflict,
     },
     store::{key, limits::EMERGENCIES_PER_USER},
     types::{Id, LatLng},
@@ -275,7 +276,7 @@ async fn main() {
                         .unwrap();
                     assert_eq!(cancelled.booking_status, BookingStatus::Cancelled);
                 }
-                Err(ApiError::NoAmbulanceNear { .. }) => {
+                Err(ApiError::Conflict(Conflict::NoAmbulanceNear { .. })) => {
                     f.none_near += 1;
                     f.calls.push(calls as f64);
                     f.times.push(ms);

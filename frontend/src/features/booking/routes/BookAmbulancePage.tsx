@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react'
 import { useSearchParams } from 'react-router'
 import { Alert } from '@/components/Feedback'
+import { PageHeader } from '@/components/PageHeader'
 import { useAvailableAmbulances } from '@/features/ambulances'
 import { S } from '@/strings'
 import { AmbulanceSelect } from '../components/AmbulanceSelect'
@@ -57,10 +58,9 @@ export default function BookAmbulancePage() {
   return (
     <div className="mx-auto grid max-w-5xl gap-6 lg:grid-cols-[1fr_18rem]">
       <div className="card p-6 sm:p-8">
-        <h1 className="mb-1 text-2xl font-bold">{S.bookingForm.title}</h1>
-        <p className="mb-6 text-sm text-slate-600">
-          {S.bookingForm.intro}
-        </p>
+        <div className="mb-6">
+          <PageHeader title={S.bookingForm.title} subtitle={S.bookingForm.intro} />
+        </div>
         <BookingMessages form={form} className="mb-4 space-y-3">
           {gone && !form.error && <Alert tone="warning">{S.ambulanceGone}</Alert>}
         </BookingMessages>
