@@ -38,6 +38,20 @@ pub fn pickup_body() -> Value {
 }
 
 impl World {
+    /// The store of the world's stack.
+    pub fn store(&self) -> &shared::Store {
+        &self.app.state.store
+    }
+
+    /// The ids `user`'s open-bookings guard holds.
+    pub async fn open_bookings(&self, user: &TestUser) -> Vec<shared::types::Id> {
+        self.store()
+            .bookings()
+            .open_booking_ids(user.id)
+            .await
+            .unwrap()
+    }
+
     pub async fn new() -> World {
         World::over(testkit::fresh_state().await).await
     }
@@ -199,14 +213,7 @@ async fn one_tap_dispatches_the_nearest_free_ambulance_to_the_nearest_hospital()
     assert_eq!(me.body["ambulance"]["status"], "ON_DUTY");
     let history = w.app.get("/api/booking/history", Some(&user.token)).await;
     assert_eq!(history.body[0]["id"], b["id"]);
-    let open = w
-        .app
-        .state
-        .store
-        .bookings()
-        .open_booking_ids(user.id)
-        .await
-        .unwrap();
+    let open = w.open_bookings(&user).await;
     assert_eq!(open, [id_of(&b)]);
     w.assert_consistent().await;
 
@@ -470,14 +477,7 @@ async fn one_open_emergency_per_user() {
     let third = w.emergency(&user, &pickup_body(), None).await;
     third.assert_status(StatusCode::CREATED);
     // The open-bookings guard holds only what is open: the third.
-    let open = w
-        .app
-        .state
-        .store
-        .bookings()
-        .open_booking_ids(user.id)
-        .await
-        .unwrap();
+    let open = w.open_bookings(&user).await;
     assert_eq!(open, [id_of(&third.body)]);
     w.assert_consistent().await;
 }

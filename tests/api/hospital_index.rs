@@ -23,13 +23,32 @@ use shared::{
         refusal::Conflict,
     },
     geo::haversine_km,
-    store::{Key, hospital_index::LOG_LEN, keys},
+    store::{
+        Key,
+        hospital_index::{LOG_LEN, NearestStats},
+        keys,
+    },
     types::{Id, LatLng},
 };
 use testkit::{TestApp, TestUser, fresh_state, hooks::Hooks};
 
 fn n(v: u64) -> AttributeValue {
     AttributeValue::N(v.to_string())
+}
+
+/// `state`'s nearest search: at most `k` hospitals within `radius_km` of `at`.
+async fn nearest(
+    state: &AppState,
+    at: LatLng,
+    k: usize,
+    radius_km: f64,
+) -> (Vec<Hospital>, NearestStats) {
+    state
+        .store
+        .hospitals()
+        .nearest_hospitals(at, k, radius_km)
+        .await
+        .unwrap()
 }
 
 /// Another warm instance over the same table: its own store, so its own copy.
@@ -169,20 +188,10 @@ async fn a_warm_search_is_one_round_and_catching_up_one_more() {
     grid(&state).await;
     let warm = instance(&state);
     let at = LatLng::new(30.65, 74.33).unwrap();
-    let (_, cold) = warm
-        .store
-        .hospitals()
-        .nearest_hospitals(at, 10, 100.0)
-        .await
-        .unwrap();
+    let (_, cold) = nearest(&warm, at, 10, 100.0).await;
     // Version, manifest, the one group of chunks.
     assert_eq!((cold.rounds, cold.chunks_read), (3, 1), "{cold:?}");
-    let (_, stats) = warm
-        .store
-        .hospitals()
-        .nearest_hospitals(at, 10, 100.0)
-        .await
-        .unwrap();
+    let (_, stats) = nearest(&warm, at, 10, 100.0).await;
     assert_eq!((stats.rounds, stats.chunks_read), (1, 0));
 
     state
@@ -192,20 +201,10 @@ async fn a_warm_search_is_one_round_and_catching_up_one_more() {
         .await
         .unwrap();
     let at = LatLng::new(30.655, 74.335).unwrap();
-    let (found, stats) = warm
-        .store
-        .hospitals()
-        .nearest_hospitals(at, 10, 100.0)
-        .await
-        .unwrap();
+    let (found, stats) = nearest(&warm, at, 10, 100.0).await;
     assert_eq!(found[0].name, "New");
     assert_eq!((stats.rounds, stats.chunks_read), (2, 1), "{stats:?}");
-    let (_, stats) = warm
-        .store
-        .hospitals()
-        .nearest_hospitals(at, 10, 100.0)
-        .await
-        .unwrap();
+    let (_, stats) = nearest(&warm, at, 10, 100.0).await;
     assert_eq!(stats.rounds, 1);
 }
 
@@ -229,12 +228,13 @@ async fn concurrent_adds_from_many_instances_all_reach_the_index() {
         .collect();
     ids.sort();
     assert_eq!(generation(&state.store).await, start + 12);
-    let (found, _) = instance(&state)
-        .store
-        .hospitals()
-        .nearest_hospitals(LatLng::new(40.0, 80.0).unwrap(), 50, 10.0)
-        .await
-        .unwrap();
+    let (found, _) = nearest(
+        &instance(&state),
+        LatLng::new(40.0, 80.0).unwrap(),
+        50,
+        10.0,
+    )
+    .await;
     let mut got: Vec<Id> = found.iter().map(|h| h.id).collect();
     got.sort();
     assert_eq!(got, ids);
@@ -446,12 +446,13 @@ async fn a_chunk_of_the_longest_hospitals_fits_in_one_item() {
         .add_hospital(new_hospital("One more", 10.0, 20.0))
         .await
         .unwrap();
-    let (found, _) = instance(&state)
-        .store
-        .hospitals()
-        .nearest_hospitals(LatLng::new(10.0, 20.0).unwrap(), 50, 100.0)
-        .await
-        .unwrap();
+    let (found, _) = nearest(
+        &instance(&state),
+        LatLng::new(10.0, 20.0).unwrap(),
+        50,
+        100.0,
+    )
+    .await;
     assert_eq!(found.len(), 50);
     assert_eq!(found[0].name, "One more");
     assert_eq!(
@@ -499,12 +500,7 @@ async fn without_the_index_the_h3_index_answers_and_the_first_write_builds_it() 
             .map(|h| h.distance.unwrap())
             .collect::<Vec<_>>()
     };
-    let (found, stats) = reader
-        .store
-        .hospitals()
-        .nearest_hospitals(at, 10, 100.0)
-        .await
-        .unwrap();
+    let (found, stats) = nearest(&reader, at, 10, 100.0).await;
     assert!(stats.h3.is_some(), "{stats:?}");
     assert_eq!(distances(&found), brute(&points));
 
@@ -538,12 +534,7 @@ async fn without_the_index_the_h3_index_answers_and_the_first_write_builds_it() 
         .add_hospital(new_hospital("First", 30.7, 74.4))
         .await
         .unwrap();
-    let (found, stats) = reader
-        .store
-        .hospitals()
-        .nearest_hospitals(at, 10, 100.0)
-        .await
-        .unwrap();
+    let (found, stats) = nearest(&reader, at, 10, 100.0).await;
     assert!(stats.h3.is_none(), "{stats:?}");
     let mut all = points.clone();
     all.push((30.7, 74.4));

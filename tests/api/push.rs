@@ -289,9 +289,7 @@ async fn a_gone_subscription_is_deleted_and_a_failing_push_service_fails_nothing
     let until = std::time::Instant::now() + WAIT;
     loop {
         let endpoints: Vec<String> = w
-            .app
-            .state
-            .store
+            .store()
             .push()
             .devices(crew)
             .await

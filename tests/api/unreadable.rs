@@ -28,9 +28,7 @@ type Item = HashMap<String, AttributeValue>;
 
 pub async fn raw(w: &World, key: &Key) -> Option<Item> {
     let out = w
-        .app
-        .state
-        .store
+        .store()
         .client()
         .get_item()
         .table_name(w.app.state.store.table())
@@ -324,14 +322,7 @@ async fn repair_positions_deletes_or_rebuilds_what_does_not_read() {
     put_raw(&w, leftover).await;
     plant_bad_free_entry(&w, away).await;
 
-    let repair = w
-        .app
-        .state
-        .store
-        .positions()
-        .repair_positions()
-        .await
-        .unwrap();
+    let repair = w.store().positions().repair_positions().await.unwrap();
     assert_eq!(
         (
             repair.positions_removed,
@@ -351,14 +342,7 @@ async fn repair_positions_deletes_or_rebuilds_what_does_not_read() {
     );
     // The good ones are left alone, and a second run finds nothing.
     assert!(raw(&w, &keys::position(fine)).await.is_some());
-    let again = w
-        .app
-        .state
-        .store
-        .positions()
-        .repair_positions()
-        .await
-        .unwrap();
+    let again = w.store().positions().repair_positions().await.unwrap();
     assert_eq!(
         (
             again.positions_removed,

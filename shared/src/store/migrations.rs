@@ -103,16 +103,18 @@ impl Migrations<'_> {
             if let Some(stage) = given {
                 write = write.value(":stage", stage);
             }
-            if self
-                .store
-                .update_returning::<IgnoredAny>(write)
-                .await?
-                .is_some()
-            {
-                changed += 1;
-            }
+            changed += usize::from(self.applied(write).await?);
         }
         Ok(changed)
+    }
+
+    /// Whether `write` changed its item (false: its condition found it up to date).
+    async fn applied(self, write: Write) -> Result<bool, ApiError> {
+        Ok(self
+            .store
+            .update_returning::<IgnoredAny>(write)
+            .await?
+            .is_some())
     }
 
     /// Each `FREEPOS` entry without `number` given its ambulance's.
@@ -138,14 +140,7 @@ impl Migrations<'_> {
                 .name("#n", "number")
                 .when("attribute_not_exists(#n)")
                 .value(":number", &ambulance.number);
-            if self
-                .store
-                .update_returning::<IgnoredAny>(write)
-                .await?
-                .is_some()
-            {
-                changed += 1;
-            }
+            changed += usize::from(self.applied(write).await?);
         }
         Ok(changed)
     }
