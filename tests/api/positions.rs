@@ -754,3 +754,47 @@ async fn the_live_map_finds_an_ambulance_where_it_is_far_from_its_hospital() {
         both.body
     );
 }
+
+/// A new track taken less than 30 s after the free entry last moved moves it at once:
+/// otherwise, until the parked phone's next report (up to 100 s), an emergency near
+/// where the ambulance is would not find it, and one near where it was would (seen in
+/// CI: the deadline's reassign found nobody while the ambulance stood at the pickup).
+#[tokio::test]
+async fn a_new_track_moves_the_free_entry_at_once() {
+    let f = Fleet::new(1).await;
+    let amb = id_of(&f.ambulances[0]);
+    let crew = f.app.crew("relocated", amb).await;
+    let store = &f.app.state.store;
+    let send = async |lat: f64| {
+        store.advance_clock(Duration::seconds(4));
+        let body =
+            json!({"latitude": lat, "longitude": 74.40, "recordedAt": format_rfc3339(store.now())});
+        f.app
+            .put("/api/crew/location", Some(&crew.token), body)
+            .await
+            .status
+    };
+    let entry = async || {
+        let e = free_index_entries(&f)
+            .await
+            .into_iter()
+            .find(|e| e.id == amb && e.sk == "FREEPOS")
+            .unwrap();
+        (e.latitude, e.longitude)
+    };
+    assert_eq!(send(30.70).await, StatusCode::NO_CONTENT);
+    assert_eq!(entry().await, (Some(30.70), Some(74.40)));
+    let moved = store.now();
+
+    // 111 km north, every 4 s: refused until the reports have agreed for 20 s.
+    let mut statuses = vec![];
+    for i in 0..6 {
+        statuses.push(send(31.70 + f64::from(i) * 0.0001).await);
+    }
+    assert_eq!(
+        statuses,
+        [409, 409, 409, 409, 409, 204].map(|s| StatusCode::from_u16(s).unwrap())
+    );
+    assert!(store.now() - moved < Duration::seconds(30));
+    assert_eq!(entry().await, (Some(31.7005), Some(74.40)));
+}

@@ -447,6 +447,11 @@ impl Positions<'_> {
                 .when("(attribute_not_exists(rev) OR rev = :rev)")
                 .value(":rev", kept.rev),
         };
+        // Taken after a doubt (a new track: the phone really was far away): the free
+        // entry follows at once, whatever the 30 s, or for up to a parked phone's
+        // report interval an emergency near where the ambulance is would not find it,
+        // and one near where it was would.
+        let after_doubt = matches!(&stored, Stored::Item(kept) if kept.doubt.is_some());
         if !self.store.put_if(write).await? {
             return Ok(Reported::Ignored);
         }
@@ -457,7 +462,8 @@ impl Positions<'_> {
                 let free = async {
                     match &item {
                         Some(a) if a.status == AmbulanceStatus::Available => {
-                            self.move_free_entry(ambulance, &report.fix).await
+                            self.move_free_entry(ambulance, &report.fix, after_doubt)
+                                .await
                         }
                         _ => Ok(()),
                     }
@@ -510,8 +516,14 @@ impl Positions<'_> {
     /// Moves a free ambulance's `freegeo` entry to `fix`, if it exists (the ambulance
     /// is AVAILABLE), was not moved in the last 30 s, and holds an older position;
     /// at once, whatever the 30 s, when its time cannot be a real one (older than any
-    /// report taken, or ahead of the server's clock: an entry from before the rules).
-    async fn move_free_entry(self, ambulance: Id, fix: &Fix) -> Result<(), ApiError> {
+    /// report taken, or ahead of the server's clock: an entry from before the rules),
+    /// or when `at_once` (a new track: the entry is somewhere the ambulance is not).
+    async fn move_free_entry(
+        self,
+        ambulance: Id,
+        fix: &Fix,
+        at_once: bool,
+    ) -> Result<(), ApiError> {
         let now = self.store.now();
         let at =
             |t: OffsetDateTime| Timestamp::new(t).ok_or_else(|| ApiError::internal("bad clock"));
@@ -521,21 +533,30 @@ impl Positions<'_> {
             "SET latitude = :lat, longitude = :lng, recordedAt = :at, movedAt = :now, \
              freegeopk = :pk, freegeosk = :sk",
         )
-        .exists()
-        .when(
-            "(recordedAt < :floor OR recordedAt > :ceiling \
-             OR ((attribute_not_exists(movedAt) OR movedAt <= :cutoff) \
-                 AND (attribute_not_exists(recordedAt) OR recordedAt < :at)))",
-        )
-        .value(":lat", fix.latitude)
-        .value(":lng", fix.longitude)
-        .value(":at", fix.recorded_at)
-        .value(":now", at(now)?)
-        .value(":cutoff", at(now - FREE_ENTRY_INTERVAL)?)
-        .value(":floor", at(now - MAX_AGE - MAX_AGE)?)
-        .value(":ceiling", at(now + MAX_FUTURE)?)
-        .value(":pk", pk)
-        .value(":sk", sk);
+        .exists();
+        let write = if at_once {
+            write.when(
+                "(recordedAt < :floor OR recordedAt > :ceiling \
+                 OR attribute_not_exists(recordedAt) OR recordedAt < :at)",
+            )
+        } else {
+            write
+                .when(
+                    "(recordedAt < :floor OR recordedAt > :ceiling \
+                     OR ((attribute_not_exists(movedAt) OR movedAt <= :cutoff) \
+                         AND (attribute_not_exists(recordedAt) OR recordedAt < :at)))",
+                )
+                .value(":cutoff", at(now - FREE_ENTRY_INTERVAL)?)
+        };
+        let write = write
+            .value(":lat", fix.latitude)
+            .value(":lng", fix.longitude)
+            .value(":at", fix.recorded_at)
+            .value(":now", at(now)?)
+            .value(":floor", at(now - MAX_AGE - MAX_AGE)?)
+            .value(":ceiling", at(now + MAX_FUTURE)?)
+            .value(":pk", pk)
+            .value(":sk", sk);
         // Refused (not free any more, moved recently, or a newer report got there
         // first) is fine: nothing to do.
         self.store
