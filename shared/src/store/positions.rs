@@ -528,26 +528,30 @@ impl Positions<'_> {
         let at =
             |t: OffsetDateTime| Timestamp::new(t).ok_or_else(|| ApiError::internal("bad clock"));
         let (pk, sk) = keys::free_geo(fix.latitude, fix.longitude);
-        let write = Write::update(
+        // Holds an older position, and was not moved in the last 30 s unless
+        // `at_once`; `:cutoff` only where it is used (DynamoDB refuses an unused value,
+        // and also parentheses it deems redundant, such as `((a OR b))`).
+        let newer = "attribute_not_exists(recordedAt) OR recordedAt < :at";
+        let (may_move, cutoff) = if at_once {
+            (newer.to_owned(), None)
+        } else {
+            (
+                format!("((attribute_not_exists(movedAt) OR movedAt <= :cutoff) AND ({newer}))"),
+                Some(at(now - FREE_ENTRY_INTERVAL)?),
+            )
+        };
+        let mut write = Write::update(
             keys::free_position(ambulance),
             "SET latitude = :lat, longitude = :lng, recordedAt = :at, movedAt = :now, \
              freegeopk = :pk, freegeosk = :sk",
         )
-        .exists();
-        let write = if at_once {
-            write.when(
-                "(recordedAt < :floor OR recordedAt > :ceiling \
-                 OR attribute_not_exists(recordedAt) OR recordedAt < :at)",
-            )
-        } else {
-            write
-                .when(
-                    "(recordedAt < :floor OR recordedAt > :ceiling \
-                     OR ((attribute_not_exists(movedAt) OR movedAt <= :cutoff) \
-                         AND (attribute_not_exists(recordedAt) OR recordedAt < :at)))",
-                )
-                .value(":cutoff", at(now - FREE_ENTRY_INTERVAL)?)
-        };
+        .exists()
+        .when(format!(
+            "(recordedAt < :floor OR recordedAt > :ceiling OR {may_move})"
+        ));
+        if let Some(cutoff) = cutoff {
+            write = write.value(":cutoff", cutoff);
+        }
         let write = write
             .value(":lat", fix.latitude)
             .value(":lng", fix.longitude)
