@@ -61,10 +61,15 @@ stage() {
   [ -z "$log" ] || rm -f "$log"
 }
 # The lines of a failed stage's output that name what failed (vitest, nextest, cargo,
-# Playwright, schemathesis), without colours, at most 40.
+# Playwright, schemathesis), without colours, at most 40; not the lines that only look
+# like failures: a passed test's title ("✓ says 'Failed to load'") or a function's JSON
+# log line (a metric named PushesFailed), which filled what CI kept of stop 32's run.
+failure_pattern() {
+  grep -E 'FAIL|×|✘|panicked|error(\[|:)|[Ff]ailed|Error:|flaky' | grep -vE '^\s*(✓|\{")|^\[[^]]*\] \{"'
+}
 failure_lines() {
   printf '\n%s\n' "what failed (from the stage's output):" >&2
-  sed 's/\x1b\[[0-9;]*m//g' "$1" | grep -E 'FAIL|×|✘|panicked|error(\[|:)|[Ff]ailed|Error:' | tail -n 40 >&2 || true
+  sed 's/\x1b\[[0-9;]*m//g' "$1" | failure_pattern | tail -n 40 >&2 || true
 }
 print_summary() {
   printf '\n%s\n' "stage durations:" >&2
