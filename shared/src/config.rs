@@ -27,7 +27,8 @@ pub struct Config {
     /// to the API's own endpoint) is refused. During a rotation the previous value
     /// is accepted too. Unset locally.
     pub origin_secrets: Option<OriginSecrets>,
-    /// Per-attempt timeout towards DynamoDB: short, so a dead database answers 503 fast.
+    /// Per-attempt timeout towards DynamoDB: short, so a dead database answers 503
+    /// fast (longer towards DynamoDB Local, a slower emulator).
     pub db_attempt_timeout: Duration,
     pub db_operation_timeout: Duration,
     pub db_max_attempts: u32,
@@ -220,17 +221,26 @@ impl Config {
             None => None,
             Some(k) => Some(parse_vapid_public_key(&k).ok_or(ConfigError::BadVapidKey)?),
         };
+        let dynamodb_endpoint = get("DYNAMODB_ENDPOINT");
+        // The short timeouts fit DynamoDB (milliseconds). DynamoDB Local is a JVM that
+        // shares the machine with builds and browsers, and takes seconds now and then:
+        // there the short timeouts made a slow emulator answer 503 (the fuzzing's and
+        // the browser tests' stacks), so it gets the test kit's.
+        let (db_attempt_timeout, db_operation_timeout) = match dynamodb_endpoint {
+            None => (Duration::from_millis(800), Duration::from_millis(2500)),
+            Some(_) => (Duration::from_secs(5), Duration::from_secs(15)),
+        };
         Ok(Config {
             vapid_public_key,
             answer_times,
             table_name,
-            dynamodb_endpoint: get("DYNAMODB_ENDPOINT"),
+            dynamodb_endpoint,
             region: get("AWS_REGION").unwrap_or_else(|| "us-east-1".into()),
             app_env,
             jwt_secret,
             origin_secrets,
-            db_attempt_timeout: Duration::from_millis(800),
-            db_operation_timeout: Duration::from_millis(2500),
+            db_attempt_timeout,
+            db_operation_timeout,
             db_max_attempts: 3,
         })
     }
@@ -430,6 +440,22 @@ mod tests {
         ));
         let long = "x".repeat(32);
         assert!(cfg(&[("TABLE_NAME", "t"), ("JWT_SECRET", &long)]).is_ok());
+    }
+
+    #[test]
+    fn short_database_timeouts_in_aws_and_patient_ones_towards_dynamodb_local() {
+        let long = "x".repeat(32);
+        let aws = cfg(&[("TABLE_NAME", "t"), ("JWT_SECRET", &long)]).unwrap();
+        assert_eq!(aws.db_attempt_timeout, Duration::from_millis(800));
+        assert_eq!(aws.db_operation_timeout, Duration::from_millis(2500));
+        let local = cfg(&[
+            ("TABLE_NAME", "t"),
+            ("APP_ENV", "local"),
+            ("DYNAMODB_ENDPOINT", "http://127.0.0.1:8000"),
+        ])
+        .unwrap();
+        assert_eq!(local.db_attempt_timeout, Duration::from_secs(5));
+        assert_eq!(local.db_operation_timeout, Duration::from_secs(15));
     }
 
     #[test]
