@@ -224,8 +224,9 @@ impl Config {
         let dynamodb_endpoint = get("DYNAMODB_ENDPOINT");
         // The short timeouts fit DynamoDB (milliseconds). DynamoDB Local is a JVM that
         // shares the machine with builds and browsers, and takes seconds now and then:
-        // there the short timeouts made a slow emulator answer 503 (the fuzzing's and
-        // the browser tests' stacks), so it gets the test kit's.
+        // there the short timeouts turn a slow second of the emulator into a 503 (seen
+        // under `make load`, docs/performance.md), which fails the fuzzing and the
+        // browser tests, so it gets the test kit's.
         let (db_attempt_timeout, db_operation_timeout) = match dynamodb_endpoint {
             None => (Duration::from_millis(800), Duration::from_millis(2500)),
             Some(_) => (Duration::from_secs(5), Duration::from_secs(15)),
