@@ -14,6 +14,15 @@ pub enum AppEnv {
     Deployed,
 }
 
+/// DynamoDB timeouts (per attempt, per operation) of a deployed function: short, so a
+/// dead database answers 503 fast.
+pub const DB_TIMEOUTS: (Duration, Duration) =
+    (Duration::from_millis(800), Duration::from_millis(2500));
+/// Towards DynamoDB Local (a `DYNAMODB_ENDPOINT` is set), and in the test kit: a JVM
+/// sharing the machine with builds and browsers takes seconds now and then.
+pub const EMULATOR_DB_TIMEOUTS: (Duration, Duration) =
+    (Duration::from_secs(5), Duration::from_secs(15));
+
 #[derive(Clone)]
 pub struct Config {
     pub table_name: String,
@@ -27,8 +36,8 @@ pub struct Config {
     /// to the API's own endpoint) is refused. During a rotation the previous value
     /// is accepted too. Unset locally.
     pub origin_secrets: Option<OriginSecrets>,
-    /// Per-attempt timeout towards DynamoDB: short, so a dead database answers 503
-    /// fast (longer towards DynamoDB Local, a slower emulator).
+    /// Per-attempt timeout towards DynamoDB: [`DB_TIMEOUTS`], or
+    /// [`EMULATOR_DB_TIMEOUTS`] towards DynamoDB Local.
     pub db_attempt_timeout: Duration,
     pub db_operation_timeout: Duration,
     pub db_max_attempts: u32,
@@ -222,14 +231,12 @@ impl Config {
             Some(k) => Some(parse_vapid_public_key(&k).ok_or(ConfigError::BadVapidKey)?),
         };
         let dynamodb_endpoint = get("DYNAMODB_ENDPOINT");
-        // The short timeouts fit DynamoDB (milliseconds). DynamoDB Local is a JVM that
-        // shares the machine with builds and browsers, and takes seconds now and then:
-        // there the short timeouts turn a slow second of the emulator into a 503 (seen
-        // under `make load`, docs/performance.md), which fails the fuzzing and the
-        // browser tests, so it gets the test kit's.
+        // Towards DynamoDB Local the short timeouts turn a slow second of the emulator
+        // into a 503 (seen under `make load`, docs/performance.md), which fails the
+        // fuzzing and the browser tests.
         let (db_attempt_timeout, db_operation_timeout) = match dynamodb_endpoint {
-            None => (Duration::from_millis(800), Duration::from_millis(2500)),
-            Some(_) => (Duration::from_secs(5), Duration::from_secs(15)),
+            None => DB_TIMEOUTS,
+            Some(_) => EMULATOR_DB_TIMEOUTS,
         };
         Ok(Config {
             vapid_public_key,
