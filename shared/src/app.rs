@@ -16,8 +16,9 @@ impl AppState {
     pub async fn new(config: Config) -> Self {
         let client = store::connect(&config).await;
         AppState {
-            store: store::Store::new(client, config.table_name.clone())
-                .with_answer_times(config.answer_times),
+            store: store::Store::new(client, config.table_name.clone()).with_settings(
+                crate::domain::settings::Settings::with_answer_times(config.answer_times),
+            ),
             auth: Arc::new(AuthKeys::new(&config.jwt_secret)),
             config: Arc::new(config),
         }

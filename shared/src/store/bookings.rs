@@ -478,7 +478,12 @@ impl Bookings<'_> {
                 patient: req.patient.clone().into(),
                 pickup,
                 at: now,
-                answer_by: self.store.answer_times().answer_by(req.booking_type, now),
+                answer_by: self
+                    .store
+                    .settings()
+                    .await
+                    .answer_times()
+                    .answer_by(req.booking_type, now),
             },
             req.booking_type,
         );

@@ -281,6 +281,8 @@ impl Deadlines<'_> {
         let at = format_rfc3339(now);
         let answer_by = self
             .store
+            .settings()
+            .await
             .answer_times()
             .answer_by(booking.booking_type, now);
         let moved = BookingAmbulance {
@@ -388,6 +390,8 @@ impl Deadlines<'_> {
         let at = format_rfc3339(now);
         let answer_by = self
             .store
+            .settings()
+            .await
             .answer_times()
             .answer_by(booking.booking_type, now);
         let stage = match booking.booking_status {

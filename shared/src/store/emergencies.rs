@@ -405,6 +405,8 @@ impl Emergencies<'_> {
             at: now,
             answer_by: self
                 .store
+                .settings()
+                .await
                 .answer_times()
                 .answer_by(BookingType::Emergency, now),
         });

@@ -36,8 +36,8 @@ pub struct Store {
     /// Milliseconds added to the system clock by [`Store::now`]: 0, except in tests
     /// that let time pass without waiting for it (shared by clones).
     clock_offset_ms: Arc<std::sync::atomic::AtomicI64>,
-    /// How long a crew has to accept a job (settings; decision 0012).
-    answer_times: crate::domain::deadline::AnswerTimes,
+    /// The settings in force when nothing is stored (decision 0018).
+    defaults: crate::domain::settings::Settings,
 }
 
 /// Builds the SDK client with short timeouts and bounded retries, so a database
@@ -235,18 +235,26 @@ impl Store {
             table: table.into(),
             hospital_index: Arc::default(),
             clock_offset_ms: Arc::default(),
-            answer_times: Default::default(),
+            defaults: Default::default(),
         }
     }
 
-    /// This store with other answer deadlines (a test stack's short ones).
-    pub fn with_answer_times(mut self, times: crate::domain::deadline::AnswerTimes) -> Self {
-        self.answer_times = times;
+    /// This store with other default settings (a test stack's short answer windows).
+    pub fn with_settings(mut self, defaults: crate::domain::settings::Settings) -> Self {
+        self.defaults = defaults;
         self
     }
 
-    pub fn answer_times(&self) -> &crate::domain::deadline::AnswerTimes {
-        &self.answer_times
+    /// The default settings this store was made with (a copy of the store takes them).
+    pub fn defaults(&self) -> &crate::domain::settings::Settings {
+        &self.defaults
+    }
+
+    /// The settings in force now: every rule that has a setting reads it here, once
+    /// per request or sweep. For now the defaults; the stored settings and their
+    /// cache come with decision 0018.
+    pub async fn settings(&self) -> crate::domain::settings::Settings {
+        self.defaults.clone()
     }
 
     /// The server's time, by which the time rules of positions are judged.

@@ -95,7 +95,7 @@ impl Hooks {
             .interceptor(self)
             .build();
         Store::new(aws_sdk_dynamodb::Client::from_conf(config), store.table())
-            .with_answer_times(*store.answer_times())
+            .with_settings(store.defaults().clone())
     }
 }
 

@@ -548,7 +548,7 @@ impl TestApp {
             self.state.store.client().clone(),
             self.state.store.table().to_owned(),
         )
-        .with_answer_times(*self.state.store.answer_times());
+        .with_settings(self.state.store.defaults().clone());
         TestApp {
             router: router(state.clone()),
             state,
