@@ -17,6 +17,7 @@ use crate::{
     app::AppState,
     auth::{Caller, invalid_token},
     domain::{
+        audit::Actor,
         crew::{self, Crew},
         user::Role,
     },
@@ -166,9 +167,32 @@ impl FromRequestParts<AppState> for SignedInDevice {
     }
 }
 
+/// Who an admin's account is, as the audit trail names them.
+fn actor_of(account: &Account) -> Actor {
+    Actor {
+        id: account.user.id,
+        username: account.user.username.clone(),
+    }
+}
+
+/// The app with its store acting for the signed-in admin, and who they are: 403
+/// for any other role.
+async fn admin_app(parts: &Parts, app: &AppState) -> Result<(AppState, Actor), ApiError> {
+    let account = signed_in_account(parts, app).await?;
+    if !account.user.role.is_admin() {
+        return Err(ApiError::Forbidden("Administrator access required".into()));
+    }
+    let actor = actor_of(&account);
+    let mut app = app.clone();
+    app.store = app.store.acting_as(actor.clone());
+    Ok((app, actor))
+}
+
 /// The app, for a signed-in admin (by the stored role): 401 without a valid token,
 /// 403 for any other role. Every `/api/admin` handler takes it in place of `State`,
-/// so none reaches the store without the check.
+/// so none reaches the store without the check. Its store acts for the admin
+/// (`Store::acting_as`): every change it makes is on the audit trail under their
+/// name, in the change's own transaction (docs/decisions/0021-audit-trail.md).
 #[derive(Clone)]
 pub struct Admin(pub AppState);
 
@@ -176,14 +200,13 @@ impl FromRequestParts<AppState> for Admin {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, app: &AppState) -> Result<Self, ApiError> {
-        caller_in_role(parts, app, Role::is_admin, "Administrator access required").await?;
-        Ok(Admin(app.clone()))
+        Ok(Admin(admin_app(parts, app).await?.0))
     }
 }
 
-/// The app and the signed-in admin's username, for the routes that record who did
-/// something (an alert's `acknowledgedBy`): the same one read and refusals as
-/// [`Admin`].
+/// [`Admin`] and the admin's username, for the routes that record who did
+/// something on the item itself (an alert's `acknowledgedBy`): the same one read
+/// and refusals.
 #[derive(Clone)]
 pub struct AdminNamed(pub AppState, pub String);
 
@@ -191,11 +214,36 @@ impl FromRequestParts<AppState> for AdminNamed {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, app: &AppState) -> Result<Self, ApiError> {
+        let (app, actor) = admin_app(parts, app).await?;
+        Ok(AdminNamed(app, actor.username))
+    }
+}
+
+/// [`NotCrew`], and for an admin who they are: the routes open to users and admins
+/// alike whose admin use is on the audit trail (an admin cancelling a booking,
+/// reading someone's patient details). The same one read and refusals.
+#[derive(Debug, Clone)]
+pub struct NotCrewNamed(pub Caller, pub Option<Actor>);
+
+impl FromRequestParts<AppState> for NotCrewNamed {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, app: &AppState) -> Result<Self, ApiError> {
         let account = signed_in_account(parts, app).await?;
-        if !account.user.role.is_admin() {
-            return Err(ApiError::Forbidden("Administrator access required".into()));
+        let role = account.user.role;
+        if role.is_crew() {
+            return Err(ApiError::Forbidden(
+                "This route is not for ambulance crew accounts".into(),
+            ));
         }
-        Ok(AdminNamed(app.clone(), account.user.username))
+        let caller = Caller {
+            id: account.user.id,
+            role,
+        };
+        Ok(NotCrewNamed(
+            caller,
+            role.is_admin().then(|| actor_of(&account)),
+        ))
     }
 }
 

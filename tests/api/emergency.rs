@@ -8,7 +8,7 @@ use http::StatusCode;
 use serde_json::{Value, json};
 use shared::{
     domain::user::{NewUser, Role},
-    store::limits::EMERGENCIES_PER_USER,
+    store::limits::{EMERGENCIES_PER_USER, emergency_limit_message},
     types::format_rfc3339,
 };
 use testkit::{TestApp, TestResponse, TestUser};
@@ -521,7 +521,7 @@ async fn emergencies_dispatched_per_account_are_limited_refusals_are_not_counted
     let stats = w.app.get("/api/admin/stats", w.admin_token()).await.body;
     let res = w.emergency(&user, &pickup_body(), Some("over")).await;
     res.assert_status(StatusCode::TOO_MANY_REQUESTS);
-    assert_eq!(res.message(), EMERGENCIES_PER_USER.message);
+    assert_eq!(res.message(), emergency_limit_message("911"));
     let secs = res.retry_after();
     assert!(
         (1..=EMERGENCIES_PER_USER.window_secs).contains(&secs),

@@ -38,11 +38,12 @@ async fn paged(
 }
 
 /// A booking with the statuses the admin's dropdown may move it to now
-/// (`PATCH /api/admin/bookings/status`).
+/// (`PATCH /api/admin/bookings/status`), and of its patient the name only: the
+/// details are read one booking at a time, on the audit trail (`GET /api/booking/{id}`).
 pub(crate) fn shown(booking: Booking) -> WithMoves<Booking> {
     WithMoves {
         moves: allowed(booking.progress(), Mover::Admin),
-        item: booking,
+        item: booking.listed(),
     }
 }
 

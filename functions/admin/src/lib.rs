@@ -1,13 +1,16 @@
-//! `/api/admin`: hospital, ambulance, crew and booking management, and the dashboard figures. Every route
+//! `/api/admin`: hospital, ambulance, crew and booking management, the dashboard
+//! figures, the settings and the audit trail. Every route
 //! takes [`shared::Admin`] (the app, for an admin only): 401 signed out, 403 for a
 //! user or a crew.
 
 mod alerts;
 mod ambulances;
+mod audit;
 mod bookings;
 mod crew;
 mod hospitals;
 mod live;
+mod settings;
 
 use axum::Router;
 use shared::AppState;
@@ -22,6 +25,8 @@ pub fn routes() -> Routes {
         .merge(crew::routes())
         .merge(live::routes())
         .merge(alerts::routes())
+        .merge(settings::routes())
+        .merge(audit::routes())
 }
 
 pub fn router(state: AppState) -> Router {

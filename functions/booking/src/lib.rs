@@ -11,8 +11,9 @@ use axum::{
 use serde::Deserialize;
 use shared::http::Routes;
 use shared::{
-    ApiError, ApiJson, ApiPath, ApiQuery, AppState, Caller, NotCrew, SignedIn,
+    ApiError, ApiJson, ApiPath, ApiQuery, AppState, Caller, NotCrew, NotCrewNamed, SignedIn,
     domain::{
+        audit::{Action, Note, Target},
         booking::{
             self, Booking, BookingRequest, BookingStatus, Goal, Hold, Mover, WithMoves, allowed,
         },
@@ -132,15 +133,18 @@ const CANCEL: Goal = Goal::Status(BookingStatus::Cancelled);
 
 /// A booking with the moves `caller` may make on it here: CANCELLED while
 /// [`booking::plan`] lets them (the requester until the pickup, an admin while open).
+/// An admin sees someone else's patient by name only (`Booking::listed`): the
+/// details come from `GET /api/booking/{id}`, on the audit trail.
 pub(crate) fn shown(caller: Caller, booking: Booking) -> WithMoves<Booking> {
     let moves = allowed(booking.progress(), mover(caller))
         .into_iter()
         .filter(|goal| *goal == CANCEL)
         .collect();
-    WithMoves {
-        item: booking,
-        moves,
-    }
+    let item = match caller.is_admin() && booking.user_id != caller.id {
+        true => booking.listed(),
+        false => booking,
+    };
+    WithMoves { item, moves }
 }
 
 /// A booking its owner or an admin may see; anyone else gets 403 (and an unknown id
@@ -156,12 +160,24 @@ async fn owned(app: &AppState, caller: Caller, id: Id) -> Result<Booking, ApiErr
     Ok(booking)
 }
 
+/// A booking, whole. An admin reading someone else's is on the audit trail
+/// (`PATIENT_DETAILS_READ`), written before the answer: no record, no details.
 async fn one(
     State(app): State<AppState>,
-    NotCrew(caller): NotCrew,
+    NotCrewNamed(caller, actor): NotCrewNamed,
     ApiPath(id): ApiPath<Id>,
 ) -> Result<Json<WithMoves<Booking>>, ApiError> {
-    Ok(Json(shown(caller, owned(&app, caller, id).await?)))
+    let booking = owned(&app, caller, id).await?;
+    let moves = shown(caller, booking.clone()).moves;
+    if let Some(admin) = actor.filter(|a| a.id != booking.user_id) {
+        let target = Target::booking(booking.id, booking.ambulance_id);
+        let read = Note::new(Action::PatientDetailsRead, target);
+        app.store.acting_as(admin).audit().record(read).await?;
+    }
+    Ok(Json(WithMoves {
+        item: booking,
+        moves,
+    }))
 }
 
 #[derive(Deserialize)]
@@ -172,15 +188,18 @@ struct CancelQuery {
 
 async fn cancel(
     State(app): State<AppState>,
-    NotCrew(caller): NotCrew,
+    NotCrewNamed(caller, actor): NotCrewNamed,
     ApiQuery(q): ApiQuery<CancelQuery>,
 ) -> Result<Json<WithMoves<Booking>>, ApiError> {
     // The booking read to check the caller is the one the move starts from. The
     // requester cancels only until the ambulance reaches the pickup; an admin any
-    // open booking.
+    // open booking, on the audit trail.
     let booking = owned(&app, caller, q.booking_id).await?;
-    let moved = app
-        .store
+    let store = match actor {
+        Some(admin) => app.store.acting_as(admin),
+        None => app.store.clone(),
+    };
+    let moved = store
         .bookings()
         .move_read_booking(booking, mover(caller), CANCEL)
         .await?;

@@ -1,4 +1,5 @@
-//! `/api/hospitals`: public reads of hospitals, the nearest-hospital search among them.
+//! `/api/hospitals`: public reads of hospitals, the nearest-hospital search among
+//! them, and the number to call when no hospital or ambulance will do.
 
 use axum::{Json, Router, extract::State};
 use serde::Deserialize;
@@ -18,11 +19,32 @@ pub fn routes() -> Routes {
     Routes::new()
         .get("/api/hospitals/nearest", nearest)
         .get("/api/hospitals/all", all)
+        .get("/api/hospitals/emergency-number", emergency_number)
         .get("/api/hospitals/{id}", one)
 }
 
 pub fn router(state: AppState) -> Router {
     shared::http::finish(routes().with_state(state))
+}
+
+/// `{emergencyNumber}`: the number every call button dials.
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct EmergencyNumber {
+    emergency_number: String,
+}
+
+/// The setting `emergencyNumber` (decision 0018), public: the web app asks for it
+/// after it opens and keeps it on the device, so a number an admin changes reaches
+/// the call buttons without a rebuild, and one that never reached a device leaves
+/// the number it was built with.
+async fn emergency_number(
+    State(app): State<AppState>,
+    ApiQuery(_): ApiQuery<shared::http::NoQuery>,
+) -> Json<EmergencyNumber> {
+    Json(EmergencyNumber {
+        emergency_number: app.store.settings().await.emergency_number,
+    })
 }
 
 pub const DEFAULT_LIMIT: u32 = 10;

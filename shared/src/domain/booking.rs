@@ -125,6 +125,18 @@ pub struct PatientDetails {
     pub condition: Option<Condition>,
 }
 
+impl PatientDetails {
+    /// Only the name: what a list shows an admin to find a booking by. The age,
+    /// gender and condition are read one booking at a time (`GET /api/booking/{id}`),
+    /// which the audit trail records (docs/decisions/0021-audit-trail.md).
+    pub fn name_only(self) -> PatientDetails {
+        PatientDetails {
+            name: self.name,
+            ..PatientDetails::default()
+        }
+    }
+}
+
 impl From<Patient> for PatientDetails {
     fn from(p: Patient) -> Self {
         PatientDetails {
@@ -229,6 +241,15 @@ pub struct NewBooking<'a> {
 }
 
 impl Booking {
+    /// This booking as a list shows it to an admin: the patient's name only
+    /// ([`PatientDetails::name_only`]).
+    pub fn listed(self) -> Booking {
+        Booking {
+            patient: self.patient.name_only(),
+            ..self
+        }
+    }
+
     /// A booking made with the form (any type): PENDING, its crew to answer by its
     /// type's deadline.
     pub fn booked(new: NewBooking<'_>, booking_type: BookingType) -> Booking {

@@ -12,9 +12,6 @@ use crate::{
     types::Timestamp,
 };
 
-/// An emergency moves on at most this many times; then a dispatcher is told.
-pub const MAX_MOVES: usize = 3;
-
 /// How long a crew has to accept, by booking type (settings: `ANSWER_EMERGENCY_SECS`,
 /// `ANSWER_NORMAL_SECS`; a test stack sets them short).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -90,10 +87,11 @@ pub fn moves_so_far(booking: &Booking) -> usize {
 }
 
 /// The rule: an emergency past its deadline moves to the next nearest free
-/// ambulance, at most [`MAX_MOVES`] times; a normal booking (whose requester chose
-/// the ambulance), an emergency without a pickup to search from, or one moved
-/// [`MAX_MOVES`] times raises an alert instead.
-pub fn on_deadline(booking: &Booking, now: OffsetDateTime) -> Verdict {
+/// ambulance, at most `automatic_moves` times (the setting, 3 by default:
+/// `domain::settings`); a normal booking (whose requester chose the ambulance), an
+/// emergency without a pickup to search from, or one moved that many times raises an
+/// alert instead.
+pub fn on_deadline(booking: &Booking, now: OffsetDateTime, automatic_moves: u32) -> Verdict {
     let Some(answer_by) = booking.answer_by else {
         return Verdict::Settled;
     };
@@ -104,7 +102,9 @@ pub fn on_deadline(booking: &Booking, now: OffsetDateTime) -> Verdict {
         return Verdict::NotDue;
     }
     match booking.booking_type {
-        BookingType::Emergency if booking.pickup.is_some() && moves_so_far(booking) < MAX_MOVES => {
+        BookingType::Emergency
+            if booking.pickup.is_some() && moves_so_far(booking) < automatic_moves as usize =>
+        {
             Verdict::TryMove
         }
         _ => Verdict::Alert,
@@ -176,11 +176,27 @@ mod tests {
         for (kind, status, stage, moves, now, verdict) in cases {
             let b = booking(kind, status, stage, moves);
             assert_eq!(
-                on_deadline(&b, now),
+                on_deadline(&b, now, 3),
                 verdict,
                 "{kind:?} {status} {stage:?} after {moves} moves"
             );
         }
+    }
+
+    #[test]
+    fn the_number_of_automatic_moves_is_the_setting() {
+        let due = at("2026-11-27T10:01:00.000Z");
+        let emergency = |moves| {
+            booking(
+                BookingType::Emergency,
+                BookingStatus::Active,
+                Some(TripStage::Dispatched),
+                moves,
+            )
+        };
+        assert_eq!(on_deadline(&emergency(0), due, 0), Verdict::Alert);
+        assert_eq!(on_deadline(&emergency(4), due, 5), Verdict::TryMove);
+        assert_eq!(on_deadline(&emergency(5), due, 5), Verdict::Alert);
     }
 
     #[test]
@@ -194,12 +210,12 @@ mod tests {
         let due = at("2026-11-27T10:05:00.000Z");
         b.pickup = None;
         assert_eq!(
-            on_deadline(&b, due),
+            on_deadline(&b, due, 3),
             Verdict::Alert,
             "nowhere to search from"
         );
         b.answer_by = None;
-        assert_eq!(on_deadline(&b, due), Verdict::Settled);
+        assert_eq!(on_deadline(&b, due, 3), Verdict::Settled);
     }
 
     #[test]

@@ -7,6 +7,7 @@
 
 pub mod alert;
 pub mod ambulance;
+pub mod audit;
 pub mod booking;
 pub mod crew;
 pub mod deadline;

@@ -206,6 +206,10 @@ pub enum Conflict {
     AmbulanceTakenMeanwhile(String),
     #[error("Booking {0} changed meanwhile; look again and retry")]
     ReassignRaced(Id),
+
+    // ---- Settings -----------------------------------------------------------------
+    #[error("The settings were changed by someone else at the same time; look again and retry")]
+    SettingsChanged,
 }
 
 /// `<number> still has <crew> crew account(s); ...`: why an ambulance (or its

@@ -241,29 +241,98 @@ fn parse_emergency_number(text: &str) -> Result<String, Refusal> {
 
 /// `PUT /api/admin/settings`: all fields or some; a field not named stays as it is.
 /// An unknown field is refused (a misspelt setting must not look saved).
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SettingsChange {
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub emergency_answer_seconds: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub normal_answer_seconds: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub automatic_moves: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub sos_radius_km: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub presence_delay_seconds: Option<PresenceDelaysChange>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub emergency_number: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub retention_days: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub answer_target_seconds: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub pickup_target_minutes: Option<u32>,
 }
 
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PresenceDelaysChange {
-    #[serde(rename = "ONLINE")]
+    #[serde(rename = "ONLINE", skip_serializing_if = "Option::is_none")]
     pub online: Option<u32>,
-    #[serde(rename = "OFFLINE")]
+    #[serde(rename = "OFFLINE", skip_serializing_if = "Option::is_none")]
     pub offline: Option<u32>,
-    #[serde(rename = "NO_CREW")]
+    #[serde(rename = "NO_CREW", skip_serializing_if = "Option::is_none")]
     pub no_crew: Option<u32>,
+}
+
+/// What admins stored (the settings item's `values`): only the fields they set,
+/// each as the API names it; the others follow the defaults.
+pub type Stored = serde_json::Map<String, serde_json::Value>;
+
+impl SettingsChange {
+    /// `stored` with this change written over it (a nested delay over its own).
+    pub fn merged_into(&self, mut stored: Stored) -> Stored {
+        let serde_json::Value::Object(change) =
+            serde_json::to_value(self).expect("a change serializes")
+        else {
+            unreachable!("a struct serializes as an object")
+        };
+        for (field, value) in change {
+            match (stored.get_mut(&field), value) {
+                (Some(serde_json::Value::Object(old)), serde_json::Value::Object(new)) => {
+                    old.extend(new);
+                }
+                (_, value) => {
+                    stored.insert(field, value);
+                }
+            }
+        }
+        stored
+    }
+}
+
+impl Settings {
+    /// These settings with what admins stored applied one value at a time: a value
+    /// this version does not know (a newer version wrote it) or no longer accepts
+    /// is left out and named in the second half, so it never takes the others with
+    /// it (a rollback keeps every setting it understands).
+    pub fn with_stored(&self, stored: &Stored) -> (Settings, Vec<String>) {
+        let mut settings = self.clone();
+        let mut skipped = vec![];
+        let mut apply = |name: String, one: serde_json::Value| match serde_json::from_value::<
+            SettingsChange,
+        >(one)
+        .ok()
+        .and_then(|change| settings.changed(change).ok())
+        {
+            Some(next) => settings = next,
+            None => skipped.push(name),
+        };
+        for (field, value) in stored {
+            match value.as_object() {
+                Some(nested) if field == "presenceDelaySeconds" => {
+                    for (key, v) in nested {
+                        apply(
+                            format!("{field}.{key}"),
+                            serde_json::json!({ field: { key: v } }),
+                        );
+                    }
+                }
+                _ => apply(field.clone(), serde_json::json!({ field: value })),
+            }
+        }
+        (settings, skipped)
+    }
 }
 
 #[cfg(test)]
@@ -398,6 +467,54 @@ mod tests {
             )
             .is_err()
         );
+    }
+
+    #[test]
+    fn stored_values_apply_one_by_one_and_a_bad_one_is_named_not_fatal() {
+        let stored: Stored = serde_json::from_value(serde_json::json!({
+            "emergencyAnswerSeconds": 45,
+            "presenceDelaySeconds": {"ONLINE": 20, "AWAY": 5},
+            "sosRadiusKm": 0,
+            "fromANewerVersion": true
+        }))
+        .unwrap();
+        let (s, mut skipped) = Settings::default().with_stored(&stored);
+        assert_eq!(s.emergency_answer_seconds, 45);
+        assert_eq!(s.presence_delay_seconds.online, 20);
+        assert_eq!(s.sos_radius_km, 50);
+        skipped.sort();
+        assert_eq!(
+            skipped,
+            [
+                "fromANewerVersion",
+                "presenceDelaySeconds.AWAY",
+                "sosRadiusKm"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_change_merged_into_the_stored_values_reads_back_as_the_change_applied() {
+        let first = change(serde_json::json!({
+            "automaticMoves": 5,
+            "presenceDelaySeconds": {"OFFLINE": 30}
+        }));
+        let second = change(serde_json::json!({
+            "presenceDelaySeconds": {"ONLINE": 10},
+            "emergencyNumber": "112"
+        }));
+        let stored = second.merged_into(first.merged_into(Stored::new()));
+        assert_eq!(
+            serde_json::Value::Object(stored.clone()),
+            serde_json::json!({
+                "automaticMoves": 5,
+                "presenceDelaySeconds": {"OFFLINE": 30, "ONLINE": 10},
+                "emergencyNumber": "112"
+            })
+        );
+        let d = Settings::default();
+        let applied = d.changed(first).unwrap().changed(second).unwrap();
+        assert_eq!(d.with_stored(&stored), (applied, vec![]));
     }
 
     #[test]

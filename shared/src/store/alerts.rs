@@ -13,6 +13,7 @@ use super::{
 use crate::{
     domain::{
         alert::{self, Alert, AlertKind},
+        audit::{Action, Note, Target},
         booking::Pickup,
     },
     error::ApiError,
@@ -165,18 +166,30 @@ impl Alerts<'_> {
     /// An admin acknowledges alert `id` (404 if unknown). Acknowledging one that
     /// has already ended (acknowledged by another admin, or closed) changes
     /// nothing and answers it as it is.
+    /// The acknowledgement is on the audit trail, in its own transaction.
     pub async fn acknowledge_alert(self, id: Id, by: &str) -> Result<Alert, ApiError> {
         let now = Timestamp::now();
-        match self
-            .store
-            .update_returning::<AlertItem>(end(id, now, Some(by)))
-            .await?
-        {
-            Some(item) => Ok(item.alert),
-            None => self
+        let read = self.alert(id).await?.ok_or_else(|| alert::not_found(id))?;
+        if !read.is_open() {
+            return Ok(read);
+        }
+        let mut tx = Tx::new();
+        tx.push(Label::Alert, end(id, now, Some(by)));
+        let target = Target::alert(id, read.kind.as_ref(), read.booking_id, read.ambulance_id);
+        let note = Note::new(Action::AlertAcknowledged, target);
+        self.store.audit().push(&mut tx, note);
+        match self.store.commit(tx).await {
+            Ok(()) => Ok(Alert {
+                acknowledged_by: Some(by.to_owned()),
+                acknowledged_at: Some(now),
+                ..read
+            }),
+            // Ended meanwhile: as it is now.
+            Err(TxError::Refused(r)) if r.by(Label::Alert) => self
                 .alert(id)
                 .await?
                 .ok_or_else(|| alert::not_found(id).into()),
+            Err(e) => Err(e.into_api()),
         }
     }
 

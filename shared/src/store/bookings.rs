@@ -29,6 +29,7 @@ use super::{
 use crate::{
     domain::{
         ambulance::{self, AmbulanceStatus},
+        audit::{Action, Note, Target},
         booking::{
             self, Booking, BookingAmbulance, BookingCounts, BookingRequest, BookingStatus, Goal,
             Move, Mover, NewBooking, Progress, TimelineEntry, TripStage,
@@ -614,6 +615,15 @@ impl Bookings<'_> {
                     .push_into(&mut tx)?;
                 }
             }
+            self.store.audit().push(
+                &mut tx,
+                Note::new(
+                    Action::BookingStatusChanged,
+                    Target::booking(id, booking.ambulance_id),
+                )
+                .before(progress_json(m.from))
+                .after(progress_json(m.to)),
+            );
             match self.store.commit(tx).await {
                 // The update changed only the status, stage and timeline, on the
                 // condition that they were as read: the booking as read, moved, is
@@ -633,4 +643,9 @@ impl Bookings<'_> {
             Err(MoveAttempt::Raced) => Err(Conflict::BookingChanged(id).into()),
         }
     }
+}
+
+/// `{status, stage}`: a booking's move as the audit trail shows it.
+fn progress_json(p: Progress) -> serde_json::Value {
+    serde_json::json!({ "status": p.status, "stage": p.stage })
 }

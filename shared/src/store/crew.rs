@@ -18,6 +18,7 @@ use super::{
 use crate::{
     domain::{
         ambulance,
+        audit::{Action, Note, Target},
         crew::{self, Crew, NewCrew},
         page::Page,
         user::Role,
@@ -85,6 +86,14 @@ impl CrewAccounts<'_> {
         let mut tx = item.account_tx(&account.username, &account.email);
         tx.push(Label::Ambulance(ambulance_id), count_crew(ambulance_id, 1))
             .push(Label::Counter, counters::add(counters::CREW, &Total::ONE)?);
+        self.store.audit().push(
+            &mut tx,
+            Note::new(
+                Action::CrewCreated,
+                Target::crew(id, account.username.as_str(), &[ambulance_id]),
+            )
+            .after(serde_json::json!({ "ambulanceId": ambulance_id })),
+        );
         self.store.commit(tx).await.map_err(|e| {
             e.or_refused(|r| {
                 account_refused(
@@ -158,6 +167,15 @@ impl CrewAccounts<'_> {
         tx.push(Label::User, still_bound(rebind, from))
             .push(Label::Ambulance(from), count_crew(from, -1))
             .push(Label::Ambulance(to), count_crew(to, 1));
+        self.store.audit().push(
+            &mut tx,
+            Note::new(
+                Action::CrewMoved,
+                Target::crew(id, &current.username, &[from, to]),
+            )
+            .before(serde_json::json!({ "ambulanceId": from }))
+            .after(serde_json::json!({ "ambulanceId": to })),
+        );
         self.store.commit(tx).await.map_err(|e| {
             e.or_refused(|r| {
                 if r.by(Label::Ambulance(to)) {
@@ -196,6 +214,14 @@ impl CrewAccounts<'_> {
         .push(
             Label::Counter,
             counters::add(counters::CREW, &Total { total: -1 })?,
+        );
+        self.store.audit().push(
+            &mut tx,
+            Note::new(
+                Action::CrewRemoved,
+                Target::crew(id, &current.username, &[current.ambulance_id]),
+            )
+            .before(serde_json::json!({ "ambulanceId": current.ambulance_id })),
         );
         self.store.commit(tx).await.map_err(|e| match e {
             TxError::Refused(_) => crew::changed_meanwhile(id).into(),

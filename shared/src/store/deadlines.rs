@@ -10,6 +10,7 @@
 use crate::domain::refusal::Conflict;
 use futures::{StreamExt, stream};
 use serde::Deserialize;
+use serde_json::json;
 use time::OffsetDateTime;
 
 use super::{
@@ -26,6 +27,7 @@ use crate::{
     domain::{
         alert::{Alert, AlertKind},
         ambulance::{self, AmbulanceStatus},
+        audit::{Action, Note, Target},
         booking::{
             self, Booking, BookingAmbulance, BookingStatus, ReassignReason, TimelineEntry,
             TripStage,
@@ -157,7 +159,8 @@ impl Deadlines<'_> {
             return Ok(Outcome::Settled);
         };
         let booking = Booking::from(item.clone());
-        match deadline::on_deadline(&booking, now) {
+        let moves = self.store.settings().await.automatic_moves;
+        match deadline::on_deadline(&booking, now, moves) {
             Verdict::NotDue => Ok(Outcome::NotDue),
             Verdict::Settled => {
                 // Off the clock already, unless a write left its index keys behind.
@@ -224,12 +227,14 @@ impl Deadlines<'_> {
         let mut missed = item.missed_by.clone();
         missed.push(booking.ambulance_id);
         // Any type: an ambulance now beats the right kind later (decision 0012).
+        let radius_km = self.store.settings().await.sos_radius_km();
         let mut dispatcher = Dispatcher::new(
             crate::geo::Point::new(pickup.latitude.get(), pickup.longitude.get()),
             None,
             now,
-            DEFAULT_FIRST_TARGET_KM,
-        );
+            DEFAULT_FIRST_TARGET_KM.min(radius_km),
+        )
+        .within(radius_km);
         let missed = &missed;
         let mut fetch = move |ranges| async move {
             let mut entries = self
@@ -467,6 +472,26 @@ impl Deadlines<'_> {
             }
             None => take.push_into(&mut tx)?,
         }
+        self.store.audit().push(
+            &mut tx,
+            Note::new(
+                Action::BookingReassigned,
+                Target::booking(id, booking.ambulance_id).and_ambulance(to),
+            )
+            .before(json!({
+                "ambulanceId": booking.ambulance_id,
+                "ambulanceNumber": booking.ambulance_number,
+                "status": booking.booking_status,
+                "stage": booking.trip_stage,
+            }))
+            .after(json!({
+                "ambulanceId": to,
+                "ambulanceNumber": target.number,
+                "status": booking.booking_status,
+                "stage": stage,
+                "answerBy": answer_by,
+            })),
+        );
         match self.store.commit(tx).await {
             Ok(()) => {}
             Err(TxError::Refused(r)) if r.by(Label::Ambulance(to)) => {

@@ -51,11 +51,11 @@ use crate::{
             self, EmergencyRequest,
             nearest::{
                 Attempt, Candidate, DEFAULT_FIRST_TARGET_KM, Dispatch, DispatchStats, Dispatcher,
-                EMERGENCY_RADIUS_KM,
             },
         },
         hospital::{Hospital, HospitalRef},
         position::STALE_AFTER,
+        settings::Settings,
         user::{self, User},
     },
     error::ApiError,
@@ -119,6 +119,9 @@ struct Order<'a> {
     stale_guard: Option<Id>,
     now: OffsetDateTime,
     extra_rounds: &'a AtomicUsize,
+    /// The settings read once for the request: the answer window, the number a
+    /// refused requester is told to call.
+    settings: &'a Settings,
 }
 
 /// `store.emergencies()`: the one-tap emergency: the nearest free ambulance assigned. Every
@@ -172,12 +175,15 @@ impl Emergencies<'_> {
             lng: pickup.longitude,
         };
         let now = OffsetDateTime::now_utc();
+        let settings = self.store.settings().await;
+        let radius_km = settings.sos_radius_km();
         let mut dispatcher = Dispatcher::new(
             crate::geo::Point::new(pickup.latitude.get(), pickup.longitude.get()),
             req.ambulance_type,
             now,
-            self.first_target_km(center),
-        );
+            self.first_target_km(center, radius_km),
+        )
+        .within(radius_km);
         let mut fetch = move |ranges| async move {
             self.store
                 .positions()
@@ -244,6 +250,7 @@ impl Emergencies<'_> {
             stale_guard,
             now,
             extra_rounds: &extra_rounds,
+            settings: &settings,
         };
         let outcome = dispatcher
             .run(first, fetch, |c| self.try_emergency(&order, c))
@@ -322,17 +329,17 @@ impl Emergencies<'_> {
 
     /// The first search radius: just past the nearest hospital in this instance's
     /// copy of the hospital index (no read; a guess, which the answer does not
-    /// depend on), all 50 km where no hospital is that near.
-    pub(super) fn first_target_km(self, center: LatLng) -> f64 {
+    /// depend on), all of `radius_km` where no hospital is that near.
+    pub(super) fn first_target_km(self, center: LatLng, radius_km: f64) -> f64 {
         match self
             .store
             .hospitals()
-            .nearest_hospitals_held(center, 1, EMERGENCY_RADIUS_KM)
+            .nearest_hospitals_held(center, 1, radius_km)
         {
-            None => DEFAULT_FIRST_TARGET_KM,
+            None => DEFAULT_FIRST_TARGET_KM.min(radius_km),
             Some(near) => match near.first().and_then(|h| h.distance) {
-                Some(d) => (d + FIRST_TARGET_MARGIN_KM).min(EMERGENCY_RADIUS_KM),
-                None => EMERGENCY_RADIUS_KM,
+                Some(d) => (d + FIRST_TARGET_MARGIN_KM).min(radius_km),
+                None => radius_km,
             },
         }
     }
@@ -403,10 +410,8 @@ impl Emergencies<'_> {
             patient: order.req.patient.clone().unwrap_or_default(),
             pickup: order.pickup.clone(),
             at: now,
-            answer_by: self
-                .store
-                .settings()
-                .await
+            answer_by: order
+                .settings
                 .answer_times()
                 .answer_by(BookingType::Emergency, now),
         });
@@ -443,7 +448,8 @@ impl Emergencies<'_> {
             open_bookings::claim(order.user.id, order.id, OpenLimit::Exempt),
         );
         take_candidate(&mut tx, &candidate, order.id, order.now)?;
-        let (counted, limited) = limits::count_emergency(order.user.id, order.key);
+        let (counted, limited) =
+            limits::count_emergency(order.user.id, order.key, &order.settings.emergency_number);
         tx.push(Label::RateLimit, counted);
         count_new_booking(&mut tx, &booking)?;
         match self.store.commit_with(tx, retry::patient_policy()).await {

@@ -4,6 +4,7 @@
 //! counters.
 
 use serde::{Deserialize, Serialize};
+use serde_json::json;
 use time::OffsetDateTime;
 
 use super::{
@@ -19,6 +20,7 @@ use crate::{
         ambulance::{
             self, Ambulance, AmbulanceCounts, AmbulanceStatus, AmbulanceType, NewAmbulance,
         },
+        audit::{Action, Note, Target},
         crew,
         hospital::{self, Hospital, HospitalRef},
         position::{Fix, Position},
@@ -466,6 +468,15 @@ impl Fleet<'_> {
             free_at,
         }
         .push_into(&mut tx)?;
+        self.store.audit().push(
+            &mut tx,
+            Note::new(
+                Action::AmbulanceStatusChanged,
+                Target::ambulance(id, &a.number),
+            )
+            .before(json!({ "status": a.status }))
+            .after(json!({ "status": to })),
+        );
         self.store.commit(tx).await.map_err(|e| {
             e.or_refused(|_| ambulance::changed_meanwhile(&a.number, "at the same time").into())
         })?;
@@ -566,6 +577,16 @@ impl Fleet<'_> {
                 Label::Counter,
                 counters::add(counters::AMBULANCES, &AmbulanceCounts::of(&[new.status]))?,
             );
+        self.store.audit().push(
+            &mut tx,
+            Note::new(Action::AmbulanceAdded, Target::ambulance(id, &new.number)).after(json!({
+                "number": new.number,
+                "status": new.status,
+                "type": new.ambulance_type,
+                "hospitalId": hospital.id,
+                "hospitalName": hospital.name,
+            })),
+        );
         if new.status == AmbulanceStatus::Available {
             // A new ambulance never reported: its free entry stands at the hospital.
             tx.push(
@@ -605,6 +626,16 @@ impl Fleet<'_> {
         }
         let mut tx = Tx::new();
         a.push_removal(&mut tx);
+        self.store.audit().push(
+            &mut tx,
+            Note::new(Action::AmbulanceRemoved, Target::ambulance(id, &a.number)).before(json!({
+                "number": a.number,
+                "status": a.status,
+                "type": a.ambulance_type,
+                "hospitalId": a.hospital_id,
+                "hospitalName": a.hospital_name,
+            })),
+        );
         tx.push(
             Label::Hospital(a.hospital_id),
             count_ambulances(a.hospital_id, -1),

@@ -21,6 +21,7 @@ use super::{
 use crate::{
     domain::{
         ambulance::AmbulanceCounts,
+        audit::{Action, Note, Target},
         hospital::{self, Hospital, NewHospital},
         page::Page,
     },
@@ -171,6 +172,17 @@ impl<'a> Hospitals<'a> {
                     Label::Counter,
                     counters::add(counters::HOSPITALS, &Total::ONE)?,
                 );
+            self.store.audit().push(
+                &mut tx,
+                Note::new(Action::HospitalAdded, Target::hospital(id, &hospital.name)).after(
+                    serde_json::json!({
+                        "name": hospital.name,
+                        "address": hospital.address,
+                        "latitude": hospital.latitude,
+                        "longitude": hospital.longitude,
+                    }),
+                ),
+            );
             Ok(tx)
         };
         self.store
@@ -257,9 +269,10 @@ impl<'a> Hospitals<'a> {
 
 /// Ambulances removed per transaction: 4 items each (the ambulance, its number guard
 /// and its two position items) plus up to 3 (the hospital or its count, and two
-/// counters) plus, in the last one, the 3 of the nearest-hospital index stay within
-/// DynamoDB's 100 items (4 × 23 + 3 + 3 = 98).
-pub const AMBULANCES_PER_REMOVAL: usize = 23;
+/// counters) plus the audit record's 2 copies (the log's, the admin's) plus, in the
+/// last one, the 3 of the nearest-hospital index stay within DynamoDB's 100 items
+/// (4 × 22 + 3 + 2 + 3 = 96).
+pub const AMBULANCES_PER_REMOVAL: usize = 22;
 
 impl Hospitals<'_> {
     /// Removes a hospital with its idle ambulances. Refused (409 naming the booking)
@@ -286,9 +299,9 @@ impl Hospitals<'_> {
             self.hospital_item(id),
             self.store.fleet().hospital_ambulance_items(id)
         );
-        if hospital?.is_none() {
+        let Some(hospital) = hospital? else {
             return Err(hospital::not_found(id).into());
-        }
+        };
         let ambulances = ambulances?;
         if let Some((held, booking)) = ambulances
             .iter()
@@ -312,6 +325,22 @@ impl Hospitals<'_> {
                 for a in chunk {
                     a.push_removal(&mut tx);
                 }
+                let numbers: Vec<&str> = chunk.iter().map(|a| a.number.as_str()).collect();
+                let target = Target::hospital(id, &hospital.name);
+                self.store.audit().push(
+                    &mut tx,
+                    match is_final {
+                        true => {
+                            Note::new(Action::HospitalRemoved, target).before(serde_json::json!({
+                                "name": hospital.name,
+                                "address": hospital.address,
+                                "ambulances": numbers,
+                            }))
+                        }
+                        false => Note::new(Action::HospitalAmbulancesRemoved, target)
+                            .before(serde_json::json!({ "ambulances": numbers })),
+                    },
+                );
                 let gone = AmbulanceCounts::of(chunk.iter().map(|a| &a.status));
                 if gone.total != 0 {
                     tx.push(

@@ -126,6 +126,36 @@ pub fn alert_order(at: &str, id: Id) -> String {
     format!("{at}#{}", id.padded())
 }
 
+/// The settings admins changed (`store::stored_settings`, decision 0018): one item.
+pub fn settings() -> Key {
+    Key::new("SETTINGS", "SETTINGS")
+}
+
+/// The audit trail (`store::audit`, docs/decisions/0021-audit-trail.md): every record
+/// in this partition, and a copy in the partition of each booking, ambulance and admin
+/// it concerns ([`audit_of_booking`], [`audit_of_ambulance`], [`audit_by_admin`]): the
+/// table's own key serves each filter, newest first, with no index.
+pub const AUDIT_LOG: &str = "AUDIT";
+
+pub fn audit_of_booking(id: Id) -> String {
+    format!("AUDIT#BOOKING#{id}")
+}
+
+pub fn audit_of_ambulance(id: Id) -> String {
+    format!("AUDIT#AMBULANCE#{id}")
+}
+
+pub fn audit_by_admin(id: Id) -> String {
+    format!("AUDIT#ADMIN#{id}")
+}
+
+/// The sort key of one record (the same in each of its partitions): when (RFC 3339,
+/// so string order is time order), then 64 random bits (two records of one
+/// millisecond never collide).
+pub fn audit_entry(at: &str, nonce: u64) -> String {
+    format!("{at}#{nonce:016x}")
+}
+
 /// The one partition of the sparse `due` index: the bookings whose crew has not
 /// answered yet, by `answerBy` (epoch milliseconds). One partition: at 10 000 jobs a
 /// day, a few dozen wait at once (decision 0012).

@@ -77,6 +77,12 @@ pub const EMERGENCIES_PER_USER: Limit = Limit::hourly(
     "Too many emergency requests from your account. If you need help now, call the emergency number.",
 );
 
+/// [`EMERGENCIES_PER_USER`]'s refusal naming the number to call (the setting
+/// `emergencyNumber`, decision 0018).
+pub fn emergency_limit_message(number: &str) -> String {
+    format!("Too many emergency requests from your account. If you need help now, call {number}.")
+}
+
 /// Registrations from one client address.
 pub const REGISTRATIONS_PER_ADDRESS: Limit = Limit::hourly(
     "register-addr",
@@ -364,15 +370,30 @@ pub(crate) fn count_write(
     (count, refused)
 }
 
-/// The [`count_write`] of `user`'s one-tap emergency ([`EMERGENCIES_PER_USER`]).
-pub(crate) fn count_emergency(user: Id, idempotency_key: Option<&str>) -> (Write, ApiError) {
+/// The [`count_write`] of `user`'s one-tap emergency ([`EMERGENCIES_PER_USER`]),
+/// whose refusal says to call `number`.
+pub(crate) fn count_emergency(
+    user: Id,
+    idempotency_key: Option<&str>,
+    number: &str,
+) -> (Write, ApiError) {
     let request = request_id(user, idempotency_key);
-    count_write(
+    let (count, refused) = count_write(
         &EMERGENCIES_PER_USER,
         &user.to_string(),
         &request,
         epoch_seconds(),
-    )
+    );
+    let refused = match refused {
+        ApiError::TooManyRequests {
+            retry_after_secs, ..
+        } => ApiError::TooManyRequests {
+            message: emergency_limit_message(number),
+            retry_after_secs,
+        },
+        other => other,
+    };
+    (count, refused)
 }
 
 #[cfg(test)]

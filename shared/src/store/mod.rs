@@ -29,6 +29,8 @@
 //! | `store.shares()` | `shares.rs` | a requester's changes after the tap: patient details, tracking links |
 //! | `store.limits()` | `limits.rs` | rate limits and the login throttle |
 //! | `store.bulk()` | `bulk.rs` | bulk loads for benchmarks and big test sets |
+//! | `store.stored_settings()` | `stored_settings.rs` | the settings admins changed: read (what `Store::settings` holds a while), changed with its audit record |
+//! | `store.audit()` | `audit.rs` | the audit trail: a record written in the transaction of the change it describes, pages newest first by booking, ambulance or admin |
 //! | `store.migrations()` | `migrations.rs` | `manage migrate` |
 //!
 //! The `Store` keeps only its plumbing, with no domain method: its construction and
@@ -39,12 +41,15 @@
 //! (every key and index), `counters`, `open_bookings` (the guard's writes),
 //! `hospital_index` (the nearest-hospital search from an in-memory copy, kept current
 //! in the same transactions as hospital writes: a crate-private `Index`, used through
-//! `store.hospitals()`), and `hospital_snapshot` (the copy itself and its chunks'
-//! encoding, no table access: the `Store` holds it). `tests/api/docs.rs`
+//! `store.hospitals()`), `hospital_snapshot` (the copy itself and its chunks'
+//! encoding, no table access: the `Store` holds it) and `settings_cache` (the
+//! settings an instance holds, read again at most every 30 s: `Store::settings`).
+//! `tests/api/docs.rs`
 //! (`store_handles_live_in_their_files`) fails when an `impl` of a handle is outside
 //! its file, an `impl Store` outside the plumbing files, or this table drifts.
 
 pub mod alerts;
+pub mod audit;
 pub mod bookings;
 pub mod bulk;
 pub mod counters;
@@ -66,7 +71,9 @@ pub mod push;
 pub mod retry;
 pub mod schema;
 pub mod sessions;
+mod settings_cache;
 pub mod shares;
+pub mod stored_settings;
 pub mod table;
 pub mod tx;
 pub mod users;
@@ -149,6 +156,16 @@ impl Store {
     /// Bulk loads for benchmarks and big test sets (`bulk.rs`).
     pub fn bulk(&self) -> bulk::Bulk<'_> {
         bulk::Bulk { store: self }
+    }
+
+    /// The settings admins changed: read, changed (`stored_settings.rs`).
+    pub fn stored_settings(&self) -> stored_settings::StoredSettings<'_> {
+        stored_settings::StoredSettings { store: self }
+    }
+
+    /// The audit trail: records written with the changes, pages of it (`audit.rs`).
+    pub fn audit(&self) -> audit::Audit<'_> {
+        audit::Audit { store: self }
     }
 
     /// `manage migrate`: old items brought up to date (`migrations.rs`).

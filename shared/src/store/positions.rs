@@ -21,7 +21,7 @@ use super::{
 use crate::{
     domain::{
         ambulance::{AmbulanceStatus, AmbulanceType},
-        emergency::nearest::{Dispatcher, EMERGENCY_RADIUS_KM, FreeEntry, FreeNear, Spot},
+        emergency::nearest::{Dispatcher, FreeEntry, FreeNear, Spot},
         position::{
             CheckedReport, Doubt, FREE_ENTRY_INTERVAL, Fix, MAX_AGE, MAX_FUTURE, Sighting, Track,
             Verdict,
@@ -346,20 +346,23 @@ impl Positions<'_> {
             .collect())
     }
 
-    /// At most `k` free ambulances (any type) within 50 km of `at`, nearest first,
-    /// each at its ranking point as an emergency ranks it: the dispatcher's choice
-    /// for a reassign. The emergency's search over `freegeo` proves them; one
-    /// ranked at its hospital whose `POSITION` is fresh elsewhere is ranked by that
-    /// position instead (one BatchGetItem), or left out past 50 km.
+    /// At most `k` free ambulances (any type) within the SOS search radius of `at`
+    /// (the setting), nearest first, each at its ranking point as an emergency ranks
+    /// it: the dispatcher's choice for a reassign. The emergency's search over
+    /// `freegeo` proves them; one ranked at its hospital whose `POSITION` is fresh
+    /// elsewhere is ranked by that position instead (one BatchGetItem), or left out
+    /// past the radius.
     pub async fn free_near(self, at: LatLng, k: usize) -> Result<Vec<FreeNear>, ApiError> {
         let pickup = Point::from(at);
         let now = self.store.now();
+        let radius_km = self.store.settings().await.sos_radius_km();
         let mut dispatcher = Dispatcher::new(
             pickup,
             None,
             now,
-            self.store.emergencies().first_target_km(at),
+            self.store.emergencies().first_target_km(at, radius_km),
         )
+        .within(radius_km)
         .listing(k);
         let mut fetch = |ranges| self.free_entries(ranges);
         let mut found = dispatcher.search(&mut fetch).await?;
@@ -382,7 +385,7 @@ impl Positions<'_> {
                     c.distance_km = pickup.km_to(*p);
                 }
             }
-            found.retain(|c| c.distance_km <= EMERGENCY_RADIUS_KM);
+            found.retain(|c| c.distance_km <= radius_km);
             found.sort_by(|a, b| a.distance_km.total_cmp(&b.distance_km));
         }
         found.truncate(k);

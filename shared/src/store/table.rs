@@ -38,6 +38,11 @@ pub struct Store {
     clock_offset_ms: Arc<std::sync::atomic::AtomicI64>,
     /// The settings in force when nothing is stored (decision 0018).
     defaults: crate::domain::settings::Settings,
+    /// The settings read from the table, held a while (shared by clones).
+    settings: Arc<super::settings_cache::SettingsCache>,
+    /// The admin whose request this store serves: its changes are written to the
+    /// audit trail (`store::audit`); none for everyone else.
+    actor: Option<Arc<crate::domain::audit::Actor>>,
 }
 
 /// Builds the SDK client with short timeouts and bounded retries, so a database
@@ -236,7 +241,23 @@ impl Store {
             hospital_index: Arc::default(),
             clock_offset_ms: Arc::default(),
             defaults: Default::default(),
+            settings: Arc::default(),
+            actor: None,
         }
+    }
+
+    /// This store serving `actor`'s request: what it changes is on the audit trail
+    /// under their name. The same table, cache and clock (a copy of the store).
+    pub fn acting_as(&self, actor: crate::domain::audit::Actor) -> Store {
+        Store {
+            actor: Some(Arc::new(actor)),
+            ..self.clone()
+        }
+    }
+
+    /// The admin this store acts for, if any (see [`Store::acting_as`]).
+    pub fn actor(&self) -> Option<&crate::domain::audit::Actor> {
+        self.actor.as_deref()
     }
 
     /// This store with other default settings (a test stack's short answer windows).
@@ -250,11 +271,21 @@ impl Store {
         &self.defaults
     }
 
-    /// The settings in force now: every rule that has a setting reads it here, once
-    /// per request or sweep. For now the defaults; the stored settings and their
-    /// cache come with decision 0018.
+    /// The settings in force now: every rule that has a setting reads it here. What
+    /// admins stored over the defaults, read from the table at most every
+    /// `settings_cache::MAX_AGE` by this instance, shared by every copy of this store
+    /// (decision 0018).
     pub async fn settings(&self) -> crate::domain::settings::Settings {
-        self.defaults.clone()
+        self.settings
+            .get(self.now(), &self.defaults, || async {
+                self.stored_settings().read().await
+            })
+            .await
+    }
+
+    /// The settings this instance just read or wrote itself, in force here at once.
+    pub(crate) fn hold_settings(&self, settings: crate::domain::settings::Settings) {
+        self.settings.put(settings, self.now());
     }
 
     /// The server's time, by which the time rules of positions are judged.

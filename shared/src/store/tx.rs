@@ -87,6 +87,10 @@ pub enum Label {
     HospitalIndex,
     /// An alert for the dispatcher (`alerts`).
     Alert,
+    /// The settings item (`stored_settings`).
+    Settings,
+    /// A copy of an audit record (`audit`): never refused but by a bug.
+    Audit,
     /// A Web Push subscription (`push`), and one it replaces beyond the cap.
     Device,
     OldDevice,

@@ -1,4 +1,5 @@
-//! The nearest free ambulance (decision 0007): within 50 km of the
+//! The nearest free ambulance (decision 0007): within the SOS search radius
+//! (the setting `sosRadiusKm`, 50 km by default, decision 0018) of the
 //! pickup, of the type asked for, ranked by its fresh live position, else its
 //! hospital's; a lost race tries the next nearest.
 //!
@@ -25,7 +26,7 @@
 //!   conditional on AVAILABLE ([`Attempt::Taken`]), and the next candidate is tried.
 //!
 //! When the candidates of one search are spent, the search runs again without the
-//! refused ambulances, until one is assigned, none is left within 50 km
+//! refused ambulances, until one is assigned, none is left within the radius
 //! ([`Dispatch::NoneNear`]), or [`MAX_TRIES`] assignments were tried.
 //!
 //! Ties (ambulances at the same hospital): one whose position is known first, then
@@ -48,7 +49,8 @@ use crate::{
     types::Id,
 };
 
-/// How far an emergency looks for a free ambulance.
+/// How far an emergency looks for a free ambulance unless told otherwise
+/// ([`Dispatcher::within`]: the setting `sosRadiusKm`, whose default this is).
 pub const EMERGENCY_RADIUS_KM: f64 = 50.0;
 /// Assignments tried per request at most (each refused ambulance is tried once):
 /// past this many lost races the request gives up (503: try again) rather than
@@ -182,7 +184,7 @@ pub enum Dispatch<R> {
         result: R,
         candidate: Candidate,
     },
-    /// No free ambulance (of the type) within [`EMERGENCY_RADIUS_KM`].
+    /// No free ambulance (of the type) within the radius.
     NoneNear,
     /// [`MAX_TRIES`] assignments were refused.
     GaveUp,
@@ -244,7 +246,9 @@ pub struct Dispatcher {
     /// How many entries a search proves (1 for a dispatch).
     k: usize,
     known: Mutex<Known>,
-    /// The last search proved that nothing it did not answer lies within 50 km.
+    /// How far it looks ([`Dispatcher::within`]).
+    radius_km: f64,
+    /// The last search proved that nothing it did not answer lies within the radius.
     searched_all: bool,
     /// Busy attempts in a row.
     busy_streak: usize,
@@ -268,11 +272,19 @@ impl Dispatcher {
             first_target_km,
             next_target_km: first_target_km,
             k: 1,
+            radius_km: EMERGENCY_RADIUS_KM,
             known: Mutex::new(Known::default()),
             searched_all: false,
             busy_streak: 0,
             stats: DispatchStats::default(),
         }
+    }
+
+    /// A dispatch that looks `radius_km` far (the setting `sosRadiusKm`) instead of
+    /// [`EMERGENCY_RADIUS_KM`]: the search proves its answer within any radius.
+    pub fn within(mut self, radius_km: f64) -> Dispatcher {
+        self.radius_km = radius_km;
+        self
     }
 
     /// A search that proves the `k` nearest ambulances instead of one (the
@@ -292,7 +304,7 @@ impl Dispatcher {
         Fut: Future<Output = Result<Vec<FreeEntry>, E>>,
     {
         let params = SearchParams {
-            first_target_km: self.next_target_km.clamp(0.05, EMERGENCY_RADIUS_KM),
+            first_target_km: self.next_target_km.clamp(0.05, self.radius_km.max(0.05)),
             empty_growth: EMPTY_GROWTH,
             cells_per_radius: CELLS_PER_RADIUS,
             ..SearchParams::default()
@@ -303,7 +315,7 @@ impl Dispatcher {
             self.pickup.lat,
             self.pickup.lng,
             self.k,
-            EMERGENCY_RADIUS_KM,
+            self.radius_km,
             |ranges| {
                 let read = fetch(ranges);
                 async move {
@@ -322,7 +334,7 @@ impl Dispatcher {
         self.stats.search_rounds += search.rounds;
         self.stats.queries += search.queries;
         self.stats.items_read += search.items_read;
-        self.searched_all = proven.radius_km >= EMERGENCY_RADIUS_KM;
+        self.searched_all = proven.radius_km >= self.radius_km;
         // Nothing not yet refused lies nearer than this proved: a next search (when
         // these are all refused) looks farther at once.
         self.next_target_km = (proven.radius_km * NEXT_SEARCH_GROWTH).max(self.first_target_km);
@@ -332,7 +344,7 @@ impl Dispatcher {
 
     /// Tries `candidates` (from [`Dispatcher::search`]) with `take` (the conditional
     /// assignment), nearest first, searching again with `fetch` when they are spent,
-    /// until one is assigned, none is left within 50 km, or [`MAX_TRIES`] were
+    /// until one is assigned, none is left within the radius, or [`MAX_TRIES`] were
     /// refused.
     pub async fn run<R, E, F, FFut, T, TFut>(
         mut self,
@@ -436,12 +448,13 @@ mod tests {
 
     const NOW: OffsetDateTime = datetime!(2026-03-04 05:06:07 UTC);
 
-    /// One [`Dispatcher`] from the first search to the end, over memory.
+    /// One [`Dispatcher`] looking `radius_km` far, from the first search to the end,
+    /// over memory.
     fn dispatch<T>(
         index: &geo::MemoryIndex<FreeEntry>,
         pickup: Point,
         want: Option<AmbulanceType>,
-        first_target_km: f64,
+        (first_target_km, radius_km): (f64, f64),
         take: T,
     ) -> (Dispatch<u64>, DispatchStats)
     where
@@ -449,7 +462,8 @@ mod tests {
     {
         let mut fetch = |ranges: Vec<Range>| std::future::ready(Ok(index.read(&ranges)));
         let run = async {
-            let mut dispatcher = Dispatcher::new(pickup, want, NOW, first_target_km);
+            let mut dispatcher =
+                Dispatcher::new(pickup, want, NOW, first_target_km).within(radius_km);
             let first = dispatcher.search(&mut fetch).await?;
             dispatcher.run(first, fetch, take).await
         };
@@ -516,12 +530,23 @@ mod tests {
     }
 
     /// The dispatch over an in-memory index of the fleet's entries, `take` judging
-    /// by the truth as the store's transaction does.
+    /// by the truth as the store's transaction does, within the default radius.
     fn run(
         fleet: &[Truth],
         pickup: Point,
         want: Option<AmbulanceType>,
         first_target_km: f64,
+    ) -> (Dispatch<u64>, DispatchStats) {
+        run_within(fleet, pickup, want, first_target_km, EMERGENCY_RADIUS_KM)
+    }
+
+    /// [`run`] looking `radius_km` far.
+    fn run_within(
+        fleet: &[Truth],
+        pickup: Point,
+        want: Option<AmbulanceType>,
+        first_target_km: f64,
+        radius_km: f64,
     ) -> (Dispatch<u64>, DispatchStats) {
         let index = geo::MemoryIndex::new(fleet.iter().flat_map(Truth::entries));
         let by_id: HashMap<u64, &Truth> = fleet.iter().map(|t| (t.id, t)).collect();
@@ -535,12 +560,17 @@ mod tests {
                 Attempt::Assigned(truth.id)
             }))
         };
-        dispatch(&index, pickup, want, first_target_km, take)
+        dispatch(&index, pickup, want, (first_target_km, radius_km), take)
     }
 
-    /// The free ambulances of the type within 50 km at their ranking points, nearest
-    /// first.
-    fn brute(fleet: &[Truth], pickup: Point, want: Option<AmbulanceType>) -> Vec<(f64, u64)> {
+    /// The free ambulances of the type within `radius_km` at their ranking points,
+    /// nearest first.
+    fn brute(
+        fleet: &[Truth],
+        pickup: Point,
+        want: Option<AmbulanceType>,
+        radius_km: f64,
+    ) -> Vec<(f64, u64)> {
         let mut all: Vec<(f64, u64)> = fleet
             .iter()
             .filter(|t| !t.taken && want.is_none_or(|w| w == t.ambulance_type))
@@ -548,15 +578,21 @@ mod tests {
                 let Point { lat, lng } = t.ranking_point();
                 (haversine_km(pickup.lat, pickup.lng, lat, lng), t.id)
             })
-            .filter(|(d, _)| *d <= EMERGENCY_RADIUS_KM)
+            .filter(|(d, _)| *d <= radius_km)
             .collect();
         all.sort_by(|a, b| a.0.total_cmp(&b.0));
         all
     }
 
-    fn check(fleet: &[Truth], pickup: Point, want: Option<AmbulanceType>, first: f64) {
-        let (got, stats) = run(fleet, pickup, want, first);
-        let want_list = brute(fleet, pickup, want);
+    fn check(
+        fleet: &[Truth],
+        pickup: Point,
+        want: Option<AmbulanceType>,
+        first: f64,
+        radius_km: f64,
+    ) {
+        let (got, stats) = run_within(fleet, pickup, want, first, radius_km);
+        let want_list = brute(fleet, pickup, want, radius_km);
         match (got, want_list.first()) {
             (Dispatch::Assigned { result, candidate }, Some((d, _))) => {
                 assert_eq!(candidate.distance_km, *d, "{result} is not the nearest");
@@ -613,16 +649,18 @@ mod tests {
 
         /// Random fleets (fresh, stale and no positions; three types; some taken
         /// behind the index's back): the ambulance assigned is the nearest free one
-        /// by its ranking point, whatever the first round's guess.
+        /// by its ranking point within the radius (the default, or any the setting
+        /// allows), whatever the first round's guess; none beyond it.
         #[test]
         fn assigns_the_nearest_free_ambulance_like_brute_force(
             (lat, lng, spread, fleet) in fleet_strategy(),
             (qa, qb) in (-1.0f64..1.0, -1.0f64..1.0),
             want in prop::option::of(0usize..3),
             first in prop_oneof![0.05f64..1.0, 1.0f64..60.0],
+            radius in prop_oneof![Just(EMERGENCY_RADIUS_KM), 1.0f64..200.0],
         ) {
             let pickup = Point::new((lat + qa * spread).clamp(-89.9, 89.9), wrap_longitude(lng + qb * spread));
-            check(&fleet, pickup, want.map(|t| TYPES[t]), first);
+            check(&fleet, pickup, want.map(|t| TYPES[t]), first, radius);
         }
     }
 
@@ -693,6 +731,14 @@ mod tests {
         assert_eq!(got, Dispatch::NoneNear);
         // Proving that nothing lies within 50 km took few rounds.
         assert!(stats.search_rounds <= 3, "{stats:?}");
+        // A wider radius (the setting) reaches it; a narrower one loses the ALS.
+        let (got, _) = run_within(&fleet, pickup, Some(AmbulanceType::Bls), 3.0, 60.0);
+        assert!(
+            matches!(got, Dispatch::Assigned { result: 2, .. }),
+            "{got:?}"
+        );
+        let (got, _) = run_within(&fleet, pickup, Some(AmbulanceType::Als), 3.0, 1.0);
+        assert_eq!(got, Dispatch::NoneNear);
         let (got, _) = run(&[], pickup, None, 3.0);
         assert_eq!(got, Dispatch::NoneNear);
     }
@@ -722,7 +768,13 @@ mod tests {
     ) -> (Dispatch<u64>, DispatchStats) {
         let index = geo::MemoryIndex::new(fleet.iter().flat_map(Truth::entries));
         let take = |c: Candidate| std::future::ready(Ok(take(c.entry.ambulance.get())));
-        dispatch(&index, Point::new(1.0, 1.0), None, 3.0, take)
+        dispatch(
+            &index,
+            Point::new(1.0, 1.0),
+            None,
+            (3.0, EMERGENCY_RADIUS_KM),
+            take,
+        )
     }
 
     #[test]
