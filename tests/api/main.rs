@@ -3,6 +3,7 @@
 //! API Gateway routes them, every DynamoDB call checked against template.yaml.
 //! Tests of one function alone stay beside it (`functions/<f>/tests`).
 
+mod audit;
 mod authz;
 mod booking;
 mod coordinates;
@@ -27,5 +28,6 @@ mod positions;
 mod push;
 mod route_groups;
 mod sessions;
+mod settings;
 mod shares;
 mod unreadable;

@@ -71,7 +71,7 @@ pub mod push;
 pub mod retry;
 pub mod schema;
 pub mod sessions;
-mod settings_cache;
+pub mod settings_cache;
 pub mod shares;
 pub mod stored_settings;
 pub mod table;
