@@ -1,6 +1,7 @@
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { RouterProvider } from 'react-router'
+import { followEmergencyNumber } from '@/app/emergencyNumber'
 import { AppProviders } from '@/app/providers'
 import { createTripPersister } from '@/app/persist'
 import { router } from '@/app/router'
@@ -21,12 +22,14 @@ const persister = createTripPersister()
 // Hindi or Punjabi phone never flashes English; if that chunk fails, English.
 void applyLanguage(initialLanguage())
   .catch(() => applyLanguage('en'))
-  .finally(() =>
+  .finally(() => {
     createRoot(document.getElementById('root')!).render(
       <StrictMode>
         <AppProviders persister={persister}>
           <App />
         </AppProviders>
       </StrictMode>,
-    ),
-  )
+    )
+    // The control room's number, once the first screen is up (never waited for).
+    followEmergencyNumber()
+  })

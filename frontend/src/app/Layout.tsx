@@ -1,12 +1,14 @@
 import { useEffect } from 'react'
 import { Link, Outlet, useNavigate } from 'react-router'
 import { onUnauthorized } from '@/lib/api'
+import { useEmergencyNumber } from '@/lib/liveEmergencyNumber'
 import { isCrew, useSession } from '@/lib/session'
 import { S } from '@/strings'
 import { OfflineBanner } from '@/components/Offline'
 import { TopBar } from './TopBar'
 
 export function Layout() {
+  useEmergencyNumber()
   const navigate = useNavigate()
   const crew = isCrew(useSession()?.user)
   // Any 401 on an authenticated call: the session is gone, so sign in again.

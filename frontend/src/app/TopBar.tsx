@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react'
 import { Link, NavLink, useLocation, useNavigate } from 'react-router'
 import { signOut } from '@/lib/api'
+import { useEmergencyNumber } from '@/lib/liveEmergencyNumber'
 import { isAdmin, isCrew, useSession } from '@/lib/session'
 import { S } from '@/strings'
 import { CallEmergency } from '@/components/CallEmergency'
@@ -12,6 +13,7 @@ const linkClass = ({ isActive }: { isActive: boolean }) =>
   `rounded-md px-3 py-2 text-sm font-medium ${isActive ? 'bg-brand-50 text-brand-700' : 'text-slate-700 hover:bg-slate-100'}`
 
 export function TopBar() {
+  useEmergencyNumber()
   const session = useSession()
   const navigate = useNavigate()
   const location = useLocation()

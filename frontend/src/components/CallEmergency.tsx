@@ -1,11 +1,12 @@
 import type { ReactNode } from 'react'
+import { useEmergencyNumber } from '@/lib/liveEmergencyNumber'
 import { S } from '@/strings'
 import { Icon } from './Icon'
 
 /**
- * A link that dials the emergency number (one setting: S.emergencyNumber). A plain
- * tel: link, so it works offline and needs no script once the page is shown.
- * Without children it reads "Call 911".
+ * A link that dials the emergency number (one setting: S.emergencyNumber, the server's once
+ * it reached this device). A plain tel: link, so it works offline and needs no script once
+ * the page is shown. Without children it reads "Call 911".
  */
 export function CallEmergency({
   className = 'btn-primary',
@@ -16,6 +17,8 @@ export function CallEmergency({
   iconClass?: string
   children?: ReactNode
 }) {
+  // A new number from the server shows here at once, the page kept as it is.
+  useEmergencyNumber()
   return (
     <a href={S.emergencyTel} className={className}>
       <Icon name="phone" className={`${iconClass} shrink-0`} />

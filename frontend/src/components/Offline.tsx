@@ -1,3 +1,4 @@
+import { useEmergencyNumber } from '@/lib/liveEmergencyNumber'
 import { formatAge } from '@/lib/format'
 import { useOnline } from '@/lib/online'
 import { S } from '@/strings'
@@ -6,6 +7,7 @@ import { useNow } from './LiveClock'
 
 /** Across the top of every screen while offline: the app still opens, and the call button still dials. */
 export function OfflineBanner() {
+  useEmergencyNumber()
   if (useOnline()) return null
   return (
     <div role="status" className="border-b border-amber-300 bg-amber-50 text-amber-950">

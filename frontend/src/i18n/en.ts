@@ -9,18 +9,36 @@ export const en = {
   /** BCP 47 tag for Intl and <html lang>. */
   locale: 'en',
   // Every call button and message says this one number (issue 14).
-  emergencyNumber: emergency,
-  emergencyTel: `tel:${emergency}`,
+  get emergencyNumber() {
+    return emergency()
+  },
+  get emergencyTel() {
+    return `tel:${emergency()}`
+  },
   /** The top bar's call button, as it is named ("Emergency 911"). */
-  emergencyCall: `Emergency ${emergency}`,
+  get emergencyCall() {
+    return `Emergency ${emergency()}`
+  },
   /** The home page's hero button (spec: Call Emergency, dials 911). */
-  callEmergency: `Call Emergency (${emergency})`,
-  callNow: `Call ${emergency}`,
-  inAnEmergency: `In an emergency call ${emergency}.`,
+  get callEmergency() {
+    return `Call Emergency (${emergency()})`
+  },
+  get callNow() {
+    return `Call ${emergency()}`
+  },
+  get inAnEmergency() {
+    return `In an emergency call ${emergency()}.`
+  },
   /** The spec's contact line mentions 112 beside 911; another number stands alone. */
-  otherRegions: emergency === DEFAULT_EMERGENCY_NUMBER ? ' (some regions: 112)' : '',
-  alwaysCall: `In a real emergency, always call ${emergency} directly.`,
-  tryElsewhereOrCall: `Try another location, or call ${emergency} in an emergency.`,
+  get otherRegions() {
+    return emergency() === DEFAULT_EMERGENCY_NUMBER ? ' (some regions: 112)' : ''
+  },
+  get alwaysCall() {
+    return `In a real emergency, always call ${emergency()} directly.`
+  },
+  get tryElsewhereOrCall() {
+    return `Try another location, or call ${emergency()} in an emergency.`
+  },
   fillAllFields: 'Please fill in all fields.',
   fillRequired: 'Please fill in all required fields.',
   // Beyond the spec: what a form says about a value it cannot use.
@@ -117,7 +135,9 @@ export const en = {
   answer: {
     movedFirst: (number: string) => `No answer from the first ambulance: sent to ${number}`,
     movedMany: (missed: number, number: string) => `No answer from ${missed} ambulances: sent to ${number}`,
-    stillLooking: `Still looking for an ambulance: call ${emergency}`,
+    get stillLooking() {
+      return `Still looking for an ambulance: call ${emergency()}`
+    },
     stillLookingText: 'No crew has accepted yet, and a dispatcher has been told. If you can, call now, or call a hospital near you:',
     stillLookingFamily: 'No crew has accepted yet, and a dispatcher has been told. If you can, call now, or call a hospital:',
     hospitalsHeading: 'Hospitals to call',
@@ -210,6 +230,114 @@ export const en = {
     loading: 'Loading what is in view…',
     noFleetTitle: 'No ambulances yet',
     noFleet: 'No ambulances or open bookings anywhere yet: add hospitals and ambulances and they show here.',
+  },
+  // The settings a control room changes without a deploy (docs/decisions/0018).
+  systemSettings: {
+    title: 'System Settings',
+    subtitle: 'How dispatch behaves, changed without a deploy: in force everywhere within a minute, each change on the audit trail.',
+    loading: 'Loading settings...',
+    loadFailed: 'Failed to load the settings',
+    formName: 'System settings',
+    save: 'Save Settings',
+    saving: 'Saving...',
+    saved: 'Settings saved. Every screen and ambulance uses them within a minute.',
+    saveFailed: 'Failed to save the settings',
+    nothingChanged: 'Nothing to save: no value was changed.',
+    wholeNumber: 'Enter a whole number.',
+    numberShape: 'Enter 2 to 6 digits, such as 112.',
+    range: (lo: number, hi: number, unit: string) => `From ${lo} to ${hi} ${unit}`,
+    seconds: 'seconds',
+    minutes: 'minutes',
+    days: 'days',
+    km: 'km',
+    moves: 'moves',
+    answerHeading: 'Answer windows',
+    answerIntro: 'How long a crew has to accept a job before it moves on by itself or a dispatcher is told.',
+    emergencyAnswerSeconds: 'Emergency answer window',
+    normalAnswerSeconds: 'Normal booking answer window',
+    automaticMoves: 'Automatic moves of an unanswered emergency',
+    dispatchHeading: 'Dispatch',
+    dispatchIntro: 'How far an emergency looks for a free ambulance, and how long each crew is expected to take to answer.',
+    sosRadiusKm: 'SOS search radius',
+    presenceOnline: 'Expected answer: crew online',
+    presenceOffline: 'Expected answer: crew offline',
+    presenceNoCrew: 'Expected answer: no crew account',
+    numberHeading: 'Emergency number',
+    numberIntro: 'The number every call button dials. A phone shows a new number the next time it opens the app online.',
+    emergencyNumber: 'Emergency number to dial',
+    numberHint: '2 to 6 digits',
+    recordsHeading: 'Records and targets',
+    recordsIntro: 'How long patient details are kept after a trip, and the targets of the response-time report.',
+    retentionDays: 'Keep patient details for',
+    answerTargetSeconds: 'Answer target',
+    pickupTargetMinutes: 'Pickup target',
+    auditLink: 'See every change on the audit trail',
+  },
+  // The audit trail (docs/decisions/0021): every admin action, newest first.
+  audit: {
+    title: 'Audit Trail',
+    subtitle: 'Every change an admin made, and every time an admin opened a patient’s details, newest first.',
+    loading: 'Loading the audit trail...',
+    loadFailed: 'Failed to load the audit trail',
+    emptyTitle: 'No records',
+    emptyText: 'No admin action matches these filters yet.',
+    caption: 'Audit records, newest first',
+    filters: 'Filter the audit trail',
+    booking: 'Booking number',
+    ambulance: 'Ambulance',
+    anyAmbulance: 'Any ambulance',
+    admin: 'Admin',
+    anyAdmin: 'Any admin',
+    me: (name: string) => `Me (${name})`,
+    apply: 'Filter',
+    clear: 'Clear filters',
+    more: 'Show older records',
+    loadingMore: 'Loading...',
+    end: 'No older records.',
+    when: 'When',
+    who: 'Who',
+    what: 'What',
+    target: 'On',
+    change: 'Change',
+    targetBooking: (id: number) => `Booking #${id}`,
+    targetAmbulance: (name: string) => `Ambulance ${name}`,
+    targetAlert: (id: number, kind: string) => `Alert #${id} (${kind})`,
+    targetSettings: 'The settings',
+    targetCrew: (name: string) => `Crew ${name}`,
+    targetHospital: (name: string) => `Hospital ${name}`,
+    none: '—',
+    actions: {
+      BOOKING_REASSIGNED: 'Reassigned a booking',
+      BOOKING_STATUS_CHANGED: 'Changed a booking’s status',
+      AMBULANCE_STATUS_CHANGED: 'Changed an ambulance’s status',
+      ALERT_ACKNOWLEDGED: 'Acknowledged an alert',
+      SETTINGS_CHANGED: 'Changed the settings',
+      CREW_CREATED: 'Created a crew account',
+      CREW_MOVED: 'Moved a crew account',
+      CREW_REMOVED: 'Removed a crew account',
+      HOSPITAL_ADDED: 'Added a hospital',
+      HOSPITAL_REMOVED: 'Removed a hospital',
+      HOSPITAL_AMBULANCES_REMOVED: 'Removed ambulances of a hospital',
+      AMBULANCE_ADDED: 'Added an ambulance',
+      AMBULANCE_REMOVED: 'Removed an ambulance',
+      PATIENT_DETAILS_READ: 'Opened the patient’s details',
+    } as Record<string, string>,
+    fields: {
+      status: 'status',
+      stage: 'stage',
+      ambulanceId: 'ambulance',
+      ambulanceNumber: 'ambulance number',
+      number: 'number',
+      name: 'name',
+      address: 'address',
+      type: 'type',
+      hospitalId: 'hospital',
+      hospitalName: 'hospital',
+      ambulances: 'ambulances',
+      answerBy: 'answer by',
+      latitude: 'latitude',
+      longitude: 'longitude',
+    } as Record<string, string>,
   },
   crewAdmin: {
     title: 'Manage Crew',
@@ -332,7 +460,7 @@ export const en = {
     noContact: 'No phone number on record.',
     openEmergency: 'You already have an emergency booking open.',
     // 429 (6 dispatched per account an hour): the call button is just above.
-    limited: (wait: string) => `Too many emergency requests from this account. If you need help now, call ${emergency}. You can send a request again in ${wait}.`,
+    limited: (wait: string) => `Too many emergency requests from this account. If you need help now, call ${emergency()}. You can send a request again in ${wait}.`,
     followIt: (id: number) => `Follow booking #${id}`,
     seeBookings: 'See your bookings',
     earlier: 'A request you made a moment ago has had no answer yet. Holding the button sends that same request again (it cannot make a second booking).',
@@ -384,7 +512,9 @@ export const en = {
   },
   // A bad connection (issue 14): what still works, and how old what is shown is.
   offline: {
-    banner: `You are offline. The app still opens, and calling ${emergency} works without the internet.`,
+    get banner() {
+      return `You are offline. The app still opens, and calling ${emergency()} works without the internet.`
+    },
     lastUpdated: (age: string) => `Offline, last updated ${age} ago. It updates by itself when the connection is back.`,
     notUpdating: (age: string) => `Could not update: last updated ${age} ago. Trying again...`,
     updatedAgo: (age: string) => `Last updated ${age} ago.`,
@@ -705,6 +835,8 @@ export const en = {
   geoUnsupported: 'This browser cannot share your location. Please type your coordinates.',
   // The admin's bookings page, its table and a booking's details.
   adminBookings: {
+    loadingDetails: 'Loading the patient’s details...',
+    detailsFailed: 'The patient’s details could not be loaded.',
     title: 'All Bookings',
     subtitle: (n: number) =>
       `${plural('en', n, { one: '# booking', other: '# bookings' })} in all, newest first. Counts, search and filter apply to this page.`,
@@ -785,7 +917,9 @@ export const en = {
     liveText: 'Ambulances and pickups on one map',
     crewText: 'Crew accounts and their ambulances',
     settings: 'System Settings',
-    comingLater: 'Coming later',
+    settingsText: 'Answer windows, search radius, the emergency number',
+    audit: 'Audit Trail',
+    auditText: 'Who changed what, and when',
     recent: 'Recent Bookings',
     viewAll: 'View all',
     systemStatus: 'System Status',

@@ -7,15 +7,33 @@ import { plural } from './plural'
 
 export const hi: Catalogue = {
   locale: 'hi',
-  emergencyNumber: emergency,
-  emergencyTel: `tel:${emergency}`,
-  emergencyCall: `इमरजेंसी ${emergency}`,
-  callEmergency: `इमरजेंसी कॉल करें (${emergency})`,
-  callNow: `${emergency} पर कॉल करें`,
-  inAnEmergency: `इमरजेंसी में ${emergency} पर कॉल करें।`,
-  otherRegions: emergency === DEFAULT_EMERGENCY_NUMBER ? ' (कुछ जगहों पर: 112)' : '',
-  alwaysCall: `असली इमरजेंसी में हमेशा सीधे ${emergency} पर कॉल करें।`,
-  tryElsewhereOrCall: `कोई दूसरी जगह आज़माएँ, या इमरजेंसी में ${emergency} पर कॉल करें।`,
+  get emergencyNumber() {
+    return emergency()
+  },
+  get emergencyTel() {
+    return `tel:${emergency()}`
+  },
+  get emergencyCall() {
+    return `इमरजेंसी ${emergency()}`
+  },
+  get callEmergency() {
+    return `इमरजेंसी कॉल करें (${emergency()})`
+  },
+  get callNow() {
+    return `${emergency()} पर कॉल करें`
+  },
+  get inAnEmergency() {
+    return `इमरजेंसी में ${emergency()} पर कॉल करें।`
+  },
+  get otherRegions() {
+    return emergency() === DEFAULT_EMERGENCY_NUMBER ? ' (कुछ जगहों पर: 112)' : ''
+  },
+  get alwaysCall() {
+    return `असली इमरजेंसी में हमेशा सीधे ${emergency()} पर कॉल करें।`
+  },
+  get tryElsewhereOrCall() {
+    return `कोई दूसरी जगह आज़माएँ, या इमरजेंसी में ${emergency()} पर कॉल करें।`
+  },
   fillAllFields: 'कृपया सब खाने भरें।',
   fillRequired: 'कृपया सब ज़रूरी खाने भरें।',
   coordinatesNotNumbers: 'अक्षांश और देशांतर संख्या होने चाहिए।',
@@ -106,7 +124,9 @@ export const hi: Catalogue = {
   answer: {
     movedFirst: (number: string) => `पहली एम्बुलेंस से जवाब नहीं आया: ${number} को भेजा`,
     movedMany: (missed: number, number: string) => `${missed} एम्बुलेंस से जवाब नहीं आया: ${number} को भेजा`,
-    stillLooking: `अभी एम्बुलेंस ढूँढ रहे हैं: ${emergency} पर कॉल करें`,
+    get stillLooking() {
+      return `अभी एम्बुलेंस ढूँढ रहे हैं: ${emergency()} पर कॉल करें`
+    },
     stillLookingText: 'अभी किसी क्रू ने जॉब नहीं ली, और डिस्पैचर को बता दिया गया है। हो सके तो अभी कॉल करें, या पास के अस्पताल को कॉल करें:',
     stillLookingFamily: 'अभी किसी क्रू ने जॉब नहीं ली, और डिस्पैचर को बता दिया गया है। हो सके तो अभी कॉल करें, या किसी अस्पताल को कॉल करें:',
     hospitalsHeading: 'इन अस्पतालों को कॉल करें',
@@ -194,6 +214,114 @@ export const hi: Catalogue = {
     loading: 'दिख रहा हिस्सा खुल रहा है…',
     noFleetTitle: 'अभी कोई एम्बुलेंस नहीं',
     noFleet: 'अभी कहीं कोई एम्बुलेंस या खुली बुकिंग नहीं: अस्पताल और एम्बुलेंस जोड़ें, वे यहाँ दिखेंगी।',
+  },
+  // सेटिंग जो कंट्रोल रूम बिना डिप्लॉय बदलता है (docs/decisions/0018)।
+  systemSettings: {
+    title: 'सिस्टम सेटिंग',
+    subtitle: 'डिस्पैच कैसे काम करे, बिना डिप्लॉय बदलें: एक मिनट में हर जगह लागू, हर बदलाव ऑडिट रिकॉर्ड में।',
+    loading: 'सेटिंग लोड हो रही हैं...',
+    loadFailed: 'सेटिंग लोड नहीं हो सकीं',
+    formName: 'सिस्टम सेटिंग',
+    save: 'सेटिंग सेव करें',
+    saving: 'सेव हो रहा है...',
+    saved: 'सेटिंग सेव हो गईं। हर स्क्रीन और एम्बुलेंस एक मिनट में इन्हें इस्तेमाल करेगी।',
+    saveFailed: 'सेटिंग सेव नहीं हो सकीं',
+    nothingChanged: 'सेव करने को कुछ नहीं: कोई मान नहीं बदला।',
+    wholeNumber: 'पूरी संख्या लिखें।',
+    numberShape: '2 से 6 अंक लिखें, जैसे 112।',
+    range: (lo: number, hi: number, unit: string) => `${lo} से ${hi} ${unit}`,
+    seconds: 'सेकंड',
+    minutes: 'मिनट',
+    days: 'दिन',
+    km: 'किमी',
+    moves: 'बार',
+    answerHeading: 'जवाब का समय',
+    answerIntro: 'क्रू के पास जॉब स्वीकार करने का कितना समय है, उसके बाद जॉब अपने आप आगे जाती है या डिस्पैचर को बताया जाता है।',
+    emergencyAnswerSeconds: 'इमरजेंसी में जवाब का समय',
+    normalAnswerSeconds: 'सामान्य बुकिंग में जवाब का समय',
+    automaticMoves: 'बिना जवाब की इमरजेंसी कितनी बार अपने आप आगे जाए',
+    dispatchHeading: 'डिस्पैच',
+    dispatchIntro: 'इमरजेंसी खाली एम्बुलेंस कितनी दूर तक ढूँढे, और हर क्रू से जवाब में कितना समय अपेक्षित है।',
+    sosRadiusKm: 'SOS खोज की दूरी',
+    presenceOnline: 'अपेक्षित जवाब: क्रू ऑनलाइन',
+    presenceOffline: 'अपेक्षित जवाब: क्रू ऑफ़लाइन',
+    presenceNoCrew: 'अपेक्षित जवाब: कोई क्रू खाता नहीं',
+    numberHeading: 'इमरजेंसी नंबर',
+    numberIntro: 'वह नंबर जो हर कॉल बटन मिलाता है। फ़ोन अगली बार ऐप ऑनलाइन खोलने पर नया नंबर दिखाता है।',
+    emergencyNumber: 'मिलाने का इमरजेंसी नंबर',
+    numberHint: '2 से 6 अंक',
+    recordsHeading: 'रिकॉर्ड और लक्ष्य',
+    recordsIntro: 'यात्रा के बाद मरीज़ की जानकारी कितने दिन रखी जाए, और रिस्पॉन्स-टाइम रिपोर्ट के लक्ष्य।',
+    retentionDays: 'मरीज़ की जानकारी रखें',
+    answerTargetSeconds: 'जवाब का लक्ष्य',
+    pickupTargetMinutes: 'पिकअप का लक्ष्य',
+    auditLink: 'हर बदलाव ऑडिट रिकॉर्ड में देखें',
+  },
+  // ऑडिट रिकॉर्ड (docs/decisions/0021): एडमिन का हर काम, नया सबसे पहले।
+  audit: {
+    title: 'ऑडिट रिकॉर्ड',
+    subtitle: 'किसी एडमिन का किया हर बदलाव, और हर बार जब किसी एडमिन ने मरीज़ की जानकारी खोली, नया सबसे पहले।',
+    loading: 'ऑडिट रिकॉर्ड लोड हो रहा है...',
+    loadFailed: 'ऑडिट रिकॉर्ड लोड नहीं हो सका',
+    emptyTitle: 'कोई रिकॉर्ड नहीं',
+    emptyText: 'इन फ़िल्टर से मिलता कोई एडमिन काम अभी नहीं है।',
+    caption: 'ऑडिट रिकॉर्ड, नया सबसे पहले',
+    filters: 'ऑडिट रिकॉर्ड फ़िल्टर करें',
+    booking: 'बुकिंग नंबर',
+    ambulance: 'एम्बुलेंस',
+    anyAmbulance: 'कोई भी एम्बुलेंस',
+    admin: 'एडमिन',
+    anyAdmin: 'कोई भी एडमिन',
+    me: (name: string) => `मैं (${name})`,
+    apply: 'फ़िल्टर करें',
+    clear: 'फ़िल्टर हटाएँ',
+    more: 'पुराने रिकॉर्ड दिखाएँ',
+    loadingMore: 'लोड हो रहा है...',
+    end: 'इससे पुराने रिकॉर्ड नहीं हैं।',
+    when: 'कब',
+    who: 'किसने',
+    what: 'क्या',
+    target: 'किस पर',
+    change: 'बदलाव',
+    targetBooking: (id: number) => `बुकिंग #${id}`,
+    targetAmbulance: (name: string) => `एम्बुलेंस ${name}`,
+    targetAlert: (id: number, kind: string) => `अलर्ट #${id} (${kind})`,
+    targetSettings: 'सेटिंग',
+    targetCrew: (name: string) => `क्रू ${name}`,
+    targetHospital: (name: string) => `अस्पताल ${name}`,
+    none: '—',
+    actions: {
+      BOOKING_REASSIGNED: 'बुकिंग दूसरी एम्बुलेंस को दी',
+      BOOKING_STATUS_CHANGED: 'बुकिंग का स्टेटस बदला',
+      AMBULANCE_STATUS_CHANGED: 'एम्बुलेंस का स्टेटस बदला',
+      ALERT_ACKNOWLEDGED: 'अलर्ट स्वीकार किया',
+      SETTINGS_CHANGED: 'सेटिंग बदलीं',
+      CREW_CREATED: 'क्रू खाता बनाया',
+      CREW_MOVED: 'क्रू खाता दूसरी एम्बुलेंस पर भेजा',
+      CREW_REMOVED: 'क्रू खाता हटाया',
+      HOSPITAL_ADDED: 'अस्पताल जोड़ा',
+      HOSPITAL_REMOVED: 'अस्पताल हटाया',
+      HOSPITAL_AMBULANCES_REMOVED: 'अस्पताल की एम्बुलेंस हटाईं',
+      AMBULANCE_ADDED: 'एम्बुलेंस जोड़ी',
+      AMBULANCE_REMOVED: 'एम्बुलेंस हटाई',
+      PATIENT_DETAILS_READ: 'मरीज़ की जानकारी खोली',
+    } as Record<string, string>,
+    fields: {
+      status: 'स्टेटस',
+      stage: 'चरण',
+      ambulanceId: 'एम्बुलेंस',
+      ambulanceNumber: 'एम्बुलेंस नंबर',
+      number: 'नंबर',
+      name: 'नाम',
+      address: 'पता',
+      type: 'प्रकार',
+      hospitalId: 'अस्पताल',
+      hospitalName: 'अस्पताल',
+      ambulances: 'एम्बुलेंस',
+      answerBy: 'जवाब कब तक',
+      latitude: 'अक्षांश',
+      longitude: 'देशांतर',
+    } as Record<string, string>,
   },
   crewAdmin: {
     title: 'क्रू',
@@ -312,7 +440,7 @@ export const hi: Catalogue = {
     callNumber: (phone: string) => `${phone} पर कॉल करें`,
     noContact: 'कोई फ़ोन नंबर नहीं है।',
     openEmergency: 'आपकी एक इमरजेंसी बुकिंग पहले से खुली है।',
-    limited: (wait: string) => `इस खाते से बहुत ज़्यादा इमरजेंसी अनुरोध। अभी मदद चाहिए तो ${emergency} पर कॉल करें। आप ${wait} बाद फिर अनुरोध भेज सकते हैं।`,
+    limited: (wait: string) => `इस खाते से बहुत ज़्यादा इमरजेंसी अनुरोध। अभी मदद चाहिए तो ${emergency()} पर कॉल करें। आप ${wait} बाद फिर अनुरोध भेज सकते हैं।`,
     followIt: (id: number) => `बुकिंग #${id} देखें`,
     seeBookings: 'अपनी बुकिंग देखें',
     earlier: 'आपके अभी भेजे अनुरोध का जवाब अभी नहीं आया। बटन दबाने से वही अनुरोध फिर जाएगा (दूसरी बुकिंग नहीं बनेगी)।',
@@ -363,7 +491,9 @@ export const hi: Catalogue = {
     mapLabelEnded: 'जाने वाले अस्पताल का नक्शा',
   },
   offline: {
-    banner: `आप ऑफ़लाइन हैं। ऐप फिर भी खुलता है, और ${emergency} पर कॉल बिना इंटरनेट के होती है।`,
+    get banner() {
+      return `आप ऑफ़लाइन हैं। ऐप फिर भी खुलता है, और ${emergency()} पर कॉल बिना इंटरनेट के होती है।`
+    },
     lastUpdated: (age: string) => `ऑफ़लाइन, ${age} पहले अपडेट। इंटरनेट आते ही अपने आप अपडेट होगा।`,
     notUpdating: (age: string) => `अपडेट नहीं हुआ: ${age} पहले अपडेट। फिर कोशिश कर रहे हैं...`,
     updatedAgo: (age: string) => `${age} पहले अपडेट।`,
@@ -671,6 +801,8 @@ export const hi: Catalogue = {
   geoUnavailable: 'आपकी जगह पता नहीं चली। कृपया अपने निर्देशांक लिखें।',
   geoUnsupported: 'यह ब्राउज़र आपकी लोकेशन नहीं भेज सकता। कृपया अपने निर्देशांक लिखें।',
   adminBookings: {
+    loadingDetails: 'मरीज़ की जानकारी लोड हो रही है...',
+    detailsFailed: 'मरीज़ की जानकारी लोड नहीं हो सकी।',
     title: 'सभी बुकिंग',
     subtitle: (n: number) =>
       `कुल ${plural('hi', n, { other: '# बुकिंग' })}, नई पहले। गिनती, खोज और छँटाई इसी पेज पर लागू हैं।`,
@@ -748,7 +880,9 @@ export const hi: Catalogue = {
     liveText: 'एम्बुलेंस और पिकअप एक नक्शे पर',
     crewText: 'क्रू के खाते और उनकी एम्बुलेंस',
     settings: 'सिस्टम सेटिंग',
-    comingLater: 'बाद में आएगा',
+    settingsText: 'जवाब का समय, खोज की दूरी, इमरजेंसी नंबर',
+    audit: 'ऑडिट रिकॉर्ड',
+    auditText: 'किसने क्या बदला, और कब',
     recent: 'हाल की बुकिंग',
     viewAll: 'सब देखें',
     systemStatus: 'सिस्टम की स्थिति',

@@ -7,15 +7,33 @@ import { plural } from './plural'
 
 export const pa: Catalogue = {
   locale: 'pa',
-  emergencyNumber: emergency,
-  emergencyTel: `tel:${emergency}`,
-  emergencyCall: `ਐਮਰਜੈਂਸੀ ${emergency}`,
-  callEmergency: `ਐਮਰਜੈਂਸੀ ਕਾਲ ਕਰੋ (${emergency})`,
-  callNow: `${emergency} ’ਤੇ ਕਾਲ ਕਰੋ`,
-  inAnEmergency: `ਐਮਰਜੈਂਸੀ ਵਿੱਚ ${emergency} ’ਤੇ ਕਾਲ ਕਰੋ।`,
-  otherRegions: emergency === DEFAULT_EMERGENCY_NUMBER ? ' (ਕੁਝ ਥਾਵਾਂ ’ਤੇ: 112)' : '',
-  alwaysCall: `ਅਸਲ ਐਮਰਜੈਂਸੀ ਵਿੱਚ ਹਮੇਸ਼ਾ ਸਿੱਧਾ ${emergency} ’ਤੇ ਕਾਲ ਕਰੋ।`,
-  tryElsewhereOrCall: `ਕੋਈ ਹੋਰ ਥਾਂ ਅਜ਼ਮਾਓ, ਜਾਂ ਐਮਰਜੈਂਸੀ ਵਿੱਚ ${emergency} ’ਤੇ ਕਾਲ ਕਰੋ।`,
+  get emergencyNumber() {
+    return emergency()
+  },
+  get emergencyTel() {
+    return `tel:${emergency()}`
+  },
+  get emergencyCall() {
+    return `ਐਮਰਜੈਂਸੀ ${emergency()}`
+  },
+  get callEmergency() {
+    return `ਐਮਰਜੈਂਸੀ ਕਾਲ ਕਰੋ (${emergency()})`
+  },
+  get callNow() {
+    return `${emergency()} ’ਤੇ ਕਾਲ ਕਰੋ`
+  },
+  get inAnEmergency() {
+    return `ਐਮਰਜੈਂਸੀ ਵਿੱਚ ${emergency()} ’ਤੇ ਕਾਲ ਕਰੋ।`
+  },
+  get otherRegions() {
+    return emergency() === DEFAULT_EMERGENCY_NUMBER ? ' (ਕੁਝ ਥਾਵਾਂ ’ਤੇ: 112)' : ''
+  },
+  get alwaysCall() {
+    return `ਅਸਲ ਐਮਰਜੈਂਸੀ ਵਿੱਚ ਹਮੇਸ਼ਾ ਸਿੱਧਾ ${emergency()} ’ਤੇ ਕਾਲ ਕਰੋ।`
+  },
+  get tryElsewhereOrCall() {
+    return `ਕੋਈ ਹੋਰ ਥਾਂ ਅਜ਼ਮਾਓ, ਜਾਂ ਐਮਰਜੈਂਸੀ ਵਿੱਚ ${emergency()} ’ਤੇ ਕਾਲ ਕਰੋ।`
+  },
   fillAllFields: 'ਕਿਰਪਾ ਕਰਕੇ ਸਾਰੇ ਖ਼ਾਨੇ ਭਰੋ।',
   fillRequired: 'ਕਿਰਪਾ ਕਰਕੇ ਸਾਰੇ ਜ਼ਰੂਰੀ ਖ਼ਾਨੇ ਭਰੋ।',
   coordinatesNotNumbers: 'ਅਕਸ਼ਾਂਸ਼ ਅਤੇ ਦੇਸ਼ਾਂਤਰ ਗਿਣਤੀ ਹੋਣੇ ਚਾਹੀਦੇ ਹਨ।',
@@ -106,7 +124,9 @@ export const pa: Catalogue = {
   answer: {
     movedFirst: (number: string) => `ਪਹਿਲੀ ਐਂਬੂਲੈਂਸ ਤੋਂ ਜਵਾਬ ਨਹੀਂ ਆਇਆ: ${number} ਨੂੰ ਭੇਜਿਆ`,
     movedMany: (missed: number, number: string) => `${missed} ਐਂਬੂਲੈਂਸਾਂ ਤੋਂ ਜਵਾਬ ਨਹੀਂ ਆਇਆ: ${number} ਨੂੰ ਭੇਜਿਆ`,
-    stillLooking: `ਅਜੇ ਐਂਬੂਲੈਂਸ ਲੱਭ ਰਹੇ ਹਾਂ: ${emergency} ’ਤੇ ਕਾਲ ਕਰੋ`,
+    get stillLooking() {
+      return `ਅਜੇ ਐਂਬੂਲੈਂਸ ਲੱਭ ਰਹੇ ਹਾਂ: ${emergency()} ’ਤੇ ਕਾਲ ਕਰੋ`
+    },
     stillLookingText: 'ਅਜੇ ਕਿਸੇ ਕਰੂ ਨੇ ਜੌਬ ਨਹੀਂ ਲਈ, ਅਤੇ ਡਿਸਪੈਚਰ ਨੂੰ ਦੱਸ ਦਿੱਤਾ ਹੈ। ਹੋ ਸਕੇ ਤਾਂ ਹੁਣੇ ਕਾਲ ਕਰੋ, ਜਾਂ ਨੇੜੇ ਦੇ ਹਸਪਤਾਲ ਨੂੰ ਕਾਲ ਕਰੋ:',
     stillLookingFamily: 'ਅਜੇ ਕਿਸੇ ਕਰੂ ਨੇ ਜੌਬ ਨਹੀਂ ਲਈ, ਅਤੇ ਡਿਸਪੈਚਰ ਨੂੰ ਦੱਸ ਦਿੱਤਾ ਹੈ। ਹੋ ਸਕੇ ਤਾਂ ਹੁਣੇ ਕਾਲ ਕਰੋ, ਜਾਂ ਕਿਸੇ ਹਸਪਤਾਲ ਨੂੰ ਕਾਲ ਕਰੋ:',
     hospitalsHeading: 'ਇਹਨਾਂ ਹਸਪਤਾਲਾਂ ਨੂੰ ਕਾਲ ਕਰੋ',
@@ -194,6 +214,114 @@ export const pa: Catalogue = {
     loading: 'ਦਿਖ ਰਿਹਾ ਹਿੱਸਾ ਖੁੱਲ੍ਹ ਰਿਹਾ ਹੈ…',
     noFleetTitle: 'ਅਜੇ ਕੋਈ ਐਂਬੂਲੈਂਸ ਨਹੀਂ',
     noFleet: 'ਅਜੇ ਕਿਤੇ ਕੋਈ ਐਂਬੂਲੈਂਸ ਜਾਂ ਖੁੱਲ੍ਹੀ ਬੁਕਿੰਗ ਨਹੀਂ: ਹਸਪਤਾਲ ਅਤੇ ਐਂਬੂਲੈਂਸਾਂ ਜੋੜੋ, ਉਹ ਇੱਥੇ ਦਿਖਣਗੀਆਂ।',
+  },
+  // ਸੈਟਿੰਗਾਂ ਜੋ ਕੰਟਰੋਲ ਰੂਮ ਬਿਨਾਂ ਡਿਪਲੌਏ ਬਦਲਦਾ ਹੈ (docs/decisions/0018)।
+  systemSettings: {
+    title: 'ਸਿਸਟਮ ਸੈਟਿੰਗਾਂ',
+    subtitle: 'ਡਿਸਪੈਚ ਕਿਵੇਂ ਕੰਮ ਕਰੇ, ਬਿਨਾਂ ਡਿਪਲੌਏ ਬਦਲੋ: ਇੱਕ ਮਿੰਟ ਵਿੱਚ ਹਰ ਥਾਂ ਲਾਗੂ, ਹਰ ਬਦਲਾਅ ਆਡਿਟ ਰਿਕਾਰਡ ਵਿੱਚ।',
+    loading: 'ਸੈਟਿੰਗਾਂ ਲੋਡ ਹੋ ਰਹੀਆਂ ਹਨ...',
+    loadFailed: 'ਸੈਟਿੰਗਾਂ ਲੋਡ ਨਹੀਂ ਹੋ ਸਕੀਆਂ',
+    formName: 'ਸਿਸਟਮ ਸੈਟਿੰਗਾਂ',
+    save: 'ਸੈਟਿੰਗਾਂ ਸੇਵ ਕਰੋ',
+    saving: 'ਸੇਵ ਹੋ ਰਿਹਾ ਹੈ...',
+    saved: 'ਸੈਟਿੰਗਾਂ ਸੇਵ ਹੋ ਗਈਆਂ। ਹਰ ਸਕਰੀਨ ਅਤੇ ਐਂਬੂਲੈਂਸ ਇੱਕ ਮਿੰਟ ਵਿੱਚ ਇਹਨਾਂ ਨੂੰ ਵਰਤੇਗੀ।',
+    saveFailed: 'ਸੈਟਿੰਗਾਂ ਸੇਵ ਨਹੀਂ ਹੋ ਸਕੀਆਂ',
+    nothingChanged: 'ਸੇਵ ਕਰਨ ਲਈ ਕੁਝ ਨਹੀਂ: ਕੋਈ ਮੁੱਲ ਨਹੀਂ ਬਦਲਿਆ।',
+    wholeNumber: 'ਪੂਰੀ ਸੰਖਿਆ ਲਿਖੋ।',
+    numberShape: '2 ਤੋਂ 6 ਅੰਕ ਲਿਖੋ, ਜਿਵੇਂ 112।',
+    range: (lo: number, hi: number, unit: string) => `${lo} ਤੋਂ ${hi} ${unit}`,
+    seconds: 'ਸਕਿੰਟ',
+    minutes: 'ਮਿੰਟ',
+    days: 'ਦਿਨ',
+    km: 'ਕਿਮੀ',
+    moves: 'ਵਾਰ',
+    answerHeading: 'ਜਵਾਬ ਦਾ ਸਮਾਂ',
+    answerIntro: 'ਕਰੂ ਕੋਲ ਜੌਬ ਮੰਨਣ ਲਈ ਕਿੰਨਾ ਸਮਾਂ ਹੈ, ਉਸ ਤੋਂ ਬਾਅਦ ਜੌਬ ਆਪਣੇ ਆਪ ਅੱਗੇ ਜਾਂਦੀ ਹੈ ਜਾਂ ਡਿਸਪੈਚਰ ਨੂੰ ਦੱਸਿਆ ਜਾਂਦਾ ਹੈ।',
+    emergencyAnswerSeconds: 'ਐਮਰਜੈਂਸੀ ਵਿੱਚ ਜਵਾਬ ਦਾ ਸਮਾਂ',
+    normalAnswerSeconds: 'ਆਮ ਬੁਕਿੰਗ ਵਿੱਚ ਜਵਾਬ ਦਾ ਸਮਾਂ',
+    automaticMoves: 'ਬਿਨਾਂ ਜਵਾਬ ਐਮਰਜੈਂਸੀ ਕਿੰਨੀ ਵਾਰ ਆਪਣੇ ਆਪ ਅੱਗੇ ਜਾਵੇ',
+    dispatchHeading: 'ਡਿਸਪੈਚ',
+    dispatchIntro: 'ਐਮਰਜੈਂਸੀ ਖਾਲੀ ਐਂਬੂਲੈਂਸ ਕਿੰਨੀ ਦੂਰ ਤੱਕ ਲੱਭੇ, ਅਤੇ ਹਰ ਕਰੂ ਤੋਂ ਜਵਾਬ ਵਿੱਚ ਕਿੰਨਾ ਸਮਾਂ ਉਮੀਦ ਹੈ।',
+    sosRadiusKm: 'SOS ਖੋਜ ਦੀ ਦੂਰੀ',
+    presenceOnline: 'ਉਮੀਦ ਕੀਤਾ ਜਵਾਬ: ਕਰੂ ਔਨਲਾਈਨ',
+    presenceOffline: 'ਉਮੀਦ ਕੀਤਾ ਜਵਾਬ: ਕਰੂ ਔਫਲਾਈਨ',
+    presenceNoCrew: 'ਉਮੀਦ ਕੀਤਾ ਜਵਾਬ: ਕੋਈ ਕਰੂ ਖਾਤਾ ਨਹੀਂ',
+    numberHeading: 'ਐਮਰਜੈਂਸੀ ਨੰਬਰ',
+    numberIntro: 'ਉਹ ਨੰਬਰ ਜੋ ਹਰ ਕਾਲ ਬਟਨ ਮਿਲਾਉਂਦਾ ਹੈ। ਫ਼ੋਨ ਅਗਲੀ ਵਾਰ ਐਪ ਔਨਲਾਈਨ ਖੋਲ੍ਹਣ ’ਤੇ ਨਵਾਂ ਨੰਬਰ ਦਿਖਾਉਂਦਾ ਹੈ।',
+    emergencyNumber: 'ਮਿਲਾਉਣ ਦਾ ਐਮਰਜੈਂਸੀ ਨੰਬਰ',
+    numberHint: '2 ਤੋਂ 6 ਅੰਕ',
+    recordsHeading: 'ਰਿਕਾਰਡ ਅਤੇ ਟੀਚੇ',
+    recordsIntro: 'ਸਫ਼ਰ ਤੋਂ ਬਾਅਦ ਮਰੀਜ਼ ਦੀ ਜਾਣਕਾਰੀ ਕਿੰਨੇ ਦਿਨ ਰੱਖੀ ਜਾਵੇ, ਅਤੇ ਰਿਸਪਾਂਸ-ਟਾਈਮ ਰਿਪੋਰਟ ਦੇ ਟੀਚੇ।',
+    retentionDays: 'ਮਰੀਜ਼ ਦੀ ਜਾਣਕਾਰੀ ਰੱਖੋ',
+    answerTargetSeconds: 'ਜਵਾਬ ਦਾ ਟੀਚਾ',
+    pickupTargetMinutes: 'ਪਿਕਅੱਪ ਦਾ ਟੀਚਾ',
+    auditLink: 'ਹਰ ਬਦਲਾਅ ਆਡਿਟ ਰਿਕਾਰਡ ਵਿੱਚ ਦੇਖੋ',
+  },
+  // ਆਡਿਟ ਰਿਕਾਰਡ (docs/decisions/0021): ਐਡਮਿਨ ਦਾ ਹਰ ਕੰਮ, ਨਵਾਂ ਸਭ ਤੋਂ ਪਹਿਲਾਂ।
+  audit: {
+    title: 'ਆਡਿਟ ਰਿਕਾਰਡ',
+    subtitle: 'ਕਿਸੇ ਐਡਮਿਨ ਦਾ ਕੀਤਾ ਹਰ ਬਦਲਾਅ, ਅਤੇ ਹਰ ਵਾਰ ਜਦੋਂ ਕਿਸੇ ਐਡਮਿਨ ਨੇ ਮਰੀਜ਼ ਦੀ ਜਾਣਕਾਰੀ ਖੋਲ੍ਹੀ, ਨਵਾਂ ਸਭ ਤੋਂ ਪਹਿਲਾਂ।',
+    loading: 'ਆਡਿਟ ਰਿਕਾਰਡ ਲੋਡ ਹੋ ਰਿਹਾ ਹੈ...',
+    loadFailed: 'ਆਡਿਟ ਰਿਕਾਰਡ ਲੋਡ ਨਹੀਂ ਹੋ ਸਕਿਆ',
+    emptyTitle: 'ਕੋਈ ਰਿਕਾਰਡ ਨਹੀਂ',
+    emptyText: 'ਇਹਨਾਂ ਫ਼ਿਲਟਰਾਂ ਨਾਲ ਮਿਲਦਾ ਕੋਈ ਐਡਮਿਨ ਕੰਮ ਅਜੇ ਨਹੀਂ ਹੈ।',
+    caption: 'ਆਡਿਟ ਰਿਕਾਰਡ, ਨਵਾਂ ਸਭ ਤੋਂ ਪਹਿਲਾਂ',
+    filters: 'ਆਡਿਟ ਰਿਕਾਰਡ ਫ਼ਿਲਟਰ ਕਰੋ',
+    booking: 'ਬੁਕਿੰਗ ਨੰਬਰ',
+    ambulance: 'ਐਂਬੂਲੈਂਸ',
+    anyAmbulance: 'ਕੋਈ ਵੀ ਐਂਬੂਲੈਂਸ',
+    admin: 'ਐਡਮਿਨ',
+    anyAdmin: 'ਕੋਈ ਵੀ ਐਡਮਿਨ',
+    me: (name: string) => `ਮੈਂ (${name})`,
+    apply: 'ਫ਼ਿਲਟਰ ਕਰੋ',
+    clear: 'ਫ਼ਿਲਟਰ ਹਟਾਓ',
+    more: 'ਪੁਰਾਣੇ ਰਿਕਾਰਡ ਦਿਖਾਓ',
+    loadingMore: 'ਲੋਡ ਹੋ ਰਿਹਾ ਹੈ...',
+    end: 'ਇਸ ਤੋਂ ਪੁਰਾਣੇ ਰਿਕਾਰਡ ਨਹੀਂ ਹਨ।',
+    when: 'ਕਦੋਂ',
+    who: 'ਕਿਸਨੇ',
+    what: 'ਕੀ',
+    target: 'ਕਿਸ ’ਤੇ',
+    change: 'ਬਦਲਾਅ',
+    targetBooking: (id: number) => `ਬੁਕਿੰਗ #${id}`,
+    targetAmbulance: (name: string) => `ਐਂਬੂਲੈਂਸ ${name}`,
+    targetAlert: (id: number, kind: string) => `ਅਲਰਟ #${id} (${kind})`,
+    targetSettings: 'ਸੈਟਿੰਗਾਂ',
+    targetCrew: (name: string) => `ਕਰੂ ${name}`,
+    targetHospital: (name: string) => `ਹਸਪਤਾਲ ${name}`,
+    none: '—',
+    actions: {
+      BOOKING_REASSIGNED: 'ਬੁਕਿੰਗ ਹੋਰ ਐਂਬੂਲੈਂਸ ਨੂੰ ਦਿੱਤੀ',
+      BOOKING_STATUS_CHANGED: 'ਬੁਕਿੰਗ ਦਾ ਸਟੇਟਸ ਬਦਲਿਆ',
+      AMBULANCE_STATUS_CHANGED: 'ਐਂਬੂਲੈਂਸ ਦਾ ਸਟੇਟਸ ਬਦਲਿਆ',
+      ALERT_ACKNOWLEDGED: 'ਅਲਰਟ ਮੰਨਿਆ',
+      SETTINGS_CHANGED: 'ਸੈਟਿੰਗਾਂ ਬਦਲੀਆਂ',
+      CREW_CREATED: 'ਕਰੂ ਖਾਤਾ ਬਣਾਇਆ',
+      CREW_MOVED: 'ਕਰੂ ਖਾਤਾ ਹੋਰ ਐਂਬੂਲੈਂਸ ’ਤੇ ਭੇਜਿਆ',
+      CREW_REMOVED: 'ਕਰੂ ਖਾਤਾ ਹਟਾਇਆ',
+      HOSPITAL_ADDED: 'ਹਸਪਤਾਲ ਜੋੜਿਆ',
+      HOSPITAL_REMOVED: 'ਹਸਪਤਾਲ ਹਟਾਇਆ',
+      HOSPITAL_AMBULANCES_REMOVED: 'ਹਸਪਤਾਲ ਦੀਆਂ ਐਂਬੂਲੈਂਸਾਂ ਹਟਾਈਆਂ',
+      AMBULANCE_ADDED: 'ਐਂਬੂਲੈਂਸ ਜੋੜੀ',
+      AMBULANCE_REMOVED: 'ਐਂਬੂਲੈਂਸ ਹਟਾਈ',
+      PATIENT_DETAILS_READ: 'ਮਰੀਜ਼ ਦੀ ਜਾਣਕਾਰੀ ਖੋਲ੍ਹੀ',
+    } as Record<string, string>,
+    fields: {
+      status: 'ਸਟੇਟਸ',
+      stage: 'ਪੜਾਅ',
+      ambulanceId: 'ਐਂਬੂਲੈਂਸ',
+      ambulanceNumber: 'ਐਂਬੂਲੈਂਸ ਨੰਬਰ',
+      number: 'ਨੰਬਰ',
+      name: 'ਨਾਂ',
+      address: 'ਪਤਾ',
+      type: 'ਕਿਸਮ',
+      hospitalId: 'ਹਸਪਤਾਲ',
+      hospitalName: 'ਹਸਪਤਾਲ',
+      ambulances: 'ਐਂਬੂਲੈਂਸਾਂ',
+      answerBy: 'ਜਵਾਬ ਕਦੋਂ ਤੱਕ',
+      latitude: 'ਅਕਸ਼ਾਂਸ਼',
+      longitude: 'ਰੇਖਾਂਸ਼',
+    } as Record<string, string>,
   },
   crewAdmin: {
     title: 'ਕਰੂ',
@@ -312,7 +440,7 @@ export const pa: Catalogue = {
     callNumber: (phone: string) => `${phone} ’ਤੇ ਕਾਲ ਕਰੋ`,
     noContact: 'ਕੋਈ ਫ਼ੋਨ ਨੰਬਰ ਨਹੀਂ ਹੈ।',
     openEmergency: 'ਤੁਹਾਡੀ ਇੱਕ ਐਮਰਜੈਂਸੀ ਬੁਕਿੰਗ ਪਹਿਲਾਂ ਹੀ ਖੁੱਲ੍ਹੀ ਹੈ।',
-    limited: (wait: string) => `ਇਸ ਖਾਤੇ ਤੋਂ ਬਹੁਤ ਜ਼ਿਆਦਾ ਐਮਰਜੈਂਸੀ ਬੇਨਤੀਆਂ। ਹੁਣੇ ਮਦਦ ਚਾਹੀਦੀ ਹੈ ਤਾਂ ${emergency} ’ਤੇ ਕਾਲ ਕਰੋ। ਤੁਸੀਂ ${wait} ਬਾਅਦ ਦੁਬਾਰਾ ਬੇਨਤੀ ਭੇਜ ਸਕਦੇ ਹੋ।`,
+    limited: (wait: string) => `ਇਸ ਖਾਤੇ ਤੋਂ ਬਹੁਤ ਜ਼ਿਆਦਾ ਐਮਰਜੈਂਸੀ ਬੇਨਤੀਆਂ। ਹੁਣੇ ਮਦਦ ਚਾਹੀਦੀ ਹੈ ਤਾਂ ${emergency()} ’ਤੇ ਕਾਲ ਕਰੋ। ਤੁਸੀਂ ${wait} ਬਾਅਦ ਦੁਬਾਰਾ ਬੇਨਤੀ ਭੇਜ ਸਕਦੇ ਹੋ।`,
     followIt: (id: number) => `ਬੁਕਿੰਗ #${id} ਦੇਖੋ`,
     seeBookings: 'ਆਪਣੀਆਂ ਬੁਕਿੰਗਾਂ ਦੇਖੋ',
     earlier: 'ਤੁਹਾਡੀ ਹੁਣੇ ਭੇਜੀ ਬੇਨਤੀ ਦਾ ਜਵਾਬ ਅਜੇ ਨਹੀਂ ਆਇਆ। ਬਟਨ ਦਬਾਉਣ ਨਾਲ ਉਹੀ ਬੇਨਤੀ ਦੁਬਾਰਾ ਜਾਵੇਗੀ (ਦੂਜੀ ਬੁਕਿੰਗ ਨਹੀਂ ਬਣੇਗੀ)।',
@@ -363,7 +491,9 @@ export const pa: Catalogue = {
     mapLabelEnded: 'ਜਾਣ ਵਾਲੇ ਹਸਪਤਾਲ ਦਾ ਨਕਸ਼ਾ',
   },
   offline: {
-    banner: `ਤੁਸੀਂ ਔਫਲਾਈਨ ਹੋ। ਐਪ ਫਿਰ ਵੀ ਖੁੱਲ੍ਹਦਾ ਹੈ, ਅਤੇ ${emergency} ’ਤੇ ਕਾਲ ਇੰਟਰਨੈੱਟ ਬਿਨਾਂ ਹੁੰਦੀ ਹੈ।`,
+    get banner() {
+      return `ਤੁਸੀਂ ਔਫਲਾਈਨ ਹੋ। ਐਪ ਫਿਰ ਵੀ ਖੁੱਲ੍ਹਦਾ ਹੈ, ਅਤੇ ${emergency()} ’ਤੇ ਕਾਲ ਇੰਟਰਨੈੱਟ ਬਿਨਾਂ ਹੁੰਦੀ ਹੈ।`
+    },
     lastUpdated: (age: string) => `ਔਫਲਾਈਨ, ${age} ਪਹਿਲਾਂ ਅੱਪਡੇਟ। ਇੰਟਰਨੈੱਟ ਆਉਂਦੇ ਹੀ ਆਪੇ ਅੱਪਡੇਟ ਹੋਵੇਗਾ।`,
     notUpdating: (age: string) => `ਅੱਪਡੇਟ ਨਹੀਂ ਹੋਇਆ: ${age} ਪਹਿਲਾਂ ਅੱਪਡੇਟ। ਦੁਬਾਰਾ ਕੋਸ਼ਿਸ਼ ਕਰ ਰਹੇ ਹਾਂ...`,
     updatedAgo: (age: string) => `${age} ਪਹਿਲਾਂ ਅੱਪਡੇਟ।`,
@@ -671,6 +801,8 @@ export const pa: Catalogue = {
   geoUnavailable: 'ਤੁਹਾਡੀ ਥਾਂ ਪਤਾ ਨਹੀਂ ਲੱਗੀ। ਕਿਰਪਾ ਕਰਕੇ ਆਪਣੇ ਕੋਆਰਡੀਨੇਟ ਲਿਖੋ।',
   geoUnsupported: 'ਇਹ ਬ੍ਰਾਊਜ਼ਰ ਤੁਹਾਡੀ ਲੋਕੇਸ਼ਨ ਨਹੀਂ ਭੇਜ ਸਕਦਾ। ਕਿਰਪਾ ਕਰਕੇ ਆਪਣੇ ਕੋਆਰਡੀਨੇਟ ਲਿਖੋ।',
   adminBookings: {
+    loadingDetails: 'ਮਰੀਜ਼ ਦੀ ਜਾਣਕਾਰੀ ਲੋਡ ਹੋ ਰਹੀ ਹੈ...',
+    detailsFailed: 'ਮਰੀਜ਼ ਦੀ ਜਾਣਕਾਰੀ ਲੋਡ ਨਹੀਂ ਹੋ ਸਕੀ।',
     title: 'ਸਾਰੀਆਂ ਬੁਕਿੰਗਾਂ',
     subtitle: (n: number) =>
       `ਕੁੱਲ ${plural('pa', n, { one: '# ਬੁਕਿੰਗ', other: '# ਬੁਕਿੰਗਾਂ' })}, ਨਵੀਆਂ ਪਹਿਲਾਂ। ਗਿਣਤੀ, ਖੋਜ ਅਤੇ ਛਾਂਟੀ ਇਸੇ ਪੰਨੇ ’ਤੇ ਲਾਗੂ ਹਨ।`,
@@ -748,7 +880,9 @@ export const pa: Catalogue = {
     liveText: 'ਐਂਬੂਲੈਂਸਾਂ ਅਤੇ ਪਿਕਅੱਪ ਇੱਕ ਨਕਸ਼ੇ ’ਤੇ',
     crewText: 'ਕਰੂ ਦੇ ਖਾਤੇ ਅਤੇ ਉਹਨਾਂ ਦੀਆਂ ਐਂਬੂਲੈਂਸਾਂ',
     settings: 'ਸਿਸਟਮ ਸੈਟਿੰਗਾਂ',
-    comingLater: 'ਬਾਅਦ ਵਿੱਚ ਆਵੇਗਾ',
+    settingsText: 'ਜਵਾਬ ਦਾ ਸਮਾਂ, ਖੋਜ ਦੀ ਦੂਰੀ, ਐਮਰਜੈਂਸੀ ਨੰਬਰ',
+    audit: 'ਆਡਿਟ ਰਿਕਾਰਡ',
+    auditText: 'ਕਿਸਨੇ ਕੀ ਬਦਲਿਆ, ਅਤੇ ਕਦੋਂ',
     recent: 'ਹਾਲੀਆ ਬੁਕਿੰਗਾਂ',
     viewAll: 'ਸਾਰੀਆਂ ਵੇਖੋ',
     systemStatus: 'ਸਿਸਟਮ ਦੀ ਹਾਲਤ',

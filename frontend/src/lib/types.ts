@@ -101,3 +101,11 @@ export type PushKey = Schemas['PushKey']
 export type PushSubscriptionBody = Schemas['PushSubscription']
 /** DELETE /api/push/subscription. */
 export type PushUnsubscribe = Schemas['PushUnsubscribe']
+
+/** The settings a control room changes without a deploy (docs/decisions/0018). */
+export type Settings = Schemas['Settings']
+export type SettingsChange = Schemas['SettingsChange']
+/** One record of the audit trail (docs/decisions/0021): who did what to what, when. */
+export type AuditRecord = Schemas['AuditRecord']
+export type AuditPage = Schemas['AuditPage']
+export type AuditAction = Schemas['AuditAction']

@@ -15,6 +15,20 @@ export function useAdminBookings(page: number, size = BOOKINGS_PAGE_SIZE) {
   })
 }
 
+/**
+ * One booking whole, patient details included: the lists show an admin the patient's name
+ * only, and this read is on the audit trail (docs/decisions/0021), so it is made when asked
+ * for (the dialog opens), never kept.
+ */
+export function useBookingDetails(id: number) {
+  return useQuery({
+    queryKey: adminKeys.booking(id),
+    queryFn: () => call('GET /booking/{id}', { path: { id } }),
+    staleTime: 0,
+    gcTime: 0,
+  })
+}
+
 export function useAdminStats() {
   return useQuery({ queryKey: adminKeys.stats(), queryFn: () => call('GET /admin/stats') })
 }

@@ -9,4 +9,9 @@ export const adminKeys = {
   live: (bbox: string) => [...queryRoots.admin, 'live', bbox] as const,
   alerts: () => [...queryRoots.admin, 'alerts'] as const,
   freeNear: (lat: number, lng: number) => [...queryRoots.admin, 'free-near', lat, lng] as const,
+  settings: () => [...queryRoots.admin, 'settings'] as const,
+  /** Every page of the audit trail, whatever the filter. */
+  auditAll: () => [...queryRoots.admin, 'audit'] as const,
+  audit: (filter: { bookingId?: number; ambulanceId?: number; adminId?: number }) => [...queryRoots.admin, 'audit', filter] as const,
+  booking: (id: number) => [...queryRoots.admin, 'booking', id] as const,
 }

@@ -7,10 +7,24 @@ import { bookingAmbulance, bookingHospital } from '@/lib/trip/status'
 import { ambulanceTypeLabel, formatDateTime } from '@/lib/format'
 import type { Booking } from '@/lib/types'
 import { S } from '@/strings'
+import { useBookingDetails } from '../api/bookings'
 
-/** Everything a booking records, behind 'View' in the bookings table. */
-export function BookingDetailsDialog({ booking: b, onClose }: { booking: Booking; onClose: () => void }) {
+/**
+ * Everything a booking records, behind 'View' in the bookings table. The list has the
+ * patient's name only; the details are read when the dialog opens, on the audit trail
+ * (docs/decisions/0021-audit-trail.md).
+ */
+export function BookingDetailsDialog({ booking: listed, onClose }: { booking: Booking; onClose: () => void }) {
+  const details = useBookingDetails(listed.id)
+  const b = details.data ?? listed
   const patient = patientLine(b.patient)
+  const detailsRow: ReactNode = details.isPending ? (
+    <span role="status" className="text-slate-500">{S.adminBookings.loadingDetails}</span>
+  ) : details.isError ? (
+    <span className="text-red-700">{S.adminBookings.detailsFailed}</span>
+  ) : (
+    b.patient?.condition || '—'
+  )
   const rows: [string, ReactNode][] = [
     [S.adminBookings.statusCol, <StatusBadge key="s" status={b.bookingStatus} />],
     [S.adminBookings.type, <BookingTypeBadge key="t" type={b.bookingType} />],
@@ -20,7 +34,7 @@ export function BookingDetailsDialog({ booking: b, onClose }: { booking: Booking
     [S.adminBookings.ambulanceCol, `${bookingAmbulance(b)}${b.ambulance?.type ? ` · ${ambulanceTypeLabel[b.ambulance.type] ?? b.ambulance.type}` : ''}`],
     [S.adminBookings.driver, b.ambulance?.driverInfo || '—'],
     [S.crew.patient, patient.known ? [patient.name, patient.facts].filter(Boolean).join(', ') : S.patientNotGiven],
-    [S.crew.condition, b.patient?.condition || '—'],
+    [S.crew.condition, detailsRow],
   ]
   return (
     <Dialog title={S.tracking.title(b.id)} onClose={onClose}>

@@ -27,6 +27,8 @@ function open(
   const stub = routeFetch({
     'GET /admin/bookings/all/paged': (c) => pages(Number(c.query.get('page'))),
     'PATCH /admin/bookings/status': status,
+    // The booking whole, its patient's details with it (the list has the name only).
+    'GET /booking/14': () => json(200, booking(14, { userEmail: 'asha@example.com', hospitalName: 'City Hospital', patient: { name: 'Asha', age: 40, gender: 'Female', condition: 'Fracture' } })),
   })
   renderRoutes([{ path: '/admin/bookings', element: <AdminBookingsPage /> }], '/admin/bookings')
   return stub
@@ -150,11 +152,14 @@ describe('AdminBookingsPage', () => {
     expect(calls.at(-1)!.query.get('page')).toBe('1')
   })
 
-  it('opens the details of a booking in a dialog', async () => {
-    open()
+  it('opens the details of a booking in a dialog, reading the patient\'s details then (on the audit trail)', async () => {
+    const { calls } = open()
     await screen.findByText('#14')
     await userEvent.click(screen.getByRole('button', { name: 'View booking 14' }))
     const dialog = screen.getByRole('dialog', { name: 'Booking #14' })
+    expect(await within(dialog).findByText('Fracture')).toBeInTheDocument()
+    expect(dialog).toHaveTextContent('Asha, 40 · Female')
+    expect(calls.filter((c) => c.path === '/booking/14')).toHaveLength(1)
     expect(dialog).toHaveTextContent('asha@example.com')
     expect(dialog).toHaveTextContent('City Hospital, 3 Main Road')
     expect(dialog).toHaveTextContent('PB-44 · Basic life support')

@@ -51,15 +51,15 @@ describe('AdminDashboardPage', () => {
     expect(Object.fromEntries(call.query)).toEqual({ page: '0', size: '10' })
   })
 
-  it('has the quick actions, with System Settings marked as coming later', async () => {
+  it('has the quick actions, the settings and the audit trail among them', async () => {
     open()
     expect(screen.getByRole('link', { name: /Manage Hospitals/ })).toHaveAttribute('href', '/admin/hospitals')
     expect(screen.getByRole('link', { name: /Manage Ambulances/ })).toHaveAttribute('href', '/admin/ambulances')
     expect(screen.getByRole('link', { name: /View All Bookings/ })).toHaveAttribute('href', '/admin/bookings')
     expect(screen.getByRole('link', { name: /Live Map/ })).toHaveAttribute('href', '/admin/live')
     expect(screen.getByRole('link', { name: /Manage Crew/ })).toHaveAttribute('href', '/admin/crew')
-    expect(screen.queryByRole('link', { name: /System Settings/ })).not.toBeInTheDocument()
-    expect(screen.getByText('System Settings').nextElementSibling).toHaveTextContent('Coming later')
+    expect(screen.getByRole('link', { name: /System Settings/ })).toHaveAttribute('href', '/admin/settings')
+    expect(screen.getByRole('link', { name: /Audit Trail/ })).toHaveAttribute('href', '/admin/audit')
     await screen.findByRole('region', { name: 'Statistics' })
   })
 

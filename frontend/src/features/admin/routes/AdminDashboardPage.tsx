@@ -52,13 +52,8 @@ export default function AdminDashboardPage() {
           <QuickAction to="/admin/bookings" icon="list" title={S.adminDashboard.allBookings} text={S.adminDashboard.allBookingsText} />
           <QuickAction to="/admin/live" icon="pin" title={S.live.title} text={S.adminDashboard.liveText} />
           <QuickAction to="/admin/crew" icon="headset" title={S.crewAdmin.title} text={S.adminDashboard.crewText} />
-          <div className="card flex items-start gap-3 border-dashed p-5 text-slate-500" aria-disabled="true">
-            <Icon name="star" />
-            <div>
-              <p className="font-semibold">{S.adminDashboard.settings}</p>
-              <p className="text-sm">{S.adminDashboard.comingLater}</p>
-            </div>
-          </div>
+          <QuickAction to="/admin/settings" icon="star" title={S.adminDashboard.settings} text={S.adminDashboard.settingsText} />
+          <QuickAction to="/admin/audit" icon="list" title={S.adminDashboard.audit} text={S.adminDashboard.auditText} />
         </div>
       </Section>
 

@@ -2,6 +2,7 @@ import { Alert } from '@/components/Feedback'
 import { CallEmergency } from '@/components/CallEmergency'
 import { HospitalsToCall, type Callable } from '@/components/HospitalsToCall'
 import { useNearestHospitals } from '@/features/hospitals'
+import { useEmergencyNumber } from '@/lib/liveEmergencyNumber'
 import type { TimelineEntry } from '@/lib/types'
 import { S } from '@/strings'
 import { isOpen } from '@/lib/trip/status'
@@ -34,6 +35,7 @@ export function StillLooking({
   destination: { name: string; address: string; contactInfo?: string | null }
   family?: boolean
 }) {
+  useEmergencyNumber()
   const nearest = useNearestHospitals(near?.latitude ?? null, near?.longitude ?? null, 3)
   const found: Callable[] = (nearest.data ?? []).map((h) => ({
     key: `h${h.id}`,

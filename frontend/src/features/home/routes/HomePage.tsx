@@ -3,6 +3,7 @@ import { CallEmergency } from '@/components/CallEmergency'
 import { Alert } from '@/components/Feedback'
 import { LiveClock } from '@/components/LiveClock'
 import { Section } from '@/components/Section'
+import { useEmergencyNumber } from '@/lib/liveEmergencyNumber'
 import { isAdmin, useSession } from '@/lib/session'
 import { SendAmbulanceLink } from '@/features/emergency'
 import { S } from '@/strings'
@@ -11,6 +12,7 @@ import { Icon, type IconName } from '@/components/Icon'
 import { ambulanceTypeLabel } from '@/lib/format'
 
 export function HomePage() {
+  useEmergencyNumber()
   const session = useSession()
   const signedIn = Boolean(session)
   const admin = isAdmin(session?.user)
