@@ -1,7 +1,7 @@
 import { useEffect } from 'react'
 import { Link, Outlet, useNavigate } from 'react-router'
 import { onUnauthorized } from '@/lib/api'
-import { useEmergencyNumber } from '@/lib/liveEmergencyNumber'
+import { useEmergencyNumber } from '@/lib/useEmergencyNumber'
 import { isCrew, useSession } from '@/lib/session'
 import { S } from '@/strings'
 import { OfflineBanner } from '@/components/Offline'

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react'
 import { Link, NavLink, useLocation, useNavigate } from 'react-router'
 import { signOut } from '@/lib/api'
-import { useEmergencyNumber } from '@/lib/liveEmergencyNumber'
+import { useEmergencyNumber } from '@/lib/useEmergencyNumber'
 import { isAdmin, isCrew, useSession } from '@/lib/session'
 import { S } from '@/strings'
 import { CallEmergency } from '@/components/CallEmergency'

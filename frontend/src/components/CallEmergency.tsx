@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react'
-import { useEmergencyNumber } from '@/lib/liveEmergencyNumber'
+import { useEmergencyNumber } from '@/lib/useEmergencyNumber'
 import { S } from '@/strings'
 import { Icon } from './Icon'
 

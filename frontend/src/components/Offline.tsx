@@ -1,4 +1,4 @@
-import { useEmergencyNumber } from '@/lib/liveEmergencyNumber'
+import { useEmergencyNumber } from '@/lib/useEmergencyNumber'
 import { formatAge } from '@/lib/format'
 import { useOnline } from '@/lib/online'
 import { S } from '@/strings'

@@ -3,7 +3,7 @@
 // the number the app was built with (VITE_EMERGENCY_NUMBER), then the last number the
 // server's setting gave this device (kept in localStorage), then the setting itself, asked
 // once the app has opened (app/emergencyNumber.ts).
-import { useSyncExternalStore } from 'react'
+// No React here: the catalogues (chunks of their own) read it, and React stays in the entry.
 import { NUMBER_KEY, emergencyNumberOf, isEmergencyNumber } from './emergencyNumber'
 
 function kept(): string | null {
@@ -27,8 +27,8 @@ export function emergencyNumber(): string {
 
 /**
  * The server's setting: kept on this device and shown at once by whoever uses
- * useEmergencyNumber() (every other text shows it at its next render). Anything but 2 to 6
- * digits is ignored.
+ * useEmergencyNumber() (lib/useEmergencyNumber.ts; every other text shows it at its next
+ * render). Anything but 2 to 6 digits is ignored.
  */
 export function setEmergencyNumber(next: unknown): void {
   if (!isEmergencyNumber(next)) return
@@ -42,10 +42,10 @@ export function setEmergencyNumber(next: unknown): void {
   listeners.forEach((l) => l())
 }
 
-const subscribe = (l: () => void) => {
-  listeners.add(l)
-  return () => listeners.delete(l)
+/** Calls `listener` when the number changes (useEmergencyNumber); returns the unsubscribe. */
+export const onEmergencyNumberChange = (listener: () => void) => {
+  listeners.add(listener)
+  return () => {
+    listeners.delete(listener)
+  }
 }
-
-/** The number; the component re-renders (in place, never re-mounted) when it changes. */
-export const useEmergencyNumber = () => useSyncExternalStore(subscribe, emergencyNumber, emergencyNumber)

@@ -2,7 +2,7 @@ import { Link } from 'react-router'
 import { CellLines, type Column, DataTable } from '@/components/DataTable'
 import { formatDateTime } from '@/lib/format'
 import type { AuditRecord } from '@/lib/types'
-import { S } from '@/strings'
+import { A } from '../strings'
 
 /** What an action was done to, as people say it. */
 function targetText(r: AuditRecord): string {
@@ -10,31 +10,31 @@ function targetText(r: AuditRecord): string {
   const name = t.name ?? String(t.id ?? '')
   switch (t.kind) {
     case 'BOOKING':
-      return S.audit.targetBooking(t.id ?? 0)
+      return A().audit.targetBooking(t.id ?? 0)
     case 'AMBULANCE':
-      return S.audit.targetAmbulance(name)
+      return A().audit.targetAmbulance(name)
     case 'ALERT':
-      return S.audit.targetAlert(t.id ?? 0, name)
+      return A().audit.targetAlert(t.id ?? 0, name)
     case 'SETTINGS':
-      return S.audit.targetSettings
+      return A().audit.targetSettings
     case 'CREW':
-      return S.audit.targetCrew(name)
+      return A().audit.targetCrew(name)
     case 'HOSPITAL':
-      return S.audit.targetHospital(name)
+      return A().audit.targetHospital(name)
   }
 }
 
 /** A field's name in the person's language: a setting's label, a known field's, else as the API names it. */
 function fieldName(key: string): string {
-  const settings = S.systemSettings as unknown as Record<string, unknown>
+  const settings = A().systemSettings as unknown as Record<string, unknown>
   const label = settings[key]
   if (typeof label === 'string') return label
-  return S.audit.fields[key] ?? key
+  return A().audit.fields[key] ?? key
 }
 
 /** A value as a line of text: a list joined, a nested object as `KEY value` pairs. */
 function valueText(value: unknown): string {
-  if (value === null || value === undefined) return S.audit.none
+  if (value === null || value === undefined) return A().audit.none
   if (Array.isArray(value)) return value.map(valueText).join(', ')
   if (typeof value === 'object') {
     return Object.entries(value as Record<string, unknown>)
@@ -60,28 +60,28 @@ function changeLines(r: AuditRecord): string[] {
 /** The records as a table (cards on phones); the booking and ambulances each link to their own trail. */
 export function AuditTable({ records }: { records: AuditRecord[] }) {
   const columns: Column<AuditRecord>[] = [
-    { name: S.audit.when, className: 'whitespace-nowrap', cell: (r) => formatDateTime(r.at) },
-    { name: S.audit.who, cell: (r) => r.by.username },
-    { name: S.audit.what, cell: (r) => S.audit.actions[r.action] ?? r.action },
+    { name: A().audit.when, className: 'whitespace-nowrap', cell: (r) => formatDateTime(r.at) },
+    { name: A().audit.who, cell: (r) => r.by.username },
+    { name: A().audit.what, cell: (r) => A().audit.actions[r.action] ?? r.action },
     {
-      name: S.audit.target,
+      name: A().audit.target,
       cell: (r) => {
         const booking = r.target.bookingId
         // A booking's number opens that booking's own trail.
         const link = booking ? (
           <Link className="text-blue-700 hover:underline" to={`/admin/audit?bookingId=${booking}`}>
-            {S.audit.targetBooking(booking)}
+            {A().audit.targetBooking(booking)}
           </Link>
         ) : undefined
         return r.target.kind === 'BOOKING' ? link : <CellLines main={targetText(r)} detail={link} />
       },
     },
     {
-      name: S.audit.change,
+      name: A().audit.change,
       cell: (r) => {
         const lines = changeLines(r)
         return lines.length === 0 ? (
-          S.audit.none
+          A().audit.none
         ) : (
           <ul className="space-y-0.5 break-words">
             {lines.map((line) => (
@@ -94,7 +94,7 @@ export function AuditTable({ records }: { records: AuditRecord[] }) {
   ]
   return (
     <DataTable
-      caption={S.audit.caption}
+      caption={A().audit.caption}
       columns={columns}
       rows={records}
       rowKey={(r) => `${r.at}|${r.action}|${r.by.id}|${r.target.kind}|${r.target.id ?? ''}`}

@@ -4,8 +4,8 @@ import { Section } from '@/components/Section'
 import { BusyButton } from '@/components/BusyButton'
 import { ApiError, messageOf } from '@/lib/api'
 import type { Settings, SettingsChange } from '@/lib/types'
-import { S } from '@/strings'
 import { useChangeSettings } from '../api/settings'
+import { A } from '../strings'
 
 type Unit = 'seconds' | 'minutes' | 'days' | 'km' | 'moves'
 
@@ -29,33 +29,33 @@ const delay = (presence: 'ONLINE' | 'OFFLINE' | 'NO_CREW', label: () => string):
 const SECTIONS: { id: string; title: () => string; intro: () => string; fields: NumberField[] }[] = [
   {
     id: 'answer-windows',
-    title: () => S.systemSettings.answerHeading,
-    intro: () => S.systemSettings.answerIntro,
+    title: () => A().systemSettings.answerHeading,
+    intro: () => A().systemSettings.answerIntro,
     fields: [
-      { path: 'emergencyAnswerSeconds', label: () => S.systemSettings.emergencyAnswerSeconds, range: [5, 600], unit: 'seconds' },
-      { path: 'normalAnswerSeconds', label: () => S.systemSettings.normalAnswerSeconds, range: [5, 3600], unit: 'seconds' },
-      { path: 'automaticMoves', label: () => S.systemSettings.automaticMoves, range: [0, 10], unit: 'moves' },
+      { path: 'emergencyAnswerSeconds', label: () => A().systemSettings.emergencyAnswerSeconds, range: [5, 600], unit: 'seconds' },
+      { path: 'normalAnswerSeconds', label: () => A().systemSettings.normalAnswerSeconds, range: [5, 3600], unit: 'seconds' },
+      { path: 'automaticMoves', label: () => A().systemSettings.automaticMoves, range: [0, 10], unit: 'moves' },
     ],
   },
   {
     id: 'dispatch-settings',
-    title: () => S.systemSettings.dispatchHeading,
-    intro: () => S.systemSettings.dispatchIntro,
+    title: () => A().systemSettings.dispatchHeading,
+    intro: () => A().systemSettings.dispatchIntro,
     fields: [
-      { path: 'sosRadiusKm', label: () => S.systemSettings.sosRadiusKm, range: [1, 200], unit: 'km' },
-      delay('ONLINE', () => S.systemSettings.presenceOnline),
-      delay('OFFLINE', () => S.systemSettings.presenceOffline),
-      delay('NO_CREW', () => S.systemSettings.presenceNoCrew),
+      { path: 'sosRadiusKm', label: () => A().systemSettings.sosRadiusKm, range: [1, 200], unit: 'km' },
+      delay('ONLINE', () => A().systemSettings.presenceOnline),
+      delay('OFFLINE', () => A().systemSettings.presenceOffline),
+      delay('NO_CREW', () => A().systemSettings.presenceNoCrew),
     ],
   },
   {
     id: 'records-targets',
-    title: () => S.systemSettings.recordsHeading,
-    intro: () => S.systemSettings.recordsIntro,
+    title: () => A().systemSettings.recordsHeading,
+    intro: () => A().systemSettings.recordsIntro,
     fields: [
-      { path: 'retentionDays', label: () => S.systemSettings.retentionDays, range: [7, 3650], unit: 'days' },
-      { path: 'answerTargetSeconds', label: () => S.systemSettings.answerTargetSeconds, range: [5, 3600], unit: 'seconds' },
-      { path: 'pickupTargetMinutes', label: () => S.systemSettings.pickupTargetMinutes, range: [1, 240], unit: 'minutes' },
+      { path: 'retentionDays', label: () => A().systemSettings.retentionDays, range: [7, 3650], unit: 'days' },
+      { path: 'answerTargetSeconds', label: () => A().systemSettings.answerTargetSeconds, range: [5, 3600], unit: 'seconds' },
+      { path: 'pickupTargetMinutes', label: () => A().systemSettings.pickupTargetMinutes, range: [1, 240], unit: 'minutes' },
     ],
   },
 ]
@@ -84,7 +84,7 @@ function changeOf(values: Values, before: Values): { change: SettingsChange; cou
     const typed = values[f.path]!.trim()
     if (typed === before[f.path]) continue
     if (!/^[0-9]+$/.test(typed)) {
-      invalid[f.path] = S.systemSettings.wholeNumber
+      invalid[f.path] = A().systemSettings.wholeNumber
       continue
     }
     const [top, nested] = f.path.split('.') as [string, string | undefined]
@@ -121,7 +121,7 @@ export function SettingsForm({ settings }: { settings: Settings }) {
     }
     setErrors({})
     if (made.count === 0) {
-      setBanner({ tone: 'info', text: S.systemSettings.nothingChanged })
+      setBanner({ tone: 'info', text: A().systemSettings.nothingChanged })
       return
     }
     save.mutate(made.change, {
@@ -129,10 +129,10 @@ export function SettingsForm({ settings }: { settings: Settings }) {
         const now = valuesOf(saved)
         setBefore(now)
         setValues(now)
-        setBanner({ tone: 'success', text: S.systemSettings.saved })
+        setBanner({ tone: 'success', text: A().systemSettings.saved })
       },
       onError: (error) => {
-        const text = messageOf(error, S.systemSettings.saveFailed)
+        const text = messageOf(error, A().systemSettings.saveFailed)
         const field = error instanceof ApiError ? error.field : undefined
         if (field && field in values) setErrors({ [field]: text })
         else setBanner({ tone: 'error', text })
@@ -161,26 +161,26 @@ export function SettingsForm({ settings }: { settings: Settings }) {
       </div>
     )
   }
-  const unit = (u: Unit) => S.systemSettings[u]
+  const unit = (u: Unit) => A().systemSettings[u]
 
   return (
-    <form onSubmit={submit} noValidate aria-label={S.systemSettings.formName} className="space-y-6">
+    <form onSubmit={submit} noValidate aria-label={A().systemSettings.formName} className="space-y-6">
       {banner && <Alert tone={banner.tone}>{banner.text}</Alert>}
       {SECTIONS.map((s) => (
         <Section key={s.id} id={s.id} title={s.title()} intro={s.intro()} className="card space-y-4 p-5" headingClassName="text-lg font-semibold">
           <div className="grid gap-4 sm:grid-cols-2">
-            {s.fields.map((f) => field(f.path, f.label(), S.systemSettings.range(f.range[0], f.range[1], unit(f.unit)), true))}
+            {s.fields.map((f) => field(f.path, f.label(), A().systemSettings.range(f.range[0], f.range[1], unit(f.unit)), true))}
           </div>
         </Section>
       ))}
-      <Section id="emergency-number" title={S.systemSettings.numberHeading} intro={S.systemSettings.numberIntro} className="card space-y-4 p-5" headingClassName="text-lg font-semibold">
+      <Section id="emergency-number" title={A().systemSettings.numberHeading} intro={A().systemSettings.numberIntro} className="card space-y-4 p-5" headingClassName="text-lg font-semibold">
         <div className="grid gap-4 sm:grid-cols-2">
-          {field(NUMBER_PATH, S.systemSettings.emergencyNumber, S.systemSettings.numberHint, false)}
+          {field(NUMBER_PATH, A().systemSettings.emergencyNumber, A().systemSettings.numberHint, false)}
         </div>
       </Section>
       <div className="flex justify-end">
-        <BusyButton busy={save.isPending} busyLabel={S.systemSettings.saving} className="btn-primary">
-          {S.systemSettings.save}
+        <BusyButton busy={save.isPending} busyLabel={A().systemSettings.saving} className="btn-primary">
+          {A().systemSettings.save}
         </BusyButton>
       </div>
     </form>

@@ -4,10 +4,10 @@ import { EmptyState } from '@/components/Feedback'
 import { PageHeader } from '@/components/PageHeader'
 import { QueryResult } from '@/components/QueryResult'
 import { useSession } from '@/lib/session'
-import { S } from '@/strings'
 import { useAdminAmbulances } from '../api/admin'
 import { type AuditFilter, useAuditTrail } from '../api/audit'
 import { AuditTable } from '../components/AuditTable'
+import { A } from '../strings'
 
 const FILTERS = ['bookingId', 'ambulanceId', 'adminId'] as const
 
@@ -31,7 +31,7 @@ export default function AdminAuditPage() {
 
   return (
     <div className="space-y-6">
-      <PageHeader title={S.audit.title} subtitle={S.audit.subtitle} />
+      <PageHeader title={A().audit.title} subtitle={A().audit.subtitle} />
       <AuditFilters
         key={params.toString()}
         filter={filter}
@@ -45,19 +45,19 @@ export default function AdminAuditPage() {
       />
       <QueryResult
         query={trail}
-        loadingLabel={S.audit.loading}
-        errorMessage={S.audit.loadFailed}
+        loadingLabel={A().audit.loading}
+        errorMessage={A().audit.loadFailed}
         isEmpty={records.length === 0 && !trail.hasNextPage}
-        empty={<EmptyState title={S.audit.emptyTitle} text={S.audit.emptyText} />}
+        empty={<EmptyState title={A().audit.emptyTitle} text={A().audit.emptyText} />}
       >
         <AuditTable records={records} />
         <div className="mt-4 flex justify-center">
           {trail.hasNextPage ? (
             <button type="button" className="btn-secondary" disabled={trail.isFetchingNextPage} onClick={() => void trail.fetchNextPage()}>
-              {trail.isFetchingNextPage ? S.audit.loadingMore : S.audit.more}
+              {trail.isFetchingNextPage ? A().audit.loadingMore : A().audit.more}
             </button>
           ) : (
-            <p className="text-sm text-slate-600">{S.audit.end}</p>
+            <p className="text-sm text-slate-600">{A().audit.end}</p>
           )}
         </div>
       </QueryResult>
@@ -83,7 +83,7 @@ function AuditFilters({
   const [ambulance, setAmbulance] = useState(filter.ambulanceId ? String(filter.ambulanceId) : '')
   const [admin, setAdmin] = useState(filter.adminId ? String(filter.adminId) : '')
   const admins = new Map(seenAdmins)
-  if (me) admins.set(me.id, S.audit.me(me.username))
+  if (me) admins.set(me.id, A().audit.me(me.username))
   if (filter.adminId && !admins.has(filter.adminId)) admins.set(filter.adminId, `#${filter.adminId}`)
   const submit = (e: FormEvent) => {
     e.preventDefault()
@@ -91,15 +91,15 @@ function AuditFilters({
     onFilter({ bookingId: id(booking), ambulanceId: id(ambulance), adminId: id(admin) })
   }
   return (
-    <form onSubmit={submit} aria-label={S.audit.filters} className="card grid gap-4 p-4 sm:grid-cols-2 lg:grid-cols-[1fr_1fr_1fr_auto] lg:items-end">
+    <form onSubmit={submit} aria-label={A().audit.filters} className="card grid gap-4 p-4 sm:grid-cols-2 lg:grid-cols-[1fr_1fr_1fr_auto] lg:items-end">
       <div>
-        <label htmlFor="audit-booking" className="label">{S.audit.booking}</label>
+        <label htmlFor="audit-booking" className="label">{A().audit.booking}</label>
         <input id="audit-booking" className="input" inputMode="numeric" value={booking} onChange={(e) => setBooking(e.target.value)} />
       </div>
       <div>
-        <label htmlFor="audit-ambulance" className="label">{S.audit.ambulance}</label>
+        <label htmlFor="audit-ambulance" className="label">{A().audit.ambulance}</label>
         <select id="audit-ambulance" className="input" value={ambulance} onChange={(e) => setAmbulance(e.target.value)}>
-          <option value="">{S.audit.anyAmbulance}</option>
+          <option value="">{A().audit.anyAmbulance}</option>
           {ambulances.map((a) => (
             <option key={a.id} value={a.id}>{a.number}</option>
           ))}
@@ -110,18 +110,18 @@ function AuditFilters({
         </select>
       </div>
       <div>
-        <label htmlFor="audit-admin" className="label">{S.audit.admin}</label>
+        <label htmlFor="audit-admin" className="label">{A().audit.admin}</label>
         <select id="audit-admin" className="input" value={admin} onChange={(e) => setAdmin(e.target.value)}>
-          <option value="">{S.audit.anyAdmin}</option>
+          <option value="">{A().audit.anyAdmin}</option>
           {[...admins.entries()].map(([id, name]) => (
             <option key={id} value={id}>{name}</option>
           ))}
         </select>
       </div>
       <div className="flex gap-2 sm:col-span-2 lg:col-span-1">
-        <button type="submit" className="btn-primary">{S.audit.apply}</button>
+        <button type="submit" className="btn-primary">{A().audit.apply}</button>
         {filtered && (
-          <button type="button" className="btn-secondary" onClick={() => onFilter({})}>{S.audit.clear}</button>
+          <button type="button" className="btn-secondary" onClick={() => onFilter({})}>{A().audit.clear}</button>
         )}
       </div>
     </form>

@@ -1,9 +1,9 @@
 import { Link } from 'react-router'
 import { PageHeader } from '@/components/PageHeader'
 import { QueryResult } from '@/components/QueryResult'
-import { S } from '@/strings'
 import { useSettings } from '../api/settings'
 import { SettingsForm } from '../components/SettingsForm'
+import { A } from '../strings'
 
 /** /admin/settings: what a control room changes without a deploy (docs/decisions/0018). */
 export default function AdminSettingsPage() {
@@ -11,15 +11,15 @@ export default function AdminSettingsPage() {
   return (
     <div className="space-y-6">
       <PageHeader
-        title={S.systemSettings.title}
-        subtitle={S.systemSettings.subtitle}
+        title={A().systemSettings.title}
+        subtitle={A().systemSettings.subtitle}
         action={
           <Link to="/admin/audit" className="text-sm font-semibold text-blue-700 hover:underline">
-            {S.systemSettings.auditLink}
+            {A().systemSettings.auditLink}
           </Link>
         }
       />
-      <QueryResult query={settings} loadingLabel={S.systemSettings.loading} errorMessage={S.systemSettings.loadFailed}>
+      <QueryResult query={settings} loadingLabel={A().systemSettings.loading} errorMessage={A().systemSettings.loadFailed}>
         {/* Filled once: a refetch never overwrites what is being typed. */}
         {settings.data && <SettingsForm settings={settings.data} />}
       </QueryResult>
