@@ -432,7 +432,7 @@ async function crewAmbulance(request: APIRequestContext, username: string): Prom
   return { hospitalId: me.ambulance.hospitalId, ambulanceId: me.ambulance.id }
 }
 
-test('as an admin: dashboard, hospitals, ambulances, bookings and their dialogs', async ({ page, request }) => {
+test('as an admin: dashboard, hospitals, ambulances, bookings and their dialogs, settings, the audit trail', async ({ page, request }) => {
   test.setTimeout(300_000)
   const booking = await openBooking(request)
   try {
@@ -468,6 +468,14 @@ async function adminScreens(page: Page) {
 
   await checkRoute(page, '/admin/bookings', page.getByRole('button', { name: /^View booking/ }).first(), 'admin bookings')
   await checkDialog(page, page.getByRole('button', { name: /^View booking/ }).first(), /^Booking #\d+$/, 'a11y-booking-details-dialog')
+
+  await checkRoute(page, '/admin/settings', page.getByLabel('Emergency answer window'), 'admin settings')
+  await page.getByLabel('Automatic moves of an unanswered emergency').fill('')
+  await page.getByRole('button', { name: 'Save Settings' }).click()
+  await expect(page.getByText('Enter a whole number.')).toBeVisible()
+  await checkScreen(page, 'admin settings with an error')
+  // The booking's details opened above are on the record.
+  await checkRoute(page, '/admin/audit', page.getByRole('table', { name: 'Audit records, newest first' }), 'admin audit')
 
   await page.goto('/')
   await checkScreen(page, 'home (admin)')

@@ -111,6 +111,8 @@ export function SettingsForm({ settings }: { settings: Settings }) {
   const [errors, setErrors] = useState<Record<string, string>>({})
   const [banner, setBanner] = useState<{ tone: 'success' | 'error' | 'info'; text: string } | null>(null)
 
+  const unit = (u: Unit) => A().systemSettings[u]
+
   const submit = (e: FormEvent) => {
     e.preventDefault()
     setBanner(null)
@@ -132,10 +134,13 @@ export function SettingsForm({ settings }: { settings: Settings }) {
         setBanner({ tone: 'success', text: A().systemSettings.saved })
       },
       onError: (error) => {
-        const text = messageOf(error, A().systemSettings.saveFailed)
-        const field = error instanceof ApiError ? error.field : undefined
-        if (field && field in values) setErrors({ [field]: text })
-        else setBanner({ tone: 'error', text })
+        // A refused value is marked at its input, said in the form's own words (its range);
+        // anything else (a conflict, the network) above the form.
+        const field = error instanceof ApiError && error.status === 400 ? error.field : undefined
+        const number = NUMBERS.find((f) => f.path === field)
+        if (field === NUMBER_PATH) setErrors({ [field]: A().systemSettings.numberShape })
+        else if (field && number) setErrors({ [field]: A().systemSettings.outOfRange(number.range[0], number.range[1], unit(number.unit)) })
+        else setBanner({ tone: 'error', text: messageOf(error, A().systemSettings.saveFailed) })
       },
     })
   }
@@ -161,8 +166,6 @@ export function SettingsForm({ settings }: { settings: Settings }) {
       </div>
     )
   }
-  const unit = (u: Unit) => A().systemSettings[u]
-
   return (
     <form onSubmit={submit} noValidate aria-label={A().systemSettings.formName} className="space-y-6">
       {banner && <Alert tone={banner.tone}>{banner.text}</Alert>}

@@ -18,6 +18,7 @@ export const adminEn = {
     wholeNumber: 'Enter a whole number.',
     numberShape: 'Enter 2 to 6 digits, such as 112.',
     range: (lo: number, hi: number, unit: string) => `From ${lo} to ${hi} ${unit}`,
+    outOfRange: (lo: number, hi: number, unit: string) => `Not saved: it must be from ${lo} to ${hi} ${unit}.`,
     seconds: 'seconds',
     minutes: 'minutes',
     days: 'days',

@@ -17,6 +17,7 @@ export const adminHi: AdminCatalogue = {
     wholeNumber: 'पूरी संख्या लिखें।',
     numberShape: '2 से 6 अंक लिखें, जैसे 112।',
     range: (lo: number, hi: number, unit: string) => `${lo} से ${hi} ${unit}`,
+    outOfRange: (lo: number, hi: number, unit: string) => `सेव नहीं हुआ: यह ${lo} से ${hi} ${unit} के बीच होना चाहिए।`,
     seconds: 'सेकंड',
     minutes: 'मिनट',
     days: 'दिन',

@@ -17,6 +17,7 @@ export const adminPa: AdminCatalogue = {
     wholeNumber: 'ਪੂਰੀ ਸੰਖਿਆ ਲਿਖੋ।',
     numberShape: '2 ਤੋਂ 6 ਅੰਕ ਲਿਖੋ, ਜਿਵੇਂ 112।',
     range: (lo: number, hi: number, unit: string) => `${lo} ਤੋਂ ${hi} ${unit}`,
+    outOfRange: (lo: number, hi: number, unit: string) => `ਸੇਵ ਨਹੀਂ ਹੋਇਆ: ਇਹ ${lo} ਤੋਂ ${hi} ${unit} ਵਿਚਕਾਰ ਹੋਣਾ ਚਾਹੀਦਾ ਹੈ।`,
     seconds: 'ਸਕਿੰਟ',
     minutes: 'ਮਿੰਟ',
     days: 'ਦਿਨ',
