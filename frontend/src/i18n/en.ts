@@ -444,7 +444,7 @@ export const en = {
     noPickup: 'This booking has no pickup point to search from.',
     freeLoading: 'Finding free ambulances...',
     freeFailed: 'Failed to find free ambulances',
-    noneFree: 'No free ambulance within 50 km.',
+    noneFree: 'No free ambulance within the search radius.',
     choose: (number: string, distance: string) => `Send ${number}, ${distance} away`,
     reassigning: 'Reassigning...',
     reassignFailed: 'Failed to reassign the booking',

@@ -422,7 +422,7 @@ export const hi: Catalogue = {
     noPickup: 'इस बुकिंग में ढूँढने के लिए पिकअप नहीं है।',
     freeLoading: 'खाली एम्बुलेंस ढूँढ रहे हैं...',
     freeFailed: 'खाली एम्बुलेंस नहीं मिल सकीं',
-    noneFree: '50 km के अंदर कोई एम्बुलेंस खाली नहीं।',
+    noneFree: 'खोज की दूरी के अंदर कोई एम्बुलेंस खाली नहीं।',
     choose: (number: string, distance: string) => `${number} भेजें, ${distance} दूर`,
     reassigning: 'भेज रहे हैं...',
     reassignFailed: 'बुकिंग दूसरी एम्बुलेंस को नहीं गई',

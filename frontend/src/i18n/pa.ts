@@ -422,7 +422,7 @@ export const pa: Catalogue = {
     noPickup: 'ਇਸ ਬੁਕਿੰਗ ਵਿੱਚ ਲੱਭਣ ਲਈ ਪਿਕਅੱਪ ਨਹੀਂ ਹੈ।',
     freeLoading: 'ਖਾਲੀ ਐਂਬੂਲੈਂਸਾਂ ਲੱਭ ਰਹੇ ਹਾਂ...',
     freeFailed: 'ਖਾਲੀ ਐਂਬੂਲੈਂਸਾਂ ਨਹੀਂ ਲੱਭੀਆਂ',
-    noneFree: '50 km ਦੇ ਅੰਦਰ ਕੋਈ ਐਂਬੂਲੈਂਸ ਖਾਲੀ ਨਹੀਂ।',
+    noneFree: 'ਖੋਜ ਦੀ ਦੂਰੀ ਦੇ ਅੰਦਰ ਕੋਈ ਐਂਬੂਲੈਂਸ ਖਾਲੀ ਨਹੀਂ।',
     choose: (number: string, distance: string) => `${number} ਭੇਜੋ, ${distance} ਦੂਰ`,
     reassigning: 'ਭੇਜ ਰਹੇ ਹਾਂ...',
     reassignFailed: 'ਬੁਕਿੰਗ ਹੋਰ ਐਂਬੂਲੈਂਸ ਨੂੰ ਨਹੀਂ ਗਈ',

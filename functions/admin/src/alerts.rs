@@ -44,7 +44,8 @@ async fn reassign(
     Ok(Json(crate::bookings::shown(moved)))
 }
 
-/// The reassign's choice: at most 10 free ambulances within 50 km of the point,
+/// The reassign's choice: at most 10 free ambulances within the SOS search radius
+/// (the setting) of the point,
 /// nearest first, ranked as an emergency ranks them.
 async fn free_near(
     Admin(app): Admin,

@@ -30,7 +30,7 @@ export function useAcknowledgeAlert() {
   })
 }
 
-/** At most 10 free ambulances within 50 km of the point, nearest first. */
+/** At most 10 free ambulances within the SOS search radius (a setting) of the point, nearest first. */
 export function useFreeNear(point: { latitude: number; longitude: number } | null) {
   return useQuery({
     queryKey: adminKeys.freeNear(point?.latitude ?? 0, point?.longitude ?? 0),

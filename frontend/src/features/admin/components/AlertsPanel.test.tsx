@@ -176,7 +176,7 @@ describe('AlertsPanel', () => {
       'GET /admin/ambulances/free-near': () => json(200, []),
     })
     await user.click(await screen.findByRole('button', { name: 'Reassign' }))
-    expect(await screen.findByText('No free ambulance within 50 km.')).toBeInTheDocument()
+    expect(await screen.findByText('No free ambulance within the search radius.')).toBeInTheDocument()
     await user.click(screen.getByRole('button', { name: 'Close' }))
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument()
   })
