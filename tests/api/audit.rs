@@ -585,6 +585,7 @@ async fn the_trail_pages_newest_first_by_each_filter() {
     // Bad input names its field.
     for (query, field) in [
         ("?cursor=not-a-cursor", "cursor"),
+        ("?cursor=0", "cursor"),
         ("?bookingId=0", "bookingId"),
         ("?ambulanceId=x", "ambulanceId"),
         ("?adminId=-1", "adminId"),

@@ -59,7 +59,7 @@ async fn admins_read_and_change_the_settings_all_or_some() {
     assert_eq!(res.body, want);
     assert_eq!(get(&w.app, &w.admin).await, want);
     // Another change keeps the first.
-    let res = put(&w.app, &w.admin, json!({"automaticMoves": 5})).await;
+    let res = put(&w.app, &w.admin, json!({"automaticMoves": 5.0})).await;
     want["automaticMoves"] = json!(5);
     assert_eq!(res.body, want);
 
@@ -74,6 +74,8 @@ async fn admins_read_and_change_the_settings_all_or_some() {
         (json!({"automaticMoves": -1}), "automaticMoves"),
         (json!({"automaticMoves": "three"}), "automaticMoves"),
         (json!({"normalAnswerSeconds": 1.5}), "normalAnswerSeconds"),
+        (json!({"pickupTargetMinutes": null}), "pickupTargetMinutes"),
+        (json!({"emergencyNumber": null}), "emergencyNumber"),
         (
             json!({"presenceDelaySeconds": {"NO_CREW": 3601}}),
             "presenceDelaySeconds.NO_CREW",

@@ -240,39 +240,113 @@ fn parse_emergency_number(text: &str) -> Result<String, Refusal> {
 }
 
 /// `PUT /api/admin/settings`: all fields or some; a field not named stays as it is.
-/// An unknown field is refused (a misspelt setting must not look saved).
+/// An unknown field is refused (a misspelt setting must not look saved), and so is
+/// `null` (it is not "leave it as it is", nor "back to the default"). Numbers are
+/// whole JSON numbers (`45` or `45.0`, as JSON Schema's `integer`).
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SettingsChange {
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "whole",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub emergency_answer_seconds: Option<u32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "whole",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub normal_answer_seconds: Option<u32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "whole",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub automatic_moves: Option<u32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "whole",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub sos_radius_km: Option<u32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub presence_delay_seconds: Option<PresenceDelaysChange>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub emergency_number: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "whole",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub retention_days: Option<u32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "whole",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub answer_target_seconds: Option<u32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "whole",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub pickup_target_minutes: Option<u32>,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PresenceDelaysChange {
-    #[serde(rename = "ONLINE", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "ONLINE",
+        default,
+        deserialize_with = "whole",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub online: Option<u32>,
-    #[serde(rename = "OFFLINE", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "OFFLINE",
+        default,
+        deserialize_with = "whole",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub offline: Option<u32>,
-    #[serde(rename = "NO_CREW", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "NO_CREW",
+        default,
+        deserialize_with = "whole",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub no_crew: Option<u32>,
+}
+
+/// A field that may be left out but, when sent, holds a value: `null` is refused.
+fn present<'de, D, T>(d: D) -> Result<Option<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    T::deserialize(d).map(Some)
+}
+
+/// [`present`] for a number: whole (`45` or `45.0`), at most `u32::MAX` (its range
+/// is checked by [`Settings::changed`], naming the field).
+fn whole<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<u32>, D::Error> {
+    let n = crate::types::WholeNumber::deserialize(d)?.0;
+    u32::try_from(n).map(Some).map_err(|_| {
+        serde::de::Error::invalid_value(
+            serde::de::Unexpected::Unsigned(n),
+            &"a whole number up to 4294967295",
+        )
+    })
 }
 
 /// What admins stored (the settings item's `values`): only the fields they set,
@@ -453,6 +527,36 @@ mod tests {
         })));
         assert!(out.is_err());
         assert_eq!(before, Settings::default());
+    }
+
+    #[test]
+    fn null_is_refused_and_a_whole_float_is_a_number() {
+        assert!(
+            serde_json::from_value::<SettingsChange>(serde_json::json!({"automaticMoves": null}))
+                .is_err()
+        );
+        assert!(
+            serde_json::from_value::<SettingsChange>(
+                serde_json::json!({"presenceDelaySeconds": {"ONLINE": null}})
+            )
+            .is_err()
+        );
+        assert!(
+            serde_json::from_value::<SettingsChange>(serde_json::json!({"emergencyNumber": null}))
+                .is_err()
+        );
+        let c: SettingsChange =
+            serde_json::from_value(serde_json::json!({"emergencyAnswerSeconds": 18.0})).unwrap();
+        assert_eq!(c.emergency_answer_seconds, Some(18));
+        for bad in [18.5, -1.0, 5e10] {
+            assert!(
+                serde_json::from_value::<SettingsChange>(serde_json::json!({"sosRadiusKm": bad}))
+                    .is_err(),
+                "{bad}"
+            );
+        }
+        let empty: SettingsChange = serde_json::from_value(serde_json::json!({})).unwrap();
+        assert!(empty.automatic_moves.is_none() && empty.presence_delay_seconds.is_none());
     }
 
     #[test]

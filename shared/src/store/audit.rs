@@ -8,7 +8,6 @@
 //! second filter is applied to what the first one's partition holds. Every copy is put
 //! on the condition that no item has its key: nothing ever rewrites or deletes one.
 
-use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
 use serde::{Deserialize, Serialize};
 
 use super::{
@@ -63,13 +62,16 @@ fn partition_of(filter: &Filter) -> String {
     }
 }
 
-/// The cursor of a page: where the next one starts (the sort key of the last record
-/// read), opaque to the client.
-fn cursor_of(sk: &str) -> String {
-    URL_SAFE_NO_PAD.encode(sk)
+/// The cursor of a page: where the next one starts, the sort key of the last record
+/// read, written `<epoch ms>-<16 hex digits>` (every string of that form is a place to
+/// start from, so the contract's pattern says exactly what is accepted).
+fn cursor_of(sk: &str) -> Option<String> {
+    let (at, nonce) = sk.rsplit_once('#')?;
+    let ms = Timestamp::parse(at)?.get().unix_timestamp_nanos() / 1_000_000;
+    Some(format!("{ms}-{nonce}"))
 }
 
-/// The sort key a cursor names; 400 for anything this API did not give.
+/// The sort key a cursor names; 400 for anything not of its form.
 fn sort_key_of(cursor: &str) -> Result<String, ApiError> {
     let bad = || {
         ApiError::bad_request(
@@ -77,16 +79,25 @@ fn sort_key_of(cursor: &str) -> Result<String, ApiError> {
             "cursor is not one this list gave: ask for the first page without it",
         )
     };
-    let sk = URL_SAFE_NO_PAD
-        .decode(cursor.trim())
+    let (ms, nonce) = cursor.split_once('-').ok_or_else(bad)?;
+    let digits =
+        |t: &str, max: usize, ok: fn(u8) -> bool| (1..=max).contains(&t.len()) && t.bytes().all(ok);
+    if !digits(ms, 14, |b| b.is_ascii_digit())
+        || nonce.len() != 16
+        || !digits(nonce, 16, |b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+    {
+        return Err(bad());
+    }
+    let at = ms
+        .parse::<i128>()
         .ok()
-        .and_then(|bytes| String::from_utf8(bytes).ok())
+        .and_then(|ms| time::OffsetDateTime::from_unix_timestamp_nanos(ms * 1_000_000).ok())
+        .and_then(Timestamp::new)
         .ok_or_else(bad)?;
-    let (at, nonce) = sk.rsplit_once('#').ok_or_else(bad)?;
-    let well_formed = Timestamp::parse(at).is_some_and(|t| t.to_string() == at)
-        && nonce.len() == 16
-        && nonce.bytes().all(|b| b.is_ascii_hexdigit());
-    well_formed.then_some(sk.clone()).ok_or_else(bad)
+    Ok(keys::audit_entry(
+        &at.to_string(),
+        u64::from_str_radix(nonce, 16).map_err(|_| bad())?,
+    ))
 }
 
 /// `store.audit()`: the audit trail. Every method of the handle is in this file.
@@ -164,7 +175,7 @@ impl Audit<'_> {
                     if items.len() == PAGE_SIZE {
                         return Ok(AuditPage {
                             items,
-                            cursor: Some(cursor_of(&item.key.sk)),
+                            cursor: cursor_of(&item.key.sk),
                         });
                     }
                 }
@@ -174,7 +185,7 @@ impl Audit<'_> {
                 (Some(_), Some(last)) => {
                     return Ok(AuditPage {
                         items,
-                        cursor: Some(cursor_of(&last)),
+                        cursor: cursor_of(&last),
                     });
                 }
                 _ => {
@@ -239,15 +250,22 @@ mod tests {
 
     #[test]
     fn a_cursor_reads_back_and_anything_else_is_refused_naming_it() {
-        let sk = keys::audit_entry("2026-12-01T10:00:00.000Z", 0xdead_beef);
-        assert_eq!(sort_key_of(&cursor_of(&sk)).unwrap(), sk);
+        let sk = keys::audit_entry("2026-12-01T10:00:00.123Z", 0xdead_beef);
+        let cursor = cursor_of(&sk).unwrap();
+        assert_eq!(cursor, "1796119200123-00000000deadbeef");
+        assert_eq!(sort_key_of(&cursor).unwrap(), sk);
+        // Every cursor of the contract's form is a place to start from.
+        assert!(sort_key_of("0-0000000000000000").is_ok());
+        assert!(sort_key_of("99999999999999-ffffffffffffffff").is_ok());
         for bad in [
             "",
-            "not base64!",
-            &URL_SAFE_NO_PAD.encode("2026-12-01T10:00:00.000Z"),
-            &URL_SAFE_NO_PAD.encode("yesterday#00000000deadbeef"),
-            &URL_SAFE_NO_PAD.encode("2026-12-01T10:00:00Z#00000000deadbeef"),
-            &URL_SAFE_NO_PAD.encode("2026-12-01T10:00:00.000Z#xyz"),
+            "0",
+            "not-a-cursor",
+            "1796119200123-00000000DEADBEEF",
+            "1796119200123-deadbeef",
+            "999999999999999-00000000deadbeef",
+            "-1-00000000deadbeef",
+            "1796119200123_00000000deadbeef",
         ] {
             match sort_key_of(bad) {
                 Err(ApiError::BadRequest { field, .. }) => {
