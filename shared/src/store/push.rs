@@ -204,6 +204,16 @@ impl Push<'_> {
         }
     }
 
+    /// Whether `user` still has the device with `endpoint` (not signed out, not
+    /// lapsed): a retried push goes only to a device that is still there.
+    pub async fn is_subscribed(self, user: Id, endpoint: &str) -> Result<bool, ApiError> {
+        let item = self
+            .store
+            .get::<DeviceItem>(&device_key(user, endpoint))
+            .await?;
+        Ok(!self.not_lapsed(item.into_iter().collect()).is_empty())
+    }
+
     /// Deletes the device a push service said is gone (404/410).
     pub async fn forget_device(self, user: Id, endpoint: &str) -> Result<(), ApiError> {
         self.unsubscribe(user, endpoint).await
