@@ -37,7 +37,7 @@ pub async fn notifier(store: &shared::Store) -> Notifier {
     .expect("a deliveries queue on moto's SQS");
     Notifier::new(
         store.clone(),
-        Sender::new(vapid, shared::domain::push::Endpoints::AlsoLoopback),
+        Sender::new(vapid, shared::domain::push::Endpoints::local(&[])),
         queue,
     )
     .with_retry_delays(&TEST_RETRY_DELAYS)
@@ -436,6 +436,20 @@ async fn bad_subscriptions_are_refused_naming_the_field() {
             "endpoint",
         ),
         (with(&["endpoint"], json!(long)), "endpoint"),
+        // Push services only (decision 0019): no address, no other host or port.
+        (
+            with(&["endpoint"], json!("https://10.0.0.5:8443/x")),
+            "endpoint",
+        ),
+        (with(&["endpoint"], json!("https://10.0.0.5/x")), "endpoint"),
+        (
+            with(&["endpoint"], json!("https://push.example/x")),
+            "endpoint",
+        ),
+        (
+            with(&["endpoint"], json!("https://fcm.googleapis.com:8443/x")),
+            "endpoint",
+        ),
         (with(&["endpoint"], json!(5)), "endpoint"),
         (with(&["keys", "p256dh"], json!("AAAA")), "keys.p256dh"),
         (

@@ -30,9 +30,10 @@ fn main() -> Result<(), lambda_http::Error> {
                 |e| tracing::error!(error = %e, "configuration error; refusing to start"),
             )?;
             // A local stack's devices may be at a push service on loopback (http).
+            let extra = shared::config::push_hosts();
             let endpoints = match config.app_env {
-                AppEnv::Local => Endpoints::AlsoLoopback,
-                AppEnv::Deployed => Endpoints::HttpsOnly,
+                AppEnv::Local => Endpoints::local(extra),
+                AppEnv::Deployed => Endpoints::deployed(extra),
             };
             let state = AppState::new(config).await;
             let queue = deliveries(&state.config, every.is_some()).await?;

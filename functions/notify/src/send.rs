@@ -16,7 +16,7 @@ use hyper_util::{
     rt::TokioExecutor,
 };
 use shared::domain::push::{
-    Endpoints, PushSubscription, Urgency, base64url_decode, base64url_encode,
+    Endpoints, PushSubscription, Urgency, base64url_decode, base64url_encode, parse_endpoint,
 };
 use web_push_native::{
     Auth,
@@ -124,6 +124,7 @@ pub enum Outcome {
 pub struct Sender {
     client: Client<HttpsConnector<HttpConnector>, Full<Bytes>>,
     vapid: Vapid,
+    endpoints: Endpoints,
     in_flight: Arc<tokio::sync::Semaphore>,
 }
 
@@ -135,15 +136,17 @@ impl Sender {
         let tls = hyper_rustls::HttpsConnectorBuilder::new()
             .with_provider_and_native_roots(std::sync::Arc::new(rustls_ring_provider()))
             .expect("the system's trusted roots load");
-        let https = match endpoints {
-            Endpoints::HttpsOnly => tls.https_only(),
-            Endpoints::AlsoLoopback => tls.https_or_http(),
+        let https = if endpoints.loopback() {
+            tls.https_or_http()
+        } else {
+            tls.https_only()
         }
         .enable_http1()
         .build();
         Sender {
             client: Client::builder(TokioExecutor::new()).build(https),
             vapid,
+            endpoints,
             in_flight: Arc::new(tokio::sync::Semaphore::new(IN_FLIGHT)),
         }
     }
@@ -164,6 +167,12 @@ impl Sender {
     /// `body` to one device, to be kept by its push service at most `ttl`: one try,
     /// [`ATTEMPT_TIMEOUT`] at most, with at most [`IN_FLIGHT`] in flight.
     pub async fn send(&self, to: &PushSubscription, body: &[u8], ttl: Duration) -> Outcome {
+        // A subscription stored before its host was refused (or since the list
+        // changed) is not a push service's: never sent to, and deleted.
+        if parse_endpoint(to.endpoint(), &self.endpoints).is_err() {
+            tracing::warn!("a stored endpoint is not a push service's: dropped");
+            return Outcome::Gone;
+        }
         let request = match self.request(to, body, ttl) {
             Ok(r) => r,
             // A stored subscription that cannot be encrypted for: never will be.

@@ -72,7 +72,7 @@ async fn notifier(store: shared::Store, queue: &str) -> Notifier {
     .expect("a deliveries queue on moto's SQS");
     Notifier::new(
         store,
-        Sender::new(vapid, shared::domain::push::Endpoints::AlsoLoopback),
+        Sender::new(vapid, shared::domain::push::Endpoints::local(&[])),
         queue,
     )
 }
