@@ -587,4 +587,3 @@ mod tests {
         assert!(shown.contains(r#"previous: Some("***")"#), "{shown}");
     }
 }
-

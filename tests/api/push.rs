@@ -605,3 +605,51 @@ fn an_empty_map_in_a_local_stream_record_reads_as_dynamodb_writes_it() {
     let event: notify::StreamEvent = serde_json::from_value(answer).unwrap();
     assert!(event.records[0].dynamodb.new_image.is_some());
 }
+
+/// A phone signing out while its app subscribes (the two requests at once, on two
+/// instances): whichever lands first, no device of the ended session is left to
+/// ring for 30 days. 50 rounds, the sign-out a few milliseconds earlier or later
+/// each time.
+#[tokio::test]
+async fn a_subscribe_racing_its_sign_out_leaves_no_device() {
+    let app = TestApp::with_state(testkit::streamed_state().await, api_tests::system);
+    let user = app.user("racer").await;
+    let nodes = app.instances(2, api_tests::system).await;
+    let service = PushService::start(&vapid().public_key).await;
+    let (mut subscribed, mut refused) = (0, 0);
+    for round in 0..50u64 {
+        let session = sign_in(&app, "racer").await;
+        let device = service.device();
+        let subscribe = nodes[0].put(
+            "/api/push/subscription",
+            session["token"].as_str(),
+            device.subscription(),
+        );
+        let sign_out = async {
+            tokio::time::sleep(Duration::from_millis(round % 8)).await;
+            nodes[1]
+                .post(
+                    "/api/auth/logout",
+                    None,
+                    json!({"refreshToken": session["refreshToken"]}),
+                )
+                .await
+        };
+        let (put, out) = tokio::join!(subscribe, sign_out);
+        out.assert_status(StatusCode::NO_CONTENT);
+        match put.status {
+            StatusCode::NO_CONTENT => subscribed += 1,
+            StatusCode::UNAUTHORIZED => refused += 1,
+            other => panic!(
+                "round {round}: the subscribe answered {other}: {:?}",
+                put.body
+            ),
+        }
+        assert_eq!(
+            endpoints(&app, &user).await,
+            Vec::<String>::new(),
+            "round {round}: a device of the ended session is left"
+        );
+    }
+    println!("subscribed then deleted: {subscribed}, refused: {refused}");
+}

@@ -65,7 +65,7 @@ async fn subscribe(
     };
     app.store
         .push()
-        .subscribe(who, subscription, device.session)
+        .subscribe(who, subscription, device.session, device.session_version)
         .await?;
     Ok(StatusCode::NO_CONTENT)
 }
