@@ -27,7 +27,7 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-fn spec() -> Value {
+pub(crate) fn spec() -> Value {
     let path = root().join("docs/openapi.yaml");
     let text = fs::read_to_string(&path).expect("docs/openapi.yaml exists");
     serde_norway::from_str(&text).expect("docs/openapi.yaml is YAML")
