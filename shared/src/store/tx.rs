@@ -91,6 +91,8 @@ pub enum Label {
     HospitalIndex,
     /// An alert for the dispatcher (`alerts`).
     Alert,
+    /// The open `NO_AMBULANCE` alert of an area (`alerts`).
+    AreaAlert,
     /// A Web Push subscription (`push`), and one it replaces beyond the cap.
     Device,
     OldDevice,
