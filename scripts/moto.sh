@@ -10,7 +10,12 @@
 port=${1:?port}; log_file="$(realpath -m "${2:?logfile}")"; owner=""
 [ "${3:-}" != --while ] || owner=${4:?pid}
 mkdir -p "$(dirname "$log_file")"
-command -v moto_server >/dev/null 2>&1 || "$ROOT/scripts/ensure-tools.sh" moto >&2
+# Test processes start their own at once: one of them installs, the others wait.
+if ! command -v moto_server >/dev/null 2>&1; then
+  mkdir -p "$TOOLS"
+  flock "$TOOLS/.moto-install.lock" "$ROOT/scripts/ensure-tools.sh" moto >&2
+  hash -r
+fi
 # A busy port would make the readiness poll below succeed against someone else's server.
 require_free_port "$port" "moto (SQS)"
 
