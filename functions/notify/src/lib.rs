@@ -73,13 +73,15 @@ pub struct ItemFailure {
     pub item_identifier: String,
 }
 
-/// What one record came to: its messages, and the pushes enqueued for them (one
-/// per device of each recipient).
+/// What one record came to: the pushes enqueued for it (one per device of each
+/// recipient).
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct Report {
-    pub messages: usize,
     pub enqueued: usize,
 }
+
+/// Records of a stream batch read at once (each a few table reads).
+pub const RECORDS_AT_ONCE: usize = 16;
 
 /// What became of one delivery's try.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -124,36 +126,70 @@ impl Notifier {
         self
     }
 
-    /// One batch of the stream, in stream order. A record fails only when the table
-    /// or the queue cannot be reached (never because of a device): it is reported,
-    /// and with `ReportBatchItemFailures` Lambda retries it and what follows.
+    /// One batch of the stream. Its records are read at once (their order no longer
+    /// matters: each push goes out alone from the queue), their deliveries enqueued
+    /// together, ten a call, the calls at once. A record fails only when the table or
+    /// the queue cannot be reached (never because of a device): the first that failed
+    /// is reported (with `ReportBatchItemFailures` Lambda retries it and what follows;
+    /// those after it that did not fail are enqueued again then: at least once).
     pub async fn handle(&self, event: StreamEvent) -> BatchResponse {
-        for record in &event.records {
-            if let Err(e) = self.record(record).await {
-                tracing::error!(error = %e, "stream record failed; it will be retried");
-                return BatchResponse {
+        let mut read = Vec::with_capacity(event.records.len());
+        for chunk in event.records.chunks(RECORDS_AT_ONCE) {
+            read.extend(join_all(chunk.iter().map(|r| self.deliveries_of(r))).await);
+        }
+        let failed = read.iter().position(Result::is_err);
+        let deliveries: Vec<Delivery> = read
+            .into_iter()
+            .take(failed.unwrap_or(event.records.len()))
+            .flat_map(|r| r.unwrap_or_default())
+            .collect();
+        let sent = join_all(
+            deliveries
+                .chunks(10)
+                .map(|chunk| self.queue.send(chunk, Duration::ZERO)),
+        )
+        .await;
+        let failed = match sent.into_iter().find_map(Result::err) {
+            // Which record a failed send held is not known: the batch again, whole.
+            Some(e) => {
+                tracing::error!(error = %e, "enqueueing failed; the batch will be retried");
+                Some(0)
+            }
+            None => failed,
+        };
+        match failed.and_then(|i| event.records.get(i)) {
+            Some(record) => {
+                tracing::error!("stream record failed; it will be retried");
+                BatchResponse {
                     batch_item_failures: vec![ItemFailure {
                         item_identifier: record.dynamodb.sequence_number.clone(),
                     }],
-                };
+                }
             }
+            None => BatchResponse::default(),
         }
-        BatchResponse::default()
     }
 
     /// The pushes of one record, enqueued: one message per device of each recipient.
     pub async fn record(&self, record: &StreamRecord) -> Result<Report, ApiError> {
+        let deliveries = self.deliveries_of(record).await?;
+        self.queue.send(&deliveries, Duration::ZERO).await?;
+        Ok(Report {
+            enqueued: deliveries.len(),
+        })
+    }
+
+    /// The deliveries of one record: one per device of each recipient.
+    async fn deliveries_of(&self, record: &StreamRecord) -> Result<Vec<Delivery>, ApiError> {
         let Some(change) = change_of(
             record.dynamodb.old_image.clone(),
             record.dynamodb.new_image.clone(),
         ) else {
-            return Ok(Report::default());
+            return Ok(vec![]);
         };
         let now = Timestamp::new(self.store.now()).unwrap_or_else(Timestamp::now);
-        let mut report = Report::default();
         let mut deliveries = vec![];
         for message in who_is_told(&change, now) {
-            report.messages += 1;
             let message = self.with_distance(message).await?;
             let not_after_ms = not_after_ms(&message, now);
             let crew_of = match (&message.to, &message.payload) {
@@ -175,9 +211,7 @@ impl Notifier {
                 attempt: 0,
             }));
         }
-        report.enqueued = deliveries.len();
-        self.queue.send(&deliveries, Duration::ZERO).await?;
-        Ok(report)
+        Ok(deliveries)
     }
 
     /// One batch of the deliveries queue, every message at once (the sender bounds

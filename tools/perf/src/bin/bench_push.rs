@@ -163,8 +163,6 @@ async fn main() {
         delays[delays.len() - 1],
     );
 
-    one_bad_phone(every).await;
-
     // notify's CPU per push: the dispatches' records handled again, alone on a thread.
     let records: Vec<_> = poll::LocalStreams::new(&testkit::endpoint())
         .records(&app.state.store)
@@ -206,6 +204,7 @@ async fn main() {
         cpu.0,
     );
     testkit::drop_table(&app.state.store).await;
+    one_bad_phone(every).await;
 }
 
 /// Part 2 (see the module): healthy crews' JOB pushes while three attackers' devices
