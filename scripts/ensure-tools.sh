@@ -30,6 +30,15 @@ ddb() {
   rm -rf "$tmp"
 }
 
+# A real SQS endpoint without Docker (notify's deliveries queue, decision 0019):
+# moto's server from PyPI, started and stopped with the stack like DynamoDB Local.
+moto() {
+  command -v moto_server >/dev/null 2>&1 && "$PY_VENV/bin/python" -c 'import moto, flask_cors' 2>/dev/null && return
+  log "installing moto's server from PyPI (the local SQS queue)"
+  pip_install 'moto[server]==5.2.*'
+  command -v moto_server >/dev/null || die "moto did not install (pip install 'moto[server]==5.2.*')"
+}
+
 frontend() {
   local fe="$ROOT/frontend"
   [ -f "$fe/package.json" ] || return 0
@@ -86,11 +95,12 @@ sam() {
   command sam --version >/dev/null || die "the SAM CLI did not install (pip install aws-sam-cli)"
 }
 
-[ $# -gt 0 ] || set -- cargo-lambda ddb frontend
+[ $# -gt 0 ] || set -- cargo-lambda ddb moto frontend
 for tool in "$@"; do
   case "$tool" in
     cargo-lambda) cargo_lambda ;;
     ddb) ddb ;;
+    moto) moto ;;
     frontend) frontend ;;
     chromium) chromium ;;
     sam) sam ;;

@@ -6,7 +6,9 @@
 #   `cargo lambda watch` -> wait until every function answers -> the clock (the
 #   answer deadlines: the same binary as in AWS, on a schedule of its own, every
 #   CLOCK_EVERY_SECS, default 2) and notify (Web Push: the same binary as in AWS,
-#   reading DynamoDB Local's stream every NOTIFY_EVERY_MS, default 200) [-> Vite in front].
+#   reading DynamoDB Local's stream every NOTIFY_EVERY_MS, default 200, and sending
+#   through its deliveries queue on moto's SQS, started beside DynamoDB Local:
+#   decision 0019) [-> Vite in front].
 # Source it after lib.sh, then:
 #   stack_up LOG_DIR TABLE [--data DIR] [--ddb-port N] [--api-port N] [--reload]
 #     --data DIR   keep the database in DIR (default: in memory, gone at exit)
@@ -21,25 +23,26 @@
 # stack_up sets DDB_PORT and API_PORT and exports TABLE_NAME and DYNAMODB_ENDPOINT.
 # It installs the EXIT trap that stops every process it and stack_web started (on
 # success, failure and Ctrl-C), calls the script's `stack_on_exit RC` when defined, and
-# on failure prints the end of LOG_DIR/functions.log. Logs: LOG_DIR/{dynamodb,manage,
+# on failure prints the end of LOG_DIR/functions.log. Logs: LOG_DIR/{dynamodb,moto,manage,
 # functions,clock,notify,web}.log. VAPID_PUBLIC_KEY and VAPID_SUBJECT (default
 # mailto:dev@localhost) reach the functions; VAPID_PRIVATE_KEY only notify. ANSWER_EMERGENCY_SECS / ANSWER_NORMAL_SECS, when set,
 # reach the functions and the clock alike (a test stack's short deadlines). Every
 # process starts in a process group of its own (setsid) and without fd 9 (e2e.sh
 # holds its lock there).
 
-_stack_ddb_pid="" _stack_watch_pid="" _stack_clock_pid="" _stack_notify_pid="" _stack_web_pid="" STACK_LOG_DIR=""
+_stack_ddb_pid="" _stack_moto_pid="" _stack_watch_pid="" _stack_clock_pid="" _stack_notify_pid="" _stack_web_pid="" STACK_LOG_DIR=""
 
 _stack_exit() {
   local rc=$?
   trap - EXIT INT TERM
   # Ctrl-C may also have ended a pipe reader (make dev | tee): keep stopping anyway.
   trap '' PIPE; set +e
-  if [ -n "$_stack_ddb_pid$_stack_watch_pid$_stack_clock_pid$_stack_notify_pid$_stack_web_pid" ]; then log "stopping the local stack"; fi
+  if [ -n "$_stack_ddb_pid$_stack_moto_pid$_stack_watch_pid$_stack_clock_pid$_stack_notify_pid$_stack_web_pid" ]; then log "stopping the local stack"; fi
   stop_group "$_stack_web_pid" INT
   stop_group "$_stack_notify_pid" TERM
   stop_group "$_stack_clock_pid" TERM
   stop_watch "$_stack_watch_pid"
+  stop_group "$_stack_moto_pid" TERM
   stop_group "$_stack_ddb_pid" TERM
   if declare -F stack_on_exit >/dev/null; then stack_on_exit "$rc"; fi
   if [ "$rc" != 0 ] && [ "$rc" != 130 ] && [ -s "$STACK_LOG_DIR/functions.log" ]; then
@@ -87,6 +90,11 @@ stack_up() {
     _stack_ddb_pid="$("$ROOT/scripts/ddb-local.sh" "$DDB_PORT" --in-memory "$STACK_LOG_DIR/dynamodb.log" 9>&-)"
   fi
 
+  # notify's deliveries queue (decision 0019): moto's SQS, on a free port, in memory.
+  local moto_port; moto_port=$(free_port)
+  log "starting moto (SQS: notify's deliveries queue) on :$moto_port"
+  _stack_moto_pid="$("$ROOT/scripts/moto.sh" "$moto_port" "$STACK_LOG_DIR/moto.log" 9>&-)"
+
   # The functions read these from the watcher's environment: the Cargo.toml metadata
   # deliberately leaves them out, because there they would win over any override.
   export TABLE_NAME="$table" DYNAMODB_ENDPOINT="http://127.0.0.1:$DDB_PORT"
@@ -125,7 +133,8 @@ stack_up() {
   # notify: what the table's stream invokes in AWS reads DynamoDB Local's stream here
   # and sends the pushes (decision 0014). Only it gets the private key.
   log "starting notify (Web Push from the table's stream) every ${NOTIFY_EVERY_MS:-200} ms; log in ${STACK_LOG_DIR#"$ROOT"/}/notify.log"
-  (APP_ENV=local VAPID_PRIVATE_KEY=$(sed -n 's/^VAPID_PRIVATE_KEY=//p' "$vapid") \
+  (APP_ENV=local SQS_ENDPOINT="http://127.0.0.1:$moto_port" \
+    VAPID_PRIVATE_KEY=$(sed -n 's/^VAPID_PRIVATE_KEY=//p' "$vapid") \
     exec setsid "$ROOT/target/debug/notify" --every-ms "${NOTIFY_EVERY_MS:-200}" \
     >"$STACK_LOG_DIR/notify.log" 2>&1 < /dev/null 9>&-) &
   _stack_notify_pid=$!
@@ -155,7 +164,7 @@ stack_web() {
 stack_wait() {
   local pid
   while true; do
-    for pid in $_stack_ddb_pid $_stack_watch_pid $_stack_clock_pid $_stack_notify_pid $_stack_web_pid; do
+    for pid in $_stack_ddb_pid $_stack_moto_pid $_stack_watch_pid $_stack_clock_pid $_stack_notify_pid $_stack_web_pid; do
       kill -0 "$pid" 2>/dev/null || die "a part of the stack (pid $pid) exited; see ${STACK_LOG_DIR#"$ROOT"/}/"
     done
     sleep 2

@@ -150,6 +150,9 @@ impl FromRequestParts<AppState> for NotCrew {
 pub struct SignedInDevice {
     pub caller: Caller,
     pub session: Option<String>,
+    /// The token's session version (the account's, as checked): a write bound to the
+    /// session is conditional on it (a new password ends every session).
+    pub session_version: u64,
 }
 
 impl FromRequestParts<AppState> for SignedInDevice {
@@ -163,6 +166,7 @@ impl FromRequestParts<AppState> for SignedInDevice {
                 role: account.user.role,
             },
             session,
+            session_version: account.session_version,
         })
     }
 }

@@ -401,6 +401,21 @@ pub fn local_every(
     }
 }
 
+/// The push services' hosts a deployment adds to the browsers' own
+/// (`domain::push::PUSH_SERVICE_HOSTS`): `PUSH_HOSTS`, comma-separated host names,
+/// `*.` for one or more labels (template.yaml's `PushHosts`). Read once.
+pub fn push_hosts() -> &'static [String] {
+    static HOSTS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    HOSTS.get_or_init(|| {
+        env("PUSH_HOSTS")
+            .unwrap_or_default()
+            .split(',')
+            .map(|h| h.trim().to_ascii_lowercase())
+            .filter(|h| !h.is_empty())
+            .collect()
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

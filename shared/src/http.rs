@@ -63,49 +63,43 @@ where
 }
 
 /// Parses JSON, reporting the path of the first bad field (`patient.age`). A body,
-/// and every struct in it, must be a JSON object (see `objects`).
+/// and every struct in it, must be a JSON object (see `objects`); a refusal says
+/// what the contract says ("must be a JSON object", "'endpoint' is required"), never
+/// a Rust type's name.
 pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err(ApiError::invalid(
             "Request body is empty; expected a JSON object",
         ));
     }
+    let parsed: serde_json::Value = serde_json::from_slice(bytes)
+        .map_err(|e| ApiError::invalid(format!("Malformed JSON: {}", strip_position(&e))))?;
+    // Every body of the contract is an object: said before any field is read, so
+    // `[]` is not "invalid length 0, expected struct RawSubscription".
+    if !parsed.is_object() {
+        return Err(ApiError::invalid(format!(
+            "The request body must be a JSON object, not {}",
+            objects::kind(&parsed)
+        )));
+    }
+    // Read from the parsed value with structs only from objects: a wrong type is
+    // named by its field (serde_json's streaming read calls some "expected value").
+    if let Err(err) = serde_path_to_error::deserialize::<_, T>(objects::Objects(&parsed)) {
+        return Err(field_error(
+            &err.path().to_string(),
+            &err.into_inner().to_string(),
+            "",
+        ));
+    }
+    // The streaming read names duplicate fields (a `Value` keeps the last silently).
+    // Bodies are at most 64 KiB: reading twice costs microseconds.
     let mut de = serde_json::Deserializer::from_slice(bytes);
     let value = serde_path_to_error::deserialize(&mut de).map_err(|err| {
         let path = err.path().to_string();
-        let inner = err.into_inner();
-        if !(inner.is_syntax() || inner.is_eof()) {
-            return field_error(&path, &strip_position(&inner), "");
-        }
-        // serde_json reports some wrong types as syntax ("expected value" for
-        // `"gender": null` or `"bookingType": 1`, which it reads as an enum): when
-        // the body is well-formed JSON, read it again from its value, which names the
-        // field and the type it should have.
-        match serde_json::from_slice::<serde_json::Value>(bytes) {
-            Ok(parsed) => match serde_path_to_error::deserialize::<_, T>(parsed) {
-                Err(err) => field_error(&err.path().to_string(), &err.into_inner().to_string(), ""),
-                Ok(_) => ApiError::invalid(format!("Malformed JSON: {}", strip_position(&inner))),
-            },
-            Err(_) => ApiError::invalid(format!("Malformed JSON: {}", strip_position(&inner))),
-        }
+        field_error(&path, &strip_position(&err.into_inner()), "")
     })?;
     de.end()
         .map_err(|e| ApiError::invalid(format!("Malformed JSON: {}", strip_position(&e))))?;
-    // The streaming read above names duplicate fields (a `Value` keeps the last
-    // silently); this second one, of the parsed value, refuses structs read from
-    // arrays. Bodies are at most 64 KiB: reading twice costs microseconds.
-    let parsed: serde_json::Value = serde_json::from_slice(bytes)
-        .map_err(|e| ApiError::invalid(format!("Malformed JSON: {}", strip_position(&e))))?;
-    if let Err(err) = serde_path_to_error::deserialize::<_, T>(objects::Objects(&parsed)) {
-        let path = err.path().to_string();
-        if path == "." {
-            return Err(ApiError::invalid(format!(
-                "The request body must be a JSON object, not {}",
-                objects::kind(&parsed)
-            )));
-        }
-        return Err(field_error(&path, &err.into_inner().to_string(), ""));
-    }
     Ok(value)
 }
 
@@ -223,7 +217,7 @@ fn field_error(path: &str, inner: &str, what: &str) -> ApiError {
     };
     if let Some(name) = backticked(inner, "missing field `") {
         let field = join(name);
-        return ApiError::bad_request(field.clone(), format!("Missing {what}'{field}'"));
+        return ApiError::bad_request(field.clone(), format!("{what}'{field}' is required"));
     }
     for (prefix, problem) in [
         ("unknown field `", "Unknown"),
@@ -239,10 +233,47 @@ fn field_error(path: &str, inner: &str, what: &str) -> ApiError {
             return ApiError::bad_request(field.clone(), format!("{problem} {what}'{field}'"));
         }
     }
+    let inner = plain(inner);
     if parent.is_empty() {
         return ApiError::invalid(format!("Invalid request: {inner}"));
     }
     ApiError::bad_request(parent, format!("Invalid {what}'{parent}': {inner}"))
+}
+
+/// serde's words for what it expected, in the contract's: a struct is a JSON
+/// object, a number type says its range, and no Rust type is named.
+fn plain(inner: &str) -> String {
+    static NAMED: std::sync::LazyLock<regex_lite::Regex> = std::sync::LazyLock::new(|| {
+        regex_lite::Regex::new(
+            r"(?:tuple |unit )?struct [A-Za-z_][A-Za-z0-9_]*(?: with \d+ elements?)?|struct variant [A-Za-z_][A-Za-z0-9_:]*",
+        )
+        .expect("it compiles")
+    });
+    static ENUM: std::sync::LazyLock<regex_lite::Regex> = std::sync::LazyLock::new(|| {
+        regex_lite::Regex::new(r"enum [A-Za-z_][A-Za-z0-9_]*").expect("it compiles")
+    });
+    let text = NAMED.replace_all(inner, "a JSON object");
+    let text = ENUM.replace_all(&text, "one of the allowed values");
+    let mut out = text.into_owned();
+    for (rust, json) in [
+        ("expected u8", "expected a whole number from 0 to 255"),
+        ("expected u16", "expected a whole number from 0 to 65535"),
+        (
+            "expected u32",
+            "expected a whole number from 0 to 4294967295",
+        ),
+        ("expected u64", "expected a whole number of at least 0"),
+        ("expected usize", "expected a whole number of at least 0"),
+        ("expected i32", "expected a whole number"),
+        ("expected i64", "expected a whole number"),
+        ("expected f32", "expected a number"),
+        ("expected f64", "expected a number"),
+    ] {
+        if let Some(rest) = out.strip_suffix(rust) {
+            out = format!("{rest}{json}");
+        }
+    }
+    out
 }
 
 fn backticked<'a>(text: &'a str, prefix: &str) -> Option<&'a str> {

@@ -45,7 +45,7 @@ async fn the_authorization_matrix() {
     };
 
     // A browser's subscription (a real P-256 key and a 16-byte secret).
-    let device = json!({"endpoint": "https://push.example/send/abc", "keys": {
+    let device = json!({"endpoint": "https://fcm.googleapis.com/fcm/send/abc", "keys": {
         "p256dh": "BLn9b-VR0ca83knDNZ32dCHGyjJp-1riX9ZTN40MqV8K_LpQmLqxC_DoHvqvFXO_nGdAB4W9dogZb_sM-uV4JbY",
         "auth": "_ordMnz7uTCmrpBTeUV4Bw"}});
 

@@ -73,7 +73,8 @@ impl World {
             .get("/api/admin/alerts", Some(&self.admin.token))
             .await;
         res.assert_status(StatusCode::OK);
-        res.body.as_array().unwrap().clone()
+        assert!(res.body.get("cursor").is_none(), "one page: {:?}", res.body);
+        res.body["items"].as_array().unwrap().clone()
     }
 
     async fn open_alerts(&self) -> Vec<Value> {
@@ -494,10 +495,10 @@ async fn a_reassign_racing_the_clock_has_one_winner() {
 }
 
 #[tokio::test]
-async fn alerts_are_listed_oldest_first_and_acknowledged_once() {
+async fn alerts_are_listed_most_urgent_first_and_acknowledged_once() {
     let (w, _) = World::with_one_ambulance("AMB-01").await;
     // No free ambulance near the second caller: the 409 raises NO_AMBULANCE, once
-    // however often they tap.
+    // however often they tap (each tap counted in it).
     let (_, _) = w.sos("first").await;
     let second = w.app.user("second").await;
     for _ in 0..3 {
@@ -511,13 +512,14 @@ async fn alerts_are_listed_oldest_first_and_acknowledged_once() {
     let kinds: Vec<&str> = open.iter().map(|a| a["kind"].as_str().unwrap()).collect();
     assert_eq!(
         kinds,
-        ["NO_AMBULANCE", "UNANSWERED"],
-        "oldest first: {open:?}"
+        ["UNANSWERED", "NO_AMBULANCE"],
+        "most urgent first: {open:?}"
     );
-    assert_eq!(open[0]["pickup"]["latitude"], json!(30.70));
-    assert!(open[0].get("bookingId").is_none());
+    assert_eq!(open[1]["pickup"]["latitude"], json!(30.70));
+    assert_eq!(open[1]["count"], 3);
+    assert!(open[1].get("bookingId").is_none());
 
-    let uri = format!("/api/admin/alerts/{}/ack", open[0]["id"]);
+    let uri = format!("/api/admin/alerts/{}/ack", open[1]["id"]);
     let acked = w
         .app
         .call(Method::POST, &uri, Some(&w.admin.token), None)
@@ -730,4 +732,104 @@ async fn the_track_and_share_views_show_moves_and_still_looking() {
             "{v}"
         );
     }
+}
+
+/// Refused emergencies in one place are one open `NO_AMBULANCE` alert with a count
+/// and the latest pickup (before decision 0019 each refusal of each account raised
+/// one, pushing every admin's phone); the list pages with a cursor, open alerts
+/// most urgent first, so no number of them pushes one off (before: the 500 oldest).
+#[tokio::test]
+async fn no_ambulance_alerts_merge_per_area_and_the_list_pages_so_none_is_pushed_off() {
+    use shared::domain::{alert::no_ambulance_area, booking::Pickup};
+    let (w, _) = World::with_one_ambulance("AMB-01").await;
+    let (_, _) = w.sos("first").await;
+    let (a, b) = (w.app.user("near_a").await, w.app.user("near_b").await);
+    let near = north(0.3);
+    assert_eq!(
+        no_ambulance_area(near.0, near.1),
+        no_ambulance_area(crate::emergency::PICKUP.0, crate::emergency::PICKUP.1),
+        "the test's two pickups share an area"
+    );
+    w.emergency(&a, &pickup_body(), None)
+        .await
+        .assert_status(StatusCode::CONFLICT);
+    let later = json!({"pickup": {"latitude": near.0, "longitude": near.1}});
+    w.emergency(&b, &later, None)
+        .await
+        .assert_status(StatusCode::CONFLICT);
+    let open = w.open_alerts().await;
+    assert_eq!(open.len(), 1, "{open:?}");
+    assert_eq!(open[0]["kind"], "NO_AMBULANCE");
+    assert_eq!(open[0]["count"], 2);
+    let latest = open[0]["pickup"]["latitude"].as_f64().unwrap();
+    assert!(
+        (latest - near.0).abs() < 1e-9,
+        "the latest pickup: {latest}"
+    );
+
+    // Acknowledged, the next refusal there is a new alert.
+    let uri = format!("/api/admin/alerts/{}/ack", open[0]["id"]);
+    w.app
+        .call(Method::POST, &uri, Some(&w.admin.token), None)
+        .await
+        .assert_status(StatusCode::OK);
+    w.emergency(&a, &pickup_body(), None)
+        .await
+        .assert_status(StatusCode::CONFLICT);
+    let open = w.open_alerts().await;
+    assert_eq!(open.len(), 1);
+    assert_eq!(open[0]["count"], 1);
+
+    // 250 more areas: every open alert comes, once, over pages of 100.
+    for i in 0..250u64 {
+        let pickup: Pickup =
+            serde_json::from_value(json!({"latitude": 10.0 + i as f64 * 0.1, "longitude": 10.0}))
+                .unwrap();
+        w.store()
+            .alerts()
+            .raise_no_ambulance(
+                shared::types::Id::try_from(100_000 + i).unwrap(),
+                None,
+                &pickup,
+                "112",
+            )
+            .await
+            .unwrap();
+    }
+    let (mut seen, mut cursor, mut pages) = (vec![], None::<String>, 0);
+    loop {
+        let uri = match &cursor {
+            Some(c) => format!("/api/admin/alerts?cursor={c}"),
+            None => "/api/admin/alerts".into(),
+        };
+        let res = w.app.get(&uri, Some(&w.admin.token)).await;
+        res.assert_status(StatusCode::OK);
+        let items = res.body["items"].as_array().unwrap().clone();
+        assert!(items.len() <= 100);
+        pages += 1;
+        seen.extend(items);
+        match res.body["cursor"].as_str() {
+            Some(c) => cursor = Some(c.to_owned()),
+            None => break,
+        }
+    }
+    assert_eq!(pages, 3);
+    let open: Vec<&Value> = seen
+        .iter()
+        .filter(|a| a.get("acknowledgedAt").is_none() && a.get("closedAt").is_none())
+        .collect();
+    assert_eq!(open.len(), 251);
+    let mut ids: Vec<u64> = seen.iter().map(|a| a["id"].as_u64().unwrap()).collect();
+    let all = ids.len();
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), all, "each alert once");
+    assert_eq!(all, 252, "251 open and the acknowledged one");
+    let first_ended = seen.iter().position(|a| a.get("acknowledgedAt").is_some());
+    assert_eq!(first_ended, Some(251), "open ones first");
+
+    w.app
+        .get("/api/admin/alerts?cursor=nope", Some(&w.admin.token))
+        .await
+        .assert_field(StatusCode::BAD_REQUEST, "cursor");
 }

@@ -483,12 +483,12 @@ async fn one_open_emergency_per_user() {
 }
 
 #[tokio::test]
-async fn emergencies_dispatched_per_account_are_limited_refusals_are_not_counted() {
+async fn emergencies_per_account_are_limited_and_none_free_refusals_count_too() {
     testkit::clear_of_a_window_edge(&EMERGENCIES_PER_USER, 90).await;
     let (w, ambulance) = World::with_one_ambulance("L-1").await;
     let max = EMERGENCIES_PER_USER.max;
     let user = w.app.user("prank").await;
-    // Refusals send no ambulance and are not counted: an open emergency (409) ...
+    // An open emergency's 409 sends nothing and raises nothing: not counted.
     let first = w.emergency(&user, &pickup_body(), Some("k0")).await;
     first.assert_status(StatusCode::CREATED);
     for i in 0..max {
@@ -497,14 +497,22 @@ async fn emergencies_dispatched_per_account_are_limited_refusals_are_not_counted
             .await;
         res.assert_status(StatusCode::CONFLICT);
     }
-    // ... and none free (409 with hospitals), here from another account's turn.
-    let other = w.app.user("neighbour").await;
-    let none = w.emergency(&other, &pickup_body(), None).await;
-    none.assert_status(StatusCode::CONFLICT);
-    assert!(none.body["hospitals"].is_array(), "{:?}", none.body);
     assert_eq!(w.cancel(&user, &first.body).await.status, StatusCode::OK);
-    // Dispatched then cancelled, `max` times in all: each one counted ...
-    for i in 1..max {
+    // None free (409 with hospitals, an alert for the dispatcher): counted, as a
+    // dispatch is (decision 0019: before, a prank account raised alerts without end).
+    let other = w.app.user("neighbour").await;
+    let taken = w.emergency(&other, &pickup_body(), None).await;
+    taken.assert_status(StatusCode::CREATED);
+    for i in 1..3 {
+        let none = w
+            .emergency(&user, &pickup_body(), Some(&format!("k{i}")))
+            .await;
+        none.assert_status(StatusCode::CONFLICT);
+        assert!(none.body["hospitals"].is_array(), "{:?}", none.body);
+    }
+    assert_eq!(w.cancel(&other, &taken.body).await.status, StatusCode::OK);
+    // Dispatched then cancelled up to `max` in all: each one counted ...
+    for i in 3..max {
         let res = w
             .emergency(&user, &pickup_body(), Some(&format!("k{i}")))
             .await;
@@ -533,7 +541,7 @@ async fn emergencies_dispatched_per_account_are_limited_refusals_are_not_counted
     );
     assert_eq!(w.ambulance_status(&ambulance).await, "AVAILABLE");
     // Another account is not held back by it.
-    let res = w.emergency(&other, &pickup_body(), None).await;
+    let res = w.emergency(&other, &pickup_body(), Some("again")).await;
     res.assert_status(StatusCode::CREATED);
     w.assert_consistent().await;
 }

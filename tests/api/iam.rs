@@ -364,9 +364,10 @@ async fn clock_tour(app: &TestApp) -> TestUser {
     late
 }
 
-/// notify over every record the tours wrote (read from the table's stream): the
-/// clock's move tells two crews, the requester and the admins; the requester's
-/// device is gone (410), so notify deletes it.
+/// notify over every record the tours wrote (read from the table's stream), then
+/// over the deliveries they enqueued: the clock's move tells two crews, the
+/// requester and the admins; the requester's device is gone (410), so notify
+/// deletes it.
 async fn notify_tour(app: &TestApp, requester: &TestUser) {
     let push = PushService::start(&vapid().public_key).await;
     let device = push.device();
@@ -382,19 +383,18 @@ async fn notify_tour(app: &TestApp, requester: &TestUser) {
         .records(&app.state.store)
         .await
         .unwrap();
-    let vapid = notify::Vapid::new(&vapid().private_key, "mailto:ops@example.com").unwrap();
-    let notifier = notify::Notifier::new(
-        app.state.store.clone(),
-        notify::Sender::new(vapid, shared::domain::push::Endpoints::AlsoLoopback),
-    );
+    let notifier = crate::push::notifier(&app.state.store).await;
     app.run_as("notify", async {
         for record in &records {
             notifier.record(record).await.unwrap();
         }
+        for delivery in notifier.queue.take_all().await.unwrap() {
+            notifier.deliver(&delivery).await.unwrap();
+        }
     })
     .await;
-    // DISPATCHED was answered 410: the device was gone before REASSIGNED.
-    assert_eq!(push.attempts(&device), 1);
+    // DISPATCHED and REASSIGNED were both enqueued before the first was answered 410.
+    assert_eq!(push.attempts(&device), 2);
     assert!(
         app.state
             .store
@@ -460,17 +460,24 @@ async fn each_function_is_granted_exactly_the_dynamodb_calls_it_makes() {
             .iter()
             .filter(|g| !g.0.starts_with("dynamodb:"))
             .collect();
-        let vapid = (
-            "secretsmanager:GetSecretValue".to_owned(),
-            "VapidPrivateKeyArn".to_owned(),
-        );
+        let grant = |action: &str, on: &str| (action.to_owned(), on.to_owned());
+        // notify: its VAPID key, and its own deliveries queue (decision 0019): send,
+        // and what the queue's event source mapping polls with as its role.
+        let notify: Vec<Grant> = [
+            grant("secretsmanager:GetSecretValue", "VapidPrivateKeyArn"),
+            grant("sqs:SendMessage", "DeliveriesQueue"),
+            grant("sqs:ReceiveMessage", "DeliveriesQueue"),
+            grant("sqs:DeleteMessage", "DeliveriesQueue"),
+            grant("sqs:GetQueueAttributes", "DeliveriesQueue"),
+        ]
+        .into();
         let expected: BTreeSet<&Grant> = match function {
-            "notify" => [&vapid].into(),
+            "notify" => notify.iter().collect(),
             _ => BTreeSet::new(),
         };
         if secrets != expected {
             problems.push(format!(
-                "{}: a background function reads no secret but notify's VAPID key, found {secrets:?}",
+                "{}: a background function reads no secret but notify's VAPID key, and reaches no queue but notify its deliveries queue; found {secrets:?}",
                 f.logical_id
             ));
         }

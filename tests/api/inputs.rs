@@ -686,3 +686,141 @@ async fn lists_refuse_bad_and_unknown_query_parameters() {
         app.get(list, a).await.assert_status(StatusCode::OK);
     }
 }
+
+/// Words of the server's language that must never reach a client: a refusal says
+/// what the contract says ("must be a JSON object", "'endpoint' is required").
+fn names_a_rust_type(message: &str) -> bool {
+    let rust = regex_lite::Regex::new(
+        r"\bstruct\b|\benum\b|\bvariant\b|\b(u8|u16|u32|u64|usize|i32|i64|f32|f64)\b|\b[A-Z][a-z]+[A-Z][A-Za-z]*\b",
+    )
+    .unwrap();
+    rust.is_match(message)
+}
+
+/// Every route that takes a body (docs/openapi.yaml's operations with a
+/// `requestBody`), sent `[]`, `null`, `"x"` and `1`, and `{}`: 400, the body named for
+/// what it is ("must be a JSON object, not an array") or a required field named as
+/// the contract names it ("'endpoint' is required"), never a Rust type (found: `PUT
+/// /api/push/subscription []` answered "invalid length 0, expected struct
+/// RawSubscription with 3 elements").
+#[tokio::test]
+async fn every_body_refused_for_its_shape_says_so_in_the_contracts_words() {
+    let app = TestApp::new(api_tests::system).await;
+    let admin = app.admin().await;
+    let user = app.user("shaper").await;
+    let h = app.seed_hospital("Shape", 30.7, 74.3).await;
+    let amb = app
+        .seed_ambulance(h.id, "SHAPE-1", AmbulanceStatus::Available)
+        .await;
+    let crew = app.crew("shape_crew", amb.id).await;
+    let spec: Value = serde_json::to_value(crate::openapi::spec()).unwrap();
+    let mut walked = 0;
+    let mut problems = vec![];
+    for (path, ops) in spec["paths"].as_object().unwrap() {
+        for (method, op) in ops.as_object().unwrap() {
+            if op.get("requestBody").is_none() {
+                continue;
+            }
+            let method: Method = method.to_uppercase().parse().unwrap();
+            let uri = regex_lite::Regex::new(r"\{[^}]+\}")
+                .unwrap()
+                .replace_all(path, "1")
+                .into_owned();
+            let token = if path.starts_with("/api/admin") {
+                Some(admin.token.as_str())
+            } else if path.starts_with("/api/crew") {
+                Some(crew.token.as_str())
+            } else if path.starts_with("/api/auth") {
+                None
+            } else {
+                Some(user.token.as_str())
+            };
+            walked += 1;
+            for (body, kind) in [
+                (json!([]), "an array"),
+                (json!(null), "null"),
+                (json!("x"), "a string"),
+                (json!(1), "a number"),
+            ] {
+                let res = app
+                    .call(method.clone(), &uri, token, Some(body.clone()))
+                    .await;
+                let message = res.body["message"].as_str().unwrap_or_default();
+                let expected = format!("The request body must be a JSON object, not {kind}");
+                if res.status != StatusCode::BAD_REQUEST || message != expected {
+                    problems.push(format!("{method} {uri} {body}: {} {message:?}", res.status));
+                }
+            }
+            let res = app.call(method.clone(), &uri, token, Some(json!({}))).await;
+            let message = res.body["message"].as_str().unwrap_or_default();
+            if res.status == StatusCode::BAD_REQUEST
+                && let Some(field) = res.body["field"].as_str()
+                && (message.contains("required") || message.contains("Missing"))
+                && message != format!("'{field}' is required")
+            {
+                problems.push(format!("{method} {uri} {{}}: {message:?}"));
+            }
+            if names_a_rust_type(message) {
+                problems.push(format!("{method} {uri} {{}}: {message:?}"));
+            }
+        }
+    }
+    assert!(
+        walked >= 15,
+        "only {walked} routes with a body in the contract"
+    );
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    // The subscription's own: what the contract says a missing field is.
+    let res = app
+        .put("/api/push/subscription", Some(&user.token), json!({}))
+        .await;
+    res.assert_field(StatusCode::BAD_REQUEST, "endpoint");
+    assert_eq!(res.body["message"], "'endpoint' is required");
+}
+
+/// The same words for wrong types inside a body: a nested object where a string
+/// belongs, a string where an object belongs, a number out of its type's range.
+#[tokio::test]
+async fn wrong_types_inside_a_body_name_no_rust_type() {
+    let app = TestApp::new(api_tests::system).await;
+    let user = app.user("typer").await;
+    let cases = [
+        (
+            "/api/push/subscription",
+            json!({"endpoint": "https://fcm.googleapis.com/x", "keys": "x"}),
+            "keys",
+        ),
+        (
+            "/api/push/subscription",
+            json!({"endpoint": "https://fcm.googleapis.com/x", "keys": []}),
+            "keys",
+        ),
+        (
+            "/api/push/subscription",
+            json!({"endpoint": {}, "keys": {}}),
+            "endpoint",
+        ),
+        (
+            "/api/user/profile",
+            json!({"email": "a@b.co", "latitude": {}, "longitude": 1}),
+            "latitude",
+        ),
+    ];
+    for (path, body, field) in cases {
+        let res = app.put(path, Some(&user.token), body.clone()).await;
+        res.assert_field(StatusCode::BAD_REQUEST, field);
+        let message = res.body["message"].as_str().unwrap();
+        assert!(!names_a_rust_type(message), "{body}: {message}");
+    }
+    let res = app
+        .post(
+            "/api/booking/book",
+            Some(&user.token),
+            json!({"hospitalId": 1, "ambulanceId": 1, "bookingType": "NORMAL",
+                   "patient": {"name": "n", "age": 300, "gender": "Male", "condition": "c"}}),
+        )
+        .await;
+    res.assert_field(StatusCode::BAD_REQUEST, "patient.age");
+    let message = res.body["message"].as_str().unwrap();
+    assert!(!names_a_rust_type(message), "{message}");
+}

@@ -21,28 +21,40 @@ use crate::deadlines::{PAST_EMERGENCY, fleet_over};
 /// Long enough for a push to come through a loaded CI machine's stream.
 const WAIT: Duration = Duration::from_secs(20);
 
-/// The notifier the stack runs, with the tests' VAPID key and short retries.
-fn notifier(app: &TestApp) -> Notifier {
+/// Waits between the tries of a failed push in these tests (SQS delays by whole
+/// seconds).
+pub const TEST_RETRY_DELAYS: [Duration; 3] = [Duration::from_secs(1); 3];
+
+/// The notifier the stack runs, with the tests' VAPID key, a deliveries queue of the
+/// test's own on moto's SQS (`testkit::sqs_endpoint`) and short waits between tries.
+pub async fn notifier(store: &shared::Store) -> Notifier {
     let vapid = Vapid::new(&vapid().private_key, "mailto:ops@example.com").unwrap();
-    let retry = backon::ExponentialBuilder::default()
-        .with_min_delay(Duration::from_millis(10))
-        .with_max_delay(Duration::from_millis(50))
-        .with_max_times(3);
-    Notifier::new(
-        app.state.store.clone(),
-        Sender::new(vapid, shared::domain::push::Endpoints::AlsoLoopback).with_retry(retry),
+    let queue = notify::queue::local(
+        &testkit::sqs_endpoint(),
+        &format!("deliveries-{}", store.table()),
     )
+    .await
+    .expect("a deliveries queue on moto's SQS");
+    Notifier::new(
+        store.clone(),
+        Sender::new(vapid, shared::domain::push::Endpoints::local(&[])),
+        queue,
+    )
+    .with_retry_delays(&TEST_RETRY_DELAYS)
 }
 
-/// notify's local poller over the app's table, from the stream's beginning, until
-/// the returned task is dropped.
+/// notify as the local stack runs it over the app's table: the stream's poller from
+/// its beginning and the deliveries queue's consumer, until the returned task is
+/// dropped.
 async fn start_notify(app: &TestApp) -> AbortOnDrop {
-    let notifier = notifier(app);
+    let notifier = notifier(&app.state.store).await;
     let streams = poll::LocalStreams::new(&testkit::endpoint());
     AbortOnDrop(tokio::spawn(async move {
         let every = Duration::from_millis(50);
-        if let Err(e) = poll::poll(&notifier, &streams, every, poll::Start::Beginning).await {
-            panic!("the poller stopped: {e}");
+        let stream = poll::poll(&notifier, &streams, every, poll::Start::Beginning);
+        let sends = notify::queue::consume(&notifier);
+        if let Err(e) = tokio::try_join!(stream, sends) {
+            panic!("notify stopped: {e}");
         }
     }))
 }
@@ -261,8 +273,17 @@ async fn a_cancelled_job_and_a_job_nobody_takes() {
     );
 }
 
+/// Waits until `done` holds (or fails the test after [`WAIT`], saying `what`).
+async fn until(what: &str, mut done: impl AsyncFnMut() -> bool) {
+    let until = std::time::Instant::now() + WAIT;
+    while !done().await {
+        assert!(std::time::Instant::now() < until, "{what}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
 #[tokio::test]
-async fn a_gone_subscription_is_deleted_and_a_failing_push_service_fails_nothing_else() {
+async fn a_gone_subscription_is_deleted_and_a_failing_one_is_tried_four_times_alone() {
     let (w, _, crews) = fleet_over(testkit::streamed_state().await, &["AMB-01", "AMB-02"]).await;
     let service = PushService::start(&vapid().public_key).await;
     let _notify = start_notify(&w.app).await;
@@ -286,8 +307,7 @@ async fn a_gone_subscription_is_deleted_and_a_failing_push_service_fails_nothing
 
     // 410: that subscription is deleted, the other device of the crew stays.
     let crew = crews[0].id;
-    let until = std::time::Instant::now() + WAIT;
-    loop {
+    until("the gone subscription is still there", async || {
         let endpoints: Vec<String> = w
             .store()
             .push()
@@ -297,44 +317,96 @@ async fn a_gone_subscription_is_deleted_and_a_failing_push_service_fails_nothing
             .into_iter()
             .map(|d| d.subscription.endpoint().to_owned())
             .collect();
-        if !endpoints.contains(&gone.endpoint) {
-            assert_eq!(endpoints, std::slice::from_ref(&broken.endpoint));
-            break;
-        }
-        assert!(
-            std::time::Instant::now() < until,
-            "the gone subscription is still there"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    // 500: retried (1 + 3 times per try of the record, the record tried 1 + 3
-    // times), then given up on, and the stream goes on: a later write still pushes.
-    // (Each try of the record pushes its other messages again: at least once.)
-    let until = std::time::Instant::now() + WAIT;
-    while service.attempts(&broken) < 16 && std::time::Instant::now() < until {
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    tokio::time::sleep(Duration::from_millis(300)).await;
-    assert_eq!(service.attempts(&broken), 16);
-    let told = service.payloads(&fine);
-    assert!(
-        !told.is_empty() && told.iter().all(|t| t["tripStage"] == "DISPATCHED"),
-        "{told:?}"
+        !endpoints.contains(&gone.endpoint)
+    })
+    .await;
+    assert_eq!(
+        w.store().push().devices(crew).await.unwrap().len(),
+        1,
+        "the broken device stays"
     );
+    // 500: tried 4 times in all, a second apart, then dropped; the requester's push
+    // came at once, not after them.
+    until("four tries of the broken device", async || {
+        service.attempts(&broken) >= 4
+    })
+    .await;
+    tokio::time::sleep(TEST_RETRY_DELAYS[0] * 2).await;
+    assert_eq!(service.attempts(&broken), 4);
+    assert_eq!(service.attempts(&gone), 1);
+    let told = service.payloads(&fine);
+    assert_eq!(told.len(), 1, "{told:?}");
+    assert_eq!(told[0]["tripStage"], "DISPATCHED");
+    // The stream goes on: a later write still pushes.
     w.later(PAST_EMERGENCY);
     w.sweep().await;
-    let until = std::time::Instant::now() + WAIT;
-    while !service
-        .payloads(&fine)
-        .iter()
-        .any(|t| t["tripStage"] == "REASSIGNED")
-    {
-        assert!(
-            std::time::Instant::now() < until,
-            "no REASSIGNED after a failed record"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
+    until("no REASSIGNED after a failed push", async || {
+        service
+            .payloads(&fine)
+            .iter()
+            .any(|t| t["tripStage"] == "REASSIGNED")
+    })
+    .await;
+    assert_eq!(service.rejected(), Vec::<String>::new());
+}
+
+/// One user's devices that never answer, answer 503 or answer after 5 s hold up
+/// nobody else's push: the next dispatch's crew hears of its job at once.
+#[tokio::test]
+async fn a_slow_or_broken_device_delays_no_other_push() {
+    let (w, _, crews) = fleet_over(testkit::streamed_state().await, &["AMB-01", "AMB-02"]).await;
+    let service = PushService::start(&vapid().public_key).await;
+    let _notify = start_notify(&w.app).await;
+    let attacker = w.app.user("attacker").await;
+    let [hangs, fails, slow] = [0; 3].map(|_| service.device());
+    for d in [&hangs, &fails, &slow] {
+        subscribe(&w.app, &attacker.token, d).await;
     }
+    service.delay(&hangs, Duration::from_secs(600));
+    service.answer(&fails, StatusCode::SERVICE_UNAVAILABLE);
+    service.delay(&slow, Duration::from_secs(5));
+    let crew2 = service.device();
+    subscribe(&w.app, &crews[1].token, &crew2).await;
+
+    w.emergency(&attacker, &crate::emergency::pickup_body(), None)
+        .await
+        .assert_status(StatusCode::CREATED);
+    // The attacker's pushes are on their way (and stuck) before the next dispatch.
+    until("the attacker's devices are tried", async || {
+        [&hangs, &fails, &slow]
+            .iter()
+            .all(|d| service.attempts(d) >= 1)
+    })
+    .await;
+    let other = w.app.user("other").await;
+    let res = w
+        .emergency(&other, &crate::emergency::pickup_body(), None)
+        .await;
+    res.assert_status(StatusCode::CREATED);
+    let committed = std::time::Instant::now();
+    let job = next(&service, &crew2, &mut 0).await;
+    let took = service
+        .received()
+        .into_iter()
+        .find(|r| r.device == crew2.id)
+        .unwrap()
+        .at
+        .saturating_duration_since(committed);
+    assert_eq!(
+        (&job["kind"], &job["bookingId"]),
+        (&json!("JOB"), &res.body["id"])
+    );
+    // Before decision 0019 this waited for the hanging device: 5 s an attempt.
+    assert!(
+        took < Duration::from_secs(2),
+        "the JOB came {took:?} after the dispatch"
+    );
+    // Each bad device is tried alone, at most 4 times, then dropped.
+    until("the 503 device's four tries", async || {
+        service.attempts(&fails) >= 4
+    })
+    .await;
+    assert_eq!(service.attempts(&fails), 4);
     assert_eq!(service.rejected(), Vec::<String>::new());
 }
 
@@ -364,6 +436,20 @@ async fn bad_subscriptions_are_refused_naming_the_field() {
             "endpoint",
         ),
         (with(&["endpoint"], json!(long)), "endpoint"),
+        // Push services only (decision 0019): no address, no other host or port.
+        (
+            with(&["endpoint"], json!("https://10.0.0.5:8443/x")),
+            "endpoint",
+        ),
+        (with(&["endpoint"], json!("https://10.0.0.5/x")), "endpoint"),
+        (
+            with(&["endpoint"], json!("https://push.example/x")),
+            "endpoint",
+        ),
+        (
+            with(&["endpoint"], json!("https://fcm.googleapis.com:8443/x")),
+            "endpoint",
+        ),
         (with(&["endpoint"], json!(5)), "endpoint"),
         (with(&["keys", "p256dh"], json!("AAAA")), "keys.p256dh"),
         (
@@ -518,4 +604,52 @@ fn an_empty_map_in_a_local_stream_record_reads_as_dynamodb_writes_it() {
     );
     let event: notify::StreamEvent = serde_json::from_value(answer).unwrap();
     assert!(event.records[0].dynamodb.new_image.is_some());
+}
+
+/// A phone signing out while its app subscribes (the two requests at once, on two
+/// instances): whichever lands first, no device of the ended session is left to
+/// ring for 30 days. 50 rounds, the sign-out a few milliseconds earlier or later
+/// each time.
+#[tokio::test]
+async fn a_subscribe_racing_its_sign_out_leaves_no_device() {
+    let app = TestApp::with_state(testkit::streamed_state().await, api_tests::system);
+    let user = app.user("racer").await;
+    let nodes = app.instances(2, api_tests::system).await;
+    let service = PushService::start(&vapid().public_key).await;
+    let (mut subscribed, mut refused) = (0, 0);
+    for round in 0..50u64 {
+        let session = sign_in(&app, "racer").await;
+        let device = service.device();
+        let subscribe = nodes[0].put(
+            "/api/push/subscription",
+            session["token"].as_str(),
+            device.subscription(),
+        );
+        let sign_out = async {
+            tokio::time::sleep(Duration::from_millis(round % 8)).await;
+            nodes[1]
+                .post(
+                    "/api/auth/logout",
+                    None,
+                    json!({"refreshToken": session["refreshToken"]}),
+                )
+                .await
+        };
+        let (put, out) = tokio::join!(subscribe, sign_out);
+        out.assert_status(StatusCode::NO_CONTENT);
+        match put.status {
+            StatusCode::NO_CONTENT => subscribed += 1,
+            StatusCode::UNAUTHORIZED => refused += 1,
+            other => panic!(
+                "round {round}: the subscribe answered {other}: {:?}",
+                put.body
+            ),
+        }
+        assert_eq!(
+            endpoints(&app, &user).await,
+            Vec::<String>::new(),
+            "round {round}: a device of the ended session is left"
+        );
+    }
+    println!("subscribed then deleted: {subscribed}, refused: {refused}");
 }

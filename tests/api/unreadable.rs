@@ -387,3 +387,66 @@ async fn a_free_entry_without_its_number_is_sent_again_once_migrated() {
     res.assert_status(StatusCode::CREATED);
     assert_eq!(res.body["ambulance"]["number"], "OLD-ENTRY");
 }
+
+/// A free entry that does not read at all (its `recordedAt` a number, its `type`
+/// unknown: planted behind the API, just moved so the 30-second rule would keep it)
+/// hid its ambulance from every emergency for ever: a valid report now writes it
+/// anew, and the next emergency finds the ambulance.
+#[tokio::test]
+async fn the_next_valid_report_rewrites_an_unreadable_free_entry() {
+    let w = World::new().await;
+    let h = w.hospital("Near", north(2.0)).await;
+    let a = w.ambulance(&h, "HIDDEN", "BLS").await;
+    let a_id = id_of(&a);
+    let crew = w.app.crew("hidden", a_id).await;
+    // A first report, so the entry is a live one near the pickup.
+    let report = |km: f64| {
+        json!({"latitude": north(km).0, "longitude": north(km).1,
+               "recordedAt": format_rfc3339(OffsetDateTime::now_utc())})
+    };
+    w.app
+        .put("/api/crew/location", Some(&crew.token), report(0.5))
+        .await
+        .assert_status(StatusCode::NO_CONTENT);
+    for (name, bad) in [
+        ("recordedAt", AttributeValue::N("5".into())),
+        ("type", s("SPACESHIP")),
+    ] {
+        spoil(
+            &w,
+            &keys::free_position(a_id),
+            &[
+                (name, bad),
+                ("movedAt", s(&format_rfc3339(OffsetDateTime::now_utc()))),
+            ],
+        )
+        .await;
+        // Skipped, not a 500: nobody else near, so nothing is found.
+        let user = w.app.user(&format!("first_{name}")).await;
+        let res = w.emergency(&user, &pickup_body(), None).await;
+        res.assert_status(StatusCode::CONFLICT);
+
+        // The next valid report (5 s on, past the 4-second rule) writes it anew.
+        w.app.state.store.advance_clock(time::Duration::seconds(5));
+        w.app
+            .put("/api/crew/location", Some(&crew.token), report(0.4))
+            .await
+            .assert_status(StatusCode::NO_CONTENT);
+        let entry: shared::store::positions::FreeGeoEntry =
+            serde_dynamo::from_item(raw(&w, &keys::free_position(a_id)).await.unwrap())
+                .expect("the free entry reads again");
+        assert!(
+            (entry.latitude.unwrap() - north(0.4).0).abs() < 1e-9,
+            "{entry:?}"
+        );
+        let user = w.app.user(&format!("second_{name}")).await;
+        let sent = w.emergency(&user, &pickup_body(), None).await;
+        sent.assert_status(StatusCode::CREATED);
+        assert_eq!(sent.body["ambulanceId"], a["id"]);
+        // Free again for the next round.
+        w.app
+            .cancel_booking(Some(&user.token), &sent.body["id"])
+            .await
+            .assert_status(StatusCode::OK);
+    }
+}

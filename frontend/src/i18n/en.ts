@@ -433,6 +433,7 @@ export const en = {
       NOT_RESPONDING: 'Ambulance not responding',
     },
     ambulance: (number: string) => `Ambulance ${number}`,
+    calls: (n: number) => (n === 1 ? '1 call' : `${n} calls`),
     ago: (age: string) => `${age} ago`,
     booking: (id: number) => `Booking #${id}`,
     acknowledge: 'Acknowledge',

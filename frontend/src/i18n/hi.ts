@@ -411,6 +411,7 @@ export const hi: Catalogue = {
       NOT_RESPONDING: 'एम्बुलेंस जवाब नहीं दे रही',
     },
     ambulance: (number: string) => `एम्बुलेंस ${number}`,
+    calls: (n: number) => `${n} कॉल`,
     ago: (age: string) => `${age} पहले`,
     booking: (id: number) => `बुकिंग #${id}`,
     acknowledge: 'देख लिया',

@@ -411,6 +411,7 @@ export const pa: Catalogue = {
       NOT_RESPONDING: 'ਐਂਬੂਲੈਂਸ ਜਵਾਬ ਨਹੀਂ ਦੇ ਰਹੀ',
     },
     ambulance: (number: string) => `ਐਂਬੂਲੈਂਸ ${number}`,
+    calls: (n: number) => `${n} ਕਾਲਾਂ`,
     ago: (age: string) => `${age} ਪਹਿਲਾਂ`,
     booking: (id: number) => `ਬੁਕਿੰਗ #${id}`,
     acknowledge: 'ਦੇਖ ਲਿਆ',

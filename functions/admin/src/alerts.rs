@@ -5,7 +5,7 @@ use shared::http::Routes;
 use shared::{
     Admin, AdminNamed, ApiError, ApiJson, ApiPath, ApiQuery,
     domain::{
-        alert::Alert,
+        alert::{Alert, AlertsPage},
         booking::{Booking, WithMoves},
         emergency::nearest::{FREE_NEAR_MAX, FreeNear},
     },
@@ -20,9 +20,19 @@ pub fn routes() -> Routes {
         .get("/api/admin/ambulances/free-near", free_near)
 }
 
-/// The open alerts oldest first, then at most 50 recently ended ones.
-async fn list(Admin(app): Admin) -> Result<Json<Vec<Alert>>, ApiError> {
-    Ok(Json(app.store.alerts().alerts().await?))
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PageQuery {
+    cursor: Option<String>,
+}
+
+/// A page of the alerts: the open ones most urgent first, then at most 50 recently
+/// ended ones; `cursor` from the previous page for the next.
+async fn list(
+    Admin(app): Admin,
+    ApiQuery(q): ApiQuery<PageQuery>,
+) -> Result<Json<AlertsPage>, ApiError> {
+    Ok(Json(app.store.alerts().page(q.cursor.as_deref()).await?))
 }
 
 async fn acknowledge(

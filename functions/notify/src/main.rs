@@ -1,11 +1,13 @@
-//! Lambda entry point (an event source mapping on the table's stream), or with
-//! `--every-ms N` the local stack's poller of DynamoDB Local's stream: the state is
-//! built once at cold start; every batch goes through `Notifier::handle`.
+//! Lambda entry point (event source mappings on the table's stream and on the
+//! deliveries queue), or with `--every-ms N` the local stack's poller of DynamoDB
+//! Local's stream and consumer of moto's queue: the state is built once at cold
+//! start; every stream batch goes through `Notifier::handle`, every queue batch
+//! through `Notifier::deliveries`.
 
 use std::time::Duration;
 
 use lambda_http::{lambda_runtime, service_fn};
-use notify::{Notifier, Sender, StreamEvent, Vapid, poll};
+use notify::{Deliveries, Notifier, QueueEvent, Sender, StreamEvent, Vapid, poll, queue};
 use shared::{
     AppState,
     config::{AppEnv, Config},
@@ -28,37 +30,82 @@ fn main() -> Result<(), lambda_http::Error> {
                 |e| tracing::error!(error = %e, "configuration error; refusing to start"),
             )?;
             // A local stack's devices may be at a push service on loopback (http).
+            let extra = shared::config::push_hosts();
             let endpoints = match config.app_env {
-                AppEnv::Local => Endpoints::AlsoLoopback,
-                AppEnv::Deployed => Endpoints::HttpsOnly,
+                AppEnv::Local => Endpoints::local(extra),
+                AppEnv::Deployed => Endpoints::deployed(extra),
             };
             let state = AppState::new(config).await;
-            let notifier = Notifier::new(state.store.clone(), Sender::new(vapid, endpoints));
+            let queue = deliveries(&state.config, every.is_some()).await?;
+            let notifier = Notifier::new(state.store.clone(), Sender::new(vapid, endpoints), queue);
             let notifier = &notifier;
             match every {
                 Some(every) => {
-                    tracing::info!(every_ms = every.as_millis() as u64, "notify polls the table's stream until stopped");
+                    tracing::info!(every_ms = every.as_millis() as u64, "notify polls the table's stream and consumes the deliveries queue until stopped");
                     let endpoint = state.config.dynamodb_endpoint.clone().ok_or(
                         "--every-ms polls DynamoDB Local's stream: DYNAMODB_ENDPOINT is required",
                     )?;
                     let streams = poll::LocalStreams::new(&endpoint);
-                    loop {
-                        if let Err(e) = poll::poll(notifier, &streams, every, poll::Start::Now).await {
-                            tracing::error!(error = %e, "polling the stream failed; starting again");
-                            tokio::time::sleep(Duration::from_secs(1)).await;
+                    let stream = async {
+                        loop {
+                            if let Err(e) = poll::poll(notifier, &streams, every, poll::Start::Now).await {
+                                tracing::error!(error = %e, "polling the stream failed; starting again");
+                                tokio::time::sleep(Duration::from_secs(1)).await;
+                            }
                         }
-                    }
+                    };
+                    let sends = async {
+                        loop {
+                            if let Err(e) = queue::consume(notifier).await {
+                                tracing::error!(error = %e, "consuming the deliveries queue failed; starting again");
+                                tokio::time::sleep(Duration::from_secs(1)).await;
+                            }
+                        }
+                    };
+                    tokio::join!(stream, sends);
+                    Ok(())
                 }
                 None => {
                     lambda_runtime::run(service_fn(
-                        |event: lambda_runtime::LambdaEvent<StreamEvent>| async move {
-                            Ok::<_, lambda_http::Error>(notifier.handle(event.payload).await)
+                        |event: lambda_runtime::LambdaEvent<serde_json::Value>| async move {
+                            // Two mappings feed this function: the queue's records
+                            // say `aws:sqs`, the stream's `aws:dynamodb`.
+                            let from_queue = event.payload["Records"][0]["eventSource"] == "aws:sqs";
+                            let answer = if from_queue {
+                                notifier.deliveries(serde_json::from_value::<QueueEvent>(event.payload)?).await
+                            } else {
+                                notifier.handle(serde_json::from_value::<StreamEvent>(event.payload)?).await
+                            };
+                            Ok::<_, lambda_http::Error>(answer)
                         },
                     ))
                     .await
                 }
             }
         })
+}
+
+/// The deliveries queue: `DELIVERIES_QUEUE_URL` in AWS (template.yaml); locally an
+/// SQS of this machine at `SQS_ENDPOINT` (moto's server), where the queue and its
+/// dead-letter queue are made if absent, named `DELIVERIES_QUEUE` (default
+/// `deliveries-<table>`).
+async fn deliveries(config: &Config, local: bool) -> Result<Deliveries, lambda_http::Error> {
+    let env = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
+    let endpoint = env("SQS_ENDPOINT");
+    if local && endpoint.is_none() {
+        return Err("--every-ms consumes a local queue: SQS_ENDPOINT is required (scripts/moto.sh starts one)".into());
+    }
+    let client = queue::client(&config.region, endpoint.as_deref()).await;
+    let url = match (env("DELIVERIES_QUEUE_URL"), &endpoint) {
+        (Some(url), _) => url,
+        (None, Some(_)) => {
+            let name = env("DELIVERIES_QUEUE")
+                .unwrap_or_else(|| format!("deliveries-{}", config.table_name));
+            queue::create_local(&client, &name).await?
+        }
+        (None, None) => return Err("DELIVERIES_QUEUE_URL is required".into()),
+    };
+    Ok(Deliveries::new(client, &url))
 }
 
 /// The VAPID identity: `VAPID_PRIVATE_KEY` (local stacks), or in AWS the secret

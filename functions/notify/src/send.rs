@@ -2,11 +2,11 @@
 //! web-push-native), a VAPID JWT for the push service's origin (RFC 8292, signed by
 //! jwt-simple: ES256, `aud` the origin, `exp` 12 h ahead, `sub` a `mailto:`), and
 //! RFC 8030's `TTL` and `Urgency`; sent over the hyper + rustls (ring) stack the AWS
-//! SDK already uses. 429, 5xx and network failures are retried with backoff.
+//! SDK already uses. One try, with its own timeout; the deliveries queue retries
+//! (decision 0019), so one device never waits on another.
 
-use std::time::Duration;
+use std::{sync::Arc, time::Duration};
 
-use backon::{ExponentialBuilder, Retryable};
 use bytes::Bytes;
 use http::{Request, StatusCode, Uri, header};
 use http_body_util::Full;
@@ -16,7 +16,7 @@ use hyper_util::{
     rt::TokioExecutor,
 };
 use shared::domain::push::{
-    Endpoints, Message, PushSubscription, base64url_decode, base64url_encode,
+    Endpoints, PushSubscription, Urgency, base64url_decode, base64url_encode, parse_endpoint,
 };
 use web_push_native::{
     Auth,
@@ -29,8 +29,12 @@ use web_push_native::{
 
 /// How long a VAPID token is valid (RFC 8292 allows at most 24 h).
 pub const VAPID_VALIDITY: Duration = Duration::from_secs(12 * 60 * 60);
-/// One attempt at a push service.
-pub const ATTEMPT_TIMEOUT: Duration = Duration::from_secs(5);
+/// One try at a push service, connection included: a push service that has not
+/// answered by then is tried again later from the queue, never waited for.
+pub const ATTEMPT_TIMEOUT: Duration = Duration::from_secs(3);
+/// Pushes in flight at once in one process: a bound on sockets and memory that a
+/// flood of slow endpoints cannot raise; each waits [`ATTEMPT_TIMEOUT`] at most.
+pub const IN_FLIGHT: usize = 64;
 
 /// The application server's VAPID identity: its key pair and `sub`.
 pub struct Vapid {
@@ -104,7 +108,7 @@ pub fn origin(uri: &Uri) -> Option<String> {
     })
 }
 
-/// What a push service said, after retries.
+/// What a push service said to one try.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Outcome {
     Delivered,
@@ -112,20 +116,16 @@ pub enum Outcome {
     Gone,
     /// Another 4xx: retrying will not help (logged).
     Refused(u16),
-    /// 429, 5xx or the network, after every retry: the record fails.
+    /// 429, 5xx, the network or the timeout: worth another try later.
     Failed(String),
-}
-
-enum Attempt {
-    Done(Outcome),
-    Again(String),
 }
 
 /// The HTTPS client (loopback http too, for a local push service) and the identity.
 pub struct Sender {
     client: Client<HttpsConnector<HttpConnector>, Full<Bytes>>,
     vapid: Vapid,
-    retry: ExponentialBuilder,
+    endpoints: Endpoints,
+    in_flight: Arc<tokio::sync::Semaphore>,
 }
 
 impl Sender {
@@ -136,38 +136,44 @@ impl Sender {
         let tls = hyper_rustls::HttpsConnectorBuilder::new()
             .with_provider_and_native_roots(std::sync::Arc::new(rustls_ring_provider()))
             .expect("the system's trusted roots load");
-        let https = match endpoints {
-            Endpoints::HttpsOnly => tls.https_only(),
-            Endpoints::AlsoLoopback => tls.https_or_http(),
+        let https = if endpoints.loopback() {
+            tls.https_or_http()
+        } else {
+            tls.https_only()
         }
         .enable_http1()
         .build();
         Sender {
             client: Client::builder(TokioExecutor::new()).build(https),
             vapid,
-            // 3 retries, 0.2 s to 2 s apart with jitter: a few seconds at most, well
-            // within the function's timeout, before the stream retries the record.
-            retry: ExponentialBuilder::default()
-                .with_min_delay(Duration::from_millis(200))
-                .with_max_delay(Duration::from_secs(2))
-                .with_max_times(3)
-                .with_jitter(),
+            endpoints,
+            in_flight: Arc::new(tokio::sync::Semaphore::new(IN_FLIGHT)),
         }
     }
 
-    /// A sender with another retry policy (tests make it short).
-    pub fn with_retry(mut self, retry: ExponentialBuilder) -> Sender {
-        self.retry = retry;
-        self
+    /// Waits until `n` more pushes could start, and holds that room until the
+    /// answer is dropped (the local consumer asks before it receives a batch).
+    pub async fn room(&self, n: u32) -> tokio::sync::SemaphorePermit<'_> {
+        self.in_flight
+            .acquire_many(n.min(IN_FLIGHT as u32))
+            .await
+            .expect("the semaphore is never closed")
     }
 
     pub fn vapid(&self) -> &Vapid {
         &self.vapid
     }
 
-    /// `message` with payload `body` to one device.
-    pub async fn send(&self, to: &PushSubscription, body: &[u8], message: &Message) -> Outcome {
-        let request = match self.request(to, body, message) {
+    /// `body` to one device, to be kept by its push service at most `ttl`: one try,
+    /// [`ATTEMPT_TIMEOUT`] at most, with at most [`IN_FLIGHT`] in flight.
+    pub async fn send(&self, to: &PushSubscription, body: &[u8], ttl: Duration) -> Outcome {
+        // A subscription stored before its host was refused (or since the list
+        // changed) is not a push service's: never sent to, and deleted.
+        if parse_endpoint(to.endpoint(), &self.endpoints).is_err() {
+            tracing::warn!("a stored endpoint is not a push service's: dropped");
+            return Outcome::Gone;
+        }
+        let request = match self.request(to, body, ttl) {
             Ok(r) => r,
             // A stored subscription that cannot be encrypted for: never will be.
             Err(why) => {
@@ -175,33 +181,22 @@ impl Sender {
                 return Outcome::Refused(0);
             }
         };
-        let attempt = || async {
-            let sent = tokio::time::timeout(ATTEMPT_TIMEOUT, self.client.request(copy(&request)));
-            match sent.await {
-                Err(_) => Err(Attempt::Again("timed out".into())),
-                Ok(Err(e)) => Err(Attempt::Again(format!("network: {}", error_kind(&e)))),
-                Ok(Ok(res)) => {
-                    let status = res.status();
-                    match status {
-                        s if s.is_success() => Ok(Outcome::Delivered),
-                        StatusCode::NOT_FOUND | StatusCode::GONE => {
-                            Err(Attempt::Done(Outcome::Gone))
-                        }
-                        s if s == StatusCode::TOO_MANY_REQUESTS || s.is_server_error() => Err(
-                            Attempt::Again(format!("push service answered {}", s.as_u16())),
-                        ),
-                        s => Err(Attempt::Done(Outcome::Refused(s.as_u16()))),
-                    }
-                }
-            }
-        };
-        match attempt
-            .retry(self.retry)
-            .when(|e| matches!(e, Attempt::Again(_)))
+        let _permit = self
+            .in_flight
+            .acquire()
             .await
-        {
-            Ok(outcome) | Err(Attempt::Done(outcome)) => outcome,
-            Err(Attempt::Again(why)) => Outcome::Failed(why),
+            .expect("the semaphore is never closed");
+        match tokio::time::timeout(ATTEMPT_TIMEOUT, self.client.request(request)).await {
+            Err(_) => Outcome::Failed("timed out".into()),
+            Ok(Err(e)) => Outcome::Failed(format!("network: {}", error_kind(&e))),
+            Ok(Ok(res)) => match res.status() {
+                s if s.is_success() => Outcome::Delivered,
+                StatusCode::NOT_FOUND | StatusCode::GONE => Outcome::Gone,
+                s if s == StatusCode::TOO_MANY_REQUESTS || s.is_server_error() => {
+                    Outcome::Failed(format!("push service answered {}", s.as_u16()))
+                }
+                s => Outcome::Refused(s.as_u16()),
+            },
         }
     }
 
@@ -209,7 +204,7 @@ impl Sender {
         &self,
         to: &PushSubscription,
         body: &[u8],
-        message: &Message,
+        ttl: Duration,
     ) -> Result<Request<Full<Bytes>>, String> {
         let uri: Uri = to.endpoint().parse().map_err(|_| "bad endpoint")?;
         let origin = origin(&uri).ok_or("endpoint without an origin")?;
@@ -218,24 +213,15 @@ impl Sender {
         let encrypted = web_push_native::encrypt(body.to_vec(), &ua_public, &Auth::from(auth))
             .map_err(|e| format!("encryption failed: {e}"))?;
         Request::post(uri)
-            .header("TTL", message.ttl.as_secs())
-            .header("Urgency", message.urgency.as_ref())
+            .header("TTL", ttl.as_secs())
+            // Every message of the contract is why the phone should ring.
+            .header("Urgency", Urgency::High.as_ref())
             .header(header::CONTENT_ENCODING, "aes128gcm")
             .header(header::CONTENT_TYPE, "application/octet-stream")
             .header(header::AUTHORIZATION, self.vapid.authorization(&origin)?)
             .body(Full::new(Bytes::from(encrypted)))
             .map_err(|e| e.to_string())
     }
-}
-
-/// Another copy of a request to send again (`http::Request` is not `Clone`; its body
-/// here is bytes, cheap to clone).
-fn copy(r: &Request<Full<Bytes>>) -> Request<Full<Bytes>> {
-    let mut out = Request::new(r.body().clone());
-    *out.method_mut() = r.method().clone();
-    *out.uri_mut() = r.uri().clone();
-    *out.headers_mut() = r.headers().clone();
-    out
 }
 
 fn rustls_ring_provider() -> rustls::crypto::CryptoProvider {

@@ -26,12 +26,14 @@ pub fn router(state: AppState) -> Router {
     shared::http::finish(routes().with_state(state))
 }
 
-/// Which endpoints this environment sends to: a local stack (and the tests) also
-/// to a push service on this machine.
+/// Which endpoints this environment sends to: the push services (and the
+/// deployment's `PUSH_HOSTS`); a local stack (and the tests) also a push service on
+/// this machine.
 fn endpoints(app: &AppState) -> Endpoints {
+    let extra = shared::config::push_hosts();
     match app.config.app_env {
-        AppEnv::Local => Endpoints::AlsoLoopback,
-        AppEnv::Deployed => Endpoints::HttpsOnly,
+        AppEnv::Local => Endpoints::local(extra),
+        AppEnv::Deployed => Endpoints::deployed(extra),
     }
 }
 
@@ -56,14 +58,14 @@ async fn subscribe(
     device: SignedInDevice,
     ApiJson(raw): ApiJson<RawSubscription>,
 ) -> Result<StatusCode, ApiError> {
-    let subscription = raw.parse(endpoints(&app))?;
+    let subscription = raw.parse(&endpoints(&app))?;
     let who = Subscriber {
         user: device.caller.id,
         admin: device.caller.role.is_admin(),
     };
     app.store
         .push()
-        .subscribe(who, subscription, device.session)
+        .subscribe(who, subscription, device.session, device.session_version)
         .await?;
     Ok(StatusCode::NO_CONTENT)
 }
@@ -81,7 +83,7 @@ async fn unsubscribe(
 ) -> Result<StatusCode, ApiError> {
     // Checked as on the way in, so any stored endpoint can be removed and nothing
     // else is looked up.
-    let endpoint = parse_endpoint(&req.endpoint, endpoints(&app))?;
+    let endpoint = parse_endpoint(&req.endpoint, &endpoints(&app))?;
     app.store
         .push()
         .unsubscribe(device.caller.id, &endpoint)

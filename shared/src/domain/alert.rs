@@ -38,8 +38,13 @@ pub struct Alert {
     pub ambulance_id: Option<Id>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ambulance_number: Option<String>,
+    /// For `NO_AMBULANCE`, the latest pickup of the area's refused emergencies.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pickup: Option<Pickup>,
+    /// For `NO_AMBULANCE`: how many emergencies of its area found nobody while it
+    /// was open (one open alert per area: [`no_ambulance_area`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub count: Option<u32>,
     pub since: Timestamp,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub acknowledged_by: Option<String>,
@@ -63,6 +68,7 @@ impl Alert {
             ambulance_id: None,
             ambulance_number: None,
             pickup: None,
+            count: None,
             since,
             acknowledged_by: None,
             acknowledged_at: None,
@@ -71,6 +77,72 @@ impl Alert {
     }
 }
 
+impl AlertKind {
+    /// Where an open alert of this kind stands in the dispatcher's list: a patient
+    /// whose job nobody took first, then one nobody could be sent to, then an
+    /// ambulance that stopped answering (lower is more urgent).
+    pub fn urgency(self) -> u8 {
+        match self {
+            AlertKind::Unanswered => 0,
+            AlertKind::NoAmbulance => 1,
+            AlertKind::NotResponding => 2,
+        }
+    }
+}
+
+/// The side of an area of [`no_ambulance_area`], in km.
+pub const NO_AMBULANCE_AREA_KM: f64 = 5.0;
+const KM_PER_DEGREE: f64 = 111.32;
+
+/// The 5 km square a pickup lies in (rows of 5 km of latitude, each cut into 5 km
+/// of longitude at its middle): the area of one open `NO_AMBULANCE` alert, so a
+/// hundred refused emergencies in one place are one alert with a count.
+pub fn no_ambulance_area(latitude: f64, longitude: f64) -> String {
+    let step = NO_AMBULANCE_AREA_KM / KM_PER_DEGREE;
+    let row = (latitude / step).floor();
+    let middle = ((row + 0.5) * step).clamp(-89.9, 89.9);
+    let column_step = step / middle.to_radians().cos();
+    let column = (longitude / column_step).floor();
+    format!("{row}:{column}")
+}
+
+/// One page of the dispatcher's alerts: the open ones, most urgent first (then
+/// oldest first), then at most 50 recently ended ones, newest first; `cursor`
+/// fetches the next page (absent on the last).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AlertsPage {
+    pub items: Vec<Alert>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cursor: Option<String>,
+}
+
 pub fn not_found(id: Id) -> Refusal {
     Missing::Alert(id).into()
+}
+
+#[cfg(test)]
+mod area_tests {
+    use super::*;
+
+    #[test]
+    fn an_area_is_a_five_km_square() {
+        // 30.67, 74.33 (the demo city): 4 km apart in one area or two, never one
+        // area 6 km across.
+        let here = no_ambulance_area(30.6701, 74.3301);
+        assert_eq!(here, no_ambulance_area(30.6702, 74.3302));
+        let step = NO_AMBULANCE_AREA_KM / KM_PER_DEGREE;
+        for (dlat, dlng) in [
+            (1.2 * step, 0.0),
+            (0.0, 1.2 * step / 30.67f64.to_radians().cos()),
+        ] {
+            assert_ne!(here, no_ambulance_area(30.6701 + dlat, 74.3301 + dlng));
+        }
+        // Near the poles and across the antimeridian it still answers.
+        assert!(!no_ambulance_area(89.99, 179.99).is_empty());
+        assert_ne!(
+            no_ambulance_area(0.0, 179.99),
+            no_ambulance_area(0.0, -179.99)
+        );
+        assert_eq!(AlertKind::Unanswered.urgency(), 0);
+    }
 }

@@ -57,13 +57,62 @@ pub struct RawKeys {
     pub auth: String,
 }
 
-/// Where pushes may be sent: `https://` anywhere, and in a local stack (and the
+/// The push services of the browsers (Chrome's FCM, Firefox's Mozilla service,
+/// Safari's Apple service, Edge's WNS): the hosts an endpoint may name. `*.` stands
+/// for one or more labels. A deployment adds more (`PushHosts` in template.yaml).
+pub const PUSH_SERVICE_HOSTS: [&str; 4] = [
+    "fcm.googleapis.com",
+    "updates.push.services.mozilla.com",
+    "*.push.apple.com",
+    "*.notify.windows.com",
+];
+
+/// Where pushes may be sent: `https://` on port 443 to a push service's host (the
+/// defaults and the deployment's own), never an address; in a local stack (and the
 /// tests) also a push service on this machine, `http://127.0.0.1:<port>/…` or
 /// `http://localhost:<port>/…`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Endpoints {
-    HttpsOnly,
-    AlsoLoopback,
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Endpoints {
+    loopback: bool,
+    hosts: Vec<String>,
+}
+
+impl Endpoints {
+    /// A deployed stack's: the push services, and `extra` hosts (`*.` allowed).
+    pub fn deployed(extra: &[String]) -> Endpoints {
+        Endpoints {
+            loopback: false,
+            hosts: PUSH_SERVICE_HOSTS
+                .iter()
+                .map(|h| h.to_string())
+                .chain(extra.iter().map(|h| h.trim().to_ascii_lowercase()))
+                .filter(|h| !h.is_empty())
+                .collect(),
+        }
+    }
+
+    /// A local stack's: a deployed stack's and the loopback push service.
+    pub fn local(extra: &[String]) -> Endpoints {
+        Endpoints {
+            loopback: true,
+            ..Endpoints::deployed(extra)
+        }
+    }
+
+    /// Whether plain http (to loopback) is allowed.
+    pub fn loopback(&self) -> bool {
+        self.loopback
+    }
+
+    fn allows_host(&self, host: &str) -> bool {
+        self.hosts.iter().any(|h| match h.strip_prefix("*.") {
+            Some(suffix) => host
+                .strip_suffix(suffix)
+                .and_then(|labels| labels.strip_suffix('.'))
+                .is_some_and(|labels| !labels.is_empty()),
+            None => host == h,
+        })
+    }
 }
 
 /// A subscription that can be pushed to: an endpoint of the allowed kind, the
@@ -80,17 +129,33 @@ fn bad(field: &str, why: &str) -> Refusal {
     Refusal::invalid(field, format!("Invalid '{field}': {why}"))
 }
 
-/// What an https endpoint must look like: a host name, an optional port, a path of
-/// URL characters; no user info, query or fragment. It is the contract's
-/// `PushEndpoint` pattern, character for character (tests/api/openapi.rs checks), so
-/// the server takes exactly what the contract says.
-pub const ENDPOINT_PATTERN: &str = r"^https://[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*(:[1-9][0-9]{0,3})?(/[A-Za-z0-9._~:@!$&'()*+,;=%/-]*)?$";
+/// The pieces of an https endpoint's pattern: a host name, port 443 or none, a path
+/// and a query of URL characters; no user info or fragment.
+macro_rules! endpoint_pattern {
+    ($host:literal) => {
+        concat!(
+            "^https://",
+            $host,
+            "(:443)?(/[A-Za-z0-9._~:@!$&'()*+,;=%/-]*)?(\\?[A-Za-z0-9._~:@!$&'()*+,;=%/?-]*)?$"
+        )
+    };
+}
 
-static ENDPOINT: std::sync::LazyLock<regex_lite::Regex> =
-    std::sync::LazyLock::new(|| regex_lite::Regex::new(ENDPOINT_PATTERN).expect("it compiles"));
+/// What an endpoint must look like with the default push services: the contract's
+/// `PushEndpoint` pattern, character for character (tests/api/openapi.rs checks,
+/// and that the server takes exactly what it takes).
+pub const ENDPOINT_PATTERN: &str = endpoint_pattern!(
+    "(fcm\\.googleapis\\.com|updates\\.push\\.services\\.mozilla\\.com|([A-Za-z0-9-]+\\.)+push\\.apple\\.com|([A-Za-z0-9-]+\\.)+notify\\.windows\\.com)"
+);
+
+/// The same shape for any host name; the host is then checked against the list.
+static SHAPE: std::sync::LazyLock<regex_lite::Regex> = std::sync::LazyLock::new(|| {
+    regex_lite::Regex::new(endpoint_pattern!("[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*"))
+        .expect("it compiles")
+});
 
 /// `endpoint` checked as [`Endpoints`] allows, or why not.
-pub fn parse_endpoint(endpoint: &str, allowed: Endpoints) -> Result<String, Refusal> {
+pub fn parse_endpoint(endpoint: &str, allowed: &Endpoints) -> Result<String, Refusal> {
     let why = |w: &str| bad("endpoint", w);
     if endpoint.chars().count() > MAX_ENDPOINT_CHARS {
         return Err(why("must be at most 1000 characters"));
@@ -99,10 +164,32 @@ pub fn parse_endpoint(endpoint: &str, allowed: Endpoints) -> Result<String, Refu
         .parse()
         .map_err(|_| why("must be a URL (the browser's PushSubscription.endpoint)"))?;
     let host = uri.host().unwrap_or_default();
+    // An address would let anyone make notify call a machine of their choosing.
+    if host
+        .trim_start_matches('[')
+        .trim_end_matches(']')
+        .parse::<std::net::IpAddr>()
+        .is_ok()
+        && !(allowed.loopback && uri.scheme_str() == Some("http"))
+    {
+        return Err(why("must name a push service's host, not an IP address"));
+    }
     let ok = match uri.scheme_str() {
-        Some("https") => !host.is_empty() && ENDPOINT.is_match(endpoint),
+        Some("https") => {
+            if !SHAPE.is_match(endpoint) {
+                return Err(why(
+                    "must be an https:// URL on port 443, without user info or fragment",
+                ));
+            }
+            if !allowed.allows_host(host) {
+                return Err(why(
+                    "must be at a browser's push service (FCM, Mozilla, Apple, Windows)",
+                ));
+            }
+            true
+        }
         Some("http") => {
-            allowed == Endpoints::AlsoLoopback
+            allowed.loopback
                 && matches!(host, "127.0.0.1" | "localhost")
                 && uri.port_u16().is_some_and(|p| p > 0)
         }
@@ -111,18 +198,17 @@ pub fn parse_endpoint(endpoint: &str, allowed: Endpoints) -> Result<String, Refu
     // Userinfo (`https://a@b/`) would make the origin we sign for ambiguous.
     let userinfo = uri.authority().is_some_and(|a| a.as_str().contains('@'));
     if !ok || userinfo {
-        return Err(why(match allowed {
-            Endpoints::HttpsOnly => "must be an https:// URL",
-            Endpoints::AlsoLoopback => {
-                "must be an https:// URL (or http://127.0.0.1:<port>/ or http://localhost:<port>/ locally)"
-            }
+        return Err(why(if allowed.loopback {
+            "must be an https:// URL (or http://127.0.0.1:<port>/ or http://localhost:<port>/ locally)"
+        } else {
+            "must be an https:// URL"
         }));
     }
     Ok(endpoint.to_owned())
 }
 
 impl RawSubscription {
-    pub fn parse(self, allowed: Endpoints) -> Result<PushSubscription, Refusal> {
+    pub fn parse(self, allowed: &Endpoints) -> Result<PushSubscription, Refusal> {
         let endpoint = parse_endpoint(&self.endpoint, allowed)?;
         let point = base64url_decode(&self.keys.p256dh)
             .ok_or_else(|| bad("keys.p256dh", "must be base64url"))?;
@@ -728,7 +814,8 @@ mod tests {
 
     #[test]
     fn a_subscription_parses_or_names_its_bad_field() {
-        use Endpoints::*;
+        #[allow(non_snake_case)]
+        let (HttpsOnly, AlsoLoopback) = (&Endpoints::deployed(&[]), &Endpoints::local(&[]));
         let fcm = "https://fcm.googleapis.com/fcm/send/abc:def";
         let s = raw(fcm, P256DH, AUTH).parse(HttpsOnly).unwrap();
         assert_eq!(s.endpoint(), fcm);
@@ -759,6 +846,15 @@ mod tests {
             (raw("http://10.0.0.1:80/x", P256DH, AUTH), "endpoint"),
             (raw("ftp://push.example/x", P256DH, AUTH), "endpoint"),
             (raw("https://user@push.example/x", P256DH, AUTH), "endpoint"),
+            (raw("https://push.example/x", P256DH, AUTH), "endpoint"),
+            (raw("https://10.0.0.5:8443/x", P256DH, AUTH), "endpoint"),
+            (raw("https://10.0.0.5/x", P256DH, AUTH), "endpoint"),
+            (raw("https://[fd00::1]/x", P256DH, AUTH), "endpoint"),
+            (raw("https://127.0.0.1:9/x", P256DH, AUTH), "endpoint"),
+            (
+                raw("https://fcm.googleapis.com:8443/x", P256DH, AUTH),
+                "endpoint",
+            ),
             (raw("not a url", P256DH, AUTH), "endpoint"),
             (raw("", P256DH, AUTH), "endpoint"),
             (raw(&long, P256DH, AUTH), "endpoint"),
@@ -777,5 +873,41 @@ mod tests {
                 "{endpoint}"
             );
         }
+    }
+
+    /// Push services only, by name: the browsers' by default, a deployment's own
+    /// added (`*.` one or more labels), never an address, never another port.
+    #[test]
+    fn endpoints_are_the_push_services_hosts() {
+        let allowed = |e: &str, endpoints: &Endpoints| parse_endpoint(e, endpoints).is_ok();
+        let default = Endpoints::deployed(&[]);
+        for e in [
+            "https://fcm.googleapis.com/fcm/send/x",
+            "https://fcm.googleapis.com:443/fcm/send/x",
+            "https://updates.push.services.mozilla.com/wpush/v2/x",
+            "https://web.push.apple.com/x",
+            "https://api.sandbox.push.apple.com/x",
+            "https://wns2-par02p.notify.windows.com/w/?token=BQYAAAB",
+        ] {
+            assert!(allowed(e, &default), "{e}");
+        }
+        for e in [
+            "https://push.apple.com/x",
+            "https://web.push.apple.com.evil.example/x",
+            "https://evil-fcm.googleapis.com/x",
+            "https://fcm.googleapis.com:8443/x",
+            "https://push.example.org/x",
+            "https://10.0.0.5/x",
+            "https://[::1]/x",
+        ] {
+            assert!(!allowed(e, &default), "{e}");
+        }
+        let ip = parse_endpoint("https://10.0.0.5:8443/x", &default).unwrap_err();
+        assert!(ip.to_string().contains("not an IP address"), "{ip}");
+        let own = Endpoints::deployed(&["Push.Example.org".into(), "*.push.example.net".into()]);
+        assert!(allowed("https://push.example.org/x", &own));
+        assert!(allowed("https://a.b.push.example.net/x", &own));
+        assert!(!allowed("https://push.example.net/x", &own));
+        assert!(allowed("https://fcm.googleapis.com/x", &own));
     }
 }

@@ -6,13 +6,14 @@ use serde::{Deserialize, Serialize};
 
 use super::{
     keys::{self, Key},
+    limits,
     schema::{GSI1, TTL_ATTRIBUTE},
     table::{Query, Store},
     tx::{Label, Tx, TxError, Write},
 };
 use crate::{
     domain::{
-        alert::{self, Alert, AlertKind},
+        alert::{self, Alert, AlertKind, AlertsPage, no_ambulance_area},
         audit::{Action, Note, Target},
         booking::Pickup,
     },
@@ -20,10 +21,9 @@ use crate::{
     types::{Id, Timestamp},
 };
 
-/// Open alerts one answer lists at most (oldest first): far more than a control
-/// room can work through, and a bound on what one request reads.
-pub const OPEN_LIMIT: usize = 500;
-/// Ended alerts one answer lists (newest first).
+/// Alerts one page of the list holds.
+pub const PAGE_SIZE: usize = 100;
+/// Ended alerts the list ends with (newest first).
 pub const ENDED_LIMIT: usize = 50;
 /// How long an ended alert is kept.
 pub const KEEP_ENDED_SECS: i64 = 30 * 24 * 60 * 60;
@@ -79,9 +79,38 @@ fn end(id: Id, at: Timestamp, ack_by: Option<&str>) -> Write {
     write
 }
 
-/// One `NO_AMBULANCE` alert per user in this many seconds: a requester tapping again
-/// and again is one alert, not a flood.
-pub const NO_AMBULANCE_QUIET_SECS: i64 = 5 * 60;
+/// The open `NO_AMBULANCE` alert of an area (`keys::no_ambulance_area`).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct AreaAlert {
+    #[serde(flatten)]
+    key: Key,
+    alert_id: Id,
+}
+
+/// Where a page of the list starts: after an open alert (its urgency, `since`, id)
+/// or after an ended one (its `gsi1sk`, newest first).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+enum Cursor {
+    Open(u8, String, u64),
+    Ended(String),
+}
+
+fn open_order(a: &Alert) -> (u8, String, u64) {
+    (a.kind.urgency(), a.since.to_string(), a.id.get())
+}
+
+fn ended_order(a: &Alert) -> String {
+    let at = a.acknowledged_at.or(a.closed_at).unwrap_or(a.since);
+    keys::alert_order(&at.to_string(), a.id)
+}
+
+fn bad_cursor() -> ApiError {
+    ApiError::bad_request(
+        "cursor",
+        "Invalid query parameter 'cursor': use the cursor of the previous page",
+    )
+}
 
 /// `store.alerts()`: the dispatcher's alerts. Every method of the handle is in this file.
 #[derive(Clone, Copy)]
@@ -90,64 +119,154 @@ pub struct Alerts<'a> {
 }
 
 impl Alerts<'_> {
-    /// An emergency of `user` at `pickup` found no free ambulance: a
-    /// `NO_AMBULANCE` alert, unless one was raised for this user in the last
-    /// [`NO_AMBULANCE_QUIET_SECS`]. Never fails the request that found nothing: a
-    /// failure is logged.
-    pub async fn raise_no_ambulance(self, user: Id, pickup: &Pickup) {
-        let raise = async {
-            let id = self.store.next_id("alert").await?;
-            let now = Timestamp::now();
-            let mut alert = Alert::new(id, AlertKind::NoAmbulance, now);
-            alert.pickup = Some(pickup.clone());
-            let until = now.get().unix_timestamp() + NO_AMBULANCE_QUIET_SECS;
+    /// An emergency of `user` (under `idempotency_key`) at `pickup` found no free
+    /// ambulance: counted against the user's emergency limit (429 beyond it: a
+    /// refusal is no cheaper for the dispatcher than a dispatch), and told to the
+    /// dispatcher as the area's one open `NO_AMBULANCE` alert, raised or, when
+    /// one is open, counted in it with this pickup as its latest; all in one
+    /// transaction.
+    pub async fn raise_no_ambulance(
+        self,
+        user: Id,
+        idempotency_key: Option<&str>,
+        pickup: &Pickup,
+        emergency_number: &str,
+    ) -> Result<(), ApiError> {
+        let area = keys::no_ambulance_area(&no_ambulance_area(
+            pickup.latitude.get(),
+            pickup.longitude.get(),
+        ));
+        // Two refusals in one area at once: the loser finds the winner's alert.
+        for _ in 0..5 {
+            let (counted, limited) =
+                limits::count_emergency(user, idempotency_key, emergency_number);
             let mut tx = Tx::new();
-            tx.push(
-                Label::Alert,
-                Write::update(keys::no_ambulance_quiet(user), "SET #ttl = :until")
-                    .name("#ttl", TTL_ATTRIBUTE)
-                    .value(":until", until)
-                    .value(":now", now.get().unix_timestamp())
-                    .when("attribute_not_exists(pk) OR #ttl < :now"),
-            )
-            .push(Label::Alert, raise(alert));
-            match self.store.commit(tx).await {
-                Ok(()) | Err(TxError::Refused(_)) => Ok(()),
-                Err(TxError::Api(e)) => Err(e),
+            tx.push(Label::RateLimit, counted);
+            let open = self.store.get::<AreaAlert>(&area).await?;
+            match &open {
+                Some(open) => {
+                    tx.push(
+                        Label::Alert,
+                        Write::update(
+                            keys::alert(open.alert_id),
+                            "ADD #count :one SET pickup = :pickup",
+                        )
+                        .name("#count", "count")
+                        .value(":one", 1)
+                        .value(":pickup", pickup)
+                        .value(":open", keys::OPEN_ALERTS)
+                        .when("gsi1pk = :open"),
+                    );
+                }
+                None => {
+                    let id = self.store.next_id("alert").await?;
+                    let mut alert = Alert::new(id, AlertKind::NoAmbulance, Timestamp::now());
+                    alert.pickup = Some(pickup.clone());
+                    alert.count = Some(1);
+                    tx.push(Label::Alert, raise(alert));
+                    tx.push(
+                        Label::AreaAlert,
+                        Write::put(&AreaAlert {
+                            key: area.clone(),
+                            alert_id: id,
+                        })
+                        .absent(),
+                    );
+                }
             }
-        };
-        if let Err(e) = raise.await {
-            tracing::error!(error = %e, %user, "could not raise a NO_AMBULANCE alert");
+            match self.store.commit(tx).await {
+                Ok(()) => return Ok(()),
+                Err(TxError::Refused(r)) if r.by(Label::RateLimit) => return Err(limited),
+                // The area's alert ended: a new one replaces it.
+                Err(TxError::Refused(r)) if r.by(Label::Alert) && open.is_some() => {
+                    self.store
+                        .delete_if(
+                            Write::delete(area.clone())
+                                .value(":id", open.as_ref().map(|o| o.alert_id))
+                                .when("alertId = :id"),
+                        )
+                        .await?;
+                }
+                // Another refusal raised the area's alert first.
+                Err(TxError::Refused(_)) => {}
+                Err(e) => return Err(e.into_api()),
+            }
         }
+        Err(ApiError::Unavailable)
     }
 
-    /// The open alerts oldest first (at most [`OPEN_LIMIT`]), then at most
-    /// [`ENDED_LIMIT`] recently ended ones, newest first.
-    pub async fn alerts(self) -> Result<Vec<Alert>, ApiError> {
-        let (open, ended) = tokio::try_join!(self.open_alerts(), async {
-            self.store
-                .query_first::<AlertItem>(
-                    Query::on(GSI1, "gsi1pk = :p")
-                        .value(":p", keys::ENDED_ALERTS)
-                        .newest_first(true)
-                        .page_size(ENDED_LIMIT as u64),
-                    ENDED_LIMIT,
-                )
-                .await
-        })?;
-        Ok(open
+    /// One page of the list (see [`AlertsPage`]), after `cursor`. Every open alert
+    /// is read for the order (a Query of `gsi1`, in pages): nothing open is ever
+    /// pushed off the list, however many there are.
+    pub async fn page(self, cursor: Option<&str>) -> Result<AlertsPage, ApiError> {
+        let after = match cursor {
+            None => None,
+            Some(text) => Some(
+                crate::domain::push::base64url_decode(text)
+                    .and_then(|b| serde_json::from_slice::<Cursor>(&b).ok())
+                    .ok_or_else(bad_cursor)?,
+            ),
+        };
+        let (mut open, ended) = tokio::try_join!(self.open_alerts(), self.ended_alerts())?;
+        open.sort_by_key(open_order);
+        let mut items: Vec<(Cursor, Alert)> = open
             .into_iter()
-            .chain(ended.into_iter().map(|i| i.alert))
-            .collect())
+            .map(|a| {
+                (
+                    Cursor::Open(a.kind.urgency(), a.since.to_string(), a.id.get()),
+                    a,
+                )
+            })
+            .chain(
+                ended
+                    .into_iter()
+                    .map(|a| (Cursor::Ended(ended_order(&a)), a)),
+            )
+            .collect();
+        if let Some(after) = after {
+            let later = |c: &Cursor| match (c, &after) {
+                (Cursor::Open(u, s, i), Cursor::Open(au, as_, ai)) => (u, s, i) > (au, as_, ai),
+                (Cursor::Ended(_), Cursor::Open(..)) => true,
+                (Cursor::Open(..), Cursor::Ended(_)) => false,
+                (Cursor::Ended(o), Cursor::Ended(ao)) => o < ao,
+            };
+            items.retain(|(c, _)| later(c));
+        }
+        let more = items.len() > PAGE_SIZE;
+        items.truncate(PAGE_SIZE);
+        let cursor = match (more, items.last()) {
+            (true, Some((c, _))) => Some(crate::domain::push::base64url_encode(
+                &serde_json::to_vec(c).map_err(ApiError::internal)?,
+            )),
+            _ => None,
+        };
+        Ok(AlertsPage {
+            items: items.into_iter().map(|(_, a)| a).collect(),
+            cursor,
+        })
     }
 
-    /// The open alerts, oldest first (at most [`OPEN_LIMIT`]).
+    /// Every open alert, oldest first (the clock closes those whose cause is gone).
     pub async fn open_alerts(self) -> Result<Vec<Alert>, ApiError> {
         Ok(self
             .store
+            .query_all::<AlertItem>(Query::on(GSI1, "gsi1pk = :p").value(":p", keys::OPEN_ALERTS))
+            .await?
+            .into_iter()
+            .map(|i| i.alert)
+            .collect())
+    }
+
+    /// At most [`ENDED_LIMIT`] recently ended alerts, newest first.
+    async fn ended_alerts(self) -> Result<Vec<Alert>, ApiError> {
+        Ok(self
+            .store
             .query_first::<AlertItem>(
-                Query::on(GSI1, "gsi1pk = :p").value(":p", keys::OPEN_ALERTS),
-                OPEN_LIMIT,
+                Query::on(GSI1, "gsi1pk = :p")
+                    .value(":p", keys::ENDED_ALERTS)
+                    .newest_first(true)
+                    .page_size(ENDED_LIMIT as u64),
+                ENDED_LIMIT,
             )
             .await?
             .into_iter()

@@ -276,8 +276,22 @@ impl Emergencies<'_> {
                     )
                     .await;
                 if answer.is_err() {
-                    // The dispatcher is told (decision 0012).
-                    self.store.alerts().raise_no_ambulance(user, &pickup).await;
+                    // Counted against the user's limit, and the dispatcher is told
+                    // (decisions 0012, 0019). Beyond the limit: the 429, which says
+                    // to call the emergency number. Any other failure is logged:
+                    // the refusal itself is the answer.
+                    match self
+                        .store
+                        .alerts()
+                        .raise_no_ambulance(user, key, &pickup, &settings.emergency_number)
+                        .await
+                    {
+                        Err(limited @ ApiError::TooManyRequests { .. }) => return Err(limited),
+                        Err(e) => {
+                            tracing::error!(error = %e, %user, "could not raise a NO_AMBULANCE alert")
+                        }
+                        Ok(()) => {}
+                    }
                 }
                 answer
             }

@@ -111,8 +111,10 @@ pub fn alert(id: Id) -> Key {
 }
 
 /// A user's last `NO_AMBULANCE` alert, kept a few minutes (`alerts`).
-pub fn no_ambulance_quiet(user: Id) -> Key {
-    Key::new(format!("USER#{user}"), "NOAMBULANCE")
+/// The open `NO_AMBULANCE` alert of an area (`domain::alert::no_ambulance_area`):
+/// names it, so a refusal there adds to it instead of raising another.
+pub fn no_ambulance_area(area: &str) -> Key {
+    Key::new(format!("NOAMBULANCE#{area}"), "OPEN")
 }
 
 /// `gsi1` partitions of the alerts: open ones by `since`, ended ones by when they

@@ -465,7 +465,15 @@ impl Positions<'_> {
                 let free = async {
                     match &item {
                         Some(a) if a.status == AmbulanceStatus::Available => {
-                            self.move_free_entry(ambulance, &report.fix, after_doubt)
+                            if !self
+                                .move_free_entry(ambulance, &report.fix, after_doubt)
+                                .await?
+                            {
+                                return Ok(());
+                            }
+                            // The entry does not read: written anew where the report is.
+                            let hospital = self.store.fleet().hospital_point(a).await?;
+                            self.rebuild_free_entry(a.free_spot(hospital, Some(report.fix.clone())))
                                 .await
                         }
                         _ => Ok(()),
@@ -521,12 +529,15 @@ impl Positions<'_> {
     /// at once, whatever the 30 s, when its time cannot be a real one (older than any
     /// report taken, or ahead of the server's clock: an entry from before the rules),
     /// or when `at_once` (a new track: the entry is somewhere the ambulance is not).
+    /// `true` when the entry does not read as the searches need (planted, or written
+    /// before a rule): the caller writes it anew. A refused update answers the entry
+    /// as it is, so knowing costs no read.
     async fn move_free_entry(
         self,
         ambulance: Id,
         fix: &Fix,
         at_once: bool,
-    ) -> Result<(), ApiError> {
+    ) -> Result<bool, ApiError> {
         let now = self.store.now();
         let at =
             |t: OffsetDateTime| Timestamp::new(t).ok_or_else(|| ApiError::internal("bad clock"));
@@ -565,11 +576,21 @@ impl Positions<'_> {
             .value(":pk", pk)
             .value(":sk", sk);
         // Refused (not free any more, moved recently, or a newer report got there
-        // first) is fine: nothing to do.
-        self.store
-            .update_returning::<IgnoredAny>(write)
-            .await
-            .map(|_| ())
+        // first) is fine: nothing to do, unless the entry does not read.
+        let Err(Some(old)) = self.store.update_or_old(write).await? else {
+            return Ok(false);
+        };
+        Ok(readable::<FreeGeoEntry>(old)
+            .and_then(FreeGeoEntry::into_search_entry)
+            .is_none())
+    }
+
+    /// Writes a free ambulance's `freegeo` entry anew (one that did not read), on the
+    /// condition that it is still there: it exists exactly while the ambulance is
+    /// AVAILABLE (only the status moves put and delete it, see the module), so one
+    /// that a status move deleted meanwhile is not brought back.
+    async fn rebuild_free_entry(self, spot: FreeSpot) -> Result<(), ApiError> {
+        self.store.put_if(spot.entry().exists()).await.map(|_| ())
     }
 }
 

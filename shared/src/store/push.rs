@@ -22,7 +22,7 @@ use super::{
     schema::GSI1,
     sessions::REFRESH_TTL_SECS,
     table::{Query, Store, readable},
-    tx::{Label, Tx, Write},
+    tx::{Label, Tx, TxError, Write},
     users::UserItem,
 };
 use crate::{
@@ -97,13 +97,17 @@ pub struct Push<'a> {
 
 impl Push<'_> {
     /// Stores `subscription` for `who` (the same endpoint again replaces it), made
-    /// by `session`; beyond [`MAX_DEVICES`] the oldest are deleted in the same
-    /// transaction.
+    /// by `session` under `session_version`; beyond [`MAX_DEVICES`] the oldest are
+    /// deleted in the same transaction. The write is conditional on the session not
+    /// having ended (signed out, or every session ended by a new password): a
+    /// sign-out racing the subscribe either comes first (401 here, nothing written)
+    /// or after (its deletion of the session's devices sees this one).
     pub async fn subscribe(
         self,
         who: Subscriber,
         subscription: PushSubscription,
         session: Option<String>,
+        session_version: u64,
     ) -> Result<(), ApiError> {
         let key = device_key(who.user, subscription.endpoint());
         let mut devices = self.device_items(who.user).await?;
@@ -118,17 +122,33 @@ impl Push<'_> {
             key,
             user_id: who.user,
             subscription,
-            session,
+            session: session.clone(),
             created_at: now,
             ttl: Some(now / 1000 + REFRESH_TTL_SECS),
         };
         let mut tx = Tx::new();
+        let mut alive = Write::check(keys::user(who.user))
+            .value(":version", session_version)
+            .value(":zero", 0);
+        let version = "(sessionVersion = :version OR (attribute_not_exists(sessionVersion) AND :version = :zero))";
+        alive = match &session {
+            Some(tag) => alive.name("#tag", tag).when(format!(
+                "attribute_exists(pk) AND {version} AND attribute_not_exists(endedSessions.#tag)"
+            )),
+            None => alive.when(format!("attribute_exists(pk) AND {version}")),
+        };
+        tx.push(Label::User, alive);
         tx.push(Label::Device, Write::put(&item));
         let excess = (devices.len() + 1).saturating_sub(MAX_DEVICES);
         for old in devices.into_iter().take(excess) {
             tx.push(Label::OldDevice, Write::delete(old.key));
         }
-        self.store.commit_or_500(tx).await
+        match self.store.commit(tx).await {
+            Err(TxError::Refused(r)) if r.by(Label::User) => Err(ApiError::Unauthorized(
+                "This session has ended; please sign in again".into(),
+            )),
+            other => other.map_err(TxError::into_api),
+        }
     }
 
     /// Deletes `user`'s subscription with `endpoint`, if there is one.
@@ -202,6 +222,16 @@ impl Push<'_> {
             Some(item) => self.store.fleet().hospital_point(&item).await.map(Some),
             None => Ok(None),
         }
+    }
+
+    /// Whether `user` still has the device with `endpoint` (not signed out, not
+    /// lapsed): a retried push goes only to a device that is still there.
+    pub async fn is_subscribed(self, user: Id, endpoint: &str) -> Result<bool, ApiError> {
+        let item = self
+            .store
+            .get::<DeviceItem>(&device_key(user, endpoint))
+            .await?;
+        Ok(!self.not_lapsed(item.into_iter().collect()).is_empty())
     }
 
     /// Deletes the device a push service said is gone (404/410).

@@ -20,11 +20,15 @@ use aws_sdk_dynamodb::{
     Client,
     error::SdkError,
     operation::{
-        delete_item::builders::DeleteItemFluentBuilder, put_item::builders::PutItemFluentBuilder,
+        delete_item::builders::DeleteItemFluentBuilder,
+        put_item::builders::PutItemFluentBuilder,
         transact_write_items::TransactWriteItemsError,
-        update_item::builders::UpdateItemFluentBuilder,
+        update_item::{UpdateItemError, builders::UpdateItemFluentBuilder},
     },
-    types::{AttributeValue, ConditionCheck, Delete, Put, ReturnValue, TransactWriteItem, Update},
+    types::{
+        AttributeValue, ConditionCheck, Delete, Put, ReturnValue,
+        ReturnValuesOnConditionCheckFailure, TransactWriteItem, Update,
+    },
 };
 use backon::Retryable;
 use serde::{Serialize, de::DeserializeOwned};
@@ -91,6 +95,8 @@ pub enum Label {
     Settings,
     /// A copy of an audit record (`audit`): never refused but by a bug.
     Audit,
+    /// The open `NO_AMBULANCE` alert of an area (`alerts`).
+    AreaAlert,
     /// A Web Push subscription (`push`), and one it replaces beyond the cap.
     Device,
     OldDevice,
@@ -481,6 +487,31 @@ impl Store {
         match held!(out)? {
             Some(out) => from_item(out.attributes.unwrap_or_default()).map(Some),
             None => Ok(None),
+        }
+    }
+
+    /// One conditional UpdateItem that, when its condition fails, answers the item as
+    /// it was (`Err(Some(item))`; `Err(None)`: absent, or a transaction raced it):
+    /// DynamoDB returns it with the refusal, so knowing why costs no read.
+    pub(crate) async fn update_or_old(
+        &self,
+        write: Write,
+    ) -> Result<Result<(), Option<Item>>, ApiError> {
+        let out = write
+            .update_item(self.client(), self.table())?
+            .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld)
+            .send()
+            .await;
+        match out {
+            Ok(_) => Ok(Ok(())),
+            Err(SdkError::ServiceError(e)) => match e.err() {
+                UpdateItemError::ConditionalCheckFailedException(refused) => {
+                    Ok(Err(refused.item.clone()))
+                }
+                other if other.is_transaction_conflict_exception() => Ok(Err(None)),
+                _ => Err(db_error(SdkError::ServiceError(e))),
+            },
+            Err(e) => Err(db_error(e)),
         }
     }
 

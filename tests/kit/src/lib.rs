@@ -51,6 +51,38 @@ pub fn endpoint() -> String {
     })
 }
 
+/// An SQS of this machine (moto's server) for notify's deliveries queue (decision
+/// 0019): `SQS_ENDPOINT` when set, else one started once for this test process by
+/// the project's launcher, `scripts/moto.sh`, which stops it when the process ends.
+/// Each test makes queues of its own on it, as it makes tables.
+pub fn sqs_endpoint() -> String {
+    static STARTED: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    if let Ok(endpoint) = std::env::var("SQS_ENDPOINT") {
+        return endpoint;
+    }
+    STARTED
+        .get_or_init(|| {
+            let port = ddb_local::free_port();
+            let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scripts/moto.sh");
+            let log = std::env::temp_dir().join(format!("moto-{port}.log"));
+            let out = std::process::Command::new("bash")
+                .arg(script)
+                .arg(port.to_string())
+                .arg(&log)
+                .arg("--while")
+                .arg(std::process::id().to_string())
+                .output()
+                .expect("bash runs scripts/moto.sh");
+            assert!(
+                out.status.success(),
+                "scripts/moto.sh failed: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            format!("http://127.0.0.1:{port}")
+        })
+        .clone()
+}
+
 pub fn test_config(table: &str) -> Config {
     config_at(table, &endpoint())
 }

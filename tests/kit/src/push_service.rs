@@ -66,6 +66,8 @@ pub struct Received {
 struct Inner {
     devices: HashMap<u32, (p256::SecretKey, [u8; 16])>,
     answers: HashMap<u32, StatusCode>,
+    /// How long a device's endpoint waits before it answers.
+    delays: HashMap<u32, Duration>,
     received: Vec<Received>,
     rejected: Vec<String>,
     /// Every request, whatever it was answered.
@@ -165,6 +167,12 @@ impl PushService {
         self.inner.lock().unwrap().answers.insert(device.id, status);
     }
 
+    /// From now on `device`'s endpoint answers only after `delay` (one that never
+    /// answers: a delay longer than any test).
+    pub fn delay(&self, device: &TestDevice, delay: Duration) {
+        self.inner.lock().unwrap().delays.insert(device.id, delay);
+    }
+
     pub fn received(&self) -> Vec<Received> {
         self.inner.lock().unwrap().received.clone()
     }
@@ -228,7 +236,14 @@ async fn receive(
     body: Bytes,
 ) -> StatusCode {
     let at = Instant::now();
-    *s.inner.lock().unwrap().attempts.entry(device).or_default() += 1;
+    let delay = {
+        let mut inner = s.inner.lock().unwrap();
+        *inner.attempts.entry(device).or_default() += 1;
+        inner.delays.get(&device).copied()
+    };
+    if let Some(delay) = delay {
+        tokio::time::sleep(delay).await;
+    }
     match s.check(device, &headers, &body) {
         Ok((payload, ttl, urgency)) => {
             let mut inner = s.inner.lock().unwrap();

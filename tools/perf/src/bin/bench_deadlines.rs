@@ -120,7 +120,7 @@ async fn main() {
         .expect("the sweeps");
     let mut delays: Vec<f64> = store
         .alerts()
-        .alerts()
+        .open_alerts()
         .await
         .expect("the alerts")
         .into_iter()

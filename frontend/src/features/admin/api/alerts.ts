@@ -7,13 +7,34 @@ import { adminKeys } from './keys'
 /** The dispatcher hears of a new alert within 5 s, as the live map follows the fleet. */
 export const ALERTS_POLL_MS = 5000
 
-/** Open: neither acknowledged nor closed (the server lists those first, oldest first). */
+/** Open: neither acknowledged nor closed (the server lists those first, most urgent first). */
 export const isOpen = (a: Alert) => !a.acknowledgedAt && !a.closedAt
+
+/** Pages read at most per poll: 1 000 alerts, far more than a control room works through. */
+export const ALERT_PAGES = 10
+
+/**
+ * Every alert, page after page (`{items, cursor?}`; decision 0019). A server of the
+ * release before answers the bare list: still read, for one release.
+ */
+export async function fetchAlerts(): Promise<Alert[]> {
+  const all: Alert[] = []
+  let cursor: string | undefined
+  for (let page = 0; page < ALERT_PAGES; page++) {
+    const answer: unknown = await call('GET /admin/alerts', cursor ? { query: { cursor } } : {})
+    if (Array.isArray(answer)) return answer as Alert[]
+    const { items, cursor: next } = answer as { items: Alert[]; cursor?: string }
+    all.push(...items)
+    if (!next) break
+    cursor = next
+  }
+  return all
+}
 
 export function useAlerts() {
   return useQuery({
     queryKey: adminKeys.alerts(),
-    queryFn: () => call('GET /admin/alerts'),
+    queryFn: fetchAlerts,
     refetchInterval: ALERTS_POLL_MS,
     // Kept polling in a background tab: the title and the sound are how the dispatcher hears of one there.
     refetchIntervalInBackground: true,

@@ -91,6 +91,22 @@ describe('AlertsPanel', () => {
     expect(beep).toHaveBeenCalledTimes(1)
   })
 
+  it('reads the pages of the list, cursor after cursor, and still the bare list of the release before', async () => {
+    const { calls } = open({
+      'GET /admin/alerts': (c) =>
+        c.query.get('cursor') === 'next'
+          ? json(200, { items: [{ ...noAmbulance, count: 4 }, notResponding, ended] })
+          : json(200, { items: [unanswered], cursor: 'next' }),
+    })
+    expect(await screen.findByRole('heading', { name: 'Alerts (3)' })).toBeInTheDocument()
+    const items = panel().getAllByRole('listitem')
+    expect(items[0]).toHaveTextContent('No answer from the crew')
+    expect(items[1]).toHaveTextContent('No free ambulance for an emergency')
+    expect(items[1]).toHaveTextContent('4 calls')
+    expect(items[2]).toHaveTextContent('Ambulance PB-31')
+    expect(calls.filter((c) => c.path === '/admin/alerts').map((c) => c.query.get('cursor'))).toEqual([null, 'next'])
+  })
+
   it('polls every 5 s', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true })
     const { calls } = open({ 'GET /admin/alerts': () => json(200, []) })

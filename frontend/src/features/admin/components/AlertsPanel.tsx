@@ -77,6 +77,8 @@ function AlertRow({ alert, now, onReassign }: { alert: Alert; now: number; onRea
         <p className="font-medium text-red-800">{S.alerts.kind[alert.kind]}</p>
         <p className="flex flex-wrap gap-x-3 text-sm text-slate-700">
           {alert.ambulanceNumber && <span>{S.alerts.ambulance(alert.ambulanceNumber)}</span>}
+          {/* A NO_AMBULANCE alert counts every emergency of its area that found nobody. */}
+          {alert.count != null && alert.count > 1 && <span>{S.alerts.calls(alert.count)}</span>}
           {alert.bookingId != null && (
             <Link to={`/bookings/${alert.bookingId}`} className="font-medium text-blue-700 hover:underline">
               {S.alerts.booking(alert.bookingId)}
