@@ -40,10 +40,8 @@ async fn paged(
 /// A booking with the statuses the admin's dropdown may move it to now
 /// (`PATCH /api/admin/bookings/status`).
 pub(crate) fn shown(booking: Booking) -> WithMoves<Booking> {
-    WithMoves {
-        moves: allowed(booking.progress(), Mover::Admin),
-        item: booking,
-    }
+    let moves = allowed(booking.progress(), Mover::Admin);
+    WithMoves::booking(booking, moves)
 }
 
 #[derive(Deserialize)]

@@ -137,10 +137,7 @@ pub(crate) fn shown(caller: Caller, booking: Booking) -> WithMoves<Booking> {
         .into_iter()
         .filter(|goal| *goal == CANCEL)
         .collect();
-    WithMoves {
-        item: booking,
-        moves,
-    }
+    WithMoves::booking(booking, moves)
 }
 
 /// A booking its owner or an admin may see; anyone else gets 403 (and an unknown id
@@ -214,5 +211,5 @@ async fn track(
         (shown.item, shown.moves)
     };
     let item = app.store.dispatch().tracking(booking).await?;
-    Ok(Json(WithMoves { item, moves }))
+    Ok(Json(WithMoves::new(item, moves)))
 }

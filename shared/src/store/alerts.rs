@@ -12,8 +12,10 @@ use super::{
 };
 use crate::{
     domain::{
-        alert::{self, Alert, AlertKind},
-        booking::Pickup,
+        alert::{self, Alert, AlertKind, StationCall},
+        booking::{Booking, Pickup},
+        hospital::Hospital,
+        settings::CrewPresence,
     },
     error::ApiError,
     types::{Id, Timestamp},
@@ -52,6 +54,41 @@ impl AlertItem {
 /// The put that raises `alert` (into a transaction with what caused it).
 pub(crate) fn raise(alert: Alert) -> Write {
     Write::put(&AlertItem::new(alert)).absent()
+}
+
+/// The put of a `CALL_STATION` alert `id` for `booking` given to its ambulance,
+/// whose crew is `presence`, of `hospital` (read by [`Alerts::station_call_parts`]).
+pub(crate) fn call_station(
+    id: Id,
+    since: Timestamp,
+    booking: &Booking,
+    presence: CrewPresence,
+    hospital_id: Id,
+    hospital: Option<&Hospital>,
+) -> Write {
+    raise(Alert::call_station(
+        id,
+        since,
+        StationCall {
+            booking_id: booking.id,
+            ambulance_id: booking.ambulance_id,
+            ambulance_number: booking.ambulance_number.clone(),
+            presence,
+            hospital_id,
+            hospital_name: hospital.map(|h| h.name.clone()),
+            phone: hospital.and_then(|h| h.contact_info.clone()),
+            pickup: booking.pickup.clone(),
+        },
+    ))
+}
+
+/// The update of an open `UNANSWERED` alert once every automatic move was tried:
+/// the moves in all (refused unless it is open).
+pub(crate) fn count_moves(id: Id, moves: u32) -> Write {
+    Write::update(keys::alert(id), "SET moves = :moves")
+        .value(":moves", moves)
+        .value(":open", keys::OPEN_ALERTS)
+        .when("gsi1pk = :open")
 }
 
 /// The update that ends an open alert: `closedAt` (its cause is gone) or the
@@ -152,6 +189,23 @@ impl Alerts<'_> {
             .into_iter()
             .map(|i| i.alert)
             .collect())
+    }
+
+    /// What raising a `CALL_STATION` alert for a job of an ambulance of hospital
+    /// `hospital_id` needs: an alert id and the hospital (its name and phone), read
+    /// at once; `known` when the caller has read the hospital already.
+    pub(crate) async fn station_call_parts(
+        self,
+        hospital_id: Id,
+        known: Option<&Hospital>,
+    ) -> Result<(Id, Option<Hospital>), ApiError> {
+        let hospital = async {
+            match known {
+                Some(h) if h.id == hospital_id => Ok(Some(h.clone())),
+                _ => self.store.hospitals().hospital(hospital_id).await,
+            }
+        };
+        tokio::try_join!(self.store.next_id("alert"), hospital)
     }
 
     pub async fn alert(self, id: Id) -> Result<Option<Alert>, ApiError> {

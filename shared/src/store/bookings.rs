@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use super::{
+    alerts,
     counters::{self, Total},
     fleet::StatusMove,
     keys::{self, Key},
@@ -33,9 +34,10 @@ use crate::{
             self, Booking, BookingAmbulance, BookingCounts, BookingRequest, BookingStatus, Goal,
             Move, Mover, NewBooking, Progress, TimelineEntry, TripStage,
         },
-        crew,
+        crew, deadline,
         hospital::{self, HospitalRef},
         page::Page,
+        settings::CrewPresence,
         user,
     },
     error::ApiError,
@@ -75,6 +77,10 @@ pub(crate) struct BookingItem {
     /// The ambulances that let this job's answer deadline pass: never offered it again.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(crate) missed_by: Vec<Id>,
+    /// The `UNANSWERED` alert raised for this emergency a minute after it was sent
+    /// (decision 0020): once raised, not again while the moves go on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) unanswered_alert: Option<Id>,
     /// One more each time its requester revokes its tracking links (`shares`).
     #[serde(default)]
     pub(crate) share_epoch: u64,
@@ -99,7 +105,9 @@ impl BookingItem {
             .as_ref()
             .filter(|_| !booking.booking_status.is_final())
             .map(|p| keys::open_bookings(p.latitude.get(), p.longitude.get()));
-        let due = booking.answer_by.map(due_key);
+        let due = booking
+            .answer_by
+            .map(|by| due_key(deadline::next_due(&booking, by, false)));
         BookingItem {
             key: keys::booking(booking.id),
             gsi1pk: keys::user_bookings(booking.user_id),
@@ -110,6 +118,7 @@ impl BookingItem {
             duepk: due.map(|_| keys::DUE.to_owned()),
             duesk: due,
             missed_by: vec![],
+            unanswered_alert: None,
             listsk: order,
             share_epoch: 0,
             share_links_made: vec![],
@@ -120,7 +129,9 @@ impl BookingItem {
     }
 }
 
-/// A booking's `duesk`: its `answerBy` in epoch milliseconds.
+/// A booking's `duesk`: when the clock must look at it next (its `answerBy`, or
+/// before it its `UNANSWERED` alert's moment: `deadline::next_due`) in epoch
+/// milliseconds.
 pub(crate) fn due_key(answer_by: Timestamp) -> i64 {
     (answer_by.get().unix_timestamp_nanos() / 1_000_000) as i64
 }
@@ -429,12 +440,13 @@ impl Bookings<'_> {
                 None => Ok(None),
             }
         };
-        let (earlier, account, hospital, ambulance, id) = tokio::join!(
+        let (earlier, account, hospital, ambulance, id, presence) = tokio::join!(
             earlier,
             self.store.users().user(user),
             self.store.hospitals().hospital(req.hospital_id),
             self.store.fleet().ambulance(req.ambulance_id),
-            self.store.next_id("booking")
+            self.store.next_id("booking"),
+            self.store.positions().presence(vec![req.ambulance_id])
         );
         if let Some(existing) = earlier? {
             return Ok(existing);
@@ -466,8 +478,8 @@ impl Bookings<'_> {
                 requester: &account,
                 destination: HospitalRef {
                     id: hospital.id,
-                    name: hospital.name,
-                    address: hospital.address,
+                    name: hospital.name.clone(),
+                    address: hospital.address.clone(),
                 },
                 ambulance: BookingAmbulance {
                     id: ambulance.id,
@@ -493,6 +505,25 @@ impl Bookings<'_> {
             Write::put(&BookingItem::new(booking.clone())).absent(),
         )
         .push(Label::OpenBookings, open_bookings::claim(user, id, limit));
+        // Its crew not online: a person must phone the station now (decision 0020).
+        let presence = presence?
+            .get(&req.ambulance_id)
+            .copied()
+            .unwrap_or(CrewPresence::NoCrew);
+        if presence != CrewPresence::Online {
+            let alert = self.store.next_id("alert").await?;
+            tx.push(
+                Label::Alert,
+                alerts::call_station(
+                    alert,
+                    Timestamp::new(now).unwrap_or_else(Timestamp::now),
+                    &booking,
+                    presence,
+                    hospital.id,
+                    Some(&hospital),
+                ),
+            );
+        }
         StatusMove {
             ambulance: req.ambulance_id,
             hospital_of_ambulance: req.hospital_id,

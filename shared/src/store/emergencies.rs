@@ -34,6 +34,7 @@ use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 
 use super::{
+    alerts,
     bookings::{BookingItem, count_new_booking, remember_request, request_hash},
     fleet::StatusMove,
     keys::{self, Key},
@@ -47,6 +48,7 @@ use crate::{
     domain::{
         ambulance::AmbulanceStatus,
         booking::{self, Booking, BookingAmbulance, BookingType, NewBooking, Pickup},
+        deadline::AnswerTimes,
         emergency::{
             self, EmergencyRequest,
             nearest::{
@@ -56,10 +58,11 @@ use crate::{
         },
         hospital::{Hospital, HospitalRef},
         position::STALE_AFTER,
+        settings::CrewPresence,
         user::{self, User},
     },
     error::ApiError,
-    types::{Id, LatLng, format_rfc3339},
+    types::{Id, LatLng, Timestamp, format_rfc3339},
 };
 
 /// The hospitals a "none free" answer lists.
@@ -118,6 +121,7 @@ struct Order<'a> {
     /// A guard naming a booking that is final: replaced.
     stale_guard: Option<Id>,
     now: OffsetDateTime,
+    answer_times: AnswerTimes,
     extra_rounds: &'a AtomicUsize,
 }
 
@@ -171,17 +175,26 @@ impl Emergencies<'_> {
             lat: pickup.latitude,
             lng: pickup.longitude,
         };
-        let now = OffsetDateTime::now_utc();
+        let now = self.store.now();
+        let settings = self.store.settings().await;
         let mut dispatcher = Dispatcher::new(
             crate::geo::Point::new(pickup.latitude.get(), pickup.longitude.get()),
             req.ambulance_type,
             now,
             self.first_target_km(center),
+            settings.presence_delay_seconds,
         );
         let mut fetch = move |ranges| async move {
             self.store
                 .positions()
                 .free_entries(ranges)
+                .await
+                .map_err(Stop::Api)
+        };
+        let mut presence = move |ids| async move {
+            self.store
+                .positions()
+                .presence(ids)
                 .await
                 .map_err(Stop::Api)
         };
@@ -209,7 +222,7 @@ impl Emergencies<'_> {
                 HOSPITALS_RADIUS_KM
             ),
             self.store.next_id("booking"),
-            dispatcher.search(&mut fetch),
+            dispatcher.search(&mut fetch, &mut presence),
         );
         let first_round = started.elapsed();
         let (hospitals, hospital_stats) = hospitals?;
@@ -243,15 +256,17 @@ impl Emergencies<'_> {
             destination: hospitals.first(),
             stale_guard,
             now,
+            answer_times: settings.answer_times(),
             extra_rounds: &extra_rounds,
         };
         let outcome = dispatcher
-            .run(first, fetch, |c| self.try_emergency(&order, c))
+            .run(first, fetch, presence, |c| self.try_emergency(&order, c))
             .await;
         let stats = |d: DispatchStats| EmergencyStats {
             rounds: rounds
                 + d.tries
                 + (d.search_rounds - first_rounds)
+                + d.presence_reads
                 + extra_rounds.load(Ordering::Relaxed),
             dispatch: d,
             first_round,
@@ -389,7 +404,21 @@ impl Emergencies<'_> {
                 }
             }
         };
-        let now = OffsetDateTime::now_utc();
+        let now = self.store.now();
+        // Its crew not online: a person must phone the station at once, in the same
+        // transaction as the job (decision 0020); one more round for these only.
+        let call = match candidate.presence {
+            CrewPresence::Online => None,
+            presence => {
+                order.extra_rounds.fetch_add(1, Ordering::Relaxed);
+                let parts = self
+                    .store
+                    .alerts()
+                    .station_call_parts(entry.hospital_id, order.destination)
+                    .await?;
+                Some((presence, parts))
+            }
+        };
         let booking = Booking::emergency(NewBooking {
             id: order.id,
             requester: order.user,
@@ -403,12 +432,7 @@ impl Emergencies<'_> {
             patient: order.req.patient.clone().unwrap_or_default(),
             pickup: order.pickup.clone(),
             at: now,
-            answer_by: self
-                .store
-                .settings()
-                .await
-                .answer_times()
-                .answer_by(BookingType::Emergency, now),
+            answer_by: order.answer_times.answer_by(BookingType::Emergency, now),
         });
 
         let mut tx = Tx::new();
@@ -443,6 +467,19 @@ impl Emergencies<'_> {
             open_bookings::claim(order.user.id, order.id, OpenLimit::Exempt),
         );
         take_candidate(&mut tx, &candidate, order.id, order.now)?;
+        if let Some((presence, (alert, hospital))) = &call {
+            tx.push(
+                Label::Alert,
+                alerts::call_station(
+                    *alert,
+                    Timestamp::new(now).unwrap_or_else(Timestamp::now),
+                    &booking,
+                    *presence,
+                    entry.hospital_id,
+                    hospital.as_ref(),
+                ),
+            );
+        }
         let (counted, limited) = limits::count_emergency(order.user.id, order.key);
         tx.push(Label::RateLimit, counted);
         count_new_booking(&mut tx, &booking)?;

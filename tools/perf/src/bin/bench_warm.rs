@@ -300,7 +300,7 @@ async fn main() {
         .clone();
     let available: Vec<u64> = store
         .fleet()
-        .available_ambulances(Some(hospital.id))
+        .available_ambulances(Some(hospital.id), false)
         .await
         .expect("ambulances")
         .iter()
