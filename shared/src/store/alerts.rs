@@ -83,12 +83,18 @@ pub(crate) fn call_station(
 }
 
 /// The update of an open `UNANSWERED` alert once every automatic move was tried:
-/// the moves in all (refused unless it is open).
-pub(crate) fn count_moves(id: Id, moves: u32) -> Write {
-    Write::update(keys::alert(id), "SET moves = :moves")
-        .value(":moves", moves)
-        .value(":open", keys::OPEN_ALERTS)
-        .when("gsi1pk = :open")
+/// the moves in all, and the ambulance the job stays with (refused unless it is
+/// open).
+pub(crate) fn count_moves(id: Id, moves: u32, booking: &Booking) -> Write {
+    Write::update(
+        keys::alert(id),
+        "SET moves = :moves, ambulanceId = :ambulance, ambulanceNumber = :number",
+    )
+    .value(":moves", moves)
+    .value(":ambulance", booking.ambulance_id)
+    .value(":number", &booking.ambulance_number)
+    .value(":open", keys::OPEN_ALERTS)
+    .when("gsi1pk = :open")
 }
 
 /// The update that ends an open alert: `closedAt` (its cause is gone) or the

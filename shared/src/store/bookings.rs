@@ -37,7 +37,7 @@ use crate::{
         crew, deadline,
         hospital::{self, HospitalRef},
         page::Page,
-        settings::CrewPresence,
+        presence::{CrewPresence, Seen},
         user,
     },
     error::ApiError,
@@ -440,13 +440,14 @@ impl Bookings<'_> {
                 None => Ok(None),
             }
         };
-        let (earlier, account, hospital, ambulance, id, presence) = tokio::join!(
+        let (earlier, account, hospital, ambulance, id, kept) = tokio::join!(
             earlier,
             self.store.users().user(user),
             self.store.hospitals().hospital(req.hospital_id),
-            self.store.fleet().ambulance(req.ambulance_id),
+            self.store.fleet().ambulance_item(req.ambulance_id),
             self.store.next_id("booking"),
-            self.store.positions().presence(vec![req.ambulance_id])
+            // Its crew's signs of life (decision 0020), with the ambulance's crew count.
+            self.store.positions().kept_position(req.ambulance_id)
         );
         if let Some(existing) = earlier? {
             return Ok(existing);
@@ -454,6 +455,11 @@ impl Bookings<'_> {
         let account = account?.ok_or_else(user::not_found)?;
         let hospital = hospital?.ok_or_else(|| hospital::not_found(req.hospital_id))?;
         let ambulance = ambulance?.ok_or_else(|| ambulance::not_found(req.ambulance_id))?;
+        let presence = Seen {
+            crew_count: ambulance.crew_count,
+            ..kept?.map(|k| k.seen).unwrap_or_default()
+        }
+        .presence(self.store.now());
         if ambulance.hospital_id != hospital.id {
             return Err(ApiError::bad_request(
                 "ambulanceId",
@@ -506,10 +512,6 @@ impl Bookings<'_> {
         )
         .push(Label::OpenBookings, open_bookings::claim(user, id, limit));
         // Its crew not online: a person must phone the station now (decision 0020).
-        let presence = presence?
-            .get(&req.ambulance_id)
-            .copied()
-            .unwrap_or(CrewPresence::NoCrew);
         if presence != CrewPresence::Online {
             let alert = self.store.next_id("alert").await?;
             tx.push(

@@ -209,7 +209,7 @@ impl Deadlines<'_> {
         let id = match open {
             Some(id) => {
                 booking_write = booking_write.set_expression("REMOVE duepk, duesk".into());
-                tx.push(Label::Alert, alerts::count_moves(id, moves));
+                tx.push(Label::Alert, alerts::count_moves(id, moves, booking));
                 id
             }
             None => {

@@ -429,6 +429,20 @@ impl Fleet<'_> {
         self.shown(items, true).await
     }
 
+    /// One ambulance's crew presence: NO_CREW without a read, else from its
+    /// `POSITION` (one GetItem).
+    async fn presence_of(self, item: &AmbulanceItem) -> Result<CrewPresence, ApiError> {
+        if item.crew_count == 0 {
+            return Ok(CrewPresence::NoCrew);
+        }
+        let kept = self.store.positions().kept_position(item.id).await?;
+        Ok(Seen {
+            crew_count: item.crew_count,
+            ..kept.map(|k| k.seen).unwrap_or_default()
+        }
+        .presence(self.store.now()))
+    }
+
     /// The ambulances as the API shows them; `with_presence`: with their crews'
     /// presence (decision 0020), which reads the `POSITION`s of those with crew
     /// (BatchGetItem; one without crew is NO_CREW without a read).
@@ -519,10 +533,13 @@ impl Fleet<'_> {
         // The move changed only the status (and the `avail` keys and `heldBy`, which
         // the API does not show), on the condition that the status was the one read
         // and no booking held it; nothing else of an ambulance is ever rewritten. So
-        // the ambulance as read, with the new status, is what is stored: no second read.
+        // the ambulance as read, with the new status, is what is stored: no second
+        // read of it, only of its crew's presence, as the lists show it.
+        let presence = self.presence_of(&a).await?;
         Ok(Ambulance {
             status: to,
             not_responding: None,
+            crew_presence: Some(presence),
             ..a.into()
         })
     }

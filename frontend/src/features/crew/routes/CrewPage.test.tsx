@@ -29,7 +29,7 @@ const job = (overrides: Partial<Booking> = {}): Booking => ({
 
 const me = (j: Booking | null, status: CrewMe['ambulance']['status'] = j ? 'ON_DUTY' : 'AVAILABLE'): CrewMe => ({
   crew: { id: 50, username: 'crew1', phone: '+15550150' },
-  ambulance: { ...ambulance(31, 3, status), position: null },
+  ambulance: { ...ambulance(31, 3, status), crewPresence: 'ONLINE', position: null },
   job: j,
 })
 
