@@ -214,6 +214,31 @@ impl Alerts<'_> {
         tokio::try_join!(self.store.next_id("alert"), hospital)
     }
 
+    /// A job given to `booking`'s ambulance, of hospital `hospital_id` (`known` when
+    /// the caller has read it), whose crew is `presence` (not online): a
+    /// `CALL_STATION` alert, raised right after the job was committed by the route
+    /// that gave it (decision 0020). Not in the job's own transaction: racers for one
+    /// ambulance would all take an alert id first, and only one of them wins it.
+    /// Never fails the request that made the job: a failure is logged, and the
+    /// emergency's `UNANSWERED` a minute later still tells a person.
+    pub async fn raise_call_station(
+        self,
+        booking: &Booking,
+        presence: CrewPresence,
+        hospital_id: Id,
+        known: Option<&Hospital>,
+    ) {
+        let raise = async {
+            let (id, hospital) = self.station_call_parts(hospital_id, known).await?;
+            let since = Timestamp::new(self.store.now()).unwrap_or_else(Timestamp::now);
+            let write = call_station(id, since, booking, presence, hospital_id, hospital.as_ref());
+            self.store.put_if(write).await.map(|_| ())
+        };
+        if let Err(e) = raise.await {
+            tracing::error!(error = %e, booking = %booking.id, "could not raise a CALL_STATION alert");
+        }
+    }
+
     pub async fn alert(self, id: Id) -> Result<Option<Alert>, ApiError> {
         Ok(self
             .store

@@ -16,7 +16,6 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use super::{
-    alerts,
     counters::{self, Total},
     fleet::StatusMove,
     keys::{self, Key},
@@ -511,21 +510,7 @@ impl Bookings<'_> {
             Write::put(&BookingItem::new(booking.clone())).absent(),
         )
         .push(Label::OpenBookings, open_bookings::claim(user, id, limit));
-        // Its crew not online: a person must phone the station now (decision 0020).
-        if presence != CrewPresence::Online {
-            let alert = self.store.next_id("alert").await?;
-            tx.push(
-                Label::Alert,
-                alerts::call_station(
-                    alert,
-                    Timestamp::new(now).unwrap_or_else(Timestamp::now),
-                    &booking,
-                    presence,
-                    hospital.id,
-                    Some(&hospital),
-                ),
-            );
-        }
+
         StatusMove {
             ambulance: req.ambulance_id,
             hospital_of_ambulance: req.hospital_id,
@@ -542,7 +527,16 @@ impl Bookings<'_> {
             tx.push(Label::IdempotencyKey, remember_request(user, key, id, hash));
         }
         match self.store.commit(tx).await {
-            Ok(()) => Ok(booking),
+            Ok(()) => {
+                // Its crew not online: a person must phone the station now (decision 0020).
+                if presence != CrewPresence::Online {
+                    self.store
+                        .alerts()
+                        .raise_call_station(&booking, presence, hospital.id, Some(&hospital))
+                        .await;
+                }
+                Ok(booking)
+            }
             Err(TxError::Refused(r)) if r.by(Label::IdempotencyKey) => {
                 Err(BookFailure::Raced(Conflict::BookingKeyInProgress.into()))
             }

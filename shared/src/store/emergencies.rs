@@ -34,7 +34,6 @@ use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 
 use super::{
-    alerts,
     bookings::{BookingItem, count_new_booking, remember_request, request_hash},
     fleet::StatusMove,
     keys::{self, Key},
@@ -62,7 +61,7 @@ use crate::{
         user::{self, User},
     },
     error::ApiError,
-    types::{Id, LatLng, Timestamp, format_rfc3339},
+    types::{Id, LatLng, format_rfc3339},
 };
 
 /// The hospitals a "none free" answer lists.
@@ -272,7 +271,23 @@ impl Emergencies<'_> {
             first_round,
         };
         match outcome {
-            Ok((Dispatch::Assigned { result, .. }, d)) => Ok((result, stats(d))),
+            Ok((Dispatch::Assigned { result, candidate }, d)) => {
+                // Its crew not online: a person must phone the station at once
+                // (decision 0020); two more rounds for these only.
+                if candidate.presence != CrewPresence::Online {
+                    extra_rounds.fetch_add(2, Ordering::Relaxed);
+                    self.store
+                        .alerts()
+                        .raise_call_station(
+                            &result,
+                            candidate.presence,
+                            candidate.entry.hospital_id,
+                            hospitals.first(),
+                        )
+                        .await;
+                }
+                Ok((result, stats(d)))
+            }
             Ok((Dispatch::NoneNear, _)) => {
                 // A retry of this very request may have taken the last one.
                 let answer = self
@@ -405,20 +420,6 @@ impl Emergencies<'_> {
             }
         };
         let now = self.store.now();
-        // Its crew not online: a person must phone the station at once, in the same
-        // transaction as the job (decision 0020); one more round for these only.
-        let call = match candidate.presence {
-            CrewPresence::Online => None,
-            presence => {
-                order.extra_rounds.fetch_add(1, Ordering::Relaxed);
-                let parts = self
-                    .store
-                    .alerts()
-                    .station_call_parts(entry.hospital_id, order.destination)
-                    .await?;
-                Some((presence, parts))
-            }
-        };
         let booking = Booking::emergency(NewBooking {
             id: order.id,
             requester: order.user,
@@ -467,19 +468,6 @@ impl Emergencies<'_> {
             open_bookings::claim(order.user.id, order.id, OpenLimit::Exempt),
         );
         take_candidate(&mut tx, &candidate, order.id, order.now)?;
-        if let Some((presence, (alert, hospital))) = &call {
-            tx.push(
-                Label::Alert,
-                alerts::call_station(
-                    *alert,
-                    Timestamp::new(now).unwrap_or_else(Timestamp::now),
-                    &booking,
-                    *presence,
-                    entry.hospital_id,
-                    hospital.as_ref(),
-                ),
-            );
-        }
         let (counted, limited) = limits::count_emergency(order.user.id, order.key);
         tx.push(Label::RateLimit, counted);
         count_new_booking(&mut tx, &booking)?;
