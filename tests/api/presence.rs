@@ -379,9 +379,10 @@ async fn an_emergency_not_accepted_in_a_minute_has_an_alert_while_the_moves_go_o
     let (w, _, crews) = crate::deadlines::fleet_over(state, &["AMB-01", "AMB-02", "AMB-03"]).await;
     let (_, booking) = w.sos("caller").await;
     assert_eq!(booking["ambulance"]["number"], "AMB-01");
-    w.store().advance_clock(time::Duration::seconds(59));
+    w.store().advance_clock(time::Duration::seconds(54));
     assert_eq!(w.sweep_now().await.alerted, 0);
-    // A minute after it was sent: the alert, the job where it is.
+    // By the minute after it was sent (55 s: one beat of the clock early): the alert,
+    // the job where it is.
     w.store().advance_clock(time::Duration::seconds(2));
     let report = w.sweep_now().await;
     assert_eq!((report.alerted, report.moved), (1, 0), "{report:?}");
@@ -395,7 +396,7 @@ async fn an_emergency_not_accepted_in_a_minute_has_an_alert_while_the_moves_go_o
     for crew in &crews {
         w.heartbeat(crew).await;
     }
-    w.store().advance_clock(time::Duration::seconds(30));
+    w.store().advance_clock(time::Duration::seconds(35));
     let report = w.sweep_now().await;
     assert_eq!((report.alerted, report.moved), (0, 1), "{report:?}");
     assert_eq!(w.open_alerts_of("UNANSWERED").await.len(), 1);

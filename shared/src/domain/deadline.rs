@@ -16,10 +16,12 @@ use crate::{
 pub const MAX_MOVES: usize = 3;
 
 /// Whatever happens, a dispatcher has an open `UNANSWERED` alert on an emergency no
-/// crew has accepted this long after it was sent, while the automatic moves go on
+/// crew has accepted a minute after it was sent, while the automatic moves go on
 /// (decision 0020): a person must know within a minute (NFPA 1710 gives alarm
-/// processing 64 s for 90 % of calls), not after every move has been tried.
-pub const UNANSWERED_AFTER: Duration = Duration::from_secs(60);
+/// processing 64 s for 90 % of calls), not after every move has been tried. Due 5 s
+/// before the minute, one beat of the clock (`functions/clock`: a sweep every 5 s),
+/// so that whatever the beat's phase it is open by the minute.
+pub const UNANSWERED_AFTER: Duration = Duration::from_secs(55);
 
 /// How long a crew has to accept, by booking type (settings: `ANSWER_EMERGENCY_SECS`,
 /// `ANSWER_NORMAL_SECS`; a test stack sets them short).
@@ -188,9 +190,9 @@ mod tests {
         use BookingType::*;
         use TripStage::*;
         use Verdict::*;
-        // Sent at 10:00:00, to be answered by 10:01:00.
+        // Sent at 10:00:00, to be answered by 10:01:00; its alert due at 10:00:55.
         let due = at("2026-11-27T10:01:00.000Z");
-        let early = at("2026-11-27T10:00:59.999Z");
+        let early = at("2026-11-27T10:00:54.999Z");
         let warned = true;
         #[rustfmt::skip]
         let cases = [
@@ -201,6 +203,7 @@ mod tests {
             (Emergency, Active,    Some(Dispatched),   3,     due,   warned,  Alert),   // no moves left
             (Emergency, Pending,   None,               0,     due,   false,   TryMove { warn: true }), // the form's EMERGENCY
             (Emergency, Active,    Some(Dispatched),   0,     early, false,   NotDue),
+            (Emergency, Active,    Some(Dispatched),   0,     at("2026-11-27T10:00:55.000Z"), false, Warn), // the alert before the deadline
             (Normal,    Pending,   None,               0,     due,   false,   Alert),   // the requester chose it
             (Normal,    Active,    Some(Dispatched),   0,     due,   false,   Alert),
             (Normal,    Pending,   None,               0,     early, false,   NotDue),
@@ -219,8 +222,8 @@ mod tests {
         }
     }
 
-    /// An answer window longer than the minute (a setting): the alert still comes a
-    /// minute after the emergency was sent, the move at the deadline.
+    /// An answer window longer than the minute (a setting): the alert still comes by
+    /// the minute after the emergency was sent, the move at the deadline.
     #[test]
     fn the_unanswered_alert_comes_a_minute_after_sending_whatever_the_window() {
         let mut b = booking(
@@ -233,15 +236,15 @@ mod tests {
         let answer_by = b.answer_by.unwrap();
         assert_eq!(
             next_due(&b, answer_by, false).to_string(),
-            "2026-11-27T10:01:00.000Z"
+            "2026-11-27T10:00:55.000Z"
         );
         assert_eq!(next_due(&b, answer_by, true), answer_by);
         assert_eq!(
-            on_deadline(&b, at("2026-11-27T10:00:59.000Z"), false),
+            on_deadline(&b, at("2026-11-27T10:00:54.000Z"), false),
             Verdict::NotDue
         );
         assert_eq!(
-            on_deadline(&b, at("2026-11-27T10:01:00.000Z"), false),
+            on_deadline(&b, at("2026-11-27T10:00:55.000Z"), false),
             Verdict::Warn
         );
         assert_eq!(

@@ -36,7 +36,7 @@
 //!    `GET /api/admin/alerts` (polled every 100 ms), for `BENCH_E2E_RUNS` (default 5)
 //!    emergencies; with one ONLINE crew in reach that never answers, the same for
 //!    one emergency (a real minute: skipped with `BENCH_E2E_MINUTE=0`, as the smoke
-//!    run does).
+//!    run does). `BENCH_SIMULATE=0` runs this part alone.
 
 use std::{
     collections::{BTreeMap, HashMap, HashSet},
@@ -495,8 +495,7 @@ async fn end_to_end(runs: usize, minute: bool) {
     // with them).
     let sweeping = async {
         loop {
-            let _ = clock::sweep(&store).await;
-            tokio::time::sleep(clock::EVERY).await;
+            let _ = clock::sweep_for(&store, Duration::from_secs(3600), clock::EVERY).await;
         }
     };
     tokio::select! {
@@ -631,6 +630,15 @@ async fn main() {
     let gap = env_or("BENCH_GAP_SECS", 15);
     let runs = env_or("BENCH_E2E_RUNS", 5) as usize;
     let minute = env_or("BENCH_E2E_MINUTE", 1) == 1;
+    if env_or("BENCH_SIMULATE", 1) == 1 {
+        simulate(ambulances, emergencies, gap).await;
+    }
+    println!("\nend to end (routers in-process, the clock every 5 s as deployed, real time):");
+    end_to_end(runs, minute).await;
+}
+
+/// Part 1: the city under both rules.
+async fn simulate(ambulances: usize, emergencies: usize, gap: u64) {
     let sc = scenario(ambulances, emergencies, gap);
     let count = |t: Truth| sc.fleet.iter().filter(|(_, _, x)| *x == t).count();
     println!(
@@ -672,6 +680,4 @@ async fn main() {
             started.elapsed().as_secs_f64(),
         );
     }
-    println!("\nend to end (routers in-process, the clock every 5 s as deployed, real time):");
-    end_to_end(runs, minute).await;
 }

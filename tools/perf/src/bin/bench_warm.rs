@@ -605,6 +605,15 @@ async fn main() {
             Some(crew_report(now)),
         )
         .await;
+        b.route(
+            "PUT /api/crew/presence",
+            S::NO_CONTENT,
+            M::PUT,
+            "/api/crew/presence",
+            crew,
+            None,
+        )
+        .await;
         for stage in ["EN_ROUTE", "AT_PICKUP", "TO_HOSPITAL", "AT_HOSPITAL"] {
             let moved = b
                 .route(
