@@ -15,7 +15,7 @@ export function PresenceBadge({ presence }: { presence: CrewPresence | undefined
   if (!presence) return null
   const style = styles[presence]
   return (
-    <span className={`inline-flex items-center gap-1.5 rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ring-inset ${style.pill}`}>
+    <span className={`inline-flex items-center gap-1.5 whitespace-nowrap rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ring-inset ${style.pill}`}>
       <span className={`h-2 w-2 rounded-full ${style.dot}`} aria-hidden="true" />
       {S.presence[presence]}
     </span>

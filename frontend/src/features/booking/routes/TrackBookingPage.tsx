@@ -91,12 +91,12 @@ function Track({ id, back, admin }: { id: number; back: ReactNode; admin: boolea
       {/* No crew answered and the clock gave up: the requester calls for help too. */}
       {t.stillLooking && <StillLooking near={t.pickup ?? t.hospital} destination={t.hospital} />}
       <MovedNotice trip={t} />
-      <AcceptNotice trip={t} />
       {dispatched && coming && (
         <Alert tone="success">
           <span className="font-semibold">{S.emergency.dispatched}</span> {!admin && t.bookingType === 'EMERGENCY' && S.emergency.dispatchedPatient}
         </Alert>
       )}
+      <AcceptNotice trip={t} />
       {/* A final booking no longer changes: how old the answer is does not matter. */}
       {open && <LastUpdated updatedAt={trip.dataUpdatedAt} failing={trip.isError} />}
       {flash && <Alert tone={flash.tone}>{flash.text}</Alert>}
