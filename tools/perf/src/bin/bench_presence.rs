@@ -63,7 +63,7 @@ use shared::{
         user::Role,
     },
     store::bulk::BulkAmbulance,
-    types::{Id, LatLng},
+    types::{Id, LatLng, Timestamp},
 };
 use tower::ServiceExt;
 
@@ -468,6 +468,7 @@ async fn alert_seen(
     start: Instant,
     limit: Duration,
 ) -> Option<(f64, String)> {
+    let sent = booking["bookingTime"].as_str().and_then(Timestamp::parse);
     while start.elapsed() < limit {
         let (_, alerts) = call(router, Method::GET, "/api/admin/alerts", admin, None).await;
         let found = alerts.as_array().into_iter().flatten().find(|a| {
@@ -476,9 +477,20 @@ async fn alert_seen(
                 && a.get("closedAt").is_none()
         });
         if let Some(a) = found {
+            // What the alert says of itself: raised this long after the booking.
+            let since = a["since"].as_str().and_then(Timestamp::parse);
+            let raised = match (sent, since) {
+                (Some(sent), Some(since)) => {
+                    format!(
+                        " (raised {:.1} s after the booking time)",
+                        (since.get() - sent.get()).as_seconds_f64()
+                    )
+                }
+                _ => String::new(),
+            };
             return Some((
                 start.elapsed().as_secs_f64(),
-                a["kind"].as_str().unwrap_or("?").into(),
+                format!("{}{raised}", a["kind"].as_str().unwrap_or("?")),
             ));
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
