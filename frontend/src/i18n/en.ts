@@ -307,6 +307,7 @@ export const en = {
       sharing: 'Sharing your location',
       sentAgo: (age: string) => `sent ${age} ago`,
       failing: 'Your location could not be sent; trying again.',
+      checking: 'Your position is being checked: dispatch uses it once a few reports agree.',
     },
   },
   // One tap to help (issue 14): the emergency request and what each outcome asks of the person.

@@ -460,7 +460,7 @@ async fn call(
 }
 
 /// Seconds from `start` until `GET /api/admin/alerts` lists an open alert about
-/// `booking`, polled every 100 ms (at most `limit`).
+/// `booking` (its 201 body), polled every 100 ms (at most `limit`).
 async fn alert_seen(
     router: &Router,
     admin: &str,
@@ -472,7 +472,7 @@ async fn alert_seen(
     while start.elapsed() < limit {
         let (_, alerts) = call(router, Method::GET, "/api/admin/alerts", admin, None).await;
         let found = alerts.as_array().into_iter().flatten().find(|a| {
-            a["bookingId"] == *booking
+            a["bookingId"] == booking["id"]
                 && a.get("acknowledgedAt").is_none()
                 && a.get("closedAt").is_none()
         });
@@ -562,15 +562,9 @@ async fn measure(f: &Fixture, router: &Router, admin: &str, runs: usize, minute:
         .await;
         assert_eq!(status, StatusCode::CREATED, "{booking}");
         let start = Instant::now();
-        let (secs, kind) = alert_seen(
-            router,
-            admin,
-            &booking["id"],
-            start,
-            Duration::from_secs(30),
-        )
-        .await
-        .expect("an alert within 30 s");
+        let (secs, kind) = alert_seen(router, admin, &booking, start, Duration::from_secs(30))
+            .await
+            .expect("an alert within 30 s");
         seen.push(secs);
         println!(
             "  only crewless ambulances in reach: {kind} listed {secs:.2} s after the emergency's 201"
@@ -619,15 +613,9 @@ async fn measure(f: &Fixture, router: &Router, admin: &str, runs: usize, minute:
             .flatten()
             .any(|a| a["bookingId"] == booking["id"]);
         assert!(!early, "a job for an ONLINE crew raises no alert at once");
-        let (secs, kind) = alert_seen(
-            router,
-            admin,
-            &booking["id"],
-            start,
-            Duration::from_secs(90),
-        )
-        .await
-        .expect("an alert within 90 s");
+        let (secs, kind) = alert_seen(router, admin, &booking, start, Duration::from_secs(90))
+            .await
+            .expect("an alert within 90 s");
         println!(
             "  one ONLINE crew in reach that never answers: {kind} listed {secs:.1} s after the emergency's 201 (target: 65 s)"
         );
