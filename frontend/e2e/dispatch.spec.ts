@@ -43,7 +43,7 @@ test('a requester books, the crew sees the job, drives it to completion, and the
   const bookingId = Number((await track.getAttribute('aria-label'))!.replace('Track booking ', ''))
   await track.click()
   await expect(user).toHaveURL(new RegExp(`/bookings/${bookingId}$`))
-  await expect(user.getByText('Waiting for the crew to accept. The ambulance is held for you.')).toBeVisible()
+  await expect(user.getByText(/^Waiting for the crew to accept \(\d+ s left\)$/)).toBeVisible()
 
   // The job reaches the crew's screen by itself (polled), with the patient and the pickup.
   await expect(crew.page.getByRole('heading', { name: `Current job #${bookingId}` })).toBeVisible({ timeout: 20_000 })

@@ -66,7 +66,7 @@ class Taps {
 /** The stage (the subtitle's words before " · ") and the ETA ("About 4 min") a trip page shows. */
 async function stageAndEta(page: Page) {
   const subtitle = await page.getByRole('heading', { level: 1 }).locator('xpath=following-sibling::p[1]').innerText()
-  const eta = await page.getByRole('region', { name: /^Arriving at the pickup in|^Reaching the hospital in/ }).innerText()
+  const eta = await page.getByRole('region', { name: /^Arriving at the pickup in|^Once the crew accepts, at the pickup in|^Reaching the hospital in/ }).innerText()
   return { stage: subtitle.split(' · ')[0]!.trim(), eta: eta.match(/About \d+ (h|min)( \d+ min)?|Less than a minute/)?.[0] ?? null }
 }
 
@@ -111,8 +111,10 @@ test('one tap to help: 2 taps to an ambulance, the family follows the same trip,
   await taps.hold(user.getByRole('button', { name: 'Hold to send an ambulance' }))
 
   await expect(user).toHaveURL(/\/bookings\/\d+$/)
-  await expect(user.getByText('Ambulance dispatched. It is on its way to the pickup.')).toBeVisible()
+  await expect(user.getByText('Request sent: an ambulance is assigned to you.')).toBeVisible()
   expect(taps.count, 'taps from the home page to "ambulance dispatched"').toBe(2)
+  // Nobody has accepted yet: never "on its way" before the crew does (decision 0020).
+  await expect(user.getByText(/^Waiting for the crew to accept \(\d+ s left\)$/)).toBeVisible()
   const bookingId = Number(new URL(user.url()).pathname.split('/').pop())
   // The nearest free ambulance is the crew's, and it is on the map, live.
   await expect(user.getByRole('heading', { name: `Ambulance ${crew.number}` })).toBeVisible()
@@ -120,7 +122,7 @@ test('one tap to help: 2 taps to an ambulance, the family follows the same trip,
   await expect(map.locator(`.leaflet-marker-icon[title="Ambulance ${crew.number}"]`)).toBeVisible()
   await expect(map.locator('.leaflet-marker-icon[title="Pickup"]')).toBeVisible()
   await expect(user.getByText(/Live · updated/)).toBeVisible()
-  await expect(user.getByText('Arriving at the pickup in')).toBeVisible()
+  await expect(user.getByText('Once the crew accepts, at the pickup in')).toBeVisible()
   await screenshot(user, 'emergency-dispatched', { phone: true })
 
   // The crew's phone shows the job by itself (polled), with no admin in between; the
@@ -143,7 +145,7 @@ test('one tap to help: 2 taps to an ambulance, the family follows the same trip,
   expect(link).toMatch(/\/t\/[A-Za-z0-9_-]{22,}$/)
   const family = await contextPage(browser, { viewport: PHONE })
   await family.goto(link)
-  await expect(family.getByRole('heading', { name: 'Ambulance on its way' })).toBeVisible()
+  await expect(family.getByRole('heading', { name: 'Waiting for the crew to accept' })).toBeVisible()
   await expect(family.getByRole('region', { name: 'Map of the ambulance and the destination hospital' }).locator(`.leaflet-marker-icon[title="Ambulance ${crew.number}"]`)).toBeVisible()
   await expectSameTrip(user, family, 'Ambulance assigned')
   // Nothing about the patient, the pickup or the requester.
@@ -152,9 +154,11 @@ test('one tap to help: 2 taps to an ambulance, the family follows the same trip,
   await expect(family.locator('.leaflet-marker-icon[title="Pickup"]')).toHaveCount(0)
   await screenshot(family, 'emergency-shared', { phone: true })
 
-  // The crew accepts and drives; both pages follow.
+  // The crew accepts and drives; both pages follow, and only now say "on its way".
   await crew.page.getByRole('button', { name: 'Accept job' }).click()
   await expectSameTrip(user, family, 'On the way to the pickup')
+  await expect(user.getByText('The crew accepted: the ambulance is on its way.')).toBeVisible()
+  await expect(family.getByRole('heading', { name: 'Ambulance on its way' })).toBeVisible()
   await screenshot(crew.page, 'emergency-crew', { phone: true })
   await crew.page.getByRole('button', { name: 'Arrived at pickup' }).click()
   for (const page of [user, family]) await expect(page.getByText('The ambulance is at the pickup.')).toBeVisible({ timeout: 20_000 })

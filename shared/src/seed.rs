@@ -258,7 +258,7 @@ pub async fn seed_crew(store: &Store, password_hash: &str) -> Result<Vec<CrewLog
     let Some(first) = nearest.first() else {
         return Ok(vec![]);
     };
-    let mut fleet = store.fleet().hospital_ambulances(first.id).await?;
+    let mut fleet = store.fleet().hospital_ambulances(first.id, false).await?;
     fleet.sort_by_key(|a| a.id);
     let mut logins = vec![];
     for (i, ambulance) in fleet.into_iter().enumerate() {

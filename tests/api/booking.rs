@@ -205,7 +205,16 @@ async fn only_one_of_a_hundred_racers_gets_the_ambulance() {
         "{:?}",
         results.iter().map(|r| r.status).collect::<Vec<_>>()
     );
-    assert_eq!(conflicts.len(), 99);
+    assert_eq!(
+        conflicts.len(),
+        99,
+        "{:?}",
+        results
+            .iter()
+            .filter(|r| r.status != StatusCode::CONFLICT)
+            .map(|r| (r.status, r.message()))
+            .collect::<Vec<_>>()
+    );
     assert!(
         conflicts
             .iter()

@@ -115,7 +115,8 @@ impl World {
 }
 
 /// A world with free ambulances `numbers` at hospitals 1, 2, 3... km north of the
-/// pickup (the first nearest), each with a crew.
+/// pickup (the first nearest), each with a crew whose app is open (a heartbeat now:
+/// ONLINE for 2 minutes, so no job given to them raises CALL_STATION; decision 0020).
 pub(crate) async fn fleet(numbers: &[&str]) -> (World, Vec<Value>, Vec<TestUser>) {
     fleet_over(testkit::fresh_state().await, numbers).await
 }
@@ -131,7 +132,9 @@ pub(crate) async fn fleet_over(
     for (i, number) in numbers.iter().enumerate() {
         let h = w.hospital(&format!("H{i}"), north(1.0 + i as f64)).await;
         let a = w.ambulance(&h, number, "BLS").await;
-        crews.push(w.app.crew(&format!("crew{}", i + 1), id_of(&a)).await);
+        let crew = w.app.crew(&format!("crew{}", i + 1), id_of(&a)).await;
+        w.heartbeat(&crew).await;
+        crews.push(crew);
         ambulances.push(a);
     }
     (w, ambulances, crews)
@@ -178,10 +181,20 @@ async fn an_unanswered_emergency_moves_to_the_next_nearest_free_ambulance() {
         .expect("on the live map")
         .clone();
     assert_eq!(shown["notResponding"], first["notResponding"]);
+    // The first ambulance's alert, and the emergency's own a minute after it was
+    // sent, with the move so far and where the job is now (decision 0020).
     let open = w.open_alerts().await;
-    assert_eq!(open.len(), 1, "{open:?}");
-    assert_eq!(open[0]["kind"], "NOT_RESPONDING");
-    assert_eq!(open[0]["ambulanceNumber"], "AMB-01");
+    let kinds: Vec<&str> = open.iter().map(|a| a["kind"].as_str().unwrap()).collect();
+    assert_eq!(kinds, ["UNANSWERED", "NOT_RESPONDING"], "{open:?}");
+    assert_eq!(open[1]["ambulanceNumber"], "AMB-01");
+    assert_eq!(
+        (
+            &open[0]["bookingId"],
+            &open[0]["moves"],
+            &open[0]["ambulanceNumber"]
+        ),
+        (&booking["id"], &json!(1), &json!("AMB-02"))
+    );
 
     // The first crew's late tap loses; its screen shows no job and the mark.
     w.accept(&crews[0], &booking).await.assert_message(
@@ -207,7 +220,7 @@ async fn an_unanswered_emergency_moves_to_the_next_nearest_free_ambulance() {
         .await;
     back.assert_status(StatusCode::OK);
     assert!(back.body["notResponding"].is_null());
-    assert_eq!(w.sweep().await.alerts_closed, 1);
+    assert_eq!(w.sweep().await.alerts_closed, 2);
     assert!(w.open_alerts().await.is_empty());
     w.assert_consistent().await;
 }
@@ -237,9 +250,12 @@ async fn three_moves_then_the_dispatcher_is_alerted() {
         .into_iter()
         .filter(|a| a["kind"] == "UNANSWERED")
         .collect();
+    // One alert: raised a minute after the emergency, still open, now with every
+    // move and where the job stays.
     assert_eq!(unanswered.len(), 1);
     assert_eq!(unanswered[0]["bookingId"], booking["id"]);
     assert_eq!(unanswered[0]["ambulanceNumber"], "AMB-04");
+    assert_eq!(unanswered[0]["moves"], 3);
     assert_eq!(unanswered[0]["pickup"]["latitude"], json!(30.70));
     // Off the clock: later sweeps do nothing more.
     w.later(PAST_EMERGENCY);
@@ -496,7 +512,10 @@ async fn a_reassign_racing_the_clock_has_one_winner() {
 
 #[tokio::test]
 async fn alerts_are_listed_most_urgent_first_and_acknowledged_once() {
-    let (w, _) = World::with_one_ambulance("AMB-01").await;
+    let (w, amb) = World::with_one_ambulance("AMB-01").await;
+    // Its crew's app is open: no CALL_STATION for the first caller's job.
+    let crew = w.app.crew("crew1", id_of(&amb)).await;
+    w.heartbeat(&crew).await;
     // No free ambulance near the second caller: the 409 raises NO_AMBULANCE, once
     // however often they tap (each tap counted in it).
     let (_, _) = w.sos("first").await;

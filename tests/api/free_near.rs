@@ -52,8 +52,16 @@ async fn free_near_lists_the_ten_nearest_free_ambulances_nearest_first() {
         assert_eq!(a["id"], ambulances[i]["id"]);
         assert_eq!(a["type"], "BLS");
         assert!(a["hospitalId"].as_u64().is_some(), "{a}");
+        // Nobody has a crew account for these: the crewless delay, 120 s, on top
+        // of the drive (decision 0020).
+        assert_eq!(a["crewPresence"], "NO_CREW");
+        let drive = km * 1.4 / 40.0 * 3600.0;
+        let eta = a["etaMinutes"].as_f64().unwrap();
+        assert!((eta - (drive / 60.0).ceil()).abs() <= 1.0, "{a}");
+        let start = a["expectedStartSeconds"].as_f64().unwrap();
+        assert!((start - (drive + 120.0)).abs() <= 1.0, "{a}");
         let keys: Vec<&str> = a.as_object().unwrap().keys().map(|k| k.as_str()).collect();
-        assert_eq!(keys.len(), 5, "{a}");
+        assert_eq!(keys.len(), 8, "{a}");
     }
 
     // A fresh position ranks: A-12's crew reports from 200 m off the pickup; A-02's

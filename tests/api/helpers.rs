@@ -107,3 +107,36 @@ pub fn stages(booking: &Value) -> Vec<String> {
         .map(|e| e["stage"].as_str().unwrap().to_owned())
         .collect()
 }
+
+/// A crew's reports from (`lat`, `lng`), taken now by the server's clock, until the
+/// position is taken: a first report over 50 km from the ambulance's hospital is
+/// doubted (409) until 3 agreeing reports over 20 s confirm it (decision 0020). The
+/// server's clock moves 5 s on before each. Answers how many were doubted.
+pub async fn report_until_taken(
+    app: &testkit::TestApp,
+    crew: &testkit::TestUser,
+    lat: f64,
+    lng: f64,
+) -> usize {
+    let mut doubted = 0;
+    loop {
+        app.state.store.advance_clock(time::Duration::seconds(5));
+        let at = shared::types::format_rfc3339(app.state.store.now());
+        let res = app
+            .put(
+                "/api/crew/location",
+                Some(&crew.token),
+                serde_json::json!({"latitude": lat, "longitude": lng, "recordedAt": at}),
+            )
+            .await;
+        if res.status == http::StatusCode::NO_CONTENT {
+            return doubted;
+        }
+        res.assert_status(http::StatusCode::CONFLICT);
+        doubted += 1;
+        assert!(
+            doubted <= 5,
+            "still doubted after {doubted} agreeing reports"
+        );
+    }
+}

@@ -245,6 +245,20 @@ async fn tour(app: &TestApp) {
         let body = json!({"status": status});
         call(Method::PATCH, "/api/crew/status", crew_token, Some(body)).await;
     }
+    // The crew app's heartbeat and sign-out; a signed-in caller's fleet lists, whose
+    // crewed ambulance's presence is read (decision 0020).
+    app.call(Method::PUT, "/api/crew/presence", crew_token, None)
+        .await
+        .assert_status(StatusCode::NO_CONTENT);
+    for uri in [
+        format!("/api/ambulances/available?hospitalId={h}"),
+        format!("/api/ambulances/hospital/{h}"),
+    ] {
+        call(Method::GET, &uri, user, None).await;
+    }
+    app.call(Method::DELETE, "/api/crew/presence", crew_token, None)
+        .await
+        .assert_status(StatusCode::NO_CONTENT);
 
     // admin: the fleet, the bookings, the dashboard, crew accounts, the live map,
     // removals.

@@ -12,10 +12,9 @@ use shared::{
         hospital::{Hospital, NewHospital},
     },
     store::bulk::BulkAmbulance,
-    types::{Id, LatLng, format_rfc3339},
+    types::{Id, LatLng},
 };
 use testkit::TestApp;
-use time::OffsetDateTime;
 
 fn ids(v: &Value, key: &str) -> BTreeSet<u64> {
     v[key]
@@ -102,15 +101,8 @@ async fn the_live_map_of_the_world_shows_the_fleet_in_far_apart_cities() {
     // there, in a Mumbai box and still in the world, and no longer around Delhi.
     let mover = by_city[0].1;
     let crew = app.crew("mover", mover).await;
-    let recorded = format_rfc3339(OffsetDateTime::now_utc());
-    let res = app
-        .put(
-            "/api/crew/location",
-            Some(&crew.token),
-            json!({"latitude": 19.07, "longitude": 72.88, "recordedAt": recorded}),
-        )
-        .await;
-    res.assert_status(StatusCode::NO_CONTENT);
+    // A first report that far from its hospital is taken once confirmed (decision 0020).
+    crate::helpers::report_until_taken(&app, &crew, 19.07, 72.88).await;
     let mumbai = live(&app, &admin.token, "?bbox=18.9,72.7,19.3,73.1").await;
     assert_eq!(ids(&mumbai, "ambulances"), BTreeSet::from([mover.get()]));
     assert_eq!(mumbai["ambulances"][0]["position"]["source"], "GPS");

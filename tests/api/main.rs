@@ -25,6 +25,7 @@ mod manifests;
 mod observability;
 mod openapi;
 mod positions;
+mod presence;
 mod push;
 mod route_groups;
 mod sessions;

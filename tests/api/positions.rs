@@ -166,7 +166,7 @@ async fn reports_are_checked_and_only_newer_ones_at_least_4s_apart_are_kept() {
     // A position more than 2 minutes old is stale, never live.
     let other = f.add_ambulance("STALE-1", "MAINTENANCE").await;
     let crew2 = f.app.crew("stalecrew", id_of(&other)).await;
-    let body = json!({"latitude": 30.0, "longitude": 74.0, "recordedAt": at(-121.0)});
+    let body = json!({"latitude": 30.6, "longitude": 74.3, "recordedAt": at(-121.0)});
     assert_eq!(report(&f, &crew2, body).await.0, StatusCode::NO_CONTENT);
     let pos = me(&f, &crew2).await["ambulance"]["position"].clone();
     assert_eq!(
@@ -301,16 +301,9 @@ async fn the_live_map_shows_what_is_in_the_box() {
         .await
         .body;
     let crew = f.app.crew("mover", id_of(&f.ambulances[2])).await;
-    // Ambulance 2 drives 60 km north-east of its hospital (reported).
-    let put = f
-        .app
-        .put(
-            "/api/crew/location",
-            Some(&crew.token),
-            json!({"latitude": 31.0, "longitude": 74.7, "recordedAt": at(-1.0)}),
-        )
-        .await;
-    assert_eq!(put.status, StatusCode::NO_CONTENT);
+    // Ambulance 2 drives 60 km north-east of its hospital (reported: a first report
+    // that far is taken once agreeing reports confirm it).
+    crate::helpers::report_until_taken(&f.app, &crew, 31.0, 74.7).await;
     let user = f.app.user("caller").await;
     let b = f
         .book(&user, &f.ambulances[0], Some((30.70, 74.35)))
@@ -714,9 +707,12 @@ async fn the_live_map_finds_an_ambulance_where_it_is_far_from_its_hospital() {
     let f = Fleet::new(2).await;
     let (far, near) = (id_of(&f.ambulances[0]), id_of(&f.ambulances[1]));
     let crew = f.app.crew("faraway", far).await;
-    // Its first report (nothing to compare with): 111 km north of its hospital.
-    let body = json!({"latitude": 31.67, "longitude": 74.33, "recordedAt": at(-1.0)});
-    assert_eq!(report(&f, &crew, body).await.0, StatusCode::NO_CONTENT);
+    // Its first reports (nothing to compare with): 111 km north of its hospital,
+    // doubted until 3 agreeing ones over 20 s confirm it (decision 0020).
+    assert_eq!(
+        crate::helpers::report_until_taken(&f.app, &crew, 31.67, 74.33).await,
+        4
+    );
     let live = f
         .app
         .get("/api/admin/live?bbox=31.6,74.2,31.8,74.5", f.admin_token())

@@ -129,14 +129,18 @@ async fn each_move_tells_whom_the_contract_says() {
                "answerBy": booking["answerBy"], "distanceKm": 1.0}),
         "the hospital of AMB-01 is 1 km from the pickup"
     );
+    // Waiting for the crew to accept, until when (decision 0020).
     let trip = next(&service, &phone, &mut p).await;
     assert_eq!(
         trip,
-        json!({"kind": "TRIP", "bookingId": id, "tripStage": "DISPATCHED", "ambulanceNumber": "AMB-01"})
+        json!({"kind": "TRIP", "bookingId": id, "tripStage": "DISPATCHED", "ambulanceNumber": "AMB-01",
+               "answerBy": booking["answerBy"]})
     );
 
     // Nobody answers: the clock moves it. The new crew gets the JOB, the old one
-    // JOB_GONE, the requester REASSIGNED, every admin the NOT_RESPONDING alert.
+    // JOB_GONE, the requester REASSIGNED (waiting again) and, a minute on with no
+    // crew's accept, NO_AMBULANCE; every admin the NOT_RESPONDING and the
+    // emergency's UNANSWERED alerts (decision 0020).
     w.later(PAST_EMERGENCY);
     assert_eq!(w.sweep().await.moved, 1);
     let job = next(&service, &crew2, &mut c2).await;
@@ -146,21 +150,44 @@ async fn each_move_tells_whom_the_contract_says() {
         next(&service, &crew1, &mut c1).await,
         json!({"kind": "JOB_GONE", "bookingId": id})
     );
-    assert_eq!(
+    let moved = w
+        .app
+        .get(&format!("/api/booking/{id}"), Some(&w.admin.token))
+        .await;
+    let mut told = [
         next(&service, &phone, &mut p).await,
-        json!({"kind": "TRIP", "bookingId": id, "tripStage": "REASSIGNED", "ambulanceNumber": "AMB-02"})
-    );
-    let alert = next(&service, &desk, &mut d).await;
+        next(&service, &phone, &mut p).await,
+    ];
+    told.sort_by_key(|t| t["tripStage"].to_string());
     assert_eq!(
-        (&alert["kind"], &alert["alertKind"], &alert["bookingId"]),
-        (&json!("ALERT"), &json!("NOT_RESPONDING"), id)
+        told,
+        [
+            json!({"kind": "TRIP", "bookingId": id, "tripStage": "NO_AMBULANCE"}),
+            json!({"kind": "TRIP", "bookingId": id, "tripStage": "REASSIGNED", "ambulanceNumber": "AMB-02",
+                   "answerBy": moved.body["answerBy"]}),
+        ]
     );
-    assert!(alert["alertId"].is_u64(), "{alert}");
+    let mut alerts = [
+        next(&service, &desk, &mut d).await,
+        next(&service, &desk, &mut d).await,
+    ];
+    alerts.sort_by_key(|a| a["alertKind"].to_string());
+    for (alert, kind) in alerts.iter().zip(["NOT_RESPONDING", "UNANSWERED"]) {
+        assert_eq!(
+            (&alert["kind"], &alert["alertKind"], &alert["bookingId"]),
+            (&json!("ALERT"), &json!(kind), id)
+        );
+        assert!(alert["alertId"].is_u64(), "{alert}");
+    }
 
-    // The crew accepts (nobody is told), then arrives: the requester is told.
+    // The crew accepts: on its way, only now; then arrives: the requester is told.
     w.accept(&crews[1], &booking)
         .await
         .assert_status(StatusCode::OK);
+    assert_eq!(
+        next(&service, &phone, &mut p).await,
+        json!({"kind": "TRIP", "bookingId": id, "tripStage": "ACCEPTED", "ambulanceNumber": "AMB-02"})
+    );
     w.app
         .crew_step(
             Some(&crews[1].token),

@@ -281,6 +281,7 @@ async fn a_shared_link_shows_the_trip_and_nothing_personal() {
     found.sort();
     found.dedup();
     let allowed = [
+        "accepted",
         "address",
         "ambulance",
         "answerBy",

@@ -183,13 +183,18 @@ async function send(path: string, options: RequestOptions, session: Session | nu
  * is revoked; the access token dies within 5 minutes). A failed call changes nothing here.
  * This device's push subscription goes too (issue 25): the server forgets it, with the
  * token of the session that made it, and the browser drops it, so the next person to
- * sign in on this phone is not told of the last one's jobs.
+ * sign in on this phone is not told of the last one's jobs. A crew's ambulance goes OFFLINE.
  */
 export function signOut() {
   const session = getSession()
   const refreshToken = session?.refreshToken
   const endpoint = takeEndpoint()
   clearSession()
+  // A crew signing out: its ambulance is OFFLINE at once, not 2 minutes later (decision 0020).
+  if (session?.user?.role === 'CREW') {
+    const headers = { Authorization: `Bearer ${session.token}` }
+    call('DELETE /crew/presence', { headers, anonymous: true }).catch(() => undefined)
+  }
   if (endpoint) {
     dropBrowserSubscription()
     if (session) {

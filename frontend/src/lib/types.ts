@@ -27,6 +27,8 @@ export type AddHospital = Schemas['AddHospital']
 export type AmbulanceStatus = Schemas['AmbulanceStatus']
 export type AmbulanceType = Schemas['AmbulanceType']
 export type Ambulance = Schemas['Ambulance']
+/** ONLINE, OFFLINE, NO_CREW: whether an ambulance's crew can answer now (decision 0020). */
+export type CrewPresence = Schemas['CrewPresence']
 export type AmbulanceCounts = Schemas['AmbulanceCounts']
 export type AddAmbulance = Schemas['AddAmbulance']
 

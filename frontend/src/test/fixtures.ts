@@ -33,6 +33,7 @@ export const ambulance = (id: number, hospitalId: number, status: Ambulance['sta
   hospitalId,
   hospital: { id: hospitalId, name: `Hospital ${hospitalId}`, address: `${hospitalId} Main Road` },
   notResponding: null,
+  crewPresence: 'ONLINE',
 })
 
 export function booking(id: number, overrides: Partial<Booking> = {}): Booking {
@@ -59,6 +60,7 @@ export function booking(id: number, overrides: Partial<Booking> = {}): Booking {
     answerBy: null,
     // The caller's moves are the server's: a test that shows one says which (none by default).
     moves: [],
+    accepted: false,
     ...overrides,
   }
 }
@@ -84,6 +86,8 @@ export const tracking = (overrides: Partial<Tracking> = {}): Tracking => ({
   distanceKm: 2.4,
   answerBy: null,
   stillLooking: false,
+  // EN_ROUTE: its crew accepted (decision 0020).
+  accepted: true,
   // The requester may still cancel while the ambulance is on its way (the server says so).
   moves: ['CANCELLED'],
   ...overrides,
@@ -91,7 +95,7 @@ export const tracking = (overrides: Partial<Tracking> = {}): Tracking => ({
 
 /** GET /booking/shared/{token}: what the family's link shows of `tracking()`. */
 export function sharedTrip(overrides: Partial<SharedTrip> = {}): SharedTrip {
-  const { bookingStatus, tripStage, timeline, ambulance, hospital, etaMinutes, answerBy, stillLooking } = tracking()
+  const { bookingStatus, tripStage, timeline, ambulance, hospital, etaMinutes, answerBy, stillLooking, accepted } = tracking()
   return {
     bookingStatus,
     tripStage,
@@ -101,6 +105,7 @@ export function sharedTrip(overrides: Partial<SharedTrip> = {}): SharedTrip {
     etaMinutes,
     answerBy,
     stillLooking,
+    accepted,
     ...overrides,
   }
 }

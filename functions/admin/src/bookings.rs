@@ -41,10 +41,8 @@ async fn paged(
 /// (`PATCH /api/admin/bookings/status`), and of its patient the name only: the
 /// details are read one booking at a time, on the audit trail (`GET /api/booking/{id}`).
 pub(crate) fn shown(booking: Booking) -> WithMoves<Booking> {
-    WithMoves {
-        moves: allowed(booking.progress(), Mover::Admin),
-        item: booking.listed(),
-    }
+    let moves = allowed(booking.progress(), Mover::Admin);
+    WithMoves::booking(booking.listed(), moves)
 }
 
 #[derive(Deserialize)]

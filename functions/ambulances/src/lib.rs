@@ -1,5 +1,5 @@
-//! `/api/ambulances`: public reads of the fleet. Driver and contact details only go
-//! to signed-in callers.
+//! `/api/ambulances`: public reads of the fleet. Driver and contact details, and a
+//! hospital's ambulances' crew presence (decision 0020), only go to signed-in callers.
 
 use axum::{Json, Router, extract::State};
 use serde::Deserialize;
@@ -63,7 +63,7 @@ async fn available(
     Ok(shown(
         app.store
             .fleet()
-            .available_ambulances(Some(q.hospital_id))
+            .available_ambulances(Some(q.hospital_id), caller.0.is_some())
             .await?,
         caller,
     ))
@@ -75,7 +75,8 @@ async fn available_all(
     ApiQuery(_): ApiQuery<NoQuery>,
 ) -> Result<Json<Vec<Ambulance>>, ApiError> {
     Ok(shown(
-        app.store.fleet().available_ambulances(None).await?,
+        // The home page's count: no presence (it would read every crewed one's position).
+        app.store.fleet().available_ambulances(None, false).await?,
         caller,
     ))
 }
@@ -87,7 +88,10 @@ async fn of_hospital(
 ) -> Result<Json<Vec<Ambulance>>, ApiError> {
     require_hospital(&app, id).await?;
     Ok(shown(
-        app.store.fleet().hospital_ambulances(id).await?,
+        app.store
+            .fleet()
+            .hospital_ambulances(id, caller.0.is_some())
+            .await?,
         caller,
     ))
 }

@@ -86,7 +86,7 @@ async fn the_seed_fills_an_empty_table_once_with_consistent_counters() {
         .unwrap();
     let first_fleet = store
         .fleet()
-        .hospital_ambulances(nearest[0].id)
+        .hospital_ambulances(nearest[0].id, false)
         .await
         .unwrap();
     assert_eq!(logins.len(), first_fleet.len());

@@ -144,7 +144,7 @@ pub(crate) fn shown(caller: Caller, booking: Booking) -> WithMoves<Booking> {
         true => booking.listed(),
         false => booking,
     };
-    WithMoves { item, moves }
+    WithMoves::booking(item, moves)
 }
 
 /// A booking its owner or an admin may see; anyone else gets 403 (and an unknown id
@@ -174,10 +174,7 @@ async fn one(
         let read = Note::new(Action::PatientDetailsRead, target);
         app.store.acting_as(admin).audit().record(read).await?;
     }
-    Ok(Json(WithMoves {
-        item: booking,
-        moves,
-    }))
+    Ok(Json(WithMoves::booking(booking, moves)))
 }
 
 #[derive(Deserialize)]
@@ -233,5 +230,5 @@ async fn track(
         (shown.item, shown.moves)
     };
     let item = app.store.dispatch().tracking(booking).await?;
-    Ok(Json(WithMoves { item, moves }))
+    Ok(Json(WithMoves::new(item, moves)))
 }

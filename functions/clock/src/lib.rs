@@ -61,8 +61,13 @@ pub async fn sweep(store: &Store) -> Result<SweepReport, ApiError> {
 /// the last sweep failed.
 pub async fn sweep_for(store: &Store, window: Duration, every: Duration) -> Result<u32, ApiError> {
     let started = tokio::time::Instant::now();
+    // On a fixed beat, not `every` after each sweep's end: a sweep's own work must not
+    // stretch the gap past `every` (an emergency's minute alert is due on the minute).
+    let mut beat = tokio::time::interval(every);
+    beat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let mut sweeps = 0;
     loop {
+        beat.tick().await;
         let result = sweep(store).await;
         sweeps += 1;
         if let Err(e) = &result {
@@ -71,6 +76,5 @@ pub async fn sweep_for(store: &Store, window: Duration, every: Duration) -> Resu
         if started.elapsed() + every > window {
             return result.map(|_| sweeps);
         }
-        tokio::time::sleep(every).await;
     }
 }

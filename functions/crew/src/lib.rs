@@ -25,6 +25,8 @@ pub fn routes() -> Routes {
         .get("/api/crew/me", me)
         .patch("/api/crew/job/stage", stage)
         .put("/api/crew/location", location)
+        .put("/api/crew/presence", heartbeat)
+        .delete("/api/crew/presence", sign_out)
         .patch("/api/crew/status", status)
 }
 
@@ -59,10 +61,8 @@ async fn me(CrewCaller(app, crew): CrewCaller) -> Result<Json<Me>, ApiError> {
 /// A job with the step the crew may take now (`PATCH /api/crew/job/stage`): none
 /// once it is final.
 fn shown(job: Booking) -> WithMoves<Booking> {
-    WithMoves {
-        moves: allowed(job.progress(), Mover::Crew),
-        item: job,
-    }
+    let moves = allowed(job.progress(), Mover::Crew);
+    WithMoves::booking(job, moves)
 }
 
 #[derive(Deserialize)]
@@ -102,8 +102,10 @@ async fn stage(
 
 /// The phone's position. 204 whether stored or ignored (not newer than the stored
 /// one, or less than 4 s after the last write); 400 naming the field when out of
-/// range, more than 30 s in the future or more than a day old; 409 when it implies an
-/// impossible speed from the last accepted one (kept for the dispatcher to see).
+/// range, more than 30 s in the future or more than a day old; 409 when it is
+/// doubted (an impossible speed from the last accepted one; a first position over
+/// 50 km from the hospital; an accuracy worse than 1 km): kept for the dispatcher
+/// to see, not used to rank until 3 agreeing reports over 20 s confirm it.
 async fn location(
     CrewCaller(app, crew): CrewCaller,
     ApiJson(report): ApiJson<PositionReport>,
@@ -116,7 +118,7 @@ async fn location(
         .await?
     {
         Reported::Refused(doubt) => {
-            tracing::warn!(ambulance = %crew.ambulance_id, speed_kmh = doubt.speed_kmh, "position refused");
+            tracing::warn!(ambulance = %crew.ambulance_id, reason = ?doubt.reason, speed_kmh = doubt.speed_kmh, reports = doubt.reports, "position doubted");
             Err(position::refused(&doubt).into())
         }
         outcome => {
@@ -124,6 +126,20 @@ async fn location(
             Ok(StatusCode::NO_CONTENT)
         }
     }
+}
+
+/// The crew app's heartbeat (decision 0020), at least every 60 s while signed in
+/// and on duty: its ambulance's crew is ONLINE for 2 minutes after it. No body; 204.
+async fn heartbeat(CrewCaller(app, crew): CrewCaller) -> Result<StatusCode, ApiError> {
+    app.store.positions().heartbeat(crew.ambulance_id).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// The crew app signs out: its ambulance is OFFLINE until a crew device reports
+/// again. No body; 204.
+async fn sign_out(CrewCaller(app, crew): CrewCaller) -> Result<StatusCode, ApiError> {
+    app.store.positions().leave(crew.ambulance_id).await?;
+    Ok(StatusCode::NO_CONTENT)
 }
 
 #[derive(Deserialize)]

@@ -1,12 +1,13 @@
-//! Alerts for the dispatcher (decision 0012): what nobody answered, where no
-//! ambulance was free, which ambulance stopped answering. Raised by the clock and by
-//! the emergency route; listed open first, oldest first; acknowledged by an admin;
-//! closed by the clock once their cause is gone.
+//! Alerts for the dispatcher (decisions 0012 and 0020): what nobody answered, where
+//! no ambulance was free, which ambulance stopped answering, which job went to an
+//! ambulance whose crew is not online (a person must phone its station). Raised by
+//! the clock and by the routes that give jobs; listed open first, oldest first;
+//! acknowledged by an admin; closed by the clock once their cause is gone.
 
 use serde::{Deserialize, Serialize};
 use strum::{AsRefStr, Display};
 
-use super::booking::Pickup;
+use super::{booking::Pickup, settings::CrewPresence};
 use crate::{
     domain::refusal::{Missing, Refusal},
     types::{Id, Timestamp},
@@ -23,10 +24,14 @@ pub enum AlertKind {
     /// An ambulance missed a job and is out of the free pool until its crew taps
     /// Available.
     NotResponding,
+    /// A job was given to an ambulance whose crew is not online (decision 0020): a
+    /// person must phone its station (`phone`) now; the answer deadline still runs.
+    CallStation,
 }
 
 /// `{id, kind, bookingId?, ambulanceId?, ambulanceNumber?, pickup?, since,
-/// acknowledgedBy?, acknowledgedAt?, closedAt?}`.
+/// acknowledgedBy?, acknowledgedAt?, closedAt?, moves?, crewPresence?, hospitalId?,
+/// hospitalName?, phone?}`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Alert {
@@ -52,6 +57,20 @@ pub struct Alert {
     pub acknowledged_at: Option<Timestamp>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub closed_at: Option<Timestamp>,
+    /// `UNANSWERED` of an emergency: how many times it had moved on by itself when
+    /// the alert was raised (or, once every move was tried, in all).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub moves: Option<u32>,
+    /// `CALL_STATION`: the crew's presence when the job was given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub crew_presence: Option<CrewPresence>,
+    /// `CALL_STATION`: the ambulance's hospital and its phone (the station to call).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hospital_id: Option<Id>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hospital_name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub phone: Option<String>,
 }
 
 impl Alert {
@@ -73,17 +92,54 @@ impl Alert {
             acknowledged_by: None,
             acknowledged_at: None,
             closed_at: None,
+            moves: None,
+            crew_presence: None,
+            hospital_id: None,
+            hospital_name: None,
+            phone: None,
+        }
+    }
+}
+
+/// What a `CALL_STATION` alert names: the job, the ambulance given it and its crew's
+/// presence, the ambulance's hospital and the phone to call there.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StationCall {
+    pub booking_id: Id,
+    pub ambulance_id: Id,
+    pub ambulance_number: String,
+    pub presence: CrewPresence,
+    pub hospital_id: Id,
+    pub hospital_name: Option<String>,
+    pub phone: Option<String>,
+    pub pickup: Option<Pickup>,
+}
+
+impl Alert {
+    /// A job given to an ambulance whose crew is not online: a person phones.
+    pub fn call_station(id: Id, since: Timestamp, call: StationCall) -> Alert {
+        Alert {
+            booking_id: Some(call.booking_id),
+            ambulance_id: Some(call.ambulance_id),
+            ambulance_number: Some(call.ambulance_number),
+            pickup: call.pickup,
+            crew_presence: Some(call.presence),
+            hospital_id: Some(call.hospital_id),
+            hospital_name: call.hospital_name,
+            phone: call.phone,
+            ..Alert::new(id, AlertKind::CallStation, since)
         }
     }
 }
 
 impl AlertKind {
     /// Where an open alert of this kind stands in the dispatcher's list: a patient
-    /// whose job nobody took first, then one nobody could be sent to, then an
-    /// ambulance that stopped answering (lower is more urgent).
+    /// whose job nobody took, or whose crew must be phoned now, first (oldest first
+    /// among them), then one nobody could be sent to, then an ambulance that stopped
+    /// answering (lower is more urgent).
     pub fn urgency(self) -> u8 {
         match self {
-            AlertKind::Unanswered => 0,
+            AlertKind::Unanswered | AlertKind::CallStation => 0,
             AlertKind::NoAmbulance => 1,
             AlertKind::NotResponding => 2,
         }

@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 use strum::{AsRefStr, Display, VariantArray};
 
-use super::{hospital::HospitalRef, lenient};
+use super::{hospital::HospitalRef, lenient, settings::CrewPresence};
 use crate::{
     domain::refusal::{Conflict, Missing, Refusal},
     types::{Id, Timestamp},
@@ -73,6 +73,11 @@ pub struct Ambulance {
     /// deadline (decision 0012), until its crew sets it AVAILABLE; null otherwise.
     #[serde(default)]
     pub not_responding: Option<Timestamp>,
+    /// Whether its crew can answer now (decision 0020): in the lists of signed-in
+    /// callers (the admin's, a hospital's fleet page, the booking form's), absent
+    /// elsewhere.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub crew_presence: Option<CrewPresence>,
 }
 
 impl Ambulance {
@@ -86,6 +91,7 @@ impl Ambulance {
                 driver_info: None,
                 contact_info: None,
                 not_responding: None,
+                crew_presence: None,
                 ..self
             }
         }
@@ -248,9 +254,11 @@ mod tests {
                 address: "Road".into(),
             },
             not_responding: None,
+            crew_presence: Some(CrewPresence::Online),
         };
         let public = serde_json::to_value(a.clone().public(false)).unwrap();
         assert!(public.get("driverInfo").is_none() && public.get("contactInfo").is_none());
+        assert!(public.get("crewPresence").is_none());
         assert_eq!(public["hospital"]["name"], "City");
         assert_eq!(public["type"], "ALS");
         let full = serde_json::to_value(a.public(true)).unwrap();

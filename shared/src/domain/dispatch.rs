@@ -9,7 +9,8 @@ use super::{
     booking::{Booking, BookingStatus, BookingType, Pickup, TimelineEntry, TripStage},
     eta::{self, Eta},
     hospital::Hospital,
-    position::{Doubt, Position},
+    position::{Doubt, DoubtReason, Position},
+    settings::CrewPresence,
 };
 use crate::{
     domain::refusal::Refusal,
@@ -35,6 +36,9 @@ pub struct Tracking {
     pub answer_by: Option<Timestamp>,
     /// The requester's cue to call for help themselves: see [`still_looking`].
     pub still_looking: bool,
+    /// Whether the crew has accepted the job (decision 0020): until then the pages
+    /// say "waiting for the crew to accept", never "on its way".
+    pub accepted: bool,
 }
 
 /// The destination: as named at booking time; its point and phone while it exists.
@@ -92,6 +96,7 @@ impl Tracking {
         now: OffsetDateTime,
     ) -> Tracking {
         let still_looking = still_looking(&booking, now);
+        let accepted = booking.progress().accepted();
         let now = ambulance.filter(|_| follows_the_ambulance(booking.booking_status));
         let (contact_info, position) = now.map_or((None, None), |a| (a.contact_info, a.position));
         let point = hospital
@@ -130,6 +135,7 @@ impl Tracking {
             distance_km: eta.map(|e| e.distance_km),
             answer_by: booking.answer_by,
             still_looking,
+            accepted,
         }
     }
 }
@@ -298,18 +304,23 @@ pub struct LiveAmbulance {
     /// Since when it has been out of the free pool for a missed answer deadline
     /// (decision 0012); null otherwise.
     pub not_responding: Option<Timestamp>,
+    /// Whether its crew can answer now (decision 0020).
+    pub crew_presence: CrewPresence,
 }
 
-/// `positionDoubt` of the live map: the latest refused report, the speed it implied,
-/// and since when such reports came.
+/// `positionDoubt` of the live map: the latest doubted report, why it was doubted,
+/// the speed it implied, since when such reports came and how many agree.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PositionDoubt {
     pub latitude: f64,
     pub longitude: f64,
+    pub accuracy_m: Option<f64>,
     pub at: Timestamp,
     pub since: Timestamp,
     pub speed_kmh: f64,
+    pub reason: DoubtReason,
+    pub reports: u32,
 }
 
 impl From<Doubt> for PositionDoubt {
@@ -317,9 +328,12 @@ impl From<Doubt> for PositionDoubt {
         PositionDoubt {
             latitude: d.latest.fix.latitude,
             longitude: d.latest.fix.longitude,
+            accuracy_m: d.latest.accuracy_m,
             at: d.latest.fix.recorded_at,
             since: d.since,
             speed_kmh: d.speed_kmh,
+            reason: d.reason,
+            reports: d.reports,
         }
     }
 }

@@ -4,6 +4,7 @@
 //! data.
 
 pub mod nearest;
+pub mod rank;
 
 use rand::RngCore;
 use serde::{Deserialize, Serialize};
@@ -146,6 +147,7 @@ pub struct SharedTrip {
     /// As in the tracking view: family see the same "no answer yet" cues.
     pub answer_by: Option<Timestamp>,
     pub still_looking: bool,
+    pub accepted: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -184,6 +186,7 @@ impl From<Tracking> for SharedTrip {
             eta_minutes: t.eta_minutes,
             answer_by: t.answer_by,
             still_looking: t.still_looking,
+            accepted: t.accepted,
         }
     }
 }
@@ -255,7 +258,8 @@ mod tests {
                          "longitude": 74.3, "contactInfo": "+91 111"},
             "ambulance": {"id": 4, "number": "PB-1", "type": "ALS", "contactInfo": "+91 222",
                           "position": null},
-            "etaMinutes": 6, "distanceKm": 2.5, "answerBy": null, "stillLooking": false
+            "etaMinutes": 6, "distanceKm": 2.5, "answerBy": null, "stillLooking": false,
+            "accepted": true
         }))
         .unwrap();
         let shared = serde_json::to_value(SharedTrip::from(tracking)).unwrap();
@@ -266,7 +270,7 @@ mod tests {
                 "timeline": [{"stage": "ACTIVE", "at": "2026-03-04T05:00:00.000Z"}],
                 "ambulance": {"number": "PB-1", "type": "ALS", "position": null},
                 "hospital": {"name": "Civil", "address": "1 Road", "latitude": 30.6, "longitude": 74.3},
-                "etaMinutes": 6, "answerBy": null, "stillLooking": false
+                "etaMinutes": 6, "answerBy": null, "stillLooking": false, "accepted": true
             })
         );
     }

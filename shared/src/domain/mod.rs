@@ -17,6 +17,7 @@ pub mod eta;
 pub mod hospital;
 pub mod page;
 pub mod position;
+pub mod presence;
 pub mod push;
 pub mod refusal;
 pub mod settings;

@@ -30,10 +30,23 @@ pub const MIN_INTERVAL: Duration = Duration::seconds(4);
 pub const MAX_SPEED_KMH: f64 = 250.0;
 /// What GPS noise may add to a distance on top of both reports' accuracy radii.
 pub const JITTER_KM: f64 = 0.2;
-/// Refused reports that agree with each other for this long are a new track: the
-/// last accepted position was the wrong one (a bad first fix, a phone moved to
-/// another ambulance), and the next agreeing report is taken.
+/// The most the reports' accuracy radii together widen the speed rule (decision
+/// 0020): a phone that claims to be 100 km unsure must not switch the rule off.
+pub const MAX_ACCURACY_SLACK_KM: f64 = 1.0;
+/// Doubted reports that agree with each other are a new track once there are this
+/// many of them over at least [`NEW_TRACK_AFTER`] (by the server's clock): the last
+/// accepted position was the wrong one (a bad first fix, a phone moved to another
+/// ambulance), or the doubted place is real.
+pub const NEW_TRACK_REPORTS: u32 = 3;
 pub const NEW_TRACK_AFTER: Duration = Duration::seconds(20);
+/// A first position (or the first after this long without a report) farther than
+/// [`FAR_FROM_HOSPITAL_KM`] from the ambulance's hospital is doubted: a fake or a
+/// wrong fix there would win every emergency near it.
+pub const SILENCE: Duration = Duration::minutes(30);
+pub const FAR_FROM_HOSPITAL_KM: f64 = 50.0;
+/// A fix less precise than this (metres) is doubted: it cannot place an ambulance
+/// in a city.
+pub const DOUBTED_ACCURACY_M: f64 = 1_000.0;
 /// The free-ambulance geo entry follows the position at most this often.
 pub const FREE_ENTRY_INTERVAL: Duration = Duration::seconds(30);
 /// Largest accuracy radius taken (metres): beyond it a phone does not know where it is.
@@ -206,12 +219,12 @@ impl From<CheckedReport> for Sighting {
 
 impl Sighting {
     /// The speed (km/h) it takes to get from `self` to `later`, once GPS noise (both
-    /// accuracy radii and [`JITTER_KM`]) is allowed for; infinite for a move in no
-    /// time.
+    /// accuracy radii, together at most [`MAX_ACCURACY_SLACK_KM`], and
+    /// [`JITTER_KM`]) is allowed for; infinite for a move in no time.
     pub fn speed_to(&self, later: &Sighting) -> f64 {
         let (a, b) = (self.fix.point(), later.fix.point());
-        let slack =
-            JITTER_KM + (self.accuracy_m.unwrap_or(0.0) + later.accuracy_m.unwrap_or(0.0)) / 1000.0;
+        let radii = (self.accuracy_m.unwrap_or(0.0) + later.accuracy_m.unwrap_or(0.0)) / 1000.0;
+        let slack = JITTER_KM + radii.min(MAX_ACCURACY_SLACK_KM);
         let km = (a.km_to(b) - slack).max(0.0);
         let hours =
             (later.fix.recorded_at.get() - self.fix.recorded_at.get()).as_seconds_f64() / 3600.0;
@@ -225,9 +238,26 @@ impl Sighting {
     }
 }
 
-/// Reports not taken because they imply an impossible speed from the last accepted
-/// position: the latest of them, since when (by the server's clock) they agree with
-/// each other, and the speed the latest implied. The dispatcher's map shows it.
+/// Why a report is doubted rather than taken.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum DoubtReason {
+    /// It implies more than [`MAX_SPEED_KMH`] from the last accepted position.
+    #[default]
+    Speed,
+    /// A first position (or the first after [`SILENCE`]) over
+    /// [`FAR_FROM_HOSPITAL_KM`] from the ambulance's hospital.
+    FarFromHospital,
+    /// Its accuracy radius is over [`DOUBTED_ACCURACY_M`].
+    Imprecise,
+}
+
+/// Reports not taken because they are doubted: the latest of them, since when (by
+/// the server's clock) and how many of them agree with each other, why the latest
+/// was doubted, and the speed it implied from the last accepted position (0 with
+/// none). Kept, shown on the dispatcher's map, never used to rank, until
+/// [`NEW_TRACK_REPORTS`] agreeing reports over [`NEW_TRACK_AFTER`] make it the
+/// position.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Doubt {
@@ -235,6 +265,16 @@ pub struct Doubt {
     pub latest: Sighting,
     pub since: Timestamp,
     pub speed_kmh: f64,
+    /// Absent on doubts kept before there were other reasons: the speed.
+    #[serde(default)]
+    pub reason: DoubtReason,
+    /// Absent on doubts kept before they were counted: one.
+    #[serde(default = "one")]
+    pub reports: u32,
+}
+
+fn one() -> u32 {
+    1
 }
 
 /// What is kept of an ambulance's reports: the last accepted one, a doubt (if any),
@@ -254,60 +294,84 @@ pub enum Verdict {
     /// Not older than the last one, but less than 4 s after the last write (by the
     /// server's clock), or not newer than the last accepted report: nothing written.
     Ignore,
-    /// An impossible speed from the last accepted position: kept as the doubt,
-    /// the position stays.
+    /// Doubted: kept as the doubt, the position stays (none, for a first fix).
     Refuse(Doubt),
 }
 
 impl Track {
-    /// The rules of a report received at `now` (the server's clock), in order: the
-    /// write bound, the time order, then the speed (a doubt that held for
-    /// [`NEW_TRACK_AFTER`] is a new track).
-    pub fn judge(&self, report: &Sighting, now: Timestamp) -> Verdict {
+    /// The rules of a report received at `now` (the server's clock) for an
+    /// ambulance of the hospital at `hospital`, in order: the write bound, the time
+    /// order, then what makes a report doubtful (an accuracy over 1 km; a first fix,
+    /// or the first after 30 minutes of silence, over 50 km from the hospital; an
+    /// impossible speed from the last accepted position). A doubted report that
+    /// agrees with the doubt kept becomes the position once [`NEW_TRACK_REPORTS`]
+    /// of them span [`NEW_TRACK_AFTER`].
+    pub fn judge(&self, report: &Sighting, now: Timestamp, hospital: Point) -> Verdict {
         if self
             .written_at
             .is_some_and(|w| now.get() - w.get() < MIN_INTERVAL)
         {
             return Verdict::Ignore;
         }
-        let Some(last) = &self.last else {
-            return Verdict::Take;
-        };
-        if report.fix.recorded_at <= last.fix.recorded_at {
+        if let Some(last) = &self.last
+            && report.fix.recorded_at <= last.fix.recorded_at
+        {
             return Verdict::Ignore;
         }
-        let speed_kmh = last.speed_to(report);
-        if speed_kmh <= MAX_SPEED_KMH {
+        let silent = self
+            .written_at
+            .is_none_or(|w| now.get() - w.get() >= SILENCE);
+        let speed_kmh = self.last.as_ref().map_or(0.0, |last| last.speed_to(report));
+        let reason = if report.accuracy_m.is_some_and(|a| a > DOUBTED_ACCURACY_M) {
+            DoubtReason::Imprecise
+        } else if (self.last.is_none() || silent)
+            && report.fix.point().km_to(hospital) > FAR_FROM_HOSPITAL_KM
+        {
+            DoubtReason::FarFromHospital
+        } else if speed_kmh > MAX_SPEED_KMH {
+            DoubtReason::Speed
+        } else {
             return Verdict::Take;
-        }
-        // Agrees with the reports refused before it (a phone that has not moved
+        };
+        // Agrees with the reports doubted before it (a phone that has not moved
         // sends the same fix again): the same doubtful track, timed by the server's
         // clock, since a still phone's fixes keep their time.
-        let since = match &self.doubt {
+        let (since, reports) = match &self.doubt {
             Some(d)
                 if d.latest.fix.recorded_at <= report.fix.recorded_at
                     && d.latest.speed_to(report) <= MAX_SPEED_KMH =>
             {
-                if now.get() - d.since.get() >= NEW_TRACK_AFTER {
+                let reports = d.reports.saturating_add(1);
+                if reports >= NEW_TRACK_REPORTS && now.get() - d.since.get() >= NEW_TRACK_AFTER {
                     return Verdict::Take;
                 }
-                d.since
+                (d.since, reports)
             }
-            _ => now,
+            _ => (now, 1),
         };
         Verdict::Refuse(Doubt {
             latest: report.clone(),
             since,
             speed_kmh: speed_kmh.min(1e6).round(),
+            reason,
+            reports,
         })
     }
 }
 
-/// The 409 of a refused report: the crew's app shows it, the dispatcher sees the doubt.
+/// The 409 of a doubted report: the crew's app shows it, the dispatcher sees the doubt.
 pub fn refused(doubt: &Doubt) -> Refusal {
-    Conflict::ImplausiblePosition {
-        speed_kmh: doubt.speed_kmh,
-        max_kmh: MAX_SPEED_KMH,
+    match doubt.reason {
+        DoubtReason::Speed => Conflict::ImplausiblePosition {
+            speed_kmh: doubt.speed_kmh,
+            max_kmh: MAX_SPEED_KMH,
+        },
+        DoubtReason::FarFromHospital => Conflict::PositionFarFromHospital {
+            km: FAR_FROM_HOSPITAL_KM,
+        },
+        DoubtReason::Imprecise => Conflict::ImprecisePosition {
+            max_m: DOUBTED_ACCURACY_M,
+        },
     }
     .into()
 }
@@ -398,21 +462,42 @@ mod tests {
             doubt,
             written_at: Some(at(written)),
         };
+        // The ambulance's hospital is where it last was.
+        let hospital = Point::new(30.0, 75.0);
         let home = sighting(30.0, 75.0, 0, Some(10.0));
         // 111 km away one minute later: 6 660 km/h.
         let far = sighting(31.0, 75.0, 60, Some(10.0));
-        // Doubts begun `secs` before now (the server's clock).
-        let far_doubt = |secs: i64| Doubt {
+        // Doubts of `reports` agreeing reports begun `secs` before now (the server's
+        // clock).
+        let far_doubt = |secs: i64, reports: u32| Doubt {
             latest: far.clone(),
             since: at(600 - secs),
             speed_kmh: 6000.0,
+            reason: DoubtReason::Speed,
+            reports,
         };
+        let doubt = |latest: Sighting, since: i64, speed_kmh: f64, reason, reports| {
+            Verdict::Refuse(Doubt {
+                latest,
+                since: at(since),
+                speed_kmh,
+                reason,
+                reports,
+            })
+        };
+        use DoubtReason::*;
         let cases: Vec<(&str, Track, Sighting, Verdict)> = vec![
             (
-                "never reported",
+                "never reported, near the hospital",
+                Track::default(),
+                sighting(30.1, 75.0, 60, Some(10.0)),
+                Verdict::Take,
+            ),
+            (
+                "never reported, 111 km from the hospital: doubted",
                 Track::default(),
                 far.clone(),
-                Verdict::Take,
+                doubt(far.clone(), 600, 0.0, FarFromHospital, 1),
             ),
             (
                 "a plausible move",
@@ -442,53 +527,116 @@ mod tests {
                 "an impossible jump starts a doubt",
                 track(Some(home.clone()), None, 0),
                 far.clone(),
-                Verdict::Refuse(Doubt {
-                    latest: far.clone(),
-                    since: at(600),
-                    speed_kmh: 6659.0,
-                }),
+                doubt(far.clone(), 600, 6659.0, Speed, 1),
             ),
             (
                 "a doubt that agrees for less than 20 s stays a doubt, since its start",
-                track(Some(home.clone()), Some(far_doubt(19)), 0),
+                track(Some(home.clone()), Some(far_doubt(19, 2)), 0),
                 sighting(31.0, 75.0, 79, None),
-                Verdict::Refuse(Doubt {
-                    latest: sighting(31.0, 75.0, 79, None),
-                    since: at(581),
-                    speed_kmh: 5058.0,
-                }),
+                doubt(sighting(31.0, 75.0, 79, None), 581, 5058.0, Speed, 3),
             ),
             (
-                "a doubt that agrees for 20 s is a new track",
-                track(Some(home.clone()), Some(far_doubt(20)), 0),
+                "20 s but the second report only: still a doubt",
+                track(Some(home.clone()), Some(far_doubt(20, 1)), 0),
+                sighting(31.0, 75.0, 80, None),
+                doubt(sighting(31.0, 75.0, 80, None), 580, 4994.0, Speed, 2),
+            ),
+            (
+                "a third agreeing report 20 s on is a new track",
+                track(Some(home.clone()), Some(far_doubt(20, 2)), 0),
                 sighting(31.0, 75.0, 80, None),
                 Verdict::Take,
             ),
             (
                 "the same fix sent again for 20 s (a phone that has not moved) too",
-                track(Some(home.clone()), Some(far_doubt(20)), 0),
+                track(Some(home.clone()), Some(far_doubt(20, 2)), 0),
                 far.clone(),
                 Verdict::Take,
             ),
             (
                 "a jump elsewhere starts a new doubt",
-                track(Some(home.clone()), Some(far_doubt(30)), 0),
+                track(Some(home.clone()), Some(far_doubt(30, 2)), 0),
                 sighting(29.0, 75.0, 90, None),
-                Verdict::Refuse(Doubt {
-                    latest: sighting(29.0, 75.0, 90, None),
-                    since: at(600),
-                    speed_kmh: 4439.0,
-                }),
+                doubt(sighting(29.0, 75.0, 90, None), 600, 4439.0, Speed, 1),
             ),
             (
                 "back on the accepted track ends the doubt",
-                track(Some(home.clone()), Some(far_doubt(60)), 0),
+                track(Some(home.clone()), Some(far_doubt(60, 2)), 0),
                 sighting(30.001, 75.0, 90, None),
+                Verdict::Take,
+            ),
+            (
+                "accuracy worse than 1 km: doubted, even where it could be",
+                track(Some(home.clone()), None, 0),
+                sighting(30.001, 75.0, 90, Some(1500.0)),
+                doubt(
+                    sighting(30.001, 75.0, 90, Some(1500.0)),
+                    600,
+                    0.0,
+                    Imprecise,
+                    1,
+                ),
+            ),
+            (
+                "after 30 minutes of silence, over 50 km from the hospital: doubted",
+                track(Some(sighting(31.0, 75.0, -1800, None)), None, -1200),
+                sighting(31.0, 75.0, 60, None),
+                doubt(sighting(31.0, 75.0, 60, None), 600, 0.0, FarFromHospital, 1),
+            ),
+            (
+                "after 29 minutes, the same place is the same track",
+                track(Some(sighting(31.0, 75.0, -1800, None)), None, -1140),
+                sighting(31.0, 75.0, 60, None),
                 Verdict::Take,
             ),
         ];
         for (what, track, report, want) in cases {
-            assert_eq!(track.judge(&report, at(600)), want, "{what}");
+            assert_eq!(track.judge(&report, at(600), hospital), want, "{what}");
+        }
+    }
+
+    /// The attacks that were let through: a first report 2 954 km from the
+    /// hospital taken at once, and `accuracyM: 100000` switching the speed rule off.
+    #[test]
+    fn a_far_first_report_and_a_claimed_huge_accuracy_are_doubted() {
+        let at = |secs: i64| Timestamp::new(NOW + Duration::seconds(secs)).unwrap();
+        // A hospital in Ludhiana; a first report from Chennai, some 2 000 km away.
+        let hospital = Point::new(30.9, 75.85);
+        let chennai = |secs: i64| sighting(13.08, 80.27, secs, Some(10.0));
+        let mut track = Track::default();
+        let mut verdicts = vec![];
+        for secs in [0, 5, 10, 15, 20, 25] {
+            let v = track.judge(&chennai(secs), at(secs), hospital);
+            if let Verdict::Refuse(d) = &v {
+                assert_eq!(d.reason, DoubtReason::FarFromHospital);
+                track.doubt = Some(d.clone());
+                track.written_at = Some(at(secs));
+            }
+            verdicts.push(matches!(v, Verdict::Take));
+        }
+        // Doubted at 0, 5, 10 and 15 s (three reports by 10 s, but not over 20 s
+        // yet), taken at 20 s.
+        assert_eq!(verdicts, [false, false, false, false, true, true]);
+
+        // 566 km in 13 s with both reports claiming 100 km of accuracy: refused (the
+        // radii widen the rule by 1 km at most), never taken.
+        let home = sighting(30.9, 75.85, 0, Some(100_000.0));
+        let track = Track {
+            last: Some(sighting(30.9, 75.85, 0, Some(10.0))),
+            doubt: None,
+            written_at: Some(at(0)),
+        };
+        let jump = sighting(35.99, 75.85, 13, Some(100_000.0));
+        assert!(home.speed_to(&jump) > MAX_SPEED_KMH);
+        match track.judge(&jump, at(13), hospital) {
+            Verdict::Refuse(d) => assert!(d.speed_kmh > 100_000.0, "{d:?}"),
+            other => panic!("{other:?}"),
+        }
+        // The same with an honest accuracy: the speed rule alone refuses it.
+        let honest = sighting(35.99, 75.85, 13, Some(10.0));
+        match track.judge(&honest, at(13), hospital) {
+            Verdict::Refuse(d) => assert_eq!(d.reason, DoubtReason::Speed),
+            other => panic!("{other:?}"),
         }
     }
 

@@ -265,8 +265,12 @@ pub enum Recipient {
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 #[strum(serialize_all = "SCREAMING_SNAKE_CASE")]
 pub enum TripNews {
+    /// Given to an ambulance: waiting for its crew to accept (`answerBy`).
     Dispatched,
+    /// Moved to another ambulance: waiting for its crew to accept (`answerBy`).
     Reassigned,
+    /// The crew accepted: on its way (decision 0020: only now).
+    Accepted,
     AtPickup,
     /// Nobody took the job (an UNANSWERED alert on it).
     NoAmbulance,
@@ -296,6 +300,10 @@ pub enum Payload {
         trip_stage: TripNews,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         ambulance_number: Option<String>,
+        /// While the crew has yet to accept: when they must have (the page counts
+        /// down to it).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        answer_by: Option<Timestamp>,
     },
     Alert {
         alert_id: Id,
@@ -364,7 +372,8 @@ fn held_by(b: Option<&Booking>) -> Option<Id> {
 /// - a job given to an ambulance (new, or moved to it) and waiting for its crew:
 ///   JOB to that crew, TTL until its `answerBy` (nothing once it has passed);
 /// - a job taken from an ambulance (moved away, or cancelled): JOB_GONE to its crew;
-/// - the requester: TRIP on DISPATCHED, REASSIGNED (moved while open) and AT_PICKUP,
+/// - the requester: TRIP on DISPATCHED and REASSIGNED (moved while open), both
+///   waiting for the crew to accept, ACCEPTED (EN_ROUTE: on its way) and AT_PICKUP,
 ///   and NO_AMBULANCE when an UNANSWERED alert is raised on the booking;
 /// - a new open alert: ALERT to every admin.
 pub fn who_is_told(change: &Change, now: Timestamp) -> Vec<Message> {
@@ -423,6 +432,7 @@ fn booking_news(old: Option<&Booking>, new: Option<&Booking>, now: Timestamp) ->
     } else if stage(Some(new)) != stage(old) {
         match stage(Some(new)) {
             Some(TripStage::Dispatched) => Some(TripNews::Dispatched),
+            Some(TripStage::EnRoute) => Some(TripNews::Accepted),
             Some(TripStage::AtPickup) => Some(TripNews::AtPickup),
             _ => None,
         }
@@ -436,6 +446,7 @@ fn booking_news(old: Option<&Booking>, new: Option<&Booking>, now: Timestamp) ->
                 booking_id: new.id,
                 trip_stage: news,
                 ambulance_number: Some(new.ambulance_number.clone()),
+                answer_by: new.answer_by.filter(|_| new.progress().awaits_answer()),
             },
             TRIP_TTL,
         ));
@@ -469,6 +480,7 @@ fn alert_news(old: Option<&Alert>, new: Option<&Alert>) -> Vec<Message> {
                 booking_id: booking,
                 trip_stage: TripNews::NoAmbulance,
                 ambulance_number: None,
+                answer_by: None,
             },
             TRIP_TTL,
         ));
@@ -540,12 +552,16 @@ mod tests {
     }
 
     fn trip(news: TripNews, amb: u64) -> (Recipient, Payload, u64) {
+        let waits = matches!(news, TripNews::Dispatched | TripNews::Reassigned);
         (
             Recipient::User(id(1)),
             Payload::Trip {
                 booking_id: id(7),
                 trip_stage: news,
                 ambulance_number: Some(format!("AMB-{amb}")),
+                answer_by: waits
+                    .then(|| Timestamp::parse("2026-11-27T10:01:00Z"))
+                    .flatten(),
             },
             TRIP_TTL.as_secs(),
         )
@@ -598,16 +614,16 @@ mod tests {
                 vec![job(40), gone(4), trip(TripNews::Reassigned, 5)],
             ),
             (
-                "the crew accepts",
+                "the crew accepts: now, and only now, on its way",
                 Some(b(5, Pending, None)),
                 Some(b(5, Active, Some(EnRoute))),
-                vec![],
+                vec![trip(TripNews::Accepted, 5)],
             ),
             (
                 "the crew accepts a dispatch",
                 Some(b(5, Active, Some(Dispatched))),
                 Some(b(5, Active, Some(EnRoute))),
-                vec![],
+                vec![trip(TripNews::Accepted, 5)],
             ),
             (
                 "the crew arrives",
@@ -709,6 +725,7 @@ mod tests {
                 booking_id: id(7),
                 trip_stage: TripNews::NoAmbulance,
                 ambulance_number: None,
+                answer_by: None,
             },
             TRIP_TTL.as_secs(),
         );
@@ -776,10 +793,22 @@ mod tests {
             serde_json::to_value(Payload::Trip {
                 booking_id: id(7),
                 trip_stage: TripNews::AtPickup,
-                ambulance_number: Some("AMB-5".into())
+                ambulance_number: Some("AMB-5".into()),
+                answer_by: None,
             })
             .unwrap(),
             serde_json::json!({"kind": "TRIP", "bookingId": 7, "tripStage": "AT_PICKUP", "ambulanceNumber": "AMB-5"})
+        );
+        assert_eq!(
+            serde_json::to_value(Payload::Trip {
+                booking_id: id(7),
+                trip_stage: TripNews::Dispatched,
+                ambulance_number: Some("AMB-5".into()),
+                answer_by: Timestamp::parse("2026-11-27T10:01:00Z"),
+            })
+            .unwrap(),
+            serde_json::json!({"kind": "TRIP", "bookingId": 7, "tripStage": "DISPATCHED",
+                "ambulanceNumber": "AMB-5", "answerBy": "2026-11-27T10:01:00.000Z"})
         );
         assert_eq!(
             serde_json::to_value(Payload::Alert {

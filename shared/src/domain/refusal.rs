@@ -195,6 +195,14 @@ pub enum Conflict {
     )]
     ImplausiblePosition { speed_kmh: f64, max_kmh: f64 },
     #[error(
+        "Position not used yet: a first position more than {km} km from the ambulance's hospital is kept for the dispatcher to see and used once 3 reports over 20 seconds agree"
+    )]
+    PositionFarFromHospital { km: f64 },
+    #[error(
+        "Position not used yet: accuracy worse than {max_m} m; it is kept for the dispatcher to see and used once 3 reports over 20 seconds agree"
+    )]
+    ImprecisePosition { max_m: f64 },
+    #[error(
         "Booking {id} is {progress}: only an open booking whose ambulance has not reached the pickup can be reassigned"
     )]
     NotReassignable { id: Id, progress: String },

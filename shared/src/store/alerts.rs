@@ -13,9 +13,11 @@ use super::{
 };
 use crate::{
     domain::{
-        alert::{self, Alert, AlertKind, AlertsPage, no_ambulance_area},
+        alert::{self, Alert, AlertKind, AlertsPage, StationCall, no_ambulance_area},
         audit::{Action, Note, Target},
-        booking::Pickup,
+        booking::{Booking, Pickup},
+        hospital::Hospital,
+        settings::CrewPresence,
     },
     error::ApiError,
     types::{Id, Timestamp},
@@ -53,6 +55,47 @@ impl AlertItem {
 /// The put that raises `alert` (into a transaction with what caused it).
 pub(crate) fn raise(alert: Alert) -> Write {
     Write::put(&AlertItem::new(alert)).absent()
+}
+
+/// The put of a `CALL_STATION` alert `id` for `booking` given to its ambulance,
+/// whose crew is `presence`, of `hospital` (read by [`Alerts::station_call_parts`]).
+pub(crate) fn call_station(
+    id: Id,
+    since: Timestamp,
+    booking: &Booking,
+    presence: CrewPresence,
+    hospital_id: Id,
+    hospital: Option<&Hospital>,
+) -> Write {
+    raise(Alert::call_station(
+        id,
+        since,
+        StationCall {
+            booking_id: booking.id,
+            ambulance_id: booking.ambulance_id,
+            ambulance_number: booking.ambulance_number.clone(),
+            presence,
+            hospital_id,
+            hospital_name: hospital.map(|h| h.name.clone()),
+            phone: hospital.and_then(|h| h.contact_info.clone()),
+            pickup: booking.pickup.clone(),
+        },
+    ))
+}
+
+/// The update of an open `UNANSWERED` alert once every automatic move was tried:
+/// the moves in all, and the ambulance the job stays with (refused unless it is
+/// open).
+pub(crate) fn count_moves(id: Id, moves: u32, booking: &Booking) -> Write {
+    Write::update(
+        keys::alert(id),
+        "SET moves = :moves, ambulanceId = :ambulance, ambulanceNumber = :number",
+    )
+    .value(":moves", moves)
+    .value(":ambulance", booking.ambulance_id)
+    .value(":number", &booking.ambulance_number)
+    .value(":open", keys::OPEN_ALERTS)
+    .when("gsi1pk = :open")
 }
 
 /// The update that ends an open alert: `closedAt` (its cause is gone) or the
@@ -272,6 +315,48 @@ impl Alerts<'_> {
             .into_iter()
             .map(|i| i.alert)
             .collect())
+    }
+
+    /// What raising a `CALL_STATION` alert for a job of an ambulance of hospital
+    /// `hospital_id` needs: an alert id and the hospital (its name and phone), read
+    /// at once; `known` when the caller has read the hospital already.
+    pub(crate) async fn station_call_parts(
+        self,
+        hospital_id: Id,
+        known: Option<&Hospital>,
+    ) -> Result<(Id, Option<Hospital>), ApiError> {
+        let hospital = async {
+            match known {
+                Some(h) if h.id == hospital_id => Ok(Some(h.clone())),
+                _ => self.store.hospitals().hospital(hospital_id).await,
+            }
+        };
+        tokio::try_join!(self.store.next_id("alert"), hospital)
+    }
+
+    /// A job given to `booking`'s ambulance, of hospital `hospital_id` (`known` when
+    /// the caller has read it), whose crew is `presence` (not online): a
+    /// `CALL_STATION` alert, raised right after the job was committed by the route
+    /// that gave it (decision 0020). Not in the job's own transaction: racers for one
+    /// ambulance would all take an alert id first, and only one of them wins it.
+    /// Never fails the request that made the job: a failure is logged, and the
+    /// emergency's `UNANSWERED` a minute later still tells a person.
+    pub async fn raise_call_station(
+        self,
+        booking: &Booking,
+        presence: CrewPresence,
+        hospital_id: Id,
+        known: Option<&Hospital>,
+    ) {
+        let raise = async {
+            let (id, hospital) = self.station_call_parts(hospital_id, known).await?;
+            let since = Timestamp::new(self.store.now()).unwrap_or_else(Timestamp::now);
+            let write = call_station(id, since, booking, presence, hospital_id, hospital.as_ref());
+            self.store.put_if(write).await.map(|_| ())
+        };
+        if let Err(e) = raise.await {
+            tracing::error!(error = %e, booking = %booking.id, "could not raise a CALL_STATION alert");
+        }
     }
 
     pub async fn alert(self, id: Id) -> Result<Option<Alert>, ApiError> {

@@ -34,9 +34,10 @@ use crate::{
             self, Booking, BookingAmbulance, BookingCounts, BookingRequest, BookingStatus, Goal,
             Move, Mover, NewBooking, Progress, TimelineEntry, TripStage,
         },
-        crew,
+        crew, deadline,
         hospital::{self, HospitalRef},
         page::Page,
+        presence::{CrewPresence, Seen},
         user,
     },
     error::ApiError,
@@ -76,6 +77,10 @@ pub(crate) struct BookingItem {
     /// The ambulances that let this job's answer deadline pass: never offered it again.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(crate) missed_by: Vec<Id>,
+    /// The `UNANSWERED` alert raised for this emergency a minute after it was sent
+    /// (decision 0020): once raised, not again while the moves go on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) unanswered_alert: Option<Id>,
     /// One more each time its requester revokes its tracking links (`shares`).
     #[serde(default)]
     pub(crate) share_epoch: u64,
@@ -100,7 +105,9 @@ impl BookingItem {
             .as_ref()
             .filter(|_| !booking.booking_status.is_final())
             .map(|p| keys::open_bookings(p.latitude.get(), p.longitude.get()));
-        let due = booking.answer_by.map(due_key);
+        let due = booking
+            .answer_by
+            .map(|by| due_key(deadline::next_due(&booking, by, false)));
         BookingItem {
             key: keys::booking(booking.id),
             gsi1pk: keys::user_bookings(booking.user_id),
@@ -111,6 +118,7 @@ impl BookingItem {
             duepk: due.map(|_| keys::DUE.to_owned()),
             duesk: due,
             missed_by: vec![],
+            unanswered_alert: None,
             listsk: order,
             share_epoch: 0,
             share_links_made: vec![],
@@ -121,7 +129,9 @@ impl BookingItem {
     }
 }
 
-/// A booking's `duesk`: its `answerBy` in epoch milliseconds.
+/// A booking's `duesk`: when the clock must look at it next (its `answerBy`, or
+/// before it its `UNANSWERED` alert's moment: `deadline::next_due`) in epoch
+/// milliseconds.
 pub(crate) fn due_key(answer_by: Timestamp) -> i64 {
     (answer_by.get().unix_timestamp_nanos() / 1_000_000) as i64
 }
@@ -430,12 +440,14 @@ impl Bookings<'_> {
                 None => Ok(None),
             }
         };
-        let (earlier, account, hospital, ambulance, id) = tokio::join!(
+        let (earlier, account, hospital, ambulance, id, kept) = tokio::join!(
             earlier,
             self.store.users().user(user),
             self.store.hospitals().hospital(req.hospital_id),
-            self.store.fleet().ambulance(req.ambulance_id),
-            self.store.next_id("booking")
+            self.store.fleet().ambulance_item(req.ambulance_id),
+            self.store.next_id("booking"),
+            // Its crew's signs of life (decision 0020), with the ambulance's crew count.
+            self.store.positions().kept_position(req.ambulance_id)
         );
         if let Some(existing) = earlier? {
             return Ok(existing);
@@ -443,6 +455,11 @@ impl Bookings<'_> {
         let account = account?.ok_or_else(user::not_found)?;
         let hospital = hospital?.ok_or_else(|| hospital::not_found(req.hospital_id))?;
         let ambulance = ambulance?.ok_or_else(|| ambulance::not_found(req.ambulance_id))?;
+        let presence = Seen {
+            crew_count: ambulance.crew_count,
+            ..kept?.map(|k| k.seen).unwrap_or_default()
+        }
+        .presence(self.store.now());
         if ambulance.hospital_id != hospital.id {
             return Err(ApiError::bad_request(
                 "ambulanceId",
@@ -467,8 +484,8 @@ impl Bookings<'_> {
                 requester: &account,
                 destination: HospitalRef {
                     id: hospital.id,
-                    name: hospital.name,
-                    address: hospital.address,
+                    name: hospital.name.clone(),
+                    address: hospital.address.clone(),
                 },
                 ambulance: BookingAmbulance {
                     id: ambulance.id,
@@ -494,6 +511,7 @@ impl Bookings<'_> {
             Write::put(&BookingItem::new(booking.clone())).absent(),
         )
         .push(Label::OpenBookings, open_bookings::claim(user, id, limit));
+
         StatusMove {
             ambulance: req.ambulance_id,
             hospital_of_ambulance: req.hospital_id,
@@ -510,7 +528,16 @@ impl Bookings<'_> {
             tx.push(Label::IdempotencyKey, remember_request(user, key, id, hash));
         }
         match self.store.commit(tx).await {
-            Ok(()) => Ok(booking),
+            Ok(()) => {
+                // Its crew not online: a person must phone the station now (decision 0020).
+                if presence != CrewPresence::Online {
+                    self.store
+                        .alerts()
+                        .raise_call_station(&booking, presence, hospital.id, Some(&hospital))
+                        .await;
+                }
+                Ok(booking)
+            }
             Err(TxError::Refused(r)) if r.by(Label::IdempotencyKey) => {
                 Err(BookFailure::Raced(Conflict::BookingKeyInProgress.into()))
             }

@@ -24,7 +24,7 @@ use crate::{
         user::Role,
     },
     error::ApiError,
-    types::{Email, Id, Username},
+    types::{Email, Id, Timestamp, Username},
 };
 
 impl UserItem {
@@ -148,6 +148,15 @@ impl CrewAccounts<'_> {
             .await
     }
 
+    /// The old ambulance of a crew account moved or removed: OFFLINE until one of its
+    /// other crew's devices reports again (decision 0020), not ONLINE for two more
+    /// minutes on the strength of the gone account's last heartbeat.
+    fn left(self, ambulance: Id) -> Result<Write, ApiError> {
+        let now =
+            Timestamp::new(self.store.now()).ok_or_else(|| ApiError::internal("bad clock"))?;
+        Ok(Write::update(keys::position(ambulance), "SET leftAt = :now").value(":now", now))
+    }
+
     /// Binds a crew account to another ambulance (404 for an unknown one); both
     /// ambulances' crew counts move in the same transaction.
     pub async fn move_crew(self, id: Id, to: Id) -> Result<Crew, ApiError> {
@@ -166,7 +175,8 @@ impl CrewAccounts<'_> {
         let mut tx = Tx::new();
         tx.push(Label::User, still_bound(rebind, from))
             .push(Label::Ambulance(from), count_crew(from, -1))
-            .push(Label::Ambulance(to), count_crew(to, 1));
+            .push(Label::Ambulance(to), count_crew(to, 1))
+            .push(Label::Position(from), self.left(from)?);
         self.store.audit().push(
             &mut tx,
             Note::new(
@@ -214,6 +224,10 @@ impl CrewAccounts<'_> {
         .push(
             Label::Counter,
             counters::add(counters::CREW, &Total { total: -1 })?,
+        )
+        .push(
+            Label::Position(current.ambulance_id),
+            self.left(current.ambulance_id)?,
         );
         self.store.audit().push(
             &mut tx,

@@ -29,11 +29,12 @@ use crate::{
         ambulance::{self, AmbulanceStatus},
         audit::{Action, Note, Target},
         booking::{
-            self, Booking, BookingAmbulance, BookingStatus, ReassignReason, TimelineEntry,
-            TripStage,
+            self, Booking, BookingAmbulance, BookingStatus, BookingType, ReassignReason,
+            TimelineEntry, TripStage,
         },
-        deadline::{self, Verdict},
+        deadline::{self, AnswerTimes, Verdict},
         emergency::nearest::{Attempt, Candidate, DEFAULT_FIRST_TARGET_KM, Dispatch, Dispatcher},
+        settings::CrewPresence,
     },
     error::ApiError,
     types::{Id, Timestamp, format_rfc3339},
@@ -159,9 +160,11 @@ impl Deadlines<'_> {
             return Ok(Outcome::Settled);
         };
         let booking = Booking::from(item.clone());
+        let warned = item.unanswered_alert.is_some();
         let moves = self.store.settings().await.automatic_moves;
-        match deadline::on_deadline(&booking, now, moves) {
+        match deadline::on_deadline(&booking, now, warned, moves) {
             Verdict::NotDue => Ok(Outcome::NotDue),
+            Verdict::Warn => self.warn(&item, &booking, now).await,
             Verdict::Settled => {
                 // Off the clock already, unless a write left its index keys behind.
                 if let Some(due) = item.duesk {
@@ -175,7 +178,7 @@ impl Deadlines<'_> {
                 }
                 Ok(Outcome::Settled)
             }
-            Verdict::TryMove => match self.move_on(&item, &booking, now).await? {
+            Verdict::TryMove { warn } => match self.move_on(&item, &booking, now, warn).await? {
                 Some(outcome) => Ok(outcome),
                 None => self.raise_unanswered(&item, &booking, now).await,
             },
@@ -184,28 +187,86 @@ impl Deadlines<'_> {
     }
 
     /// The job stays where it is, off the clock, and an `UNANSWERED` alert is
-    /// raised, in one transaction conditional on the deadline and ambulance read.
+    /// raised, in one transaction conditional on the deadline and ambulance read;
+    /// when the emergency's alert is open already (raised a minute after it was
+    /// sent), that one is brought up to date (the moves in all) instead of a second.
     async fn raise_unanswered(
         self,
         item: &BookingItem,
         booking: &Booking,
         now: OffsetDateTime,
     ) -> Result<Outcome, ApiError> {
-        let id = self.store.next_id("alert").await?;
-        let mut alert = Alert::new(id, AlertKind::Unanswered, timestamp(now));
-        alert.booking_id = Some(booking.id);
-        alert.ambulance_id = Some(booking.ambulance_id);
-        alert.ambulance_number = Some(booking.ambulance_number.clone());
-        alert.pickup = booking.pickup.clone();
+        let moves = u32::try_from(deadline::moves_so_far(booking)).unwrap_or(u32::MAX);
+        let open = match item.unanswered_alert {
+            Some(id) => self
+                .store
+                .alerts()
+                .alert(id)
+                .await?
+                .filter(Alert::is_open)
+                .map(|a| a.id),
+            None => None,
+        };
         let mut tx = Tx::new();
-        tx.push(
-            Label::Booking(booking.id),
-            off_the_clock(item, booking).set_expression("REMOVE duepk, duesk".into()),
-        )
-        .push(Label::Alert, alerts::raise(alert));
+        let mut booking_write = off_the_clock(item, booking);
+        let id = match open {
+            Some(id) => {
+                booking_write = booking_write.set_expression("REMOVE duepk, duesk".into());
+                tx.push(Label::Alert, alerts::count_moves(id, moves, booking));
+                id
+            }
+            None => {
+                let id = self.store.next_id("alert").await?;
+                booking_write = booking_write
+                    .set_expression("SET unansweredAlert = :alert REMOVE duepk, duesk".into())
+                    .value(":alert", id);
+                tx.push(
+                    Label::Alert,
+                    alerts::raise(unanswered(id, booking, moves, now)),
+                );
+                id
+            }
+        };
+        tx.push(Label::Booking(booking.id), booking_write);
         match self.store.commit(tx).await {
             Ok(()) => {
                 tracing::warn!(booking = %booking.id, alert = %id, "answer deadline passed: UNANSWERED");
+                Ok(Outcome::Alerted(id))
+            }
+            Err(TxError::Refused(_)) => Ok(Outcome::Raced),
+            Err(TxError::Api(e)) => Err(e),
+        }
+    }
+
+    /// A minute after an emergency was sent and before its deadline (an answer
+    /// window longer than that): its `UNANSWERED` alert, the job where it is and on
+    /// the clock until its deadline.
+    async fn warn(
+        self,
+        item: &BookingItem,
+        booking: &Booking,
+        now: OffsetDateTime,
+    ) -> Result<Outcome, ApiError> {
+        let Some(answer_by) = booking.answer_by else {
+            return Ok(Outcome::Settled);
+        };
+        let id = self.store.next_id("alert").await?;
+        let moves = u32::try_from(deadline::moves_so_far(booking)).unwrap_or(u32::MAX);
+        let mut tx = Tx::new();
+        tx.push(
+            Label::Booking(booking.id),
+            off_the_clock(item, booking)
+                .set_expression("SET unansweredAlert = :alert, duesk = :due".into())
+                .value(":alert", id)
+                .value(":due", due_key(answer_by)),
+        )
+        .push(
+            Label::Alert,
+            alerts::raise(unanswered(id, booking, moves, now)),
+        );
+        match self.store.commit(tx).await {
+            Ok(()) => {
+                tracing::warn!(booking = %booking.id, alert = %id, "emergency not accepted after a minute: UNANSWERED");
                 Ok(Outcome::Alerted(id))
             }
             Err(TxError::Refused(_)) => Ok(Outcome::Raced),
@@ -220,19 +281,22 @@ impl Deadlines<'_> {
         item: &BookingItem,
         booking: &Booking,
         now: OffsetDateTime,
+        warn: bool,
     ) -> Result<Option<Outcome>, ApiError> {
         let Some(pickup) = &booking.pickup else {
             return Ok(None);
         };
         let mut missed = item.missed_by.clone();
         missed.push(booking.ambulance_id);
+        let settings = self.store.settings().await;
         // Any type: an ambulance now beats the right kind later (decision 0012).
-        let radius_km = self.store.settings().await.sos_radius_km();
+        let radius_km = settings.sos_radius_km();
         let mut dispatcher = Dispatcher::new(
             crate::geo::Point::new(pickup.latitude.get(), pickup.longitude.get()),
             None,
             now,
             DEFAULT_FIRST_TARGET_KM.min(radius_km),
+            settings.presence_delay_seconds,
         )
         .within(radius_km);
         let missed = &missed;
@@ -246,15 +310,32 @@ impl Deadlines<'_> {
             entries.retain(|e| !missed.contains(&e.ambulance));
             Ok::<_, Stop>(entries)
         };
-        let first = match dispatcher.search(&mut fetch).await {
+        let mut presence = move |ids| async move {
+            self.store
+                .positions()
+                .presence(ids)
+                .await
+                .map_err(Stop::Api)
+        };
+        let first = match dispatcher.search(&mut fetch, &mut presence).await {
             Ok(first) => first,
             Err(Stop::Api(e)) => return Err(e),
             Err(Stop::Raced) => return Ok(Some(Outcome::Raced)),
         };
-        let alert_id = self.store.next_id("alert").await?;
+        let (alert_id, unanswered_id) = tokio::try_join!(self.store.next_id("alert"), async {
+            match warn {
+                true => self.store.next_id("alert").await.map(Some),
+                false => Ok(None),
+            }
+        })?;
+        let ids = MoveAlerts {
+            not_responding: alert_id,
+            unanswered: unanswered_id,
+        };
+        let answer_times = settings.answer_times();
         let outcome = dispatcher
-            .run(first, fetch, |c| {
-                self.try_move(item, booking, c, now, alert_id)
+            .run(first, fetch, presence, |c| {
+                self.try_move(item, booking, c, now, ids, answer_times)
             })
             .await;
         match outcome {
@@ -278,18 +359,27 @@ impl Deadlines<'_> {
         booking: &Booking,
         candidate: Candidate,
         now: OffsetDateTime,
-        alert_id: Id,
+        ids: MoveAlerts,
+        answer_times: AnswerTimes,
     ) -> Result<Attempt<Id>, Stop> {
         let entry = &candidate.entry;
         let to = entry.ambulance;
         let (number, driver_info) = (entry.number.clone(), entry.driver_info.clone());
         let at = format_rfc3339(now);
-        let answer_by = self
-            .store
-            .settings()
-            .await
-            .answer_times()
-            .answer_by(booking.booking_type, now);
+        let answer_by = answer_times.answer_by(booking.booking_type, now);
+        let warned = item.unanswered_alert.is_some() || ids.unanswered.is_some();
+        let due = deadline::next_due(booking, answer_by, warned);
+        // Its crew not online: a person must phone the station (decision 0020).
+        let call = match candidate.presence {
+            CrewPresence::Online => None,
+            presence => Some((
+                presence,
+                self.store
+                    .alerts()
+                    .station_call_parts(entry.hospital_id, None)
+                    .await?,
+            )),
+        };
         let moved = BookingAmbulance {
             id: to,
             number: number.clone(),
@@ -297,23 +387,28 @@ impl Deadlines<'_> {
             driver_info,
         };
         let from = booking.ambulance_id;
+        let mut sets = String::from(
+            "SET ambulanceId = :to, ambulanceNumber = :number, ambulance = :ambulance, \
+             answerBy = :answerBy, duepk = :duepk, duesk = :duesk, \
+             timeline = list_append(timeline, :entry), \
+             missedBy = list_append(if_not_exists(missedBy, :none), :missed)",
+        );
+        let mut write = off_the_clock(item, booking);
+        if let Some(id) = ids.unanswered {
+            sets.push_str(", unansweredAlert = :alert");
+            write = write.value(":alert", id);
+        }
         let mut tx = Tx::new();
         tx.push(
             Label::Booking(booking.id),
-            off_the_clock(item, booking)
-                .set_expression(
-                    "SET ambulanceId = :to, ambulanceNumber = :number, ambulance = :ambulance, \
-                     answerBy = :answerBy, duepk = :duepk, duesk = :duesk, \
-                     timeline = list_append(timeline, :entry), \
-                     missedBy = list_append(if_not_exists(missedBy, :none), :missed)"
-                        .into(),
-                )
+            write
+                .set_expression(sets)
                 .value(":to", to)
                 .value(":number", &number)
                 .value(":ambulance", &moved)
                 .value(":answerBy", answer_by)
                 .value(":duepk", keys::DUE)
-                .value(":duesk", due_key(answer_by))
+                .value(":duesk", due_key(due))
                 .value(
                     ":entry",
                     [TimelineEntry::reassigned(
@@ -340,11 +435,34 @@ impl Deadlines<'_> {
             .when("heldBy = :booking AND #status = :onDuty"),
         );
         emergencies::take_candidate(&mut tx, &candidate, booking.id, now)?;
-        let mut alert = Alert::new(alert_id, AlertKind::NotResponding, timestamp(now));
+        let mut alert = Alert::new(ids.not_responding, AlertKind::NotResponding, timestamp(now));
         alert.ambulance_id = Some(from);
         alert.ambulance_number = Some(booking.ambulance_number.clone());
         alert.booking_id = Some(booking.id);
         tx.push(Label::Alert, alerts::raise(alert));
+        let mut moved_booking = booking.clone();
+        moved_booking.ambulance_id = to;
+        moved_booking.ambulance_number = number.clone();
+        if let Some(id) = ids.unanswered {
+            let moves = u32::try_from(deadline::moves_so_far(booking) + 1).unwrap_or(u32::MAX);
+            tx.push(
+                Label::Alert,
+                alerts::raise(unanswered(id, &moved_booking, moves, now)),
+            );
+        }
+        if let Some((presence, (id, hospital))) = call {
+            tx.push(
+                Label::Alert,
+                alerts::call_station(
+                    id,
+                    timestamp(now),
+                    &moved_booking,
+                    presence,
+                    entry.hospital_id,
+                    hospital.as_ref(),
+                ),
+            );
+        }
         match self.store.commit(tx).await {
             Ok(()) => Ok(Attempt::Assigned(to)),
             Err(TxError::Refused(r)) if r.by(Label::Ambulance(to)) => Ok(Attempt::Taken),
@@ -363,9 +481,10 @@ impl Deadlines<'_> {
     /// sides as read: 409 if either changed meanwhile, and nothing written.
     pub async fn reassign(self, id: Id, to: Id) -> Result<Booking, ApiError> {
         let key = keys::booking(id);
-        let (item, target) = tokio::try_join!(
+        let (item, target, presence) = tokio::try_join!(
             self.store.get::<BookingItem>(&key),
-            self.store.fleet().ambulance_item(to)
+            self.store.fleet().ambulance_item(to),
+            self.store.positions().presence(vec![to])
         )?;
         let item = item.ok_or_else(|| booking::not_found(id))?;
         let target = target.ok_or_else(|| ambulance::not_found(to))?;
@@ -399,9 +518,21 @@ impl Deadlines<'_> {
             .await
             .answer_times()
             .answer_by(booking.booking_type, now);
+        let due = deadline::next_due(&booking, answer_by, item.unanswered_alert.is_some());
         let stage = match booking.booking_status {
             BookingStatus::Active => Some(TripStage::Dispatched),
             _ => None,
+        };
+        // Its crew not online: a person must phone the station (decision 0020).
+        let presence = presence.get(&to).copied().unwrap_or(CrewPresence::NoCrew);
+        let call = match presence {
+            CrewPresence::Online => None,
+            _ => Some(
+                self.store
+                    .alerts()
+                    .station_call_parts(target.hospital_id, None)
+                    .await?,
+            ),
         };
         let moved = BookingAmbulance {
             id: to,
@@ -430,10 +561,26 @@ impl Deadlines<'_> {
             .value(":ambulance", &moved)
             .value(":answerBy", answer_by)
             .value(":duepk", keys::DUE)
-            .value(":duesk", due_key(answer_by))
+            .value(":duesk", due_key(due))
             .value(":stage", stage)
             .value(":entry", [entry.clone()]),
         );
+        if let Some((alert, hospital)) = &call {
+            let mut moved = booking.clone();
+            moved.ambulance_id = to;
+            moved.ambulance_number = target.number.clone();
+            tx.push(
+                Label::Alert,
+                alerts::call_station(
+                    *alert,
+                    timestamp(now),
+                    &moved,
+                    presence,
+                    target.hospital_id,
+                    hospital.as_ref(),
+                ),
+            );
+        }
         let take = StatusMove {
             ambulance: to,
             hospital_of_ambulance: target.hospital_id,
@@ -552,7 +699,21 @@ impl Deadlines<'_> {
 
     async fn cause_gone(self, alert: &Alert) -> Result<bool, ApiError> {
         Ok(match (alert.kind, alert.booking_id, alert.ambulance_id) {
+            // An emergency's stays open while the moves go on (and after a
+            // dispatcher's reassign: a person acknowledges it), until a crew accepts
+            // (decision 0020); a normal booking's ends when it is reassigned too.
             (AlertKind::Unanswered, Some(booking), ambulance) => {
+                match self.store.bookings().booking(booking).await? {
+                    None => true,
+                    Some(b) => {
+                        !b.progress().awaits_answer()
+                            || (b.booking_type == BookingType::Normal
+                                && Some(b.ambulance_id) != ambulance)
+                    }
+                }
+            }
+            // Phoned or not, it is over once the crew accepts or the job moves on.
+            (AlertKind::CallStation, Some(booking), ambulance) => {
                 match self.store.bookings().booking(booking).await? {
                     None => true,
                     Some(b) => !b.progress().awaits_answer() || Some(b.ambulance_id) != ambulance,
@@ -578,6 +739,26 @@ fn off_the_clock(item: &BookingItem, booking: &Booking) -> Write {
         Some(due) => write.value(":dueRead", due).when("duesk = :dueRead"),
         None => write.when("attribute_not_exists(duesk)"),
     }
+}
+
+/// The alert ids one automatic move may raise: the missed ambulance's
+/// `NOT_RESPONDING` and, a minute after the emergency was sent, its `UNANSWERED`.
+#[derive(Debug, Clone, Copy)]
+struct MoveAlerts {
+    not_responding: Id,
+    unanswered: Option<Id>,
+}
+
+/// The `UNANSWERED` alert `id` of `booking` (with its ambulance now) after `moves`
+/// automatic moves.
+fn unanswered(id: Id, booking: &Booking, moves: u32, now: OffsetDateTime) -> Alert {
+    let mut alert = Alert::new(id, AlertKind::Unanswered, timestamp(now));
+    alert.booking_id = Some(booking.id);
+    alert.ambulance_id = Some(booking.ambulance_id);
+    alert.ambulance_number = Some(booking.ambulance_number.clone());
+    alert.pickup = booking.pickup.clone();
+    alert.moves = (booking.booking_type == BookingType::Emergency).then_some(moves);
+    alert
 }
 
 fn timestamp(t: OffsetDateTime) -> Timestamp {

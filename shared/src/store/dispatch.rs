@@ -25,6 +25,7 @@ use crate::{
             Tracking,
         },
         position::{Doubt, Position, PositionedAmbulance},
+        presence::{CrewPresence, Seen},
     },
     error::ApiError,
     types::Id,
@@ -63,11 +64,17 @@ impl Dispatch<'_> {
         self,
         ambulance: Id,
     ) -> Result<(PositionedAmbulance, Option<Booking>), ApiError> {
-        let (item, last) = tokio::try_join!(
+        let (item, kept) = tokio::try_join!(
             self.store.fleet().ambulance_item(ambulance),
-            self.store.positions().last_position(ambulance)
+            self.store.positions().kept_position(ambulance)
         )?;
         let item = item.ok_or_else(|| ambulance::not_found(ambulance))?;
+        let (last, seen) = kept.map_or((None, Seen::default()), |k| (k.fix, k.seen));
+        let presence = Seen {
+            crew_count: item.crew_count,
+            ..seen
+        }
+        .presence(self.store.now());
         let job = async {
             match item.held_by {
                 Some(booking) => self.store.bookings().booking(booking).await,
@@ -78,7 +85,10 @@ impl Dispatch<'_> {
             tokio::try_join!(self.store.fleet().shown_position(&item, last.as_ref()), job)?;
         Ok((
             PositionedAmbulance {
-                ambulance: item.into(),
+                ambulance: crate::domain::ambulance::Ambulance {
+                    crew_presence: Some(presence),
+                    ..item.into()
+                },
                 position: Some(position),
             },
             job,
@@ -182,10 +192,16 @@ impl Dispatch<'_> {
                         }
                         let kept = lasts.remove(&item.id);
                         let hospital = self.store.fleet().hospital_point(&item).await?;
-                        let (last, doubt) = kept.map_or((None, None), |k| (Some(k.fix), k.doubt));
+                        let (last, doubt, seen) = kept
+                            .map_or((None, None, Seen::default()), |k| (k.fix, k.doubt, k.seen));
                         let position = Position::shown(last.as_ref(), hospital, now);
+                        let presence = Seen {
+                            crew_count: item.crew_count,
+                            ..seen
+                        }
+                        .presence(now);
                         if bbox.contains(position.latitude, position.longitude) {
-                            out.push(live_row(item, position, doubt));
+                            out.push(live_row(item, position, doubt, presence));
                         }
                     }
                     if out.len() > LIVE_LIMIT {
@@ -320,7 +336,12 @@ fn cell(n: u64) -> CellIndex {
 }
 
 /// An ambulance's row of the live map.
-fn live_row(item: AmbulanceItem, position: Position, doubt: Option<Doubt>) -> LiveAmbulance {
+fn live_row(
+    item: AmbulanceItem,
+    position: Position,
+    doubt: Option<Doubt>,
+    crew_presence: CrewPresence,
+) -> LiveAmbulance {
     LiveAmbulance {
         id: item.id,
         number: item.number,
@@ -330,6 +351,7 @@ fn live_row(item: AmbulanceItem, position: Position, doubt: Option<Doubt>) -> Li
         position: Some(position),
         position_doubt: doubt.map(PositionDoubt::from),
         not_responding: item.not_responding,
+        crew_presence,
     }
 }
 

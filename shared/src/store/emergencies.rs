@@ -55,7 +55,7 @@ use crate::{
         },
         hospital::{Hospital, HospitalRef},
         position::STALE_AFTER,
-        settings::Settings,
+        settings::{CrewPresence, Settings},
         user::{self, User},
     },
     error::ApiError,
@@ -174,7 +174,7 @@ impl Emergencies<'_> {
             lat: pickup.latitude,
             lng: pickup.longitude,
         };
-        let now = OffsetDateTime::now_utc();
+        let now = self.store.now();
         let settings = self.store.settings().await;
         let radius_km = settings.sos_radius_km();
         let mut dispatcher = Dispatcher::new(
@@ -182,12 +182,20 @@ impl Emergencies<'_> {
             req.ambulance_type,
             now,
             self.first_target_km(center, radius_km),
+            settings.presence_delay_seconds,
         )
         .within(radius_km);
         let mut fetch = move |ranges| async move {
             self.store
                 .positions()
                 .free_entries(ranges)
+                .await
+                .map_err(Stop::Api)
+        };
+        let mut presence = move |ids| async move {
+            self.store
+                .positions()
+                .presence(ids)
                 .await
                 .map_err(Stop::Api)
         };
@@ -215,7 +223,7 @@ impl Emergencies<'_> {
                 HOSPITALS_RADIUS_KM
             ),
             self.store.next_id("booking"),
-            dispatcher.search(&mut fetch),
+            dispatcher.search(&mut fetch, &mut presence),
         );
         let first_round = started.elapsed();
         let (hospitals, hospital_stats) = hospitals?;
@@ -253,18 +261,35 @@ impl Emergencies<'_> {
             settings: &settings,
         };
         let outcome = dispatcher
-            .run(first, fetch, |c| self.try_emergency(&order, c))
+            .run(first, fetch, presence, |c| self.try_emergency(&order, c))
             .await;
         let stats = |d: DispatchStats| EmergencyStats {
             rounds: rounds
                 + d.tries
                 + (d.search_rounds - first_rounds)
+                + d.presence_reads
                 + extra_rounds.load(Ordering::Relaxed),
             dispatch: d,
             first_round,
         };
         match outcome {
-            Ok((Dispatch::Assigned { result, .. }, d)) => Ok((result, stats(d))),
+            Ok((Dispatch::Assigned { result, candidate }, d)) => {
+                // Its crew not online: a person must phone the station at once
+                // (decision 0020); two more rounds for these only.
+                if candidate.presence != CrewPresence::Online {
+                    extra_rounds.fetch_add(2, Ordering::Relaxed);
+                    self.store
+                        .alerts()
+                        .raise_call_station(
+                            &result,
+                            candidate.presence,
+                            candidate.entry.hospital_id,
+                            hospitals.first(),
+                        )
+                        .await;
+                }
+                Ok((result, stats(d)))
+            }
             Ok((Dispatch::NoneNear, _)) => {
                 // A retry of this very request may have taken the last one.
                 let answer = self
@@ -410,7 +435,7 @@ impl Emergencies<'_> {
                 }
             }
         };
-        let now = OffsetDateTime::now_utc();
+        let now = self.store.now();
         let booking = Booking::emergency(NewBooking {
             id: order.id,
             requester: order.user,

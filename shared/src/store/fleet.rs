@@ -3,6 +3,8 @@
 //! ambulance, each in one transaction with its hospital's `ambulanceCount` and the
 //! counters.
 
+use std::collections::HashMap;
+
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use time::OffsetDateTime;
@@ -24,6 +26,7 @@ use crate::{
         crew,
         hospital::{self, Hospital, HospitalRef},
         position::{Fix, Position},
+        presence::{CrewPresence, Seen},
     },
     error::ApiError,
     geo::Point,
@@ -165,6 +168,7 @@ impl From<AmbulanceItem> for Ambulance {
                 address: i.hospital_address,
             },
             not_responding: i.not_responding,
+            crew_presence: None,
         }
     }
 }
@@ -387,19 +391,22 @@ impl Fleet<'_> {
             .await
     }
 
-    pub async fn hospital_ambulances(self, hospital: Id) -> Result<Vec<Ambulance>, ApiError> {
-        Ok(self
-            .hospital_ambulance_items(hospital)
-            .await?
-            .into_iter()
-            .map(Ambulance::from)
-            .collect())
+    /// The ambulances of a hospital; `with_presence`: with their crews' presence.
+    pub async fn hospital_ambulances(
+        self,
+        hospital: Id,
+        with_presence: bool,
+    ) -> Result<Vec<Ambulance>, ApiError> {
+        let items = self.hospital_ambulance_items(hospital).await?;
+        self.shown(items, with_presence).await
     }
 
-    /// Available ambulances, of one hospital or of all (the sparse `avail` index).
+    /// Available ambulances, of one hospital or of all (the sparse `avail` index);
+    /// `with_presence`: with their crews' presence.
     pub async fn available_ambulances(
         self,
         hospital: Option<Id>,
+        with_presence: bool,
     ) -> Result<Vec<Ambulance>, ApiError> {
         let query = match hospital {
             Some(h) => Query::on(AVAIL, "availpk = :p AND begins_with(availsk, :h)")
@@ -410,17 +417,71 @@ impl Fleet<'_> {
             .store
             .query_all(query.value(":p", keys::AVAILABLE))
             .await?;
-        Ok(items.into_iter().map(Ambulance::from).collect())
+        self.shown(items, with_presence).await
     }
 
-    /// Every ambulance, by number (keys from the `list` index, then BatchGetItem).
+    /// Every ambulance, by number (keys from the `list` index, then BatchGetItem),
+    /// with its crew's presence.
     pub async fn all_ambulances(self) -> Result<Vec<Ambulance>, ApiError> {
         let keys = self
             .store
             .list_page_keys(keys::AMBULANCES, 0, 100_000, false)
             .await?;
         let items: Vec<AmbulanceItem> = self.store.batch_get(keys).await?;
-        Ok(items.into_iter().map(Ambulance::from).collect())
+        self.shown(items, true).await
+    }
+
+    /// One ambulance's crew presence: NO_CREW without a read, else from its
+    /// `POSITION` (one GetItem).
+    async fn presence_of(self, item: &AmbulanceItem) -> Result<CrewPresence, ApiError> {
+        if item.crew_count == 0 {
+            return Ok(CrewPresence::NoCrew);
+        }
+        let kept = self.store.positions().kept_position(item.id).await?;
+        Ok(Seen {
+            crew_count: item.crew_count,
+            ..kept.map(|k| k.seen).unwrap_or_default()
+        }
+        .presence(self.store.now()))
+    }
+
+    /// The ambulances as the API shows them; `with_presence`: with their crews'
+    /// presence (decision 0020), which reads the `POSITION`s of those with crew
+    /// (BatchGetItem; one without crew is NO_CREW without a read).
+    async fn shown(
+        self,
+        items: Vec<AmbulanceItem>,
+        with_presence: bool,
+    ) -> Result<Vec<Ambulance>, ApiError> {
+        if !with_presence {
+            return Ok(items.into_iter().map(Ambulance::from).collect());
+        }
+        let crewed: Vec<Id> = items
+            .iter()
+            .filter(|a| a.crew_count > 0)
+            .map(|a| a.id)
+            .collect();
+        let kept = self.store.positions().last_positions(&crewed).await?;
+        let seen: HashMap<Id, Seen> = crewed
+            .into_iter()
+            .zip(kept)
+            .filter_map(|(id, k)| Some((id, k?.seen)))
+            .collect();
+        let now = self.store.now();
+        Ok(items
+            .into_iter()
+            .map(|item| {
+                let presence = Seen {
+                    crew_count: item.crew_count,
+                    ..seen.get(&item.id).copied().unwrap_or_default()
+                }
+                .presence(now);
+                Ambulance {
+                    crew_presence: Some(presence),
+                    ..Ambulance::from(item)
+                }
+            })
+            .collect())
     }
 
     /// Fleet counts from the counters kept in every status-changing transaction.
@@ -483,10 +544,13 @@ impl Fleet<'_> {
         // The move changed only the status (and the `avail` keys and `heldBy`, which
         // the API does not show), on the condition that the status was the one read
         // and no booking held it; nothing else of an ambulance is ever rewritten. So
-        // the ambulance as read, with the new status, is what is stored: no second read.
+        // the ambulance as read, with the new status, is what is stored: no second
+        // read of it, only of its crew's presence, as the lists show it.
+        let presence = self.presence_of(&a).await?;
         Ok(Ambulance {
             status: to,
             not_responding: None,
+            crew_presence: Some(presence),
             ..a.into()
         })
     }
@@ -609,7 +673,11 @@ impl Fleet<'_> {
                 }
             })
         })?;
-        Ok(item.into())
+        // New: nobody has a crew account for it yet.
+        Ok(Ambulance {
+            crew_presence: Some(CrewPresence::NoCrew),
+            ..item.into()
+        })
     }
 
     /// Removes an idle ambulance; one held by an open booking is refused (409).

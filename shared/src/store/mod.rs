@@ -22,7 +22,7 @@
 //! | `store.bookings()` | `bookings.rs` | book, move a booking (frees its ambulance), read, page, count, the open-bookings guard's ids |
 //! | `store.emergencies()` | `emergencies.rs` | the one-tap emergency: the nearest free ambulance assigned |
 //! | `store.dispatch()` | `dispatch.rs` | the views of trips under way: the crew's job, a booking's tracking, the live map |
-//! | `store.positions()` | `positions.rs` | position reports, the free entries, the nearest free search, the repair |
+//! | `store.positions()` | `positions.rs` | position reports, the free entries, the nearest free search, the repair, crew presence (heartbeats, sign-outs) |
 //! | `store.alerts()` | `alerts.rs` | the dispatcher's alerts: raise, list, acknowledge, close |
 //! | `store.deadlines()` | `deadlines.rs` | the clock's sweep of answer deadlines, the manual reassign |
 //! | `store.push()` | `push.rs` | Web Push subscriptions and the devices of each recipient |
@@ -123,7 +123,7 @@ impl Store {
         dispatch::Dispatch { store: self }
     }
 
-    /// Where ambulances are: reports, the free entries, the nearest free search (`positions.rs`).
+    /// Where ambulances are: reports, the free entries, the nearest free search, crew presence (`positions.rs`).
     pub fn positions(&self) -> positions::Positions<'_> {
         positions::Positions { store: self }
     }

@@ -8,6 +8,8 @@
 //! transaction that frees or takes the ambulance, so it exists exactly while the
 //! ambulance is AVAILABLE.
 
+use std::collections::HashMap;
+
 use futures::future::try_join_all;
 use serde::{Deserialize, Serialize, de::IgnoredAny};
 use time::OffsetDateTime;
@@ -21,11 +23,15 @@ use super::{
 use crate::{
     domain::{
         ambulance::{AmbulanceStatus, AmbulanceType},
-        emergency::nearest::{Dispatcher, FreeEntry, FreeNear, Spot},
+        emergency::{
+            nearest::{Dispatcher, FreeEntry, FreeNear, Spot},
+            rank,
+        },
         position::{
             CheckedReport, Doubt, FREE_ENTRY_INTERVAL, Fix, MAX_AGE, MAX_FUTURE, Sighting, Track,
             Verdict,
         },
+        presence::{CrewPresence, Seen},
     },
     error::ApiError,
     geo::{Point, Range},
@@ -33,30 +39,49 @@ use crate::{
     types::{Id, LatLng, Timestamp},
 };
 
-/// `AMBULANCE#<id>` / `POSITION`: the last accepted report, the reports refused
-/// since (a [`Doubt`]), and when the server last wrote the item.
+/// `AMBULANCE#<id>` / `POSITION`: the last accepted report (none before the first:
+/// an item a heartbeat or a doubted first report made), the reports doubted since
+/// (a [`Doubt`]), when the server last wrote a report into it, and the crew devices'
+/// heartbeats and sign-outs (their presence, decision 0020).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct PositionItem {
     #[serde(flatten)]
     key: Key,
-    #[serde(flatten)]
-    sighting: Sighting,
-    received_at: Timestamp,
+    /// The last accepted report (`Sighting`'s fields): all three or none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    latitude: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    longitude: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    recorded_at: Option<Timestamp>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    accuracy_m: Option<f64>,
+    /// When the last accepted report was received.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    received_at: Option<Timestamp>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     doubt: Option<Doubt>,
-    /// The write bound's clock (absent on items written before it: `receivedAt`).
+    /// When the server last wrote a report into it, taken or doubted: the write
+    /// bound's clock, and a crew device's last sign of life (absent on items
+    /// written before it: `receivedAt`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     written_at: Option<Timestamp>,
-    /// Counts the writes: each write is conditional on the one it read.
+    /// Counts the writes of reports: each is conditional on the one it read.
     #[serde(default)]
     rev: u64,
     /// The `live` index's keys: the res-3 cell of the position, and the ambulance
-    /// (absent on items written before the index).
+    /// (absent on items written before the index, and before the first position).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     livepk: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     livesk: Option<Id>,
+    /// The last heartbeat of a signed-in crew device (the server's clock).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    seen_at: Option<Timestamp>,
+    /// The last time a crew device said it was signing out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    left_at: Option<Timestamp>,
 }
 
 impl PositionItem {
@@ -69,29 +94,94 @@ impl PositionItem {
                 sighting.fix.longitude,
             )),
             livesk: Some(ambulance),
-            sighting,
-            received_at,
+            latitude: Some(sighting.fix.latitude),
+            longitude: Some(sighting.fix.longitude),
+            recorded_at: Some(sighting.fix.recorded_at),
+            accuracy_m: sighting.accuracy_m,
+            received_at: Some(received_at),
             doubt: None,
             written_at: Some(received_at),
             rev: 0,
+            seen_at: None,
+            left_at: None,
+        }
+    }
+
+    /// An item with no accepted report yet (the first report doubted).
+    fn without_position(ambulance: Id) -> PositionItem {
+        PositionItem {
+            key: keys::position(ambulance),
+            latitude: None,
+            longitude: None,
+            recorded_at: None,
+            accuracy_m: None,
+            received_at: None,
+            doubt: None,
+            written_at: None,
+            rev: 0,
+            livepk: None,
+            livesk: None,
+            seen_at: None,
+            left_at: None,
+        }
+    }
+
+    /// The last accepted report, if there is one.
+    fn sighting(&self) -> Option<Sighting> {
+        Some(Sighting {
+            fix: Fix {
+                latitude: self.latitude?,
+                longitude: self.longitude?,
+                recorded_at: self.recorded_at?,
+            },
+            accuracy_m: self.accuracy_m,
+        })
+    }
+
+    fn written_at(&self) -> Option<Timestamp> {
+        self.written_at.or(self.received_at)
+    }
+
+    fn kept(&self) -> KeptPosition {
+        KeptPosition {
+            fix: self.sighting().map(|s| s.fix),
+            doubt: self.doubt.clone(),
+            seen: self.seen(0),
         }
     }
 
     fn track(&self) -> Track {
         Track {
-            last: Some(self.sighting.clone()),
+            last: self.sighting(),
             doubt: self.doubt.clone(),
-            written_at: Some(self.written_at.unwrap_or(self.received_at)),
+            written_at: self.written_at(),
+        }
+    }
+
+    /// What it says of the crew's devices; `crew_count` from the ambulance.
+    fn seen(&self, crew_count: u64) -> Seen {
+        Seen {
+            crew_count,
+            report: self.written_at(),
+            heartbeat: self.seen_at,
+            left: self.left_at,
         }
     }
 }
 
-/// The last accepted position of an ambulance and the reports refused since.
+/// The last accepted position of an ambulance (none yet: `fix` is `None`), the
+/// reports doubted since, and its crew devices' signs of life.
 #[derive(Debug, Clone, PartialEq)]
 pub struct KeptPosition {
-    pub fix: Fix,
+    pub fix: Option<Fix>,
     pub doubt: Option<Doubt>,
+    /// [`Seen`] with no crew count (the ambulance's is added by the caller).
+    pub seen: Seen,
 }
+
+/// Heartbeats closer together than this write nothing (the crew app sends one at
+/// least every 60 s; presence lasts 2 minutes).
+pub const HEARTBEAT_WRITE_INTERVAL: time::Duration = time::Duration::seconds(20);
 
 /// The `POSITION` item as read: none, one that does not read (replaced by the next
 /// report at once), or the item.
@@ -265,7 +355,21 @@ impl Positions<'_> {
             .store
             .get_readable::<PositionItem>(&keys::position(ambulance))
             .await?
-            .map(|p| p.sighting.fix))
+            .and_then(|p| p.sighting())
+            .map(|s| s.fix))
+    }
+
+    /// [`Positions::last_position`] and the signs of life of its crew's devices
+    /// (`Seen` without the crew count).
+    pub(crate) async fn kept_position(
+        self,
+        ambulance: Id,
+    ) -> Result<Option<KeptPosition>, ApiError> {
+        Ok(self
+            .store
+            .get_readable::<PositionItem>(&keys::position(ambulance))
+            .await?
+            .map(|p| p.kept()))
     }
 
     /// The last positions of many ambulances (BatchGetItem), in order, None where an
@@ -280,13 +384,7 @@ impl Positions<'_> {
             .await?;
         let mut by_key: std::collections::HashMap<Key, KeptPosition> = items
             .into_iter()
-            .map(|p| {
-                let kept = KeptPosition {
-                    fix: p.sighting.fix,
-                    doubt: p.doubt,
-                };
-                (p.key, kept)
-            })
+            .map(|p| (p.key.clone(), p.kept()))
             .collect();
         Ok(ambulances
             .iter()
@@ -347,25 +445,28 @@ impl Positions<'_> {
     }
 
     /// At most `k` free ambulances (any type) within the SOS search radius of `at`
-    /// (the setting), nearest first, each at its ranking point as an emergency ranks
-    /// it: the dispatcher's choice for a reassign. The emergency's search over
-    /// `freegeo` proves them; one ranked at its hospital whose `POSITION` is fresh
-    /// elsewhere is ranked by that position instead (one BatchGetItem), or left out
-    /// past the radius.
+    /// (the setting), each at its ranking point and ranked as an emergency ranks
+    /// them (by expected start): the dispatcher's choice for a reassign. The
+    /// emergency's search over `freegeo` proves them; one ranked at its hospital
+    /// whose `POSITION` is fresh elsewhere is ranked by that position instead (one
+    /// BatchGetItem), or left out past the radius.
     pub async fn free_near(self, at: LatLng, k: usize) -> Result<Vec<FreeNear>, ApiError> {
         let pickup = Point::from(at);
         let now = self.store.now();
-        let radius_km = self.store.settings().await.sos_radius_km();
+        let settings = self.store.settings().await;
+        let (radius_km, delays) = (settings.sos_radius_km(), settings.presence_delay_seconds);
         let mut dispatcher = Dispatcher::new(
             pickup,
             None,
             now,
             self.store.emergencies().first_target_km(at, radius_km),
+            delays,
         )
         .within(radius_km)
         .listing(k);
         let mut fetch = |ranges| self.free_entries(ranges);
-        let mut found = dispatcher.search(&mut fetch).await?;
+        let mut presence = |ids: Vec<Id>| self.presence(ids);
+        let mut found = dispatcher.search(&mut fetch, &mut presence).await?;
         let unsure: Vec<Id> = found
             .iter()
             .filter(|c| c.check_position)
@@ -376,7 +477,7 @@ impl Positions<'_> {
             let fresh: std::collections::HashMap<Id, Point> = unsure
                 .into_iter()
                 .zip(positions)
-                .filter_map(|(id, p)| Some((id, p?.fix)))
+                .filter_map(|(id, p)| Some((id, p?.fix?)))
                 .filter(|(_, fix)| fix.is_fresh(now))
                 .map(|(id, fix)| (id, fix.point()))
                 .collect();
@@ -386,19 +487,102 @@ impl Positions<'_> {
                 }
             }
             found.retain(|c| c.distance_km <= radius_km);
-            found.sort_by(|a, b| a.distance_km.total_cmp(&b.distance_km));
+            rank::rank(&mut found, |c| (c.distance_km, c.presence), &delays);
         }
         found.truncate(k);
         Ok(found
             .into_iter()
             .map(|c| FreeNear {
+                expected_start_seconds: c.expected_start(&delays).as_secs(),
                 id: c.entry.ambulance,
                 number: c.entry.number,
                 ambulance_type: c.entry.ambulance_type,
                 hospital_id: c.entry.hospital_id,
                 distance_km: (c.distance_km * 1000.0).round() / 1000.0,
+                crew_presence: c.presence,
+                eta_minutes: (rank::drive(c.distance_km).as_secs_f64() / 60.0).ceil() as u32,
             })
             .collect())
+    }
+
+    /// What the server knows of the crew devices of some ambulances, crew count
+    /// included: their items and `POSITION`s, read at once (two BatchGetItem). An
+    /// ambulance that is gone is left out.
+    pub async fn seen(self, ambulances: &[Id]) -> Result<HashMap<Id, Seen>, ApiError> {
+        #[derive(Deserialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Crewed {
+            id: Id,
+            #[serde(default)]
+            crew_count: u64,
+        }
+        let keys = ambulances.iter().map(|id| keys::ambulance(*id)).collect();
+        let (crewed, kept) = tokio::try_join!(
+            self.store.batch_get::<Crewed>(keys),
+            self.last_positions(ambulances)
+        )?;
+        let kept: HashMap<Id, Seen> = ambulances
+            .iter()
+            .zip(kept)
+            .filter_map(|(id, k)| Some((*id, k?.seen)))
+            .collect();
+        Ok(crewed
+            .into_iter()
+            .map(|a| {
+                let seen = Seen {
+                    crew_count: a.crew_count,
+                    ..kept.get(&a.id).copied().unwrap_or_default()
+                };
+                (a.id, seen)
+            })
+            .collect())
+    }
+
+    /// The crews' presence of some ambulances now (decision 0020): what ranking reads.
+    pub async fn presence(
+        self,
+        ambulances: Vec<Id>,
+    ) -> Result<HashMap<Id, CrewPresence>, ApiError> {
+        let now = self.store.now();
+        Ok(self
+            .seen(&ambulances)
+            .await?
+            .into_iter()
+            .map(|(id, seen)| (id, seen.presence(now)))
+            .collect())
+    }
+
+    /// A signed-in crew device of `ambulance` says it is there (`PUT
+    /// /api/crew/presence`, at least every 60 s): `seenAt` on its `POSITION` (made if
+    /// absent), any sign-out before it undone. At most one write per 20 s per
+    /// ambulance, however many devices or taps: a heartbeat within that changes
+    /// nothing.
+    pub async fn heartbeat(self, ambulance: Id) -> Result<(), ApiError> {
+        let now = self.store.now();
+        let at =
+            |t: OffsetDateTime| Timestamp::new(t).ok_or_else(|| ApiError::internal("bad clock"));
+        let write = Write::update(keys::position(ambulance), "SET seenAt = :now REMOVE leftAt")
+            .when("attribute_not_exists(seenAt) OR seenAt < :recent OR attribute_exists(leftAt)")
+            .value(":now", at(now)?)
+            .value(":recent", at(now - HEARTBEAT_WRITE_INTERVAL)?);
+        self.store
+            .update_returning::<IgnoredAny>(write)
+            .await
+            .map(|_| ())
+    }
+
+    /// A crew device of `ambulance` signs out (`DELETE /api/crew/presence`): the
+    /// ambulance is OFFLINE until a device reports again (another signed-in crew
+    /// member's next heartbeat, within a minute).
+    pub async fn leave(self, ambulance: Id) -> Result<(), ApiError> {
+        let now =
+            Timestamp::new(self.store.now()).ok_or_else(|| ApiError::internal("bad clock"))?;
+        let write = Write::update(keys::position(ambulance), "SET leftAt = :now REMOVE seenAt")
+            .value(":now", now);
+        self.store
+            .update_returning::<IgnoredAny>(write)
+            .await
+            .map(|_| ())
     }
 
     /// Judges a crew's report for its ambulance against what is kept
@@ -417,30 +601,38 @@ impl Positions<'_> {
             self.stored_position(ambulance),
             self.store.fleet().ambulance_item(ambulance)
         );
-        let stored = stored?;
+        let (stored, item) = (stored?, item?);
+        let a = item
+            .as_ref()
+            .ok_or_else(|| crate::domain::ambulance::not_found(ambulance))?;
+        let hospital = self.store.fleet().hospital_point(a).await?;
         let written_at = Timestamp::new(now).ok_or_else(|| ApiError::internal("bad clock"))?;
         let verdict = match &stored {
-            Stored::Item(kept) => kept.track().judge(&report, written_at),
-            // Nothing to judge against: never reported, or an item that does not read.
-            Stored::None | Stored::Unreadable => Verdict::Take,
+            Stored::Item(kept) => kept.track().judge(&report, written_at, hospital),
+            // Nothing to judge against: never reported, or an item that does not
+            // read (replaced: it cannot be judged).
+            Stored::None | Stored::Unreadable => {
+                Track::default().judge(&report, written_at, hospital)
+            }
         };
-        let rev = match &stored {
-            Stored::Item(kept) => kept.rev + 1,
-            Stored::None | Stored::Unreadable => 1,
+        let (rev, kept) = match &stored {
+            Stored::Item(kept) => (kept.rev + 1, (**kept).clone()),
+            Stored::None | Stored::Unreadable => (1, PositionItem::without_position(ambulance)),
         };
-        let next = match (&verdict, &stored) {
-            (Verdict::Ignore, _) => return Ok(Reported::Ignored),
-            (Verdict::Take, _) => PositionItem {
+        let next = match &verdict {
+            Verdict::Ignore => return Ok(Reported::Ignored),
+            Verdict::Take => PositionItem {
                 rev,
+                seen_at: kept.seen_at,
+                left_at: kept.left_at,
                 ..PositionItem::new(ambulance, report.clone(), written_at)
             },
-            (Verdict::Refuse(doubt), Stored::Item(kept)) => PositionItem {
+            Verdict::Refuse(doubt) => PositionItem {
                 doubt: Some(doubt.clone()),
                 written_at: Some(written_at),
                 rev,
-                ..(**kept).clone()
+                ..kept
             },
-            (Verdict::Refuse(_), _) => return Err(ApiError::internal("a doubt with nothing kept")),
         };
         let write = match &stored {
             Stored::None => Write::put(&next).absent(),
@@ -461,7 +653,6 @@ impl Positions<'_> {
         match verdict {
             Verdict::Refuse(doubt) => Ok(Reported::Refused(doubt)),
             _ => {
-                let item = item?;
                 let free = async {
                     match &item {
                         Some(a) if a.status == AmbulanceStatus::Available => {

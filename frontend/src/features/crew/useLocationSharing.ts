@@ -1,9 +1,10 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
+import { ApiError } from '@/lib/api'
 import { reportLocation } from './api/crew'
 import { HEARTBEAT_MS, shouldReport, TRIP_INTERVAL_MS, type Fix, type Sent } from './throttle'
 
 /** What the crew's screen says about the location it shares. */
-export type SharingState = 'unsupported' | 'denied' | 'unavailable' | 'locating' | 'sharing' | 'failing'
+export type SharingState = 'unsupported' | 'denied' | 'unavailable' | 'locating' | 'sharing' | 'failing' | 'checking'
 
 const toFix = (pos: GeolocationPosition): Fix => ({
   latitude: pos.coords.latitude,
@@ -45,9 +46,11 @@ export function useLocationSharing(onTrip: boolean) {
       lastSent.current = { ...fix, sentAt }
       setLastSentAt(sentAt)
       setState('sharing')
-    } catch {
-      // Tried again with the next fix or tick.
-      setState('failing')
+    } catch (err) {
+      // Tried again with the next fix or tick. A 409: the server keeps the position but
+      // doubts it (too fast, too far from the hospital for a first fix, too imprecise;
+      // decision 0020) until agreeing reports confirm it, which these retries are.
+      setState(err instanceof ApiError && err.status === 409 ? 'checking' : 'failing')
     } finally {
       sending.current = false
     }
@@ -60,7 +63,7 @@ export function useLocationSharing(onTrip: boolean) {
     const onPosition = (pos: GeolocationPosition) => {
       // Found again after a lost fix: still sharing if a report went before, even when
       // the throttle holds this one back ("Finding" would read as never sent).
-      setState((s) => (s === 'sharing' || s === 'failing' ? s : lastSent.current ? 'sharing' : 'locating'))
+      setState((s) => (s === 'sharing' || s === 'failing' || s === 'checking' ? s : lastSent.current ? 'sharing' : 'locating'))
       void offer(toFix(pos))
     }
     const watch = geo.watchPosition(onPosition, onError, { enableHighAccuracy: true, maximumAge: 5000, timeout: 30000 })

@@ -74,8 +74,8 @@ describe('sign-out', () => {
     signIn()
     await subscribe()
     signOut()
-    await waitFor(() => expect(calls.some((c) => c.method === 'DELETE')).toBe(true))
-    const del = calls.find((c) => c.method === 'DELETE')!
+    await waitFor(() => expect(calls.some((c) => c.method === 'DELETE' && c.path === '/push/subscription')).toBe(true))
+    const del = calls.find((c) => c.method === 'DELETE' && c.path === '/push/subscription')!
     expect(del.path).toBe('/push/subscription')
     expect(del.body).toEqual({ endpoint: 'https://push.example/send/1' })
     expect(del.headers.Authorization).toBe('Bearer tok-1')
@@ -89,7 +89,7 @@ describe('sign-out', () => {
     signOut()
     // The logout call goes out after the DELETE would have: once it is there, no DELETE came.
     await waitFor(() => expect(calls.some((c) => c.path === '/auth/logout')).toBe(true))
-    expect(calls.filter((c) => c.method === 'DELETE')).toEqual([])
+    expect(calls.filter((c) => c.method === 'DELETE' && c.path === '/push/subscription')).toEqual([])
   })
 })
 

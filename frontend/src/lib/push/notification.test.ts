@@ -13,7 +13,8 @@ describe('parsePayload', () => {
       kind: 'JOB', bookingId: 7, bookingType: 'EMERGENCY', answerBy: '2026-11-27T08:31:00Z', distanceKm: 1.24,
     })
     expect(parsePayload({ kind: 'JOB_GONE', bookingId: 7 })).toEqual({ kind: 'JOB_GONE', bookingId: 7 })
-    expect(parsePayload({ kind: 'TRIP', bookingId: 7, tripStage: 'AT_PICKUP' })).toEqual({ kind: 'TRIP', bookingId: 7, tripStage: 'AT_PICKUP', ambulanceNumber: null })
+    expect(parsePayload({ kind: 'TRIP', bookingId: 7, tripStage: 'AT_PICKUP' })).toEqual({ kind: 'TRIP', bookingId: 7, tripStage: 'AT_PICKUP', ambulanceNumber: null, answerBy: null })
+    expect(parsePayload({ kind: 'TRIP', bookingId: 7, tripStage: 'DISPATCHED', answerBy: '2026-11-27T08:31:00Z' })).toMatchObject({ answerBy: '2026-11-27T08:31:00Z' })
     expect(parsePayload({ kind: 'ALERT', alertId: 'a1', alertKind: 'UNANSWERED', bookingId: 7 })).toMatchObject({ alertId: 'a1', bookingId: 7 })
     for (const bad of [null, 'JOB', {}, { kind: 'JOB', bookingId: '7', bookingType: 'NORMAL' }, { kind: 'JOB_GONE' }, { kind: 'TRIP', bookingId: 7 }, { kind: 'ALERT', alertId: 3 }, { kind: 'SPAM', bookingId: 7 }]) {
       expect(parsePayload(bad), JSON.stringify(bad)).toBeNull()
@@ -55,11 +56,23 @@ describe('notificationFor', () => {
       'Booking #9 · No answer from the first ambulance: sent to AMB-08',
     )
     expect(shown({ kind: 'TRIP', bookingId: 9, tripStage: 'DISPATCHED', ambulanceNumber: null }).options).toMatchObject({
-      body: 'Booking #9 · An ambulance has been sent to you.',
+      body: 'Booking #9 · An ambulance is assigned: waiting for its crew to accept.',
       requireInteraction: false,
     })
     expect(shown({ kind: 'TRIP', bookingId: 9, tripStage: 'NO_AMBULANCE' }).title).toMatch(/^Still looking for an ambulance: call \d+$/)
     expect(shown({ kind: 'TRIP', bookingId: 9, tripStage: 'TO_HOSPITAL' }).options.body).toBe('Booking #9 · On the way to the hospital')
+  })
+
+  it('until the crew accepts it says so, with the seconds left; "on its way" only after the accept', () => {
+    const now = Date.parse('2026-11-27T08:30:18Z')
+    const waiting = notificationFor({ kind: 'TRIP', bookingId: 9, tripStage: 'DISPATCHED', ambulanceNumber: 'AMB-07', answerBy: '2026-11-27T08:31:00Z' }, now)
+    if (!waiting.show) throw new Error('expected a notification')
+    expect(waiting.title).toBe('Ambulance assigned')
+    expect(waiting.options.body).toBe('Booking #9 · Ambulance AMB-07: waiting for its crew to accept (42 s left)')
+    expect(waiting.options.body).not.toMatch(/on its way/)
+    const accepted = shown({ kind: 'TRIP', bookingId: 9, tripStage: 'ACCEPTED', ambulanceNumber: 'AMB-07' })
+    expect(accepted.title).toBe('The crew accepted')
+    expect(accepted.options.body).toBe('Booking #9 · Ambulance AMB-07 is on its way.')
   })
 
   it('a dispatcher’s alert names its kind and opens the live map, one per alert', () => {

@@ -8,7 +8,7 @@ import { S } from '@/strings'
 export type PushPayload =
   | { kind: 'JOB'; bookingId: number; bookingType: string; answerBy: string | null; distanceKm: number | null }
   | { kind: 'JOB_GONE'; bookingId: number }
-  | { kind: 'TRIP'; bookingId: number; tripStage: string; ambulanceNumber?: string | null }
+  | { kind: 'TRIP'; bookingId: number; tripStage: string; ambulanceNumber?: string | null; answerBy?: string | null }
   | { kind: 'ALERT'; alertId: number | string; alertKind: string; bookingId: number | null }
 
 const isId = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v > 0
@@ -32,7 +32,13 @@ export function parsePayload(data: unknown): PushPayload | null {
       return isId(d.bookingId) ? { kind: 'JOB_GONE', bookingId: d.bookingId } : null
     case 'TRIP':
       if (!isId(d.bookingId) || !str(d.tripStage)) return null
-      return { kind: 'TRIP', bookingId: d.bookingId, tripStage: d.tripStage, ambulanceNumber: str(d.ambulanceNumber) ? d.ambulanceNumber : null }
+      return {
+        kind: 'TRIP',
+        bookingId: d.bookingId,
+        tripStage: d.tripStage,
+        ambulanceNumber: str(d.ambulanceNumber) ? d.ambulanceNumber : null,
+        answerBy: str(d.answerBy) && Number.isFinite(Date.parse(d.answerBy)) ? d.answerBy : null,
+      }
     case 'ALERT':
       if (!(isId(d.alertId) || str(d.alertId)) || !str(d.alertKind)) return null
       return { kind: 'ALERT', alertId: d.alertId, alertKind: d.alertKind, bookingId: isId(d.bookingId) ? d.bookingId : null }
@@ -62,8 +68,8 @@ export interface Closed {
 }
 
 
-/** The notification for `payload`, or which one to close (JOB_GONE). */
-export function notificationFor(payload: PushPayload): Shown | Closed {
+/** The notification for `payload`, or which one to close (JOB_GONE); `now` (ms) counts down a TRIP's `answerBy`. */
+export function notificationFor(payload: PushPayload, now: number = Date.now()): Shown | Closed {
   const P = S.push.notify
   const base = { icon: '/icon-192.png', badge: '/favicon-32.png', lang: S.locale }
   switch (payload.kind) {
@@ -91,7 +97,10 @@ export function notificationFor(payload: PushPayload): Shown | Closed {
       return { show: false, close: jobTag(payload.bookingId) }
     case 'TRIP': {
       const n = payload.ambulanceNumber ?? null
-      const [title, body] = tripText(payload.tripStage, n)
+      const [title, said] = tripText(payload.tripStage, n)
+      // Waiting for the crew to accept (decision 0020): how long they have, as the page counts it.
+      const left = payload.answerBy ? Math.ceil((Date.parse(payload.answerBy) - now) / 1000) : 0
+      const body = left > 0 ? `${said.replace(/[.।]\s*$/, '')} (${P.secondsLeft(left)})` : said
       return {
         show: true,
         title,
@@ -132,6 +141,9 @@ function tripText(stage: string, number: string | null): [string, string] {
       return [P.dispatched, number ? P.dispatchedBody(number) : P.dispatchedNoNumber]
     case 'REASSIGNED':
       return [P.reassigned, number ? S.answer.movedFirst(number) : P.reassignedNoNumber]
+    // Only now "on its way" (decision 0020).
+    case 'ACCEPTED':
+      return [P.accepted, number ? P.acceptedBody(number) : P.acceptedNoNumber]
     case 'AT_PICKUP':
       return [P.arrived, number ? P.arrivedBody(number) : P.arrivedNoNumber]
     case 'NO_AMBULANCE':

@@ -161,6 +161,13 @@ impl Progress {
 
     /// Whether the crew has yet to answer (decision 0012): PENDING, or ACTIVE at
     /// DISPATCHED.
+    /// Whether the crew of its ambulance has accepted the job: it reached EN_ROUTE
+    /// or a later stage (kept once final). A job moved to another ambulance waits
+    /// again (DISPATCHED).
+    pub fn accepted(self) -> bool {
+        self.stage.is_some_and(|s| s != TripStage::Dispatched)
+    }
+
     pub fn awaits_answer(self) -> bool {
         match self.status {
             BookingStatus::Pending => true,
@@ -355,12 +362,37 @@ pub fn allowed(from: Progress, mover: Mover) -> Vec<Goal> {
 }
 
 /// What a caller is shown: `item` (a booking, a tracking view) with the moves that
-/// caller may make on it now, as `moves: ["CANCELLED"]`.
+/// caller may make on it now, as `moves: ["CANCELLED"]`, and for a booking whether
+/// its crew has accepted it (`accepted`, decision 0020: computed from its stage,
+/// never stored).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct WithMoves<T> {
     #[serde(flatten)]
     pub item: T,
     pub moves: Vec<Goal>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub accepted: Option<bool>,
+}
+
+impl<T> WithMoves<T> {
+    pub fn new(item: T, moves: Vec<Goal>) -> WithMoves<T> {
+        WithMoves {
+            item,
+            moves,
+            accepted: None,
+        }
+    }
+}
+
+impl WithMoves<super::Booking> {
+    /// A booking with its moves and whether its crew has accepted it.
+    pub fn booking(booking: super::Booking, moves: Vec<Goal>) -> Self {
+        WithMoves {
+            accepted: Some(booking.progress().accepted()),
+            item: booking,
+            moves,
+        }
+    }
 }
 
 /// The crew's moves: accept (PENDING or DISPATCHED → EN_ROUTE), then one stage at a
@@ -671,10 +703,10 @@ mod tests {
                 assert_eq!(allowed(from, mover), via_plan, "{mover:?} from {from}");
             }
         }
-        let shown = WithMoves {
-            item: serde_json::json!({"id": 1}),
-            moves: allowed(at(Dispatched), Mover::Crew),
-        };
+        let shown = WithMoves::new(
+            serde_json::json!({"id": 1}),
+            allowed(at(Dispatched), Mover::Crew),
+        );
         assert_eq!(
             serde_json::to_value(&shown).unwrap(),
             serde_json::json!({"id": 1, "moves": ["EN_ROUTE"]})

@@ -1,7 +1,8 @@
-//! The nearest free ambulance (decision 0007): within the SOS search radius
-//! (the setting `sosRadiusKm`, 50 km by default, decision 0018) of the
-//! pickup, of the type asked for, ranked by its fresh live position, else its
-//! hospital's; a lost race tries the next nearest.
+//! The free ambulance to send (decisions 0007, 0018 and 0020): within the SOS
+//! search radius (the setting `sosRadiusKm`, 50 km by default) of the pickup, of
+//! the type asked for, at its fresh live position, else its hospital's,
+//! ranked by expected start ([`super::rank`]: the drive plus its crew's expected
+//! answer delay, ties nearer first); a lost race tries the next one.
 //!
 //! # The entries
 //!
@@ -29,6 +30,17 @@
 //! refused ambulances, until one is assigned, none is left within the radius
 //! ([`Dispatch::NoneNear`]), or [`MAX_TRIES`] assignments were tried.
 //!
+//! # Expected start
+//!
+//! The geo search proves the nearest entries; their crews' presence is then read
+//! (`presence`: one BatchGetItem of the ambulances and their `POSITION`s) and the
+//! candidates ranked by expected start. The best of them is expected to start at
+//! some time `s`; an ambulance farther than [`super::rank::reach`]`(s)` cannot start
+//! sooner even with the quickest-answering presence, so when the search proved less
+//! than that radius it reads on to it (one more round: every entry within it), and
+//! the ranking is then proven too. With the default delays that is at most about
+//! 0.8 km past the nearest ambulance.
+//!
 //! Ties (ambulances at the same hospital): one whose position is known first, then
 //! in an order random per request, so that racers for one point spread over the
 //! ambulances standing equally near instead of all trying the same one first.
@@ -43,14 +55,18 @@ use rand::seq::SliceRandom;
 use serde::Serialize;
 use time::OffsetDateTime;
 
+use super::rank;
 use crate::{
-    domain::{ambulance::AmbulanceType, position::STALE_AFTER},
+    domain::{
+        ambulance::AmbulanceType,
+        position::STALE_AFTER,
+        settings::{CrewPresence, PresenceDelays},
+    },
     geo::{self, Located, Point, Range, SearchParams},
     types::Id,
 };
 
-/// How far an emergency looks for a free ambulance unless told otherwise
-/// ([`Dispatcher::within`]: the setting `sosRadiusKm`, whose default this is).
+/// How far an emergency looks for a free ambulance.
 pub const EMERGENCY_RADIUS_KM: f64 = 50.0;
 /// Assignments tried per request at most (each refused ambulance is tried once):
 /// past this many lost races the request gives up (503: try again) rather than
@@ -140,8 +156,9 @@ impl Located for FreeEntry {
 /// How many free ambulances the dispatcher's reassign list shows.
 pub const FREE_NEAR_MAX: usize = 10;
 
-/// A free ambulance near a point, for the dispatcher's reassign:
-/// `{id, number, type, hospitalId, distanceKm}` (km rounded to metres).
+/// A free ambulance near a point, for the dispatcher's reassign, in the order an
+/// emergency would choose them: `{id, number, type, hospitalId, distanceKm,
+/// crewPresence, etaMinutes, expectedStartSeconds}` (km rounded to metres).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct FreeNear {
@@ -151,6 +168,11 @@ pub struct FreeNear {
     pub ambulance_type: AmbulanceType,
     pub hospital_id: Id,
     pub distance_km: f64,
+    pub crew_presence: CrewPresence,
+    /// The drive to the point (the ETA estimator's, whole minutes rounded up).
+    pub eta_minutes: u32,
+    /// The drive plus the crew's expected answer delay: what the list is ranked by.
+    pub expected_start_seconds: u64,
 }
 
 /// An ambulance to try, at its ranking point.
@@ -161,6 +183,15 @@ pub struct Candidate {
     pub distance_km: f64,
     /// Ranked at its hospital: assign it only if its `POSITION` is not fresh.
     pub check_position: bool,
+    /// Its crew's presence as read for this search (`NoCrew` until read).
+    pub presence: CrewPresence,
+}
+
+impl Candidate {
+    /// When its help is expected to start, counted from the moment it is given the job.
+    pub fn expected_start(&self, delays: &PresenceDelays) -> std::time::Duration {
+        rank::expected_start(self.distance_km, self.presence, delays)
+    }
 }
 
 /// What one assignment attempt found.
@@ -200,6 +231,8 @@ pub struct DispatchStats {
     pub items_read: usize,
     /// Assignments tried.
     pub tries: usize,
+    /// Reads of the candidates' presence (one BatchGetItem each).
+    pub presence_reads: usize,
 }
 
 /// What the searches of one dispatch learnt.
@@ -212,6 +245,8 @@ struct Known {
     live: HashSet<Id>,
     /// Its live entry was read and is stale (or at the hospital): it ranks there.
     at_hospital: HashSet<Id>,
+    /// Its crew's presence, read once per dispatch.
+    presence: HashMap<Id, CrewPresence>,
 }
 
 impl Known {
@@ -241,15 +276,21 @@ pub struct Dispatcher {
     pickup: Point,
     want: Option<AmbulanceType>,
     now: OffsetDateTime,
+    delays: PresenceDelays,
     first_target_km: f64,
     next_target_km: f64,
     /// How many entries a search proves (1 for a dispatch).
     k: usize,
+    /// How many ambulances the answer needs (1 for a dispatch): the ranking is proven
+    /// down to this one.
+    wanted: usize,
     known: Mutex<Known>,
     /// How far it looks ([`Dispatcher::within`]).
     radius_km: f64,
     /// The last search proved that nothing it did not answer lies within the radius.
     searched_all: bool,
+    /// The radius (km) within which the last search read every entry.
+    proven_km: f64,
     /// Busy attempts in a row.
     busy_streak: usize,
     pub stats: DispatchStats,
@@ -258,53 +299,105 @@ pub struct Dispatcher {
 impl Dispatcher {
     /// `first_target_km` is the first search round's radius: a guess of where the
     /// nearest lies (the answer does not depend on it, only the rounds and items
-    /// read).
+    /// read); `delays` the settings' expected answer delay per presence.
     pub fn new(
         pickup: Point,
         want: Option<AmbulanceType>,
         now: OffsetDateTime,
         first_target_km: f64,
+        delays: PresenceDelays,
     ) -> Dispatcher {
         Dispatcher {
             pickup,
             want,
             now,
+            delays,
             first_target_km,
             next_target_km: first_target_km,
             k: 1,
+            wanted: 1,
             radius_km: EMERGENCY_RADIUS_KM,
             known: Mutex::new(Known::default()),
             searched_all: false,
+            proven_km: 0.0,
             busy_streak: 0,
             stats: DispatchStats::default(),
         }
-    }
-
-    /// A dispatch that looks `radius_km` far (the setting `sosRadiusKm`) instead of
-    /// [`EMERGENCY_RADIUS_KM`]: the search proves its answer within any radius.
-    pub fn within(mut self, radius_km: f64) -> Dispatcher {
-        self.radius_km = radius_km;
-        self
     }
 
     /// A search that proves the `k` nearest ambulances instead of one (the
     /// dispatcher's list to choose from by hand): 2k entries, since one ambulance
     /// may stand in two of them.
     pub fn listing(mut self, k: usize) -> Dispatcher {
-        self.k = k.max(1) * 2;
+        self.wanted = k.max(1);
+        self.k = self.wanted * 2;
         self
     }
 
+    /// A dispatch that looks `radius_km` far (the setting `sosRadiusKm`) instead of
+    /// [`EMERGENCY_RADIUS_KM`]: the search proves its answer within any radius.
+    pub fn within(mut self, radius_km: f64) -> Dispatcher {
+        self.radius_km = radius_km.max(0.05);
+        self
+    }
+
+    pub fn delays(&self) -> &PresenceDelays {
+        &self.delays
+    }
+
     /// One search with `fetch` (the entries of a batch of ranges, one Query per range
-    /// and shard): the ambulances not refused yet within the radius it proved, at
-    /// their ranking points, nearest first.
-    pub async fn search<E, F, Fut>(&mut self, fetch: &mut F) -> Result<Vec<Candidate>, E>
+    /// and shard) and `presence` (the crews' presence of some ambulances): the
+    /// ambulances not refused yet within the radius it proved, at their ranking
+    /// points, by expected start (see the module documentation).
+    pub async fn search<E, F, Fut, P, PFut>(
+        &mut self,
+        fetch: &mut F,
+        presence: &mut P,
+    ) -> Result<Vec<Candidate>, E>
+    where
+        F: FnMut(Vec<Range>) -> Fut,
+        Fut: Future<Output = Result<Vec<FreeEntry>, E>>,
+        P: FnMut(Vec<Id>) -> PFut,
+        PFut: Future<Output = Result<HashMap<Id, CrewPresence>, E>>,
+    {
+        let first = self.next_target_km;
+        let proven = self.prove(fetch, first, self.k, self.radius_km).await?;
+        let mut radius = proven.radius_km;
+        let mut found = self.ranked(proven.items, presence).await?;
+        // The ranking is proven once every ambulance that could start sooner than
+        // the `wanted`-th best is read: one more round to that reach if need be.
+        if let Some(bound) = found.get(self.wanted - 1) {
+            let reach =
+                rank::reach(bound.expected_start(&self.delays), &self.delays).min(self.radius_km);
+            if reach > radius {
+                let wider = self.prove(fetch, reach, usize::MAX, reach).await?;
+                radius = wider.radius_km;
+                found = self.ranked(wider.items, presence).await?;
+            }
+        }
+        self.searched_all = radius >= self.radius_km;
+        self.proven_km = radius;
+        // Nothing not yet refused lies nearer than this proved: a next search (when
+        // these are all refused) looks farther at once.
+        self.next_target_km = (radius * NEXT_SEARCH_GROWTH).max(self.first_target_km);
+        Ok(found)
+    }
+
+    /// The entries within `radius_km` proven by one geo search (at least the `k`
+    /// nearest), those that can never rank left out as they are read.
+    async fn prove<E, F, Fut>(
+        &mut self,
+        fetch: &mut F,
+        first_target_km: f64,
+        k: usize,
+        radius_km: f64,
+    ) -> Result<geo::Proven<FreeEntry>, E>
     where
         F: FnMut(Vec<Range>) -> Fut,
         Fut: Future<Output = Result<Vec<FreeEntry>, E>>,
     {
         let params = SearchParams {
-            first_target_km: self.next_target_km.clamp(0.05, self.radius_km.max(0.05)),
+            first_target_km: first_target_km.clamp(0.05, self.radius_km),
             empty_growth: EMPTY_GROWTH,
             cells_per_radius: CELLS_PER_RADIUS,
             ..SearchParams::default()
@@ -314,8 +407,8 @@ impl Dispatcher {
             params,
             self.pickup.lat,
             self.pickup.lng,
-            self.k,
-            self.radius_km,
+            k,
+            radius_km,
             |ranges| {
                 let read = fetch(ranges);
                 async move {
@@ -334,27 +427,69 @@ impl Dispatcher {
         self.stats.search_rounds += search.rounds;
         self.stats.queries += search.queries;
         self.stats.items_read += search.items_read;
-        self.searched_all = proven.radius_km >= self.radius_km;
-        // Nothing not yet refused lies nearer than this proved: a next search (when
-        // these are all refused) looks farther at once.
-        self.next_target_km = (proven.radius_km * NEXT_SEARCH_GROWTH).max(self.first_target_km);
+        Ok(proven)
+    }
+
+    /// The proven entries as candidates, their presence read where not known yet,
+    /// by expected start.
+    async fn ranked<E, P, PFut>(
+        &mut self,
+        entries: Vec<(FreeEntry, f64)>,
+        presence: &mut P,
+    ) -> Result<Vec<Candidate>, E>
+    where
+        P: FnMut(Vec<Id>) -> PFut,
+        PFut: Future<Output = Result<HashMap<Id, CrewPresence>, E>>,
+    {
+        let mut found = {
+            let known = self.known.lock().expect("not poisoned");
+            candidates(entries, &known, &mut rand::rng())
+        };
+        let unread: Vec<Id> = {
+            let known = self.known.lock().expect("not poisoned");
+            found
+                .iter()
+                .map(|c| c.entry.ambulance)
+                .filter(|id| !known.presence.contains_key(id))
+                .collect()
+        };
+        if !unread.is_empty() {
+            self.stats.presence_reads += 1;
+            let read = presence(unread.clone()).await?;
+            let mut known = self.known.lock().expect("not poisoned");
+            for id in unread {
+                // An ambulance whose item is gone answers as nobody would; taking it
+                // will be refused anyway.
+                let p = read.get(&id).copied().unwrap_or(CrewPresence::NoCrew);
+                known.presence.insert(id, p);
+            }
+        }
         let known = self.known.lock().expect("not poisoned");
-        Ok(candidates(proven.items, &known, &mut rand::rng()))
+        for c in &mut found {
+            c.presence = known.presence[&c.entry.ambulance];
+        }
+        // `candidates` shuffled and put known positions first among equals; the
+        // ranking is stable, so that order stands for ties.
+        rank::rank(&mut found, |c| (c.distance_km, c.presence), &self.delays);
+        Ok(found)
     }
 
     /// Tries `candidates` (from [`Dispatcher::search`]) with `take` (the conditional
-    /// assignment), nearest first, searching again with `fetch` when they are spent,
-    /// until one is assigned, none is left within the radius, or [`MAX_TRIES`] were
-    /// refused.
-    pub async fn run<R, E, F, FFut, T, TFut>(
+    /// assignment), in their order, searching again with `fetch` and `presence` when
+    /// they are spent, until one is assigned, none is left within the radius, or
+    /// [`MAX_TRIES`] were refused.
+    pub async fn run<R, E, F, FFut, P, PFut, T, TFut>(
         mut self,
         mut candidates: Vec<Candidate>,
         mut fetch: F,
+        mut presence: P,
         mut take: T,
     ) -> Result<(Dispatch<R>, DispatchStats), E>
     where
         F: FnMut(Vec<Range>) -> FFut,
         FFut: Future<Output = Result<Vec<FreeEntry>, E>>,
+        P: FnMut(Vec<Id>) -> PFut,
+        PFut: Future<Output = Result<HashMap<Id, CrewPresence>, E>>,
         T: FnMut(Candidate) -> TFut,
         TFut: Future<Output = Result<Attempt<R>, E>>,
     {
@@ -367,6 +502,13 @@ impl Dispatcher {
             while let Some((candidate, busy)) = queue.pop_front() {
                 if self.stats.tries == MAX_TRIES || self.busy_streak == MAX_BUSY_STREAK {
                     return Ok((Dispatch::GaveUp, self.stats));
+                }
+                // The search proved the best of its candidates; once those before
+                // this one were refused, one farther than it read could start sooner
+                // than this one: search again (the refused left out).
+                let reach = rank::reach(candidate.expected_start(&self.delays), &self.delays);
+                if !self.searched_all && reach > self.proven_km {
+                    break;
                 }
                 self.stats.tries += 1;
                 let id = candidate.entry.ambulance;
@@ -390,7 +532,7 @@ impl Dispatcher {
                     Attempt::Busy => {}
                 }
             }
-            candidates = self.search(&mut fetch).await?;
+            candidates = self.search(&mut fetch, &mut presence).await?;
         }
     }
 }
@@ -415,6 +557,7 @@ fn candidates(
             check_position: !live,
             entry,
             distance_km,
+            presence: CrewPresence::NoCrew,
         };
         by_id
             .entry(id)
@@ -448,24 +591,35 @@ mod tests {
 
     const NOW: OffsetDateTime = datetime!(2026-03-04 05:06:07 UTC);
 
-    /// One [`Dispatcher`] looking `radius_km` far, from the first search to the end,
-    /// over memory.
+    fn delays() -> PresenceDelays {
+        crate::domain::settings::Settings::default().presence_delay_seconds
+    }
+
+    /// One [`Dispatcher`] from the first search to the end, over memory, the crews'
+    /// presence from `presence` (absent: no crew).
     fn dispatch<T>(
         index: &geo::MemoryIndex<FreeEntry>,
         pickup: Point,
         want: Option<AmbulanceType>,
         (first_target_km, radius_km): (f64, f64),
+        presence: &HashMap<u64, CrewPresence>,
         take: T,
     ) -> (Dispatch<u64>, DispatchStats)
     where
         T: FnMut(Candidate) -> std::future::Ready<Result<Attempt<u64>, Infallible>>,
     {
         let mut fetch = |ranges: Vec<Range>| std::future::ready(Ok(index.read(&ranges)));
+        let mut read = |ids: Vec<Id>| {
+            std::future::ready(Ok(ids
+                .into_iter()
+                .filter_map(|id| Some((id, *presence.get(&id.get())?)))
+                .collect()))
+        };
         let run = async {
             let mut dispatcher =
-                Dispatcher::new(pickup, want, NOW, first_target_km).within(radius_km);
-            let first = dispatcher.search(&mut fetch).await?;
-            dispatcher.run(first, fetch, take).await
+                Dispatcher::new(pickup, want, NOW, first_target_km, delays()).within(radius_km);
+            let first = dispatcher.search(&mut fetch, &mut read).await?;
+            dispatcher.run(first, fetch, read, take).await
         };
         match futures::executor::block_on(run) {
             Ok(done) => done,
@@ -484,6 +638,7 @@ mod tests {
         /// Taken although the index still shows it (a racer got it, or the index
         /// is behind).
         taken: bool,
+        presence: CrewPresence,
     }
 
     impl Truth {
@@ -530,7 +685,7 @@ mod tests {
     }
 
     /// The dispatch over an in-memory index of the fleet's entries, `take` judging
-    /// by the truth as the store's transaction does, within the default radius.
+    /// by the truth as the store's transaction does.
     fn run(
         fleet: &[Truth],
         pickup: Point,
@@ -540,7 +695,7 @@ mod tests {
         run_within(fleet, pickup, want, first_target_km, EMERGENCY_RADIUS_KM)
     }
 
-    /// [`run`] looking `radius_km` far.
+    /// [`run`] looking `radius_km` far (the setting `sosRadiusKm`).
     fn run_within(
         fleet: &[Truth],
         pickup: Point,
@@ -550,6 +705,7 @@ mod tests {
     ) -> (Dispatch<u64>, DispatchStats) {
         let index = geo::MemoryIndex::new(fleet.iter().flat_map(Truth::entries));
         let by_id: HashMap<u64, &Truth> = fleet.iter().map(|t| (t.id, t)).collect();
+        let presence = fleet.iter().map(|t| (t.id, t.presence)).collect();
         let take = |c: Candidate| {
             let truth = by_id[&c.entry.ambulance.get()];
             std::future::ready(Ok(if truth.taken {
@@ -560,45 +716,57 @@ mod tests {
                 Attempt::Assigned(truth.id)
             }))
         };
-        dispatch(&index, pickup, want, (first_target_km, radius_km), take)
+        dispatch(
+            &index,
+            pickup,
+            want,
+            (first_target_km, radius_km),
+            &presence,
+            take,
+        )
     }
 
-    /// The free ambulances of the type within `radius_km` at their ranking points,
-    /// nearest first.
+    /// The free ambulances of the type within 50 km at their ranking points, with
+    /// their presence, by expected start (then nearer first).
     fn brute(
         fleet: &[Truth],
         pickup: Point,
         want: Option<AmbulanceType>,
-        radius_km: f64,
-    ) -> Vec<(f64, u64)> {
-        let mut all: Vec<(f64, u64)> = fleet
+    ) -> Vec<(f64, CrewPresence, u64)> {
+        let mut all: Vec<(f64, CrewPresence, u64)> = fleet
             .iter()
             .filter(|t| !t.taken && want.is_none_or(|w| w == t.ambulance_type))
             .map(|t| {
                 let Point { lat, lng } = t.ranking_point();
-                (haversine_km(pickup.lat, pickup.lng, lat, lng), t.id)
+                (
+                    haversine_km(pickup.lat, pickup.lng, lat, lng),
+                    t.presence,
+                    t.id,
+                )
             })
-            .filter(|(d, _)| *d <= radius_km)
+            .filter(|(d, _, _)| *d <= EMERGENCY_RADIUS_KM)
             .collect();
-        all.sort_by(|a, b| a.0.total_cmp(&b.0));
+        rank::rank(&mut all, |c| (c.0, c.1), &delays());
         all
     }
 
-    fn check(
-        fleet: &[Truth],
-        pickup: Point,
-        want: Option<AmbulanceType>,
-        first: f64,
-        radius_km: f64,
-    ) {
-        let (got, stats) = run_within(fleet, pickup, want, first, radius_km);
-        let want_list = brute(fleet, pickup, want, radius_km);
+    fn check(fleet: &[Truth], pickup: Point, want: Option<AmbulanceType>, first: f64) {
+        let (got, stats) = run(fleet, pickup, want, first);
+        let want_list = brute(fleet, pickup, want);
         match (got, want_list.first()) {
-            (Dispatch::Assigned { result, candidate }, Some((d, _))) => {
-                assert_eq!(candidate.distance_km, *d, "{result} is not the nearest");
+            (Dispatch::Assigned { result, candidate }, Some((d, p, _))) => {
+                // The same expected start and distance as the best (an exact tie
+                // may be another ambulance, of another presence with the same delay).
+                let best = rank::expected_start(*d, *p, &delays());
+                assert_eq!(
+                    (candidate.distance_km, candidate.expected_start(&delays())),
+                    (*d, best),
+                    "{result} is not the best"
+                );
                 let truth = fleet.iter().find(|t| t.id == result).unwrap();
                 let Point { lat, lng } = truth.ranking_point();
                 assert_eq!(haversine_km(pickup.lat, pickup.lng, lat, lng), *d);
+                assert_eq!(candidate.presence, truth.presence);
             }
             (Dispatch::NoneNear, None) => {}
             (got, want) => panic!("got {got:?}, want {want:?} ({stats:?})"),
@@ -606,6 +774,11 @@ mod tests {
     }
 
     const TYPES: [AmbulanceType; 3] = [AmbulanceType::Bls, AmbulanceType::Als, AmbulanceType::Pta];
+    const PRESENCES: [CrewPresence; 3] = [
+        CrewPresence::Online,
+        CrewPresence::Offline,
+        CrewPresence::NoCrew,
+    ];
 
     fn fleet_strategy() -> impl Strategy<Value = (f64, f64, f64, Vec<Truth>)> {
         (
@@ -614,7 +787,7 @@ mod tests {
             prop::collection::vec(
                 (
                     (-1.0f64..1.0, -1.0f64..1.0),
-                    0usize..3,
+                    (0usize..3, 0usize..3),
                     prop::option::of(((-1.0f64..1.0, -1.0f64..1.0), 0i64..400)),
                     prop::bool::weighted(0.2),
                 ),
@@ -631,9 +804,10 @@ mod tests {
                 let fleet = raw
                     .into_iter()
                     .enumerate()
-                    .map(|(i, (h, t, last, taken))| Truth {
+                    .map(|(i, (h, (t, p), last, taken))| Truth {
                         id: i as u64 + 1,
                         ambulance_type: TYPES[t],
+                        presence: PRESENCES[p],
                         // Hospitals on a coarse grid, so several ambulances share one.
                         hospital: at(((h.0 * 4.0).round() / 4.0, (h.1 * 4.0).round() / 4.0)),
                         last: last.map(|(p, age)| (at(p), age)),
@@ -647,20 +821,19 @@ mod tests {
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(300))]
 
-        /// Random fleets (fresh, stale and no positions; three types; some taken
-        /// behind the index's back): the ambulance assigned is the nearest free one
-        /// by its ranking point within the radius (the default, or any the setting
-        /// allows), whatever the first round's guess; none beyond it.
+        /// Random fleets (fresh, stale and no positions; three types; three
+        /// presences; some taken behind the index's back): the ambulance assigned is
+        /// the free one with the soonest expected start by its ranking point (ties
+        /// nearer first), whatever the first round's guess.
         #[test]
-        fn assigns_the_nearest_free_ambulance_like_brute_force(
+        fn assigns_the_soonest_starting_free_ambulance_like_brute_force(
             (lat, lng, spread, fleet) in fleet_strategy(),
             (qa, qb) in (-1.0f64..1.0, -1.0f64..1.0),
             want in prop::option::of(0usize..3),
             first in prop_oneof![0.05f64..1.0, 1.0f64..60.0],
-            radius in prop_oneof![Just(EMERGENCY_RADIUS_KM), 1.0f64..200.0],
         ) {
             let pickup = Point::new((lat + qa * spread).clamp(-89.9, 89.9), wrap_longitude(lng + qb * spread));
-            check(&fleet, pickup, want.map(|t| TYPES[t]), first, radius);
+            check(&fleet, pickup, want.map(|t| TYPES[t]), first);
         }
     }
 
@@ -671,6 +844,7 @@ mod tests {
             hospital,
             last,
             taken: false,
+            presence: CrewPresence::Online,
         }
     }
 
@@ -716,6 +890,48 @@ mod tests {
         };
         assert_eq!(result, 1);
         assert!(!candidate.check_position);
+    }
+
+    #[test]
+    fn an_answering_crew_a_little_farther_beats_a_crewless_ambulance_next_door() {
+        let pickup = Point::new(30.0, 74.0);
+        let km_north = |km: f64| Point::new(30.0 + km / 111.195, 74.0);
+        let crewless = Truth {
+            presence: CrewPresence::NoCrew,
+            ..ambulance(1, km_north(0.3), None)
+        };
+        let online = ambulance(2, km_north(0.6), None);
+        // The first round proves the crewless one nearest; the search reads on to
+        // where an online crew could still start sooner, and finds the crew.
+        for first in [0.05, 0.35, 3.0] {
+            let (got, stats) = run(&[crewless.clone(), online.clone()], pickup, None, first);
+            let Dispatch::Assigned { result, candidate } = got else {
+                panic!("{got:?}")
+            };
+            assert_eq!((result, candidate.presence), (2, CrewPresence::Online));
+            assert_eq!(stats.tries, 1, "{stats:?}");
+        }
+        // 40 km away, the crew loses to the crewless ambulance next door.
+        let far = ambulance(2, km_north(40.0), None);
+        let (got, _) = run(&[crewless.clone(), far], pickup, None, 0.5);
+        assert!(
+            matches!(got, Dispatch::Assigned { result: 1, .. }),
+            "{got:?}"
+        );
+        // The crewless one taken by a racer: the next by expected start.
+        let taken = Truth {
+            taken: true,
+            ..online.clone()
+        };
+        let offline = Truth {
+            presence: CrewPresence::Offline,
+            ..ambulance(3, km_north(0.2), None)
+        };
+        let (got, _) = run(&[crewless, taken, offline], pickup, None, 0.5);
+        assert!(
+            matches!(got, Dispatch::Assigned { result: 3, .. }),
+            "{got:?}"
+        );
     }
 
     #[test]
@@ -773,6 +989,7 @@ mod tests {
             Point::new(1.0, 1.0),
             None,
             (3.0, EMERGENCY_RADIUS_KM),
+            &HashMap::new(),
             take,
         )
     }
@@ -815,9 +1032,16 @@ mod tests {
             .collect();
         let index = geo::MemoryIndex::new(fleet.iter().flat_map(Truth::entries));
         let mut fetch = |ranges: Vec<Range>| std::future::ready(Ok(index.read(&ranges)));
-        let mut dispatcher = Dispatcher::new(Point::new(12.0, 77.0), None, NOW, 0.5).listing(10);
+        let mut online = |ids: Vec<Id>| {
+            std::future::ready(Ok(ids
+                .into_iter()
+                .map(|id| (id, CrewPresence::Online))
+                .collect()))
+        };
+        let mut dispatcher =
+            Dispatcher::new(Point::new(12.0, 77.0), None, NOW, 0.5, delays()).listing(10);
         let found: Result<Vec<Candidate>, Infallible> =
-            futures::executor::block_on(dispatcher.search(&mut fetch));
+            futures::executor::block_on(dispatcher.search(&mut fetch, &mut online));
         let ids: Vec<u64> = found.unwrap()[..10]
             .iter()
             .map(|c| c.entry.ambulance.get())

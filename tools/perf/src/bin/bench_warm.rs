@@ -300,7 +300,7 @@ async fn main() {
         .clone();
     let available: Vec<u64> = store
         .fleet()
-        .available_ambulances(Some(hospital.id))
+        .available_ambulances(Some(hospital.id), false)
         .await
         .expect("ambulances")
         .iter()
@@ -603,6 +603,15 @@ async fn main() {
             "/api/crew/location",
             crew,
             Some(crew_report(now)),
+        )
+        .await;
+        b.route(
+            "PUT /api/crew/presence",
+            S::NO_CONTENT,
+            M::PUT,
+            "/api/crew/presence",
+            crew,
+            None,
         )
         .await;
         for stage in ["EN_ROUTE", "AT_PICKUP", "TO_HOSPITAL", "AT_HOSPITAL"] {

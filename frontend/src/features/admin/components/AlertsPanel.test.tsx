@@ -20,8 +20,8 @@ const notResponding: Alert = { id: 8, kind: 'NOT_RESPONDING', ambulanceId: 31, a
 const noAmbulance: Alert = { id: 9, kind: 'NO_AMBULANCE', pickup: { latitude: 30.1, longitude: 74.1 }, since: ago(20_000) }
 const ended: Alert = { id: 5, kind: 'UNANSWERED', bookingId: 4, since: ago(3_600_000), closedAt: ago(60_000) }
 const free: FreeAmbulance[] = [
-  { id: 40, number: 'PB-40', type: 'BLS', hospitalId: 3, distanceKm: 1.234 },
-  { id: 41, number: 'PB-41', type: 'ALS', hospitalId: 3, distanceKm: 3.46 },
+  { id: 40, number: 'PB-40', type: 'BLS', hospitalId: 3, distanceKm: 1.234, crewPresence: 'ONLINE', etaMinutes: 3, expectedStartSeconds: 170 },
+  { id: 41, number: 'PB-41', type: 'ALS', hospitalId: 3, distanceKm: 3.46, crewPresence: 'NO_CREW', etaMinutes: 8, expectedStartSeconds: 556 },
 ]
 
 let title: string
@@ -50,7 +50,22 @@ function open(routes: Record<string, (call: FetchCall) => Response>) {
 
 const panel = () => within(screen.getByRole('region', { name: /^Alerts/ }))
 
+const callStation: Alert = {
+  id: 10, kind: 'CALL_STATION', bookingId: 13, ambulanceId: 32, ambulanceNumber: 'PB-32', crewPresence: 'NO_CREW',
+  hospitalId: 3, hospitalName: 'City Hospital', phone: '+91 100 200', pickup: { latitude: 30.7, longitude: 74.35 }, since: ago(4000),
+}
+
 describe('AlertsPanel', () => {
+  it('a job for a crew that is not online: says to phone its station, with the number to tap', async () => {
+    open({ 'GET /admin/alerts': () => json(200, [{ ...unanswered, moves: 2 }, callStation]) })
+    expect(await screen.findByRole('heading', { name: 'Alerts (2)' })).toBeInTheDocument()
+    const [first, second] = panel().getAllByRole('listitem') as [HTMLElement, HTMLElement]
+    expect(first).toHaveTextContent('Moved on by itself 2 times so far')
+    expect(second).toHaveTextContent('Crew not online: phone the station')
+    expect(within(second).getByRole('link', { name: /^Phone City Hospital/ })).toHaveAttribute('href', 'tel:+91100200')
+    expect(within(second).getByRole('button', { name: 'Reassign' })).toBeInTheDocument()
+  })
+
   it('lists the open alerts oldest first in plain words, links the booking, and leaves the ended ones out', async () => {
     open({ 'GET /admin/alerts': () => json(200, [unanswered, notResponding, ended]) })
     expect(await screen.findByRole('heading', { name: 'Alerts (2)' })).toBeInTheDocument()
@@ -143,7 +158,7 @@ describe('AlertsPanel', () => {
     await user.click(await screen.findByRole('button', { name: 'Reassign' }))
     const dialog = within(await screen.findByRole('dialog', { name: 'Reassign booking #12' }))
     const choices = await dialog.findAllByRole('button', { name: /^Send/ })
-    expect(choices.map((b) => b.getAttribute('aria-label'))).toEqual(['Send PB-40, 1.2 km away', 'Send PB-41, 3.5 km away'])
+    expect(choices.map((b) => b.getAttribute('aria-label'))).toEqual(['Send PB-40: 1.2 km away, About 3 min, Crew online', 'Send PB-41: 3.5 km away, About 8 min, No crew'])
     expect(choices[0]!).toHaveTextContent('Basic life support')
     const near = calls.find((c) => c.path === '/admin/ambulances/free-near')!
     expect([near.query.get('lat'), near.query.get('lng')]).toEqual(['30.7', '74.35'])
@@ -180,9 +195,9 @@ describe('AlertsPanel', () => {
     })
     await user.click(await screen.findByRole('button', { name: 'Reassign' }))
     const dialog = within(await screen.findByRole('dialog'))
-    await user.click(await dialog.findByRole('button', { name: 'Send PB-40, 1.2 km away' }))
+    await user.click(await dialog.findByRole('button', { name: 'Send PB-40: 1.2 km away, About 3 min, Crew online' }))
     expect(await dialog.findByRole('alert')).toHaveTextContent('Ambulance PB-40 is no longer available')
-    expect(dialog.getByRole('button', { name: 'Send PB-41, 3.5 km away' })).toBeEnabled()
+    expect(dialog.getByRole('button', { name: 'Send PB-41: 3.5 km away, About 8 min, No crew' })).toBeEnabled()
   })
 
   it('says when no ambulance is free near the pickup', async () => {

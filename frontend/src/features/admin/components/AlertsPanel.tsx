@@ -4,14 +4,16 @@ import { Alert as Notice } from '@/components/Feedback'
 import { Dialog } from '@/components/Dialog'
 import { useNow } from '@/components/LiveClock'
 import { messageOf } from '@/lib/api'
-import { ambulanceTypeLabel, formatAge, formatDistance } from '@/lib/format'
+import { Icon } from '@/components/Icon'
+import { PresenceBadge } from '@/components/PresenceBadge'
+import { ambulanceTypeLabel, formatAge, formatDistance, formatEta, telHref } from '@/lib/format'
 import type { Alert, FreeAmbulance } from '@/lib/types'
 import { S } from '@/strings'
 import { isOpen, useAcknowledgeAlert, useAlerts, useFreeNear, useReassign } from '../api/alerts'
 import { beep, unlockAudioOnGesture } from '@/lib/sound'
 
 /** Kinds whose booking the dispatcher can send another ambulance to. */
-const REASSIGNABLE: ReadonlySet<Alert['kind']> = new Set(['UNANSWERED', 'NO_AMBULANCE'])
+const REASSIGNABLE: ReadonlySet<Alert['kind']> = new Set(['UNANSWERED', 'NO_AMBULANCE', 'CALL_STATION'])
 
 /**
  * The dispatcher's open alerts, oldest first, polled every 5 s: what each is, which
@@ -88,6 +90,17 @@ function AlertRow({ alert, now, onReassign }: { alert: Alert; now: number; onRea
             {S.alerts.ago(formatAge(now - Date.parse(alert.since)))}
           </time>
         </p>
+        {alert.moves != null && alert.moves > 0 && <p className="text-sm text-slate-700">{S.alerts.moves(alert.moves)}</p>}
+        {/* A crew that is not online: a person phones its station now (decision 0020). */}
+        {alert.kind === 'CALL_STATION' &&
+          (alert.phone ? (
+            <a href={telHref(alert.phone)} className="btn-blue mt-2 w-fit">
+              <Icon name="phone" className="h-4 w-4" /> {S.alerts.callStation(alert.hospitalName ?? alert.phone)}{' '}
+              <span className="font-normal">{alert.phone}</span>
+            </a>
+          ) : (
+            <p className="text-sm text-slate-700">{S.alerts.noPhone}</p>
+          ))}
         {ack.isError && <p role="alert" className="mt-1 text-sm text-red-700">{messageOf(ack.error, S.alerts.ackFailed)}</p>}
       </div>
       <div className="flex shrink-0 gap-2">
@@ -118,6 +131,7 @@ function ReassignDialog({ alert, bookingId, onClose, onDone }: { alert: Alert; b
   }
   return (
     <Dialog title={S.alerts.reassignTitle(bookingId)} onClose={onClose} initialFocus={close}>
+      {/* Ranked as an emergency ranks them (decision 0020): the drive plus the crew's expected answer. */}
       <div className="space-y-4">
         {reassign.isError && <Notice tone="error">{messageOf(reassign.error, S.alerts.reassignFailed)}</Notice>}
         {!pickup ? (
@@ -136,17 +150,25 @@ function ReassignDialog({ alert, bookingId, onClose, onDone }: { alert: Alert; b
                 <li key={a.id}>
                   <button
                     type="button"
-                    aria-label={S.alerts.choose(a.number, formatDistance(a.distanceKm))}
+                    aria-label={S.alerts.chooseWith(a.number, formatDistance(a.distanceKm), formatEta(a.etaMinutes), S.presence[a.crewPresence])}
                     disabled={reassign.isPending}
                     onClick={() => choose(a)}
                     className="flex w-full items-center justify-between gap-3 rounded-lg border border-slate-200 px-4 py-3 text-left hover:border-blue-400 hover:bg-blue-50 disabled:opacity-60"
                   >
-                    <span>
+                    <span className="space-y-1">
                       <span className="block font-medium">{a.number}</span>
                       <span className="block text-sm text-slate-600">{ambulanceTypeLabel[a.type] ?? a.type}</span>
+                      <PresenceBadge presence={a.crewPresence} />
                     </span>
-                    <span className="shrink-0 font-medium text-slate-800">
-                      {reassign.isPending && chosen === a.id ? S.alerts.reassigning : formatDistance(a.distanceKm)}
+                    <span className="shrink-0 text-right font-medium text-slate-800">
+                      {reassign.isPending && chosen === a.id ? (
+                        S.alerts.reassigning
+                      ) : (
+                        <>
+                          {formatDistance(a.distanceKm)}
+                          <span className="block text-sm font-normal text-slate-600">{formatEta(a.etaMinutes)}</span>
+                        </>
+                      )}
                     </span>
                   </button>
                 </li>

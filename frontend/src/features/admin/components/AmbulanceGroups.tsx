@@ -1,4 +1,5 @@
 import { useMemo } from 'react'
+import { PresenceBadge } from '@/components/PresenceBadge'
 import { StatusBadge } from '@/components/StatusBadge'
 import { ambulanceTypeLabel } from '@/lib/format'
 import type { Ambulance, Crew } from '@/lib/types'
@@ -39,9 +40,12 @@ export function AmbulanceGroups({
       <ul className="grid gap-3 md:grid-cols-2">
         {g.items.map((a) => (
           <li key={a.id} className="card space-y-2 p-4">
-            <div className="flex items-center justify-between">
+            <div className="flex flex-wrap items-center justify-between gap-2">
               <p className="font-semibold">{a.number}</p>
-              <StatusBadge status={a.status} />
+              <span className="flex flex-wrap items-center gap-2">
+                <PresenceBadge presence={a.crewPresence} />
+                <StatusBadge status={a.status} />
+              </span>
             </div>
             <p className="text-sm text-slate-600">{ambulanceTypeLabel[a.type] ?? a.type}</p>
             <p className="text-sm">{S.adminAmbulances.driver(a.driverInfo ?? '—')}</p>

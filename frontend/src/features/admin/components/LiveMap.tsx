@@ -1,6 +1,6 @@
 // Loaded lazily with Leaflet (components/map/BaseMap.tsx).
 import { latLngBounds } from 'leaflet'
-import { useEffect, useRef } from 'react'
+import { Fragment, useEffect, useRef } from 'react'
 import { CircleMarker, Marker, Popup, Tooltip, useMap, useMapEvents } from 'react-leaflet'
 import { Link } from 'react-router'
 import { BaseMap, LegendItem, markerIcon, type Point } from '@/components/map/BaseMap'
@@ -41,7 +41,7 @@ function ViewReporter({ start, onView }: { start: Start; onView: (view: View, sa
   return null
 }
 
-/** The dispatcher's map: every ambulance coloured by status, open bookings' pickups as pins. */
+/** The dispatcher's map: every ambulance coloured by status (ringed when its crew is online), open bookings' pickups as pins. */
 export default function LiveMap({ live, start, now, onView }: { live: Live | undefined; start: Start; now: number; onView: (view: View, saved: SavedView) => void }) {
   const center: Point = 'saved' in start ? start.saved.center : [(start.fit.south + start.fit.north) / 2, (start.fit.west + start.fit.east) / 2]
   return (
@@ -56,6 +56,7 @@ export default function LiveMap({ live, start, now, onView }: { live: Live | und
           <LegendItem swatch="rounded-full bg-blue-600">{S.live.onDuty}</LegendItem>
           <LegendItem swatch="rounded-full bg-amber-600">{S.live.maintenance}</LegendItem>
           <LegendItem swatch="rounded-full border-2 border-slate-500 bg-white">{S.live.notLive}</LegendItem>
+          <LegendItem swatch="rounded-full border-[3px] border-slate-900 bg-slate-200">{S.live.presenceRing}</LegendItem>
           <LegendItem swatch="rounded-full bg-red-700">{S.live.emergencyPickup}</LegendItem>
           <LegendItem swatch="rounded-full bg-orange-600">{S.live.normalPickup}</LegendItem>
         </>
@@ -67,10 +68,15 @@ export default function LiveMap({ live, start, now, onView }: { live: Live | und
         if (!a.position) return null
         const fresh = freshness(a.position, now)
         const color = statusColor[a.status] ?? '#64748b'
+        const at: Point = [a.position.latitude, a.position.longitude]
         return (
+          <Fragment key={`a${a.id}`}>
+          {/* A crew that can answer now: a dark ring around the status dot (decision 0020). */}
+          {a.crewPresence === 'ONLINE' && (
+            <CircleMarker center={at} radius={13} interactive={false} pathOptions={{ color: '#0f172a', weight: 3, fill: false }} />
+          )}
           <CircleMarker
-            key={`a${a.id}`}
-            center={[a.position.latitude, a.position.longitude]}
+            center={at}
             radius={9}
             pathOptions={{
               color,
@@ -81,11 +87,12 @@ export default function LiveMap({ live, start, now, onView }: { live: Live | und
             }}
           >
             <Tooltip>
-              {a.number} · {ambulanceStatusLabel[a.status] ?? a.status}
+              {a.number} · {ambulanceStatusLabel[a.status] ?? a.status} · {S.presence[a.crewPresence]}
               <br />
               {fresh.text}
             </Tooltip>
           </CircleMarker>
+          </Fragment>
         )
       })}
       {live?.openBookings.map((b) =>

@@ -14,15 +14,16 @@ afterEach(() => vi.unstubAllGlobals())
 const ago = (ms: number) => new Date(Date.now() - ms).toISOString()
 const live: Live = {
   ambulances: [
-    { id: 31, number: 'PB-31', type: 'BLS', status: 'ON_DUTY', hospitalId: 3, position: { latitude: 30.68, longitude: 74.32, at: ago(5000), stale: false, source: 'GPS' }, positionDoubt: null, notResponding: null },
-    { id: 32, number: 'PB-32', type: 'ALS', status: 'AVAILABLE', hospitalId: 3, position: { latitude: 30.63, longitude: 74.3, at: null, stale: true, source: 'HOSPITAL' }, positionDoubt: null, notResponding: null },
+    { id: 31, number: 'PB-31', type: 'BLS', status: 'ON_DUTY', hospitalId: 3, position: { latitude: 30.68, longitude: 74.32, at: ago(5000), stale: false, source: 'GPS' }, positionDoubt: null, notResponding: null, crewPresence: 'ONLINE' },
+    { id: 32, number: 'PB-32', type: 'ALS', status: 'AVAILABLE', hospitalId: 3, position: { latitude: 30.63, longitude: 74.3, at: null, stale: true, source: 'HOSPITAL' }, positionDoubt: null, notResponding: null, crewPresence: 'NO_CREW' },
     {
       id: 33, number: 'PB-33', type: 'PTA', status: 'MAINTENANCE', hospitalId: 3,
       position: { latitude: 30.6, longitude: 74.2, at: ago(10 * 60_000), stale: true, source: 'GPS' },
       // Its phone says it is 111 km away, for 3 minutes now.
-      positionDoubt: { latitude: 31.6, longitude: 74.2, at: ago(5000), since: ago(3 * 60_000 + 1000), speedKmh: 6658.4 },
+      positionDoubt: { latitude: 31.6, longitude: 74.2, accuracyM: 12, at: ago(5000), since: ago(3 * 60_000 + 1000), speedKmh: 6658.4, reason: 'SPEED', reports: 2 },
       // It let a job's answer deadline pass 2 minutes ago (decision 0012).
       notResponding: ago(2 * 60_000 + 1000),
+      crewPresence: 'OFFLINE',
     },
   ],
   openBookings: [{ id: 12, bookingType: 'EMERGENCY', bookingStatus: 'ACTIVE', tripStage: 'EN_ROUTE', pickup: { latitude: 30.7, longitude: 74.31 }, ambulanceId: 31 }],
@@ -71,6 +72,22 @@ describe('AdminLivePage', () => {
     const map = within(screen.getByRole('region', { name: 'Live map of ambulances and open bookings' }))
     for (const item of ['Available', 'On duty', 'Maintenance', 'Emergency pickup']) expect(map.getByText(item)).toBeInTheDocument()
     expect(screen.queryByText('Showing the 500 most urgent; zoom in for all')).not.toBeInTheDocument()
+  })
+
+  it('shows each crew presence, rings the online ones in the legend, and filters by presence', async () => {
+    open(() => json(200, live))
+    const ambulances = () => within(screen.getByRole('region', { name: /^Ambulances in view/ }))
+    await screen.findByRole('region', { name: 'Ambulances in view (3)' }, LAZY_MAP)
+    for (const shown of ['Crew online', 'No crew', 'Crew offline']) expect(ambulances().getByText(shown)).toBeInTheDocument()
+    const map = within(screen.getByRole('region', { name: 'Live map of ambulances and open bookings' }))
+    expect(map.getByText('Ring: crew online')).toBeInTheDocument()
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Crew' }), 'Crew online')
+    expect(await screen.findByRole('region', { name: 'Ambulances in view (1)' })).toBeInTheDocument()
+    expect(ambulances().getByText('PB-31')).toBeInTheDocument()
+    expect(ambulances().queryByText('PB-32')).not.toBeInTheDocument()
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Crew' }), 'No crew')
+    expect(await screen.findByRole('region', { name: 'Ambulances in view (1)' })).toBeInTheDocument()
+    expect(ambulances().getByText('PB-32')).toBeInTheDocument()
   })
 
   it("opens on the dispatcher's last view without looking for the fleet", async () => {

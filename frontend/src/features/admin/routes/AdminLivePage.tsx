@@ -11,7 +11,8 @@ import { PushStep } from '@/components/PushStep'
 import { usePush } from '@/lib/push/usePush'
 import { S } from '@/strings'
 import { extentOf, loadView, saveView, type SavedView, toBbox, useFleet, useLive, type View } from '../api/live'
-import type { LiveAmbulance, LiveBooking } from '@/lib/types'
+import type { CrewPresence, LiveAmbulance, LiveBooking } from '@/lib/types'
+import { PresenceBadge } from '@/components/PresenceBadge'
 import { AdminPageHeader } from '../components/AdminPageHeader'
 import { AlertsPanel } from '../components/AlertsPanel'
 import type { Start } from '../components/LiveMap'
@@ -41,11 +42,17 @@ export default function AdminLivePage() {
     return { fit: extentOf(fleet.data) ?? WORLD }
   }, [saved, fleet.data])
   const noFleet = fleet.data && extentOf(fleet.data) === null
-  const data = live.data
+  // The dispatcher may show only the ambulances of one crew presence (decision 0020): map and list alike.
+  const [presence, setPresence] = useState<CrewPresence | 'ALL'>('ALL')
+  const data = useMemo(
+    () => (live.data && presence !== 'ALL' ? { ...live.data, ambulances: live.data.ambulances.filter((a) => a.crewPresence === presence) } : live.data),
+    [live.data, presence],
+  )
   const empty = data && data.ambulances.length === 0 && data.openBookings.length === 0
 
   const ambulanceColumns: Column<LiveAmbulance>[] = [
     { name: S.live.ambulanceCol, cell: (a) => <span className="font-medium">{a.number}</span> },
+    { name: S.live.presenceCol, cell: (a) => <PresenceBadge presence={a.crewPresence} /> },
     {
       name: S.live.statusCol,
       cell: (a) => (
@@ -66,7 +73,11 @@ export default function AdminLivePage() {
           {a.position ? freshness(a.position, now).text : S.live.noPosition}
           {a.positionDoubt && (
             <span className="mt-1 block font-medium text-amber-900">
-              {S.live.positionDoubt(a.positionDoubt.speedKmh, Math.floor((now - Date.parse(a.positionDoubt.since)) / 60_000))}
+              {a.positionDoubt.reason === 'FAR_FROM_HOSPITAL'
+                ? S.live.doubtFar(a.positionDoubt.reports)
+                : a.positionDoubt.reason === 'IMPRECISE'
+                  ? S.live.doubtImprecise(a.positionDoubt.reports)
+                  : S.live.positionDoubt(a.positionDoubt.speedKmh, Math.floor((now - Date.parse(a.positionDoubt.since)) / 60_000))}
             </span>
           )}
         </>
@@ -92,6 +103,15 @@ export default function AdminLivePage() {
       <AdminPageHeader title={S.live.title} subtitle={S.live.subtitle} action={null} />
       <PushStep push={push} id="admin-push-heading" title={S.push.admin.heading} text={S.push.admin.askText} askLabel={S.push.admin.ask} onText={S.push.admin.on} />
       <AlertsPanel />
+      <label className="flex w-fit items-center gap-2 text-sm font-medium">
+        {S.live.presenceFilter}
+        <select className="input w-auto" value={presence} onChange={(e) => setPresence(e.target.value as CrewPresence | 'ALL')}>
+          <option value="ALL">{S.live.presenceAll}</option>
+          {(['ONLINE', 'OFFLINE', 'NO_CREW'] as const).map((p) => (
+            <option key={p} value={p}>{S.presence[p]}</option>
+          ))}
+        </select>
+      </label>
       {start === null ? (
         fleet.isError ? (
           <ErrorState message={S.live.fleetFailed} error={fleet.error} onRetry={() => fleet.refetch()} />

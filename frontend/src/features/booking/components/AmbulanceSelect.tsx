@@ -45,6 +45,8 @@ export function AmbulanceSelect({
           <option key={a.id} value={a.id}>
             {a.number} · {ambulanceTypeLabel[a.type] ?? a.type}
             {a.driverInfo ? ` · ${a.driverInfo}` : ''}
+            {/* Whether its crew would see the job now (decision 0020): a crew that is not gets a call. */}
+            {a.crewPresence ? ` · ${S.presence[a.crewPresence]}` : ''}
           </option>
         ))}
       </select>

@@ -1,5 +1,6 @@
 import { Alert } from '@/components/Feedback'
 import { CallEmergency } from '@/components/CallEmergency'
+import { useNow } from '@/components/LiveClock'
 import { HospitalsToCall, type Callable } from '@/components/HospitalsToCall'
 import { useNearestHospitals } from '@/features/hospitals'
 import { useEmergencyNumber } from '@/lib/useEmergencyNumber'
@@ -17,6 +18,42 @@ export function MovedNotice({ trip }: { trip: { bookingStatus: string; timeline:
   if (!isOpen(trip.bookingStatus) || missed === 0) return null
   const number = trip.ambulance.number
   return <Alert tone="info">{missed === 1 ? S.answer.movedFirst(number) : S.answer.movedMany(missed, number)}</Alert>
+}
+
+/** What [`AcceptNotice`] needs of a trip: the owner's tracking and the family's view both have it. */
+export interface AcceptTrip {
+  bookingStatus: string
+  tripStage: string | null
+  answerBy: string | null
+  accepted: boolean
+  stillLooking: boolean
+}
+
+/**
+ * The honest words (decision 0020): until the crew accepts, "Waiting for the crew to accept (42 s
+ * left)", counting down to `answerBy` (the server's deadline, after which the job moves on by itself);
+ * once they accept, "on its way", and only then. Nothing once the ambulance is at the pickup, the trip
+ * is over, or the server says no crew answered (`stillLooking` shows instead).
+ */
+export function AcceptNotice({ trip }: { trip: AcceptTrip }) {
+  const now = useNow(1000).getTime()
+  if (!isOpen(trip.bookingStatus) || trip.stillLooking) return null
+  if (trip.accepted) {
+    return trip.tripStage === 'EN_ROUTE' ? (
+      <Alert tone="success">
+        <span className="font-semibold">{S.answer.onItsWay}</span>
+      </Alert>
+    ) : null
+  }
+  const left = trip.answerBy ? Math.ceil((Date.parse(trip.answerBy) - now) / 1000) : 0
+  return (
+    <Alert tone="info">
+      <span className="block font-semibold" data-testid="accept-wait">
+        {left > 0 ? S.answer.waiting(left) : S.answer.waitingOver}
+      </span>
+      <span className="block">{S.answer.waitingText}</span>
+    </Alert>
+  )
 }
 
 /**

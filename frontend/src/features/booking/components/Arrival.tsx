@@ -5,7 +5,7 @@ import type { Tracking } from '@/lib/types'
 import { isOpen } from '@/lib/trip/status'
 
 /** What the ETA card needs: the owner's tracking has all of it, the shared view all but the distance. */
-export type ArrivalTrip = Pick<Tracking, 'bookingStatus' | 'tripStage' | 'etaMinutes'> & { distanceKm?: number | null }
+export type ArrivalTrip = Pick<Tracking, 'bookingStatus' | 'tripStage' | 'etaMinutes' | 'accepted'> & { distanceKm?: number | null }
 
 /**
  * When the ambulance comes (or where the trip stands), and how far to trust its position.
@@ -25,7 +25,10 @@ export function Arrival({ trip, fresh }: { trip: ArrivalTrip; fresh: Freshness }
             ? S.tracking.atHospital
             : stage === 'TO_HOSPITAL'
               ? S.tracking.etaToHospital
-              : S.tracking.etaToPickup
+              : // Until its crew accepts, the ambulance has not set off (decision 0020).
+                trip.accepted
+                ? S.tracking.etaToPickup
+                : S.tracking.etaOnceAccepted
   const counting = trip.bookingStatus === 'PENDING' || stage === 'DISPATCHED' || stage === 'EN_ROUTE' || stage === 'TO_HOSPITAL'
   const open = isOpen(trip.bookingStatus)
   const tone = { live: 'bg-green-500', lastKnown: 'bg-amber-500', stale: 'bg-amber-500', standIn: 'bg-slate-400' }[fresh.kind]
@@ -42,7 +45,6 @@ export function Arrival({ trip, fresh }: { trip: ArrivalTrip; fresh: Freshness }
         ) : (
           <p className="font-medium text-slate-800">{fresh.kind === 'standIn' ? S.tracking.noEtaNever : S.tracking.noEtaStale}</p>
         ))}
-      {trip.bookingStatus === 'PENDING' && <p className="text-sm text-slate-600">{S.tracking.waitingForCrew}</p>}
       {!open && <p className="text-slate-800">{S.tracking.ended}</p>}
       {open && (
         <p className={`flex items-start gap-2 text-sm ${fresh.kind === 'stale' ? 'font-medium text-amber-900' : 'text-slate-600'}`}>

@@ -11,9 +11,9 @@ import { PatientFields } from './PatientFields'
 /**
  * An open emergency's patient details, for its requester: optional, all four sent
  * together when known (the crew's screen shows them as they arrive). Sent again, they
- * replace the last.
+ * replace the last. Its words say "on its way" only once the crew has `accepted`.
  */
-export function PatientDetailsForm({ bookingId }: { bookingId: number }) {
+export function PatientDetailsForm({ bookingId, accepted }: { bookingId: number; accepted: boolean }) {
   const [form, setForm] = useState<PatientForm>({ ...emptyPatient, bookingType: 'EMERGENCY' })
   const [invalid, setInvalid] = useState<BookingField[]>([])
   const [error, setError] = useState<string | null>(null)
@@ -51,7 +51,7 @@ export function PatientDetailsForm({ bookingId }: { bookingId: number }) {
           {S.patientDetails.heading} <span className="font-normal text-slate-600">{S.patientDetails.optional}</span>
         </>
       }
-      intro={S.patientDetails.intro}
+      intro={accepted ? S.patientDetails.intro : S.patientDetails.introWaiting}
       className="card space-y-3 p-5"
       headingClassName="font-semibold"
     >

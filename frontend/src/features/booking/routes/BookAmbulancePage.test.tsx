@@ -66,8 +66,8 @@ describe('BookAmbulancePage', () => {
     await waitFor(() => expect(ambulanceSelect()).toBeEnabled())
     expect(within(ambulanceSelect()).getAllByRole('option').map((o) => o.textContent)).toEqual([
       'Select an ambulance',
-      'PB-31 · Basic life support · Driver 31',
-      'PB-32 · Basic life support · Driver 32',
+      'PB-31 · Basic life support · Driver 31 · Crew online',
+      'PB-32 · Basic life support · Driver 32 · Crew online',
     ])
     expect(calls.some((c) => c.path === '/ambulances/available' && c.query.get('hospitalId') === '5')).toBe(true)
   })

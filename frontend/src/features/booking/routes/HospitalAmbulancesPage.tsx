@@ -3,6 +3,7 @@ import { Link, useParams } from 'react-router'
 import { CountCards } from '@/components/CountCards'
 import { EmptyState, ErrorState, Spinner } from '@/components/Feedback'
 import { Icon } from '@/components/Icon'
+import { PresenceBadge } from '@/components/PresenceBadge'
 import { StatusBadge } from '@/components/StatusBadge'
 import { ambulanceTypeLabel, telHref } from '@/lib/format'
 import { useSession } from '@/lib/session'
@@ -72,7 +73,10 @@ export default function HospitalAmbulancesPage() {
                 <h2 className="flex items-center gap-2 font-semibold">
                   <Icon name="ambulance" /> {a.number}
                 </h2>
-                <StatusBadge status={a.status} />
+                <span className="flex flex-wrap items-center justify-end gap-2">
+                  <PresenceBadge presence={a.crewPresence} />
+                  <StatusBadge status={a.status} />
+                </span>
               </div>
               <dl className="grid grid-cols-2 gap-2 text-sm">
                 <dt className="text-slate-500">{S.adminBookings.driver}</dt>

@@ -9,7 +9,7 @@ import { ambulanceTypeLabel } from '@/lib/format'
 import { S } from '@/strings'
 import { useSharedTrip } from '../api/share'
 import { useTripFreshness } from '../api/track'
-import { MovedNotice, StillLooking } from '../components/AnswerNotices'
+import { AcceptNotice, MovedNotice, StillLooking } from '../components/AnswerNotices'
 import { Arrival } from '../components/Arrival'
 import { isOpen, tripLabel } from '@/lib/trip/status'
 
@@ -40,7 +40,14 @@ export default function SharedTrackingPage() {
 
   const t = trip.data
   const open = isOpen(t.bookingStatus)
-  const title = open ? S.sharedTrip.title : t.bookingStatus === 'COMPLETED' ? S.sharedTrip.completedTitle : S.sharedTrip.cancelledTitle
+  // "On its way" only once the crew has accepted (decision 0020).
+  const title = open
+    ? t.accepted
+      ? S.sharedTrip.title
+      : S.answer.waitingOver
+    : t.bookingStatus === 'COMPLETED'
+      ? S.sharedTrip.completedTitle
+      : S.sharedTrip.cancelledTitle
   return (
     <div className="mx-auto max-w-3xl space-y-5">
       <div>
@@ -53,6 +60,7 @@ export default function SharedTrackingPage() {
       {/* The family's link has no pickup: the hospitals to call are those near the destination. */}
       {t.stillLooking && <StillLooking near={t.hospital} destination={t.hospital} family />}
       <MovedNotice trip={t} />
+      <AcceptNotice trip={t} />
       {open && <LastUpdated updatedAt={trip.dataUpdatedAt} failing={trip.isError} />}
       <Suspense fallback={<div role="status" className="h-72 animate-pulse rounded-xl bg-slate-100 md:h-96">{S.mapLoading}</div>}>
         <TrackingMap trip={t} fresh={fresh} label={open ? S.sharedTrip.mapLabel : S.sharedTrip.mapLabelEnded} />

@@ -80,11 +80,22 @@ describe('TrackBookingPage', () => {
   it('says the hospital stands in for a position never reported', async () => {
     open({
       'GET /booking/12/track': () =>
-        json(200, trip({ bookingStatus: 'PENDING', tripStage: null, etaMinutes: null, distanceKm: null, ambulance: { ...trip().ambulance, position: null } })),
+        json(
+          200,
+          trip({
+            bookingStatus: 'PENDING',
+            tripStage: null,
+            accepted: false,
+            answerBy: new Date(Date.now() + 250_000).toISOString(),
+            etaMinutes: null,
+            distanceKm: null,
+            ambulance: { ...trip().ambulance, position: null },
+          }),
+        ),
     })
     expect(await screen.findByText("No position reported yet: the hospital's location is shown instead")).toBeInTheDocument()
     expect(screen.getByText('No ETA yet: the ambulance has not shared its position.')).toBeInTheDocument()
-    expect(screen.getByText('Waiting for the crew to accept. The ambulance is held for you.')).toBeInTheDocument()
+    expect(screen.getByText(/^Waiting for the crew to accept \(2\d\d s left\)$/)).toBeInTheDocument()
   })
 
   // Issue 22: the server sends no position, ETA or phone of the ambulance once the booking is final.
@@ -176,14 +187,19 @@ describe('TrackBookingPage', () => {
   it('just dispatched: says so, and takes the patient’s details for the crew', async () => {
     const { calls } = open(
       {
-        'GET /booking/12/track': () => json(200, trip({ tripStage: 'DISPATCHED' })),
+        'GET /booking/12/track': () => json(200, trip({ tripStage: 'DISPATCHED', accepted: false, answerBy: new Date(Date.now() + 42_500).toISOString() })),
         'PATCH /booking/12/patient': () => json(200, {}),
       },
       demoUser,
       { dispatched: true },
     )
-    expect(await screen.findByText('Ambulance dispatched. It is on its way to the pickup.')).toBeInTheDocument()
+    // Nobody has accepted yet: never "on its way" (decision 0020).
+    expect(await screen.findByText('Request sent: an ambulance is assigned to you.')).toBeInTheDocument()
+    expect(screen.getByTestId('accept-wait')).toHaveTextContent(/^Waiting for the crew to accept \(4[23] s left\)$/)
+    expect(screen.getByText('Once the crew accepts, at the pickup in')).toBeInTheDocument()
+    expect(screen.queryByText(/on its way/)).not.toBeInTheDocument()
     const form = within(screen.getByRole('region', { name: /^Patient details/ }))
+    expect(form.getByText(/^An ambulance is assigned and its crew has yet to accept/)).toBeInTheDocument()
     await userEvent.click(form.getByRole('button', { name: 'Send to the crew' }))
     expect(form.getByText('Please fill in all required fields.')).toBeInTheDocument()
     expect(form.getByLabelText('Patient Name')).toHaveFocus()
@@ -192,6 +208,15 @@ describe('TrackBookingPage', () => {
     await userEvent.click(form.getByRole('button', { name: 'Send to the crew' }))
     expect(await form.findByText('Patient details sent to the crew.')).toBeInTheDocument()
     expect(calls.find((c) => c.method === 'PATCH')!.body).toEqual({ name: 'Asha', age: 64, gender: 'Female', condition: 'Not breathing well' })
+  })
+
+  it('says "on its way" once the crew has accepted, and only then', async () => {
+    open({ 'GET /booking/12/track': () => json(200, trip({ tripStage: 'EN_ROUTE', accepted: true })) })
+    expect(await screen.findByText('The crew accepted: the ambulance is on its way.')).toBeInTheDocument()
+    expect(screen.getByText('Arriving at the pickup in')).toBeInTheDocument()
+    expect(screen.queryByTestId('accept-wait')).not.toBeInTheDocument()
+    const form = within(screen.getByRole('region', { name: /^Patient details/ }))
+    expect(form.getByText(/^The ambulance is already on its way/)).toBeInTheDocument()
   })
 
   it('marks the field a refused patient detail names', async () => {

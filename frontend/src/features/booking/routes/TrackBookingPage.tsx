@@ -13,7 +13,7 @@ import { useFlash } from '@/lib/useFlash'
 import { S } from '@/strings'
 import { useCancelBooking } from '../api/bookings'
 import { useTracking, useTripFreshness } from '../api/track'
-import { MovedNotice, StillLooking } from '../components/AnswerNotices'
+import { AcceptNotice, MovedNotice, StillLooking } from '../components/AnswerNotices'
 import { Arrival } from '../components/Arrival'
 import { BookingTypeBadge } from '../components/BookingTypeBadge'
 import { CancelBookingDialog } from '../components/CancelBookingDialog'
@@ -70,7 +70,7 @@ function Track({ id, back, admin }: { id: number; back: ReactNode; admin: boolea
 
   const t = trip.data
   const open = isOpen(t.bookingStatus)
-  // "On its way to the pickup" holds until the crew gets there.
+  // Just sent, until the crew is at the pickup: "request sent" (what the crew has done says AcceptNotice).
   const coming = open && (t.tripStage === 'DISPATCHED' || t.tripStage === 'EN_ROUTE')
   // Worth a notification until the ambulance is there: the requester's, not an admin watching.
   const arriving = !admin && open && !['AT_PICKUP', 'TO_HOSPITAL', 'AT_HOSPITAL'].includes(t.tripStage ?? '')
@@ -96,6 +96,7 @@ function Track({ id, back, admin }: { id: number; back: ReactNode; admin: boolea
           <span className="font-semibold">{S.emergency.dispatched}</span> {!admin && t.bookingType === 'EMERGENCY' && S.emergency.dispatchedPatient}
         </Alert>
       )}
+      <AcceptNotice trip={t} />
       {/* A final booking no longer changes: how old the answer is does not matter. */}
       {open && <LastUpdated updatedAt={trip.dataUpdatedAt} failing={trip.isError} />}
       {flash && <Alert tone={flash.tone}>{flash.text}</Alert>}
@@ -114,7 +115,7 @@ function Track({ id, back, admin }: { id: number; back: ReactNode; admin: boolea
           <Arrival trip={t} fresh={fresh} />
           {arriving && <TripAlerts />}
           {/* The requester's (admins watch): an open emergency's details can follow it. */}
-          {!admin && open && t.bookingType === 'EMERGENCY' && <PatientDetailsForm bookingId={t.bookingId} />}
+          {!admin && open && t.bookingType === 'EMERGENCY' && <PatientDetailsForm bookingId={t.bookingId} accepted={t.accepted} />}
           <section aria-labelledby="amb-heading" className="card space-y-3 p-5">
             <h2 id="amb-heading" className="font-semibold">
               {S.tracking.ambulance} {t.ambulance.number}

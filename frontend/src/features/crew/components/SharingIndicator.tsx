@@ -10,6 +10,7 @@ const dot: Record<SharingState, string> = {
   locating: 'bg-amber-500 animate-pulse',
   sharing: 'bg-green-600',
   failing: 'bg-amber-500',
+  checking: 'bg-amber-500 animate-pulse',
 }
 
 /** Whether the ambulance's position reaches dispatch and the patient, and when it last did. */

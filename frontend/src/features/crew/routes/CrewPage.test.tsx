@@ -10,6 +10,7 @@ import { fakePush, SERVER_KEY } from '@/test/push'
 import { json, LAZY_MAP, renderRoutes, routeFetch, type FetchCall } from '@/test/render'
 import { beep } from '@/lib/sound'
 import { CREW_POLL_MS } from '../api/crew'
+import { HEARTBEAT_EVERY_MS } from '../useHeartbeat'
 import CrewPage from './CrewPage'
 
 vi.mock('@/lib/sound', () => ({ beep: vi.fn(), unlockAudioOnGesture: () => () => {} }))
@@ -29,7 +30,7 @@ const job = (overrides: Partial<Booking> = {}): Booking => ({
 
 const me = (j: Booking | null, status: CrewMe['ambulance']['status'] = j ? 'ON_DUTY' : 'AVAILABLE'): CrewMe => ({
   crew: { id: 50, username: 'crew1', phone: '+15550150' },
-  ambulance: { ...ambulance(31, 3, status), position: null },
+  ambulance: { ...ambulance(31, 3, status), crewPresence: 'ONLINE', position: null },
   job: j,
 })
 
@@ -73,6 +74,24 @@ describe('CrewPage', () => {
     expect(await screen.findByRole('heading', { name: 'Current job #12' })).toBeInTheDocument()
     expect(calls.filter((c) => c.path === '/crew/me').length).toBeGreaterThanOrEqual(2)
     expect(navigator.vibrate).toHaveBeenCalled()
+  })
+
+  it('says the crew is there (a heartbeat) at once and every 30 s, and not while out of service', async () => {
+    fakeClock()
+    let answer = me(null)
+    const { calls } = open({ 'GET /crew/me': () => json(200, answer), 'PUT /crew/presence': () => new Response(null, { status: 204 }) })
+    expect(await screen.findByRole('heading', { name: 'Ambulance PB-31' })).toBeInTheDocument()
+    const beats = () => calls.filter((c) => c.method === 'PUT' && c.path === '/crew/presence').length
+    await waitFor(() => expect(beats()).toBe(1))
+    await elapse(HEARTBEAT_EVERY_MS)
+    expect(beats()).toBe(2)
+    // Out of service: the screen stops saying so.
+    answer = me(null, 'MAINTENANCE')
+    await elapse(CREW_POLL_MS)
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Maintenance' })).toHaveAttribute('aria-pressed', 'true'))
+    const before = beats()
+    await elapse(2 * HEARTBEAT_EVERY_MS)
+    expect(beats()).toBe(before)
   })
 
   it('switches the ambulance to Maintenance', async () => {

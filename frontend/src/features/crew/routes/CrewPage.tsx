@@ -15,6 +15,7 @@ import { CrewAlerts } from '../components/CrewAlerts'
 import { IdlePanel } from '../components/IdlePanel'
 import { JobCard } from '../components/JobCard'
 import { SharingIndicator } from '../components/SharingIndicator'
+import { useHeartbeat } from '../useHeartbeat'
 import { useLocationSharing } from '../useLocationSharing'
 
 /**
@@ -28,6 +29,8 @@ export default function CrewPage() {
   const me = useCrewMe()
   const job = me.data?.job ?? null
   const sharing = useLocationSharing(job !== null)
+  // Its crew is there to answer (decision 0020), unless the ambulance is out of service.
+  useHeartbeat(me.data !== undefined && me.data.ambulance.status !== 'MAINTENANCE')
   const advance = useAdvanceStage()
   const setStatus = useSetCrewStatus()
   const [flash, setFlash, outcome] = useFlash(4000)
