@@ -18,6 +18,7 @@ pub mod page;
 pub mod position;
 pub mod push;
 pub mod refusal;
+pub mod response_times;
 pub mod settings;
 pub mod user;
 
