@@ -1,4 +1,4 @@
-//! `/api/admin`: hospital, ambulance, crew and booking management, and the dashboard figures. Every route
+//! `/api/admin`: hospital, ambulance, crew and booking management, the dashboard figures and the response-time report. Every route
 //! takes [`shared::Admin`] (the app, for an admin only): 401 signed out, 403 for a
 //! user or a crew.
 
@@ -8,6 +8,7 @@ mod bookings;
 mod crew;
 mod hospitals;
 mod live;
+mod reports;
 
 use axum::Router;
 use shared::AppState;
@@ -22,6 +23,7 @@ pub fn routes() -> Routes {
         .merge(crew::routes())
         .merge(live::routes())
         .merge(alerts::routes())
+        .merge(reports::routes())
 }
 
 pub fn router(state: AppState) -> Router {

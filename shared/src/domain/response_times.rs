@@ -19,7 +19,7 @@
 //!
 //! An interval whose end the trip never reached (cancelled on the way, ended by an
 //! admin) is absent, never a zero: it is left out of that interval's figures. Its
-//! wait still counts against a target once it outlasted it (see [`Shares`]).
+//! wait still counts against a target once it outlasted it (see [`WithinTarget`]).
 
 use std::collections::BTreeMap;
 
@@ -458,13 +458,13 @@ impl Intervals {
 /// longer than the target when it ended, and is left out otherwise: a trip
 /// cancelled 20 s after the call says nothing about a 60 s target.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct Shares {
+pub struct WithinTarget {
     pub answer: Option<f64>,
     pub pickup: Option<f64>,
 }
 
-impl Shares {
-    fn of(records: &[TripRecord], targets: Targets) -> Shares {
+impl WithinTarget {
+    fn of(records: &[TripRecord], targets: Targets) -> WithinTarget {
         let pickup_target = targets.pickup_minutes.saturating_mul(60);
         let share = |verdicts: Vec<bool>| {
             (!verdicts.is_empty())
@@ -481,7 +481,7 @@ impl Shares {
             Some(p) => Some(p <= pickup_target),
             None => (r.ended > pickup_target).then_some(false),
         });
-        Shares {
+        WithinTarget {
             answer: share(answer.collect()),
             pickup: share(pickup.collect()),
         }
@@ -501,7 +501,7 @@ pub struct Row {
     pub hospital_id: Option<Id>,
     pub count: u32,
     pub intervals: Intervals,
-    pub within_target: Shares,
+    pub within_target: WithinTarget,
     pub moved: u32,
     pub unanswered: u32,
     pub cancelled: u32,
@@ -598,7 +598,7 @@ pub fn report(
             hospital_id: hospital,
             count: u32::try_from(records.len()).unwrap_or(u32::MAX),
             intervals: Intervals::of(&records),
-            within_target: Shares::of(&records, targets),
+            within_target: WithinTarget::of(&records, targets),
             moved: count(&records, |r| r.moved),
             unanswered: count(&records, TripRecord::unanswered),
             cancelled: count(&records, |r| r.cancelled),
@@ -1059,12 +1059,12 @@ mod tests {
             record(None, None, 700),          // waited 700 s: out, out
             record(Some(20), None, 200),      // answered in; cancelled at 200 s: no pickup verdict
         ];
-        let s = Shares::of(&records, targets);
+        let s = WithinTarget::of(&records, targets);
         assert_eq!(s.answer, Some(2.0 / 4.0));
         assert_eq!(s.pickup, Some(1.0 / 3.0));
         assert_eq!(
-            Shares::of(&records[2..3], targets),
-            Shares {
+            WithinTarget::of(&records[2..3], targets),
+            WithinTarget {
                 answer: None,
                 pickup: None
             }

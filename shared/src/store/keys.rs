@@ -131,6 +131,30 @@ pub fn alert_order(at: &str, id: Id) -> String {
 /// day, a few dozen wait at once (decision 0012).
 pub const DUE: &str = "DUE";
 
+/// The one partition of the sparse `fold` index: the bookings that ended and are not
+/// in the response-time report yet, by when they ended (epoch milliseconds). One
+/// partition: the clock empties it every few seconds (decision 0021).
+pub const FOLD: &str = "FOLD";
+
+/// The response-time report's days of one hospital (`REPORT#<id:016>`), or of the
+/// whole service (`REPORT#ALL`): one item per day (decision 0021).
+pub fn report_days(hospital: Option<Id>) -> String {
+    match hospital {
+        Some(id) => format!("REPORT#{}", id.padded()),
+        None => "REPORT#ALL".into(),
+    }
+}
+
+/// A day's sort key in a report partition: `DAY#2026-03-01` (string order is date
+/// order).
+pub fn report_day_sk(day: time::Date) -> String {
+    format!("DAY#{}", crate::domain::response_times::day_text(day))
+}
+
+pub fn report_day(hospital: Option<Id>, day: time::Date) -> Key {
+    Key::new(report_days(hospital), report_day_sk(day))
+}
+
 /// A user's Web Push subscriptions (`store::push`): one partition per user.
 pub fn push_devices(user: Id) -> String {
     format!("PUSH#{user}")

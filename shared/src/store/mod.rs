@@ -28,6 +28,7 @@
 //! | `store.push()` | `push.rs` | Web Push subscriptions and the devices of each recipient |
 //! | `store.shares()` | `shares.rs` | a requester's changes after the tap: patient details, tracking links |
 //! | `store.limits()` | `limits.rs` | rate limits and the login throttle |
+//! | `store.reports()` | `reports.rs` | the response-time report: finished trips folded into days, the report read |
 //! | `store.bulk()` | `bulk.rs` | bulk loads for benchmarks and big test sets |
 //! | `store.migrations()` | `migrations.rs` | `manage migrate` |
 //!
@@ -63,6 +64,7 @@ pub mod open_bookings;
 pub mod paging;
 pub mod positions;
 pub mod push;
+pub mod reports;
 pub mod retry;
 pub mod schema;
 pub mod sessions;
@@ -144,6 +146,11 @@ impl Store {
     /// Rate limits and the login throttle (`limits.rs`).
     pub fn limits(&self) -> limits::Limits<'_> {
         limits::Limits { store: self }
+    }
+
+    /// The response-time report: trips folded into days, the report read (`reports.rs`).
+    pub fn reports(&self) -> reports::Reports<'_> {
+        reports::Reports { store: self }
     }
 
     /// Bulk loads for benchmarks and big test sets (`bulk.rs`).

@@ -38,6 +38,8 @@ pub struct Store {
     clock_offset_ms: Arc<std::sync::atomic::AtomicI64>,
     /// The settings in force when nothing is stored (decision 0018).
     defaults: crate::domain::settings::Settings,
+    /// Whose days the response-time report counts (decision 0021).
+    time_zone: crate::domain::response_times::ServiceZone,
 }
 
 /// Builds the SDK client with short timeouts and bounded retries, so a database
@@ -236,7 +238,19 @@ impl Store {
             hospital_index: Arc::default(),
             clock_offset_ms: Arc::default(),
             defaults: Default::default(),
+            time_zone: Default::default(),
         }
+    }
+
+    /// This store with another service time zone (`SERVICE_TIME_ZONE`).
+    pub fn with_time_zone(mut self, zone: crate::domain::response_times::ServiceZone) -> Self {
+        self.time_zone = zone;
+        self
+    }
+
+    /// Whose days the response-time report counts.
+    pub fn time_zone(&self) -> &crate::domain::response_times::ServiceZone {
+        &self.time_zone
     }
 
     /// This store with other default settings (a test stack's short answer windows).

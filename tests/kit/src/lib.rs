@@ -68,6 +68,7 @@ pub fn config_at(table: &str, endpoint: &str) -> Config {
         db_operation_timeout: shared::config::EMULATOR_DB_TIMEOUTS.1,
         db_max_attempts: 3,
         answer_times: Default::default(),
+        time_zone: Default::default(),
         vapid_public_key: Some(push_service::vapid().public_key.clone()),
     }
 }
@@ -548,7 +549,8 @@ impl TestApp {
             self.state.store.client().clone(),
             self.state.store.table().to_owned(),
         )
-        .with_settings(self.state.store.defaults().clone());
+        .with_settings(self.state.store.defaults().clone())
+        .with_time_zone(self.state.store.time_zone().clone());
         TestApp {
             router: router(state.clone()),
             state,
