@@ -25,6 +25,7 @@ mod observability;
 mod openapi;
 mod positions;
 mod push;
+mod reports;
 mod route_groups;
 mod sessions;
 mod shares;
