@@ -401,6 +401,17 @@ async fn every_cell_of_the_report_and_its_csv_is_the_hand_calculation() {
         all.get("hospitalId").is_none() && all.get("type").is_none(),
         "{all}"
     );
+    // The whole range as one row: all eight trips. Answers 30 80 45 20 50 90 →
+    // 20 30 45 50 80 90: p50 rank 3 → 45, p90 rank ⌈5.4⌉ = 6 → 90.
+    assert_eq!(all["total"]["period"], "2026-03-01/2026-03-03");
+    assert_eq!(
+        (&all["total"]["count"], &all["total"]["intervals"]["answer"]),
+        (&json!(8), &stat(6, 45, 90, 90))
+    );
+    assert_eq!(
+        all["total"]["withinTarget"],
+        json!({"answer": 4.0 / 8.0, "pickup": 2.0 / 5.0})
+    );
     // Answer times 30 80 45 20 50 90; response times 630 980 1245 650 1190.
     let counts = |name: &str| -> Vec<(u64, Value, u64)> {
         all["histograms"][name]
@@ -498,6 +509,11 @@ async fn every_cell_of_the_report_and_its_csv_is_the_hand_calculation() {
             "2026-03-01,2026-03-01,2026-03-01,101,EMERGENCY,1,1,0,0,0,1,30,30,30,1,600,600,600,1,600,600,600,1,900,900,900,0,,,,1,630,630,630,1.0000,1.0000,0,0,0",
             "2026-03-02,2026-03-02,2026-03-02,101,EMERGENCY,4,4,0,0,0,3,45,80,80,2,900,1200,1200,2,300,300,300,2,600,900,900,0,,,,2,980,1245,1245,0.5000,0.0000,2,1,2",
             "2026-03-03,2026-03-03,2026-03-03,101,EMERGENCY,0,0,,,,0,,,,0,,,,0,,,,0,,,,0,,,,0,,,,,,0,0,0",
+            // The whole range: T1..T5. Answers 30 80 45 20 → 20 30 45 80: p50 rank 2
+            // → 30, p90 rank 4 → 80. Travel 600 900 1200; on scene 600 300 300 → p50
+            // 300; transport 900 600 900 → p50 900; response 630 980 1245. Answer
+            // share 3/5, pickup 1/3.
+            "2026-03-01/2026-03-03,2026-03-01,2026-03-03,101,EMERGENCY,5,5,0,0,0,4,30,80,80,3,900,1200,1200,3,300,600,600,3,900,900,900,0,,,,3,980,1245,1245,0.6000,0.3333,2,1,2",
         ]
     );
 }

@@ -34,6 +34,7 @@ const adminAmbulances = page(() => import('@/features/admin/routes/AdminAmbulanc
 const adminBookings = page(() => import('@/features/admin/routes/AdminBookingsPage'))
 const adminLive = page(() => import('@/features/admin/routes/AdminLivePage'))
 const adminCrew = page(() => import('@/features/admin/routes/AdminCrewPage'))
+const reports = page(() => import('@/features/reports/routes/ReportsPage'))
 const crew = page(() => import('@/features/crew/routes/CrewPage'))
 const sharedTrip = page(() => import('@/features/booking/routes/SharedTrackingPage'))
 
@@ -65,6 +66,7 @@ export const router = createBrowserRouter([
       { path: '/admin/bookings', element: admin(adminBookings) },
       { path: '/admin/live', element: admin(adminLive) },
       { path: '/admin/crew', element: admin(adminCrew) },
+      { path: '/admin/reports', element: admin(reports) },
       { path: '/crew', element: crewOnly(crew) },
       // A family's view of a trip, by the link its requester shared: public.
       { path: '/t/:token', element: sharedTrip },

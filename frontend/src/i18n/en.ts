@@ -246,6 +246,7 @@ export const en = {
     noCrew: 'No crew',
     unknownAmbulance: (id: number) => `Ambulance ${id} (removed)`,
   },
+
   crew: {
     loading: 'Loading your job...',
     loadFailed: 'Failed to load your ambulance and job',
@@ -784,6 +785,8 @@ export const en = {
     allBookingsText: 'Every booking and its status',
     liveText: 'Ambulances and pickups on one map',
     crewText: 'Crew accounts and their ambulances',
+    reports: 'Response times',
+    reportsText: 'How fast help came, per period and hospital',
     settings: 'System Settings',
     comingLater: 'Coming later',
     recent: 'Recent Bookings',

@@ -101,3 +101,9 @@ export type PushKey = Schemas['PushKey']
 export type PushSubscriptionBody = Schemas['PushSubscription']
 /** DELETE /api/push/subscription. */
 export type PushUnsubscribe = Schemas['PushUnsubscribe']
+
+/** The response-time report (docs/decisions/0021-response-time-report.md). */
+export type ResponseTimeReport = Schemas['ResponseTimeReport']
+export type ResponseTimeRow = Schemas['ResponseTimeRow']
+export type IntervalStat = NonNullable<Schemas['IntervalStat']>
+export type ReportBin = Schemas['ReportBin']

@@ -556,6 +556,9 @@ pub struct Report {
     pub targets: Targets,
     /// Every period of the range, oldest first, empty ones too (count 0).
     pub rows: Vec<Row>,
+    /// The whole range as one row (period `<from>/<to>`): the figures a report states
+    /// (a quarter's p90), which no sum of the rows can give.
+    pub total: Row,
     pub histograms: Histograms,
 }
 
@@ -589,25 +592,33 @@ pub fn report(
     let count = |records: &[TripRecord], f: fn(&TripRecord) -> bool| {
         u32::try_from(records.iter().filter(|r| f(r)).count()).unwrap_or(u32::MAX)
     };
-    let rows = periods
-        .into_iter()
-        .map(|(period, first, last, records)| Row {
-            period,
-            from: Day(first),
-            to: Day(last),
-            hospital_id: hospital,
-            count: u32::try_from(records.len()).unwrap_or(u32::MAX),
-            intervals: Intervals::of(&records),
-            within_target: WithinTarget::of(&records, targets),
-            moved: count(&records, |r| r.moved),
-            unanswered: count(&records, TripRecord::unanswered),
-            cancelled: count(&records, |r| r.cancelled),
-        })
-        .collect();
+    let row = |period: String, first: Date, last: Date, records: &[TripRecord]| Row {
+        period,
+        from: Day(first),
+        to: Day(last),
+        hospital_id: hospital,
+        count: u32::try_from(records.len()).unwrap_or(u32::MAX),
+        intervals: Intervals::of(records),
+        within_target: WithinTarget::of(records, targets),
+        moved: count(records, |r| r.moved),
+        unanswered: count(records, TripRecord::unanswered),
+        cancelled: count(records, |r| r.cancelled),
+    };
     let all = || {
         days.range(from..=to)
             .flat_map(|(_, records)| records.iter())
     };
+    let everything: Vec<TripRecord> = all().copied().collect();
+    let total = row(
+        format!("{}/{}", day_text(from), day_text(to)),
+        from,
+        to,
+        &everything,
+    );
+    let rows = periods
+        .into_iter()
+        .map(|(period, first, last, records)| row(period, first, last, &records))
+        .collect();
     Report {
         from: query.from,
         to: query.to,
@@ -617,6 +628,7 @@ pub fn report(
         time_zone: zone.name().to_owned(),
         targets,
         rows,
+        total,
         histograms: Histograms {
             answer: histogram(&ANSWER_EDGES, all().filter_map(|r| r.answer)),
             response: histogram(&RESPONSE_EDGES, all().filter_map(TripRecord::response)),
@@ -624,8 +636,8 @@ pub fn report(
     }
 }
 
-/// The rows as CSV (`Accept: text/csv`): one line a row, the same numbers as the
-/// JSON (a missing figure is an empty cell; a share has 4 decimals).
+/// The rows as CSV (`Accept: text/csv`): one line a row, then the total's, the same
+/// numbers as the JSON (a missing figure is an empty cell; a share has 4 decimals).
 pub fn csv(report: &Report) -> String {
     let mut header = vec!["period".to_owned(), "from".into(), "to".into()];
     header.extend(["hospitalId", "type", "count"].map(String::from));
@@ -655,7 +667,7 @@ pub fn csv(report: &Report) -> String {
         .map(|t| t.as_ref().to_owned())
         .unwrap_or_default();
     let share = |s: Option<f64>| s.map(|v| format!("{v:.4}")).unwrap_or_default();
-    for row in &report.rows {
+    for row in report.rows.iter().chain([&report.total]) {
         let mut cells = vec![
             row.period.clone(),
             day_text(row.from.0),
@@ -1184,7 +1196,22 @@ mod tests {
         assert_eq!(json["type"], "EMERGENCY");
         let text = csv(&r);
         let lines: Vec<&str> = text.lines().collect();
-        assert_eq!(lines.len(), 4);
+        assert_eq!(lines.len(), 5);
+        assert!(
+            lines[4].starts_with("2026-03-01/2026-03-10,2026-03-01,2026-03-10,3,EMERGENCY,3,"),
+            "{}",
+            lines[4]
+        );
+        assert_eq!(r.total.count, 3);
+        assert_eq!(
+            r.total.intervals.answer,
+            Some(Stat {
+                count: 2,
+                p50: 30,
+                p90: 90,
+                max: 90
+            })
+        );
         assert!(
             lines[0]
                 .starts_with("period,from,to,hospitalId,type,count,dispatch.count,dispatch.p50")

@@ -52,6 +52,7 @@ export default function AdminDashboardPage() {
           <QuickAction to="/admin/bookings" icon="list" title={S.adminDashboard.allBookings} text={S.adminDashboard.allBookingsText} />
           <QuickAction to="/admin/live" icon="pin" title={S.live.title} text={S.adminDashboard.liveText} />
           <QuickAction to="/admin/crew" icon="headset" title={S.crewAdmin.title} text={S.adminDashboard.crewText} />
+          <QuickAction to="/admin/reports" icon="clock" title={S.adminDashboard.reports} text={S.adminDashboard.reportsText} />
           <div className="card flex items-start gap-3 border-dashed p-5 text-slate-500" aria-disabled="true">
             <Icon name="star" />
             <div>
