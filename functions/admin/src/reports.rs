@@ -10,7 +10,7 @@ use axum::{
 use shared::http::Routes;
 use shared::{
     Admin, ApiError, ApiQuery,
-    domain::response_times::{self, ReportQuery, Scope, day_text},
+    domain::response_times::{self, ReportRequest, Scope, day_text},
 };
 
 pub fn routes() -> Routes {
@@ -22,7 +22,7 @@ pub fn routes() -> Routes {
 async fn response_times(
     Admin(app): Admin,
     headers: HeaderMap,
-    ApiQuery(q): ApiQuery<ReportQuery>,
+    ApiQuery(q): ApiQuery<ReportRequest>,
 ) -> Result<Response, ApiError> {
     let report = app
         .store

@@ -286,18 +286,54 @@ impl Period {
     }
 }
 
-/// `GET /api/admin/reports/response-times`'s query.
+/// `GET /api/admin/reports/response-times`'s query as asked: without dates, the 12
+/// weeks ending today in the service's zone (the screen's first view, in the
+/// service's days whatever the browser's zone).
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub struct ReportQuery {
-    pub from: Day,
-    pub to: Day,
+pub struct ReportRequest {
+    pub from: Option<Day>,
+    pub to: Option<Day>,
     #[serde(default)]
     pub by: Period,
     /// Absent: the whole service.
     pub hospital_id: Option<Id>,
     /// Absent: both kinds together.
     #[serde(rename = "type")]
+    pub booking_type: Option<BookingType>,
+}
+
+/// Days the report covers when no `from` is asked: 12 weeks up to `to`.
+pub const DEFAULT_DAYS: i64 = 84;
+
+impl ReportRequest {
+    /// The query with its dates, `today` being the service's: checked (400 naming `to`).
+    pub fn query(self, today: Date) -> Result<ReportQuery, Refusal> {
+        let to = self.to.unwrap_or(Day(today));
+        let from = self.from.unwrap_or_else(|| {
+            Day(to
+                .0
+                .checked_sub(Duration::days(DEFAULT_DAYS - 1))
+                .unwrap_or(to.0))
+        });
+        ReportQuery {
+            from,
+            to,
+            by: self.by,
+            hospital_id: self.hospital_id,
+            booking_type: self.booking_type,
+        }
+        .checked()
+    }
+}
+
+/// A report's query, its dates known.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReportQuery {
+    pub from: Day,
+    pub to: Day,
+    pub by: Period,
+    pub hospital_id: Option<Id>,
     pub booking_type: Option<BookingType>,
 }
 
@@ -945,11 +981,13 @@ mod tests {
 
     #[test]
     fn a_query_is_at_most_a_year_and_never_backwards() {
-        let q: ReportQuery = crate::http::parse_query(
+        let today = date!(2026 - 06 - 30);
+        let asked: ReportRequest = crate::http::parse_query(
             "from=2026-01-01&to=2026-12-31&by=month&type=emergency&hospitalId=4",
         )
         .unwrap();
-        assert_eq!(q.clone().checked().unwrap().days(), 365);
+        let q = asked.query(today).unwrap();
+        assert_eq!(q.days(), 365);
         assert_eq!(
             (q.by, q.booking_type, q.hospital_id),
             (Period::Month, Some(BookingType::Emergency), Some(id(4)))
@@ -976,16 +1014,34 @@ mod tests {
             )),
             "to"
         );
+        // Without dates: the 12 weeks up to the service's today; a `from` after it is
+        // refused naming `to`.
+        let plain: ReportRequest = crate::http::parse_query("").unwrap();
+        let q = plain.clone().query(today).unwrap();
+        assert_eq!(
+            (q.from, q.to, q.days()),
+            (Day(date!(2026 - 04 - 08)), Day(today), 84)
+        );
+        assert_eq!(
+            (q.by, q.hospital_id, q.booking_type),
+            (Period::Week, None, None)
+        );
+        let later: ReportRequest = crate::http::parse_query("from=2026-07-01").unwrap();
+        assert!(matches!(later.query(today), Err(Refusal::Invalid { field, .. }) if field == "to"));
+        let ending: ReportRequest = crate::http::parse_query("to=2026-01-02").unwrap();
+        assert_eq!(
+            ending.query(today).unwrap().from,
+            Day(date!(2025 - 10 - 11))
+        );
         for (text, bad) in [
             ("from=2026-1-1&to=2026-01-02", "from"),
             ("from=2026-01-01&to=tomorrow", "to"),
             ("from=2026-01-01&to=2026-01-02&by=year", "by"),
             ("from=2026-01-01&to=2026-01-02&type=urgent", "type"),
             ("from=2026-01-01&to=2026-01-02&hospitalId=0", "hospitalId"),
-            ("to=2026-01-02", "from"),
             ("from=2026-01-01&to=2026-01-02&colour=red", "colour"),
         ] {
-            match crate::http::parse_query::<ReportQuery>(text) {
+            match crate::http::parse_query::<ReportRequest>(text) {
                 Err(crate::error::ApiError::BadRequest { field, .. }) => {
                     assert_eq!(field.as_deref(), Some(bad), "{text}")
                 }

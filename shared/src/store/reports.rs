@@ -35,7 +35,7 @@ use super::{
 use crate::{
     domain::{
         booking::BookingType,
-        response_times::{self, Report, ReportQuery, Scope, Targets, TripRecord},
+        response_times::{self, Report, ReportRequest, Scope, Targets, TripRecord},
     },
     error::ApiError,
     types::Id,
@@ -215,16 +215,18 @@ impl Reports<'_> {
         }
     }
 
-    /// The report `query` asks for, as `scope` allows (an admin: any hospital or the
+    /// The report `asked` for (no dates: the 12 weeks up to today, in the service's
+    /// zone), as `scope` allows (an admin: any hospital or the
     /// whole service; a hospital's staff: its own only, 403 for another). One Query
     /// of the days' items (eventually consistent: a report may lag a trip by a
     /// second), then the figures in memory; the targets are the settings in force.
     pub async fn response_times(
         self,
-        query: ReportQuery,
+        asked: ReportRequest,
         scope: Scope,
     ) -> Result<Report, ApiError> {
-        let query = query.checked()?;
+        let today = self.store.time_zone().date_of(self.store.now());
+        let query = asked.query(today)?;
         let hospital = scope.allows(query.hospital_id)?;
         let items: Vec<DayItem> = self
             .store

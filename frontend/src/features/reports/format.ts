@@ -25,9 +25,3 @@ export function formatDay(day: string): string {
   if (!y || !m || !d) return day
   return new Date(Date.UTC(y, m - 1, d)).toLocaleDateString(S.locale, { timeZone: 'UTC', day: 'numeric', month: 'short' })
 }
-
-/** Today in the browser's calendar, as YYYY-MM-DD. */
-export function isoDay(date: Date): string {
-  const pad = (n: number) => String(n).padStart(2, '0')
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`
-}

@@ -7,8 +7,9 @@ export type Period = 'day' | 'week' | 'month'
 
 /** What the report screen asks for: the query of GET /admin/reports/response-times. */
 export interface ReportParams {
-  from: string
-  to: string
+  /** null (both): the 12 weeks up to today in the service's time zone, as the server counts days. */
+  from: string | null
+  to: string | null
   by: Period
   /** null: the whole service. */
   hospitalId: number | null
@@ -16,8 +17,8 @@ export interface ReportParams {
 }
 
 const query = (p: ReportParams) => ({
-  from: p.from,
-  to: p.to,
+  ...(p.from === null ? {} : { from: p.from }),
+  ...(p.to === null ? {} : { to: p.to }),
   by: p.by,
   type: p.type,
   ...(p.hospitalId === null ? {} : { hospitalId: p.hospitalId }),
@@ -33,7 +34,7 @@ export function useResponseTimes(params: ReportParams) {
 }
 
 /** The same rows as CSV (the server's, so the file and the screen never differ), saved as a download. */
-export async function downloadCsv(params: ReportParams): Promise<void> {
+export async function downloadCsv(params: ReportParams & { from: string; to: string }): Promise<void> {
   const text = await callText('GET /admin/reports/response-times', 'text/csv', { query: query(params) })
   const url = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }))
   const link = document.createElement('a')

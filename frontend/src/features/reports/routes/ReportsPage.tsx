@@ -10,27 +10,29 @@ import { S } from '@/strings'
 import { downloadCsv, useResponseTimes, type Period, type ReportParams } from '../api/responseTimes'
 import { Histogram, TrendChart, type TrendInterval } from '../components/Charts'
 import { ReportTable } from '../components/ReportTable'
-import { formatCount, formatSeconds, formatShare, isoDay } from '../format'
+import { formatCount, formatSeconds, formatShare } from '../format'
 import { R } from '../strings'
 
-/** The first view: the last 12 weeks, week by week, the whole service's emergencies. */
-function initialParams(): ReportParams {
-  const today = new Date()
-  const start = new Date(today)
-  start.setDate(today.getDate() - 83)
-  return { from: isoDay(start), to: isoDay(today), by: 'week', hospitalId: null, type: 'EMERGENCY' }
-}
+/**
+ * The first view: the whole service's emergencies, week by week, over the 12 weeks the
+ * server gives without dates (up to today in the service's time zone, not the browser's).
+ */
+const FIRST: ReportParams = { from: null, to: null, by: 'week', hospitalId: null, type: 'EMERGENCY' }
 
 export default function ReportsPage() {
-  const [params, setParams] = useState<ReportParams>(initialParams)
+  const [params, setParams] = useState<ReportParams>(FIRST)
   const report = useResponseTimes(params)
   const [download, setDownload] = useState<'idle' | 'busy' | 'failed'>('idle')
   const set = (change: Partial<ReportParams>) => setParams((p) => ({ ...p, ...change }))
 
+  // The dates shown: those asked for, else the ones the server chose.
+  const shown = { ...params, from: params.from ?? report.data?.from ?? null, to: params.to ?? report.data?.to ?? null }
+
   const onDownload = async () => {
+    if (shown.from === null || shown.to === null) return
     setDownload('busy')
     try {
-      await downloadCsv(params)
+      await downloadCsv({ ...shown, from: shown.from, to: shown.to })
       setDownload('idle')
     } catch {
       setDownload('failed')
@@ -50,13 +52,15 @@ export default function ReportsPage() {
         }
       />
       {download === 'failed' && <Alert tone="error">{R().downloadFailed}</Alert>}
-      <Filters params={params} set={set} />
+      <Filters params={shown} set={set} />
       <Results report={report} />
     </div>
   )
 }
 
 function Filters({ params, set }: { params: ReportParams; set: (change: Partial<ReportParams>) => void }) {
+  // Changing one date keeps the other as shown.
+  const setDates = (change: { from?: string; to?: string }) => set({ from: params.from, to: params.to, ...change })
   const id = useId()
   const hospitals = useAllHospitals()
   const kinds: { value: BookingType; label: string }[] = [
@@ -67,11 +71,11 @@ function Filters({ params, set }: { params: ReportParams; set: (change: Partial<
     <form role="search" aria-label={R().filters} className="card grid gap-4 p-4 sm:grid-cols-2 lg:grid-cols-5" onSubmit={(e) => e.preventDefault()}>
       <div>
         <label htmlFor={`${id}-from`} className="label">{R().from}</label>
-        <input id={`${id}-from`} type="date" className="input" value={params.from} max={params.to} required onChange={(e) => e.target.value && set({ from: e.target.value })} />
+        <input id={`${id}-from`} type="date" className="input" value={params.from ?? ''} max={params.to ?? undefined} required onChange={(e) => e.target.value && setDates({ from: e.target.value })} />
       </div>
       <div>
         <label htmlFor={`${id}-to`} className="label">{R().to}</label>
-        <input id={`${id}-to`} type="date" className="input" value={params.to} min={params.from} required onChange={(e) => e.target.value && set({ to: e.target.value })} />
+        <input id={`${id}-to`} type="date" className="input" value={params.to ?? ''} min={params.from ?? undefined} required onChange={(e) => e.target.value && setDates({ to: e.target.value })} />
       </div>
       <div>
         <label htmlFor={`${id}-by`} className="label">{R().by}</label>
