@@ -50,8 +50,9 @@ export function TrendChart({
               formatter={(value, label) => [formatSeconds(typeof value === 'number' ? (inMinutes ? value * 60 : value) : null), label]}
             />
             <Legend iconType="plainline" wrapperStyle={{ fontSize: 12 }} />
-            <Line type="monotone" dataKey="p50" name={R().p50} stroke={BLUE} strokeWidth={2} dot={data.length < 20} isAnimationActive={false} />
-            <Line type="monotone" dataKey="p90" name={R().p90} stroke={ORANGE} strokeWidth={2} dot={data.length < 20} isAnimationActive={false} />
+            {/* A dot on every period: a period between two empty ones has no line to show it. */}
+            <Line type="monotone" dataKey="p50" name={R().p50} stroke={BLUE} strokeWidth={2} dot={{ r: 2.5 }} isAnimationActive={false} />
+            <Line type="monotone" dataKey="p90" name={R().p90} stroke={ORANGE} strokeWidth={2} dot={{ r: 2.5 }} isAnimationActive={false} />
             {target !== undefined && (
               <ReferenceLine
                 y={target}

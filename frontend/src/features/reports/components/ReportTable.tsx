@@ -36,11 +36,14 @@ function StatCells({ stat }: { stat: IntervalStat | null | undefined }) {
 function Row({ row, total = false }: { row: ResponseTimeRow; total?: boolean }) {
   return (
     <tr className={total ? 'border-t-2 border-slate-300 bg-slate-50 font-semibold' : 'border-t border-slate-100'}>
-      <th scope="row" className="whitespace-nowrap px-3 py-2 text-left">
+      <th scope="row" className={`sticky left-0 whitespace-nowrap px-3 py-2 text-left ${total ? 'bg-slate-50' : 'bg-white'}`}>
         <span className="block">{total ? R().summary : row.period}</span>
-        <span className="block text-xs font-normal text-slate-500">
-          {row.from === row.to ? formatDay(row.from) : `${formatDay(row.from)} – ${formatDay(row.to)}`}
-        </span>
+        {/* A day names itself; a week, a month or the total says which days it holds. */}
+        {(total || row.from !== row.to || row.period !== row.from) && (
+          <span className="block text-xs font-normal text-slate-500">
+            {row.from === row.to ? formatDay(row.from) : `${formatDay(row.from)} – ${formatDay(row.to)}`}
+          </span>
+        )}
       </th>
       <td className="border-r border-slate-200">{formatCount(row.count)}</td>
       {COLUMNS.map((c) => (
@@ -58,17 +61,18 @@ function Row({ row, total = false }: { row: ResponseTimeRow; total?: boolean }) 
 /** Every period's figures and the whole range's, the same numbers as the CSV. */
 export function ReportTable({ report, answerTarget, pickupTarget }: { report: ResponseTimeReport; answerTarget: string; pickupTarget: string }) {
   return (
-    <div className="card overflow-hidden">
-      {/* Scrolls sideways on a phone; focusable so a keyboard can scroll it too. */}
-      <div className="overflow-x-auto" tabIndex={0} role="region" aria-labelledby="report-table-caption">
+    <section aria-labelledby="report-table-title" className="card overflow-hidden">
+      <div className="px-4 pt-4 pb-2">
+        <h2 id="report-table-title" className="text-lg font-semibold text-slate-900">{R().table}</h2>
+        <p className="text-sm text-slate-600">{R().tableNote}</p>
+      </div>
+      {/* Scrolls sideways on a phone, the period column staying; focusable so a keyboard can scroll it too. */}
+      <div className="overflow-x-auto" tabIndex={0} role="region" aria-labelledby="report-table-title">
         <table className="min-w-full text-right text-sm tabular-nums [&_td]:px-3 [&_td]:py-2 [&_th]:px-3 [&_th]:py-2">
-          <caption id="report-table-caption" className="px-3 pt-3 text-left text-base font-semibold text-slate-900">
-            {R().table}
-            <span className="block text-xs font-normal text-slate-600">{R().tableNote}</span>
-          </caption>
+          <caption className="sr-only">{R().table}</caption>
           <thead className="bg-slate-50 text-xs text-slate-700">
             <tr>
-              <th scope="col" rowSpan={2} className="text-left align-bottom">{R().period}</th>
+              <th scope="col" rowSpan={2} className="sticky left-0 bg-slate-50 text-left align-bottom">{R().period}</th>
               <th scope="col" rowSpan={2} className="border-r border-slate-200 align-bottom">{R().trips}</th>
               {COLUMNS.map((c) => (
                 <th key={c} scope="colgroup" colSpan={3} className="border-r border-slate-200 text-center">{R().intervals[c]}</th>
@@ -95,6 +99,6 @@ export function ReportTable({ report, answerTarget, pickupTarget }: { report: Re
           </tbody>
         </table>
       </div>
-    </div>
+    </section>
   )
 }

@@ -68,7 +68,7 @@ function Filters({ params, set }: { params: ReportParams; set: (change: Partial<
     { value: 'NORMAL', label: R().normal },
   ]
   return (
-    <form role="search" aria-label={R().filters} className="card grid gap-4 p-4 sm:grid-cols-2 lg:grid-cols-5" onSubmit={(e) => e.preventDefault()}>
+    <form role="search" aria-label={R().filters} className="card grid grid-cols-2 gap-4 p-4 lg:grid-cols-5" onSubmit={(e) => e.preventDefault()}>
       <div>
         <label htmlFor={`${id}-from`} className="label">{R().from}</label>
         <input id={`${id}-from`} type="date" className="input" value={params.from ?? ''} max={params.to ?? undefined} required onChange={(e) => e.target.value && setDates({ from: e.target.value })} />
@@ -85,7 +85,7 @@ function Filters({ params, set }: { params: ReportParams; set: (change: Partial<
           ))}
         </select>
       </div>
-      <div>
+      <div className="col-span-2 lg:col-span-1">
         <label htmlFor={`${id}-hospital`} className="label">{R().hospital}</label>
         <select
           id={`${id}-hospital`}
@@ -99,7 +99,7 @@ function Filters({ params, set }: { params: ReportParams; set: (change: Partial<
           ))}
         </select>
       </div>
-      <fieldset>
+      <fieldset className="col-span-2 lg:col-span-1">
         <legend className="label">{R().kinds}</legend>
         <div className="flex rounded-lg border border-slate-300 p-0.5">
           {kinds.map((k) => (
@@ -155,7 +155,7 @@ function Figures({ report }: { report: ResponseTimeReport }) {
   return (
     <>
       <Section id="report-summary" title={R().summary} headingClassName="sr-only">
-        <dl className="grid gap-3 sm:grid-cols-3 lg:grid-cols-6">
+        <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6">
           {cards.map((c) => (
             <div key={c.label} className="card p-4">
               <dt className="text-xs font-medium text-slate-600">{c.label}</dt>
