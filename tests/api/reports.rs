@@ -633,8 +633,17 @@ async fn a_trip_is_counted_once_whatever_the_folds_do() {
         .bulk_load_finished_bookings(trips[4..].to_vec())
         .await
         .unwrap();
+    // Side by side they refuse each other now and then (a transaction conflict on the
+    // day's items, or the fold keys already gone): what one did not fold, the next does.
     let reports = futures::future::join_all((0..5).map(|_| clock::fold(&app.state.store))).await;
-    let folded: usize = reports.into_iter().map(|r| r.unwrap().folded).sum();
+    let mut folded: usize = reports.into_iter().map(|r| r.unwrap().folded).sum();
+    loop {
+        let next = clock::fold(&app.state.store).await.unwrap();
+        if next.due == 0 {
+            break;
+        }
+        folded += next.folded;
+    }
     assert_eq!(folded, 20);
     assert_eq!(count().await, 24);
     let res = app
