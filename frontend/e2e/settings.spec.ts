@@ -2,7 +2,7 @@ import { expect, test, type APIRequestContext } from '@playwright/test'
 import { blockThirdParty, login, screenshot } from './support'
 
 // Settings a control room changes without a deploy, and the audit trail that records each
-// change (docs/decisions/0018, 0021), in the real stack. Only settings no other spec's rule
+// change (docs/decisions/0018, 0023), in the real stack. Only settings no other spec's rule
 // reads are changed for good (retention, the report's targets); the emergency number is
 // changed and put back within the test, before any other device asks for it.
 

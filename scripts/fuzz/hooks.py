@@ -14,6 +14,9 @@ a file the script reads afterwards:
 - a push subscription refused with 400 naming `keys.p256dh` because the key, of the
   right form (the contract's pattern), is not a point on the P-256 curve (no pattern
   can say so): only that 400 (FUZZ_PUSH_POINTS);
+- a response-time report refused with 400 naming `to` because `to` is before `from`
+  or the two are more than 366 days apart (each date alone is valid; no schema can
+  compare two parameters): only that 400 (FUZZ_REPORT_RANGES);
 - the stateful check "created resource not found" (ST302) when a crew account just
   created is moved (`PATCH /api/admin/crew/{id}`) to an ambulance that does not exist
   (removed earlier in the run): the 404 is the body's ambulance's, "Ambulance N not
@@ -88,6 +91,13 @@ def is_foreign_cursor(case, response):
     return is_400_naming(case, response, "GET", "/api/admin/alerts", "cursor", "the cursor of the previous page")
 
 
+def is_report_range(case, response):
+    return any(
+        is_400_naming(case, response, "GET", "/api/admin/reports/response-times", "to", words)
+        for words in ("is before 'from'", "A report covers at most 366 days")
+    )
+
+
 def is_missing_ambulance(case, response):
     """The 404 of a crew move that names the ambulance in its body, not the account."""
     if case.method.upper() != "PATCH" or case.path != "/api/admin/crew/{id}" or response.status_code != 404:
@@ -118,6 +128,9 @@ def filter_failure(ctx, failure, case, response):
         return False
     if failure.code == "ST202" and is_foreign_cursor(case, response):
         note("FUZZ_CURSORS", case, failure)
+        return False
+    if failure.code == "ST202" and is_report_range(case, response):
+        note("FUZZ_REPORT_RANGES", case, failure)
         return False
     if failure.code == "ST302" and is_missing_ambulance(case, response):
         note("FUZZ_MISSING_AMBULANCES", case, failure)

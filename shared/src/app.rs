@@ -16,9 +16,11 @@ impl AppState {
     pub async fn new(config: Config) -> Self {
         let client = store::connect(&config).await;
         AppState {
-            store: store::Store::new(client, config.table_name.clone()).with_settings(
-                crate::domain::settings::Settings::with_answer_times(config.answer_times),
-            ),
+            store: store::Store::new(client, config.table_name.clone())
+                .with_settings(crate::domain::settings::Settings::with_answer_times(
+                    config.answer_times,
+                ))
+                .with_time_zone(config.time_zone.clone()),
             auth: Arc::new(AuthKeys::new(&config.jwt_secret)),
             config: Arc::new(config),
         }

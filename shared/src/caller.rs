@@ -196,7 +196,7 @@ async fn admin_app(parts: &Parts, app: &AppState) -> Result<(AppState, Actor), A
 /// 403 for any other role. Every `/api/admin` handler takes it in place of `State`,
 /// so none reaches the store without the check. Its store acts for the admin
 /// (`Store::acting_as`): every change it makes is on the audit trail under their
-/// name, in the change's own transaction (docs/decisions/0021-audit-trail.md).
+/// name, in the change's own transaction (docs/decisions/0023-audit-trail.md).
 #[derive(Clone)]
 pub struct Admin(pub AppState);
 

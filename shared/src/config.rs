@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use crate::domain::deadline::AnswerTimes;
+use crate::domain::{deadline::AnswerTimes, response_times::ServiceZone};
 
 /// Local development may run without a secret; nowhere else.
 const LOCAL_DEV_SECRET: &str = "local-development-secret-not-for-production-use-0123456789";
@@ -47,6 +47,9 @@ pub struct Config {
     /// `VAPID_PUBLIC_KEY`: the public half of the VAPID key pair (decision 0014),
     /// served by `GET /api/push/key`; checked at start. Absent: push is off here.
     pub vapid_public_key: Option<String>,
+    /// `SERVICE_TIME_ZONE` (an IANA name, default `Asia/Kolkata`): whose days the
+    /// response-time report counts (decision 0021); checked at start.
+    pub time_zone: ServiceZone,
 }
 
 impl std::fmt::Debug for Config {
@@ -100,6 +103,8 @@ pub enum ConfigError {
     SecretNotLoaded(&'static str),
     #[error("VAPID_PUBLIC_KEY must be an uncompressed P-256 point in base64url (87 characters)")]
     BadVapidKey,
+    #[error("SERVICE_TIME_ZONE: {0}")]
+    BadTimeZone(String),
 }
 
 fn env(key: &str) -> Option<String> {
@@ -230,6 +235,10 @@ impl Config {
             None => None,
             Some(k) => Some(parse_vapid_public_key(&k).ok_or(ConfigError::BadVapidKey)?),
         };
+        let time_zone = match get("SERVICE_TIME_ZONE") {
+            None => ServiceZone::default(),
+            Some(name) => ServiceZone::named(name.trim()).map_err(ConfigError::BadTimeZone)?,
+        };
         let dynamodb_endpoint = get("DYNAMODB_ENDPOINT");
         // Towards DynamoDB Local the short timeouts turn a slow second of the emulator
         // into a 503 (seen under `make load`, docs/performance.md), which fails the
@@ -240,6 +249,7 @@ impl Config {
         };
         Ok(Config {
             vapid_public_key,
+            time_zone,
             answer_times,
             table_name,
             dynamodb_endpoint,

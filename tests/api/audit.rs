@@ -1,4 +1,4 @@
-//! The audit trail (docs/decisions/0021-audit-trail.md): every admin action leaves
+//! The audit trail (docs/decisions/0023-audit-trail.md): every admin action leaves
 //! exactly one record, written in the action's own transaction, so an action refused,
 //! raced or failed leaves none; `GET /api/admin/audit` pages the records newest
 //! first, by booking, ambulance or admin.

@@ -57,6 +57,8 @@ async fn tour(app: &TestApp) {
         .await;
     res.assert_status(StatusCode::CONFLICT);
     call(Method::GET, "/api/admin/live?bbox=29,73,31,75", admin, None).await;
+    let report = "/api/admin/reports/response-times?from=2026-01-01&to=2026-12-31";
+    call(Method::GET, report, admin, None).await;
     let add_hospital = json!({"name": "Tour", "address": "A", "latitude": 30.0, "longitude": 74.0});
     let h = call(
         Method::POST,
@@ -375,6 +377,12 @@ async fn clock_tour(app: &TestApp) -> TestUser {
         .await
         .unwrap();
     assert_eq!(report.moved, 1, "{report:?}");
+    // The trips the tours ended, folded into the response-time report.
+    let folded = app
+        .run_as("clock", clock::fold(&app.state.store))
+        .await
+        .unwrap();
+    assert!(folded.folded > 0 && folded.failed == 0, "{folded:?}");
     late
 }
 

@@ -27,6 +27,7 @@ mod openapi;
 mod positions;
 mod presence;
 mod push;
+mod reports;
 mod route_groups;
 mod sessions;
 mod settings;

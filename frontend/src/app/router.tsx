@@ -36,6 +36,7 @@ const adminLive = page(() => import('@/features/admin/routes/AdminLivePage'))
 const adminCrew = page(() => import('@/features/admin/routes/AdminCrewPage'))
 const adminSettings = page(() => import('@/features/admin/routes/AdminSettingsPage'))
 const adminAudit = page(() => import('@/features/admin/routes/AdminAuditPage'))
+const reports = page(() => import('@/features/reports/routes/ReportsPage'))
 const crew = page(() => import('@/features/crew/routes/CrewPage'))
 const sharedTrip = page(() => import('@/features/booking/routes/SharedTrackingPage'))
 
@@ -69,6 +70,7 @@ export const router = createBrowserRouter([
       { path: '/admin/crew', element: admin(adminCrew) },
       { path: '/admin/settings', element: admin(adminSettings) },
       { path: '/admin/audit', element: admin(adminAudit) },
+      { path: '/admin/reports', element: admin(reports) },
       { path: '/crew', element: crewOnly(crew) },
       // A family's view of a trip, by the link its requester shared: public.
       { path: '/t/:token', element: sharedTrip },

@@ -284,6 +284,7 @@ export const en = {
     noCrew: 'No crew',
     unknownAmbulance: (id: number) => `Ambulance ${id} (removed)`,
   },
+
   crew: {
     loading: 'Loading your job...',
     loadFailed: 'Failed to load your ambulance and job',
@@ -838,6 +839,8 @@ export const en = {
     allBookingsText: 'Every booking and its status',
     liveText: 'Ambulances and pickups on one map',
     crewText: 'Crew accounts and their ambulances',
+    reports: 'Response times',
+    reportsText: 'How fast help came, per period and hospital',
     settings: 'System Settings',
     settingsText: 'Answer windows, search radius, the emergency number',
     audit: 'Audit Trail',

@@ -265,6 +265,7 @@ export const hi: Catalogue = {
     noCrew: 'कोई क्रू नहीं',
     unknownAmbulance: (id: number) => `एम्बुलेंस ${id} (हटाई गई)`,
   },
+
   crew: {
     loading: 'आपकी जॉब खुल रही है...',
     loadFailed: 'आपकी एम्बुलेंस और जॉब नहीं खुली',
@@ -798,6 +799,8 @@ export const hi: Catalogue = {
     allBookingsText: 'हर बुकिंग और उसकी स्थिति',
     liveText: 'एम्बुलेंस और पिकअप एक नक्शे पर',
     crewText: 'क्रू के खाते और उनकी एम्बुलेंस',
+    reports: 'प्रतिक्रिया समय',
+    reportsText: 'मदद कितनी जल्दी पहुँची, हर अवधि और अस्पताल के अनुसार',
     settings: 'सिस्टम सेटिंग',
     settingsText: 'जवाब का समय, खोज की दूरी, इमरजेंसी नंबर',
     audit: 'ऑडिट रिकॉर्ड',

@@ -265,6 +265,7 @@ export const pa: Catalogue = {
     noCrew: 'ਕੋਈ ਕਰੂ ਨਹੀਂ',
     unknownAmbulance: (id: number) => `ਐਂਬੂਲੈਂਸ ${id} (ਹਟਾਈ ਗਈ)`,
   },
+
   crew: {
     loading: 'ਤੁਹਾਡੀ ਜੌਬ ਖੁੱਲ੍ਹ ਰਹੀ ਹੈ...',
     loadFailed: 'ਤੁਹਾਡੀ ਐਂਬੂਲੈਂਸ ਅਤੇ ਜੌਬ ਨਹੀਂ ਖੁੱਲ੍ਹੀ',
@@ -798,6 +799,8 @@ export const pa: Catalogue = {
     allBookingsText: 'ਹਰ ਬੁਕਿੰਗ ਅਤੇ ਉਸ ਦੀ ਹਾਲਤ',
     liveText: 'ਐਂਬੂਲੈਂਸਾਂ ਅਤੇ ਪਿਕਅੱਪ ਇੱਕ ਨਕਸ਼ੇ ’ਤੇ',
     crewText: 'ਕਰੂ ਦੇ ਖਾਤੇ ਅਤੇ ਉਹਨਾਂ ਦੀਆਂ ਐਂਬੂਲੈਂਸਾਂ',
+    reports: 'ਜਵਾਬੀ ਸਮਾਂ',
+    reportsText: 'ਮਦਦ ਕਿੰਨੀ ਜਲਦੀ ਪਹੁੰਚੀ, ਹਰ ਸਮੇਂ ਅਤੇ ਹਸਪਤਾਲ ਅਨੁਸਾਰ',
     settings: 'ਸਿਸਟਮ ਸੈਟਿੰਗਾਂ',
     settingsText: 'ਜਵਾਬ ਦਾ ਸਮਾਂ, ਖੋਜ ਦੀ ਦੂਰੀ, ਐਮਰਜੈਂਸੀ ਨੰਬਰ',
     audit: 'ਆਡਿਟ ਰਿਕਾਰਡ',

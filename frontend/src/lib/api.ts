@@ -62,6 +62,8 @@ export interface RequestOptions {
   timeoutMs?: number
   /** Send no token, whoever is signed in (e.g. logout, which carries its refresh token). */
   anonymous?: boolean
+  /** Answer the body as text, not JSON (a CSV download; see callText). */
+  text?: boolean
 }
 
 let unauthorizedHandler: (() => void) | null = null
@@ -101,6 +103,21 @@ export function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
  * timeouts are the same.
  */
 export function call<R extends Route>(route: R, ...[init]: RouteArgs<R>): Promise<Answer<R>> {
+  const { path, options } = routed(route, init)
+  return request<Answer<R>>(path, options, false)
+}
+
+/**
+ * A route's answer in another media type the contract gives it, as text: the
+ * response-time report's CSV is `callText('GET /admin/reports/response-times', 'text/csv',
+ * { query })`. Errors are the same JSON errors as `call()`'s.
+ */
+export function callText<R extends Route>(route: R, accept: string, ...[init]: RouteArgs<R>): Promise<string> {
+  const { path, options } = routed(route, init)
+  return request<string>(path, { ...options, headers: { ...options.headers, Accept: accept }, text: true }, false)
+}
+
+function routed(route: Route, init: unknown): { path: string; options: RequestOptions } {
   const space = route.indexOf(' ')
   const method = route.slice(0, space) as NonNullable<RequestOptions['method']>
   const { path: values, ...options } = (init ?? {}) as RequestOptions & { path?: Record<string, string | number> }
@@ -109,7 +126,7 @@ export function call<R extends Route>(route: R, ...[init]: RouteArgs<R>): Promis
     if (value === undefined) throw new Error(`${route}: no value for {${name}}`)
     return encodeURIComponent(String(value))
   })
-  return request<Answer<R>>(path, { ...options, method }, false)
+  return { path, options: { ...options, method } }
 }
 
 async function request<T>(path: string, options: RequestOptions, retried: boolean): Promise<T> {
@@ -154,6 +171,7 @@ async function request<T>(path: string, options: RequestOptions, retried: boolea
     const retryAfter = response.status === 429 ? parseRetryAfter(response.headers.get('Retry-After')) : undefined
     throw new ApiError(message, response.status, 'http', field, retryAfter, data)
   }
+  if (options.text) return text as T
   return data as T
 }
 

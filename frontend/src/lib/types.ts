@@ -107,7 +107,12 @@ export type PushUnsubscribe = Schemas['PushUnsubscribe']
 /** The settings a control room changes without a deploy (docs/decisions/0018). */
 export type Settings = Schemas['Settings']
 export type SettingsChange = Schemas['SettingsChange']
-/** One record of the audit trail (docs/decisions/0021): who did what to what, when. */
+/** One record of the audit trail (docs/decisions/0023): who did what to what, when. */
 export type AuditRecord = Schemas['AuditRecord']
 export type AuditPage = Schemas['AuditPage']
 export type AuditAction = Schemas['AuditAction']
+/** The response-time report (docs/decisions/0021-response-time-report.md). */
+export type ResponseTimeReport = Schemas['ResponseTimeReport']
+export type ResponseTimeRow = Schemas['ResponseTimeRow']
+export type IntervalStat = NonNullable<Schemas['IntervalStat']>
+export type ReportBin = Schemas['ReportBin']

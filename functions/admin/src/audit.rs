@@ -1,4 +1,4 @@
-//! The audit trail (docs/decisions/0021-audit-trail.md): what admins did, newest first.
+//! The audit trail (docs/decisions/0023-audit-trail.md): what admins did, newest first.
 
 use axum::Json;
 use serde::Deserialize;

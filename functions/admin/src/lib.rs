@@ -1,5 +1,5 @@
 //! `/api/admin`: hospital, ambulance, crew and booking management, the dashboard
-//! figures, the settings and the audit trail. Every route
+//! figures, the settings, the audit trail and the response-time report. Every route
 //! takes [`shared::Admin`] (the app, for an admin only): 401 signed out, 403 for a
 //! user or a crew.
 
@@ -10,6 +10,7 @@ mod bookings;
 mod crew;
 mod hospitals;
 mod live;
+mod reports;
 mod settings;
 
 use axum::Router;
@@ -27,6 +28,7 @@ pub fn routes() -> Routes {
         .merge(alerts::routes())
         .merge(settings::routes())
         .merge(audit::routes())
+        .merge(reports::routes())
 }
 
 pub fn router(state: AppState) -> Router {

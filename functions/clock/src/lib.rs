@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use shared::{
     ApiError, Store,
-    store::deadlines::SweepReport,
+    store::{deadlines::SweepReport, reports::FoldReport},
     telemetry::metrics::{Metrics, Unit},
 };
 
@@ -56,6 +56,31 @@ pub async fn sweep(store: &Store) -> Result<SweepReport, ApiError> {
     Ok(report)
 }
 
+/// One fold now: the trips that ended since the last one added to the response-time
+/// report (docs/decisions/0021-response-time-report.md). Beside each sweep, never
+/// in its way: a failure is logged and the trips wait for the next one.
+pub async fn fold(store: &Store) -> Result<FoldReport, ApiError> {
+    let report = store
+        .reports()
+        .fold()
+        .await
+        .inspect_err(|e| tracing::error!(error = %e, "fold failed"))?;
+    Metrics::of("clock")
+        .count("TripsFolded", report.folded)
+        .count("FoldFailures", report.failed)
+        .emit();
+    if report != FoldReport::default() {
+        tracing::info!(
+            due = report.due,
+            folded = report.folded,
+            settled = report.settled,
+            failed = report.failed,
+            "fold"
+        );
+    }
+    Ok(report)
+}
+
 /// Sweeps every `every` until `window` has passed (one invocation). A failed sweep
 /// is logged and the next one tries again; the invocation fails (for its alarm) if
 /// the last sweep failed.
@@ -68,7 +93,7 @@ pub async fn sweep_for(store: &Store, window: Duration, every: Duration) -> Resu
     let mut sweeps = 0;
     loop {
         beat.tick().await;
-        let result = sweep(store).await;
+        let (result, _) = tokio::join!(sweep(store), fold(store));
         sweeps += 1;
         if let Err(e) = &result {
             tracing::error!(error = %e, "sweep failed");

@@ -1,4 +1,4 @@
-//! The audit trail (docs/decisions/0021-audit-trail.md): what each admin changed, and
+//! The audit trail (docs/decisions/0023-audit-trail.md): what each admin changed, and
 //! when an admin read a booking's patient details, as append-only records
 //! `{at, by, action, target, before?, after?}`. A record is written in the same
 //! transaction as the change it describes, so a change that fails leaves none and one

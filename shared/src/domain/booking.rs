@@ -128,7 +128,7 @@ pub struct PatientDetails {
 impl PatientDetails {
     /// Only the name: what a list shows an admin to find a booking by. The age,
     /// gender and condition are read one booking at a time (`GET /api/booking/{id}`),
-    /// which the audit trail records (docs/decisions/0021-audit-trail.md).
+    /// which the audit trail records (docs/decisions/0023-audit-trail.md).
     pub fn name_only(self) -> PatientDetails {
         PatientDetails {
             name: self.name,

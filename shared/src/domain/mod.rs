@@ -20,6 +20,7 @@ pub mod position;
 pub mod presence;
 pub mod push;
 pub mod refusal;
+pub mod response_times;
 pub mod settings;
 pub mod user;
 

@@ -72,6 +72,9 @@ pub enum NotAllowed {
     /// Patient details and share links are the requester's.
     #[error("Only the person who booked may do this")]
     NotTheRequester,
+    /// A hospital's own figures are its staff's; another hospital's are not.
+    #[error("You may only see your own hospital's figures")]
+    OtherHospital,
 }
 
 /// The request clashes with how things stand now: a 409 whose message says why and,

@@ -1,4 +1,4 @@
-//! The audit trail (docs/decisions/0021-audit-trail.md): append-only records of what
+//! The audit trail (docs/decisions/0023-audit-trail.md): append-only records of what
 //! admins did, each written into the transaction of the change it describes.
 //!
 //! One record is one item in each partition it is found by, with one sort key

@@ -74,6 +74,13 @@ pub(crate) struct BookingItem {
     pub(crate) duepk: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) duesk: Option<i64>,
+    /// Once ended and until the clock has folded it into the response-time report:
+    /// the sparse `fold` index by when it ended (epoch milliseconds; decision 0021).
+    /// Set by the move to a final status, removed by the fold.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) foldpk: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) foldsk: Option<i64>,
     /// The ambulances that let this job's answer deadline pass: never offered it again.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(crate) missed_by: Vec<Id>,
@@ -117,6 +124,8 @@ impl BookingItem {
             openpk: open,
             duepk: due.map(|_| keys::DUE.to_owned()),
             duesk: due,
+            foldpk: None,
+            foldsk: None,
             missed_by: vec![],
             unanswered_alert: None,
             listsk: order,
@@ -169,6 +178,13 @@ pub(crate) fn booking_move(booking: &Booking, m: &Move, at: &str) -> Write {
     let mut removes = vec![];
     if m.frees_ambulance() {
         removes.extend(["openpk", "opensk"]);
+    }
+    if m.to.status.is_final() {
+        // Ended: the clock folds it into the response-time report (decision 0021),
+        // never this request.
+        sets.push("foldpk = :foldpk, foldsk = :foldsk");
+        let ended = Timestamp::parse(at).map_or(0, due_key);
+        write = write.value(":foldpk", keys::FOLD).value(":foldsk", ended);
     }
     if m.ends_the_wait() {
         // Answered or ended: off the clock.

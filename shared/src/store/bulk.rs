@@ -12,6 +12,7 @@ use crate::{
         booking::Booking,
         hospital::{Hospital, NewHospital},
         position::Fix,
+        response_times::TripRecord,
         user::{NewAccount, NewUser, Role},
     },
     store::{
@@ -24,6 +25,7 @@ use crate::{
         hospitals::HospitalItem,
         keys,
         positions::PositionItem,
+        reports::DayItem,
         retry,
         table::{Item, to_item},
         tx::{Label, Tx, Write},
@@ -123,6 +125,44 @@ impl Bulk<'_> {
         let mut items = Vec::with_capacity(bookings.len());
         for b in bookings {
             items.push(to_item(&BookingItem::new(b))?);
+        }
+        self.batch_put(items).await
+    }
+
+    /// Loads finished bookings as their final move leaves them: each in the `fold`
+    /// index (ended at its last timeline entry) for the clock to fold into the
+    /// response-time report (decision 0021). For the report's tests and benchmark: no
+    /// counters, guards or ambulances are touched.
+    pub async fn bulk_load_finished_bookings(self, bookings: Vec<Booking>) -> Result<(), ApiError> {
+        let mut items = Vec::with_capacity(bookings.len());
+        for b in bookings {
+            let ended = b
+                .timeline
+                .last()
+                .and_then(|e| crate::types::Timestamp::parse(&e.at))
+                .map_or(0, crate::store::bookings::due_key);
+            let mut item = BookingItem::new(b);
+            item.duepk = None;
+            item.duesk = None;
+            item.foldpk = Some(keys::FOLD.to_owned());
+            item.foldsk = Some(ended);
+            items.push(to_item(&item)?);
+        }
+        self.batch_put(items).await
+    }
+
+    /// Loads days of the response-time report as the fold leaves them (one item per
+    /// hospital and day, `None` the whole service's): the benchmark's years of trips
+    /// in minutes instead of a fold per trip.
+    pub async fn bulk_load_report_days(self, days: Vec<ReportDay>) -> Result<(), ApiError> {
+        let mut items = Vec::with_capacity(days.len());
+        for d in days {
+            items.push(to_item(&DayItem::new(
+                d.hospital,
+                d.day,
+                &d.emergency,
+                &d.normal,
+            ))?);
         }
         self.batch_put(items).await
     }
@@ -227,4 +267,13 @@ pub struct BulkAmbulance {
     pub hospital: Hospital,
     /// Its last report: where, and how long before it is written.
     pub last: Option<((f64, f64), time::Duration)>,
+}
+
+/// One day of [`Bulk::bulk_load_report_days`]: a hospital's (`None`: the whole
+/// service's) records of one day, by kind.
+pub struct ReportDay {
+    pub hospital: Option<Id>,
+    pub day: time::Date,
+    pub emergency: Vec<TripRecord>,
+    pub normal: Vec<TripRecord>,
 }

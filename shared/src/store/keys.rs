@@ -133,7 +133,7 @@ pub fn settings() -> Key {
     Key::new("SETTINGS", "SETTINGS")
 }
 
-/// The audit trail (`store::audit`, docs/decisions/0021-audit-trail.md): every record
+/// The audit trail (`store::audit`, docs/decisions/0023-audit-trail.md): every record
 /// in this partition, and a copy in the partition of each booking, ambulance and admin
 /// it concerns ([`audit_of_booking`], [`audit_of_ambulance`], [`audit_by_admin`]): the
 /// table's own key serves each filter, newest first, with no index.
@@ -162,6 +162,30 @@ pub fn audit_entry(at: &str, nonce: u64) -> String {
 /// answered yet, by `answerBy` (epoch milliseconds). One partition: at 10 000 jobs a
 /// day, a few dozen wait at once (decision 0012).
 pub const DUE: &str = "DUE";
+
+/// The one partition of the sparse `fold` index: the bookings that ended and are not
+/// in the response-time report yet, by when they ended (epoch milliseconds). One
+/// partition: the clock empties it every few seconds (decision 0021).
+pub const FOLD: &str = "FOLD";
+
+/// The response-time report's days of one hospital (`REPORT#<id:016>`), or of the
+/// whole service (`REPORT#ALL`): one item per day (decision 0021).
+pub fn report_days(hospital: Option<Id>) -> String {
+    match hospital {
+        Some(id) => format!("REPORT#{}", id.padded()),
+        None => "REPORT#ALL".into(),
+    }
+}
+
+/// A day's sort key in a report partition: `DAY#2026-03-01` (string order is date
+/// order).
+pub fn report_day_sk(day: time::Date) -> String {
+    format!("DAY#{}", crate::domain::response_times::day_text(day))
+}
+
+pub fn report_day(hospital: Option<Id>, day: time::Date) -> Key {
+    Key::new(report_days(hospital), report_day_sk(day))
+}
 
 /// A user's Web Push subscriptions (`store::push`): one partition per user.
 pub fn push_devices(user: Id) -> String {

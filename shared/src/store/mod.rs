@@ -28,6 +28,7 @@
 //! | `store.push()` | `push.rs` | Web Push subscriptions and the devices of each recipient |
 //! | `store.shares()` | `shares.rs` | a requester's changes after the tap: patient details, tracking links |
 //! | `store.limits()` | `limits.rs` | rate limits and the login throttle |
+//! | `store.reports()` | `reports.rs` | the response-time report: finished trips folded into days, the report read |
 //! | `store.bulk()` | `bulk.rs` | bulk loads for benchmarks and big test sets |
 //! | `store.stored_settings()` | `stored_settings.rs` | the settings admins changed: read (what `Store::settings` holds a while), changed with its audit record |
 //! | `store.audit()` | `audit.rs` | the audit trail: a record written in the transaction of the change it describes, pages newest first by booking, ambulance or admin |
@@ -68,6 +69,7 @@ pub mod open_bookings;
 pub mod paging;
 pub mod positions;
 pub mod push;
+pub mod reports;
 pub mod retry;
 pub mod schema;
 pub mod sessions;
@@ -151,6 +153,11 @@ impl Store {
     /// Rate limits and the login throttle (`limits.rs`).
     pub fn limits(&self) -> limits::Limits<'_> {
         limits::Limits { store: self }
+    }
+
+    /// The response-time report: trips folded into days, the report read (`reports.rs`).
+    pub fn reports(&self) -> reports::Reports<'_> {
+        reports::Reports { store: self }
     }
 
     /// Bulk loads for benchmarks and big test sets (`bulk.rs`).

@@ -50,6 +50,8 @@ pub const ATTRIBUTES: &[(&str, &str)] = &[
     ("livesk", "N"),
     ("duepk", "S"),
     ("duesk", "N"),
+    ("foldpk", "S"),
+    ("foldsk", "N"),
     ("status", "S"),
     ("fleetcell", "N"),
     ("bookingType", "S"),
@@ -76,6 +78,9 @@ pub const LIVE: &str = "live";
 /// Sparse, keys only: the bookings whose crew has not answered yet, by `answerBy`
 /// (the clock's sweep, decision 0012).
 pub const DUE: &str = "due";
+/// Sparse, keys only: the bookings that ended and are not in the response-time
+/// report yet, by when they ended (the clock folds them, decision 0021).
+pub const FOLD: &str = "fold";
 /// The live map's ambulances: `status` (the urgency class, ON_DUTY first) and the
 /// res-6 cell they are shown in (`fleetcell`, only on ambulance items), KEYS_ONLY.
 pub const FLEET: &str = "fleet";
@@ -153,6 +158,13 @@ pub const INDEXES: &[IndexDef] = &[
         name: DUE,
         hash: "duepk",
         range: "duesk",
+        projection: "KEYS_ONLY",
+        non_key: &[],
+    },
+    IndexDef {
+        name: FOLD,
+        hash: "foldpk",
+        range: "foldsk",
         projection: "KEYS_ONLY",
         non_key: &[],
     },

@@ -43,6 +43,8 @@ pub struct Store {
     /// The admin whose request this store serves: its changes are written to the
     /// audit trail (`store::audit`); none for everyone else.
     actor: Option<Arc<crate::domain::audit::Actor>>,
+    /// Whose days the response-time report counts (decision 0021).
+    time_zone: crate::domain::response_times::ServiceZone,
 }
 
 /// Builds the SDK client with short timeouts and bounded retries, so a database
@@ -243,7 +245,19 @@ impl Store {
             defaults: Default::default(),
             settings: Arc::default(),
             actor: None,
+            time_zone: Default::default(),
         }
+    }
+
+    /// This store with another service time zone (`SERVICE_TIME_ZONE`).
+    pub fn with_time_zone(mut self, zone: crate::domain::response_times::ServiceZone) -> Self {
+        self.time_zone = zone;
+        self
+    }
+
+    /// Whose days the response-time report counts.
+    pub fn time_zone(&self) -> &crate::domain::response_times::ServiceZone {
+        &self.time_zone
     }
 
     /// This store serving `actor`'s request: what it changes is on the audit trail

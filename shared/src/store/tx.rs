@@ -100,6 +100,8 @@ pub enum Label {
     /// A Web Push subscription (`push`), and one it replaces beyond the cap.
     Device,
     OldDevice,
+    /// A day of the response-time report (`reports`).
+    ReportDay,
 }
 
 enum Op {

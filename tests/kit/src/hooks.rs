@@ -96,6 +96,7 @@ impl Hooks {
             .build();
         Store::new(aws_sdk_dynamodb::Client::from_conf(config), store.table())
             .with_settings(store.defaults().clone())
+            .with_time_zone(store.time_zone().clone())
     }
 }
 

@@ -100,6 +100,7 @@ pub fn config_at(table: &str, endpoint: &str) -> Config {
         db_operation_timeout: shared::config::EMULATOR_DB_TIMEOUTS.1,
         db_max_attempts: 3,
         answer_times: Default::default(),
+        time_zone: Default::default(),
         vapid_public_key: Some(push_service::vapid().public_key.clone()),
     }
 }
@@ -580,7 +581,8 @@ impl TestApp {
             self.state.store.client().clone(),
             self.state.store.table().to_owned(),
         )
-        .with_settings(self.state.store.defaults().clone());
+        .with_settings(self.state.store.defaults().clone())
+        .with_time_zone(self.state.store.time_zone().clone());
         TestApp {
             router: router(state.clone()),
             state,
@@ -770,8 +772,15 @@ impl TestApp {
             .await
             .unwrap()
             .to_bytes();
+        let text_body = headers
+            .get(http::header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.starts_with("text/"));
         let body = if bytes.is_empty() {
             Value::Null
+        } else if text_body {
+            // A CSV download (the response-time report): its text, as a JSON string.
+            Value::String(String::from_utf8_lossy(&bytes).into_owned())
         } else {
             serde_json::from_slice(&bytes).unwrap_or_else(|_| {
                 panic!(

@@ -60,6 +60,7 @@ pub fn bench_config(table: &str) -> Config {
         db_operation_timeout: Duration::from_secs(30),
         db_max_attempts: 3,
         answer_times: Default::default(),
+        time_zone: Default::default(),
         vapid_public_key: Some(testkit::push_service::vapid().public_key.clone()),
     }
 }

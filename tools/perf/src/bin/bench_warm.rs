@@ -663,6 +663,16 @@ async fn main() {
             None,
         )
         .await;
+        // The response-time report's default 12 weeks (one Query of its days).
+        b.route(
+            "GET /api/admin/reports/response-times",
+            S::OK,
+            M::GET,
+            "/api/admin/reports/response-times",
+            admin,
+            None,
+        )
+        .await;
         // A hospital and an ambulance added, changed and removed (far from the searches).
         let added = b.route("POST /api/admin/hospitals/add", S::CREATED, M::POST, "/api/admin/hospitals/add", admin,
             Some(json!({"name": format!("Warm {i}"), "address": "1 Bench Road", "latitude": -45.0, "longitude": 170.0}))).await;

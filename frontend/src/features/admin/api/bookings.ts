@@ -17,7 +17,7 @@ export function useAdminBookings(page: number, size = BOOKINGS_PAGE_SIZE) {
 
 /**
  * One booking whole, patient details included: the lists show an admin the patient's name
- * only, and this read is on the audit trail (docs/decisions/0021), so it is made when asked
+ * only, and this read is on the audit trail (docs/decisions/0023), so it is made when asked
  * for (the dialog opens), never kept.
  */
 export function useBookingDetails(id: number) {

@@ -12,7 +12,7 @@ import { useBookingDetails } from '../api/bookings'
 /**
  * Everything a booking records, behind 'View' in the bookings table. The list has the
  * patient's name only; the details are read when the dialog opens, on the audit trail
- * (docs/decisions/0021-audit-trail.md).
+ * (docs/decisions/0023-audit-trail.md).
  */
 export function BookingDetailsDialog({ booking: listed, onClose }: { booking: Booking; onClose: () => void }) {
   const details = useBookingDetails(listed.id)

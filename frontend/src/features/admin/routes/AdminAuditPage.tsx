@@ -21,7 +21,7 @@ function filterOf(params: URLSearchParams): AuditFilter {
   return filter
 }
 
-/** /admin/audit: every admin action, newest first, by booking, ambulance or admin (docs/decisions/0021). */
+/** /admin/audit: every admin action, newest first, by booking, ambulance or admin (docs/decisions/0023). */
 export default function AdminAuditPage() {
   const [params, setParams] = useSearchParams()
   const filter = filterOf(params)

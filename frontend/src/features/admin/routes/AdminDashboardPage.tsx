@@ -52,6 +52,7 @@ export default function AdminDashboardPage() {
           <QuickAction to="/admin/bookings" icon="list" title={S.adminDashboard.allBookings} text={S.adminDashboard.allBookingsText} />
           <QuickAction to="/admin/live" icon="pin" title={S.live.title} text={S.adminDashboard.liveText} />
           <QuickAction to="/admin/crew" icon="headset" title={S.crewAdmin.title} text={S.adminDashboard.crewText} />
+          <QuickAction to="/admin/reports" icon="clock" title={S.adminDashboard.reports} text={S.adminDashboard.reportsText} />
           <QuickAction to="/admin/settings" icon="star" title={S.adminDashboard.settings} text={S.adminDashboard.settingsText} />
           <QuickAction to="/admin/audit" icon="list" title={S.adminDashboard.audit} text={S.adminDashboard.auditText} />
         </div>

@@ -46,7 +46,7 @@ export const adminEn = {
     pickupTargetMinutes: 'Pickup target',
     auditLink: 'See every change on the audit trail',
   },
-  // The audit trail (docs/decisions/0021): every admin action, newest first.
+  // The audit trail (docs/decisions/0023): every admin action, newest first.
   audit: {
     title: 'Audit Trail',
     subtitle: 'Every change an admin made, and every time an admin opened a patient’s details, newest first.',
