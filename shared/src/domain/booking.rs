@@ -211,6 +211,10 @@ pub struct Booking {
     /// must have (`domain::deadline`); null otherwise.
     #[serde(default)]
     pub answer_by: Option<Timestamp>,
+    /// When and why its personal fields were erased (retention, or its requester's
+    /// account deleted: `domain::privacy`); null while they are kept.
+    #[serde(default)]
+    pub erased: Option<super::privacy::Erasure>,
 }
 
 /// What every new booking copies in at booking time, however it was asked for: who
@@ -276,6 +280,7 @@ impl Booking {
             patient: new.patient,
             pickup: Some(new.pickup),
             trip_stage: at.stage,
+            erased: None,
         }
     }
 

@@ -16,6 +16,7 @@ pub mod eta;
 pub mod hospital;
 pub mod page;
 pub mod position;
+pub mod privacy;
 pub mod push;
 pub mod refusal;
 pub mod settings;

@@ -36,6 +36,7 @@ use crate::{
         crew,
         hospital::{self, HospitalRef},
         page::Page,
+        privacy::finished_at,
         user,
     },
     error::ApiError,
@@ -55,8 +56,12 @@ pub(crate) struct BookingItem {
     pub(crate) key: Key,
     #[serde(flatten)]
     pub(crate) booking: Booking,
-    pub(crate) gsi1pk: String,
-    pub(crate) gsi1sk: String,
+    /// Its requester's history (`gsi1`): removed when the requester's account is
+    /// deleted (`store::privacy`), so that history ends with the account.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) gsi1pk: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) gsi1sk: Option<String>,
     pub(crate) listpk: String,
     pub(crate) listsk: String,
     /// While open and with a pickup: the sparse `open` index by the pickup's res-2
@@ -66,8 +71,10 @@ pub(crate) struct BookingItem {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) opensk: Option<String>,
     /// While its crew has not answered: the sparse `due` index by `answerBy` (epoch
-    /// milliseconds), which the clock sweeps. Removed by the crew's accept, a final
-    /// move, or the clock once it has acted.
+    /// milliseconds), which the clock sweeps. Removed by the crew's accept or the
+    /// clock once it has acted. Once final, until the retention sweep has erased its
+    /// personal fields: `duepk` [`keys::FORGET`], `duesk` when it became final
+    /// (epoch milliseconds; `store::privacy`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) duepk: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -100,15 +107,23 @@ impl BookingItem {
             .filter(|_| !booking.booking_status.is_final())
             .map(|p| keys::open_bookings(p.latitude.get(), p.longitude.get()));
         let due = booking.answer_by.map(due_key);
+        // A final booking whose personal fields are kept waits for the retention
+        // sweep (`store::privacy`); an open one for its crew's answer.
+        let forget = (booking.booking_status.is_final() && booking.erased.is_none())
+            .then(|| finished_at(&booking).map_or_else(|| due_key(Timestamp::now()), due_key));
+        let due = match forget {
+            Some(at) => Some((keys::FORGET, at)),
+            None => due.map(|at| (keys::DUE, at)),
+        };
         BookingItem {
             key: keys::booking(booking.id),
-            gsi1pk: keys::user_bookings(booking.user_id),
-            gsi1sk: order.clone(),
+            gsi1pk: Some(keys::user_bookings(booking.user_id)),
+            gsi1sk: Some(order.clone()),
             listpk: keys::BOOKINGS.into(),
             opensk: open.is_some().then(|| order.clone()),
             openpk: open,
-            duepk: due.map(|_| keys::DUE.to_owned()),
-            duesk: due,
+            duepk: due.map(|(p, _)| p.to_owned()),
+            duesk: due.map(|(_, at)| at),
             missed_by: vec![],
             listsk: order,
             share_epoch: 0,
@@ -159,8 +174,15 @@ pub(crate) fn booking_move(booking: &Booking, m: &Move, at: &str) -> Write {
     if m.frees_ambulance() {
         removes.extend(["openpk", "opensk"]);
     }
-    if m.ends_the_wait() {
-        // Answered or ended: off the clock.
+    if m.to.status.is_final() {
+        // Ended: off the answer clock, onto the retention sweep's (`store::privacy`).
+        removes.push("answerBy");
+        sets.push("duepk = :forget, duesk = :finished");
+        write = write
+            .value(":forget", keys::FORGET)
+            .value(":finished", finished_key(at));
+    } else if m.ends_the_wait() {
+        // Answered: off the clock.
         removes.extend(["answerBy", "duepk", "duesk"]);
     }
     let mut expression = format!("SET {}", sets.join(", "));
@@ -249,6 +271,12 @@ pub(crate) fn remember_request(user: Id, key: &str, booking: Id, hash: &str) -> 
         .when("attribute_not_exists(pk) OR #ttl < :now")
         .name("#ttl", TTL_ATTRIBUTE)
         .value(":now", now)
+}
+
+/// A final booking's `duesk` in the retention sweep's partition: when it became
+/// final (`at`, the move's time), in epoch milliseconds.
+fn finished_key(at: &str) -> i64 {
+    due_key(Timestamp::parse(at).unwrap_or_else(Timestamp::now))
 }
 
 /// `store.bookings()`: bookings: book, move, read, page, count. Every method of the handle

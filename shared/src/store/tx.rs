@@ -87,6 +87,11 @@ pub enum Label {
     HospitalIndex,
     /// An alert for the dispatcher (`alerts`).
     Alert,
+    /// A copy of an audit record (`privacy`'s record of a read of patient details,
+    /// in the admin audit trail's format): never refused but by a bug.
+    Audit,
+    /// A deleted account's erasure still to finish (`privacy`).
+    Erasure,
     /// A Web Push subscription (`push`), and one it replaces beyond the cap.
     Device,
     OldDevice,
