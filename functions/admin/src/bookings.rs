@@ -9,6 +9,7 @@ use shared::{
         ambulance::AmbulanceCounts,
         booking::{Booking, BookingCounts, BookingStatus, Goal, Mover, WithMoves, allowed},
         page::Page,
+        privacy,
     },
     http::PageQuery,
     types::Id,
@@ -38,11 +39,13 @@ async fn paged(
 }
 
 /// A booking with the statuses the admin's dropdown may move it to now
-/// (`PATCH /api/admin/bookings/status`).
+/// (`PATCH /api/admin/bookings/status`), its patient as a list shows them (the name:
+/// the rest with `GET /api/booking/{id}`, which records who opened them;
+/// docs/decisions/0022-personal-data.md).
 pub(crate) fn shown(booking: Booking) -> WithMoves<Booking> {
     WithMoves {
         moves: allowed(booking.progress(), Mover::Admin),
-        item: booking,
+        item: privacy::listed_for_staff(booking),
     }
 }
 

@@ -18,6 +18,8 @@ use shared::{
         },
         crew,
         dispatch::Tracking,
+        privacy::{self, Reader},
+        user,
     },
     edge::ClientAddress,
     http::ForUser,
@@ -132,7 +134,19 @@ const CANCEL: Goal = Goal::Status(BookingStatus::Cancelled);
 
 /// A booking with the moves `caller` may make on it here: CANCELLED while
 /// [`booking::plan`] lets them (the requester until the pickup, an admin while open).
+/// An admin sees someone else's patient as a list shows it (the name only: the
+/// rest with [`one`], which records the reading).
 pub(crate) fn shown(caller: Caller, booking: Booking) -> WithMoves<Booking> {
+    let booking = if caller.is_admin() && booking.user_id != caller.id {
+        privacy::listed_for_staff(booking)
+    } else {
+        booking
+    };
+    with_moves(caller, booking)
+}
+
+/// `booking` as it is, with the moves `caller` may make on it ([`shown`]).
+fn with_moves(caller: Caller, booking: Booking) -> WithMoves<Booking> {
     let moves = allowed(booking.progress(), mover(caller))
         .into_iter()
         .filter(|goal| *goal == CANCEL)
@@ -156,12 +170,30 @@ async fn owned(app: &AppState, caller: Caller, id: Id) -> Result<Booking, ApiErr
     Ok(booking)
 }
 
+/// One booking, whole: its owner's, or any for an admin, whose opening of someone
+/// else's patient details is recorded before they are answered (who looked:
+/// docs/decisions/0022-personal-data.md); a failed record answers nothing.
 async fn one(
     State(app): State<AppState>,
     NotCrew(caller): NotCrew,
     ApiPath(id): ApiPath<Id>,
 ) -> Result<Json<WithMoves<Booking>>, ApiError> {
-    Ok(Json(shown(caller, owned(&app, caller, id).await?)))
+    let booking = owned(&app, caller, id).await?;
+    if caller.is_admin() && booking.user_id != caller.id {
+        let me = app
+            .store
+            .users()
+            .user(caller.id)
+            .await?
+            .ok_or_else(user::not_found)?;
+        if let Some(reader) = Reader::of(&me) {
+            app.store
+                .privacy()
+                .record_patient_read(&reader, &booking)
+                .await?;
+        }
+    }
+    Ok(Json(with_moves(caller, booking)))
 }
 
 #[derive(Deserialize)]

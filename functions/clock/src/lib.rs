@@ -1,5 +1,6 @@
 //! The clock (docs/decisions/0012-background-work.md): runs the answer-deadline rule
-//! on time. In AWS a schedule invokes it once a minute and each invocation sweeps
+//! on time, and, while it waits between two sweeps, forgets what is no longer needed
+//! ([`forget`]: docs/decisions/0022-personal-data.md). In AWS a schedule invokes it once a minute and each invocation sweeps
 //! every [`EVERY`] for [`WINDOW`]; locally (`make dev`, the test stacks) the same
 //! binary sweeps every few seconds until stopped (`clock --every-secs N`). Either way
 //! each sweep is `store.deadlines().sweep` at the store's clock: one code path, and tests
@@ -9,7 +10,7 @@ use std::time::Duration;
 
 use shared::{
     ApiError, Store,
-    store::deadlines::SweepReport,
+    store::{deadlines::SweepReport, privacy::ForgetReport},
     telemetry::metrics::{Metrics, Unit},
 };
 
@@ -56,6 +57,30 @@ pub async fn sweep(store: &Store) -> Result<SweepReport, ApiError> {
     Ok(report)
 }
 
+/// The privacy sweep now (the store's clock): deleted accounts' erasures carried
+/// on, finished bookings past the retention period erased (`store.privacy().sweep`).
+pub async fn forget(store: &Store) -> Result<ForgetReport, ApiError> {
+    let report = store.privacy().sweep(store.now()).await?;
+    if report != ForgetReport::default() {
+        Metrics::of("clock")
+            .count("AccountsErased", report.accounts_finished)
+            .count(
+                "BookingsErased",
+                report.account_bookings + report.retained_bookings,
+            )
+            .emit();
+        tracing::info!(
+            accounts_finished = report.accounts_finished,
+            account_bookings = report.account_bookings,
+            retained_bookings = report.retained_bookings,
+            raced = report.raced,
+            blocked = report.blocked,
+            "forgotten"
+        );
+    }
+    Ok(report)
+}
+
 /// Sweeps every `every` until `window` has passed (one invocation). A failed sweep
 /// is logged and the next one tries again; the invocation fails (for its alarm) if
 /// the last sweep failed.
@@ -71,6 +96,11 @@ pub async fn sweep_for(store: &Store, window: Duration, every: Duration) -> Resu
         if started.elapsed() + every > window {
             return result.map(|_| sweeps);
         }
-        tokio::time::sleep(every).await;
+        // While waiting for the next deadline sweep, never before it or in its way;
+        // its failure is its own (logged), never the deadlines'.
+        let (forgotten, ()) = tokio::join!(forget(store), tokio::time::sleep(every));
+        if let Err(e) = forgotten {
+            tracing::error!(error = %e, "privacy sweep failed");
+        }
     }
 }
