@@ -24,6 +24,7 @@ mod manifests;
 mod observability;
 mod openapi;
 mod positions;
+mod privacy;
 mod push;
 mod route_groups;
 mod sessions;
