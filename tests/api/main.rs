@@ -7,6 +7,7 @@ mod authz;
 mod booking;
 mod coordinates;
 mod crew;
+mod data_map;
 mod deadlines;
 mod dispatch;
 mod docs;

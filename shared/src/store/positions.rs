@@ -57,7 +57,16 @@ pub(crate) struct PositionItem {
     livepk: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     livesk: Option<Id>,
+    /// The table's TTL attribute: [`POSITION_KEPT`] after the last accepted report.
+    /// No trail is kept (each report replaces the last), and this is how long the
+    /// last one outlives a crew's silence (docs/data-map.md).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    ttl: Option<i64>,
 }
+
+/// How long an ambulance's last position is kept after its last accepted report:
+/// its crew's whereabouts are personal data, and a position this old helps nobody.
+pub const POSITION_KEPT: time::Duration = time::Duration::days(30);
 
 impl PositionItem {
     /// The stored form of a report taken now (also the benchmarks' bulk loader).
@@ -74,6 +83,7 @@ impl PositionItem {
             doubt: None,
             written_at: Some(received_at),
             rev: 0,
+            ttl: Some((received_at.get() + POSITION_KEPT).unix_timestamp()),
         }
     }
 
