@@ -10,6 +10,7 @@ import type { components } from '@/lib/api-schema'
 const ERROR_CODES: Record<components['schemas']['ErrorCode'], true> = {
   invalid: true, unauthorized: true, badCredentials: true, forbidden: true, notFound: true, conflict: true,
   usernameTaken: true, emailTaken: true, ambulanceTaken: true, noAmbulanceNear: true, openEmergency: true,
+  openBookings: true,
   methodNotAllowed: true, tooLarge: true, unsupportedMediaType: true, unprocessable: true, rateLimited: true,
   unavailable: true, internal: true,
 }

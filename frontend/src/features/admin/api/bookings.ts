@@ -15,6 +15,19 @@ export function useAdminBookings(page: number, size = BOOKINGS_PAGE_SIZE) {
   })
 }
 
+/**
+ * One booking whole, its patient's details with it: the server records each opening by
+ * an admin, so it is asked for only when the details are shown (never cached for later).
+ */
+export function useAdminBooking(id: number) {
+  return useQuery({
+    queryKey: adminKeys.booking(id),
+    queryFn: () => call('GET /booking/{id}', { path: { id } }),
+    gcTime: 0,
+    staleTime: 0,
+  })
+}
+
 export function useAdminStats() {
   return useQuery({ queryKey: adminKeys.stats(), queryFn: () => call('GET /admin/stats') })
 }
