@@ -45,6 +45,7 @@ if [ "$SMOKE" = 1 ]; then
   timed bench_emergency env BENCH_SIZES=100 BENCH_REQUESTS=10 "$BIN/bench_emergency"
   timed bench_deadlines env BENCH_SIZES=10 BENCH_JOBS=5 BENCH_WINDOW_SECS=12 "$BIN/bench_deadlines"
   timed bench_live env BENCH_SIZES=100 BENCH_REQUESTS=2 "$BIN/bench_live"
+  timed bench_privacy env BENCH_SIZES=100 BENCH_HISTORIES=45 "$BIN/bench_privacy"
   timed bench_push env BENCH_PUSHES=3 BENCH_REPLAYS=1 "$BIN/bench_push"
   timed "bench_init (dev binaries)" env BENCH_LOG_DIR="$LOG_DIR" "$BIN/bench_init" --runs 1 "$BIN"
   timed bench_warm "$BIN/bench_warm" --warm-up 1 --iterations 2
@@ -54,7 +55,7 @@ if [ "$SMOKE" = 1 ]; then
 fi
 
 log "building the benchmark (release profile)"
-cargo build --quiet --release -p perf-tools --bin bench_nearest --bin bench_booking --bin bench_emergency --bin bench_deadlines --bin bench_live --bin bench_push
+cargo build --quiet --release -p perf-tools --bin bench_nearest --bin bench_booking --bin bench_emergency --bin bench_deadlines --bin bench_live --bin bench_privacy --bin bench_push
 # Deployable sizes, from the last `make lambda-build` (arm64 zips), else from the last
 # x86_64 release build; nothing is printed that was not measured.
 python3 "$ROOT/scripts/lambda-sizes.py" any
@@ -65,6 +66,7 @@ target/release/bench_booking
 target/release/bench_emergency
 target/release/bench_deadlines
 target/release/bench_live
+target/release/bench_privacy
 target/release/bench_push
 
 # Lambda figures (tools/perf). Init: each function's release binary (what is
