@@ -1,11 +1,10 @@
 import { screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { getSession, getSignOutNotice, saveSession } from '@/lib/session'
 import type { User } from '@/lib/types'
 import { adminUser, demoUser } from '@/test/fixtures'
 import { json, renderRoutes, routeFetch } from '@/test/render'
-import { privacyText } from '../i18n'
 import { YourData } from './YourData'
 
 function show(user: User) {
@@ -19,8 +18,6 @@ function show(user: User) {
   )
 }
 
-// The words' chunk, loaded once before (its first import is slow on a busy machine).
-beforeAll(() => privacyText('en'))
 afterEach(() => vi.unstubAllGlobals())
 
 /** A blob's text (jsdom's Blob has no text()). */

@@ -15,9 +15,7 @@ import { usePrivacyText, type PrivacyText } from '../i18n'
  * public's accounts, deleting the account (docs/decisions/0022-personal-data.md).
  */
 export function YourData({ user }: { user: User }) {
-  const text = usePrivacyText()
-  // Its words load with it; until then, nothing (the profile above is already shown).
-  return text && <YourDataSection user={user} t={text.yourData} />
+  return <YourDataSection user={user} t={usePrivacyText().yourData} />
 }
 
 type Words = PrivacyText['yourData']

@@ -1,23 +1,26 @@
 import { screen } from '@testing-library/react'
-import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { applyLanguage } from '@/i18n/language'
 import { renderRoutes } from '@/test/render'
-import { privacyText } from '../i18n'
-import { en, type PrivacyText } from '../i18n/en'
-import { hi } from '../i18n/hi'
-import { pa } from '../i18n/pa'
+import { en, type PrivacyText } from '@/i18n/privacy/en'
+import { hi } from '@/i18n/privacy/hi'
+import { pa } from '@/i18n/privacy/pa'
 import PrivacyPage from './PrivacyPage'
 
 /** Every text of `t`, flattened. */
 const texts = (t: unknown): string[] =>
-  typeof t === 'string' ? [t] : Array.isArray(t) ? t.flatMap(texts) : Object.values(t as object).flatMap(texts)
+  typeof t === 'string'
+    ? [t]
+    : typeof t === 'function'
+      ? [String(t(37))]
+      : Array.isArray(t)
+        ? t.flatMap(texts)
+        : Object.values(t as object).flatMap(texts)
 
 /** The same keys and list lengths as English. */
 const shape = (t: unknown): unknown =>
-  typeof t === 'string' ? 's' : Array.isArray(t) ? t.map(shape) : Object.fromEntries(Object.entries(t as object).map(([k, v]) => [k, shape(v)]))
+  typeof t === 'string' ? 's' : typeof t === 'function' ? 'f' : Array.isArray(t) ? t.map(shape) : Object.fromEntries(Object.entries(t as object).map(([k, v]) => [k, shape(v)]))
 
-// The words' chunks, loaded once before (their first import is slow on a busy machine).
-beforeAll(() => Promise.all((['en', 'hi', 'pa'] as const).map(privacyText)))
 afterEach(() => applyLanguage('en'))
 
 describe('the privacy page', () => {
@@ -28,7 +31,7 @@ describe('the privacy page', () => {
       expect(screen.getByRole('heading', { name: heading })).toBeInTheDocument()
     }
     expect(screen.getByText(/erased 90 days after the trip ends/)).toBeInTheDocument()
-    expect(screen.getByRole('link', { name: 'Create an account' })).toHaveAttribute('href', '/register')
+    expect(screen.getByRole('link', { name: 'Go to your profile' })).toHaveAttribute('href', '/profile')
   })
 
   it.each<[string, 'hi' | 'pa', PrivacyText, RegExp]>([
@@ -38,6 +41,8 @@ describe('the privacy page', () => {
     expect(shape(text)).toEqual(shape(en))
     expect(texts(text).filter((t) => t.trim() === '')).toEqual([])
     expect(texts(text).every((t) => script.test(t))).toBe(true)
+    // The retention period is shown wherever English shows it.
+    expect(text.page.erasedAfter(37)).toContain('37')
     await applyLanguage(language)
     renderRoutes([{ path: '/privacy', element: <PrivacyPage /> }], '/privacy')
     expect(await screen.findByRole('heading', { level: 1, name: text.page.title })).toBeInTheDocument()

@@ -1,17 +1,18 @@
 import { Link } from 'react-router'
-import { Spinner } from '@/components/Feedback'
-import { useSession } from '@/lib/session'
 import { usePrivacyText } from '../i18n'
+
+/**
+ * Days an ended booking keeps its patient details: the server's default setting
+ * (`Settings::retention_days`); the page says the service may set another.
+ */
+export const RETENTION_DAYS = 90
 
 /**
  * `/privacy`, public: what is kept, why, for how long, who sees it, and how to take it
  * or delete it, in the reader's language (docs/data-map.md is the engineers' version).
  */
 export default function PrivacyPage() {
-  const text = usePrivacyText()
-  const signedIn = useSession() !== null
-  if (!text) return <Spinner />
-  const t = text.page
+  const t = usePrivacyText().page
   const list = (items: string[]) => (
     <ul className="list-disc space-y-2 pl-5 text-slate-700">
       {items.map((item) => (
@@ -40,7 +41,7 @@ export default function PrivacyPage() {
 
       <section aria-labelledby="privacy-how-long" className="card space-y-4 p-6">
         <h2 id="privacy-how-long" className="text-xl font-bold">{t.howLongTitle}</h2>
-        {list(t.howLong)}
+        {list([t.erasedAfter(RETENTION_DAYS), ...t.howLong])}
       </section>
 
       <section aria-labelledby="privacy-who" className="card space-y-4 p-6">
@@ -51,8 +52,8 @@ export default function PrivacyPage() {
       <section aria-labelledby="privacy-choices" className="card space-y-4 p-6">
         <h2 id="privacy-choices" className="text-xl font-bold">{t.choicesTitle}</h2>
         {list([t.download, t.delete, t.edit])}
-        <Link to={signedIn ? '/profile' : '/register'} className="btn-primary inline-flex">
-          {signedIn ? t.goProfile : t.signUp}
+        <Link to="/profile" className="btn-primary inline-flex">
+          {t.goProfile}
         </Link>
       </section>
 

@@ -1,9 +1,6 @@
 // The privacy page's and the profile's "Your data" words, in English: a catalogue of
-// their own, loaded with them (not in the first load; docs/decisions/0022-personal-data.md).
+// their own (features/privacy shows them), loaded with them (not in the first load; docs/decisions/0022-personal-data.md).
 // hi.ts and pa.ts are typed PrivacyText, so tsc refuses a missing key.
-
-/** Days a finished booking keeps its patient details (the server's default setting). */
-export const RETENTION_DAYS = 90
 
 export const en = {
   page: {
@@ -18,8 +15,9 @@ export const en = {
       ['Links you share', 'Family who open your link see the ambulance, the hospital and the time to arrive. They never see the patient, the pickup or your phone number.'],
     ],
     howLongTitle: 'How long we keep it',
+    erasedAfter: (days: number) =>
+      `Patient details, your phone number on a booking and the exact pickup: erased ${days} days after the trip ends (the service may set a different period). The booking stays for our statistics without them, its pickup only to about 1 km.`,
     howLong: [
-      `Patient details, your phone number on a booking and the exact pickup: erased ${RETENTION_DAYS} days after the trip ends (the service may set a different period). The booking stays for our statistics without them, its pickup only to about 1 km.`,
       'Your account: until you delete it.',
       'Signing in: 30 days from your last visit, 90 days at most.',
       'Alerts on your phone: 30 days from your last visit.',
@@ -41,7 +39,6 @@ export const en = {
     lawTitle: 'The law',
     law: 'This follows India’s Digital Personal Data Protection Act, 2023, and the GDPR where it applies: you may know what is held about you, have it corrected, and have it erased; nothing is kept longer than it is needed.',
     goProfile: 'Go to your profile',
-    signUp: 'Create an account',
   },
   yourData: {
     title: 'Your data',
