@@ -833,7 +833,9 @@ async fn privacy_clock_tour(app: &TestApp) {
     let report = app
         .run_as(
             "clock",
-            store.privacy().sweep(store.now() + time::Duration::days(91)),
+            store
+                .privacy()
+                .sweep(store.now() + time::Duration::days(91)),
         )
         .await
         .unwrap();

@@ -918,3 +918,43 @@ async fn the_export_holds_everything_held_about_the_caller_and_nobody_elses() {
         .await
         .assert_status(StatusCode::UNAUTHORIZED);
 }
+
+#[tokio::test]
+async fn an_ambulances_last_position_goes_30_days_after_its_last_report() {
+    let w = World::new().await;
+    let ambulance = Id::try_from(w.ambulance["id"].as_u64().unwrap()).unwrap();
+    let crew = w.app.crew("crew_ttl", ambulance).await;
+    let ttl = async || {
+        let store = w.store();
+        let out = store
+            .client()
+            .get_item()
+            .table_name(store.table())
+            .set_key(Some(shared::store::keys::position(ambulance).item()))
+            .consistent_read(true)
+            .send()
+            .await
+            .unwrap();
+        let item = out.item.expect("the position is kept");
+        item["ttl"].as_n().unwrap().parse::<i64>().unwrap()
+    };
+    for _ in 0..2 {
+        w.store().advance_clock(time::Duration::seconds(5));
+        w.app
+            .put(
+                "/api/crew/location",
+                Some(&crew.token),
+                json!({"latitude": 30.70, "longitude": 74.33,
+                       "recordedAt": format_rfc3339(time::OffsetDateTime::now_utc())}),
+            )
+            .await
+            .assert_status(StatusCode::NO_CONTENT);
+        // 30 days after the report as the server received it (its clock).
+        let expected = (w.store().now() + time::Duration::days(30)).unix_timestamp();
+        assert!(
+            (ttl().await - expected).abs() <= 5,
+            "{} vs {expected}",
+            ttl().await
+        );
+    }
+}
