@@ -23,22 +23,8 @@ use super::{
 };
 use crate::types::{Id, Latitude, Longitude, Timestamp};
 
-/// Why a booking's personal fields were erased.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
-pub enum ErasureReason {
-    /// Finished longer ago than the retention period.
-    Retention,
-    /// Its requester deleted their account.
-    AccountDeleted,
-}
-
-/// When and why a booking's personal fields were erased (`erased` in the contract).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Erasure {
-    pub at: Timestamp,
-    pub reason: ErasureReason,
-}
+// The booking's own field (`erased`), defined with it; the rules are here.
+pub use super::booking::{Erasure, ErasureReason};
 
 /// The grid an erased pickup is kept to: 0.01° is 1.11 km north–south and at most
 /// that east–west, so the point kept is within about 800 m of the real one and
