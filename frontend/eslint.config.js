@@ -19,7 +19,7 @@ const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 // not listed (a new feature) may use every listed one and none may use it; list it
 // where it fits once another feature needs it. Two features that each need the other
 // cannot both be satisfied by any order: what both need moves to lib/ or components/.
-const featureOrder = ['ambulances', 'hospitals', 'booking', 'emergency', 'crew', 'home', 'admin']
+const featureOrder = ['privacy', 'ambulances', 'hospitals', 'booking', 'emergency', 'crew', 'home', 'admin']
 for (const name of featureOrder) {
   if (!features.includes(name)) throw new Error(`eslint.config.js: featureOrder names ${name}, not a folder of src/features/`)
 }

@@ -45,6 +45,7 @@ if [ "$SMOKE" = 1 ]; then
   timed bench_emergency env BENCH_SIZES=100 BENCH_REQUESTS=10 "$BIN/bench_emergency"
   timed bench_deadlines env BENCH_SIZES=10 BENCH_JOBS=5 BENCH_WINDOW_SECS=12 "$BIN/bench_deadlines"
   timed bench_live env BENCH_SIZES=100 BENCH_REQUESTS=2 "$BIN/bench_live"
+  timed bench_privacy env BENCH_SIZES=100 BENCH_HISTORIES=45 "$BIN/bench_privacy"
   timed bench_push env BENCH_PUSHES=3 BENCH_REPLAYS=1 "$BIN/bench_push"
   timed bench_presence env BENCH_AMBULANCES=20 BENCH_EMERGENCIES=6 BENCH_GAP_SECS=20 BENCH_E2E_RUNS=1 BENCH_E2E_MINUTE=0 "$BIN/bench_presence"
   timed bench_reports env BENCH_TRIPS=2000 BENCH_HOSPITALS=4 BENCH_REQUESTS=2 BENCH_FOLDS=20 "$BIN/bench_reports"
@@ -56,7 +57,7 @@ if [ "$SMOKE" = 1 ]; then
 fi
 
 log "building the benchmark (release profile)"
-cargo build --quiet --release -p perf-tools --bin bench_nearest --bin bench_booking --bin bench_emergency --bin bench_deadlines --bin bench_live --bin bench_push --bin bench_presence --bin bench_reports
+cargo build --quiet --release -p perf-tools --bin bench_nearest --bin bench_booking --bin bench_emergency --bin bench_deadlines --bin bench_live --bin bench_privacy --bin bench_push --bin bench_presence --bin bench_reports
 # Deployable sizes, from the last `make lambda-build` (arm64 zips), else from the last
 # x86_64 release build; nothing is printed that was not measured.
 python3 "$ROOT/scripts/lambda-sizes.py" any
@@ -67,6 +68,7 @@ target/release/bench_booking
 target/release/bench_emergency
 target/release/bench_deadlines
 target/release/bench_live
+target/release/bench_privacy
 target/release/bench_push
 target/release/bench_presence
 target/release/bench_reports

@@ -295,6 +295,8 @@ test('as a user: every screen, the booking dialog and the cancel dialog', async 
   await expect(page.getByText('Member since')).toBeVisible()
   await checkScreen(page, 'profile (user)')
   await expectEveryControlReachable(page, 'profile (user)')
+  // Deleting the account asks for the password in a dialog (decision 0022): opened and closed.
+  await checkDialog(page, page.getByRole('button', { name: 'Delete my account' }), 'Delete your account?')
   await page.getByRole('button', { name: 'Edit Profile' }).click()
   await expect(page.getByRole('button', { name: 'Save' })).toBeVisible()
   await checkScreen(page, 'profile editing (user)')

@@ -143,6 +143,7 @@ impl ApiError {
                 Conflict::AmbulanceTaken => "ambulanceTaken",
                 Conflict::NoAmbulanceNear { .. } => "noAmbulanceNear",
                 Conflict::OpenEmergency { .. } => "openEmergency",
+                Conflict::AccountHasOpenBookings(_) => "openBookings",
                 _ => "conflict",
             },
             Self::MethodNotAllowed => "methodNotAllowed",
@@ -156,7 +157,7 @@ impl ApiError {
     }
 
     /// Every code [`ApiError::code`] can answer, for the contract test.
-    pub const CODES: [&'static str; 18] = [
+    pub const CODES: [&'static str; 19] = [
         "invalid",
         "unauthorized",
         "badCredentials",
@@ -168,6 +169,7 @@ impl ApiError {
         "ambulanceTaken",
         "noAmbulanceNear",
         "openEmergency",
+        "openBookings",
         "methodNotAllowed",
         "tooLarge",
         "unsupportedMediaType",
@@ -269,6 +271,7 @@ mod tests {
                 booking_id: Id::try_from(1).unwrap(),
             }
             .into(),
+            Conflict::AccountHasOpenBookings(vec![Id::try_from(1).unwrap()]).into(),
             ApiError::MethodNotAllowed,
             ApiError::PayloadTooLarge,
             ApiError::UnsupportedMediaType("x".into()),

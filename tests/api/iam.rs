@@ -432,6 +432,7 @@ async fn notify_tour(app: &TestApp, requester: &TestUser) {
 async fn each_function_is_granted_exactly_the_dynamodb_calls_it_makes() {
     let app = TestApp::with_state(testkit::streamed_state().await, api_tests::system);
     tour(&app).await;
+    privacy_tour(&app).await;
     let called = app.dynamodb_calls();
     let template = iam::template();
     let secret: BTreeSet<Grant> = [
@@ -469,6 +470,7 @@ async fn each_function_is_granted_exactly_the_dynamodb_calls_it_makes() {
     // The clock: no secret, and every DynamoDB grant used by one sweep that moves a
     // job (clock_tour).
     let late = clock_tour(&app).await;
+    privacy_clock_tour(&app).await;
     // notify: the DynamoDB calls of every kind of message, and the VAPID key alone.
     notify_tour(&app, &late).await;
     let called = app.dynamodb_calls();
@@ -812,4 +814,60 @@ fn the_deploy_docs_table_of_grants_is_the_templates() {
     }
     assert_eq!(rows, iam::template().functions.len(), "a row per function");
     assert!(differ.is_empty(), "{}", differ.join("\n"));
+}
+
+/// Personal data (docs/decisions/0022-personal-data.md): an admin opening a booking
+/// (its reading recorded), a user's export, and the deletion of an account whose
+/// booking has ended; another user's booking ended, for the retention sweep.
+async fn privacy_tour(app: &TestApp) {
+    use shared::domain::{ambulance::AmbulanceStatus, user::Role};
+    let admin = app.create_user("privacy_admin", Role::Admin).await;
+    let h = app.seed_hospital("Privacy", -10.0, -10.0).await;
+    let amb = app
+        .seed_ambulance(h.id, "PRV-1", AmbulanceStatus::Available)
+        .await;
+    let body = json!({"hospitalId": h.id, "ambulanceId": amb.id, "patient":
+        {"name": "P", "age": 30, "gender": "Male", "condition": "c"}});
+    for name in ["leaving", "staying"] {
+        let user = app.user(name).await;
+        let res = app.book(Some(&user.token), body.clone()).await;
+        res.assert_status(StatusCode::CREATED);
+        let id = &res.body["id"];
+        app.get(&format!("/api/booking/{id}"), Some(&admin.token))
+            .await
+            .assert_status(StatusCode::OK);
+        app.cancel_booking(Some(&user.token), id)
+            .await
+            .assert_status(StatusCode::OK);
+        if name == "leaving" {
+            app.get("/api/user/export", Some(&user.token))
+                .await
+                .assert_status(StatusCode::OK);
+            app.call(
+                Method::DELETE,
+                "/api/user/account",
+                Some(&user.token),
+                Some(json!({ "password": TEST_PASSWORD })),
+            )
+            .await
+            .assert_status(StatusCode::NO_CONTENT);
+        }
+    }
+}
+
+/// The clock's privacy sweep, 91 days on: the deleted account's erasure finished
+/// (its devices, its history, its marker), the ended booking past retention erased.
+async fn privacy_clock_tour(app: &TestApp) {
+    let store = &app.state.store;
+    let report = app
+        .run_as(
+            "clock",
+            store
+                .privacy()
+                .sweep(store.now() + time::Duration::days(91)),
+        )
+        .await
+        .unwrap();
+    assert_eq!(report.accounts_finished, 1, "{report:?}");
+    assert!(report.retained_bookings >= 1, "{report:?}");
 }

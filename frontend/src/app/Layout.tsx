@@ -36,6 +36,7 @@ export function Layout() {
               <>
                 <Link to="/crew" className="inline-flex min-h-12 items-center hover:text-brand-700">{S.nav.crew}</Link>
                 <Link to="/profile" className="inline-flex min-h-12 items-center hover:text-brand-700">{S.nav.profile}</Link>
+                <Link to="/privacy" className="inline-flex min-h-12 items-center hover:text-brand-700">{S.layout.privacy}</Link>
               </>
             ) : (
               <>
@@ -44,6 +45,7 @@ export function Layout() {
                 <Link to="/hospitals/nearest" className="hover:text-brand-700">{S.layout.nearestHospitals}</Link>
                 <Link to="/history" className="hover:text-brand-700">{S.nav.history}</Link>
                 <Link to="/profile" className="hover:text-brand-700">{S.nav.profile}</Link>
+                <Link to="/privacy" className="hover:text-brand-700">{S.layout.privacy}</Link>
               </>
             )}
           </nav>

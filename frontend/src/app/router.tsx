@@ -23,6 +23,7 @@ function page(load: () => Promise<{ default: ComponentType }>): ReactNode {
 }
 
 const about = page(() => import('@/features/about/routes/AboutPage'))
+const privacy = page(() => import('@/features/privacy/routes/PrivacyPage'))
 const profile = page(() => import('@/features/profile/routes/ProfilePage'))
 const history = page(() => import('@/features/booking/routes/HistoryPage'))
 const booking = page(() => import('@/features/booking/routes/BookAmbulancePage'))
@@ -50,6 +51,8 @@ export const router = createBrowserRouter([
     children: [
       { path: '/', element: <SendCrewHome><HomePage /></SendCrewHome> },
       { path: '/about', element: about },
+      // What is kept, why, how long, and how to take or delete it: public (decision 0022).
+      { path: '/privacy', element: privacy },
       { path: '/login', element: <LoginPage /> },
       { path: '/register', element: <RegisterPage /> },
       { path: '/profile', element: <RequireAuth crewToo>{profile}</RequireAuth> },

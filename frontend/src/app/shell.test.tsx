@@ -107,7 +107,7 @@ describe('top bar', () => {
     await userEvent.click(screen.getByRole('button', { name: /account menu/ }))
     expect(screen.getAllByRole('menuitem').map((i) => i.textContent)).toEqual(['Profile', 'Logout'])
     const footer = within(screen.getByRole('navigation', { name: 'Footer' }))
-    expect(footer.getAllByRole('link').map((l) => l.getAttribute('href'))).toEqual(['/crew', '/profile'])
+    expect(footer.getAllByRole('link').map((l) => l.getAttribute('href'))).toEqual(['/crew', '/profile', '/privacy'])
   })
 
   // Named by its visible text plus a hidden ', account menu' (no aria-label: WCAG 2.5.3).
@@ -155,7 +155,7 @@ describe('top bar', () => {
     expect(screen.queryByRole('navigation', { name: 'Mobile' })).not.toBeInTheDocument()
   })
 
-  it('links the footer to about, booking, nearest hospitals, history and profile', () => {
+  it('links the footer to about, booking, nearest hospitals, history, profile and privacy', () => {
     shell('/')
     const footer = within(screen.getByRole('navigation', { name: 'Footer' }))
     expect(footer.getAllByRole('link').map((l) => l.getAttribute('href'))).toEqual([
@@ -164,6 +164,7 @@ describe('top bar', () => {
       '/hospitals/nearest',
       '/history',
       '/profile',
+      '/privacy',
     ])
   })
 })

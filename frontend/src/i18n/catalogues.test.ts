@@ -11,6 +11,7 @@ import { catalogueProblems } from '@/test/catalogues'
 const ERROR_CODES: Record<components['schemas']['ErrorCode'], true> = {
   invalid: true, unauthorized: true, badCredentials: true, forbidden: true, notFound: true, conflict: true,
   usernameTaken: true, emailTaken: true, ambulanceTaken: true, noAmbulanceNear: true, openEmergency: true,
+  openBookings: true,
   methodNotAllowed: true, tooLarge: true, unsupportedMediaType: true, unprocessable: true, rateLimited: true,
   unavailable: true, internal: true,
 }

@@ -600,6 +600,7 @@ export const en = {
     ambulanceTaken: 'The ambulance you picked is no longer available. Please choose another.',
     noAmbulanceNear: 'No ambulance is available near you',
     openEmergency: 'You already have an emergency booking open.',
+    openBookings: 'Your account can be deleted once your open bookings have ended.',
     conflict: 'This changed meanwhile. Please try again.',
     methodNotAllowed: 'The app asked in a way the service does not take.',
     tooLarge: 'That is too much to send.',
@@ -654,6 +655,7 @@ export const en = {
     footer: 'Footer',
     copyright: (year: number) => `© ${year} AmbuCare`,
     nearestHospitals: 'Nearest Hospitals',
+    privacy: 'Privacy',
   },
   notFound: {
     title: 'Page not found',
@@ -758,8 +760,8 @@ export const en = {
   geoUnsupported: 'This browser cannot share your location. Please type your coordinates.',
   // The admin's bookings page, its table and a booking's details.
   adminBookings: {
-    loadingDetails: 'Loading the patient’s details...',
-    detailsFailed: 'The patient’s details could not be loaded.',
+    patientRecorded: 'Each opening of a patient’s details is recorded, and shown to the person who booked.',
+    patientErased: 'Erased',
     title: 'All Bookings',
     subtitle: (n: number) =>
       `${plural('en', n, { one: '# booking', other: '# bookings' })} in all, newest first. Counts, search and filter apply to this page.`,
@@ -961,6 +963,7 @@ export const en = {
     latitudeHint: 'e.g. 30.67',
     longitudeHint: 'e.g. 74.33',
     creating: 'Creating account...',
+    privacy: 'How we use your data',
   },
 } as const
 

@@ -568,6 +568,7 @@ export const hi: Catalogue = {
     ambulanceTaken: 'आपकी चुनी एम्बुलेंस अब खाली नहीं है। कृपया दूसरी चुनें।',
     noAmbulanceNear: 'आपके पास कोई एम्बुलेंस खाली नहीं है',
     openEmergency: 'आपकी एक इमरजेंसी बुकिंग पहले से खुली है।',
+    openBookings: 'आपकी खुली बुकिंग पूरी होने के बाद ही खाता हटाया जा सकता है।',
     conflict: 'इस बीच कुछ बदल गया। कृपया फिर कोशिश करें।',
     methodNotAllowed: 'ऐप ने ऐसे पूछा जो सेवा नहीं लेती।',
     tooLarge: 'भेजने के लिए यह बहुत बड़ा है।',
@@ -620,6 +621,7 @@ export const hi: Catalogue = {
     footer: 'नीचे के लिंक',
     copyright: (year: number) => `© ${year} AmbuCare`,
     nearestHospitals: 'पास के अस्पताल',
+    privacy: 'निजता',
   },
   notFound: {
     title: 'पेज नहीं मिला',
@@ -721,8 +723,8 @@ export const hi: Catalogue = {
   geoUnavailable: 'आपकी जगह पता नहीं चली। कृपया अपने निर्देशांक लिखें।',
   geoUnsupported: 'यह ब्राउज़र आपकी लोकेशन नहीं भेज सकता। कृपया अपने निर्देशांक लिखें।',
   adminBookings: {
-    loadingDetails: 'मरीज़ की जानकारी लोड हो रही है...',
-    detailsFailed: 'मरीज़ की जानकारी लोड नहीं हो सकी।',
+    patientRecorded: 'मरीज़ की जानकारी हर बार खोलने का रिकॉर्ड रखा जाता है, और बुक करने वाले को दिखाया जाता है।',
+    patientErased: 'मिटाया गया',
     title: 'सभी बुकिंग',
     subtitle: (n: number) =>
       `कुल ${plural('hi', n, { other: '# बुकिंग' })}, नई पहले। गिनती, खोज और छँटाई इसी पेज पर लागू हैं।`,
@@ -916,5 +918,6 @@ export const hi: Catalogue = {
     latitudeHint: 'जैसे 30.67',
     longitudeHint: 'जैसे 74.33',
     creating: 'खाता बन रहा है...',
+    privacy: 'हम आपका डेटा कैसे इस्तेमाल करते हैं',
   },
 }

@@ -568,6 +568,7 @@ export const pa: Catalogue = {
     ambulanceTaken: 'ਤੁਹਾਡੀ ਚੁਣੀ ਐਂਬੂਲੈਂਸ ਹੁਣ ਖਾਲੀ ਨਹੀਂ। ਕਿਰਪਾ ਕਰਕੇ ਹੋਰ ਚੁਣੋ।',
     noAmbulanceNear: 'ਤੁਹਾਡੇ ਨੇੜੇ ਕੋਈ ਐਂਬੂਲੈਂਸ ਖਾਲੀ ਨਹੀਂ',
     openEmergency: 'ਤੁਹਾਡੀ ਇੱਕ ਐਮਰਜੈਂਸੀ ਬੁਕਿੰਗ ਪਹਿਲਾਂ ਹੀ ਖੁੱਲ੍ਹੀ ਹੈ।',
+    openBookings: 'ਤੁਹਾਡੀਆਂ ਖੁੱਲ੍ਹੀਆਂ ਬੁਕਿੰਗਾਂ ਪੂਰੀਆਂ ਹੋਣ ਤੋਂ ਬਾਅਦ ਹੀ ਖਾਤਾ ਮਿਟਾਇਆ ਜਾ ਸਕਦਾ ਹੈ।',
     conflict: 'ਇਸ ਦੌਰਾਨ ਕੁਝ ਬਦਲ ਗਿਆ। ਕਿਰਪਾ ਕਰਕੇ ਦੁਬਾਰਾ ਕੋਸ਼ਿਸ਼ ਕਰੋ।',
     methodNotAllowed: 'ਐਪ ਨੇ ਅਜਿਹੇ ਪੁੱਛਿਆ ਜੋ ਸੇਵਾ ਨਹੀਂ ਲੈਂਦੀ।',
     tooLarge: 'ਭੇਜਣ ਲਈ ਇਹ ਬਹੁਤ ਵੱਡਾ ਹੈ।',
@@ -620,6 +621,7 @@ export const pa: Catalogue = {
     footer: 'ਹੇਠਲੇ ਲਿੰਕ',
     copyright: (year: number) => `© ${year} AmbuCare`,
     nearestHospitals: 'ਨੇੜੇ ਦੇ ਹਸਪਤਾਲ',
+    privacy: 'ਨਿੱਜਤਾ',
   },
   notFound: {
     title: 'ਪੰਨਾ ਨਹੀਂ ਮਿਲਿਆ',
@@ -721,8 +723,8 @@ export const pa: Catalogue = {
   geoUnavailable: 'ਤੁਹਾਡੀ ਥਾਂ ਪਤਾ ਨਹੀਂ ਲੱਗੀ। ਕਿਰਪਾ ਕਰਕੇ ਆਪਣੇ ਕੋਆਰਡੀਨੇਟ ਲਿਖੋ।',
   geoUnsupported: 'ਇਹ ਬ੍ਰਾਊਜ਼ਰ ਤੁਹਾਡੀ ਲੋਕੇਸ਼ਨ ਨਹੀਂ ਭੇਜ ਸਕਦਾ। ਕਿਰਪਾ ਕਰਕੇ ਆਪਣੇ ਕੋਆਰਡੀਨੇਟ ਲਿਖੋ।',
   adminBookings: {
-    loadingDetails: 'ਮਰੀਜ਼ ਦੀ ਜਾਣਕਾਰੀ ਲੋਡ ਹੋ ਰਹੀ ਹੈ...',
-    detailsFailed: 'ਮਰੀਜ਼ ਦੀ ਜਾਣਕਾਰੀ ਲੋਡ ਨਹੀਂ ਹੋ ਸਕੀ।',
+    patientRecorded: 'ਮਰੀਜ਼ ਦੀ ਜਾਣਕਾਰੀ ਹਰ ਵਾਰ ਖੋਲ੍ਹਣ ਦਾ ਰਿਕਾਰਡ ਰੱਖਿਆ ਜਾਂਦਾ ਹੈ, ਅਤੇ ਬੁੱਕ ਕਰਨ ਵਾਲੇ ਨੂੰ ਵਿਖਾਇਆ ਜਾਂਦਾ ਹੈ।',
+    patientErased: 'ਮਿਟਾਇਆ ਗਿਆ',
     title: 'ਸਾਰੀਆਂ ਬੁਕਿੰਗਾਂ',
     subtitle: (n: number) =>
       `ਕੁੱਲ ${plural('pa', n, { one: '# ਬੁਕਿੰਗ', other: '# ਬੁਕਿੰਗਾਂ' })}, ਨਵੀਆਂ ਪਹਿਲਾਂ। ਗਿਣਤੀ, ਖੋਜ ਅਤੇ ਛਾਂਟੀ ਇਸੇ ਪੰਨੇ ’ਤੇ ਲਾਗੂ ਹਨ।`,
@@ -916,5 +918,6 @@ export const pa: Catalogue = {
     latitudeHint: 'ਜਿਵੇਂ 30.67',
     longitudeHint: 'ਜਿਵੇਂ 74.33',
     creating: 'ਖਾਤਾ ਬਣ ਰਿਹਾ ਹੈ...',
+    privacy: 'ਅਸੀਂ ਤੁਹਾਡਾ ਡੇਟਾ ਕਿਵੇਂ ਵਰਤਦੇ ਹਾਂ',
   },
 }

@@ -58,6 +58,7 @@ export function booking(id: number, overrides: Partial<Booking> = {}): Booking {
     tripStage: null,
     timeline: [{ stage: 'PENDING', at: '2026-03-01T09:30:00Z' }],
     answerBy: null,
+    erased: null,
     // The caller's moves are the server's: a test that shows one says which (none by default).
     moves: [],
     accepted: false,

@@ -136,15 +136,20 @@ const CANCEL: Goal = Goal::Status(BookingStatus::Cancelled);
 /// An admin sees someone else's patient by name only (`Booking::listed`): the
 /// details come from `GET /api/booking/{id}`, on the audit trail.
 pub(crate) fn shown(caller: Caller, booking: Booking) -> WithMoves<Booking> {
+    let booking = match caller.is_admin() && booking.user_id != caller.id {
+        true => booking.listed(),
+        false => booking,
+    };
+    with_moves(caller, booking)
+}
+
+/// `booking` as it is, with the moves `caller` may make on it ([`shown`]).
+fn with_moves(caller: Caller, booking: Booking) -> WithMoves<Booking> {
     let moves = allowed(booking.progress(), mover(caller))
         .into_iter()
         .filter(|goal| *goal == CANCEL)
         .collect();
-    let item = match caller.is_admin() && booking.user_id != caller.id {
-        true => booking.listed(),
-        false => booking,
-    };
-    WithMoves::booking(item, moves)
+    WithMoves::booking(booking, moves)
 }
 
 /// A booking its owner or an admin may see; anyone else gets 403 (and an unknown id
@@ -168,13 +173,12 @@ async fn one(
     ApiPath(id): ApiPath<Id>,
 ) -> Result<Json<WithMoves<Booking>>, ApiError> {
     let booking = owned(&app, caller, id).await?;
-    let moves = shown(caller, booking.clone()).moves;
     if let Some(admin) = actor.filter(|a| a.id != booking.user_id) {
         let target = Target::booking(booking.id, booking.ambulance_id);
         let read = Note::new(Action::PatientDetailsRead, target);
         app.store.acting_as(admin).audit().record(read).await?;
     }
-    Ok(Json(WithMoves::booking(booking, moves)))
+    Ok(Json(with_moves(caller, booking)))
 }
 
 #[derive(Deserialize)]

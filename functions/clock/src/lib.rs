@@ -1,5 +1,6 @@
 //! The clock (docs/decisions/0012-background-work.md): runs the answer-deadline rule
-//! on time. In AWS a schedule invokes it once a minute and each invocation sweeps
+//! on time, and, while it waits between two sweeps, forgets what is no longer needed
+//! ([`forget`]: docs/decisions/0022-personal-data.md). In AWS a schedule invokes it once a minute and each invocation sweeps
 //! every [`EVERY`] for [`WINDOW`]; locally (`make dev`, the test stacks) the same
 //! binary sweeps every few seconds until stopped (`clock --every-secs N`). Either way
 //! each sweep is `store.deadlines().sweep` at the store's clock: one code path, and tests
@@ -9,7 +10,7 @@ use std::time::Duration;
 
 use shared::{
     ApiError, Store,
-    store::{deadlines::SweepReport, reports::FoldReport},
+    store::{deadlines::SweepReport, privacy::ForgetReport, reports::FoldReport},
     telemetry::metrics::{Metrics, Unit},
 };
 
@@ -81,6 +82,30 @@ pub async fn fold(store: &Store) -> Result<FoldReport, ApiError> {
     Ok(report)
 }
 
+/// The privacy sweep now (the store's clock): deleted accounts' erasures carried
+/// on, finished bookings past the retention period erased (`store.privacy().sweep`).
+pub async fn forget(store: &Store) -> Result<ForgetReport, ApiError> {
+    let report = store.privacy().sweep(store.now()).await?;
+    if report != ForgetReport::default() {
+        Metrics::of("clock")
+            .count("AccountsErased", report.accounts_finished)
+            .count(
+                "BookingsErased",
+                report.account_bookings + report.retained_bookings,
+            )
+            .emit();
+        tracing::info!(
+            accounts_finished = report.accounts_finished,
+            account_bookings = report.account_bookings,
+            retained_bookings = report.retained_bookings,
+            raced = report.raced,
+            blocked = report.blocked,
+            "forgotten"
+        );
+    }
+    Ok(report)
+}
+
 /// Sweeps every `every` until `window` has passed (one invocation). A failed sweep
 /// is logged and the next one tries again; the invocation fails (for its alarm) if
 /// the last sweep failed.
@@ -92,7 +117,7 @@ pub async fn sweep_for(store: &Store, window: Duration, every: Duration) -> Resu
     beat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let mut sweeps = 0;
     loop {
-        beat.tick().await;
+        let beat_at = beat.tick().await;
         let (result, _) = tokio::join!(sweep(store), fold(store));
         sweeps += 1;
         if let Err(e) = &result {
@@ -100,6 +125,14 @@ pub async fn sweep_for(store: &Store, window: Duration, every: Duration) -> Resu
         }
         if started.elapsed() + every > window {
             return result.map(|_| sweeps);
+        }
+        // Between this beat's sweep and the next, never in its way: cut short at the
+        // next beat (each erasure is conditional and the sweep resumable), its failure
+        // its own (logged), never the deadlines'.
+        match tokio::time::timeout_at(beat_at + every, forget(store)).await {
+            Ok(Err(e)) => tracing::error!(error = %e, "privacy sweep failed"),
+            Err(_) => tracing::warn!("privacy sweep cut short by the next beat"),
+            Ok(Ok(_)) => {}
         }
     }
 }

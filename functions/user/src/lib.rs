@@ -1,14 +1,19 @@
-//! `/api/user`: read and edit a profile.
+//! `/api/user`: read and edit a profile; delete the account, take one's data
+//! (docs/decisions/0022-personal-data.md).
 
-use axum::{Json, Router, extract::State};
+use axum::{Json, Router, extract::State, http::StatusCode};
 use serde::Deserialize;
 use shared::http::Routes;
 use shared::{
     ApiError, ApiJson, ApiQuery, AppState, Caller, SignedIn,
     auth::{hash_password, verify_password},
-    domain::user::{self, ProfileChange, Role, User},
+    domain::{
+        privacy::{self, Export},
+        user::{self, ProfileChange, Role, User},
+    },
     edge::ClientAddress,
     http::ForUser,
+    store::users::Account,
     types::{Email, Latitude, Longitude, Password, Username},
 };
 
@@ -17,6 +22,8 @@ pub fn routes() -> Routes {
     Routes::new()
         .get("/api/user/profile", profile)
         .put("/api/user/profile", update_profile)
+        .delete("/api/user/account", delete_account)
+        .get("/api/user/export", export)
 }
 
 pub fn router(state: AppState) -> Router {
@@ -94,6 +101,56 @@ async fn update_profile(
     Ok(Json(user))
 }
 
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DeleteAccount {
+    /// The caller's own password, asked again: a token alone deletes nothing.
+    password: Option<String>,
+}
+
+/// Deletes the caller's own account (a member of the public's): 400 without the
+/// password, 403 when it is wrong or for a staff account, 409 while a booking is
+/// open. Every session and device ends at once; the bookings stay for the
+/// statistics without the personal fields (`store.privacy()`).
+async fn delete_account(
+    State(app): State<AppState>,
+    SignedIn(caller): SignedIn,
+    address: ClientAddress,
+    ApiJson(req): ApiJson<DeleteAccount>,
+) -> Result<StatusCode, ApiError> {
+    let account = app
+        .store
+        .users()
+        .account(caller.id)
+        .await?
+        .ok_or_else(user::not_found)?;
+    // A staff account is refused before its password is checked.
+    privacy::may_delete_own_account(account.user.role)?;
+    let Some(password) = req.password.filter(|p| !p.is_empty()) else {
+        return Err(ApiError::bad_request(
+            "password",
+            "Missing 'password': your password is needed to delete your account",
+        ));
+    };
+    check_password(&app, &account, &address, password, "Password is incorrect").await?;
+    app.store.privacy().delete_account(&account).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// Everything held about the caller, as one JSON document (any role).
+async fn export(
+    State(app): State<AppState>,
+    SignedIn(caller): SignedIn,
+) -> Result<Json<Export>, ApiError> {
+    let me = app
+        .store
+        .users()
+        .user(caller.id)
+        .await?
+        .ok_or_else(user::not_found)?;
+    Ok(Json(app.store.privacy().export(me).await?))
+}
+
 /// A new password needs the caller's own current one (a token alone is not enough):
 /// 400 naming `currentPassword` when absent, 403 when wrong. The check is a password
 /// check like a login's, throttled the same way.
@@ -115,19 +172,38 @@ async fn confirm_current_password(
         .account(caller.id)
         .await?
         .ok_or_else(user::not_found)?;
+    check_password(
+        app,
+        &account,
+        address,
+        current,
+        "Current password is incorrect",
+    )
+    .await
+}
+
+/// `password` checked against `account`'s like a login's, and throttled the same
+/// way: 403 with `wrong` when it does not match.
+async fn check_password(
+    app: &AppState,
+    account: &Account,
+    address: &ClientAddress,
+    password: String,
+    wrong: &str,
+) -> Result<(), ApiError> {
     let name = Username::try_from(account.user.username.clone()).map_err(ApiError::internal)?;
     let attempt = app
         .store
         .limits()
         .reserve_login_attempt(&name, address.key().as_deref())
         .await?;
-    let candidate = if current.len() <= 1024 {
-        current
+    let candidate = if password.len() <= 1024 {
+        password
     } else {
         String::new()
     };
-    if !verify_password(Some(account.password_hash), candidate).await? {
-        return Err(ApiError::Forbidden("Current password is incorrect".into()));
+    if !verify_password(Some(account.password_hash.clone()), candidate).await? {
+        return Err(ApiError::Forbidden(wrong.into()));
     }
     app.store.limits().login_succeeded(attempt).await
 }

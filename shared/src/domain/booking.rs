@@ -223,6 +223,27 @@ pub struct Booking {
     /// must have (`domain::deadline`); null otherwise.
     #[serde(default)]
     pub answer_by: Option<Timestamp>,
+    /// When and why its personal fields were erased (retention, or its requester's
+    /// account deleted: `domain::privacy`); null while they are kept.
+    #[serde(default)]
+    pub erased: Option<Erasure>,
+}
+
+/// Why a booking's personal fields were erased.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum ErasureReason {
+    /// Finished longer ago than the retention period.
+    Retention,
+    /// Its requester deleted their account.
+    AccountDeleted,
+}
+
+/// When and why a booking's personal fields were erased (`erased` in the contract; the rules: `domain::privacy`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Erasure {
+    pub at: Timestamp,
+    pub reason: ErasureReason,
 }
 
 /// What every new booking copies in at booking time, however it was asked for: who
@@ -297,6 +318,7 @@ impl Booking {
             patient: new.patient,
             pickup: Some(new.pickup),
             trip_stage: at.stage,
+            erased: None,
         }
     }
 

@@ -18,6 +18,7 @@ pub mod hospital;
 pub mod page;
 pub mod position;
 pub mod presence;
+pub mod privacy;
 pub mod push;
 pub mod refusal;
 pub mod response_times;

@@ -75,6 +75,10 @@ pub enum NotAllowed {
     /// A hospital's own figures are its staff's; another hospital's are not.
     #[error("You may only see your own hospital's figures")]
     OtherHospital,
+    /// Staff accounts (admins, crew) are the service's: an admin removes them
+    /// (docs/decisions/0022-personal-data.md).
+    #[error("Staff accounts are removed by an administrator, not from the profile")]
+    StaffAccount,
 }
 
 /// The request clashes with how things stand now: a 409 whose message says why and,
@@ -140,6 +144,10 @@ pub enum Conflict {
     AmbulanceTaken,
     #[error("You already have {0} open bookings")]
     TooManyOpenBookings(usize),
+    /// An account is deleted only once its bookings have ended: an ambulance on its
+    /// way must still be able to find and call its requester.
+    #[error("{}", account_in_use(.0))]
+    AccountHasOpenBookings(Vec<Id>),
     #[error("A booking with this Idempotency-Key is in progress; retry")]
     BookingKeyInProgress,
     /// A move the trip's state machine refuses (`domain::booking::trip::plan`): from
@@ -229,6 +237,19 @@ fn still_crewed(number: &str, crew: u64) -> String {
     let accounts = if crew == 1 { "account" } else { "accounts" };
     format!(
         "{number} still has {crew} crew {accounts}; move them to another ambulance or remove them first"
+    )
+}
+
+fn account_in_use(ids: &[Id]) -> String {
+    let list: Vec<String> = ids.iter().map(|id| format!("#{id}")).collect();
+    let (one, them) = if ids.len() == 1 {
+        ("booking", "it has")
+    } else {
+        ("bookings", "they have")
+    };
+    format!(
+        "You have an open {one} ({}): your account can be deleted once {them} ended",
+        list.join(", ")
     )
 }
 

@@ -38,6 +38,7 @@ use crate::{
         hospital::{self, HospitalRef},
         page::Page,
         presence::{CrewPresence, Seen},
+        privacy::finished_at,
         user,
     },
     error::ApiError,
@@ -57,8 +58,12 @@ pub(crate) struct BookingItem {
     pub(crate) key: Key,
     #[serde(flatten)]
     pub(crate) booking: Booking,
-    pub(crate) gsi1pk: String,
-    pub(crate) gsi1sk: String,
+    /// Its requester's history (`gsi1`): removed when the requester's account is
+    /// deleted (`store::privacy`), so that history ends with the account.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) gsi1pk: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) gsi1sk: Option<String>,
     pub(crate) listpk: String,
     pub(crate) listsk: String,
     /// While open and with a pickup: the sparse `open` index by the pickup's res-2
@@ -68,8 +73,10 @@ pub(crate) struct BookingItem {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) opensk: Option<String>,
     /// While its crew has not answered: the sparse `due` index by `answerBy` (epoch
-    /// milliseconds), which the clock sweeps. Removed by the crew's accept, a final
-    /// move, or the clock once it has acted.
+    /// milliseconds), which the clock sweeps. Removed by the crew's accept or the
+    /// clock once it has acted. Once final, until the retention sweep has erased its
+    /// personal fields: `duepk` [`keys::FORGET`], `duesk` when it became final
+    /// (epoch milliseconds; `store::privacy`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) duepk: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -115,15 +122,23 @@ impl BookingItem {
         let due = booking
             .answer_by
             .map(|by| due_key(deadline::next_due(&booking, by, false)));
+        // A final booking whose personal fields are kept waits for the retention
+        // sweep (`store::privacy`); an open one for its crew's answer.
+        let forget = (booking.booking_status.is_final() && booking.erased.is_none())
+            .then(|| finished_at(&booking).map_or_else(|| due_key(Timestamp::now()), due_key));
+        let due = match forget {
+            Some(at) => Some((keys::FORGET, at)),
+            None => due.map(|at| (keys::DUE, at)),
+        };
         BookingItem {
             key: keys::booking(booking.id),
-            gsi1pk: keys::user_bookings(booking.user_id),
-            gsi1sk: order.clone(),
+            gsi1pk: Some(keys::user_bookings(booking.user_id)),
+            gsi1sk: Some(order.clone()),
             listpk: keys::BOOKINGS.into(),
             opensk: open.is_some().then(|| order.clone()),
             openpk: open,
-            duepk: due.map(|_| keys::DUE.to_owned()),
-            duesk: due,
+            duepk: due.map(|(p, _)| p.to_owned()),
+            duesk: due.map(|(_, at)| at),
             foldpk: None,
             foldsk: None,
             missed_by: vec![],
@@ -181,13 +196,19 @@ pub(crate) fn booking_move(booking: &Booking, m: &Move, at: &str) -> Write {
     }
     if m.to.status.is_final() {
         // Ended: the clock folds it into the response-time report (decision 0021),
-        // never this request.
+        // never this request; off the answer clock, onto the retention sweep's
+        // (`store::privacy`).
+        removes.push("answerBy");
         sets.push("foldpk = :foldpk, foldsk = :foldsk");
+        sets.push("duepk = :forget, duesk = :finished");
         let ended = Timestamp::parse(at).map_or(0, due_key);
-        write = write.value(":foldpk", keys::FOLD).value(":foldsk", ended);
-    }
-    if m.ends_the_wait() {
-        // Answered or ended: off the clock.
+        write = write
+            .value(":foldpk", keys::FOLD)
+            .value(":foldsk", ended)
+            .value(":forget", keys::FORGET)
+            .value(":finished", finished_key(at));
+    } else if m.ends_the_wait() {
+        // Answered: off the clock.
         removes.extend(["answerBy", "duepk", "duesk"]);
     }
     let mut expression = format!("SET {}", sets.join(", "));
@@ -276,6 +297,12 @@ pub(crate) fn remember_request(user: Id, key: &str, booking: Id, hash: &str) -> 
         .when("attribute_not_exists(pk) OR #ttl < :now")
         .name("#ttl", TTL_ATTRIBUTE)
         .value(":now", now)
+}
+
+/// A final booking's `duesk` in the retention sweep's partition: when it became
+/// final (`at`, the move's time), in epoch milliseconds.
+fn finished_key(at: &str) -> i64 {
+    due_key(Timestamp::parse(at).unwrap_or_else(Timestamp::now))
 }
 
 /// `store.bookings()`: bookings: book, move, read, page, count. Every method of the handle

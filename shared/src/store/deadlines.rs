@@ -166,12 +166,14 @@ impl Deadlines<'_> {
             Verdict::NotDue => Ok(Outcome::NotDue),
             Verdict::Warn => self.warn(&item, &booking, now).await,
             Verdict::Settled => {
-                // Off the clock already, unless a write left its index keys behind.
-                if let Some(due) = item.duesk {
+                // Off the clock already, unless a write left its index keys behind
+                // (a final booking's are the retention sweep's: `keys::FORGET`).
+                if let (Some(due), Some(keys::DUE)) = (item.duesk, item.duepk.as_deref()) {
                     self.store
                         .update_returning::<serde::de::IgnoredAny>(
                             Write::update(key, "REMOVE duepk, duesk")
-                                .when("duesk = :due")
+                                .when("duepk = :p AND duesk = :due")
+                                .value(":p", keys::DUE)
                                 .value(":due", due),
                         )
                         .await?;

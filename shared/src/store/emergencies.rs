@@ -480,8 +480,9 @@ impl Emergencies<'_> {
             Label::Booking(order.id),
             Write::put(&BookingItem::new(booking.clone())).absent(),
         )
-        // Among the user's open bookings, never refused: the guard above already
-        // limits emergencies to one, and the open-bookings limit is for the form's.
+        // Among the user's open bookings, refused only for an account deleted this
+        // very moment (`store::privacy`): the guard above already limits
+        // emergencies to one, and the open-bookings limit is for the form's.
         .push(
             Label::OpenBookings,
             open_bookings::claim(order.user.id, order.id, OpenLimit::Exempt),
@@ -498,6 +499,9 @@ impl Emergencies<'_> {
             Err(TxError::Refused(r)) if r.by(Label::RateLimit) => Err(Stop::Api(limited)),
             Err(TxError::Refused(r)) if r.by(Label::Ambulance(ambulance)) => Ok(Attempt::Taken),
             Err(TxError::Refused(r)) if r.by(Label::Position(ambulance)) => Ok(Attempt::Elsewhere),
+            Err(TxError::Refused(r)) if r.by(Label::OpenBookings) => Err(Stop::Api(
+                ApiError::Unauthorized("This account has been deleted".into()),
+            )),
             Err(TxError::Api(ApiError::Unavailable)) => Ok(Attempt::Busy),
             Err(e) => Err(Stop::Api(e.into_api())),
         }

@@ -187,6 +187,21 @@ pub fn report_day(hospital: Option<Id>, day: time::Date) -> Key {
     Key::new(report_days(hospital), report_day_sk(day))
 }
 
+/// The `due` index's partition of finished bookings whose personal fields are still
+/// kept, by when they finished (epoch milliseconds): what the retention sweep reads
+/// (`store::privacy`, docs/decisions/0022-personal-data.md).
+pub const FORGET: &str = "FORGET";
+
+/// The `due` index's partition of deleted accounts whose erasure is still to finish,
+/// by when the clock should look (epoch milliseconds; `store::privacy`).
+pub const ERASE: &str = "ERASE";
+
+/// A deleted account's erasure still to finish (`store::privacy`): exists from the
+/// deleting request's transaction until the clock has erased every booking.
+pub fn erasure(user: Id) -> Key {
+    Key::new(format!("ERASURE#{user}"), "ERASURE")
+}
+
 /// A user's Web Push subscriptions (`store::push`): one partition per user.
 pub fn push_devices(user: Id) -> String {
     format!("PUSH#{user}")

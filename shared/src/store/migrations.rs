@@ -9,7 +9,11 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use serde::de::IgnoredAny;
 
 use super::{Item, Store, bookings::BookingItem, db_error, keys, table::readable, tx::Write};
-use crate::{error::ApiError, types::Id};
+use crate::{
+    domain::privacy::finished_at,
+    error::ApiError,
+    types::{Id, Timestamp},
+};
 
 /// What one run changed.
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -20,6 +24,9 @@ pub struct Migrated {
     pub free_entries: usize,
     /// Ambulances added before the live map's `fleet` index: given their cell.
     pub fleet_cells: usize,
+    /// Bookings that ended before the retention sweep: put in its partition of the
+    /// `due` index by when they ended (docs/decisions/0022-personal-data.md).
+    pub retention_entries: usize,
 }
 
 /// `store.migrations()`: `manage migrate`: old items brought up to date. Every method of
@@ -66,7 +73,40 @@ impl Migrations<'_> {
             bookings: self.migrate_bookings().await?,
             free_entries: self.migrate_free_entries().await?,
             fleet_cells: self.store.fleet().backfill_fleet_cells().await?,
+            retention_entries: self.migrate_retention_entries().await?,
         })
+    }
+
+    /// Each final booking whose personal fields are kept and that is in no `due`
+    /// partition: in the retention sweep's, by when it ended (its final timeline
+    /// entry; its booking time when it has none).
+    async fn migrate_retention_entries(self) -> Result<usize, ApiError> {
+        let items = self
+            .scan_sort_keys(&[keys::BOOKING_SK], Some("attribute_not_exists(duepk)"))
+            .await?;
+        let mut changed = 0;
+        for item in items {
+            let Some(read) = readable::<BookingItem>(item) else {
+                continue;
+            };
+            let b = read.booking;
+            if !b.booking_status.is_final() || b.erased.is_some() {
+                continue;
+            }
+            let ended = finished_at(&b)
+                .or_else(|| Timestamp::parse(&b.booking_time))
+                .unwrap_or_else(Timestamp::now);
+            let write = Write::update(keys::booking(b.id), "SET duepk = :p, duesk = :at")
+                .exists()
+                .when("attribute_not_exists(duepk) AND attribute_not_exists(erased.reason)")
+                .value(":p", keys::FORGET)
+                .value(
+                    ":at",
+                    (ended.get().unix_timestamp_nanos() / 1_000_000) as i64,
+                );
+            changed += usize::from(self.applied(write).await?);
+        }
+        Ok(changed)
     }
 
     /// `Booking::brought_up_to_date` written, where it changes something.

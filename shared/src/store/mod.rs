@@ -27,6 +27,7 @@
 //! | `store.deadlines()` | `deadlines.rs` | the clock's sweep of answer deadlines, the manual reassign |
 //! | `store.push()` | `push.rs` | Web Push subscriptions and the devices of each recipient |
 //! | `store.shares()` | `shares.rs` | a requester's changes after the tap: patient details, tracking links |
+//! | `store.privacy()` | `privacy.rs` | personal data: an account deleted (its bookings erased, by the clock past one transaction), the export, the retention sweep, who read a patient's details |
 //! | `store.limits()` | `limits.rs` | rate limits and the login throttle |
 //! | `store.reports()` | `reports.rs` | the response-time report: finished trips folded into days, the report read |
 //! | `store.bulk()` | `bulk.rs` | bulk loads for benchmarks and big test sets |
@@ -68,6 +69,7 @@ pub mod migrations;
 pub mod open_bookings;
 pub mod paging;
 pub mod positions;
+pub mod privacy;
 pub mod push;
 pub mod reports;
 pub mod retry;
@@ -148,6 +150,11 @@ impl Store {
     /// What a requester changes after the tap: patient details, tracking links (`shares.rs`).
     pub fn shares(&self) -> shares::Shares<'_> {
         shares::Shares { store: self }
+    }
+
+    /// Personal data: an account deleted, the export, retention, who looked (`privacy.rs`).
+    pub fn privacy(&self) -> privacy::Privacy<'_> {
+        privacy::Privacy { store: self }
     }
 
     /// Rate limits and the login throttle (`limits.rs`).

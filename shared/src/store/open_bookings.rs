@@ -29,6 +29,9 @@ pub enum OpenLimit {
 
 const ATTRIBUTE: &str = "openBookings";
 
+/// Set on the guard by an account's deletion (`store::privacy`), with a TTL.
+pub(crate) const ERASED_AT: &str = "erasedAt";
+
 /// Booking ids as a DynamoDB number set (what ADD and DELETE of set elements take).
 struct IdSet<'a>(&'a [Id]);
 
@@ -49,13 +52,17 @@ struct Guard {
 
 /// The write adding `booking` to `user`'s open bookings; where the limit applies,
 /// only while fewer than [`MAX_OPEN_BOOKINGS`] are open (a refusal is [`too_many`]).
+///
+/// Never for a deleted account: its deletion leaves `erasedAt` on the guard for a
+/// while (`store::privacy`), so a booking racing the deletion is refused too.
 pub fn claim(user: Id, booking: Id, limit: OpenLimit) -> Write {
     let write = Write::update(keys::open_bookings_guard(user), "ADD #open :ids")
         .name("#open", ATTRIBUTE)
-        .value(":ids", IdSet(&[booking]));
+        .value(":ids", IdSet(&[booking]))
+        .when(format!("attribute_not_exists({ERASED_AT})"));
     match limit {
         OpenLimit::Applies => write
-            .when("attribute_not_exists(#open) OR size(#open) < :max")
+            .when("(attribute_not_exists(#open) OR size(#open) < :max)")
             .value(":max", MAX_OPEN_BOOKINGS),
         OpenLimit::Exempt => write,
     }

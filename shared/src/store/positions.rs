@@ -82,7 +82,16 @@ pub(crate) struct PositionItem {
     /// The last time a crew device said it was signing out.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     left_at: Option<Timestamp>,
+    /// The table's TTL attribute: [`POSITION_KEPT`] after the last accepted report.
+    /// No trail is kept (each report replaces the last), and this is how long the
+    /// last one outlives a crew's silence (docs/data-map.md).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    ttl: Option<i64>,
 }
+
+/// How long an ambulance's last position is kept after its last accepted report:
+/// its crew's whereabouts are personal data, and a position this old helps nobody.
+pub const POSITION_KEPT: time::Duration = time::Duration::days(30);
 
 impl PositionItem {
     /// The stored form of a report taken now (also the benchmarks' bulk loader).
@@ -104,6 +113,7 @@ impl PositionItem {
             rev: 0,
             seen_at: None,
             left_at: None,
+            ttl: Some((received_at.get() + POSITION_KEPT).unix_timestamp()),
         }
     }
 
@@ -123,6 +133,7 @@ impl PositionItem {
             livesk: None,
             seen_at: None,
             left_at: None,
+            ttl: None,
         }
     }
 

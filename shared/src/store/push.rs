@@ -26,9 +26,12 @@ use super::{
     users::UserItem,
 };
 use crate::{
-    domain::push::{Change, PushSubscription},
+    domain::{
+        privacy::ExportedDevice,
+        push::{Change, PushSubscription},
+    },
     error::ApiError,
-    types::Id,
+    types::{Id, Timestamp},
 };
 
 /// Devices one account may have: a new one beyond drops the oldest.
@@ -237,6 +240,34 @@ impl Push<'_> {
     /// Deletes the device a push service said is gone (404/410).
     pub async fn forget_device(self, user: Id, endpoint: &str) -> Result<(), ApiError> {
         self.unsubscribe(user, endpoint).await
+    }
+
+    /// `user`'s devices as their export shows them: the push service's host, when
+    /// subscribed and until when (the endpoint and keys are credentials: left out).
+    pub async fn device_records(self, user: Id) -> Result<Vec<ExportedDevice>, ApiError> {
+        let ms = |ms: i64| {
+            time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(ms) * 1_000_000)
+                .ok()
+                .and_then(Timestamp::new)
+        };
+        Ok(self
+            .device_items(user)
+            .await?
+            .into_iter()
+            .filter_map(|i| {
+                Some(ExportedDevice {
+                    push_service: i
+                        .subscription
+                        .endpoint()
+                        .parse::<http::Uri>()
+                        .ok()?
+                        .host()?
+                        .to_owned(),
+                    created_at: ms(i.created_at)?,
+                    lapses_at: i.ttl.and_then(|t| ms(t.saturating_mul(1000))),
+                })
+            })
+            .collect())
     }
 
     /// Deletes `user`'s devices: all of them (a new password), or those of one

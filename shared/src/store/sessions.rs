@@ -225,9 +225,14 @@ impl Sessions<'_> {
     /// retry policy outlasts any realistic number of devices signing out at once).
     async fn revoke(self, session: &str, user: Id) -> Result<(), ApiError> {
         let attempt = || async {
-            let revoke = Write::update(keys::session(session), "SET revoked = :yes")
+            // An ended session is no longer needed for anything (a revoked and a
+            // missing one refuse a refresh alike): DynamoDB's TTL deletes it now
+            // rather than at its expiry (docs/data-map.md).
+            let revoke = Write::update(keys::session(session), "SET revoked = :yes, #ttl = :now")
                 .exists()
-                .value(":yes", true);
+                .name("#ttl", TTL_ATTRIBUTE)
+                .value(":yes", true)
+                .value(":now", epoch_seconds());
             let mut tx = Tx::new();
             tx.push(Label::Session, revoke);
             // A removed user has no access tokens left to end (`caller` refuses them).

@@ -97,6 +97,8 @@ pub enum Label {
     Audit,
     /// The open `NO_AMBULANCE` alert of an area (`alerts`).
     AreaAlert,
+    /// A deleted account's erasure still to finish (`privacy`).
+    Erasure,
     /// A Web Push subscription (`push`), and one it replaces beyond the cap.
     Device,
     OldDevice,

@@ -636,6 +636,26 @@ async fn main() {
             Some(json!({"bookingId": eid, "stage": "COMPLETED"})),
         )
         .await;
+        // Its bookings ended, the fresh user takes their data and deletes the account
+        // (decision 0022): the password checked, one transaction, the devices.
+        b.route(
+            "GET /api/user/export",
+            S::OK,
+            M::GET,
+            "/api/user/export",
+            fresh_user,
+            None,
+        )
+        .await;
+        b.route(
+            "DELETE /api/user/account",
+            S::NO_CONTENT,
+            M::DELETE,
+            "/api/user/account",
+            fresh_user,
+            Some(json!({ "password": BENCH_PASSWORD })),
+        )
+        .await;
         b.route(
             "GET /api/admin/ambulances/all",
             S::OK,

@@ -16,16 +16,15 @@ export function useAdminBookings(page: number, size = BOOKINGS_PAGE_SIZE) {
 }
 
 /**
- * One booking whole, patient details included: the lists show an admin the patient's name
- * only, and this read is on the audit trail (docs/decisions/0023), so it is made when asked
- * for (the dialog opens), never kept.
+ * One booking whole, its patient's details with it: the server records each opening by
+ * an admin, so it is asked for only when the details are shown (never cached for later).
  */
-export function useBookingDetails(id: number) {
+export function useAdminBooking(id: number) {
   return useQuery({
     queryKey: adminKeys.booking(id),
     queryFn: () => call('GET /booking/{id}', { path: { id } }),
-    staleTime: 0,
     gcTime: 0,
+    staleTime: 0,
   })
 }
 

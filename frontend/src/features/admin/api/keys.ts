@@ -4,6 +4,7 @@ export const adminKeys = {
   all: queryRoots.admin,
   ambulances: () => [...queryRoots.admin, 'ambulances'] as const,
   bookings: (page: number, size: number) => [...queryRoots.admin, 'bookings', page, size] as const,
+  booking: (id: number) => [...queryRoots.admin, 'booking', id] as const,
   stats: () => [...queryRoots.admin, 'stats'] as const,
   crew: () => [...queryRoots.admin, 'crew'] as const,
   live: (bbox: string) => [...queryRoots.admin, 'live', bbox] as const,

@@ -1,5 +1,5 @@
 import { useRef, useState, type FormEvent } from 'react'
-import { useNavigate } from 'react-router'
+import { useNavigate, Link } from 'react-router'
 import { UseLocationButton } from '@/components/UseLocationButton'
 import { BusyButton } from '@/components/BusyButton'
 import { ApiError, messageOf } from '@/lib/api'
@@ -101,6 +101,9 @@ export function RegisterPage() {
         <BusyButton className="btn-primary sm:col-span-2" busy={registration.isPending} busyLabel={S.register.creating}>
           {S.nav.register}
         </BusyButton>
+        <p className="text-sm sm:col-span-2">
+          <Link to="/privacy" className="font-medium text-brand-700 underline">{S.register.privacy}</Link>
+        </p>
       </form>
     </AuthCard>
   )

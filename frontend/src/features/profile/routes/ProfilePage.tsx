@@ -10,6 +10,7 @@ import { S } from '@/strings'
 import { useProfile, useUpdateProfile } from '../api/profile'
 import { buildProfileUpdate, type ProfileForm } from '../validation'
 import { LanguagePicker } from '@/components/LanguagePicker'
+import { YourData } from '@/features/privacy'
 
 function toForm(user: User): ProfileForm {
   return {
@@ -150,6 +151,9 @@ function Profile({ userId }: { userId: number }) {
               <li className="flex justify-between"><span className="text-slate-600">{S.profile.support}</span><span className="font-semibold">{S.profile.always}</span></li>
             </ul>
           </section>
+          <div className="md:col-span-3">
+            <YourData user={user} />
+          </div>
         </div>
       ) : (
         <form onSubmit={submit} noValidate className="card space-y-4 p-6" aria-label={S.profile.editForm}>
