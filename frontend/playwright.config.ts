@@ -17,7 +17,7 @@ export default defineConfig({
   // Generous: a 2-core machine runs the functions, DynamoDB Local and Chromium at once.
   timeout: 90_000,
   expect: { timeout: 15_000 },
-  reporter: [['list'], ['html', { outputFolder: `e2e-artifacts/report${shard}`, open: 'never' }]],
+  reporter: [['list'], ['html', { outputFolder: `e2e-artifacts/report${shard}`, open: 'never' }], ['./e2e/timings.ts']],
   use: {
     baseURL: process.env.E2E_BASE_URL ?? 'http://127.0.0.1:5173',
     viewport: { width: 1280, height: 800 },

@@ -17,6 +17,15 @@ cd "$ROOT"
 LOG_DIR="$ROOT/frontend/e2e-artifacts/logs"
 mkdir -p "$LOG_DIR" "$ROOT/target"
 
+# The whole run under the CPU meter (scripts/cpu-meter.py): it writes the CPU-seconds
+# so far of every process of the run (the stack, Chromium, Node) to E2E_CPU_SNAPSHOT,
+# which the timings reporter (frontend/e2e/timings.ts) reads at each test's start and
+# end to print what each spec cost; the run's own total goes to logs/cpu.json.
+if [ -z "${E2E_CPU_SNAPSHOT:-}" ]; then
+  export E2E_CPU_SNAPSHOT="$LOG_DIR/cpu-snapshot.json"
+  exec python3 "$ROOT/scripts/cpu-meter.py" run --snapshot "$E2E_CPU_SNAPSHOT" --json "$LOG_DIR/cpu.json" -- "$0" "$@"
+fi
+
 # One run at a time per checkout: Playwright empties its output folder when it starts,
 # and the logs and screenshots folders are shared, so a second run waits its turn.
 # (The stack's processes do not inherit the lock: stack.sh closes fd 9 for them.)

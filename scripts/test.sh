@@ -20,6 +20,7 @@
 cd "$ROOT"
 
 FAST=$(optional_flag --fast "scripts/test.sh [--fast]" "$@")
+RUN_NAME=$([ "$FAST" = 1 ] && echo "make check" || echo "make test")
 LANE_DIR="$ROOT/target/test-logs/lanes"
 rm -rf "$LANE_DIR"
 
