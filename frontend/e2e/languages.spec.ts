@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright'
-import { expect, test, type Locator, type Page } from '@playwright/test'
-import { contextPage, crewWithAFreeAmbulance, leaveFree, PHONE, screenshot, uniqueName } from './support'
+import { type Locator, type Page } from '@playwright/test'
+import { contextPage, crewWithAFreeAmbulance, expect, leaveFree, PHONE, screenshot, test, uniqueName } from './support'
 
 // Hindi and Punjabi against the real stack (issue 28): a phone whose browser speaks
 // hi-IN or pa-IN opens the app in that language, gets an ambulance dispatched in the
@@ -173,11 +173,13 @@ const SIGNED_OUT = ['/', '/about', '/login', '/register', '/t/not-a-real-link', 
 const AS_USER = ['/', '/profile', '/history', '/hospitals/nearest', '/hospitals/1/ambulances', '/booking', '/emergency']
 const AS_ADMIN = ['/admin', '/admin/hospitals', '/admin/ambulances', '/admin/bookings', '/admin/crew', '/admin/live']
 
+// Each screen is opened once and looked at in both widths (the page laid out again, as
+// when a phone turns), not opened twice: a page load is most of what this test costs.
 async function expectScreensFit(page: Page, paths: string[], who: string) {
-  for (const width of [1280, 390]) {
-    await page.setViewportSize({ width, height: 844 })
-    for (const path of paths) {
-      await page.goto(path)
+  for (const path of paths) {
+    await page.goto(path)
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 844 })
       await page.waitForLoadState('networkidle')
       await expectNoOverflow(page, `${path} (${who}, ${width} px)`)
     }
