@@ -8,6 +8,7 @@ import tailwindcss from '@tailwindcss/vite'
 import { VitePWA } from 'vite-plugin-pwa'
 import { edgeLikeCloudFront } from './edge'
 import { emergencyNumberOf } from './src/lib/emergencyNumber.ts'
+import { reportSeconds } from './src/features/crew/reportTimes.ts'
 import pkg from './package.json' with { type: 'json' }
 
 // /api goes to the functions (cargo lambda watch locally), so the app and the API
@@ -77,7 +78,10 @@ function contractHash() {
 
 export default defineConfig(({ mode }) => {
   // A malformed emergency number stops the build here, not a call in the field.
-  emergencyNumberOf(loadEnv(mode, process.cwd(), 'VITE_').VITE_EMERGENCY_NUMBER)
+  const env = loadEnv(mode, process.cwd(), 'VITE_')
+  emergencyNumberOf(env.VITE_EMERGENCY_NUMBER)
+  reportSeconds('VITE_CREW_IDLE_REPORT_SECS', env.VITE_CREW_IDLE_REPORT_SECS, 0)
+  reportSeconds('VITE_CREW_HEARTBEAT_SECS', env.VITE_CREW_HEARTBEAT_SECS, 0)
   return {
     // What the trips kept on the device were written by (src/app/persist.ts): the app's
     // version and the API contract's (a changed trip shape drops them), not every build.

@@ -96,6 +96,8 @@ export default class Timings implements Reporter {
   }
 
   onEnd(result: FullResult) {
+    // Nothing ran (--list, or no test selected): nothing to say.
+    if (this.tests.length === 0) return
     const metered = this.runCpu !== null
     const byFile = new Map<string, Row>()
     for (const t of this.tests) {
@@ -117,9 +119,9 @@ export default class Timings implements Reporter {
       ...table(slowest(this.tests), metered),
     ]
     console.log(out.join('\n'))
-    const shard = process.env.E2E_SHARD ? `-${process.env.E2E_SHARD}` : ''
+    const group = process.env.E2E_GROUP ? `-${process.env.E2E_GROUP}` : ''
     fs.mkdirSync(this.artifacts, { recursive: true })
-    fs.writeFileSync(path.join(this.artifacts, `timings${shard}.json`), JSON.stringify({ files, tests: this.tests, run: sum }, null, 1))
+    fs.writeFileSync(path.join(this.artifacts, `timings${group}.json`), JSON.stringify({ files, tests: this.tests, run: sum }, null, 1))
   }
 
   printsToStdio() {
