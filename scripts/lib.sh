@@ -47,10 +47,11 @@ optional_flag() {
 # meter's tag; a function's variables therefore stay in it.
 STAGES_STARTED=$(date +%s)
 STAGE_SUMMARY_FILE=$(mktemp)
-STAGE_CPU_DIR=$(mktemp -d)
 stage() {
   local title=$1 t0 rc=0 log='' m tag meter cpu; shift
   t0=$(date +%s)
+  # The meter's files: one folder per run, made by its first stage (lanes share it).
+  if [ -z "${STAGE_CPU_DIR:-}" ]; then STAGE_CPU_DIR=$(mktemp -d); fi
   printf '\n\033[1;34m==== %s\033[0m (at %ss)\n' "${LANE:+[$LANE] }$title" "$(( t0 - STAGES_STARTED ))" >&2
   if [ "${CI:-}" = true ] && [ -z "${LANE:-}" ]; then log=$(mktemp); fi
   tag="s$(date +%s%N)$RANDOM"
@@ -72,6 +73,7 @@ stage() {
   ) || rc=$?
   wait "$meter" 2>/dev/null || true
   cpu=$(python3 -c 'import json,sys; print(round(json.load(open(sys.argv[1]))["cpu"]))' "$m.json" 2>/dev/null || echo '?')
+  rm -f "$m".*
   printf '%s\t%s\t%s%s\t%s\n' "$(( $(date +%s) - t0 ))" "$cpu" "${LANE:+[$LANE] }" "$title" "$([ $rc = 0 ] || echo FAILED)" >>"$STAGE_SUMMARY_FILE"
   if [ $rc != 0 ]; then
     [ -n "$log" ] && failure_lines "$log"
