@@ -1,5 +1,5 @@
 import { type Browser, type Page } from '@playwright/test'
-import { contextPage, crewWithAFreeAmbulance, expect, hold, leaveFree, newUser, PHONE, screenshot, signIn, test } from './support'
+import { contextPage, crewWithAFreeAmbulance, expect, hold, leaveFree, liveViewAt, newUser, PHONE, screenshot, signIn, test } from './support'
 
 // No dispatch waits unanswered (decision 0012), against the real stack and its clock
 // (the same binary as in AWS). This spec runs in the "deadlines" group (scripts/e2e.sh):
@@ -83,7 +83,7 @@ test('an emergency nobody answers moves to the next ambulance, and everyone is t
 
   // The dispatcher's live map lists the ambulance that stopped answering.
   const admin = await contextPage(browser, { viewport: { width: 1280, height: 800 } })
-  await signIn(admin, 'admin', undefined, { path: '/admin/live' })
+  await signIn(admin, 'admin', undefined, { path: '/admin/live', storage: liveViewAt(PICKUP) })
   const alerts = admin.getByRole('region', { name: /alerts/i })
   const alert = alerts.getByRole('listitem').filter({ hasText: first.number })
   await expect(alert).toBeVisible({ timeout: 20_000 })
@@ -125,7 +125,7 @@ test('with nobody left to send, the dispatcher is alerted with a sound, reassign
       return original.call(this)
     }
   })
-  await signIn(admin, 'admin', undefined, { path: '/admin/live' })
+  await signIn(admin, 'admin', undefined, { path: '/admin/live', storage: liveViewAt(REMOTE_PICKUP) })
   await admin.getByRole('heading', { name: 'Live Map' }).click()
 
   const { user, bookingId } = await emergencyFrom(browser, REMOTE_PICKUP, '+15550126')

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright'
 import { type Locator, type Page } from '@playwright/test'
-import { contextPage, crewWithAFreeAmbulance, expect, leaveFree, PHONE, screenshot, test, uniqueName } from './support'
+import { contextPage, crewWithAFreeAmbulance, expect, leaveFree, liveViewAt, PHONE, screenshot, test, uniqueName } from './support'
 
 // Hindi and Punjabi against the real stack (issue 28): a phone whose browser speaks
 // hi-IN or pa-IN opens the app in that language, gets an ambulance dispatched in the
@@ -150,6 +150,8 @@ for (const lang of ['hi', 'pa'] as const) {
       // The dispatcher's live map, on a computer speaking the language.
       const admin = await contextPage(browser, { locale: `${lang}-IN` })
       await signIn(admin, t, 'admin', 'admin12345')
+      // On the trip's area, as a dispatcher watching it (support.ts, liveViewAt).
+      await admin.evaluate((view) => localStorage.setItem('admin.liveView', view), liveViewAt(PLACES[lang].crew)['admin.liveView'])
       await admin.goto('/admin/live')
       await expect(admin.getByRole('heading', { level: 1, name: t.live })).toBeVisible()
       // The map has opened on the fleet (its markers drawn), not its loading state.

@@ -3,7 +3,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import AxeBuilder from '@axe-core/playwright'
 import { type APIRequestContext, type BrowserContext, type Page } from '@playwright/test'
-import { contextPage, crewWithAFreeAmbulance, expect, hold, newUser, PHONE, screenshot, signIn, test, uniqueName } from './support'
+import { contextPage, crewWithAFreeAmbulance, expect, hold, liveViewAt, newUser, PHONE, screenshot, signIn, test, uniqueName } from './support'
 
 // The phone rings (issue 25), in the browser: the crew's phone allows notifications and
 // subscribes; a job's push reaches the service worker, which shows a notification that
@@ -345,7 +345,7 @@ test('without alerts the crew screen says so and keeps the screen on', async ({ 
 
 test('the dispatcher is offered notifications for new alerts on the live map', async ({ browser }) => {
   const admin = await contextPage(browser, { viewport: { width: 1280, height: 800 } })
-  await signIn(admin, 'admin', undefined, { path: '/admin/live' })
+  await signIn(admin, 'admin', undefined, { path: '/admin/live', storage: liveViewAt(CREW_AT) })
   const step = admin.getByRole('region', { name: 'Alerts on this computer' })
   await expect(step.getByRole('button', { name: 'Notify me of new alerts' })).toBeVisible()
   await screenshot(admin, 'push-admin-ask')

@@ -95,6 +95,19 @@ const sessionEntries = (auth: Auth) => [
 /** A URL on `path` (a query the screen adds, as /hospitals/nearest does, allowed). */
 const at = (path: string) => new RegExp(`^[^?]*${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}([?#].*)?$`)
 
+const entriesOf = (storage: Record<string, string>) => Object.entries(storage).map(([name, value]) => ({ name, value }))
+
+/**
+ * What the dispatcher's live map opens on (features/admin/api/live.ts keeps the last view
+ * in localStorage): a few kilometres around `where`, as a dispatcher watching one area,
+ * rather than the whole fleet of the seed, whose hundreds of rows and markers made every
+ * screenshot of the page and every axe run on it cost seconds to a minute of Chromium
+ * (docs/performance.md, "CI time"). For signIn's and signedIn's `storage`.
+ */
+export const liveViewAt = (where: { latitude: number; longitude: number }, zoom = 13) => ({
+  'admin.liveView': JSON.stringify({ center: [where.latitude, where.longitude], zoom }),
+})
+
 /** Where the sign-in screen takes this account: crews to their job screen, others to the profile. */
 const homeOf = (auth: Auth) => (auth.user.role === 'CREW' ? '/crew' : '/profile')
 
@@ -104,7 +117,12 @@ const homeOf = (auth: Auth) => (auth.user.role === 'CREW' ? '/crew' : '/profile'
  * The session is written once, before the app's first script of the next page load;
  * later page loads keep whatever the app made of it (a renewed token, a sign-out).
  */
-export async function signIn(page: Page, username: string, password?: string, { path }: { path?: string } = {}) {
+export async function signIn(
+  page: Page,
+  username: string,
+  password?: string,
+  { path, storage = {} }: { path?: string; storage?: Record<string, string> } = {},
+) {
   const auth = await apiLogin(baseOf(page), username, password ?? SEEDED[username as Seeded])
   const once = `e2e.signedIn.${auth.id}.${Date.now()}${Math.random()}`
   await page.context().addInitScript(
@@ -113,7 +131,7 @@ export async function signIn(page: Page, username: string, password?: string, { 
       for (const e of entries) localStorage.setItem(e.name, e.value)
       localStorage.setItem(once, '1')
     },
-    { once, entries: sessionEntries(auth) },
+    { once, entries: [...sessionEntries(auth), ...entriesOf(storage)] },
   )
   const target = path ?? homeOf(auth)
   await page.goto(target)
@@ -130,18 +148,18 @@ export async function signedInPage(
   browser: Browser,
   username: string,
   options: Parameters<Browser['newContext']>[0] = {},
-  { password, path }: { password?: string; path?: string } = {},
+  { password, path, storage = {} }: { password?: string; path?: string; storage?: Record<string, string> } = {},
 ): Promise<Page> {
   const baseURL = base.info().project.use.baseURL!
   const auth = await apiLogin(baseURL, username, password ?? SEEDED[username as Seeded])
-  return openSignedIn(browser, auth, options, path)
+  return openSignedIn(browser, auth, options, path, storage)
 }
 
-async function openSignedIn(browser: Browser, auth: Auth, options: Parameters<Browser['newContext']>[0], path?: string) {
+async function openSignedIn(browser: Browser, auth: Auth, options: Parameters<Browser['newContext']>[0], path?: string, storage: Record<string, string> = {}) {
   const baseURL = base.info().project.use.baseURL!
   const context = await browser.newContext({
     ...options,
-    storageState: { cookies: [], origins: [{ origin: new URL(baseURL).origin, localStorage: sessionEntries(auth) }] },
+    storageState: { cookies: [], origins: [{ origin: new URL(baseURL).origin, localStorage: [...sessionEntries(auth), ...entriesOf(storage)] }] },
   })
   await stillAnimations(context)
   const page = await context.newPage()
@@ -181,7 +199,11 @@ export async function newUser(page: Page, { prefix = 'e2e', phone = '+15550199',
  *   const crew = await signedIn('crew1', { viewport: PHONE, geolocation, permissions: ['geolocation'] })
  */
 export const test = base.extend<{
-  signedIn: (username: string, options?: Parameters<Browser['newContext']>[0], more?: { password?: string; path?: string }) => Promise<Page>
+  signedIn: (
+    username: string,
+    options?: Parameters<Browser['newContext']>[0],
+    more?: { password?: string; path?: string; storage?: Record<string, string> },
+  ) => Promise<Page>
 }>({
   context: async ({ context }, provide) => {
     await stillAnimations(context)
