@@ -1,6 +1,6 @@
 /// <reference types="vitest/config" />
 import { createHash } from 'node:crypto'
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { defineConfig, loadEnv } from 'vite'
 import react from '@vitejs/plugin-react'
@@ -8,6 +8,7 @@ import tailwindcss from '@tailwindcss/vite'
 import { VitePWA } from 'vite-plugin-pwa'
 import { edgeLikeCloudFront } from './edge'
 import { emergencyNumberOf } from './src/lib/emergencyNumber.ts'
+import { reportSeconds } from './src/features/crew/reportTimes.ts'
 import pkg from './package.json' with { type: 'json' }
 
 // /api goes to the functions (cargo lambda watch locally), so the app and the API
@@ -51,6 +52,24 @@ const pwa = VitePWA({
   },
 })
 
+const TESTS = ['src/**/*.test.{ts,tsx}']
+
+/**
+ * The test files that replace a module (vi.mock): they run each in a fresh environment of
+ * its own. Every other file shares its worker's jsdom and module cache with the files
+ * before it (isolate: false), which took Vitest from 76 to 22 CPU-seconds
+ * (docs/performance.md, "CI time"): building a jsdom and importing React, the router and
+ * the app's modules for each of 48 files was most of its work. A mock needs a fresh
+ * module cache (a module another file imported first would stay unmocked); what the
+ * other files leave behind, src/test/setup.ts clears after every test.
+ */
+function filesThatMock(): string[] {
+  const src = fileURLToPath(new URL('./src', import.meta.url))
+  return readdirSync(src, { recursive: true, encoding: 'utf8' })
+    .filter((f) => /\.test\.tsx?$/.test(f) && /\bvi\.(do)?[mM]ock\(/.test(readFileSync(`${src}/${f}`, 'utf8')))
+    .map((f) => `src/${f.replaceAll('\\', '/')}`)
+}
+
 /** A short fingerprint of docs/openapi.yaml, the shape of every answer the app keeps. */
 function contractHash() {
   const contract = readFileSync(new URL('../docs/openapi.yaml', import.meta.url))
@@ -59,7 +78,10 @@ function contractHash() {
 
 export default defineConfig(({ mode }) => {
   // A malformed emergency number stops the build here, not a call in the field.
-  emergencyNumberOf(loadEnv(mode, process.cwd(), 'VITE_').VITE_EMERGENCY_NUMBER)
+  const env = loadEnv(mode, process.cwd(), 'VITE_')
+  emergencyNumberOf(env.VITE_EMERGENCY_NUMBER)
+  reportSeconds('VITE_CREW_IDLE_REPORT_SECS', env.VITE_CREW_IDLE_REPORT_SECS, 0)
+  reportSeconds('VITE_CREW_HEARTBEAT_SECS', env.VITE_CREW_HEARTBEAT_SECS, 0)
   return {
     // What the trips kept on the device were written by (src/app/persist.ts): the app's
     // version and the API contract's (a changed trip shape drops them), not every build.
@@ -77,12 +99,18 @@ export default defineConfig(({ mode }) => {
     test: {
       environment: 'jsdom',
       setupFiles: ['./src/test/setup.ts'],
-      include: ['src/**/*.test.{ts,tsx}'],
+      include: process.env.VITEST ? [] : TESTS,
       css: false,
       // Room for a busy 2-core CI machine (a lazily loaded map's first import takes seconds
       // there); a passing test takes no longer for it. Polls and delays run on a fake clock
       // (src/test/clock.ts), never waited for in real time.
       testTimeout: 15_000,
+      projects: process.env.VITEST
+        ? [
+            { extends: true, test: { name: 'shared', include: TESTS, exclude: filesThatMock(), isolate: false } },
+            { extends: true, test: { name: 'isolated', include: filesThatMock() } },
+          ]
+        : undefined,
     },
   }
 })

@@ -20,7 +20,7 @@ require_free_port "$port" "DynamoDB Local"
 # -sharedDb: one database whatever the credentials/region a client signs with.
 # It writes a metadata file into its working directory: keep that out of the repo.
 cd "$(dirname "$log_file")"
-setsid java -Djava.library.path="$DDB_DIR/DynamoDBLocal_lib" -jar "$DDB_DIR/DynamoDBLocal.jar" \
+setsid java ${DDB_JAVA_OPTS:-} -Djava.library.path="$DDB_DIR/DynamoDBLocal_lib" -jar "$DDB_DIR/DynamoDBLocal.jar" \
   -sharedDb -port "$port" "${storage[@]}" >"$log_file" 2>&1 < /dev/null &
 pid=$!
 

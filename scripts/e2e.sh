@@ -1,14 +1,22 @@
 #!/usr/bin/env bash
 # End-to-end: the built frontend and Playwright in Debian's Chromium, against the
 # whole stack (scripts/stack.sh) on free ports with an in-memory DynamoDB Local and a
-# table of its own. With E2E_SHARDS=2 the test files run in two shards side by side,
-# each against a stack of its own, so they never share data. Arguments go to
+# table of its own. The tests run in two groups, one after the other, each against a
+# stack of its own (Playwright's projects, frontend/playwright.config.ts):
+#   app        every spec but those below, on a stack with the production answer
+#              windows, so a job never moves away under a test slow to accept it;
+#   deadlines  the specs about answer deadlines (SHORT_DEADLINE_SPECS), on a stack whose
+#              answer windows are ANSWER_WINDOW_SECS and whose clock sweeps every
+#              second: the same settings, functions and clock as in AWS, with short
+#              values, so that no test waits a minute for a deadline.
+# A group none of whose tests is selected is not started. Arguments go to
 # `playwright test`. Artifacts (CI keeps frontend/e2e-artifacts/):
-#   frontend/e2e-artifacts/screenshots/       screenshots the tests take
-#   frontend/e2e-artifacts/report-<n>/        Playwright's HTML report of shard n
-#   frontend/e2e-artifacts/test-results-<n>/  traces of failed tests of shard n
-#   frontend/e2e-artifacts/logs/shard-<n>/    DynamoDB Local, functions, web server
-#   frontend/e2e-artifacts/logs/build.log     the frontend's build
+#   frontend/e2e-artifacts/screenshots/            screenshots the tests take
+#   frontend/e2e-artifacts/report-<group>/         Playwright's HTML report of a group
+#   frontend/e2e-artifacts/test-results-<group>/   traces of failed tests of a group
+#   frontend/e2e-artifacts/timings-<group>.json    each test's time and CPU-seconds
+#   frontend/e2e-artifacts/logs/<group>/           DynamoDB Local, functions, web server
+#   frontend/e2e-artifacts/logs/build.log          the frontend's build
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/scripts/stack.sh"
 cd "$ROOT"
@@ -16,6 +24,15 @@ cd "$ROOT"
 "$ROOT/scripts/ensure-tools.sh" chromium cargo-lambda ddb frontend
 LOG_DIR="$ROOT/frontend/e2e-artifacts/logs"
 mkdir -p "$LOG_DIR" "$ROOT/target"
+
+# The whole run under the CPU meter (scripts/cpu-meter.py): it writes the CPU-seconds
+# so far of every process of the run (the stack, Chromium, Node) to E2E_CPU_SNAPSHOT,
+# which the timings reporter (frontend/e2e/timings.ts) reads at each test's start and
+# end to print what each spec cost; the run's own total goes to logs/cpu.json.
+if [ -z "${E2E_CPU_SNAPSHOT:-}" ]; then
+  export E2E_CPU_SNAPSHOT="$LOG_DIR/cpu-snapshot.json"
+  exec python3 "$ROOT/scripts/cpu-meter.py" run --snapshot "$E2E_CPU_SNAPSHOT" --json "$LOG_DIR/cpu.json" -- "$0" "$@"
+fi
 
 # One run at a time per checkout: Playwright empties its output folder when it starts,
 # and the logs and screenshots folders are shared, so a second run waits its turn.
@@ -26,66 +43,70 @@ if ! flock -n 9; then
   flock -w 1800 9 || die "the other end-to-end run did not finish within 30 min"
 fi
 
-# E2E_SHARDS=2 splits the files in two shards about evenly by time (a run of
-# 2026-11-27: 4.3 of the 9.2 minutes were a11y.spec.ts): the accessibility, screenshot
-# and edge files, and every other file (a new spec file joins the second). Not the
-# default: in CI on 2 cores, two Chromiums running axe at once made the accessibility
-# tests run out of time (docs/performance.md, "Fast to build"). Arguments naming tests
-# always run in one shard.
-SHARD_1_FILES=(e2e/a11y.spec.ts e2e/screens.spec.ts e2e/edge.spec.ts)
-SHARDS=${E2E_SHARDS:-1}
-if [ $# -gt 0 ]; then SHARDS=1; fi
-case "$SHARDS" in 1|2) ;; *) die "E2E_SHARDS is 1 or 2, not $SHARDS" ;; esac
-rm -rf "$LOG_DIR"/shard-* "$LOG_DIR"/playwright-*.log "$ROOT"/frontend/e2e-artifacts/report-* "$ROOT"/frontend/e2e-artifacts/test-results-*
+# The answer window of the deadlines group: long enough for a crew's screen to show the
+# job (it polls every 3 s) and a test to look at it, short enough that no test waits
+# long (docs/performance.md, "CI time").
+ANSWER_WINDOW_SECS=${ANSWER_WINDOW_SECS:-15}
+ALL_GROUPS=(app deadlines)
+rm -rf "$LOG_DIR"/shard-* "$LOG_DIR"/app "$LOG_DIR"/deadlines "$LOG_DIR"/playwright-*.log \
+  "$ROOT"/frontend/e2e-artifacts/report-* "$ROOT"/frontend/e2e-artifacts/test-results-* "$ROOT"/frontend/e2e-artifacts/timings*.json
 
 # A build folder of this run's own: frontend/dist may be rebuilt meanwhile by someone else.
 DIST="$(mktemp -d "$ROOT/target/e2e-dist.XXXXXX")"
 trap 'rm -rf "$DIST"' EXIT
 log "building the frontend"
 # vite build without `npm run build`'s tsc: make test type-checks in a stage of its own
-# (tsc --noEmit), and a type error does not change what vite bundles.
-(cd "$ROOT/frontend" && npm run --silent api-types && npx vite build --outDir "$DIST" --emptyOutDir >"$LOG_DIR/build.log" 2>&1) \
+# (tsc --noEmit), and a type error does not change what vite bundles. The crew's phone
+# reports a parked position every 20 s here, not 100, and a moved one after 5 s, not
+# 60 (frontend/README.md, "Build settings"): a test that moves a phone sees the report
+# at once, and a position never turns stale while a test waits on something else.
+(cd "$ROOT/frontend" && npm run --silent api-types \
+  && VITE_CREW_IDLE_REPORT_SECS=5 VITE_CREW_HEARTBEAT_SECS=20 npx vite build --outDir "$DIST" --emptyOutDir >"$LOG_DIR/build.log" 2>&1) \
   || { cat "$LOG_DIR/build.log"; die "frontend build failed"; }
 node "$ROOT/frontend/scripts/bundle-budget.mjs" "$DIST"
 
-# One shard: its own stack (the EXIT trap of stack_up stops it when the shard ends),
-# vite preview of the build, and Playwright's share of the tests.
-run_shard() {
-  local n=$1; shift
-  stack_up "$LOG_DIR/shard-$n" e2e
+# How many tests of a group the arguments select (Playwright's --list; a --reporter of
+# the arguments is left out, so that listing writes no report over the last group's).
+tests_in() {
+  local group=$1 arg args=(); shift
+  for arg in "$@"; do [[ "$arg" == --reporter* ]] || args+=("$arg"); done
+  { (cd "$ROOT/frontend" && npx playwright test --list --project="$group" "${args[@]}" 2>/dev/null) || true; } \
+    | sed -n 's/^Total: \([0-9]*\) tests\{0,1\} in .*/\1/p' | tail -n 1
+}
+
+# One group: its own stack (the EXIT trap of stack_up stops it when the group ends),
+# vite preview of the build, and Playwright's tests of that project.
+run_group() {
+  local group=$1; shift
+  if [ "$group" = deadlines ]; then
+    export ANSWER_EMERGENCY_SECS=$ANSWER_WINDOW_SECS ANSWER_NORMAL_SECS=$ANSWER_WINDOW_SECS CLOCK_EVERY_SECS=1
+    log "group deadlines: answer windows of ${ANSWER_WINDOW_SECS} s, the clock every second"
+  fi
+  stack_up "$LOG_DIR/$group" "e2e-$group"
   local web_port; web_port=$(free_port)
   stack_web preview "$web_port" "$DIST"
-  log "shard $n/$SHARDS: Playwright against http://127.0.0.1:$web_port (functions :$API_PORT, DynamoDB Local :$DDB_PORT)"
-  (cd "$ROOT/frontend" && E2E_SHARD="$n" E2E_BASE_URL="http://127.0.0.1:$web_port" \
-    npx playwright test "$@")
+  log "group $group: Playwright against http://127.0.0.1:$web_port (functions :$API_PORT, DynamoDB Local :$DDB_PORT)"
+  (cd "$ROOT/frontend" && E2E_GROUP="$group" E2E_BASE_URL="http://127.0.0.1:$web_port" \
+    npx playwright test --project="$group" "$@")
 }
 
-# The files of shard n (of 2).
-files_of_shard() {
-  local f
-  if [ "$1" = 1 ]; then printf '%s\n' "${SHARD_1_FILES[@]}"; return; fi
-  for f in "$ROOT"/frontend/e2e/*.spec.ts; do
-    f="e2e/$(basename "$f")"
-    [[ " ${SHARD_1_FILES[*]} " == *" $f "* ]] || printf '%s\n' "$f"
-  done
-}
-
-pids=()
-for n in $(seq "$SHARDS"); do
-  if [ "$SHARDS" = 1 ]; then args=("$@"); else mapfile -t args < <(files_of_shard "$n"); fi
-  # Each shard's lines carry its number; its exit status is Playwright's (or the stack's).
-  ( set -o pipefail; run_shard "$n" "${args[@]}" 2>&1 | sed -u "s/^/[e2e $n] /" | tee "$LOG_DIR/playwright-$n.log" ) &
-  pids+=($!)
+failed=() ran=()
+for group in "${ALL_GROUPS[@]}"; do
+  count=$(tests_in "$group" "$@")
+  if [ -z "$count" ] || [ "$count" = 0 ]; then continue; fi
+  ran+=("$group")
+  # Each group's lines carry its name; its exit status is Playwright's (or the stack's).
+  ( set -o pipefail; run_group "$group" "$@" 2>&1 | sed -u "s/^/[e2e $group] /" | tee "$LOG_DIR/playwright-$group.log" ) \
+    || failed+=("$group")
 done
-failed=()
-for n in $(seq "$SHARDS"); do
-  wait "${pids[$((n - 1))]}" || failed+=("$n")
-done
-log "screenshots: frontend/e2e-artifacts/screenshots/  reports: frontend/e2e-artifacts/report-<shard>/index.html"
+[ "${#ran[@]}" -gt 0 ] || die "no test selected by: $*"
+log "screenshots: frontend/e2e-artifacts/screenshots/  reports: frontend/e2e-artifacts/report-<group>/index.html"
+# Every spec file of the run, slowest first, with its CPU-seconds (both groups).
+python3 "$ROOT/scripts/e2e-timings.py" "$ROOT"/frontend/e2e-artifacts/timings-*.json || true
 # Playwright's own summary ("N flaky" and the tests under it) scrolls by with the
-# shard's lines: say once more, last, which tests needed their retry in CI.
+# group's lines: say once more, last, which tests needed their retry in CI.
 sed 's/\x1b\[[0-9;]*m//g' "$LOG_DIR"/playwright-*.log 2>/dev/null \
-  | grep -A 12 -E '^\[e2e [0-9]\] +[0-9]+ flaky' | grep '›' | sed -E 's/^\[e2e [0-9]\] +//; s/ ─+$//' \
+  | grep -A 12 -E '^\[e2e [a-z]+\] +[0-9]+ flaky' | grep '›' | sed -E 's/^\[e2e [a-z]+\] +//; s/ ─+$//' \
   | while IFS= read -r line; do log "flaky (failed, then passed on its retry): $line"; done || true
-[ "${#failed[@]}" = 0 ] || die "end-to-end shard(s) ${failed[*]} of $SHARDS failed (their lines start with [e2e <shard>])"
-log "end-to-end: all $SHARDS shard(s) passed"
+[ "${#failed[@]}" = 0 ] || die "end-to-end group(s) ${failed[*]} failed (their lines start with [e2e <group>])"
+log "end-to-end: group(s) ${ran[*]} passed"

@@ -12,7 +12,8 @@ packages=()
 for dir in functions/*/; do packages+=(-p "$(basename "$dir")"); done
 
 t0=$(date +%s)
-cargo lambda build --release --arm64 --output-format zip "${packages[@]}"
+# --timings: where the build's time goes, per crate (target/cargo-timings/, kept by CI).
+cargo lambda build --release --arm64 --output-format zip --timings "${packages[@]}"
 secs=$(( $(date +%s) - t0 ))
 
 echo

@@ -40,19 +40,41 @@ optional_flag() {
 # vitest tests, and the end of the log did not say which).
 # Durations go to a file, so that stages run inside lanes (below) are summed up too.
 # Not exported: a script run by a stage keeps a summary of its own.
+# Each stage's CPU-seconds (user + system, of everything it started, the daemons it
+# left to others to reap included) are measured beside it by scripts/cpu-meter.py: on a
+# shared 2-core machine they, not the wall times, say what a stage costs
+# (docs/performance.md, "CI time"). The command runs in a subshell that carries the
+# meter's tag; a function's variables therefore stay in it.
 STAGES_STARTED=$(date +%s)
 STAGE_SUMMARY_FILE=$(mktemp)
 stage() {
-  local title=$1 t0 rc=0 log=''; shift
+  local title=$1 t0 rc=0 log='' m tag meter cpu; shift
   t0=$(date +%s)
+  # The meter's files: one folder per run, made by its first stage (lanes share it).
+  if [ -z "${STAGE_CPU_DIR:-}" ]; then STAGE_CPU_DIR=$(mktemp -d); fi
   printf '\n\033[1;34m==== %s\033[0m (at %ss)\n' "${LANE:+[$LANE] }$title" "$(( t0 - STAGES_STARTED ))" >&2
-  if [ "${CI:-}" = true ] && [ -z "${LANE:-}" ]; then
-    log=$(mktemp)
-    "$@" 2>&1 | tee "$log" || rc=${PIPESTATUS[0]}
-  else
-    "$@" || rc=$?
-  fi
-  printf '%6ss  %s%s%s\n' "$(( $(date +%s) - t0 ))" "${LANE:+[$LANE] }" "$title" "$([ $rc = 0 ] || echo '  FAILED')" >>"$STAGE_SUMMARY_FILE"
+  if [ "${CI:-}" = true ] && [ -z "${LANE:-}" ]; then log=$(mktemp); fi
+  tag="s$(date +%s%N)$RANDOM"
+  m="$STAGE_CPU_DIR/$tag"
+  python3 "$ROOT/scripts/cpu-meter.py" watch --tag "$tag" --pid-file "$m.pid" --times-file "$m.times" \
+    --json "$m.json" </dev/null &
+  meter=$!
+  (
+    echo "$BASHPID" >"$m.pid"
+    export CPU_METER_TAGS="${CPU_METER_TAGS:+$CPU_METER_TAGS:}$tag"
+    rc=0
+    if [ -n "$log" ]; then
+      "$@" 2>&1 | tee "$log" || rc=${PIPESTATUS[0]}
+    else
+      "$@" || rc=$?
+    fi
+    times >"$m.times.part" && mv "$m.times.part" "$m.times"
+    exit "$rc"
+  ) || rc=$?
+  wait "$meter" 2>/dev/null || true
+  cpu=$(python3 -c 'import json,sys; print(round(json.load(open(sys.argv[1]))["cpu"]))' "$m.json" 2>/dev/null || echo '?')
+  rm -f "$m".*
+  printf '%s\t%s\t%s%s\t%s\n' "$(( $(date +%s) - t0 ))" "$cpu" "${LANE:+[$LANE] }" "$title" "$([ $rc = 0 ] || echo FAILED)" >>"$STAGE_SUMMARY_FILE"
   if [ $rc != 0 ]; then
     [ -n "$log" ] && failure_lines "$log"
     [ -n "${LANE:-}" ] || print_summary
@@ -71,10 +93,12 @@ failure_lines() {
   printf '\n%s\n' "what failed (from the stage's output):" >&2
   sed 's/\x1b\[[0-9;]*m//g' "$1" | failure_pattern | tail -n 40 >&2 || true
 }
+# Every stage's wall time and CPU-seconds, and its wall-time budget (scripts/budget.txt,
+# the one place budgets are written): a stage over its budget is named, and one past
+# BUDGET_WARN_AT per cent of it too, before it goes over. Budgets warn; they never fail
+# a run (what a stage's time depends on, the machine, is not the code's to decide).
 print_summary() {
-  printf '\n%s\n' "stage durations:" >&2
-  sed 's/^/  /' "$STAGE_SUMMARY_FILE" >&2
-  printf '  %6ss  total\n' "$(( $(date +%s) - STAGES_STARTED ))" >&2
+  python3 "$ROOT/scripts/budget.py" "$STAGE_SUMMARY_FILE" "$(( $(date +%s) - STAGES_STARTED ))" "${RUN_NAME:-}" >&2 || true
 }
 
 # Lanes: series of stages that run side by side, so that what waits on a database or

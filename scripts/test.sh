@@ -20,6 +20,7 @@
 cd "$ROOT"
 
 FAST=$(optional_flag --fast "scripts/test.sh [--fast]" "$@")
+RUN_NAME=$([ "$FAST" = 1 ] && echo "make check" || echo "make test")
 LANE_DIR="$ROOT/target/test-logs/lanes"
 rm -rf "$LANE_DIR"
 
@@ -112,5 +113,8 @@ wait_lanes
 
 stage "end-to-end: Playwright in Chromium against the local stack" "$ROOT/scripts/e2e.sh"
 
+# The Rust tests' DynamoDB Local runs outside every stage: its CPU, as a line of its own.
+ddb_cpu=$(awk '{ print int(($14 + $15) / '"$(getconf CLK_TCK)"') }' "/proc/$ddb_pid/stat" 2>/dev/null || echo '?')
+printf '%s\t%s\t%s\t\n' "$(( $(date +%s) - STAGES_STARTED ))" "$ddb_cpu" "(DynamoDB Local of the Rust tests, the whole run)" >>"$STAGE_SUMMARY_FILE"
 print_summary
 log "all tests passed"

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright'
-import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test'
-import { blockThirdParty, crewWithAFreeAmbulance, fillPatient, login, screenshot } from './support'
+import { type APIRequestContext, type Locator, type Page } from '@playwright/test'
+import { blockThirdParty, crewWithAFreeAmbulance, expect, fillPatient, screenshot, signIn, test } from './support'
 
 // Accessibility in the browser: axe-core (WCAG 2.0/2.1 A and AA) on every screen and
 // every dialog, signed out, as a user, as an admin and as a crew (between jobs and with
@@ -291,7 +291,7 @@ test('signed out: home, about, sign in, register and an unknown address', async 
 test('as a user: every screen, the booking dialog and the cancel dialog', async ({ page }) => {
   // 1.9 to 2.2 min on a quiet 2-core machine; over 3 min in CI beside other work.
   test.setTimeout(360_000)
-  await login(page, 'demo', 'demo12345')
+  await signIn(page, 'demo')
   await expect(page.getByText('Member since')).toBeVisible()
   await checkScreen(page, 'profile (user)')
   await expectEveryControlReachable(page, 'profile (user)')
@@ -445,7 +445,7 @@ test('as an admin: dashboard, hospitals, ambulances, bookings and their dialogs'
 })
 
 async function adminScreens(page: Page) {
-  await login(page, 'admin', 'admin12345')
+  await signIn(page, 'admin')
   await expect(page.getByRole('region', { name: 'Account details' })).toBeVisible()
   await checkScreen(page, 'profile (admin)')
 

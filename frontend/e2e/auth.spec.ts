@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test'
-import { blockThirdParty, login, logout, register, uniqueName } from './support'
+import { blockThirdParty, expect, login, logout, register, signIn, test, uniqueName } from './support'
 
 test.beforeEach(async ({ page }) => blockThirdParty(page))
 
@@ -42,7 +41,7 @@ test('a wrong password says so', async ({ page }) => {
 })
 
 test('an admin sees the Admin link but not History, Book Ambulance or Hospitals', async ({ page }) => {
-  await login(page, 'admin', 'admin12345')
+  await signIn(page, 'admin')
   const nav = page.getByRole('navigation', { name: 'Main' })
   await expect(nav.getByRole('link', { name: 'Admin' })).toBeVisible()
   await expect(nav.getByRole('link', { name: 'History' })).toHaveCount(0)
@@ -54,7 +53,7 @@ test('an admin sees the Admin link but not History, Book Ambulance or Hospitals'
 })
 
 test('a user sees History, Book Ambulance and Hospitals but no Admin link, and is kept out of /admin', async ({ page }) => {
-  await login(page, 'demo', 'demo12345')
+  await signIn(page, 'demo')
   const nav = page.getByRole('navigation', { name: 'Main' })
   await expect(nav.getByRole('link', { name: 'History' })).toBeVisible()
   await expect(nav.getByRole('link', { name: 'Admin' })).toHaveCount(0)
@@ -63,7 +62,7 @@ test('a user sees History, Book Ambulance and Hospitals but no Admin link, and i
 })
 
 test('a bad access token is renewed silently; a session that cannot be renewed sends the user to sign in again', async ({ page }) => {
-  await login(page, 'demo', 'demo12345')
+  await signIn(page, 'demo')
   // The refresh token still holds (issue 16): the app gets a new access token and stays.
   await page.evaluate(() => localStorage.setItem('token', 'forged.token.value'))
   await page.goto('/profile')

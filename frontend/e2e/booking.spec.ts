@@ -1,15 +1,11 @@
-import { expect, test, type Browser, type Locator, type Page } from '@playwright/test'
-import { blockThirdParty, fillPatient, login, register, screenshot } from './support'
+import { type Browser, type Locator, type Page } from '@playwright/test'
+import { blockThirdParty, expect, fillPatient, newUser, screenshot, signedInPage, signIn, test } from './support'
 
 // The booking journeys against the real stack: a user books, an admin moves the
 // booking through its states, the user's open history follows without a reload.
 
-async function signedIn(browser: Browser, username: string, password: string): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
-  const page = await context.newPage()
-  await blockThirdParty(page)
-  await login(page, username, password)
-  return page
+async function signedIn(browser: Browser, username: string): Promise<Page> {
+  return signedInPage(browser, username, { viewport: { width: 1280, height: 800 } })
 }
 
 /**
@@ -50,7 +46,7 @@ async function openHospitalWithAvailableAmbulance(page: Page) {
 test('a user books from a hospital page, an admin sets it ACTIVE then COMPLETED, the user sees it live', async ({ browser }) => {
   test.setTimeout(180_000)
   const patient = `E2E Patient ${Date.now().toString(36)}`
-  const user = await signedIn(browser, 'demo', 'demo12345')
+  const user = await signedIn(browser, 'demo')
 
   // The user books from the hospital's page, through the dialog.
   const hospitalHref = await openHospitalWithAvailableAmbulance(user)
@@ -74,7 +70,7 @@ test('a user books from a hospital page, an admin sets it ACTIVE then COMPLETED,
   await screenshot(user, 'history')
 
   // The admin moves it PENDING -> ACTIVE -> COMPLETED from the bookings screen.
-  const admin = await signedIn(browser, 'admin', 'admin12345')
+  const admin = await signedIn(browser, 'admin')
   await admin.goto('/admin')
   await expect(admin.getByRole('region', { name: 'Recent Bookings' }).getByText(patient, { exact: false })).toBeVisible()
   await expect(admin.getByText('Registered Users')).toBeVisible()
@@ -126,7 +122,7 @@ test('a user books from a hospital page, an admin sets it ACTIVE then COMPLETED,
 test('a user books an emergency through the form with a preselected ambulance, then cancels it', async ({ page }) => {
   await blockThirdParty(page)
   const patient = `E2E Form ${Date.now().toString(36)}`
-  await login(page, 'demo', 'demo12345')
+  await signIn(page, 'demo')
 
   // An available ambulance, read from the public API (no mocks).
   const near = await (await page.request.get('/api/hospitals/nearest?lat=30.67&lng=74.33&limit=20')).json()
@@ -170,10 +166,7 @@ test('a user books an emergency through the form with a preselected ambulance, t
 
 test('an empty history links to the booking form', async ({ page }) => {
   await blockThirdParty(page)
-  const username = `e2e_${Date.now().toString(36)}`
-  await page.goto('/register')
-  await register(page, { username, password: 'e2e-secret-1', phone: '+15550123' })
-  await login(page, username, 'e2e-secret-1')
+  await newUser(page, { phone: '+15550123' })
   await page.goto('/history')
   await expect(page.getByText('No bookings yet')).toBeVisible()
   await screenshot(page, 'history-empty')

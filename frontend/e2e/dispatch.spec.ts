@@ -1,5 +1,5 @@
-import { expect, test, type Page } from '@playwright/test'
-import { contextPage, crewWithAFreeAmbulance, fillPatient, login, screenshot } from './support'
+import { type Page } from '@playwright/test'
+import { contextPage, crewWithAFreeAmbulance, expect, fillPatient, liveViewAt, screenshot, signIn, test } from './support'
 
 // Dispatch against the real stack, two people at once: a requester books, the crew of
 // that ambulance (another browser, geolocation granted and moved by the test) sees the
@@ -30,8 +30,7 @@ test('a requester books, the crew sees the job, drives it to completion, and the
 
   // The requester books that ambulance from the booking form (pickup: the profile's location).
   const user = await contextPage(browser, { viewport: { width: 1280, height: 800 } })
-  await login(user, 'demo', 'demo12345')
-  await user.goto('/book-ambulance')
+  await signIn(user, 'demo', undefined, { path: '/book-ambulance' })
   await selectStartingWith(user, 'Hospital', crew.hospital)
   await selectStartingWith(user, 'Available Ambulance', crew.number)
   await fillPatient(user, { name: patient, age: '61', gender: 'Male', condition: 'Fell down the stairs, hip pain' })
@@ -65,8 +64,8 @@ test('a requester books, the crew sees the job, drives it to completion, and the
 
   // The dispatcher's live map shows the ambulance on its trip and the open booking.
   const admin = await contextPage(browser, { viewport: { width: 1280, height: 800 } })
-  await login(admin, 'admin', 'admin12345')
-  await admin.goto('/admin/live')
+  // Opened on the area of the trip: the crew's start and the pickup (the demo user's place).
+  await signIn(admin, 'admin', undefined, { path: '/admin/live', storage: liveViewAt({ latitude: 30.695, longitude: 74.365 }, 12) })
   await expect(admin.getByRole('heading', { name: 'Live Map' })).toBeVisible()
   await expect(admin.getByRole('row').filter({ hasText: `#${bookingId}` })).toHaveCount(1)
   await expect(admin.getByRole('row').filter({ hasText: crew.number }).first()).toBeVisible()

@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import { expect, test } from '@playwright/test'
 import { tileHost } from '../edge'
+import { expect, test } from './support'
 
 // The local servers behave as CloudFront does in front of the deployed app (issue 16):
 // its security headers on every answer, and no answer to another site's requests.

@@ -1,5 +1,5 @@
-import { expect, test, type Locator, type Page } from '@playwright/test'
-import { contextPage, crewWithAFreeAmbulance, fillPatient, login, PHONE, register, screenshot, uniqueName } from './support'
+import { type Locator, type Page } from '@playwright/test'
+import { contextPage, crewWithAFreeAmbulance, expect, fillPatient, newUser, PHONE, screenshot, test } from './support'
 
 // One tap to help (issue 14) against the real stack, on phones: a signed-in user gets
 // the nearest free ambulance dispatched in 2 taps from the home page and follows it on
@@ -95,13 +95,9 @@ test('one tap to help: 2 taps to an ambulance, the family follows the same trip,
 
   // A new user (no earlier emergency of theirs is open), signed in on a phone whose position the site may read.
   const user = await contextPage(browser, { viewport: PHONE, geolocation: PICKUP, permissions: ['geolocation', 'clipboard-read', 'clipboard-write'] })
-  const username = uniqueName('sos')
-  await user.goto('/register')
-  await register(user, { username, password: 'e2e-secret-1', phone: '+15550124' })
-  await login(user, username, 'e2e-secret-1')
+  const username = await newUser(user, { prefix: 'sos', phone: '+15550124', path: '/' })
 
   // From the home page: the big button, then the hold.
-  await user.goto('/')
   const taps = new Taps(user)
   await taps.tap(user.getByRole('main').getByRole('link', { name: 'Send an ambulance' }))
   await expect(user).toHaveURL(/\/emergency$/)

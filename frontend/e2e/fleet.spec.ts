@@ -1,11 +1,9 @@
-import { expect, test } from '@playwright/test'
-import { blockThirdParty, login, screenshot, uniqueName } from './support'
+import { blockThirdParty, expect, screenshot, signIn, test, uniqueName } from './support'
 
 test.beforeEach(async ({ page }) => blockThirdParty(page))
 
 test('a user finds the nearest hospitals, opens one and comes back', async ({ page }) => {
-  await login(page, 'demo', 'demo12345')
-  await page.goto('/hospitals/nearest')
+  await signIn(page, 'demo', undefined, { path: '/hospitals/nearest' })
   // The stored location (30.67, 74.33) fills the address.
   await expect(page).toHaveURL(/lat=30\.67&lng=74\.33/)
   const items = page.getByRole('listitem')
@@ -32,8 +30,7 @@ test('a user finds the nearest hospitals, opens one and comes back', async ({ pa
 })
 
 test('without a stored location the user is asked to update the profile', async ({ page }) => {
-  await login(page, 'admin', 'admin12345')
-  await page.goto('/hospitals/nearest')
+  await signIn(page, 'admin', undefined, { path: '/hospitals/nearest' })
   await expect(page.getByText('Location not available. Please update your profile with your location.')).toBeVisible()
   await expect(page.getByRole('link', { name: 'Update Profile' })).toBeVisible()
 })
@@ -41,8 +38,7 @@ test('without a stored location the user is asked to update the profile', async 
 test('an admin adds a hospital and an ambulance, toggles it and removes both', async ({ page }) => {
   const hospital = uniqueName('E2E Hospital')
   const number = uniqueName('E2E')
-  await login(page, 'admin', 'admin12345')
-  await page.goto('/admin/hospitals')
+  await signIn(page, 'admin', undefined, { path: '/admin/hospitals' })
   await page.getByRole('button', { name: 'Add Hospital' }).click()
   await page.getByRole('form', { name: 'Add hospital' }).getByRole('button', { name: 'Add Hospital' }).click()
   await expect(page.getByText('Please fill in all required fields.')).toBeVisible()

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright'
-import { expect, test, type Locator, type Page } from '@playwright/test'
-import { contextPage, crewWithAFreeAmbulance, leaveFree, PHONE, screenshot, uniqueName } from './support'
+import { type Locator, type Page } from '@playwright/test'
+import { contextPage, crewWithAFreeAmbulance, expect, leaveFree, liveViewAt, PHONE, screenshot, test, uniqueName } from './support'
 
 // Hindi and Punjabi against the real stack (issue 28): a phone whose browser speaks
 // hi-IN or pa-IN opens the app in that language, gets an ambulance dispatched in the
@@ -150,6 +150,8 @@ for (const lang of ['hi', 'pa'] as const) {
       // The dispatcher's live map, on a computer speaking the language.
       const admin = await contextPage(browser, { locale: `${lang}-IN` })
       await signIn(admin, t, 'admin', 'admin12345')
+      // On the trip's area, as a dispatcher watching it (support.ts, liveViewAt).
+      await admin.evaluate((view) => localStorage.setItem('admin.liveView', view), liveViewAt(PLACES[lang].crew)['admin.liveView'])
       await admin.goto('/admin/live')
       await expect(admin.getByRole('heading', { level: 1, name: t.live })).toBeVisible()
       // The map has opened on the fleet (its markers drawn), not its loading state.
@@ -173,11 +175,13 @@ const SIGNED_OUT = ['/', '/about', '/login', '/register', '/t/not-a-real-link', 
 const AS_USER = ['/', '/profile', '/history', '/hospitals/nearest', '/hospitals/1/ambulances', '/booking', '/emergency']
 const AS_ADMIN = ['/admin', '/admin/hospitals', '/admin/ambulances', '/admin/bookings', '/admin/crew', '/admin/live']
 
+// Each screen is opened once and looked at in both widths (the page laid out again, as
+// when a phone turns), not opened twice: a page load is most of what this test costs.
 async function expectScreensFit(page: Page, paths: string[], who: string) {
-  for (const width of [1280, 390]) {
-    await page.setViewportSize({ width, height: 844 })
-    for (const path of paths) {
-      await page.goto(path)
+  for (const path of paths) {
+    await page.goto(path)
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 844 })
       await page.waitForLoadState('networkidle')
       await expectNoOverflow(page, `${path} (${who}, ${width} px)`)
     }

@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test'
-import { contextPage, login, screenshot } from './support'
+import { contextPage, expect, screenshot, signIn, test } from './support'
 
 // The dispatcher's live map (issue 24): a first visit opens on where the fleet is (never an empty world), and
 // the next visit opens on the view the dispatcher left.
@@ -7,8 +6,7 @@ import { contextPage, login, screenshot } from './support'
 test('the live map opens on the fleet, then on the last view', async ({ browser }) => {
   test.setTimeout(180_000)
   const admin = await contextPage(browser, { viewport: { width: 1280, height: 800 } })
-  await login(admin, 'admin', 'admin12345')
-  await admin.goto('/admin/live')
+  await signIn(admin, 'admin', undefined, { path: '/admin/live' })
   await expect(admin.getByRole('heading', { name: 'Live Map' })).toBeVisible()
   const heading = admin.getByRole('heading', { name: /^Ambulances in view \(\d+\)$/ })
   await expect(heading).toBeVisible({ timeout: 30_000 })

@@ -2,8 +2,8 @@ import { createECDH, createDecipheriv, generateKeyPairSync, hkdfSync, randomByte
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import AxeBuilder from '@axe-core/playwright'
-import { expect, test, type APIRequestContext, type BrowserContext, type CDPSession, type Page } from '@playwright/test'
-import { contextPage, crewWithAFreeAmbulance, login, PHONE, register, screenshot, uniqueName, hold } from './support'
+import { type APIRequestContext, type BrowserContext, type Page } from '@playwright/test'
+import { contextPage, crewWithAFreeAmbulance, expect, hold, liveViewAt, newUser, PHONE, screenshot, signIn, test, uniqueName } from './support'
 
 // The phone rings (issue 25), in the browser: the crew's phone allows notifications and
 // subscribes; a job's push reaches the service worker, which shows a notification that
@@ -128,25 +128,41 @@ async function pushRoutes(page: Page, request: APIRequestContext) {
 }
 
 /**
- * Sets one of the browser's permissions for this page's origin, as a person's answer
- * would. Playwright's own grant (the crew's context grants geolocation) rejects every
- * permission it does not list, so notifications start blocked and the screen may not be
- * kept on: a phone asks for the first and grants the second.
+ * A phone that has never been asked about notifications. Every permission the browser
+ * itself checks is Playwright's grant for the whole context (geolocation, the screen
+ * wake lock, and notifications once the person allows them: the service worker's
+ * notifications need the real one). A context's grants leave every other permission
+ * blocked, and headless Chromium has no prompt, so the one state they cannot give, a
+ * page that was never asked ("default"), is stood in for in the page: until the page
+ * asks (Notification.requestPermission, which then answers as the browser does), it
+ * reads "default".
+ *
+ * This spec set those states itself before, through a DevTools session of its own
+ * (Browser.setPermission for this origin), and once lost them part-way: the page then
+ * read notifications as blocked, Playwright's grant for every origin. An override held
+ * by a session of the test's own is only as lasting as that session (Chromium resets
+ * all of a context's overrides, Playwright's too, when a session that set one ends:
+ * BrowserHandler::Disable, seen here by detaching one); the grants are now all
+ * Playwright's, in its own session, which lasts as long as the browser.
  */
-async function setPermission(page: Page, name: 'notifications' | 'screen-wake-lock', setting: 'granted' | 'denied' | 'prompt') {
-  const own = await page.context().newCDPSession(page)
-  const { targetInfo } = await own.send('Target.getTargetInfo')
-  // Never detached: Chromium drops a DevTools client's permission overrides (and the
-  // context's geolocation grant with them) when its session ends.
-  browserSession ??= await page.context().browser()!.newBrowserCDPSession()
-  await browserSession.send('Browser.setPermission', {
-    permission: { name },
-    setting,
-    origin: new URL(page.url()).origin,
-    browserContextId: targetInfo.browserContextId,
+async function standInNeverAsked(context: BrowserContext) {
+  await context.addInitScript(() => {
+    const key = 'e2e.neverAsked'
+    const real = Object.getOwnPropertyDescriptor(Notification, 'permission')!.get!
+    Object.defineProperty(Notification, 'permission', {
+      configurable: true,
+      get: () => (localStorage.getItem(key) ? 'default' : real.call(Notification)),
+    })
+    const ask = Notification.requestPermission.bind(Notification)
+    Notification.requestPermission = () => {
+      localStorage.removeItem(key)
+      return ask()
+    }
   })
 }
-let browserSession: CDPSession | undefined
+
+/** From the next page load on, the page has never been asked about notifications. */
+const neverAsked = (page: Page) => page.evaluate(() => localStorage.setItem('e2e.neverAsked', '1'))
 
 /** The service worker's registration id, for DevTools' push delivery. */
 async function registrationId(page: Page) {
@@ -193,10 +209,11 @@ test("the crew's phone allows alerts and subscribes; a job rings it, and a tap o
   const { page } = crew
   const context = page.context()
   await standInPushManager(context, { endpoint, p256dh: keys.p256dh, auth: keys.auth.toString('base64url') })
+  await standInNeverAsked(context)
   const routes = await pushRoutes(page, context.request)
   info.annotations.push({ type: 'server', description: routes.real ? 'the stack served the push routes' : 'push routes stood in for (the server has none yet)' })
-  await setPermission(page, 'notifications', 'prompt')
-  await setPermission(page, 'screen-wake-lock', 'granted')
+  await context.grantPermissions(['screen-wake-lock'])
+  await neverAsked(page)
   await page.reload()
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 30_000 })
 
@@ -208,7 +225,7 @@ test("the crew's phone allows alerts and subscribes; a job rings it, and a tap o
   await screenshot(page, 'push-crew-ask')
 
   // The crew allows notifications (the answer the browser's prompt then gives) and the phone subscribes.
-  await setPermission(page, 'notifications', 'granted')
+  await context.grantPermissions(['notifications'])
   await step.getByRole('button', { name: 'Turn on alerts' }).click()
   await expect(page.getByText('Alerts are on: this phone rings when you get a job.')).toBeVisible()
   await expect(page.getByRole('heading', { name: 'Alerts are off: keep this screen open' })).toHaveCount(0)
@@ -219,12 +236,10 @@ test("the crew's phone allows alerts and subscribes; a job rings it, and a tap o
 
   // A requester nearby sends an emergency; it goes to this crew.
   const user = await contextPage(browser, { viewport: PHONE, geolocation: PICKUP, permissions: ['geolocation'] })
-  const username = uniqueName('rings')
-  await user.goto('/register')
+  await standInNeverAsked(user.context())
+  await newUser(user, { prefix: 'rings', phone: '+15550126' })
   // Never asked yet (the context's geolocation grant leaves notifications blocked).
-  await setPermission(user, 'notifications', 'prompt')
-  await register(user, { username, password: 'e2e-secret-1', phone: '+15550126' })
-  await login(user, username, 'e2e-secret-1')
+  await neverAsked(user)
   await user.goto('/emergency')
   await hold(user)
   await expect(user).toHaveURL(/\/bookings\/\d+$/)
@@ -302,7 +317,8 @@ test('without alerts the crew screen says so and keeps the screen on', async ({ 
   test.setTimeout(120_000)
   const crew = await crewWithAFreeAmbulance(browser, CREW_AT)
   const { page } = crew
-  await setPermission(page, 'screen-wake-lock', 'granted')
+  await standInNeverAsked(page.context())
+  await page.context().grantPermissions(['screen-wake-lock'])
   // Blocked in the browser (what the context's permissions leave notifications at).
   await page.reload()
   const off = page.getByRole('region', { name: 'Alerts are off: keep this screen open' })
@@ -313,7 +329,7 @@ test('without alerts the crew screen says so and keeps the screen on', async ({ 
   await screenshot(page, 'push-crew-blocked')
 
   // Never answered: the step; "Not now" turns it into the plain notice, for good.
-  await setPermission(page, 'notifications', 'prompt')
+  await neverAsked(page)
   await page.reload()
   await page.getByRole('region', { name: 'Let this phone ring when you get a job' }).getByRole('button', { name: 'Not now' }).click()
   await expect(off).toBeVisible()
@@ -329,8 +345,7 @@ test('without alerts the crew screen says so and keeps the screen on', async ({ 
 
 test('the dispatcher is offered notifications for new alerts on the live map', async ({ browser }) => {
   const admin = await contextPage(browser, { viewport: { width: 1280, height: 800 } })
-  await login(admin, 'admin', 'admin12345')
-  await admin.goto('/admin/live')
+  await signIn(admin, 'admin', undefined, { path: '/admin/live', storage: liveViewAt(CREW_AT) })
   const step = admin.getByRole('region', { name: 'Alerts on this computer' })
   await expect(step.getByRole('button', { name: 'Notify me of new alerts' })).toBeVisible()
   await screenshot(admin, 'push-admin-ask')

@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test'
-import { blockThirdParty, login, screenshot, screenshotPath } from './support'
+import { blockThirdParty, expect, screenshot, screenshotPath, signIn, test } from './support'
 
 // Screenshots of every issue-3 screen at desktop (1280x800) and mobile (390x844),
 // saved as e2e-artifacts/screenshots/<name>-<desktop|mobile>.png for CI artifacts.
@@ -26,7 +25,7 @@ test('screenshots: home, about, login, register (signed out)', async ({ page }) 
 })
 
 test('screenshots: profile, profile editing and home (signed in)', async ({ page }) => {
-  await login(page, 'demo', 'demo12345')
+  await signIn(page, 'demo')
   await expect(page.getByRole('heading', { name: 'My Profile' })).toBeVisible()
   await expect(page.getByText('Member since')).toBeVisible()
   await screenshot(page, 'profile')

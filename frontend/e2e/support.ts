@@ -1,9 +1,11 @@
 import path from 'node:path'
-import { expect, request, test, type Browser, type Locator, type Page } from '@playwright/test'
+import { expect, request, test as base, type APIRequestContext, type Browser, type BrowserContext, type Locator, type Page } from '@playwright/test'
+
+export { expect }
 
 /** frontend/e2e-artifacts/screenshots, wherever Playwright was started from. */
 export const screenshotPath = (file: string) =>
-  path.join(test.info().project.testDir, '..', 'e2e-artifacts', 'screenshots', file)
+  path.join(base.info().project.testDir, '..', 'e2e-artifacts', 'screenshots', file)
 
 /** Third-party hosts (map tiles) are blocked: the app must work without them. */
 export async function blockThirdParty(page: Page) {
@@ -13,45 +15,265 @@ export async function blockThirdParty(page: Page) {
 /** A phone's screen (CSS pixels). */
 export const PHONE = { width: 390, height: 844 }
 
+/**
+ * Pauses every CSS animation in the context's pages (the pulsing "live" dots, the
+ * spinners): headless Chromium draws a page with a running animation 60 times a second
+ * in software, a quarter of a core for each such page left open while a test waits on
+ * something else (docs/performance.md, "CI time"). Nothing a test looks for moves;
+ * screenshots are taken with animations off anyway. A constructed stylesheet, which the
+ * Content-Security-Policy allows (edge.spec.ts listens for anything it refuses). Every
+ * context the helpers here make, and `test`'s own (below), has it.
+ */
+export async function stillAnimations(context: BrowserContext) {
+  await context.addInitScript(() => {
+    const still = new CSSStyleSheet()
+    still.replaceSync('*, *::before, *::after { animation-play-state: paused !important; }')
+    document.adoptedStyleSheets = [...document.adoptedStyleSheets, still]
+  })
+}
+
 /** A page in a browser context of its own (another person's phone or computer). */
 export async function contextPage(browser: Browser, options: Parameters<Browser['newContext']>[0]): Promise<Page> {
   const context = await browser.newContext(options)
+  await stillAnimations(context)
   const page = await context.newPage()
   await blockThirdParty(page)
   return page
 }
 
+// Signing in without the sign-in screen (frontend/README.md, "Browser tests"): a test
+// that is not about signing in gets its session from one POST /api/auth/login, kept
+// where the app keeps it (lib/session.ts: localStorage), and opens its first screen
+// signed in. The sign-in and registration screens keep tests of their own (auth.spec.ts,
+// a11y.spec.ts, languages.spec.ts). Each sign-in is a session of its own: sessions are
+// never shared between tests or browser contexts, since a refresh token is single-use and
+// a second use ends the session (lib/refresh.ts, store/sessions.rs).
+
+/** The seeded accounts (shared/src/seed.rs) and their local passwords. */
+export const SEEDED = {
+  demo: 'demo12345',
+  admin: 'admin12345',
+  crew1: 'crew12345',
+  crew2: 'crew12345',
+  crew3: 'crew12345',
+  crew4: 'crew12345',
+} as const
+export type Seeded = keyof typeof SEEDED
+
+/** What POST /api/auth/login and /register answer (docs/openapi.yaml, AuthResponse). */
+type Auth = { token: string; refreshToken: string; expiresAt: string; user: { role: string }; role: string; id: number }
+
+/** An API client of the app's origin (the API refuses another site's Origin). */
+async function api(baseURL: string): Promise<APIRequestContext> {
+  return request.newContext({ baseURL, extraHTTPHeaders: { Origin: new URL(baseURL).origin } })
+}
+
+const baseOf = (page: Page) => {
+  const url = page.url().startsWith('http') ? page.url() : base.info().project.use.baseURL
+  return new URL(url!).origin
+}
+
+async function apiLogin(baseURL: string, username: string, password: string): Promise<Auth> {
+  const client = await api(baseURL)
+  try {
+    const res = await client.post('/api/auth/login', { data: { username, password } })
+    expect(res.status(), `sign-in of ${username} through the API: ${await res.text()}`).toBe(200)
+    return (await res.json()) as Auth
+  } finally {
+    await client.dispose()
+  }
+}
+
+/** The session's localStorage entries, as lib/session.ts's saveSession writes them. */
+const sessionEntries = (auth: Auth) => [
+  { name: 'token', value: auth.token },
+  { name: 'refreshToken', value: auth.refreshToken },
+  { name: 'expiresAt', value: auth.expiresAt },
+  { name: 'user', value: JSON.stringify(auth.user) },
+]
+
+/** A URL on `path` (a query the screen adds, as /hospitals/nearest does, allowed). */
+const at = (path: string) => new RegExp(`^[^?]*${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}([?#].*)?$`)
+
+const entriesOf = (storage: Record<string, string>) => Object.entries(storage).map(([name, value]) => ({ name, value }))
+
 /**
- * Signs in the seeded crew accounts in turn (but those in `skip`), each on a phone at
- * `where` (location shared), and keeps the first whose ambulance is free; the others
- * are closed.
+ * What the dispatcher's live map opens on (features/admin/api/live.ts keeps the last view
+ * in localStorage): a few kilometres around `where`, as a dispatcher watching one area,
+ * rather than the whole fleet of the seed, whose hundreds of rows and markers made every
+ * screenshot of the page and every axe run on it cost seconds to a minute of Chromium
+ * (docs/performance.md, "CI time"). For signIn's and signedIn's `storage`.
+ */
+export const liveViewAt = (where: { latitude: number; longitude: number }, zoom = 13) => ({
+  'admin.liveView': JSON.stringify({ center: [where.latitude, where.longitude], zoom }),
+})
+
+/** Where the sign-in screen takes this account: crews to their job screen, others to the profile. */
+const homeOf = (auth: Auth) => (auth.user.role === 'CREW' ? '/crew' : '/profile')
+
+/**
+ * Signs `page` in as `username` without the sign-in screen and opens `path` (by default
+ * where the sign-in screen goes: /profile, or /crew for a crew), as `login` leaves it.
+ * The session is written once, before the app's first script of the next page load;
+ * later page loads keep whatever the app made of it (a renewed token, a sign-out).
+ */
+export async function signIn(
+  page: Page,
+  username: string,
+  password?: string,
+  { path, storage = {} }: { path?: string; storage?: Record<string, string> } = {},
+) {
+  const auth = await apiLogin(baseOf(page), username, password ?? SEEDED[username as Seeded])
+  const once = `e2e.signedIn.${auth.id}.${Date.now()}${Math.random()}`
+  await page.context().addInitScript(
+    ({ once, entries }) => {
+      if (localStorage.getItem(once)) return
+      for (const e of entries) localStorage.setItem(e.name, e.value)
+      localStorage.setItem(once, '1')
+    },
+    { once, entries: [...sessionEntries(auth), ...entriesOf(storage)] },
+  )
+  const target = path ?? homeOf(auth)
+  await page.goto(target)
+  await expect(page).toHaveURL(at(target))
+  return auth
+}
+
+/**
+ * A page signed in as `username` in a browser context of its own (another person's
+ * phone or computer: `options` as for browser.newContext), third-party hosts blocked,
+ * on `path` (by default where the sign-in screen goes).
+ */
+export async function signedInPage(
+  browser: Browser,
+  username: string,
+  options: Parameters<Browser['newContext']>[0] = {},
+  { password, path, storage = {} }: { password?: string; path?: string; storage?: Record<string, string> } = {},
+): Promise<Page> {
+  const baseURL = base.info().project.use.baseURL!
+  const auth = await apiLogin(baseURL, username, password ?? SEEDED[username as Seeded])
+  return openSignedIn(browser, auth, options, path, storage)
+}
+
+async function openSignedIn(browser: Browser, auth: Auth, options: Parameters<Browser['newContext']>[0], path?: string, storage: Record<string, string> = {}) {
+  const baseURL = base.info().project.use.baseURL!
+  const context = await browser.newContext({
+    ...options,
+    storageState: { cookies: [], origins: [{ origin: new URL(baseURL).origin, localStorage: [...sessionEntries(auth), ...entriesOf(storage)] }] },
+  })
+  await stillAnimations(context)
+  const page = await context.newPage()
+  await blockThirdParty(page)
+  const target = path ?? homeOf(auth)
+  await page.goto(target)
+  await expect(page).toHaveURL(at(target))
+  return page
+}
+
+/**
+ * A new account (`<prefix>_…@example.com`, at 30.67, 74.33 as `register` fills it) made
+ * through the API, and `page` signed in as it on `path` (default /profile). For tests
+ * about something else than the registration screen (auth.spec.ts has that).
+ */
+export async function newUser(page: Page, { prefix = 'e2e', phone = '+15550199', password = 'e2e-secret-1', path }: { prefix?: string; phone?: string; password?: string; path?: string } = {}) {
+  const username = uniqueName(prefix)
+  const client = await api(baseOf(page))
+  try {
+    const res = await client.post('/api/auth/register', {
+      data: { username, email: `${username}@example.com`, password, phone, latitude: 30.67, longitude: 74.33 },
+    })
+    expect(res.status(), `registration of ${username} through the API: ${await res.text()}`).toBe(201)
+  } finally {
+    await client.dispose()
+  }
+  await signIn(page, username, password, { path })
+  return username
+}
+
+/**
+ * Playwright's `test` for this suite (import `test` and `expect` from here, not from
+ * '@playwright/test'): its `page` and `context` have their animations paused
+ * (stillAnimations), and `signedIn` gives a page signed in as a seeded account (or any,
+ * with its password) in a context of its own, closed after the test:
+ *   test('...', async ({ signedIn }) => { const admin = await signedIn('admin') })
+ *   const crew = await signedIn('crew1', { viewport: PHONE, geolocation, permissions: ['geolocation'] })
+ */
+export const test = base.extend<{
+  signedIn: (
+    username: string,
+    options?: Parameters<Browser['newContext']>[0],
+    more?: { password?: string; path?: string; storage?: Record<string, string> },
+  ) => Promise<Page>
+}>({
+  context: async ({ context }, provide) => {
+    await stillAnimations(context)
+    await provide(context)
+  },
+  signedIn: async ({ browser }, provide) => {
+    const opened: BrowserContext[] = []
+    await provide(async (username, options, more) => {
+      const page = await signedInPage(browser, username, options, more)
+      opened.push(page.context())
+      return page
+    })
+    for (const context of opened) await context.close().catch(() => undefined)
+  },
+})
+
+/** Great-circle distance in km. */
+function km(a: { latitude: number; longitude: number }, b: { latitude: number; longitude: number }) {
+  const rad = Math.PI / 180
+  const h =
+    Math.sin(((b.latitude - a.latitude) * rad) / 2) ** 2 +
+    Math.cos(a.latitude * rad) * Math.cos(b.latitude * rad) * Math.sin(((b.longitude - a.longitude) * rad) / 2) ** 2
+  return 12_742 * Math.asin(Math.sqrt(h))
+}
+
+type CrewMe = {
+  ambulance: { number: string; status: string; notResponding: string | null; hospital: { name: string }; position: { latitude: number; longitude: number; at: string | null } | null }
+  job: unknown
+}
+
+/**
+ * A seeded crew account (but those in `skip`) whose ambulance is free, signed in on a
+ * phone at `where` (location shared), on its job screen once its position there is
+ * taken. Which crews are free is asked of the API (`GET /api/crew/me`), and of the free
+ * ones the one whose last position is the likeliest to be believed at `where` at once
+ * is chosen: the server refuses a report implying over 250 km/h from the last one and
+ * believes a new place only after 20 s of agreeing reports (domain/position.rs), so a
+ * phone another test left 20 km away a minute ago would wait that long.
  */
 export async function crewWithAFreeAmbulance(browser: Browser, where: { latitude: number; longitude: number }, skip: string[] = []) {
-  for (const n of [1, 2, 3, 4].filter((n) => !skip.includes(`crew${n}`))) {
-    const page = await contextPage(browser, { viewport: PHONE, geolocation: where, permissions: ['geolocation'] })
-    await page.goto('/login')
-    await page.getByLabel('Username').fill(`crew${n}`)
-    await page.getByLabel('Password', { exact: true }).fill('crew12345')
-    await page.getByRole('button', { name: 'Sign In' }).click()
-    // Crew land on /crew, not on the profile.
-    await expect(page).toHaveURL(/\/crew$/)
-    const heading = page.getByRole('heading', { level: 1 })
-    await expect(heading).toHaveText(/^\s*Ambulance /)
-    await expect(page.getByText(/No job right now|Current job #/)).toBeVisible()
-    const idle = (await page.getByText('No job right now').count()) > 0
-    if (idle && (await page.getByRole('button', { name: 'Available' }).getAttribute('aria-pressed')) === 'true') {
-      const number = (await heading.innerText()).trim().replace(/^Ambulance /, '')
-      const subtitle = await heading.locator('xpath=following-sibling::p[1]').innerText()
-      const hospital = subtitle.split(' · ').slice(1).join(' · ')
-      // The server has taken its position at `where` before the test goes on. A phone that
-      // another test left kilometres away is believed there only after 20 s of agreeing
-      // reports (the speed rule answers 409 until then; the app tries again every 5 s).
-      await expect(page.getByText('Sharing your location')).toBeVisible({ timeout: 60_000 })
-      return { page, number, hospital, username: `crew${n}` }
+  const baseURL = base.info().project.use.baseURL!
+  const client = await api(baseURL)
+  const free: { username: string; auth: Auth; me: CrewMe; speed: number }[] = []
+  try {
+    for (const username of (['crew1', 'crew2', 'crew3', 'crew4'] as const).filter((u) => !skip.includes(u))) {
+      const auth = await apiLogin(baseURL, username, SEEDED[username])
+      const res = await client.get('/api/crew/me', { headers: { Authorization: `Bearer ${auth.token}` } })
+      expect(res.status(), `GET /api/crew/me as ${username}`).toBe(200)
+      const me = (await res.json()) as CrewMe
+      if (me.job !== null || me.ambulance.status !== 'AVAILABLE' || me.ambulance.notResponding !== null) continue
+      const last = me.ambulance.position
+      const hours = last?.at ? Math.max(Date.now() - Date.parse(last.at), 1000) / 3_600_000 : Infinity
+      free.push({ username, auth, me, speed: last?.at ? km(last, where) / hours : 0 })
     }
-    await page.context().close()
+  } finally {
+    await client.dispose()
   }
-  throw new Error('no seeded crew account has a free ambulance')
+  free.sort((a, b) => a.speed - b.speed)
+  const chosen = free[0]
+  if (!chosen) throw new Error('no seeded crew account has a free ambulance')
+  const page = await openSignedIn(browser, chosen.auth, { viewport: PHONE, geolocation: where, permissions: ['geolocation'] })
+  const heading = page.getByRole('heading', { level: 1 })
+  await expect(heading).toHaveText(`Ambulance ${chosen.me.ambulance.number}`)
+  await expect(page.getByText('No job right now')).toBeVisible()
+  await expect(page.getByRole('button', { name: 'Available' })).toHaveAttribute('aria-pressed', 'true')
+  // The server has taken its position at `where` before the test goes on (at once, unless
+  // every free crew was left too far away too recently: then after the 20 s; the app
+  // sends again every 5 s).
+  await expect(page.getByText('Sharing your location')).toBeVisible({ timeout: 60_000 })
+  return { page, number: chosen.me.ambulance.number, hospital: chosen.me.ambulance.hospital.name, username: chosen.username }
 }
 
 /**

@@ -4,12 +4,16 @@
 // as stale, and a crew waiting at the pickup is not out of date. At most 720 reports an
 // hour on a trip, 60 off one (36 while parked).
 import { distanceMeters, type LatLng } from '@/lib/geo'
+import { DEFAULT_HEARTBEAT_SECS, DEFAULT_IDLE_REPORT_SECS, reportSeconds } from './reportTimes'
 
 export const TRIP_INTERVAL_MS = 5_000
-export const IDLE_INTERVAL_MS = 60_000
+/** 60 s; VITE_CREW_IDLE_REPORT_SECS at build time (the end-to-end build's is short). */
+export const IDLE_INTERVAL_MS =
+  reportSeconds('VITE_CREW_IDLE_REPORT_SECS', import.meta.env.VITE_CREW_IDLE_REPORT_SECS, DEFAULT_IDLE_REPORT_SECS) * 1000
 export const MIN_MOVE_M = 20
-/** Below the 2 minutes after which a position is stale, with room for a slow fix. */
-export const HEARTBEAT_MS = 100_000
+/** Below the 2 minutes after which a position is stale, with room for a slow fix: 100 s;
+ * VITE_CREW_HEARTBEAT_SECS at build time. */
+export const HEARTBEAT_MS = reportSeconds('VITE_CREW_HEARTBEAT_SECS', import.meta.env.VITE_CREW_HEARTBEAT_SECS, DEFAULT_HEARTBEAT_SECS) * 1000
 
 /** A position fix of the phone: where, how precise, and when it was taken (ms). */
 export interface Fix extends LatLng {
