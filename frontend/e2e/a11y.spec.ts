@@ -478,7 +478,7 @@ async function adminScreens(page: Page) {
 
 test('as an admin: the settings, with an error, and the audit trail', async ({ page }) => {
   test.setTimeout(180_000)
-  await login(page, 'admin', 'admin12345')
+  await signIn(page, 'admin')
   await checkRoute(page, '/admin/settings', page.getByLabel('Emergency answer window'), 'admin settings')
   // A setting no rule reads yet, one minute more: a record on the trail.
   const target = page.getByLabel('Pickup target')

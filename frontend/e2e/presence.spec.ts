@@ -1,5 +1,5 @@
 import { expect, request, test } from '@playwright/test'
-import { contextPage, crewWithAFreeAmbulance, hold, leaveFree, login, PHONE, register, screenshot, uniqueName } from './support'
+import { contextPage, crewWithAFreeAmbulance, hold, leaveFree, signIn, PHONE, register, screenshot, uniqueName } from './support'
 
 // Every emergency goes to a crew that will answer (decision 0020), against the real stack
 // on three phones and a dispatcher's computer: a crewless ambulance stands nearest to the
@@ -69,7 +69,7 @@ test('a crew a little farther, with its app open, gets the emergency over a crew
 
   // The dispatcher's computer: both on the live map's list, with their presence.
   const admin = await contextPage(browser, { viewport: { width: 1280, height: 800 } })
-  await login(admin, 'admin', 'admin12345')
+  await signIn(admin, 'admin')
   await admin.goto('/admin/live')
   const ambulances = admin.getByRole('region', { name: /^Ambulances in view/ })
   await expect(ambulances.getByRole('row').filter({ hasText: crewless })).toContainText('No crew', { timeout: 30_000 })
@@ -84,7 +84,7 @@ test('a crew a little farther, with its app open, gets the emergency over a crew
   const username = uniqueName('presence')
   await user.goto('/register')
   await register(user, { username, password: 'e2e-secret-1', phone: '+15550127' })
-  await login(user, username, 'e2e-secret-1')
+  await signIn(user, username, 'e2e-secret-1')
   await user.goto('/emergency')
   await hold(user)
   await expect(user).toHaveURL(/\/bookings\/\d+$/)

@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright'
 import { readFile } from 'node:fs/promises'
 import { expect, test, type Page } from '@playwright/test'
-import { blockThirdParty, contextPage, login, PHONE, register, screenshot, uniqueName } from './support'
+import { blockThirdParty, contextPage, signIn, PHONE, register, screenshot, uniqueName } from './support'
 
 // Your data, your choice (docs/decisions/0022-personal-data.md), against the real stack:
 // the privacy page reached from registration, in three languages; a new user takes
@@ -51,7 +51,7 @@ test('a user takes their data, then deletes their account; its name is free agai
   const password = 'e2e-password'
   await page.goto('/register')
   await register(page, { username, password, phone: '+91 98765 43210' })
-  await login(page, username, password)
+  await signIn(page, username, password)
 
   const yourData = page.getByRole('region', { name: 'Your data' })
   await expect(yourData).toBeVisible()

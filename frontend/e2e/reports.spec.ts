@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
 import { readFileSync } from 'node:fs'
-import { blockThirdParty, login, screenshot } from './support'
+import { blockThirdParty, signIn as signInPage, screenshot } from './support'
 
 // The response-time report (docs/decisions/0021-response-time-report.md) against the
 // whole stack: a trip driven to COMPLETED by its crew and one cancelled by its
@@ -83,8 +83,7 @@ test('an admin reads how fast help came, as figures, charts, a table and a CSV, 
     }, { timeout: 30_000 })
     .toBeGreaterThanOrEqual(2)
 
-  await login(page, 'admin', 'admin12345')
-  await page.goto('/admin')
+  await signInPage(page, 'admin', undefined, { path: '/admin' })
   await page.getByRole('link', { name: /Response times/ }).click()
   await expect(page).toHaveURL(/\/admin\/reports$/)
   await expect(page.getByRole('heading', { level: 1, name: 'Response times' })).toBeVisible()

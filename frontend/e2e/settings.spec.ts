@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext } from '@playwright/test'
-import { blockThirdParty, login, screenshot } from './support'
+import { blockThirdParty, signIn, screenshot } from './support'
 
 // Settings a control room changes without a deploy, and the audit trail that records each
 // change (docs/decisions/0018, 0023), in the real stack. Only settings no other spec's rule
@@ -17,7 +17,7 @@ async function putSettings(request: APIRequestContext, body: object) {
 
 test('an admin changes the settings: a refused value beside its input, the change at once and on the audit trail', async ({ page, request }) => {
   test.setTimeout(120_000)
-  await login(page, 'admin', 'admin12345')
+  await signIn(page, 'admin')
   await page.goto('/admin')
   await page.getByRole('link', { name: /System Settings/ }).click()
   await expect(page).toHaveURL(/\/admin\/settings$/)

@@ -14,5 +14,4 @@ export const adminKeys = {
   /** Every page of the audit trail, whatever the filter. */
   auditAll: () => [...queryRoots.admin, 'audit'] as const,
   audit: (filter: { bookingId?: number; ambulanceId?: number; adminId?: number }) => [...queryRoots.admin, 'audit', filter] as const,
-  booking: (id: number) => [...queryRoots.admin, 'booking', id] as const,
 }
