@@ -12,8 +12,9 @@ use std::sync::{
 };
 
 use aws_sdk_dynamodb::operation::{
-    delete_item::DeleteItemInput, put_item::PutItemInput,
-    transact_write_items::TransactWriteItemsInput, update_item::UpdateItemInput,
+    batch_get_item::BatchGetItemInput, delete_item::DeleteItemInput, get_item::GetItemInput,
+    put_item::PutItemInput, transact_write_items::TransactWriteItemsInput,
+    update_item::UpdateItemInput,
 };
 use http::{Method, StatusCode};
 use serde_json::{Value, json};
@@ -66,7 +67,7 @@ impl World {
             .get("/api/admin/alerts", Some(&self.admin.token))
             .await;
         res.assert_status(StatusCode::OK);
-        res.body
+        res.body["items"]
             .as_array()
             .unwrap()
             .iter()
@@ -537,4 +538,84 @@ async fn a_claimed_accuracy_of_100_km_does_not_switch_the_speed_rule_off() {
     let lat = row["position"]["latitude"].as_f64().unwrap();
     assert!((lat - north(1.0).0).abs() < 1e-9, "{row}");
     assert_eq!(row["positionDoubt"]["reason"], "SPEED");
+}
+
+#[tokio::test]
+async fn the_list_says_whom_to_call_reading_the_page_bookings_in_one_request() {
+    let (w, _, _crews) = crate::deadlines::fleet(&["AMB-01", "AMB-02", "AMB-03"]).await;
+    // Two minutes later every crew is offline: each emergency raises a CALL_STATION.
+    w.store().advance_clock(time::Duration::seconds(121));
+    let mut sent = vec![];
+    for who in ["caller_a", "caller_b", "caller_c"] {
+        sent.push(w.sos(who).await.1);
+    }
+    let calls = w.open_alerts_of("CALL_STATION").await;
+    assert_eq!(calls.len(), 3, "{calls:?}");
+    for call in &calls {
+        // The requester's phone (the test accounts'), what the booking is and where
+        // it goes, and the ambulance's crew as it is now.
+        assert_eq!(call["requesterPhone"], "+15550001111", "{call}");
+        assert_eq!(call["bookingType"], "EMERGENCY");
+        let booking = sent.iter().find(|b| b["id"] == call["bookingId"]).unwrap();
+        assert_eq!(call["destinationName"], booking["hospitalName"]);
+        assert_eq!(call["ambulancePresence"], "OFFLINE");
+    }
+
+    // However many alerts, the page reads its bookings in one BatchGetItem (and the
+    // presence in at most two more): never a GetItem per alert.
+    let reads = Arc::new(std::sync::Mutex::new(Vec::<&'static str>::new()));
+    let counted = reads.clone();
+    let store = testkit::hooks::Hooks::new("CountReads")
+        .on_input(move |context| {
+            let input = context.input();
+            let name = if input.downcast_ref::<BatchGetItemInput>().is_some() {
+                "BatchGetItem"
+            } else if input.downcast_ref::<GetItemInput>().is_some() {
+                "GetItem"
+            } else {
+                "other"
+            };
+            counted.lock().unwrap().push(name);
+            Ok(())
+        })
+        .on(w.store());
+    let page = store.alerts().page(None).await.unwrap();
+    assert_eq!(
+        page.items
+            .iter()
+            .filter(|a| a.requester_phone.is_some())
+            .count(),
+        3
+    );
+    let reads = reads.lock().unwrap().clone();
+    assert_eq!(
+        reads.iter().filter(|r| **r == "GetItem").count(),
+        0,
+        "{reads:?}"
+    );
+    let batches = reads.iter().filter(|r| **r == "BatchGetItem").count();
+    assert!((1..=3).contains(&batches), "{reads:?}");
+
+    // Acknowledged, an alert no longer hands out the phone.
+    let id = calls[0]["id"].clone();
+    w.app
+        .call(
+            Method::POST,
+            &format!("/api/admin/alerts/{id}/ack"),
+            Some(&w.admin.token),
+            None,
+        )
+        .await
+        .assert_status(StatusCode::OK);
+    let listed = w.app.get("/api/admin/alerts", Some(&w.admin.token)).await;
+    let ended = listed.body["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["id"] == id)
+        .unwrap()
+        .clone();
+    assert!(ended.get("acknowledgedAt").is_some());
+    assert!(ended.get("requesterPhone").is_none(), "{ended}");
+    assert_eq!(w.open_alerts_of("CALL_STATION").await.len(), 2);
 }

@@ -7,7 +7,10 @@
 use serde::{Deserialize, Serialize};
 use strum::{AsRefStr, Display};
 
-use super::{booking::Pickup, settings::CrewPresence};
+use super::{
+    booking::{BookingType, Pickup},
+    settings::CrewPresence,
+};
 use crate::{
     domain::refusal::{Missing, Refusal},
     types::{Id, Timestamp},
@@ -162,12 +165,43 @@ pub fn no_ambulance_area(latitude: f64, longitude: f64) -> String {
     format!("{row}:{column}")
 }
 
+/// An alert as the dispatcher's list shows it: an open alert of a booking also
+/// carries what a dispatcher needs to act on it without opening the booking (the
+/// requester's phone to call, the booking's type and destination hospital) and the
+/// ambulance's crew presence now. Never stored: read with the page (docs/decisions/0024-a-console-row-acts-alone.md).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ListedAlert {
+    #[serde(flatten)]
+    pub alert: Alert,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub requester_phone: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub booking_type: Option<BookingType>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub destination_name: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ambulance_presence: Option<CrewPresence>,
+}
+
+impl From<Alert> for ListedAlert {
+    fn from(alert: Alert) -> ListedAlert {
+        ListedAlert {
+            alert,
+            requester_phone: None,
+            booking_type: None,
+            destination_name: None,
+            ambulance_presence: None,
+        }
+    }
+}
+
 /// One page of the dispatcher's alerts: the open ones, most urgent first (then
 /// oldest first), then at most 50 recently ended ones, newest first; `cursor`
 /// fetches the next page (absent on the last).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct AlertsPage {
-    pub items: Vec<Alert>,
+    pub items: Vec<ListedAlert>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cursor: Option<String>,
 }

@@ -2,9 +2,12 @@
 //! under [`keys::OPEN_ALERTS`] by `since` while open, then under
 //! [`keys::ENDED_ALERTS`] by when they ended (acknowledged or closed), kept 30 days.
 
+use std::collections::HashMap;
+
 use serde::{Deserialize, Serialize};
 
 use super::{
+    bookings::BookingItem,
     keys::{self, Key},
     limits,
     schema::{GSI1, TTL_ATTRIBUTE},
@@ -13,7 +16,7 @@ use super::{
 };
 use crate::{
     domain::{
-        alert::{self, Alert, AlertKind, AlertsPage, StationCall, no_ambulance_area},
+        alert::{self, Alert, AlertKind, AlertsPage, ListedAlert, StationCall, no_ambulance_area},
         audit::{Action, Note, Target},
         booking::{Booking, Pickup},
         hospital::Hospital,
@@ -284,9 +287,71 @@ impl Alerts<'_> {
             _ => None,
         };
         Ok(AlertsPage {
-            items: items.into_iter().map(|(_, a)| a).collect(),
+            items: self
+                .listed(items.into_iter().map(|(_, a)| a).collect())
+                .await?,
             cursor,
         })
+    }
+
+    /// The page's alerts as the list shows them ([`ListedAlert`]): the open ones'
+    /// bookings in one BatchGetItem (a page holds at most 100, one request's worth)
+    /// beside their ambulances' presence, whatever the number of alerts: never a read
+    /// per alert. Ended alerts are shown as stored: nobody acts on them, and no
+    /// phone number is handed out for them.
+    async fn listed(self, alerts: Vec<Alert>) -> Result<Vec<ListedAlert>, ApiError> {
+        let open = || alerts.iter().filter(|a| a.is_open());
+        let mut bookings: Vec<Id> = open().filter_map(|a| a.booking_id).collect();
+        bookings.sort_unstable();
+        bookings.dedup();
+        let mut ambulances: Vec<Id> = open().filter_map(|a| a.ambulance_id).collect();
+        ambulances.sort_unstable();
+        ambulances.dedup();
+        let read_bookings = async {
+            if bookings.is_empty() {
+                return Ok(vec![]);
+            }
+            self.store
+                .batch_get::<BookingItem>(bookings.iter().map(|id| keys::booking(*id)).collect())
+                .await
+        };
+        let presence = async {
+            if ambulances.is_empty() {
+                return Ok(HashMap::new());
+            }
+            self.store.positions().presence(ambulances.clone()).await
+        };
+        let (found, presence) = tokio::try_join!(read_bookings, presence)?;
+        let found: HashMap<Id, Booking> = found
+            .into_iter()
+            .map(|i| (i.booking.id, Booking::from(i)))
+            .collect();
+        Ok(alerts
+            .into_iter()
+            .map(|alert| {
+                if !alert.is_open() {
+                    return ListedAlert::from(alert);
+                }
+                let booking = alert.booking_id.and_then(|id| found.get(&id));
+                let ambulance_presence =
+                    alert.ambulance_id.and_then(|id| presence.get(&id).copied());
+                let mut alert = alert;
+                // An UNANSWERED or CALL_STATION alert of a booking made before pickups
+                // were copied into alerts: the booking's pickup, for the map.
+                if alert.pickup.is_none() {
+                    alert.pickup = booking.and_then(|b| b.pickup.clone());
+                }
+                ListedAlert {
+                    requester_phone: booking.and_then(|b| b.user_phone.clone()),
+                    booking_type: booking.map(|b| b.booking_type),
+                    destination_name: booking
+                        .map(|b| b.hospital_name.clone())
+                        .filter(|n| !n.is_empty()),
+                    ambulance_presence,
+                    alert,
+                }
+            })
+            .collect())
     }
 
     /// Every open alert, oldest first (the clock closes those whose cause is gone).
