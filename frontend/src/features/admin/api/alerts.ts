@@ -51,6 +51,40 @@ export function useAcknowledgeAlert() {
   })
 }
 
+/** Acknowledgements sent at once by "Acknowledge all": a burst the API takes without a queue. */
+export const ACK_AT_ONCE = 6
+
+/**
+ * Acknowledges many alerts (a row's, or every one of a kind), each its own audited
+ * `POST /admin/alerts/{id}/ack` (docs/decisions/0024-a-console-row-acts-alone.md),
+ * ACK_AT_ONCE at a time; each answer shown at once. Resolves with how many failed.
+ */
+export function useAcknowledgeMany() {
+  const client = useQueryClient()
+  return useMutation({
+    mutationFn: async ({ ids, onProgress }: { ids: number[]; onProgress?: (done: number) => void }) => {
+      let next = 0
+      let done = 0
+      let failed = 0
+      const worker = async () => {
+        while (next < ids.length) {
+          const id = ids[next++]!
+          try {
+            const alert = await call('POST /admin/alerts/{id}/ack', { path: { id } })
+            client.setQueryData<Alert[]>(adminKeys.alerts(), (list) => list?.map((a) => (a.id === alert.id ? alert : a)))
+          } catch {
+            failed++
+          }
+          onProgress?.(++done)
+        }
+      }
+      await Promise.all(Array.from({ length: Math.min(ACK_AT_ONCE, ids.length) }, worker))
+      return { acknowledged: ids.length - failed, failed }
+    },
+    onSettled: () => client.invalidateQueries({ queryKey: adminKeys.alerts() }),
+  })
+}
+
 /** At most 10 free ambulances within the SOS search radius (a setting) of the point, nearest first. */
 export function useFreeNear(point: { latitude: number; longitude: number } | null) {
   return useQuery({

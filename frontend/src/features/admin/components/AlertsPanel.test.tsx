@@ -4,9 +4,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { saveSession } from '@/lib/session'
 import { adminUser } from '@/test/fixtures'
 import { json, renderRoutes, routeFetch, type FetchCall } from '@/test/render'
+import { elapse, fakeClock } from '@/test/clock'
 import type { Alert, FreeAmbulance } from '@/lib/types'
 import { adminKeys } from '../api/keys'
 import { AlertsPanel } from './AlertsPanel'
+import type { QueueRow } from '../api/queue'
 import { beep } from '@/lib/sound'
 
 vi.mock('@/lib/sound', () => ({ beep: vi.fn(), unlockAudioOnGesture: () => () => {} }))
@@ -35,12 +37,12 @@ afterEach(() => {
   document.title = title
 })
 
-function open(routes: Record<string, (call: FetchCall) => Response>) {
+function open(routes: Record<string, (call: FetchCall) => Response>, onSelect?: (row: QueueRow) => void) {
   saveSession({ token: 't', user: adminUser, role: 'ADMIN', id: adminUser.id })
   const stub = routeFetch(routes)
   const view = renderRoutes(
     [
-      { path: '/admin/live', element: <AlertsPanel /> },
+      { path: '/admin/live', element: <AlertsPanel onSelect={onSelect} /> },
       { path: '/bookings/:id', element: <p>booking page</p> },
     ],
     '/admin/live',
@@ -74,11 +76,11 @@ describe('AlertsPanel', () => {
     const [first, second] = items as [HTMLElement, HTMLElement]
     expect(first).toHaveTextContent('No answer from the crew')
     expect(first).toHaveTextContent('Ambulance PB-31')
-    expect(first).toHaveTextContent('3 min ago')
+    expect(first).toHaveTextContent(/Open 3:0\d/)
     expect(within(first).getByRole('link', { name: 'Booking #12' })).toHaveAttribute('href', '/bookings/12')
     expect(within(first).getByRole('button', { name: 'Reassign' })).toBeInTheDocument()
     expect(second).toHaveTextContent('Ambulance not responding')
-    expect(second).toHaveTextContent('2 min ago')
+    expect(second).toHaveTextContent(/Open 2:0\d/)
     // Nothing to reassign: the ambulance has no booking.
     expect(within(second).queryByRole('button', { name: 'Reassign' })).not.toBeInTheDocument()
     expect(within(second).getByRole('button', { name: 'Acknowledge' })).toBeInTheDocument()
@@ -228,5 +230,138 @@ describe('AlertsPanel', () => {
     fail = false
     await user.click(screen.getByRole('button', { name: 'Try again' }))
     expect(await screen.findByText('No open alerts')).toBeInTheDocument()
+  })
+})
+
+// The dispatcher's console's queue (docs/decisions/0024-a-console-row-acts-alone.md).
+describe('AlertsPanel: the console queue', () => {
+  // One emergency's two alerts (its crew is offline, and nobody has accepted), with what the list adds to them.
+  const listed = { requesterPhone: '+91 98140 00001', bookingType: 'EMERGENCY' as const, destinationName: 'Civil Hospital', ambulancePresence: 'OFFLINE' as const }
+  const jobCall: Alert = { ...callStation, id: 20, bookingId: 12, ambulanceId: 31, ambulanceNumber: 'PB-31', pickup: { latitude: 30.7, longitude: 74.35, landmark: 'Gate 2' }, since: ago(90_000), ...listed }
+  const jobUnanswered: Alert = { ...unanswered, since: ago(30_000), ...listed }
+  const areas: Alert[] = [0, 1, 2].map((i) => ({ id: 30 + i, kind: 'NO_AMBULANCE', pickup: { latitude: 30 + i / 10, longitude: 74 }, count: i + 1, since: ago(60_000 * (i + 1)) }))
+
+  it('groups the alerts of one booking into one row that says what, where, since when, which crew and whom to call', async () => {
+    open({ 'GET /admin/alerts': () => json(200, { items: [jobCall, jobUnanswered, notResponding] }) })
+    expect(await screen.findByRole('heading', { name: 'Alerts (3)' })).toBeInTheDocument()
+    const rows = panel().getAllByRole('listitem')
+    expect(rows).toHaveLength(2)
+    const job = within(rows[0]!)
+    expect(rows[0]).toHaveTextContent('Crew not online: phone the station · No answer from the crew')
+    // The oldest of the two: 1 min 30 s.
+    expect(rows[0]).toHaveTextContent(/Open 1:3\d/)
+    expect(job.getByRole('link', { name: 'Booking #12' })).toHaveAttribute('href', '/bookings/12')
+    expect(job.getByText('Emergency')).toBeInTheDocument()
+    expect(job.getByText('Crew offline')).toBeInTheDocument()
+    expect(rows[0]).toHaveTextContent('30.7000, 74.3500 · Gate 2 · Hospital: Civil Hospital')
+    expect(job.getByRole('link', { name: /^Call requester/ })).toHaveAttribute('href', 'tel:+919814000001')
+    expect(job.getByRole('link', { name: /^Phone City Hospital/ })).toHaveAttribute('href', 'tel:+91100200')
+    expect(job.getAllByRole('button', { name: 'Reassign' })).toHaveLength(1)
+    // No booking, nobody to call, nothing to reassign.
+    const ambulance = within(rows[1]!)
+    expect(ambulance.queryByRole('link', { name: /^Call requester/ })).not.toBeInTheDocument()
+    expect(ambulance.queryByRole('button', { name: 'Reassign' })).not.toBeInTheDocument()
+    expect(rows[1]).toHaveTextContent('Place not known')
+  })
+
+  it('ticks the time each second', async () => {
+    fakeClock()
+    open({ 'GET /admin/alerts': () => json(200, { items: [{ ...noAmbulance, since: new Date(Date.now() - 20_000).toISOString() }] }) })
+    const row = await screen.findByRole('listitem')
+    expect(row).toHaveTextContent(/Open 0:2[01]/)
+    await elapse(3000)
+    expect(row).toHaveTextContent(/Open 0:2[34]/)
+  })
+
+  it('acknowledging a row acknowledges each of its alerts', async () => {
+    const user = userEvent.setup()
+    const acked = new Set<number>()
+    const { calls } = open({
+      'GET /admin/alerts': () => json(200, { items: [jobCall, jobUnanswered].map((a) => (acked.has(a.id) ? { ...a, acknowledgedAt: ago(0) } : a)) }),
+      'POST /admin/alerts/20/ack': () => (acked.add(20), json(200, { ...jobCall, acknowledgedAt: ago(0) })),
+      'POST /admin/alerts/7/ack': () => (acked.add(7), json(200, { ...jobUnanswered, acknowledgedAt: ago(0) })),
+    })
+    await user.click(await screen.findByRole('button', { name: 'Acknowledge' }))
+    expect(await screen.findByText('No open alerts')).toBeInTheDocument()
+    expect(calls.filter((c) => c.method === 'POST').map((c) => c.path).sort()).toEqual(['/admin/alerts/20/ack', '/admin/alerts/7/ack'])
+  })
+
+  it('moves with the arrow keys (each row shown on the map), opens with Enter, reassigns with R, acknowledges with A', async () => {
+    const user = userEvent.setup()
+    const chosen: string[] = []
+    const { calls } = open(
+      {
+        'GET /admin/alerts': () => json(200, { items: [jobCall, jobUnanswered, ...areas] }),
+        'GET /admin/ambulances/free-near': () => json(200, free),
+        'POST /admin/alerts/31/ack': () => json(200, { ...areas[1], acknowledgedAt: ago(0) }),
+      },
+      (row) => chosen.push(row.key),
+    )
+    await screen.findByRole('heading', { name: 'Alerts (5)' })
+    const rows = () => panel().getAllByRole('listitem')
+    // One stop in the Tab order: the first row.
+    expect(rows().map((r) => r.tabIndex)).toEqual([0, -1, -1, -1])
+    rows()[0]!.focus()
+    await user.keyboard('{ArrowDown}{ArrowDown}')
+    expect(rows()[2]).toHaveFocus()
+    await user.keyboard('{ArrowUp}')
+    expect(rows()[1]).toHaveFocus()
+    expect(chosen).toEqual(['a30', 'a31', 'a30'])
+    // The Tab stop follows: Tab back into the queue lands on the row left.
+    expect(rows().map((r) => r.tabIndex)).toEqual([-1, 0, -1, -1])
+
+    // R on the booking's row: the reassign dialog, searching around its pickup.
+    await user.keyboard('{ArrowUp}')
+    expect(rows()[0]).toHaveFocus()
+    await user.keyboard('r')
+    const dialog = within(await screen.findByRole('dialog', { name: 'Reassign booking #12' }))
+    expect(await dialog.findAllByRole('button', { name: /^Send/ })).toHaveLength(2)
+    await user.click(dialog.getByRole('button', { name: 'Close' }))
+
+    // A on an area's row: that alert only; the focus goes on to the row taking its place.
+    rows()[2]!.focus()
+    await user.keyboard('a')
+    await waitFor(() => expect(calls.filter((c) => c.method === 'POST').map((c) => c.path)).toEqual(['/admin/alerts/31/ack']))
+
+    // Enter opens the booking.
+    rows()[0]!.focus()
+    await user.keyboard('{Enter}')
+    expect(await screen.findByText('booking page')).toBeInTheDocument()
+  })
+
+  it('acknowledges every alert of a kind after a confirmation naming how many', async () => {
+    const user = userEvent.setup()
+    const acked = new Set<number>()
+    const routes: Record<string, (call: FetchCall) => Response> = {
+      'GET /admin/alerts': () => json(200, { items: [jobCall, ...areas].map((a) => (acked.has(a.id) ? { ...a, acknowledgedAt: ago(0) } : a)) }),
+    }
+    for (const a of areas) routes[`POST /admin/alerts/${a.id}/ack`] = () => (acked.add(a.id), json(200, { ...a, acknowledgedAt: ago(0) }))
+    const { calls } = open(routes)
+    // Only kinds with more than one open alert get the button.
+    const group = await screen.findByRole('group', { name: 'Acknowledge all of a kind' })
+    expect(within(group).getAllByRole('button').map((b) => b.textContent)).toEqual(['Acknowledge all 3: No free ambulance for an emergency'])
+    await user.click(within(group).getByRole('button'))
+    const dialog = within(await screen.findByRole('dialog', { name: 'Acknowledge 3 alerts?' }))
+    // Focus on Cancel: a stray Enter acknowledges nothing.
+    expect(dialog.getByRole('button', { name: 'Cancel' })).toHaveFocus()
+    await user.click(dialog.getByRole('button', { name: 'Acknowledge 3' }))
+    expect(await screen.findByText('3 alerts acknowledged.')).toBeInTheDocument()
+    expect(calls.filter((c) => c.method === 'POST').map((c) => c.path).sort()).toEqual(['/admin/alerts/30/ack', '/admin/alerts/31/ack', '/admin/alerts/32/ack'])
+    await waitFor(() => expect(panel().getAllByRole('listitem')).toHaveLength(1))
+    expect(screen.queryByRole('group', { name: 'Acknowledge all of a kind' })).not.toBeInTheDocument()
+  })
+
+  it('says how many could not be acknowledged, and keeps the dialog open', async () => {
+    const user = userEvent.setup()
+    open({
+      'GET /admin/alerts': () => json(200, { items: areas }),
+      'POST /admin/alerts/30/ack': () => json(200, { ...areas[0], acknowledgedAt: ago(0) }),
+      'POST /admin/alerts/31/ack': () => json(500, { message: 'boom' }),
+      'POST /admin/alerts/32/ack': () => json(500, { message: 'boom' }),
+    })
+    await user.click(await screen.findByRole('button', { name: /^Acknowledge all 3/ }))
+    const dialog = within(await screen.findByRole('dialog'))
+    await user.click(dialog.getByRole('button', { name: 'Acknowledge 3' }))
+    expect(await dialog.findByText('2 could not be acknowledged: try again.')).toBeInTheDocument()
   })
 })

@@ -1,37 +1,95 @@
-import { useEffect, useRef, useState } from 'react'
-import { Link } from 'react-router'
+import { type KeyboardEvent, useEffect, useMemo, useRef, useState } from 'react'
+import { Link, useNavigate } from 'react-router'
 import { Alert as Notice } from '@/components/Feedback'
 import { Dialog } from '@/components/Dialog'
 import { useNow } from '@/components/LiveClock'
 import { messageOf } from '@/lib/api'
 import { Icon } from '@/components/Icon'
 import { PresenceBadge } from '@/components/PresenceBadge'
-import { ambulanceTypeLabel, formatAge, formatDistance, formatEta, telHref } from '@/lib/format'
-import type { Alert, FreeAmbulance } from '@/lib/types'
+import { ambulanceTypeLabel, formatCoord, formatDistance, formatEta, telHref } from '@/lib/format'
+import type { Alert, AlertKind, FreeAmbulance } from '@/lib/types'
 import { S } from '@/strings'
-import { isOpen, useAcknowledgeAlert, useAlerts, useFreeNear, useReassign } from '../api/alerts'
+import { BookingTypeBadge } from '@/features/booking'
+import { isOpen, useAcknowledgeMany, useAlerts, useFreeNear, useReassign } from '../api/alerts'
+import { elapsed, kindCounts, type QueueRow, queueRows } from '../api/queue'
+import { A } from '../strings'
 import { beep, unlockAudioOnGesture } from '@/lib/sound'
 
-/** Kinds whose booking the dispatcher can send another ambulance to. */
-const REASSIGNABLE: ReadonlySet<Alert['kind']> = new Set(['UNANSWERED', 'NO_AMBULANCE', 'CALL_STATION'])
-
 /**
- * The dispatcher's open alerts, oldest first, polled every 5 s: what each is, which
- * ambulance, how long ago, the booking; acknowledge, or reassign the booking to a
- * nearby free ambulance. A new alert beeps and the tab's title counts the open ones.
+ * The dispatcher's queue (docs/decisions/0024-a-console-row-acts-alone.md): the open
+ * alerts, most urgent first, polled every 5 s, those of one booking in one row that says
+ * what, which booking, where, how long it has waited, which ambulance and its crew, and
+ * whom to call; Reassign, Call, Acknowledge on each, "Acknowledge all" for a kind. The
+ * keyboard moves between rows (arrows), opens the booking (Enter), reassigns (R) and
+ * acknowledges (A). Choosing a row tells `onSelect` (the console centres its map there).
+ * A new alert beeps and the tab's title counts the open ones.
  */
-export function AlertsPanel() {
+export function AlertsPanel({ selected = null, onSelect }: { selected?: string | null; onSelect?: (row: QueueRow) => void }) {
   const alerts = useAlerts()
-  const now = useNow(5000).getTime()
-  const open = (alerts.data ?? []).filter(isOpen)
-  const [reassigning, setReassigning] = useState<Alert | null>(null)
+  const now = useNow(1000).getTime()
+  const open = useMemo(() => (alerts.data ?? []).filter(isOpen), [alerts.data])
+  const rows = useMemo(() => queueRows(open), [open])
+  const [reassigning, setReassigning] = useState<QueueRow | null>(null)
   const [done, setDone] = useState<string | null>(null)
+  const [ackAll, setAckAll] = useState<{ kind: AlertKind; ids: number[] } | null>(null)
+  const [active, setActive] = useState<string | null>(null)
+  const rowRefs = useRef(new Map<string, HTMLLIElement>())
+  const navigate = useNavigate()
 
   useNewAlertSound(alerts.data)
   useTitleCount(alerts.data ? open.length : null)
 
+  // The row the keyboard is on: the chosen one, else the first. When it leaves the queue
+  // (acknowledged, closed), the row now in its place takes over, and the focus with it.
+  const activeKey = rows.some((r) => r.key === active) ? active : null
+  const lastIndex = useRef(0)
+  useEffect(() => {
+    if (active === null || activeKey !== null || rows.length === 0) return
+    const next = rows[Math.min(lastIndex.current, rows.length - 1)]!
+    const hadFocus = document.activeElement === document.body || document.activeElement === null
+    setActive(next.key)
+    if (hadFocus) rowRefs.current.get(next.key)?.focus()
+  }, [active, activeKey, rows])
+  const focusable = activeKey ?? rows[0]?.key
+
+  const choose = (row: QueueRow, index: number, focus: boolean) => {
+    setActive(row.key)
+    lastIndex.current = index
+    onSelect?.(row)
+    if (focus) rowRefs.current.get(row.key)?.focus()
+  }
+  const reassign = (row: QueueRow) => {
+    setDone(null)
+    setReassigning(row)
+  }
+
+  const onKeyDown = (e: KeyboardEvent<HTMLLIElement>, row: QueueRow, index: number) => {
+    if (e.altKey || e.ctrlKey || e.metaKey) return
+    const onRow = e.target === e.currentTarget
+    const to = (i: number) => {
+      e.preventDefault()
+      const next = rows[Math.max(0, Math.min(rows.length - 1, i))]
+      if (next) choose(next, rows.indexOf(next), true)
+    }
+    if (e.key === 'ArrowDown') to(index + 1)
+    else if (e.key === 'ArrowUp') to(index - 1)
+    else if (e.key === 'Home' && onRow) to(0)
+    else if (e.key === 'End' && onRow) to(rows.length - 1)
+    else if (e.key === 'Enter' && onRow) {
+      e.preventDefault()
+      if (row.bookingId != null) navigate(`/bookings/${row.bookingId}`)
+      else choose(row, index, false)
+    } else if ((e.key === 'r' || e.key === 'R') && row.canReassign) {
+      e.preventDefault()
+      reassign(row)
+    } else if (e.key === 'a' || e.key === 'A') {
+      e.preventDefault()
+      rowRefs.current.get(row.key)?.querySelector<HTMLButtonElement>('[data-ack]')?.click()
+    }
+  }
+
   return (
-    <section aria-labelledby="alerts-heading" className="card space-y-3 p-4">
+    <section aria-labelledby="alerts-heading" className="card flex min-h-0 flex-col gap-3 p-4">
       <h2 id="alerts-heading" className="flex items-center gap-2 text-lg font-semibold">
         {open.length > 0 && <span aria-hidden="true" className="h-2.5 w-2.5 animate-pulse rounded-full bg-red-600" />}
         {alerts.data ? S.alerts.headingCount(open.length) : S.alerts.heading}
@@ -49,15 +107,33 @@ export function AlertsPanel() {
       ) : open.length === 0 ? (
         <p className="text-slate-600">{S.alerts.none}</p>
       ) : (
-        <ul className="divide-y divide-slate-200">
-          {open.map((a) => (
-            <AlertRow key={a.id} alert={a} now={now} onReassign={() => { setDone(null); setReassigning(a) }} />
-          ))}
-        </ul>
+        <>
+          <AcknowledgeAll open={open} onChoose={(kind, ids) => { setDone(null); setAckAll({ kind, ids }) }} />
+          <p className="text-xs text-slate-600">{A().console.keys}</p>
+          {/* The queue scrolls in its column on a desktop, so the map beside it stays in view. */}
+          <ul className="-mx-2 divide-y divide-slate-200 overflow-y-auto px-2 lg:max-h-[calc(100vh-16rem)]">
+            {rows.map((row, index) => (
+              <QueueItem
+                key={row.key}
+                row={row}
+                now={now}
+                selected={row.key === selected}
+                tabIndex={row.key === focusable ? 0 : -1}
+                itemRef={(el) => {
+                  if (el) rowRefs.current.set(row.key, el)
+                  else rowRefs.current.delete(row.key)
+                }}
+                onChoose={() => choose(row, index, false)}
+                onKeyDown={(e) => onKeyDown(e, row, index)}
+                onReassign={() => reassign(row)}
+              />
+            ))}
+          </ul>
+        </>
       )}
       {reassigning && reassigning.bookingId != null && (
         <ReassignDialog
-          alert={reassigning}
+          pickup={reassigning.pickup ?? null}
           bookingId={reassigning.bookingId}
           onClose={() => setReassigning(null)}
           onDone={(number) => {
@@ -66,50 +142,106 @@ export function AlertsPanel() {
           }}
         />
       )}
+      {ackAll && <AcknowledgeAllDialog kind={ackAll.kind} ids={ackAll.ids} onClose={() => setAckAll(null)} onDone={(text) => { setDone(text); setAckAll(null) }} />}
     </section>
   )
 }
 
-function AlertRow({ alert, now, onReassign }: { alert: Alert; now: number; onReassign: () => void }) {
-  const ack = useAcknowledgeAlert()
-  const canReassign = alert.bookingId != null && REASSIGNABLE.has(alert.kind)
+function QueueItem({
+  row,
+  now,
+  selected,
+  tabIndex,
+  itemRef,
+  onChoose,
+  onKeyDown,
+  onReassign,
+}: {
+  row: QueueRow
+  now: number
+  selected: boolean
+  tabIndex: number
+  itemRef: (el: HTMLLIElement | null) => void
+  onChoose: () => void
+  onKeyDown: (e: KeyboardEvent<HTMLLIElement>) => void
+  onReassign: () => void
+}) {
+  const ack = useAcknowledgeMany()
+  const c = A().console
   return (
-    <li className="flex flex-col gap-2 py-3 sm:flex-row sm:items-center sm:justify-between">
-      <div className="min-w-0">
-        <p className="font-medium text-red-800">{S.alerts.kind[alert.kind]}</p>
-        <p className="flex flex-wrap gap-x-3 text-sm text-slate-700">
-          {alert.ambulanceNumber && <span>{S.alerts.ambulance(alert.ambulanceNumber)}</span>}
-          {/* A NO_AMBULANCE alert counts every emergency of its area that found nobody. */}
-          {alert.count != null && alert.count > 1 && <span>{S.alerts.calls(alert.count)}</span>}
-          {alert.bookingId != null && (
-            <Link to={`/bookings/${alert.bookingId}`} className="font-medium text-blue-700 hover:underline">
-              {S.alerts.booking(alert.bookingId)}
-            </Link>
-          )}
-          <time dateTime={alert.since} className="text-slate-600">
-            {S.alerts.ago(formatAge(now - Date.parse(alert.since)))}
-          </time>
-        </p>
-        {alert.moves != null && alert.moves > 0 && <p className="text-sm text-slate-700">{S.alerts.moves(alert.moves)}</p>}
-        {/* A crew that is not online: a person phones its station now (decision 0020). */}
-        {alert.kind === 'CALL_STATION' &&
-          (alert.phone ? (
-            <a href={telHref(alert.phone)} className="btn-blue mt-2 w-fit">
-              <Icon name="phone" className="h-4 w-4" /> {S.alerts.callStation(alert.hospitalName ?? alert.phone)}{' '}
-              <span className="font-normal">{alert.phone}</span>
-            </a>
-          ) : (
-            <p className="text-sm text-slate-700">{S.alerts.noPhone}</p>
-          ))}
-        {ack.isError && <p role="alert" className="mt-1 text-sm text-red-700">{messageOf(ack.error, S.alerts.ackFailed)}</p>}
+    // A row is one stop of the keyboard (arrows move between rows); its links and buttons follow it in Tab order.
+    <li
+      ref={itemRef}
+      tabIndex={tabIndex}
+      aria-current={selected || undefined}
+      data-row={row.key}
+      onKeyDown={onKeyDown}
+      onClick={(e) => {
+        // A click on the row itself, not on one of its links or buttons.
+        if (!(e.target as HTMLElement).closest('a, button')) onChoose()
+      }}
+      className={`flex flex-col gap-2 rounded-lg px-2 py-3 outline-offset-2 focus-visible:outline-2 focus-visible:outline-blue-700 ${selected ? 'bg-violet-50 ring-2 ring-violet-600 ring-inset' : ''}`}
+    >
+      <div className="flex flex-wrap items-baseline justify-between gap-x-3 gap-y-1">
+        <p className="font-medium text-red-800">{row.kinds.map((k) => S.alerts.kind[k]).join(' · ')}</p>
+        <time dateTime={row.since} className="font-mono text-sm font-semibold tabular-nums text-slate-800">
+          {c.waiting(elapsed(now - Date.parse(row.since)))}
+        </time>
       </div>
-      <div className="flex shrink-0 gap-2">
-        {canReassign && (
+      <p className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-slate-700">
+        {row.bookingId != null && (
+          <Link to={`/bookings/${row.bookingId}`} className="font-medium text-blue-700 hover:underline">
+            {S.alerts.booking(row.bookingId)}
+          </Link>
+        )}
+        {row.bookingType && <BookingTypeBadge type={row.bookingType} />}
+        {/* A NO_AMBULANCE alert counts every emergency of its area that found nobody. */}
+        {row.count != null && row.count > 1 && <span>{S.alerts.calls(row.count)}</span>}
+        {row.ambulanceNumber && (
+          <span className="inline-flex items-center gap-2">
+            {S.alerts.ambulance(row.ambulanceNumber)} <PresenceBadge presence={row.presence} />
+          </span>
+        )}
+      </p>
+      <p className="text-sm text-slate-700">
+        {row.pickup ? (
+          <>
+            <span className="tabular-nums">{formatCoord(row.pickup.latitude)}, {formatCoord(row.pickup.longitude)}</span>
+            {row.pickup.landmark && <> · {row.pickup.landmark}</>}
+          </>
+        ) : (
+          c.noPlace
+        )}
+        {row.destinationName && <> · {c.hospital(row.destinationName)}</>}
+      </p>
+      {row.moves != null && row.moves > 0 && <p className="text-sm text-slate-700">{S.alerts.moves(row.moves)}</p>}
+      {row.station && !row.station.phone && <p className="text-sm text-slate-700">{S.alerts.noPhone}</p>}
+      {ack.isError && <p role="alert" className="text-sm text-red-700">{messageOf(ack.error, S.alerts.ackFailed)}</p>}
+      {ack.data && ack.data.failed > 0 && <p role="alert" className="text-sm text-red-700">{S.alerts.ackFailed}</p>}
+      <div className="flex flex-wrap gap-2">
+        {row.canReassign && (
           <button type="button" className="btn-primary" onClick={onReassign}>
             {S.alerts.reassign}
           </button>
         )}
-        <button type="button" className="btn-secondary" disabled={ack.isPending} onClick={() => ack.mutate(alert.id)}>
+        {row.requesterPhone && (
+          <a href={telHref(row.requesterPhone)} className="btn-secondary">
+            <Icon name="phone" className="h-4 w-4" /> {c.callRequester} <span className="font-normal">{row.requesterPhone}</span>
+          </a>
+        )}
+        {/* A crew that is not online: a person phones its station now (decision 0020). */}
+        {row.station?.phone && (
+          <a href={telHref(row.station.phone)} className="btn-blue">
+            <Icon name="phone" className="h-4 w-4" /> {S.alerts.callStation(row.station.name ?? row.station.phone)}{' '}
+            <span className="font-normal">{row.station.phone}</span>
+          </a>
+        )}
+        {row.pickup && (
+          <button type="button" className="btn-ghost" onClick={onChoose}>
+            {c.showOnMap}
+          </button>
+        )}
+        <button type="button" data-ack className="btn-secondary" disabled={ack.isPending} onClick={() => ack.mutate({ ids: row.alerts.map((a) => a.id) })}>
           {ack.isPending ? S.alerts.acknowledging : S.alerts.acknowledge}
         </button>
       </div>
@@ -117,9 +249,59 @@ function AlertRow({ alert, now, onReassign }: { alert: Alert; now: number; onRea
   )
 }
 
+/** One button per kind with more than one open alert: acknowledge them all, after a confirmation. */
+function AcknowledgeAll({ open, onChoose }: { open: Alert[]; onChoose: (kind: AlertKind, ids: number[]) => void }) {
+  const many = kindCounts(open).filter(([, n]) => n > 1)
+  if (many.length === 0) return null
+  const c = A().console
+  return (
+    <div role="group" aria-label={c.ackAllHeading} className="flex flex-wrap gap-2">
+      {many.map(([kind, n]) => (
+        <button
+          key={kind}
+          type="button"
+          className="btn-secondary text-sm"
+          onClick={() => onChoose(kind, open.filter((a) => a.kind === kind).map((a) => a.id))}
+        >
+          {c.acknowledgeAll(n, S.alerts.kind[kind])}
+        </button>
+      ))}
+    </div>
+  )
+}
+
+function AcknowledgeAllDialog({ kind, ids, onClose, onDone }: { kind: AlertKind; ids: number[]; onClose: () => void; onDone: (text: string) => void }) {
+  const ack = useAcknowledgeMany()
+  const [progress, setProgress] = useState(0)
+  const c = A().console
+  // Focus starts on Cancel: a stray Enter acknowledges nothing.
+  const cancel = useRef<HTMLButtonElement>(null)
+  const go = () =>
+    ack.mutate(
+      { ids, onProgress: setProgress },
+      { onSuccess: ({ acknowledged, failed }) => (failed === 0 ? onDone(c.acknowledged(acknowledged)) : undefined) },
+    )
+  return (
+    <Dialog title={c.ackAllTitle(ids.length)} onClose={onClose} initialFocus={cancel}>
+      <div className="space-y-4">
+        <p className="text-slate-700">{c.ackAllText(S.alerts.kind[kind])}</p>
+        {ack.isPending && <p role="status" className="text-slate-700">{c.progress(progress, ids.length)}</p>}
+        {ack.data && ack.data.failed > 0 && <Notice tone="error">{c.someFailed(ack.data.failed)}</Notice>}
+        <div className="flex justify-end gap-2">
+          <button ref={cancel} type="button" className="btn-secondary" onClick={onClose}>
+            {c.cancel}
+          </button>
+          <button type="button" className="btn-primary" disabled={ack.isPending} onClick={go}>
+            {c.ackAllConfirm(ids.length)}
+          </button>
+        </div>
+      </div>
+    </Dialog>
+  )
+}
+
 /** The nearest free ambulances to the alert's pickup; one click sends one. */
-function ReassignDialog({ alert, bookingId, onClose, onDone }: { alert: Alert; bookingId: number; onClose: () => void; onDone: (number: string) => void }) {
-  const pickup = alert.pickup ?? null
+function ReassignDialog({ pickup, bookingId, onClose, onDone }: { pickup: Alert['pickup'] | null; bookingId: number; onClose: () => void; onDone: (number: string) => void }) {
   const free = useFreeNear(pickup)
   const reassign = useReassign()
   const [chosen, setChosen] = useState<number | null>(null)

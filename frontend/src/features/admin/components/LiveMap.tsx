@@ -7,6 +7,7 @@ import { BaseMap, LegendItem, markerIcon, type Point } from '@/components/map/Ba
 import { ambulanceStatusLabel } from '@/lib/format'
 import { freshness } from '@/lib/position'
 import { S } from '@/strings'
+import { A } from '../strings'
 import { stageLabel } from '@/lib/trip/status'
 import type { Live } from '@/lib/types'
 import type { SavedView, View } from '../api/live'
@@ -41,17 +42,62 @@ function ViewReporter({ start, onView }: { start: Start; onView: (view: View, sa
   return null
 }
 
+/** Where the dispatcher asked to look (a queue row chosen): `seq` tells a second choice of the same place. */
+export interface Focus {
+  point: Point
+  seq: number
+}
+
+/** Centres the map on each new focus, zoomed in to street level if it was farther out. */
+function Centre({ focus }: { focus: Focus | null }) {
+  const map = useMap()
+  useEffect(() => {
+    if (focus) map.setView(focus.point, Math.max(map.getZoom(), 14))
+  }, [map, focus])
+  return null
+}
+
+/**
+ * Tells Leaflet when its box changes size (the console's phone tabs show and hide it, a
+ * window is resized): otherwise it keeps the old size and centres on the wrong place.
+ */
+function FollowSize() {
+  const map = useMap()
+  useEffect(() => {
+    if (typeof ResizeObserver === 'undefined') return
+    const observer = new ResizeObserver(() => map.invalidateSize())
+    observer.observe(map.getContainer())
+    return () => observer.disconnect()
+  }, [map])
+  return null
+}
+
 /** The dispatcher's map: every ambulance coloured by status (ringed when its crew is online), open bookings' pickups as pins. */
-export default function LiveMap({ live, start, now, onView }: { live: Live | undefined; start: Start; now: number; onView: (view: View, saved: SavedView) => void }) {
+export default function LiveMap({
+  live,
+  start,
+  now,
+  onView,
+  focus = null,
+  className = 'h-[28rem] w-full md:h-[36rem]',
+}: {
+  live: Live | undefined
+  start: Start
+  now: number
+  onView: (view: View, saved: SavedView) => void
+  focus?: Focus | null
+  className?: string
+}) {
   const center: Point = 'saved' in start ? start.saved.center : [(start.fit.south + start.fit.north) / 2, (start.fit.west + start.fit.east) / 2]
   return (
     <BaseMap
       label={S.live.mapLabel}
       center={center}
       zoom={'saved' in start ? start.saved.zoom : 3}
-      className="h-[28rem] w-full md:h-[36rem]"
+      className={className}
       legend={
         <>
+          {focus && <LegendItem swatch="rounded-full border-[3px] border-dashed border-violet-700 bg-white">{A().console.selected}</LegendItem>}
           <LegendItem swatch="rounded-full bg-green-600">{S.live.available}</LegendItem>
           <LegendItem swatch="rounded-full bg-blue-600">{S.live.onDuty}</LegendItem>
           <LegendItem swatch="rounded-full bg-amber-600">{S.live.maintenance}</LegendItem>
@@ -63,6 +109,15 @@ export default function LiveMap({ live, start, now, onView }: { live: Live | und
       }
     >
       <ViewReporter start={start} onView={onView} />
+      <FollowSize />
+      <Centre focus={focus} />
+      {focus && (
+        <CircleMarker center={focus.point} radius={22} interactive={false} pathOptions={{ color: '#7c3aed', weight: 4, dashArray: '6 4', fill: false }}>
+          <Tooltip permanent direction="top" offset={[0, -20]}>
+            {A().console.selected}
+          </Tooltip>
+        </CircleMarker>
+      )}
       {/* The answer is most urgent first; drawn last, the most urgent are on top. */}
       {live?.ambulances.slice().reverse().map((a) => {
         if (!a.position) return null

@@ -6,7 +6,7 @@ import { adminUser } from '@/test/fixtures'
 import { fakePush } from '@/test/push'
 import { json, LAZY_MAP, renderRoutes, routeFetch, type FetchCall } from '@/test/render'
 import { extentOf, loadView, toBbox } from '../api/live'
-import type { Live } from '@/lib/types'
+import type { Alert, Live } from '@/lib/types'
 import AdminLivePage from './AdminLivePage'
 
 afterEach(() => vi.unstubAllGlobals())
@@ -31,9 +31,9 @@ const live: Live = {
 }
 const nothing: Live = { ambulances: [], openBookings: [], truncated: false }
 
-function open(answer: (call: FetchCall) => Response) {
+function open(answer: (call: FetchCall) => Response, alerts: Alert[] = []) {
   saveSession({ token: 't', user: adminUser, role: 'ADMIN', id: adminUser.id })
-  const stub = routeFetch({ 'GET /admin/live': answer, 'GET /admin/alerts': () => json(200, []) })
+  const stub = routeFetch({ 'GET /admin/live': answer, 'GET /admin/alerts': () => json(200, { items: alerts }) })
   renderRoutes([{ path: '/admin/live', element: <AdminLivePage /> }], '/admin/live')
   return stub
 }
@@ -173,5 +173,52 @@ describe('AdminLivePage: alerts on this computer (issue 25)', () => {
     open(() => json(200, nothing))
     expect(await screen.findByRole('heading', { level: 1 })).toBeInTheDocument()
     expect(screen.queryByRole('region', { name: 'Alerts on this computer' })).not.toBeInTheDocument()
+  })
+})
+
+// The dispatcher's console (docs/decisions/0024-a-console-row-acts-alone.md).
+describe('AdminLivePage: the console', () => {
+  const far: Alert = { id: 9, kind: 'NO_AMBULANCE', pickup: { latitude: 12.5, longitude: 77.5 }, count: 2, since: ago(60_000) }
+  const job: Alert = { id: 7, kind: 'UNANSWERED', bookingId: 12, ambulanceId: 31, ambulanceNumber: 'PB-31', pickup: { latitude: 30.7, longitude: 74.31 }, since: ago(30_000) }
+
+  it('on a phone, Map and Queue tabs, the queue counting the open alerts', async () => {
+    const user = userEvent.setup()
+    open(() => json(200, live), [job, far])
+    const tabs = within(screen.getByRole('tablist', { name: 'Map and queue' }))
+    expect(await tabs.findByRole('tab', { name: 'Queue (2)' })).toHaveAttribute('aria-selected', 'false')
+    expect(tabs.getByRole('tab', { name: 'Map' })).toHaveAttribute('aria-selected', 'true')
+    const mapPanel = document.getElementById('console-map')!
+    const queuePanel = document.getElementById('console-queue')!
+    // Hidden below 1024 px only (lg:block shows both side by side on a desktop).
+    expect(queuePanel).toHaveClass('hidden', 'lg:block')
+    expect(mapPanel).not.toHaveClass('hidden')
+    await user.click(tabs.getByRole('tab', { name: 'Queue (2)' }))
+    expect(tabs.getByRole('tab', { name: 'Queue (2)' })).toHaveAttribute('aria-selected', 'true')
+    expect(mapPanel).toHaveClass('hidden', 'lg:block')
+    expect(queuePanel).not.toHaveClass('hidden')
+    // The arrow keys move between the tabs.
+    await user.keyboard('{ArrowLeft}')
+    expect(tabs.getByRole('tab', { name: 'Map' })).toHaveFocus()
+    expect(mapPanel).not.toHaveClass('hidden')
+  })
+
+  it('choosing a row centres the map on its pickup, and on a phone shows the map', async () => {
+    const user = userEvent.setup()
+    localStorage.setItem('admin.liveView', JSON.stringify({ center: [30.65, 74.3], zoom: 11 }))
+    open(() => json(200, live), [job, far])
+    await screen.findByRole('region', { name: 'Live map of ambulances and open bookings' }, LAZY_MAP)
+    await user.click(await screen.findByRole('tab', { name: 'Queue (2)' }))
+    const rows = within(screen.getByRole('region', { name: 'Alerts (2)' })).getAllByRole('listitem')
+    await user.click(within(rows[1]!).getByRole('button', { name: 'Show on map' }))
+    expect(screen.getByRole('tab', { name: 'Map' })).toHaveAttribute('aria-selected', 'true')
+    // The map's own centre, as it keeps it for the next visit (moveend).
+    await waitFor(() => expect(loadView()?.center[0]).toBeCloseTo(12.5, 3))
+    expect(loadView()!.center[1]).toBeCloseTo(77.5, 3)
+    expect(loadView()!.zoom).toBeGreaterThanOrEqual(14)
+    expect(rows[1]).toHaveAttribute('aria-current', 'true')
+    // A click on the row itself chooses it too.
+    await user.click(rows[0]!.querySelector('p')!)
+    await waitFor(() => expect(loadView()?.center[0]).toBeCloseTo(30.7, 3))
+    expect(rows[0]).toHaveAttribute('aria-current', 'true')
   })
 })

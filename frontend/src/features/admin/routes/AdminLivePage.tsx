@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useMemo, useState } from 'react'
+import { type KeyboardEvent, lazy, Suspense, useCallback, useMemo, useState } from 'react'
 import { Link } from 'react-router'
 import { type Column, DataTable } from '@/components/DataTable'
 import { EmptyState, ErrorState } from '@/components/Feedback'
@@ -15,7 +15,11 @@ import type { CrewPresence, LiveAmbulance, LiveBooking } from '@/lib/types'
 import { PresenceBadge } from '@/components/PresenceBadge'
 import { AdminPageHeader } from '../components/AdminPageHeader'
 import { AlertsPanel } from '../components/AlertsPanel'
-import type { Start } from '../components/LiveMap'
+import type { Focus, Start } from '../components/LiveMap'
+import type { Point } from '@/components/map/BaseMap'
+import { isOpen, useAlerts } from '../api/alerts'
+import type { QueueRow } from '../api/queue'
+import { A } from '../strings'
 
 const LiveMap = lazy(() => import('../components/LiveMap'))
 /** Where an empty fleet leaves the map: the inhabited world. */
@@ -98,43 +102,113 @@ export default function AdminLivePage() {
     { name: S.live.ambulanceCol, cell: (b) => data?.ambulances.find((a) => a.id === b.ambulanceId)?.number ?? `#${b.ambulanceId}` },
   ]
 
+  // The phone's tabs (Map / Queue); on a desktop both are shown side by side and the tabs are hidden.
+  const [tab, setTab] = useState<Tab>('map')
+  const [focus, setFocus] = useState<Focus | null>(null)
+  const [selected, setSelected] = useState<string | null>(null)
+  const alerts = useAlerts()
+  const openCount = (alerts.data ?? []).filter(isOpen).length
+  const onSelect = useCallback(
+    (row: QueueRow) => {
+      setSelected(row.key)
+      const ambulance = [...(live.data?.ambulances ?? []), ...(fleet.data?.ambulances ?? [])].find((a) => a.id === row.ambulanceId)
+      const point: Point | null = row.pickup
+        ? [row.pickup.latitude, row.pickup.longitude]
+        : ambulance?.position
+          ? [ambulance.position.latitude, ambulance.position.longitude]
+          : null
+      if (point) {
+        setFocus((f) => ({ point, seq: (f?.seq ?? 0) + 1 }))
+        setTab('map')
+      }
+    },
+    [live.data, fleet.data],
+  )
+  const mapBox = 'h-[60vh] min-h-[20rem] w-full lg:h-[calc(100vh-15rem)] lg:max-h-[44rem]'
+
   return (
-    <div className="space-y-6">
+    <div className="space-y-4">
       <AdminPageHeader title={S.live.title} subtitle={S.live.subtitle} action={null} />
+      <ConsoleTabs tab={tab} onTab={setTab} count={alerts.data ? openCount : null} />
+      {/* Map and queue side by side on a desktop, the map first so it is always in the first screenful. */}
+      <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_minmax(22rem,28rem)] lg:items-start">
+        <div id="console-map" role="tabpanel" aria-labelledby="console-map-tab" className={`space-y-3 lg:block ${tab === 'map' ? '' : 'hidden'}`}>
+          {start === null ? (
+            fleet.isError ? (
+              <ErrorState message={S.live.fleetFailed} error={fleet.error} onRetry={() => fleet.refetch()} />
+            ) : (
+              <div role="status" className={`animate-pulse rounded-xl bg-slate-100 ${mapBox}`}>{S.live.findingFleet}</div>
+            )
+          ) : (
+            <Suspense fallback={<div role="status" className={`animate-pulse rounded-xl bg-slate-100 ${mapBox}`}>{S.mapLoading}</div>}>
+              <LiveMap live={data} start={start} now={now} onView={onView} focus={focus} className={mapBox} />
+            </Suspense>
+          )}
+          <label className="flex w-fit items-center gap-2 text-sm font-medium">
+            {S.live.presenceFilter}
+            <select className="input w-auto" value={presence} onChange={(e) => setPresence(e.target.value as CrewPresence | 'ALL')}>
+              <option value="ALL">{S.live.presenceAll}</option>
+              {(['ONLINE', 'OFFLINE', 'NO_CREW'] as const).map((p) => (
+                <option key={p} value={p}>{S.presence[p]}</option>
+              ))}
+            </select>
+          </label>
+          {start !== null && live.isPending && <p role="status" className="text-sm text-slate-600">{S.live.loading}</p>}
+          {live.isError && !data && <ErrorState message={S.live.failed} error={live.error} onRetry={() => live.refetch()} />}
+          {empty && (noFleet ? <EmptyState title={S.live.noFleetTitle} text={S.live.noFleet} /> : <EmptyState title={S.live.emptyTitle} text={S.live.empty} />)}
+          {data?.truncated && (
+            <p role="status" className="rounded-lg bg-amber-50 px-3 py-2 text-sm font-medium text-amber-900">{S.live.truncated}</p>
+          )}
+        </div>
+        <div id="console-queue" role="tabpanel" aria-labelledby="console-queue-tab" className={`lg:sticky lg:top-4 lg:block ${tab === 'queue' ? '' : 'hidden'}`}>
+          <AlertsPanel selected={selected} onSelect={onSelect} />
+        </div>
+      </div>
       <PushStep push={push} id="admin-push-heading" title={S.push.admin.heading} text={S.push.admin.askText} askLabel={S.push.admin.ask} onText={S.push.admin.on} />
-      <AlertsPanel />
-      <label className="flex w-fit items-center gap-2 text-sm font-medium">
-        {S.live.presenceFilter}
-        <select className="input w-auto" value={presence} onChange={(e) => setPresence(e.target.value as CrewPresence | 'ALL')}>
-          <option value="ALL">{S.live.presenceAll}</option>
-          {(['ONLINE', 'OFFLINE', 'NO_CREW'] as const).map((p) => (
-            <option key={p} value={p}>{S.presence[p]}</option>
-          ))}
-        </select>
-      </label>
-      {start === null ? (
-        fleet.isError ? (
-          <ErrorState message={S.live.fleetFailed} error={fleet.error} onRetry={() => fleet.refetch()} />
-        ) : (
-          <div role="status" className="h-[28rem] animate-pulse rounded-xl bg-slate-100 md:h-[36rem]">{S.live.findingFleet}</div>
-        )
-      ) : (
-        <Suspense fallback={<div role="status" className="h-[28rem] animate-pulse rounded-xl bg-slate-100 md:h-[36rem]">{S.mapLoading}</div>}>
-          <LiveMap live={data} start={start} now={now} onView={onView} />
-        </Suspense>
-      )}
-      {start !== null && live.isPending && <p role="status" className="text-sm text-slate-600">{S.live.loading}</p>}
-      {live.isError && !data && <ErrorState message={S.live.failed} error={live.error} onRetry={() => live.refetch()} />}
-      {empty && (noFleet ? <EmptyState title={S.live.noFleetTitle} text={S.live.noFleet} /> : <EmptyState title={S.live.emptyTitle} text={S.live.empty} />)}
-      {data?.truncated && (
-        <p role="status" className="rounded-lg bg-amber-50 px-3 py-2 text-sm font-medium text-amber-900">{S.live.truncated}</p>
-      )}
       {data && !empty && (
         <div className="grid gap-6 lg:grid-cols-2">
           <InView id="live-ambulances" title={S.live.ambulancesHeading(data.ambulances.length)} none={S.live.noAmbulances} columns={ambulanceColumns} rows={data.ambulances} />
           <InView id="live-bookings" title={S.live.bookingsHeading(data.openBookings.length)} none={S.live.noBookings} columns={bookingColumns} rows={data.openBookings} />
         </div>
       )}
+    </div>
+  )
+}
+
+type Tab = 'map' | 'queue'
+
+/** The phone's two tabs (hidden on a desktop, where both panels show): Map, and the queue with its count of open alerts. */
+function ConsoleTabs({ tab, onTab, count }: { tab: Tab; onTab: (tab: Tab) => void; count: number | null }) {
+  const c = A().console
+  const tabs: [Tab, string][] = [
+    ['map', c.mapTab],
+    ['queue', count === null ? c.queue : c.queueTab(count)],
+  ]
+  const move = (e: KeyboardEvent<HTMLButtonElement>) => {
+    if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return
+    e.preventDefault()
+    const other: Tab = tab === 'map' ? 'queue' : 'map'
+    onTab(other)
+    document.getElementById(`console-${other}-tab`)?.focus()
+  }
+  return (
+    <div role="tablist" aria-label={c.tabs} className="grid grid-cols-2 gap-1 rounded-xl bg-slate-100 p-1 lg:hidden">
+      {tabs.map(([id, label]) => (
+        <button
+          key={id}
+          id={`console-${id}-tab`}
+          type="button"
+          role="tab"
+          aria-selected={tab === id}
+          aria-controls={`console-${id}`}
+          tabIndex={tab === id ? 0 : -1}
+          onClick={() => onTab(id)}
+          onKeyDown={move}
+          className={`rounded-lg px-3 py-2 text-sm font-semibold ${tab === id ? 'bg-white text-slate-900 shadow-sm' : 'text-slate-700'}`}
+        >
+          {label}
+        </button>
+      ))}
     </div>
   )
 }

@@ -1,4 +1,4 @@
-// The admin screens' own texts (/admin/settings, /admin/audit), in English: the source of
+// The admin screens' own texts (/admin/settings, /admin/audit, /admin/live's console), in English: the source of
 // AdminCatalogue. Kept out of the first load's catalogues: only an admin opening those
 // screens loads them (docs/decisions/0018-settings-without-a-deploy.md, "first load").
 
@@ -45,6 +45,29 @@ export const adminEn = {
     answerTargetSeconds: 'Answer target',
     pickupTargetMinutes: 'Pickup target',
     auditLink: 'See every change on the audit trail',
+  },
+  // The dispatcher's console, /admin/live (docs/decisions/0024-a-console-row-acts-alone.md).
+  console: {
+    tabs: 'Map and queue',
+    mapTab: 'Map',
+    queueTab: (n: number) => `Queue (${n})`,
+    queue: 'Queue',
+    keys: 'Keys: ↑ ↓ move between alerts and show each on the map, Enter opens the booking, R reassigns, A acknowledges.',
+    waiting: (time: string) => `Open ${time}`,
+    hospital: (name: string) => `Hospital: ${name}`,
+    noPlace: 'Place not known',
+    callRequester: 'Call requester',
+    showOnMap: 'Show on map',
+    selected: 'Selected alert',
+    ackAllHeading: 'Acknowledge all of a kind',
+    acknowledgeAll: (n: number, kind: string) => `Acknowledge all ${n}: ${kind}`,
+    ackAllTitle: (n: number) => `Acknowledge ${n} alerts?`,
+    ackAllText: (kind: string) => `Every open alert "${kind}" leaves the queue. Each acknowledgement is kept on the audit trail.`,
+    ackAllConfirm: (n: number) => `Acknowledge ${n}`,
+    cancel: 'Cancel',
+    progress: (done: number, n: number) => `Acknowledging ${done} of ${n}...`,
+    acknowledged: (n: number) => (n === 1 ? '1 alert acknowledged.' : `${n} alerts acknowledged.`),
+    someFailed: (n: number) => `${n} could not be acknowledged: try again.`,
   },
   // The audit trail (docs/decisions/0023): every admin action, newest first.
   audit: {
