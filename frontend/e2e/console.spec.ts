@@ -145,7 +145,8 @@ test('100 open alerts: the map stays in the first screenful, a row centres it, a
 
   // A row half-way down the queue: chosen, the map centres on its pickup.
   const target = bookings[57]!
-  const row = queue.getByRole('listitem').filter({ hasText: `Booking #${target.id}` })
+  const rowOf = (id: number) => queue.getByRole('listitem').filter({ has: page.getByRole('link', { name: `Booking #${id}`, exact: true }) })
+  const row = rowOf(target.id)
   await expect(row).toContainText('+15550142')
   await row.getByRole('button', { name: 'Show on map' }).click()
   const view = () => page.evaluate(() => JSON.parse(localStorage.getItem('admin.liveView') ?? 'null') as { center: [number, number]; zoom: number })
@@ -160,7 +161,7 @@ test('100 open alerts: the map stays in the first screenful, a row centres it, a
     actions++
     await step()
   }
-  const first = queue.getByRole('listitem').filter({ hasText: `Booking #${bookings[0]!.id}` })
+  const first = rowOf(bookings[0]!.id)
   await act(() => first.getByRole('button', { name: 'Reassign' }).click())
   const dialog = page.getByRole('dialog', { name: `Reassign booking #${bookings[0]!.id}` })
   // The only free ambulance near: the spare, with its ETA and its crew.

@@ -24,7 +24,16 @@ import { beep, unlockAudioOnGesture } from '@/lib/sound'
  * acknowledges (A). Choosing a row tells `onSelect` (the console centres its map there).
  * A new alert beeps and the tab's title counts the open ones.
  */
-export function AlertsPanel({ selected = null, onSelect }: { selected?: string | null; onSelect?: (row: QueueRow) => void }) {
+export function AlertsPanel({
+  selected = null,
+  onSelect,
+  height = '',
+}: {
+  selected?: string | null
+  onSelect?: (row: QueueRow) => void
+  /** Classes capping its height (the console's desktop column). */
+  height?: string
+}) {
   const alerts = useAlerts()
   const now = useNow(1000).getTime()
   const open = useMemo(() => (alerts.data ?? []).filter(isOpen), [alerts.data])
@@ -89,7 +98,8 @@ export function AlertsPanel({ selected = null, onSelect }: { selected?: string |
   }
 
   return (
-    <section aria-labelledby="alerts-heading" className="card flex min-h-0 flex-col gap-3 p-4">
+    // On a desktop no taller than the map beside it: the rows scroll inside (AdminLivePage, CONSOLE_HEIGHT).
+    <section aria-labelledby="alerts-heading" className={`card flex min-h-0 flex-col gap-3 p-4 ${height}`}>
       <h2 id="alerts-heading" className="flex items-center gap-2 text-lg font-semibold">
         {open.length > 0 && <span aria-hidden="true" className="h-2.5 w-2.5 animate-pulse rounded-full bg-red-600" />}
         {alerts.data ? S.alerts.headingCount(open.length) : S.alerts.heading}
@@ -111,7 +121,7 @@ export function AlertsPanel({ selected = null, onSelect }: { selected?: string |
           <AcknowledgeAll open={open} onChoose={(kind, ids) => { setDone(null); setAckAll({ kind, ids }) }} />
           <p className="text-xs text-slate-600">{A().console.keys}</p>
           {/* The queue scrolls in its column on a desktop, so the map beside it stays in view. */}
-          <ul className="-mx-2 divide-y divide-slate-200 overflow-y-auto px-2 lg:max-h-[calc(100vh-16rem)]">
+          <ul className="-mx-2 min-h-0 divide-y divide-slate-200 overflow-y-auto px-2">
             {rows.map((row, index) => (
               <QueueItem
                 key={row.key}
@@ -203,16 +213,21 @@ function QueueItem({
           </span>
         )}
       </p>
-      <p className="text-sm text-slate-700">
+      <p className="flex flex-wrap items-center gap-x-2 text-sm text-slate-700">
         {row.pickup ? (
           <>
             <span className="tabular-nums">{formatCoord(row.pickup.latitude)}, {formatCoord(row.pickup.longitude)}</span>
-            {row.pickup.landmark && <> · {row.pickup.landmark}</>}
+            {row.pickup.landmark && <span>· {row.pickup.landmark}</span>}
           </>
         ) : (
-          c.noPlace
+          <span>{c.noPlace}</span>
         )}
-        {row.destinationName && <> · {c.hospital(row.destinationName)}</>}
+        {row.destinationName && <span>· {c.hospital(row.destinationName)}</span>}
+        {row.pickup && (
+          <button type="button" className="inline-flex items-center gap-1 rounded font-medium text-blue-700 underline-offset-2 hover:underline" onClick={onChoose}>
+            <Icon name="pin" className="h-4 w-4" /> {c.showOnMap}
+          </button>
+        )}
       </p>
       {row.moves != null && row.moves > 0 && <p className="text-sm text-slate-700">{S.alerts.moves(row.moves)}</p>}
       {row.station && !row.station.phone && <p className="text-sm text-slate-700">{S.alerts.noPhone}</p>}
@@ -235,11 +250,6 @@ function QueueItem({
             <Icon name="phone" className="h-4 w-4" /> {S.alerts.callStation(row.station.name ?? row.station.phone)}{' '}
             <span className="font-normal">{row.station.phone}</span>
           </a>
-        )}
-        {row.pickup && (
-          <button type="button" className="btn-ghost" onClick={onChoose}>
-            {c.showOnMap}
-          </button>
         )}
         <button type="button" data-ack className="btn-secondary" disabled={ack.isPending} onClick={() => ack.mutate({ ids: row.alerts.map((a) => a.id) })}>
           {ack.isPending ? S.alerts.acknowledging : S.alerts.acknowledge}

@@ -124,14 +124,14 @@ export default function AdminLivePage() {
     },
     [live.data, fleet.data],
   )
-  const mapBox = 'h-[60vh] min-h-[20rem] w-full lg:h-[calc(100vh-15rem)] lg:max-h-[44rem]'
+  const mapBox = `h-[60vh] min-h-[20rem] w-full ${CONSOLE_HEIGHT}`
 
   return (
     <div className="space-y-4">
       <AdminPageHeader title={S.live.title} subtitle={S.live.subtitle} action={null} />
       <ConsoleTabs tab={tab} onTab={setTab} count={alerts.data ? openCount : null} />
       {/* Map and queue side by side on a desktop, the map first so it is always in the first screenful. */}
-      <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_minmax(22rem,28rem)] lg:items-start">
+      <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_30rem] lg:items-start">
         <div id="console-map" role="tabpanel" aria-labelledby="console-map-tab" className={`space-y-3 lg:block ${tab === 'map' ? '' : 'hidden'}`}>
           {start === null ? (
             fleet.isError ? (
@@ -161,7 +161,7 @@ export default function AdminLivePage() {
           )}
         </div>
         <div id="console-queue" role="tabpanel" aria-labelledby="console-queue-tab" className={`lg:sticky lg:top-4 lg:block ${tab === 'queue' ? '' : 'hidden'}`}>
-          <AlertsPanel selected={selected} onSelect={onSelect} />
+          <AlertsPanel selected={selected} onSelect={onSelect} height="lg:max-h-[calc(100vh-14rem)]" />
         </div>
       </div>
       <PushStep push={push} id="admin-push-heading" title={S.push.admin.heading} text={S.push.admin.askText} askLabel={S.push.admin.ask} onText={S.push.admin.on} />
@@ -176,6 +176,13 @@ export default function AdminLivePage() {
 }
 
 type Tab = 'map' | 'queue'
+
+/**
+ * The map's height on a desktop: what is left of the window under the top bar and the
+ * page's title (about 15rem), so that the whole map is in the first screenful however
+ * many alerts the queue beside it holds (at 1280 x 800: from 217 to 777 px).
+ */
+const CONSOLE_HEIGHT = 'lg:h-[calc(100vh-15rem)] lg:max-h-[44rem]'
 
 /** The phone's two tabs (hidden on a desktop, where both panels show): Map, and the queue with its count of open alerts. */
 function ConsoleTabs({ tab, onTab, count }: { tab: Tab; onTab: (tab: Tab) => void; count: number | null }) {
