@@ -66,12 +66,18 @@ export function useAcknowledgeMany() {
       let next = 0
       let done = 0
       let failed = 0
+      const answers = new Map<number, Alert>()
+      // A row's few: each shown as it comes. Many (a kind's): shown together at the end, not the queue
+      // re-drawn a hundred times meanwhile (the dialog counts them).
+      const show = (list: Alert[]) =>
+        client.setQueryData<Alert[]>(adminKeys.alerts(), (all) => all?.map((a) => list.find((b) => b.id === a.id) ?? a))
       const worker = async () => {
         while (next < ids.length) {
           const id = ids[next++]!
           try {
             const alert = await call('POST /admin/alerts/{id}/ack', { path: { id } })
-            client.setQueryData<Alert[]>(adminKeys.alerts(), (list) => list?.map((a) => (a.id === alert.id ? alert : a)))
+            if (ids.length <= ACK_AT_ONCE) show([alert])
+            else answers.set(alert.id, alert)
           } catch {
             failed++
           }
@@ -79,6 +85,7 @@ export function useAcknowledgeMany() {
         }
       }
       await Promise.all(Array.from({ length: Math.min(ACK_AT_ONCE, ids.length) }, worker))
+      if (answers.size > 0) show([...answers.values()])
       return { acknowledged: ids.length - failed, failed }
     },
     onSettled: () => client.invalidateQueries({ queryKey: adminKeys.alerts() }),

@@ -235,23 +235,23 @@ function QueueItem({
       {ack.data && ack.data.failed > 0 && <p role="alert" className="text-sm text-red-700">{S.alerts.ackFailed}</p>}
       <div className="flex flex-wrap gap-2">
         {row.canReassign && (
-          <button type="button" className="btn-primary" onClick={onReassign}>
+          <button type="button" className="btn-primary py-1.5" onClick={onReassign}>
             {S.alerts.reassign}
           </button>
         )}
         {row.requesterPhone && (
-          <a href={telHref(row.requesterPhone)} className="btn-secondary">
+          <a href={telHref(row.requesterPhone)} className="btn-secondary py-1.5">
             <Icon name="phone" className="h-4 w-4" /> {c.callRequester} <span className="font-normal">{row.requesterPhone}</span>
           </a>
         )}
         {/* A crew that is not online: a person phones its station now (decision 0020). */}
         {row.station?.phone && (
-          <a href={telHref(row.station.phone)} className="btn-blue">
-            <Icon name="phone" className="h-4 w-4" /> {S.alerts.callStation(row.station.name ?? row.station.phone)}{' '}
+          <a href={telHref(row.station.phone)} className="btn-blue py-1.5">
+            <Icon name="phone" className="h-4 w-4" /> {c.callStation}{' '}
             <span className="font-normal">{row.station.phone}</span>
           </a>
         )}
-        <button type="button" data-ack className="btn-secondary" disabled={ack.isPending} onClick={() => ack.mutate({ ids: row.alerts.map((a) => a.id) })}>
+        <button type="button" data-ack className="btn-secondary py-1.5" disabled={ack.isPending} onClick={() => ack.mutate({ ids: row.alerts.map((a) => a.id) })}>
           {ack.isPending ? S.alerts.acknowledging : S.alerts.acknowledge}
         </button>
       </div>
@@ -340,27 +340,18 @@ function ReassignDialog({ pickup, bookingId, onClose, onDone }: { pickup: Alert[
             <ul className="space-y-2">
               {free.data.map((a) => (
                 <li key={a.id}>
+                  {/* Its name is what it shows, starting with "Send" (WCAG 2.5.3, label in name). */}
                   <button
                     type="button"
-                    aria-label={S.alerts.chooseWith(a.number, formatDistance(a.distanceKm), formatEta(a.etaMinutes), S.presence[a.crewPresence])}
                     disabled={reassign.isPending}
                     onClick={() => choose(a)}
-                    className="flex w-full items-center justify-between gap-3 rounded-lg border border-slate-200 px-4 py-3 text-left hover:border-blue-400 hover:bg-blue-50 disabled:opacity-60"
+                    className="block w-full rounded-lg border border-slate-200 px-4 py-3 text-left hover:border-blue-400 hover:bg-blue-50 disabled:opacity-60"
                   >
-                    <span className="space-y-1">
-                      <span className="block font-medium">{a.number}</span>
-                      <span className="block text-sm text-slate-600">{ambulanceTypeLabel[a.type] ?? a.type}</span>
-                      <PresenceBadge presence={a.crewPresence} />
+                    <span className="block font-medium text-slate-900">
+                      {reassign.isPending && chosen === a.id ? S.alerts.reassigning : A().console.send(a.number, formatDistance(a.distanceKm), formatEta(a.etaMinutes))}
                     </span>
-                    <span className="shrink-0 text-right font-medium text-slate-800">
-                      {reassign.isPending && chosen === a.id ? (
-                        S.alerts.reassigning
-                      ) : (
-                        <>
-                          {formatDistance(a.distanceKm)}
-                          <span className="block text-sm font-normal text-slate-600">{formatEta(a.etaMinutes)}</span>
-                        </>
-                      )}
+                    <span className="mt-1 flex flex-wrap items-center gap-2 text-sm text-slate-600">
+                      {ambulanceTypeLabel[a.type] ?? a.type} <PresenceBadge presence={a.crewPresence} />
                     </span>
                   </button>
                 </li>
