@@ -442,39 +442,15 @@ export const en = {
     publicFailed: 'Unable to load public data. Please try again later.',
   },
   // The dispatcher's alerts on the live page (decision 0012).
+  // Also in pushes (lib/push/notification.ts); the console's other texts: features/admin/strings (alerts).
   alerts: {
-    heading: 'Alerts',
-    headingCount: (n: number) => `Alerts (${n})`,
-    loading: 'Loading alerts...',
-    failed: 'Failed to load alerts',
-    none: 'No open alerts',
     kind: {
       UNANSWERED: 'No answer from the crew',
       NO_AMBULANCE: 'No free ambulance for an emergency',
       NOT_RESPONDING: 'Ambulance not responding',
       CALL_STATION: 'Crew not online: phone the station',
     },
-    ambulance: (number: string) => `Ambulance ${number}`,
-    calls: (n: number) => (n === 1 ? '1 call' : `${n} calls`),
     booking: (id: number) => `Booking #${id}`,
-    acknowledge: 'Acknowledge',
-    acknowledging: 'Acknowledging...',
-    ackFailed: 'Failed to acknowledge the alert',
-    reassign: 'Reassign',
-    reassignTitle: (id: number) => `Reassign booking #${id}`,
-    reassignHelp: 'The free ambulances whose help would start soonest: the drive plus how quickly their crew answers (an online crew first). Choose one to send it instead.',
-    noPickup: 'This booking has no pickup point to search from.',
-    freeLoading: 'Finding free ambulances...',
-    freeFailed: 'Failed to find free ambulances',
-    noneFree: 'No free ambulance within the search radius.',
-    noPhone: 'Its hospital has no phone number on record.',
-    moves: (n: number) => `Moved on by itself ${n} ${n === 1 ? 'time' : 'times'} so far`,
-    reassigning: 'Reassigning...',
-    reassignFailed: 'Failed to reassign the booking',
-    reassigned: (id: number, number: string) => `Booking #${id} is now with ambulance ${number}.`,
-    close: 'Close',
-    // The tab's title, so that a dispatcher on another tab sees how many are open.
-    pageTitle: (n: number) => `${n > 0 ? `(${n}) ` : ''}Live map — AmbuCare`,
   },
   // Alerts that reach a locked phone (issue 25; docs/decisions/0015-push-in-the-web-app.md).
   push: {

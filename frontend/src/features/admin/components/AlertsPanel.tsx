@@ -102,20 +102,20 @@ export function AlertsPanel({
     <section aria-labelledby="alerts-heading" className={`card flex min-h-0 flex-col gap-3 p-4 ${height}`}>
       <h2 id="alerts-heading" className="flex items-center gap-2 text-lg font-semibold">
         {open.length > 0 && <span aria-hidden="true" className="h-2.5 w-2.5 animate-pulse rounded-full bg-red-600" />}
-        {alerts.data ? S.alerts.headingCount(open.length) : S.alerts.heading}
+        {alerts.data ? A().alerts.headingCount(open.length) : A().alerts.heading}
       </h2>
       {done && <Notice tone="success">{done}</Notice>}
       {alerts.isPending ? (
-        <p role="status" className="text-slate-600">{S.alerts.loading}</p>
+        <p role="status" className="text-slate-600">{A().alerts.loading}</p>
       ) : alerts.isError && !alerts.data ? (
         <div className="flex flex-wrap items-center gap-3">
-          <p role="alert" className="text-red-700">{S.alerts.failed}</p>
+          <p role="alert" className="text-red-700">{A().alerts.failed}</p>
           <button type="button" className="btn-secondary" onClick={() => alerts.refetch()}>
             {S.emergency.tryAgain}
           </button>
         </div>
       ) : open.length === 0 ? (
-        <p className="text-slate-600">{S.alerts.none}</p>
+        <p className="text-slate-600">{A().alerts.none}</p>
       ) : (
         <>
           <AcknowledgeAll open={open} onChoose={(kind, ids) => { setDone(null); setAckAll({ kind, ids }) }} />
@@ -147,7 +147,7 @@ export function AlertsPanel({
           bookingId={reassigning.bookingId}
           onClose={() => setReassigning(null)}
           onDone={(number) => {
-            setDone(S.alerts.reassigned(reassigning.bookingId!, number))
+            setDone(A().alerts.reassigned(reassigning.bookingId!, number))
             setReassigning(null)
           }}
         />
@@ -206,10 +206,10 @@ function QueueItem({
         )}
         {row.bookingType && <BookingTypeBadge type={row.bookingType} />}
         {/* A NO_AMBULANCE alert counts every emergency of its area that found nobody. */}
-        {row.count != null && row.count > 1 && <span>{S.alerts.calls(row.count)}</span>}
+        {row.count != null && row.count > 1 && <span>{A().alerts.calls(row.count)}</span>}
         {row.ambulanceNumber && (
           <span className="inline-flex items-center gap-2">
-            {S.alerts.ambulance(row.ambulanceNumber)} <PresenceBadge presence={row.presence} />
+            {A().alerts.ambulance(row.ambulanceNumber)} <PresenceBadge presence={row.presence} />
           </span>
         )}
       </p>
@@ -229,14 +229,14 @@ function QueueItem({
           </button>
         )}
       </p>
-      {row.moves != null && row.moves > 0 && <p className="text-sm text-slate-700">{S.alerts.moves(row.moves)}</p>}
-      {row.station && !row.station.phone && <p className="text-sm text-slate-700">{S.alerts.noPhone}</p>}
-      {ack.isError && <p role="alert" className="text-sm text-red-700">{messageOf(ack.error, S.alerts.ackFailed)}</p>}
-      {ack.data && ack.data.failed > 0 && <p role="alert" className="text-sm text-red-700">{S.alerts.ackFailed}</p>}
+      {row.moves != null && row.moves > 0 && <p className="text-sm text-slate-700">{A().alerts.moves(row.moves)}</p>}
+      {row.station && !row.station.phone && <p className="text-sm text-slate-700">{A().alerts.noPhone}</p>}
+      {ack.isError && <p role="alert" className="text-sm text-red-700">{messageOf(ack.error, A().alerts.ackFailed)}</p>}
+      {ack.data && ack.data.failed > 0 && <p role="alert" className="text-sm text-red-700">{A().alerts.ackFailed}</p>}
       <div className="flex flex-wrap gap-2">
         {row.canReassign && (
           <button type="button" className="btn-primary py-1.5" onClick={onReassign}>
-            {S.alerts.reassign}
+            {A().alerts.reassign}
           </button>
         )}
         {row.requesterPhone && (
@@ -252,7 +252,7 @@ function QueueItem({
           </a>
         )}
         <button type="button" data-ack className="btn-secondary py-1.5" disabled={ack.isPending} onClick={() => ack.mutate({ ids: row.alerts.map((a) => a.id) })}>
-          {ack.isPending ? S.alerts.acknowledging : S.alerts.acknowledge}
+          {ack.isPending ? A().alerts.acknowledging : A().alerts.acknowledge}
         </button>
       </div>
     </li>
@@ -311,7 +311,7 @@ function AcknowledgeAllDialog({ kind, ids, onClose, onDone }: { kind: AlertKind;
 }
 
 /** The nearest free ambulances to the alert's pickup; one click sends one. */
-function ReassignDialog({ pickup, bookingId, onClose, onDone }: { pickup: Alert['pickup'] | null; bookingId: number; onClose: () => void; onDone: (number: string) => void }) {
+function ReassignDialog({ pickup, bookingId, onClose, onDone }: { pickup: NonNullable<Alert['pickup']> | null; bookingId: number; onClose: () => void; onDone: (number: string) => void }) {
   const free = useFreeNear(pickup)
   const reassign = useReassign()
   const [chosen, setChosen] = useState<number | null>(null)
@@ -322,21 +322,21 @@ function ReassignDialog({ pickup, bookingId, onClose, onDone }: { pickup: Alert[
     reassign.mutate({ bookingId, ambulanceId: a.id }, { onSuccess: () => onDone(a.number) })
   }
   return (
-    <Dialog title={S.alerts.reassignTitle(bookingId)} onClose={onClose} initialFocus={close}>
+    <Dialog title={A().alerts.reassignTitle(bookingId)} onClose={onClose} initialFocus={close}>
       {/* Ranked as an emergency ranks them (decision 0020): the drive plus the crew's expected answer. */}
       <div className="space-y-4">
-        {reassign.isError && <Notice tone="error">{messageOf(reassign.error, S.alerts.reassignFailed)}</Notice>}
+        {reassign.isError && <Notice tone="error">{messageOf(reassign.error, A().alerts.reassignFailed)}</Notice>}
         {!pickup ? (
-          <p className="text-slate-700">{S.alerts.noPickup}</p>
+          <p className="text-slate-700">{A().alerts.noPickup}</p>
         ) : free.isPending ? (
-          <p role="status" className="text-slate-600">{S.alerts.freeLoading}</p>
+          <p role="status" className="text-slate-600">{A().alerts.freeLoading}</p>
         ) : free.isError ? (
-          <Notice tone="error">{messageOf(free.error, S.alerts.freeFailed)}</Notice>
+          <Notice tone="error">{messageOf(free.error, A().alerts.freeFailed)}</Notice>
         ) : free.data.length === 0 ? (
-          <p className="text-slate-700">{S.alerts.noneFree}</p>
+          <p className="text-slate-700">{A().alerts.noneFree}</p>
         ) : (
           <>
-            <p className="text-sm text-slate-600">{S.alerts.reassignHelp}</p>
+            <p className="text-sm text-slate-600">{A().alerts.reassignHelp}</p>
             <ul className="space-y-2">
               {free.data.map((a) => (
                 <li key={a.id}>
@@ -348,7 +348,7 @@ function ReassignDialog({ pickup, bookingId, onClose, onDone }: { pickup: Alert[
                     className="block w-full rounded-lg border border-slate-200 px-4 py-3 text-left hover:border-blue-400 hover:bg-blue-50 disabled:opacity-60"
                   >
                     <span className="block font-medium text-slate-900">
-                      {reassign.isPending && chosen === a.id ? S.alerts.reassigning : A().console.send(a.number, formatDistance(a.distanceKm), formatEta(a.etaMinutes))}
+                      {reassign.isPending && chosen === a.id ? A().alerts.reassigning : A().console.send(a.number, formatDistance(a.distanceKm), formatEta(a.etaMinutes))}
                     </span>
                     <span className="mt-1 flex flex-wrap items-center gap-2 text-sm text-slate-600">
                       {ambulanceTypeLabel[a.type] ?? a.type} <PresenceBadge presence={a.crewPresence} />
@@ -361,7 +361,7 @@ function ReassignDialog({ pickup, bookingId, onClose, onDone }: { pickup: Alert[
         )}
         <div className="flex justify-end">
           <button ref={close} type="button" className="btn-secondary" onClick={onClose}>
-            {S.alerts.close}
+            {A().alerts.close}
           </button>
         </div>
       </div>
@@ -394,6 +394,6 @@ function useTitleCount(count: number | null) {
     }
   }, [])
   useEffect(() => {
-    if (count !== null) document.title = S.alerts.pageTitle(count)
+    if (count !== null) document.title = A().alerts.pageTitle(count)
   }, [count])
 }

@@ -8,6 +8,7 @@ import { bookingAmbulance, bookingHospital } from '@/lib/trip/status'
 import { ambulanceTypeLabel, formatDateTime } from '@/lib/format'
 import type { Booking } from '@/lib/types'
 import { S } from '@/strings'
+import { A } from '../strings'
 import { useAdminBooking } from '../api/bookings'
 
 /**
@@ -51,7 +52,7 @@ export function BookingDetailsDialog({ booking: listed, onClose }: { booking: Bo
       </dl>
       <p className="mb-6 text-xs text-slate-500">{S.adminBookings.patientRecorded}</p>
       <div className="flex justify-end">
-        <button type="button" className="btn-secondary" onClick={onClose}>{S.alerts.close}</button>
+        <button type="button" className="btn-secondary" onClick={onClose}>{A().alerts.close}</button>
       </div>
     </Dialog>
   )
