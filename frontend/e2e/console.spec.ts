@@ -69,6 +69,11 @@ async function expectAccessible(page: Page, screen: string, include: string[]) {
   expect(found, `axe on ${screen}`).toEqual([])
 }
 
+async function expectNoOverflow(page: Page, screen: string) {
+  const wide = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
+  expect(wide, `${screen} scrolls sideways by ${wide}px`).toBeLessThanOrEqual(0)
+}
+
 /** The queue's heading and buttons and its first rows: the other 95 rows are the same controls again. */
 const QUEUE_HEAD = ['#alerts-heading', '#console-queue [role="group"]', '#console-queue li:nth-child(-n+5)']
 
@@ -202,6 +207,24 @@ test('100 open alerts: the map stays in the first screenful, a row centres it, a
   await expectAccessible(page, 'the console, queue tab (390 px)', ['[role="tablist"]', ...QUEUE_HEAD])
   // The first screenful only: the queue's 100 rows make a page 20 000 px long.
   await page.screenshot({ path: screenshotPath('console-queue.png'), animations: 'disabled' })
-  await page.setViewportSize({ width: 1280, height: 800 })
+
+  // In Hindi and Punjabi (longer words): nothing scrolls sideways, at 1280 and 390 px.
+  for (const [lang, heading, queueName] of [
+    ['hi', /^अलर्ट \(\d+\)$/, /^कतार \(\d+\)$/],
+    ['pa', /^ਅਲਰਟ \(\d+\)$/, /^ਕਤਾਰ \(\d+\)$/],
+  ] as const) {
+    await page.evaluate((l) => localStorage.setItem('ambucare.language', l), lang)
+    await page.setViewportSize({ width: 1280, height: 800 })
+    await page.reload()
+    await expect(page.getByRole('heading', { name: heading })).toBeVisible({ timeout: 20_000 })
+    await expect(page.locator('#console-queue li').nth(JOBS - 1)).toBeAttached()
+    await page.screenshot({ path: screenshotPath(`lang-${lang}-console-desktop.png`), animations: 'disabled' })
+    await expectNoOverflow(page, `the console in ${lang} (1280 px)`)
+    await page.setViewportSize(PHONE)
+    await page.getByRole('tab', { name: queueName }).click()
+    await page.screenshot({ path: screenshotPath(`lang-${lang}-console-mobile.png`), animations: 'disabled' })
+    await expectNoOverflow(page, `the console in ${lang} (390 px)`)
+  }
+  await page.evaluate(() => localStorage.setItem('ambucare.language', 'en'))
 
 })
