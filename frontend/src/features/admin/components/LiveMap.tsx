@@ -65,8 +65,12 @@ function FollowSize() {
   const map = useMap()
   useEffect(() => {
     if (typeof ResizeObserver === 'undefined') return
-    const observer = new ResizeObserver(() => map.invalidateSize())
-    observer.observe(map.getContainer())
+    const box = map.getContainer()
+    // Hidden (the phone's Queue tab): left as it was, not shrunk to a point whose "view" would empty the lists.
+    const observer = new ResizeObserver(() => {
+      if (box.clientWidth > 0 && box.clientHeight > 0) map.invalidateSize()
+    })
+    observer.observe(box)
     return () => observer.disconnect()
   }, [map])
   return null
