@@ -760,7 +760,10 @@ async fn the_track_and_share_views_show_moves_and_still_looking() {
 #[tokio::test]
 async fn no_ambulance_alerts_merge_per_area_and_the_list_pages_so_none_is_pushed_off() {
     use shared::domain::{alert::no_ambulance_area, booking::Pickup};
-    let (w, _) = World::with_one_ambulance("AMB-01").await;
+    let (w, amb) = World::with_one_ambulance("AMB-01").await;
+    // Its crew's app is open: the first emergency raises no CALL_STATION (decision 0020).
+    let crew = w.app.crew("crew_1", crate::crew::id_of(&amb)).await;
+    w.heartbeat(&crew).await;
     let (_, _) = w.sos("first").await;
     let (a, b) = (w.app.user("near_a").await, w.app.user("near_b").await);
     let near = north(0.3);
@@ -780,6 +783,12 @@ async fn no_ambulance_alerts_merge_per_area_and_the_list_pages_so_none_is_pushed
     assert_eq!(open.len(), 1, "{open:?}");
     assert_eq!(open[0]["kind"], "NO_AMBULANCE");
     assert_eq!(open[0]["count"], 2);
+    // Someone to call there: the hospital nearest the latest pickup, and its phone
+    // (decision 0024).
+    assert_eq!(
+        (&open[0]["hospitalName"], &open[0]["phone"]),
+        (&json!("Near"), &json!("+91 4"))
+    );
     let latest = open[0]["pickup"]["latitude"].as_f64().unwrap();
     assert!(
         (latest - near.0).abs() < 1e-9,
@@ -810,6 +819,7 @@ async fn no_ambulance_alerts_merge_per_area_and_the_list_pages_so_none_is_pushed
                 shared::types::Id::try_from(100_000 + i).unwrap(),
                 None,
                 &pickup,
+                None,
                 "112",
             )
             .await

@@ -67,7 +67,9 @@ pub struct Alert {
     /// `CALL_STATION`: the crew's presence when the job was given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub crew_presence: Option<CrewPresence>,
-    /// `CALL_STATION`: the ambulance's hospital and its phone (the station to call).
+    /// `CALL_STATION`: the ambulance's hospital and its phone (the station to call);
+    /// `NO_AMBULANCE`: the hospital nearest the latest pickup and its phone (someone
+    /// to call there; decision 0024).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hospital_id: Option<Id>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -170,12 +170,14 @@ impl Alerts<'_> {
     /// refusal is no cheaper for the dispatcher than a dispatch), and told to the
     /// dispatcher as the area's one open `NO_AMBULANCE` alert, raised or, when
     /// one is open, counted in it with this pickup as its latest; all in one
-    /// transaction.
+    /// transaction. The alert names `nearest`, the hospital nearest the latest pickup,
+    /// with its phone: someone the dispatcher can call there (decision 0024).
     pub async fn raise_no_ambulance(
         self,
         user: Id,
         idempotency_key: Option<&str>,
         pickup: &Pickup,
+        nearest: Option<&Hospital>,
         emergency_number: &str,
     ) -> Result<(), ApiError> {
         let area = keys::no_ambulance_area(&no_ambulance_area(
@@ -191,24 +193,36 @@ impl Alerts<'_> {
             let open = self.store.get::<AreaAlert>(&area).await?;
             match &open {
                 Some(open) => {
-                    tx.push(
-                        Label::Alert,
-                        Write::update(
-                            keys::alert(open.alert_id),
-                            "ADD #count :one SET pickup = :pickup",
-                        )
+                    let update = match nearest {
+                        Some(_) => {
+                            "ADD #count :one SET pickup = :pickup, hospitalId = :hospital, hospitalName = :name, phone = :phone"
+                        }
+                        None => {
+                            "ADD #count :one SET pickup = :pickup REMOVE hospitalId, hospitalName, phone"
+                        }
+                    };
+                    let mut write = Write::update(keys::alert(open.alert_id), update)
                         .name("#count", "count")
                         .value(":one", 1)
                         .value(":pickup", pickup)
                         .value(":open", keys::OPEN_ALERTS)
-                        .when("gsi1pk = :open"),
-                    );
+                        .when("gsi1pk = :open");
+                    if let Some(h) = nearest {
+                        write = write
+                            .value(":hospital", h.id)
+                            .value(":name", &h.name)
+                            .value(":phone", &h.contact_info);
+                    }
+                    tx.push(Label::Alert, write);
                 }
                 None => {
                     let id = self.store.next_id("alert").await?;
                     let mut alert = Alert::new(id, AlertKind::NoAmbulance, Timestamp::now());
                     alert.pickup = Some(pickup.clone());
                     alert.count = Some(1);
+                    alert.hospital_id = nearest.map(|h| h.id);
+                    alert.hospital_name = nearest.map(|h| h.name.clone());
+                    alert.phone = nearest.and_then(|h| h.contact_info.clone());
                     tx.push(Label::Alert, raise(alert));
                     tx.push(
                         Label::AreaAlert,

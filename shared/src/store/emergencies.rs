@@ -308,7 +308,13 @@ impl Emergencies<'_> {
                     match self
                         .store
                         .alerts()
-                        .raise_no_ambulance(user, key, &pickup, &settings.emergency_number)
+                        .raise_no_ambulance(
+                            user,
+                            key,
+                            &pickup,
+                            hospitals.first(),
+                            &settings.emergency_number,
+                        )
                         .await
                     {
                         Err(limited @ ApiError::TooManyRequests { .. }) => return Err(limited),
