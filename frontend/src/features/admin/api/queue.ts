@@ -26,6 +26,8 @@ export interface QueueRow {
   destinationName?: string
   /** CALL_STATION: the ambulance's station and its phone. */
   station?: { name?: string; phone?: string }
+  /** NO_AMBULANCE: the hospital nearest its latest pickup, and its phone. */
+  nearest?: { name?: string; phone?: string }
   /** NO_AMBULANCE: the emergencies of its area that found nobody. */
   count?: number
   moves?: number
@@ -55,6 +57,7 @@ export function queueRows(open: Alert[]): QueueRow[] {
   return [...groups].map(([key, alerts]) => {
     const kinds = [...new Set(alerts.map((a) => a.kind))]
     const call = alerts.find((a) => a.kind === 'CALL_STATION')
+    const area = alerts.find((a) => a.kind === 'NO_AMBULANCE' && a.hospitalName)
     const bookingId = alerts[0]!.bookingId
     return {
       key,
@@ -70,6 +73,7 @@ export function queueRows(open: Alert[]): QueueRow[] {
       bookingType: first(alerts, (a) => a.bookingType),
       destinationName: first(alerts, (a) => a.destinationName),
       station: call ? { name: call.hospitalName, phone: call.phone } : undefined,
+      nearest: area ? { name: area.hospitalName, phone: area.phone } : undefined,
       count: first(alerts, (a) => a.count),
       moves: first(alerts, (a) => a.moves),
       canReassign: bookingId != null && kinds.some((k) => REASSIGNABLE.has(k)),

@@ -264,6 +264,15 @@ describe('AlertsPanel: the console queue', () => {
     expect(rows[1]).toHaveTextContent('Place not known')
   })
 
+  it("an area's refused emergencies: the hospital nearest, with its phone", async () => {
+    open({ 'GET /admin/alerts': () => json(200, { items: [{ ...noAmbulance, count: 3, hospitalId: 4, hospitalName: 'Civil Hospital', phone: '+91 161 000' }] }) })
+    const row = await screen.findByRole('listitem')
+    expect(row).toHaveTextContent('3 calls')
+    expect(row).toHaveTextContent('· Nearest hospital: Civil Hospital')
+    expect(within(row).getByRole('link', { name: 'Phone hospital +91 161 000' })).toHaveAttribute('href', 'tel:+91161000')
+    expect(within(row).queryByRole('link', { name: /^Call requester/ })).not.toBeInTheDocument()
+  })
+
   it('ticks the time each second', async () => {
     fakeClock()
     open({ 'GET /admin/alerts': () => json(200, { items: [{ ...noAmbulance, since: new Date(Date.now() - 20_000).toISOString() }] }) })

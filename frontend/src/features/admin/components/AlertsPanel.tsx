@@ -222,7 +222,11 @@ function QueueItem({
         ) : (
           <span>{c.noPlace}</span>
         )}
-        {row.destinationName && <span>· {c.hospital(row.destinationName)}</span>}
+        {row.destinationName ? (
+          <span>· {c.hospital(row.destinationName)}</span>
+        ) : (
+          row.nearest?.name && <span>· {c.nearestHospital(row.nearest.name)}</span>
+        )}
         {row.pickup && (
           <button type="button" className="inline-flex items-center gap-1 rounded font-medium text-blue-700 underline-offset-2 hover:underline" onClick={onChoose}>
             <Icon name="pin" className="h-4 w-4" /> {c.showOnMap}
@@ -249,6 +253,11 @@ function QueueItem({
           <a href={telHref(row.station.phone)} className="btn-blue py-1.5">
             <Icon name="phone" className="h-4 w-4" /> {c.callStation}{' '}
             <span className="font-normal">{row.station.phone}</span>
+          </a>
+        )}
+        {row.nearest?.phone && (
+          <a href={telHref(row.nearest.phone)} className="btn-secondary py-1.5">
+            <Icon name="phone" className="h-4 w-4" /> {c.callHospital} <span className="font-normal">{row.nearest.phone}</span>
           </a>
         )}
         <button type="button" data-ack className="btn-secondary py-1.5" disabled={ack.isPending} onClick={() => ack.mutate({ ids: row.alerts.map((a) => a.id) })}>
