@@ -1,4 +1,4 @@
-import { type KeyboardEvent, useEffect, useMemo, useRef, useState } from 'react'
+import { type KeyboardEvent, memo, useEffect, useMemo, useRef, useState } from 'react'
 import { Link, useNavigate } from 'react-router'
 import { Alert as Notice } from '@/components/Feedback'
 import { Dialog } from '@/components/Dialog'
@@ -24,7 +24,8 @@ import { beep, unlockAudioOnGesture } from '@/lib/sound'
  * acknowledges (A). Choosing a row tells `onSelect` (the console centres its map there).
  * A new alert beeps and the tab's title counts the open ones.
  */
-export function AlertsPanel({
+// Memoised: the console's page re-draws every 5 s for its own lists; the queue only when its alerts or its choice change.
+export const AlertsPanel = memo(function AlertsPanel({
   selected = null,
   onSelect,
   height = '',
@@ -35,7 +36,6 @@ export function AlertsPanel({
   height?: string
 }) {
   const alerts = useAlerts()
-  const now = useNow(1000).getTime()
   const open = useMemo(() => (alerts.data ?? []).filter(isOpen), [alerts.data])
   const rows = useMemo(() => queueRows(open), [open])
   const [reassigning, setReassigning] = useState<QueueRow | null>(null)
@@ -126,7 +126,6 @@ export function AlertsPanel({
               <QueueItem
                 key={row.key}
                 row={row}
-                now={now}
                 selected={row.key === selected}
                 tabIndex={row.key === focusable ? 0 : -1}
                 itemRef={(el) => {
@@ -155,11 +154,10 @@ export function AlertsPanel({
       {ackAll && <AcknowledgeAllDialog kind={ackAll.kind} ids={ackAll.ids} onClose={() => setAckAll(null)} onDone={(text) => { setDone(text); setAckAll(null) }} />}
     </section>
   )
-}
+})
 
 function QueueItem({
   row,
-  now,
   selected,
   tabIndex,
   itemRef,
@@ -168,7 +166,6 @@ function QueueItem({
   onReassign,
 }: {
   row: QueueRow
-  now: number
   selected: boolean
   tabIndex: number
   itemRef: (el: HTMLLIElement | null) => void
@@ -194,9 +191,7 @@ function QueueItem({
     >
       <div className="flex flex-wrap items-baseline justify-between gap-x-3 gap-y-1">
         <p className="font-medium text-red-800">{row.kinds.map((k) => S.alerts.kind[k]).join(' · ')}</p>
-        <time dateTime={row.since} className="font-mono text-sm font-semibold tabular-nums text-slate-800">
-          {c.waiting(elapsed(now - Date.parse(row.since)))}
-        </time>
+        <Elapsed since={row.since} />
       </div>
       <p className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-slate-700">
         {row.bookingId != null && (
@@ -265,6 +260,19 @@ function QueueItem({
         </button>
       </div>
     </li>
+  )
+}
+
+/**
+ * How long a row has waited, ticking each second. Its own clock: a hundred rows are not
+ * re-drawn every second, only their times.
+ */
+function Elapsed({ since }: { since: string }) {
+  const now = useNow(1000).getTime()
+  return (
+    <time dateTime={since} className="font-mono text-sm font-semibold tabular-nums text-slate-800">
+      {A().console.waiting(elapsed(now - Date.parse(since)))}
+    </time>
   )
 }
 

@@ -221,4 +221,17 @@ describe('AdminLivePage: the console', () => {
     await waitFor(() => expect(loadView()?.center[0]).toBeCloseTo(30.7, 3))
     expect(rows[0]).toHaveAttribute('aria-current', 'true')
   })
+
+  it('an alert with no place (an ambulance not responding): chosen, the map centres on its ambulance', async () => {
+    const user = userEvent.setup()
+    localStorage.setItem('admin.liveView', JSON.stringify({ center: [12.97, 77.59], zoom: 11 }))
+    const missed: Alert = { id: 8, kind: 'NOT_RESPONDING', ambulanceId: 31, ambulanceNumber: 'PB-31', since: ago(60_000) }
+    open(() => json(200, live), [missed])
+    // The map has its view's answer (PB-31 at 30.68, 74.32) before the row is chosen.
+    await screen.findByRole('region', { name: 'Ambulances in view (3)' }, LAZY_MAP)
+    const row = within(screen.getByRole('region', { name: 'Alerts (1)' })).getByRole('listitem')
+    await user.click(row.querySelector('p')!)
+    await waitFor(() => expect(loadView()?.center[0]).toBeCloseTo(30.68, 3))
+    expect(loadView()!.center[1]).toBeCloseTo(74.32, 3)
+  })
 })

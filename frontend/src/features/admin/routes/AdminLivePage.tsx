@@ -1,4 +1,4 @@
-import { type KeyboardEvent, lazy, Suspense, useCallback, useMemo, useState } from 'react'
+import { type KeyboardEvent, lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { Link } from 'react-router'
 import { type Column, DataTable } from '@/components/DataTable'
 import { EmptyState, ErrorState } from '@/components/Feedback'
@@ -11,7 +11,7 @@ import { PushStep } from '@/components/PushStep'
 import { usePush } from '@/lib/push/usePush'
 import { S } from '@/strings'
 import { extentOf, loadView, saveView, type SavedView, toBbox, useFleet, useLive, type View } from '../api/live'
-import type { CrewPresence, LiveAmbulance, LiveBooking } from '@/lib/types'
+import type { CrewPresence, Live, LiveAmbulance, LiveBooking } from '@/lib/types'
 import { PresenceBadge } from '@/components/PresenceBadge'
 import { AdminPageHeader } from '../components/AdminPageHeader'
 import { AlertsPanel } from '../components/AlertsPanel'
@@ -108,10 +108,16 @@ export default function AdminLivePage() {
   const [selected, setSelected] = useState<string | null>(null)
   const alerts = useAlerts()
   const openCount = (alerts.data ?? []).filter(isOpen).length
+  // What the map knows of the fleet, read when a row is chosen: kept in a ref so that the
+  // queue's handler stays the same across polls (the queue is not re-drawn for them).
+  const known = useRef<{ live?: Live; fleet?: Live }>({})
+  useEffect(() => {
+    known.current = { live: live.data, fleet: fleet.data }
+  }, [live.data, fleet.data])
   const onSelect = useCallback(
     (row: QueueRow) => {
       setSelected(row.key)
-      const ambulance = [...(live.data?.ambulances ?? []), ...(fleet.data?.ambulances ?? [])].find((a) => a.id === row.ambulanceId)
+      const ambulance = [...(known.current.live?.ambulances ?? []), ...(known.current.fleet?.ambulances ?? [])].find((a) => a.id === row.ambulanceId)
       const point: Point | null = row.pickup
         ? [row.pickup.latitude, row.pickup.longitude]
         : ambulance?.position
@@ -122,7 +128,7 @@ export default function AdminLivePage() {
         setTab('map')
       }
     },
-    [live.data, fleet.data],
+    [],
   )
   const mapBox = `h-[60vh] min-h-[20rem] w-full ${CONSOLE_HEIGHT}`
 
