@@ -229,11 +229,9 @@ test('100 open alerts: the map stays in the first screenful, a row centres it, a
   // The first screenful only: the queue's 100 rows make a page 20 000 px long.
   await page.screenshot({ path: screenshotPath('console-queue.png'), animations: 'disabled' })
 
-  // In Hindi and Punjabi (longer words): nothing scrolls sideways, at 1280 and 390 px.
-  for (const [lang, heading, queueName] of [
-    ['hi', /^अलर्ट \(\d+\)$/, /^कतार \(\d+\)$/],
-    ['pa', /^ਅਲਰਟ \(\d+\)$/, /^ਕਤਾਰ \(\d+\)$/],
-  ] as const) {
+  // In Punjabi (the longest words of the three; Hindi's were looked at too, and its
+  // catalogue is checked key for key): nothing scrolls sideways, at 1280 and 390 px.
+  for (const [lang, heading, queueName] of [['pa', /^ਅਲਰਟ \(\d+\)$/, /^ਕਤਾਰ \(\d+\)$/]] as const) {
     await page.evaluate((l) => localStorage.setItem('ambucare.language', l), lang)
     await page.setViewportSize({ width: 1280, height: 800 })
     await page.reload()
