@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 use strum::{AsRefStr, Display};
 
-use super::{booking::Pickup, settings::CrewPresence};
+use super::{booking::Pickup, presence::CrewPresence};
 use crate::{
     domain::refusal::{Missing, Refusal},
     types::{Id, Timestamp},

@@ -17,7 +17,7 @@ use crate::{
         audit::{Action, Note, Target},
         booking::{Booking, Pickup},
         hospital::Hospital,
-        settings::CrewPresence,
+        presence::CrewPresence,
     },
     error::ApiError,
     types::{Id, Timestamp},
