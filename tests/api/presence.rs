@@ -66,7 +66,7 @@ impl World {
             .get("/api/admin/alerts", Some(&self.admin.token))
             .await;
         res.assert_status(StatusCode::OK);
-        res.body
+        res.body["items"]
             .as_array()
             .unwrap()
             .iter()
