@@ -257,7 +257,13 @@ async fn every_admin_action_is_on_the_record_once_with_who_what_and_before_after
         .await
         .assert_status(StatusCode::CONFLICT);
     let alerts = w.app.get("/api/admin/alerts", Some(&w.admin.token)).await;
-    let alert = alerts.body[0]["id"].clone();
+    let alert = alerts.body["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["kind"] == "NO_AMBULANCE")
+        .unwrap()["id"]
+        .clone();
     let ack = format!("/api/admin/alerts/{alert}/ack");
     w.app
         .post(&ack, Some(&w.admin.token), json!({}))
@@ -392,7 +398,7 @@ async fn an_action_refused_or_raced_leaves_no_record_and_the_winner_one() {
     w.later(PAST_EMERGENCY);
     w.sweep().await;
     let alerts = w.app.get("/api/admin/alerts", Some(&w.admin.token)).await;
-    let alert = alerts.body[0]["id"].clone();
+    let alert = alerts.body["items"][0]["id"].clone();
     let ack = format!("/api/admin/alerts/{alert}/ack");
     let acks = join_all([
         w.app.post(&ack, Some(&w.admin.token), json!({})),

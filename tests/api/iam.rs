@@ -415,8 +415,10 @@ async fn notify_tour(app: &TestApp, requester: &TestUser) {
         }
     })
     .await;
-    // DISPATCHED and REASSIGNED were both enqueued before the first was answered 410.
-    assert_eq!(push.attempts(&device), 2);
+    // DISPATCHED, the minute's "no crew has accepted yet" (the UNANSWERED raised
+    // while the move goes on, decision 0020) and REASSIGNED were all enqueued before
+    // the first was answered 410.
+    assert_eq!(push.attempts(&device), 3);
     assert!(
         app.state
             .store

@@ -124,10 +124,17 @@ impl World {
 
     /// The clock's privacy sweep at the store's time plus `ahead`, as the clock
     /// function runs it (its calls checked against its grants).
+    /// The clock `ahead` from now: its alerts' sweep (an ended job's alerts close),
+    /// then its privacy sweep.
     async fn forget(&self, ahead: time::Duration) -> ForgetReport {
         let store = self.store();
+        let now = store.now() + ahead;
         self.app
-            .run_as("clock", store.privacy().sweep(store.now() + ahead))
+            .run_as("clock", store.deadlines().close_settled_alerts(now))
+            .await
+            .unwrap();
+        self.app
+            .run_as("clock", store.privacy().sweep(now))
             .await
             .unwrap()
     }
@@ -670,6 +677,8 @@ async fn every_view_of_an_erased_booking_shows_nothing_personal_and_nothing_new(
     share.assert_status(StatusCode::CREATED);
     let token = share.body["token"].as_str().unwrap().to_owned();
     w.complete(&booking).await;
+    // The clock's next beat closes the ended job's alerts.
+    w.forget(time::Duration::ZERO).await;
 
     let admin = w.admin.token.clone();
     let views: Vec<(&str, String, Option<String>)> = vec![

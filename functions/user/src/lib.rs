@@ -127,10 +127,7 @@ async fn delete_account(
     // A staff account is refused before its password is checked.
     privacy::may_delete_own_account(account.user.role)?;
     let Some(password) = req.password.filter(|p| !p.is_empty()) else {
-        return Err(ApiError::bad_request(
-            "password",
-            "Missing 'password': your password is needed to delete your account",
-        ));
+        return Err(ApiError::bad_request("password", "'password' is required"));
     };
     check_password(&app, &account, &address, password, "Password is incorrect").await?;
     app.store.privacy().delete_account(&account).await?;

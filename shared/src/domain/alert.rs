@@ -9,7 +9,7 @@ use strum::{AsRefStr, Display};
 
 use super::{
     booking::{BookingType, Pickup},
-    settings::CrewPresence,
+    presence::CrewPresence,
 };
 use crate::{
     domain::refusal::{Missing, Refusal},

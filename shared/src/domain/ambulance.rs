@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 use strum::{AsRefStr, Display, VariantArray};
 
-use super::{hospital::HospitalRef, lenient, settings::CrewPresence};
+use super::{hospital::HospitalRef, lenient, presence::CrewPresence};
 use crate::{
     domain::refusal::{Conflict, Missing, Refusal},
     types::{Id, Timestamp},

@@ -10,7 +10,7 @@ use super::{
     eta::{self, Eta},
     hospital::Hospital,
     position::{Doubt, DoubtReason, Position},
-    settings::CrewPresence,
+    presence::CrewPresence,
 };
 use crate::{
     domain::refusal::Refusal,

@@ -11,8 +11,34 @@
 
 use time::{Duration, OffsetDateTime};
 
-pub use super::settings::CrewPresence;
+use serde::{Deserialize, Serialize};
+
 use crate::types::Timestamp;
+
+/// Whether an ambulance's crew can answer now (decision 0020).
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    Deserialize,
+    strum::AsRefStr,
+    strum::VariantArray,
+    strum::Display,
+)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+#[strum(serialize_all = "SCREAMING_SNAKE_CASE")]
+pub enum CrewPresence {
+    /// A signed-in crew device of this ambulance reported in the last 2 minutes.
+    Online,
+    /// The ambulance has crew accounts, none of them online.
+    Offline,
+    /// Nobody has a crew account for this ambulance.
+    NoCrew,
+}
 
 /// A device that reported within this long is online: two heartbeats' worth (the
 /// crew app sends one at least every 60 s), the same 2 minutes after which a

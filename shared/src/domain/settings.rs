@@ -14,32 +14,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use super::{deadline::AnswerTimes, refusal::Refusal};
-
-/// Whether an ambulance's crew can answer now (decision 0020).
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Serialize,
-    Deserialize,
-    strum::AsRefStr,
-    strum::VariantArray,
-    strum::Display,
-)]
-#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
-#[strum(serialize_all = "SCREAMING_SNAKE_CASE")]
-pub enum CrewPresence {
-    /// A signed-in crew device of this ambulance reported in the last 2 minutes.
-    Online,
-    /// The ambulance has crew accounts, none of them online.
-    Offline,
-    /// Nobody has a crew account for this ambulance.
-    NoCrew,
-}
+use super::{deadline::AnswerTimes, presence::CrewPresence, refusal::Refusal};
 
 /// How long a crew of each presence is expected to take to answer a job, in seconds:
 /// the second half of an emergency's expected start (ETA + this).

@@ -20,7 +20,7 @@ use crate::{
         audit::{Action, Note, Target},
         booking::{Booking, Pickup},
         hospital::Hospital,
-        settings::CrewPresence,
+        presence::CrewPresence,
     },
     error::ApiError,
     types::{Id, Timestamp},
@@ -102,14 +102,16 @@ pub(crate) fn count_moves(id: Id, moves: u32, booking: &Booking) -> Write {
 }
 
 /// The update that ends an open alert: `closedAt` (its cause is gone) or the
-/// acknowledgement; it moves to the ended ones. Refused unless it is open.
+/// acknowledgement; it moves to the ended ones, without its `pickup`: where a
+/// person was is needed to act, not to look back (a booking's stays on the booking,
+/// erased with it: docs/decisions/0022-personal-data.md). Refused unless it is open.
 fn end(id: Id, at: Timestamp, ack_by: Option<&str>) -> Write {
     let at_text = at.to_string();
     let mut write = Write::update(
         keys::alert(id),
         match ack_by {
-            Some(_) => "SET acknowledgedBy = :by, acknowledgedAt = :at, gsi1pk = :ended, gsi1sk = :order, #ttl = :ttl",
-            None => "SET closedAt = :at, gsi1pk = :ended, gsi1sk = :order, #ttl = :ttl",
+            Some(_) => "SET acknowledgedBy = :by, acknowledgedAt = :at, gsi1pk = :ended, gsi1sk = :order, #ttl = :ttl REMOVE pickup",
+            None => "SET closedAt = :at, gsi1pk = :ended, gsi1sk = :order, #ttl = :ttl REMOVE pickup",
         },
     )
     .name("#ttl", TTL_ATTRIBUTE)
@@ -465,6 +467,7 @@ impl Alerts<'_> {
             Ok(()) => Ok(Alert {
                 acknowledged_by: Some(by.to_owned()),
                 acknowledged_at: Some(now),
+                pickup: None,
                 ..read
             }),
             // Ended meanwhile: as it is now.

@@ -34,7 +34,7 @@ use crate::{
         },
         deadline::{self, AnswerTimes, Verdict},
         emergency::nearest::{Attempt, Candidate, DEFAULT_FIRST_TARGET_KM, Dispatch, Dispatcher},
-        settings::CrewPresence,
+        presence::CrewPresence,
     },
     error::ApiError,
     types::{Id, Timestamp, format_rfc3339},

@@ -58,9 +58,8 @@ use time::OffsetDateTime;
 use super::rank;
 use crate::{
     domain::{
-        ambulance::AmbulanceType,
-        position::STALE_AFTER,
-        settings::{CrewPresence, PresenceDelays},
+        ambulance::AmbulanceType, position::STALE_AFTER, presence::CrewPresence,
+        settings::PresenceDelays,
     },
     geo::{self, Located, Point, Range, SearchParams},
     types::Id,

@@ -13,7 +13,8 @@ use std::{cmp::Ordering, time::Duration};
 
 use crate::domain::{
     eta::{ROAD_FACTOR, SPEED_KMH},
-    settings::{CrewPresence, PresenceDelays},
+    presence::CrewPresence,
+    settings::PresenceDelays,
 };
 
 /// The drive over `distance_km` of straight line: × the road factor ÷ the speed.
