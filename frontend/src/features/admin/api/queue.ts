@@ -43,13 +43,14 @@ const first = <T>(alerts: Alert[], pick: (a: Alert) => T | undefined): T | undef
 }
 
 /**
- * The open alerts as rows: those of one booking grouped, in the order of each group's
- * first (most urgent) alert, as the server sorted them.
+ * The open alerts as rows: those of one job grouped, in the order of each group's
+ * first (most urgent) alert, as the server sorted them. NOT_RESPONDING is about an
+ * ambulance (the one that let the job go), not the job: a row of its own, naming it.
  */
 export function queueRows(open: Alert[]): QueueRow[] {
   const groups = new Map<string, Alert[]>()
   for (const a of open) {
-    const key = a.bookingId != null ? `b${a.bookingId}` : `a${a.id}`
+    const key = a.bookingId != null && a.kind !== 'NOT_RESPONDING' ? `b${a.bookingId}` : `a${a.id}`
     const group = groups.get(key)
     if (group) group.push(a)
     else groups.set(key, [a])

@@ -242,10 +242,14 @@ describe('AlertsPanel: the console queue', () => {
   const areas: Alert[] = [0, 1, 2].map((i) => ({ id: 30 + i, kind: 'NO_AMBULANCE', pickup: { latitude: 30 + i / 10, longitude: 74 }, count: i + 1, since: ago(60_000 * (i + 1)) }))
 
   it('groups the alerts of one booking into one row that says what, where, since when, which crew and whom to call', async () => {
-    open({ 'GET /admin/alerts': () => json(200, { items: [jobCall, jobUnanswered, notResponding] }) })
+    // The ambulance that let job 12 go (PB-30) is named in a row of its own.
+    const missed: Alert = { ...notResponding, ambulanceId: 30, ambulanceNumber: 'PB-30', bookingId: 12 }
+    open({ 'GET /admin/alerts': () => json(200, { items: [jobCall, jobUnanswered, missed] }) })
     expect(await screen.findByRole('heading', { name: 'Alerts (3)' })).toBeInTheDocument()
     const rows = panel().getAllByRole('listitem')
     expect(rows).toHaveLength(2)
+    expect(rows[1]).toHaveTextContent('Ambulance not responding')
+    expect(rows[1]).toHaveTextContent('Ambulance PB-30')
     const job = within(rows[0]!)
     expect(rows[0]).toHaveTextContent('Crew not online: phone the station · No answer from the crew')
     // The oldest of the two: 1 min 30 s.
