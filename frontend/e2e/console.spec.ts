@@ -192,6 +192,10 @@ test('100 open alerts: the map stays in the first screenful, a row centres it, a
   const send = dialog.getByRole('button', { name: new RegExp(`^Send ${spare.number}: .* away, .*No crew$`) })
   await expect(send).toBeVisible()
   await screenshot(page, 'console-reassign')
+  // Narrowed to a phone's width (the Map tab's, hiding the queue), the dialog stays in view.
+  await page.setViewportSize(PHONE)
+  await expect(send).toBeVisible()
+  await page.setViewportSize({ width: 1280, height: 800 })
   await expectAccessible(page, 'the reassign dialog', ['dialog[open]'])
   await act(() => send.click())
   await expect(page.getByText(`Booking #${bookings[0]!.id} is now with ambulance ${spare.number}.`)).toBeVisible()

@@ -1,4 +1,5 @@
 import { type KeyboardEvent, memo, useEffect, useMemo, useRef, useState } from 'react'
+import { createPortal } from 'react-dom'
 import { Link, useNavigate } from 'react-router'
 import { Alert as Notice } from '@/components/Feedback'
 import { Dialog } from '@/components/Dialog'
@@ -140,7 +141,9 @@ export const AlertsPanel = memo(function AlertsPanel({
           </ul>
         </>
       )}
-      {reassigning && reassigning.bookingId != null && (
+      {/* In the body, not in the queue's panel: the phone's Map tab hides that panel, and a
+          modal dialog hidden with it would leave the page inert behind nothing. */}
+      {reassigning && reassigning.bookingId != null && createPortal(
         <ReassignDialog
           pickup={reassigning.pickup ?? null}
           bookingId={reassigning.bookingId}
@@ -149,9 +152,14 @@ export const AlertsPanel = memo(function AlertsPanel({
             setDone(A().alerts.reassigned(reassigning.bookingId!, number))
             setReassigning(null)
           }}
-        />
+        />,
+        document.body,
       )}
-      {ackAll && <AcknowledgeAllDialog kind={ackAll.kind} ids={ackAll.ids} onClose={() => setAckAll(null)} onDone={(text) => { setDone(text); setAckAll(null) }} />}
+      {ackAll &&
+        createPortal(
+          <AcknowledgeAllDialog kind={ackAll.kind} ids={ackAll.ids} onClose={() => setAckAll(null)} onDone={(text) => { setDone(text); setAckAll(null) }} />,
+          document.body,
+        )}
     </section>
   )
 })
