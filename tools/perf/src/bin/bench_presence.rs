@@ -471,7 +471,7 @@ async fn alert_seen(
     let sent = booking["bookingTime"].as_str().and_then(Timestamp::parse);
     while start.elapsed() < limit {
         let (_, alerts) = call(router, Method::GET, "/api/admin/alerts", admin, None).await;
-        let found = alerts.as_array().into_iter().flatten().find(|a| {
+        let found = alerts["items"].as_array().into_iter().flatten().find(|a| {
             a["bookingId"] == booking["id"]
                 && a.get("acknowledgedAt").is_none()
                 && a.get("closedAt").is_none()
@@ -607,7 +607,7 @@ async fn measure(f: &Fixture, router: &Router, admin: &str, runs: usize, minute:
         assert_eq!(status, StatusCode::CREATED, "{booking}");
         let start = Instant::now();
         let (_, alerts) = call(router, Method::GET, "/api/admin/alerts", admin, None).await;
-        let early = alerts
+        let early = alerts["items"]
             .as_array()
             .into_iter()
             .flatten()

@@ -1,0 +1,30 @@
+// हिन्दी: the about page (en.ts beside it has the English and the shape).
+import type { AboutText } from './en'
+
+export const hi: AboutText = {
+  title: 'AmbuCare के बारे में',
+  lead: 'हमारा मकसद सीधा है: हर मरीज़ को सही एम्बुलेंस और सबसे पास का अस्पताल जितनी जल्दी हो सके मिले, क्योंकि इमरजेंसी में हर मिनट क़ीमती है।',
+  mission: 'हमारा मकसद',
+  missionText: 'हम मरीज़ों और उनके परिवारों को पास के अस्पतालों और खाली एम्बुलेंस से उसी समय जोड़ते हैं, ताकि मदद मिनटों में नहीं, सेकंडों में बुक हो।',
+  services: 'हमारी सेवाएँ',
+  bookingTitle: 'इमरजेंसी एम्बुलेंस बुकिंग',
+  bookingText: 'मरीज़ के लिए इमरजेंसी या आम एम्बुलेंस एक मिनट से कम में बुक करें।',
+  finderTitle: 'पास का अस्पताल खोजें',
+  finderText: 'आपके सबसे पास के अस्पताल, दूरी और फ़ोन के साथ देखें।',
+  availabilityTitle: 'लाइव उपलब्धता',
+  availabilityText: 'सिर्फ़ अभी खाली एम्बुलेंस ही बुक हो सकती हैं: दोहरी बुकिंग नहीं।',
+  historyTitle: 'बुकिंग की सूची',
+  historyText: 'हर बुकिंग को माँगने से पूरी होने तक देखें।',
+  impact: 'हमारा असर',
+  livesSaved: 'जानें बचीं',
+  partnerHospitals: 'साथी अस्पताल',
+  ambulances: 'एम्बुलेंस',
+  team: 'हमारी टीम',
+  medicalDirector: 'मेडिकल डायरेक्टर',
+  operationsHead: 'ऑपरेशंस प्रमुख',
+  leadEngineer: 'मुख्य इंजीनियर',
+  contact: 'संपर्क करें',
+  address: 'पता: 12 सिविल लाइंस, बठिंडा, पंजाब',
+  underDevelopment: 'प्रोजेक्ट अभी बन रहा है',
+  demo: 'यह एक डेमो प्रोजेक्ट है।',
+}

@@ -1,0 +1,30 @@
+// ਪੰਜਾਬੀ: the about page (en.ts beside it has the English and the shape).
+import type { AboutText } from './en'
+
+export const pa: AboutText = {
+  title: 'AmbuCare ਬਾਰੇ',
+  lead: 'ਸਾਡਾ ਮਕਸਦ ਸਿੱਧਾ ਹੈ: ਹਰ ਮਰੀਜ਼ ਨੂੰ ਸਹੀ ਐਂਬੂਲੈਂਸ ਅਤੇ ਸਭ ਤੋਂ ਨੇੜਲਾ ਹਸਪਤਾਲ ਜਿੰਨੀ ਛੇਤੀ ਹੋ ਸਕੇ ਮਿਲੇ, ਕਿਉਂਕਿ ਐਮਰਜੈਂਸੀ ਵਿੱਚ ਹਰ ਮਿੰਟ ਕੀਮਤੀ ਹੈ।',
+  mission: 'ਸਾਡਾ ਮਕਸਦ',
+  missionText: 'ਅਸੀਂ ਮਰੀਜ਼ਾਂ ਅਤੇ ਉਹਨਾਂ ਦੇ ਪਰਿਵਾਰਾਂ ਨੂੰ ਨੇੜਲੇ ਹਸਪਤਾਲਾਂ ਅਤੇ ਖਾਲੀ ਐਂਬੂਲੈਂਸਾਂ ਨਾਲ ਉਸੇ ਵੇਲੇ ਜੋੜਦੇ ਹਾਂ, ਤਾਂ ਜੋ ਮਦਦ ਮਿੰਟਾਂ ਵਿੱਚ ਨਹੀਂ, ਸਕਿੰਟਾਂ ਵਿੱਚ ਬੁੱਕ ਹੋਵੇ।',
+  services: 'ਸਾਡੀਆਂ ਸੇਵਾਵਾਂ',
+  bookingTitle: 'ਐਮਰਜੈਂਸੀ ਐਂਬੂਲੈਂਸ ਬੁਕਿੰਗ',
+  bookingText: 'ਮਰੀਜ਼ ਲਈ ਐਮਰਜੈਂਸੀ ਜਾਂ ਆਮ ਐਂਬੂਲੈਂਸ ਇੱਕ ਮਿੰਟ ਤੋਂ ਘੱਟ ਵਿੱਚ ਬੁੱਕ ਕਰੋ।',
+  finderTitle: 'ਨੇੜਲਾ ਹਸਪਤਾਲ ਲੱਭੋ',
+  finderText: 'ਤੁਹਾਡੇ ਸਭ ਤੋਂ ਨੇੜਲੇ ਹਸਪਤਾਲ, ਦੂਰੀ ਅਤੇ ਫ਼ੋਨ ਨਾਲ ਵੇਖੋ।',
+  availabilityTitle: 'ਲਾਈਵ ਉਪਲਬਧਤਾ',
+  availabilityText: 'ਸਿਰਫ਼ ਹੁਣੇ ਖਾਲੀ ਐਂਬੂਲੈਂਸਾਂ ਹੀ ਬੁੱਕ ਹੋ ਸਕਦੀਆਂ ਹਨ: ਦੋਹਰੀ ਬੁਕਿੰਗ ਨਹੀਂ।',
+  historyTitle: 'ਬੁਕਿੰਗਾਂ ਦੀ ਸੂਚੀ',
+  historyText: 'ਹਰ ਬੁਕਿੰਗ ਨੂੰ ਮੰਗਣ ਤੋਂ ਪੂਰੀ ਹੋਣ ਤੱਕ ਵੇਖੋ।',
+  impact: 'ਸਾਡਾ ਅਸਰ',
+  livesSaved: 'ਜਾਨਾਂ ਬਚੀਆਂ',
+  partnerHospitals: 'ਸਾਥੀ ਹਸਪਤਾਲ',
+  ambulances: 'ਐਂਬੂਲੈਂਸਾਂ',
+  team: 'ਸਾਡੀ ਟੀਮ',
+  medicalDirector: 'ਮੈਡੀਕਲ ਡਾਇਰੈਕਟਰ',
+  operationsHead: 'ਆਪਰੇਸ਼ਨਜ਼ ਮੁਖੀ',
+  leadEngineer: 'ਮੁੱਖ ਇੰਜੀਨੀਅਰ',
+  contact: 'ਸੰਪਰਕ ਕਰੋ',
+  address: 'ਪਤਾ: 12 ਸਿਵਲ ਲਾਈਨਜ਼, ਬਠਿੰਡਾ, ਪੰਜਾਬ',
+  underDevelopment: 'ਪ੍ਰੋਜੈਕਟ ਅਜੇ ਬਣ ਰਿਹਾ ਹੈ',
+  demo: 'ਇਹ ਇੱਕ ਡੈਮੋ ਪ੍ਰੋਜੈਕਟ ਹੈ।',
+}
