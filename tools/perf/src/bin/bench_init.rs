@@ -16,7 +16,8 @@
 //!
 //! The environment is the one Lambda sets (AWS_LAMBDA_*, AWS_REGION, credentials)
 //! plus the function's own (TABLE_NAME, JWT_SECRET, APP_ENV=local,
-//! DYNAMODB_ENDPOINT): nothing else is inherited. Needs DynamoDB Local at
+//! DYNAMODB_ENDPOINT, notify's VAPID keys and DELIVERIES_QUEUE_URL): nothing else is
+//! inherited. Needs DynamoDB Local at
 //! DYNAMODB_ENDPOINT; the table is created, seeded and dropped here.
 
 use std::{
@@ -303,6 +304,12 @@ async fn one_run(
                 &testkit::push_service::vapid().private_key,
             ),
             ("VAPID_SUBJECT", "mailto:bench@example.com"),
+            // notify's deliveries queue (decision 0019): its URL, as template.yaml
+            // gives it; init makes a client, it sends nothing.
+            (
+                "DELIVERIES_QUEUE_URL",
+                "https://sqs.us-east-1.amazonaws.com/000000000000/deliveries-bench",
+            ),
         ])
         .stdin(Stdio::null())
         .stdout(log_file.try_clone().map_err(|e| e.to_string())?)
