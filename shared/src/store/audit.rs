@@ -18,7 +18,7 @@ use super::{
 use crate::{
     domain::audit::{AuditPage, Filter, Note, Record},
     error::ApiError,
-    types::Timestamp,
+    types::{Id, Timestamp},
 };
 
 /// Records one page answers at most.
@@ -137,6 +137,20 @@ impl Audit<'_> {
         self.store.commit_or_500(tx).await
     }
 
+    /// Every record of booking `id`, newest first (its partition of the trail): the
+    /// owner's export reads who looked at its patient details here.
+    pub(crate) async fn of_booking(self, id: Id) -> Result<Vec<Record>, ApiError> {
+        let items: Vec<AuditItem> = self
+            .store
+            .query_all(
+                Query::table("pk = :p")
+                    .value(":p", keys::audit_of_booking(id))
+                    .newest_first(true),
+            )
+            .await?;
+        Ok(items.into_iter().map(|i| i.record).collect())
+    }
+
     /// One page of the records `filter` admits, newest first, from `cursor` (the
     /// last page's; none: the newest). A page may come back short, even empty,
     /// with a cursor when a second filter left out what it read.
@@ -203,7 +217,6 @@ impl Audit<'_> {
 mod tests {
     use super::*;
     use crate::domain::audit::{Action, Actor, Target};
-    use crate::types::Id;
 
     fn id(n: u64) -> Id {
         Id::try_from(n).unwrap()

@@ -54,10 +54,11 @@ use super::{
 };
 use crate::{
     domain::{
+        audit::Action,
         booking::BookingStatus,
         emergency::share_expiry,
         privacy::{
-            self, ErasureReason, Export, ExportedShareLink, PatientRead, Reader,
+            self, ErasureReason, Export, ExportedShareLink, PatientRead, Reader, ReaderRole,
             may_delete_own_account,
         },
         refusal::Conflict,
@@ -88,9 +89,6 @@ pub const BLOCKED_RETRY: Duration = Duration::hours(1);
 /// The partitions the export reads the patient reads of at once.
 const READS_AT_ONCE: usize = 8;
 
-/// The audit trail's action of a staff read of patient details.
-pub const PATIENT_DETAILS_READ: &str = "PATIENT_DETAILS_READ";
-
 fn epoch_ms(t: OffsetDateTime) -> i64 {
     (t.unix_timestamp_nanos() / 1_000_000) as i64
 }
@@ -119,38 +117,6 @@ struct DueEntry {
     #[serde(flatten)]
     key: Key,
     duesk: i64,
-}
-
-/// A copy of an audit record (the admin audit trail's format).
-#[derive(Debug, Clone, Serialize, Deserialize)]
-struct AuditCopy {
-    #[serde(flatten)]
-    key: Key,
-    #[serde(flatten)]
-    record: ReadRecord,
-}
-
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct ReadRecord {
-    at: Timestamp,
-    by: Reader,
-    action: String,
-    target: ReadTarget,
-}
-
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct ReadTarget {
-    kind: String,
-    id: Id,
-    booking_id: Id,
-    #[serde(default)]
-    ambulance_ids: Vec<Id>,
-}
-
-fn audit_of_booking(id: Id) -> String {
-    format!("AUDIT#BOOKING#{id}")
 }
 
 /// The write erasing `item`'s personal fields for `reason` at `at`, conditional on
@@ -510,21 +476,18 @@ impl Privacy<'_> {
 
     /// Every recorded staff read of booking `id`'s patient details, newest first.
     pub async fn patient_reads(self, id: Id) -> Result<Vec<PatientRead>, ApiError> {
-        let copies: Vec<AuditCopy> = self
-            .store
-            .query_all(
-                Query::table("pk = :p")
-                    .value(":p", audit_of_booking(id))
-                    .newest_first(true),
-            )
-            .await?;
-        Ok(copies
+        let records = self.store.audit().of_booking(id).await?;
+        Ok(records
             .into_iter()
-            .filter(|c| c.record.action == PATIENT_DETAILS_READ)
-            .map(|c| PatientRead {
-                booking_id: c.record.target.booking_id,
-                at: c.record.at,
-                by: c.record.by,
+            .filter(|r| r.action == Action::PatientDetailsRead)
+            .map(|r| PatientRead {
+                booking_id: r.target.booking_id.unwrap_or(id),
+                at: r.at,
+                by: Reader {
+                    id: r.by.id,
+                    username: r.by.username,
+                    role: ReaderRole::Admin,
+                },
             })
             .collect())
     }
