@@ -61,6 +61,39 @@ impl DynamoDbLocal {
             .status()
             .is_ok_and(|s| s.success());
         assert!(ok, "kill {signal} {}", self.pid);
+        if signal == "-STOP" {
+            self.until_every_thread_stopped();
+        }
+    }
+
+    /// A stop signal reaches one thread first and the others only when that thread
+    /// runs; on a busy machine the JVM's other threads went on answering requests
+    /// for a while after `kill` returned. Waits until every thread shows `T`.
+    fn until_every_thread_stopped(&self) {
+        let tasks = PathBuf::from(format!("/proc/{}/task", self.pid));
+        let started = Instant::now();
+        loop {
+            let running = std::fs::read_dir(&tasks)
+                .map(|dir| {
+                    dir.flatten().any(|task| {
+                        std::fs::read_to_string(task.path().join("stat")).is_ok_and(|stat| {
+                            // The state follows the command name's closing parenthesis.
+                            stat.rsplit_once(") ")
+                                .is_some_and(|(_, rest)| !rest.starts_with('T'))
+                        })
+                    })
+                })
+                .unwrap_or(false);
+            if !running {
+                return;
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(10),
+                "DynamoDB Local ({}) did not stop within 10 s",
+                self.pid
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
     }
 
     /// Kills the server (its process group) and waits until it is gone; answers the
