@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # `make dev`: the whole app on this machine with demo data (scripts/stack.sh):
-# DynamoDB Local on :8000 (data kept in .data/dynamodb) -> cargo lambda watch on
-# :9000 (one route per /api group, reloads on code changes) -> Vite on :5173
-# (proxies /api). Ctrl-C stops all of it. RESET=1 (`make dev-reset`) wipes the data
+# DynamoDB Local on :8000 (data kept in .data/dynamodb) -> cargo lambda watch
+# (reloads on code changes) behind the local API Gateway on :9000 (one function per
+# /api group, decision 0025) -> Vite on :5173 (proxies /api). Ctrl-C stops all of it. RESET=1 (`make dev-reset`) wipes the data
 # first. Logs: .data/logs/.
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/scripts/stack.sh"

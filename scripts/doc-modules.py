@@ -6,7 +6,8 @@ import glob,re,os
 groups=[('shared/src','`shared`: the domain, the store and what every function shares'),
         ('functions','`functions/`: one crate per Lambda'),
         ('tests/kit/src','`testkit` (`tests/kit/src`): test support'),
-        ('tools/perf/src',"`perf-tools` (`tools/perf/src`): benchmarks and the load test's server")]
+        ('tools/perf/src',"`perf-tools` (`tools/perf/src`): benchmarks and the load test's server"),
+        ('tools/gateway/src',"`local-gateway` (`tools/gateway/src`): the local stack's API Gateway")]
 out=['## Every module\n','Each Rust file with the first sentence of its own doc comment (`//!`);',
      '`tests/api/docs.rs` fails when a file is missing here (`scripts/doc-modules.py` prints this section again), so a new module is listed with its','purpose.\n']
 for root,title in groups:

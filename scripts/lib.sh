@@ -148,7 +148,7 @@ wait_lanes() {
 # functions/, the one list of route groups) and shared's bins (`manage`).
 stack_build_args() {
   local dir
-  printf '%s\n' --bins -p shared
+  printf '%s\n' --bins -p shared -p local-gateway
   for dir in "$ROOT"/functions/*/; do printf '%s\n' -p "$(basename "$dir")"; done
 }
 

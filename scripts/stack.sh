@@ -30,17 +30,18 @@
 # process starts in a process group of its own (setsid) and without fd 9 (e2e.sh
 # holds its lock there).
 
-_stack_ddb_pid="" _stack_moto_pid="" _stack_watch_pid="" _stack_clock_pid="" _stack_notify_pid="" _stack_web_pid="" STACK_LOG_DIR=""
+_stack_ddb_pid="" _stack_moto_pid="" _stack_watch_pid="" _stack_gateway_pid="" _stack_clock_pid="" _stack_notify_pid="" _stack_web_pid="" STACK_LOG_DIR=""
 
 _stack_exit() {
   local rc=$?
   trap - EXIT INT TERM
   # Ctrl-C may also have ended a pipe reader (make dev | tee): keep stopping anyway.
   trap '' PIPE; set +e
-  if [ -n "$_stack_ddb_pid$_stack_moto_pid$_stack_watch_pid$_stack_clock_pid$_stack_notify_pid$_stack_web_pid" ]; then log "stopping the local stack"; fi
+  if [ -n "$_stack_ddb_pid$_stack_moto_pid$_stack_watch_pid$_stack_gateway_pid$_stack_clock_pid$_stack_notify_pid$_stack_web_pid" ]; then log "stopping the local stack"; fi
   stop_group "$_stack_web_pid" INT
   stop_group "$_stack_notify_pid" TERM
   stop_group "$_stack_clock_pid" TERM
+  stop_group "$_stack_gateway_pid" TERM
   stop_watch "$_stack_watch_pid"
   stop_group "$_stack_moto_pid" TERM
   stop_group "$_stack_ddb_pid" TERM
@@ -116,12 +117,26 @@ stack_up() {
   API_PORT=${API_PORT:-$(free_port)}
   # No CORS: deployed, the app and the API share one origin and the API sends none
   # (issue 16); a page of another site must not read local answers either.
-  local watch_args=(-A 127.0.0.1 -P "$API_PORT" --disable-cors)
+  # The watcher on a port of its own, API Gateway's stand-in in front of it on
+  # $API_PORT: the watcher's own HTTP front answers a body that is not UTF-8 or a
+  # header byte above 0x7f with a 500 of its own (docs/decisions/0025-a-local-api-gateway.md).
+  local watch_port; watch_port=$(free_port)
+  local watch_args=(-A 127.0.0.1 -P "$watch_port" --disable-cors)
   [ "$reload" = 1 ] || watch_args=(--ignore-changes "${watch_args[@]}")
-  log "starting the functions (cargo lambda watch) on :$API_PORT; log in ${STACK_LOG_DIR#"$ROOT"/}/functions.log"
+  log "starting the functions (cargo lambda watch) on :$watch_port; log in ${STACK_LOG_DIR#"$ROOT"/}/functions.log"
   (exec setsid cargo lambda watch "${watch_args[@]}" >"$STACK_LOG_DIR/functions.log" 2>&1 < /dev/null 9>&-) &
   _stack_watch_pid=$!
-  wait_http "$API_PORT" 120 "$_stack_watch_pid" || die "cargo lambda watch did not start on :$API_PORT"
+  wait_http "$watch_port" 120 "$_stack_watch_pid" || die "cargo lambda watch did not start on :$watch_port"
+  local groups default
+  groups=$(route_groups | paste -sd, -)
+  # API Gateway's `$default` route: the function the watcher's router gives every other /api path.
+  default=$(sed -n 's#^"/api/{\*proxy}" = "\(.*\)"$#\1#p' "$ROOT/Cargo.toml")
+  [ -n "$default" ] || die "Cargo.toml names no function for \"/api/{*proxy}\""
+  log "starting the API gateway on :$API_PORT; log in ${STACK_LOG_DIR#"$ROOT"/}/gateway.log"
+  (exec setsid "$ROOT/target/debug/gateway" --port "$API_PORT" --functions "http://127.0.0.1:$watch_port" \
+    --groups "$groups" --default "$default" >"$STACK_LOG_DIR/gateway.log" 2>&1 < /dev/null 9>&-) &
+  _stack_gateway_pid=$!
+  wait_http "$API_PORT" 30 "$_stack_gateway_pid" || die "the API gateway did not start on :$API_PORT"
   log "waiting until every function answers"
   wait_functions "$API_PORT" || die "the functions did not answer"
   # The clock: what EventBridge invokes once a minute in AWS sweeps here every few
@@ -164,7 +179,7 @@ stack_web() {
 stack_wait() {
   local pid
   while true; do
-    for pid in $_stack_ddb_pid $_stack_moto_pid $_stack_watch_pid $_stack_clock_pid $_stack_notify_pid $_stack_web_pid; do
+    for pid in $_stack_ddb_pid $_stack_moto_pid $_stack_watch_pid $_stack_gateway_pid $_stack_clock_pid $_stack_notify_pid $_stack_web_pid; do
       kill -0 "$pid" 2>/dev/null || die "a part of the stack (pid $pid) exited; see ${STACK_LOG_DIR#"$ROOT"/}/"
     done
     sleep 2

@@ -119,9 +119,14 @@ fn architecture_lists_every_module() {
         .into_iter()
         .filter(|f| f.ends_with(".rs"))
         .filter(|f| {
-            ["shared/src/", "tests/kit/src/", "tools/perf/src/"]
-                .iter()
-                .any(|p| f.starts_with(p))
+            [
+                "shared/src/",
+                "tests/kit/src/",
+                "tools/perf/src/",
+                "tools/gateway/src/",
+            ]
+            .iter()
+            .any(|p| f.starts_with(p))
                 || (f.starts_with("functions/") && f.contains("/src/"))
         })
         .collect();

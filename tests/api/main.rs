@@ -22,6 +22,7 @@ mod iam;
 mod inputs;
 mod limits;
 mod live_map;
+mod local_gateway;
 mod manifests;
 mod observability;
 mod openapi;
