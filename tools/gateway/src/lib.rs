@@ -14,7 +14,7 @@ use std::{collections::BTreeMap, net::IpAddr};
 use base64::{Engine as _, engine::general_purpose::STANDARD as BASE64};
 use bytes::Bytes;
 use http::{HeaderMap, HeaderName, HeaderValue, Method, Response, StatusCode, Uri, header};
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 /// The function that serves `path`: its route group's when `/api/<group>` names one of
 /// `groups`, else `default` (API Gateway's `$default` route).
@@ -189,26 +189,33 @@ pub fn response(answer: &[u8]) -> Response<Bytes> {
     let mut res = Response::new(body);
     *res.status_mut() = status;
     let out = res.headers_mut();
-    let empty = Map::new();
-    let single = answer.get("headers").and_then(Value::as_object);
-    for (name, value) in single.unwrap_or(&empty) {
-        if let Some(value) = value.as_str() {
-            append(out, name, value);
+    let fields = |name: &str| {
+        answer
+            .get(name)
+            .and_then(Value::as_object)
+            .into_iter()
+            .flatten()
+    };
+    let texts = |values: &'_ Value| -> Vec<String> {
+        match values {
+            Value::String(one) => vec![one.clone()],
+            Value::Array(many) => many
+                .iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect(),
+            _ => vec![],
+        }
+    };
+    // API Gateway's `headers` hold one string each, `multiValueHeaders` lists.
+    for (name, values) in fields("headers").chain(fields("multiValueHeaders")) {
+        for value in texts(values) {
+            append(out, name, &value);
         }
     }
-    let multi = answer.get("multiValueHeaders").and_then(Value::as_object);
-    for (name, values) in multi.unwrap_or(&empty) {
-        for value in values.as_array().into_iter().flatten() {
-            if let Some(value) = value.as_str() {
-                append(out, name, value);
-            }
-        }
-    }
-    let cookies = answer.get("cookies").and_then(Value::as_array);
-    for cookie in cookies.into_iter().flatten() {
-        if let Some(cookie) = cookie.as_str() {
-            append(out, "set-cookie", cookie);
-        }
+    let cookies = answer.get("cookies").map(texts).unwrap_or_default();
+    for cookie in cookies {
+        append(out, "set-cookie", &cookie);
     }
     res
 }
