@@ -40,6 +40,8 @@ export default function SharedTrackingPage() {
 
   const t = trip.data
   const open = isOpen(t.bookingStatus)
+  // Where the patient is driven: the trip's destination (the crew may change it on the way).
+  const destination = t.destinationHospitalName || t.hospital.name
   // "On its way" only once the crew has accepted (decision 0020).
   const title = open
     ? t.accepted
@@ -70,9 +72,10 @@ export default function SharedTrackingPage() {
         <section aria-labelledby="destination-heading" className="card space-y-1 p-5">
           <h2 id="destination-heading" className="text-sm font-medium text-slate-600">{S.sharedTrip.destination}</h2>
           <p className="flex items-center gap-2 font-semibold text-slate-900">
-            <Icon name="hospital" className="h-5 w-5 shrink-0 text-teal-700" /> {t.hospital.name}
+            <Icon name="hospital" className="h-5 w-5 shrink-0 text-teal-700" /> {destination}
           </p>
-          <p className="text-sm text-slate-600">{t.hospital.address}</p>
+          {/* The address the answer carries is the ambulance's hospital's: shown only when that is where the patient goes. */}
+          {destination === t.hospital.name && <p className="text-sm text-slate-600">{t.hospital.address}</p>}
         </section>
       </div>
     </div>

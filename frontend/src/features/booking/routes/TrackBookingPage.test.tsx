@@ -49,6 +49,7 @@ describe('TrackBookingPage', () => {
       'At the pickup',
       'On the way to the hospital',
       'At the hospital',
+      'Handed over',
       'Completed',
     ])
     expect(steps[1]).toHaveAttribute('aria-current', 'step')
@@ -362,6 +363,7 @@ describe('TrackBookingPage: the answer deadline', () => {
       'At the pickup',
       'On the way to the hospital',
       'At the hospital',
+      'Handed over',
       'Completed',
     ])
     expect(screen.queryByText(/Still looking/)).not.toBeInTheDocument()

@@ -73,7 +73,7 @@ function Track({ id, back, admin }: { id: number; back: ReactNode; admin: boolea
   // Just sent, until the crew is at the pickup: "request sent" (what the crew has done says AcceptNotice).
   const coming = open && (t.tripStage === 'DISPATCHED' || t.tripStage === 'EN_ROUTE')
   // Worth a notification until the ambulance is there: the requester's, not an admin watching.
-  const arriving = !admin && open && !['AT_PICKUP', 'TO_HOSPITAL', 'AT_HOSPITAL'].includes(t.tripStage ?? '')
+  const arriving = !admin && open && !['AT_PICKUP', 'TO_HOSPITAL', 'AT_HOSPITAL', 'HANDED_OVER'].includes(t.tripStage ?? '')
 
   return (
     <div className="space-y-6">
@@ -81,7 +81,8 @@ function Track({ id, back, admin }: { id: number; back: ReactNode; admin: boolea
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div>
           <h1 className="text-2xl font-bold">{S.tracking.title(t.bookingId)}</h1>
-          <p className="text-slate-600">{tripLabel(t)} · {t.hospital.name}</p>
+          {/* Where the patient is driven: the trip's destination, which the crew may change on the way. */}
+          <p className="text-slate-600">{tripLabel(t)} · {t.destinationHospitalName || t.hospital.name}</p>
         </div>
         <div className="flex items-center gap-2">
           <BookingTypeBadge type={t.bookingType} />

@@ -40,7 +40,7 @@ function Part({ title, children }: { title: string; children: ReactNode }) {
  */
 export function JobCard({ job, position, action }: { job: Booking; position: Position | null; action: ReactNode }) {
   const emergency = job.bookingType === 'EMERGENCY'
-  const toHospital = job.tripStage === 'AT_PICKUP' || job.tripStage === 'TO_HOSPITAL' || job.tripStage === 'AT_HOSPITAL'
+  const toHospital = job.tripStage === 'AT_PICKUP' || job.tripStage === 'TO_HOSPITAL' || job.tripStage === 'AT_HOSPITAL' || job.tripStage === 'HANDED_OVER'
   const hospital = job.hospital ?? { name: job.hospitalName, address: '' }
   const hospitalPlace = [hospital.name, hospital.address].filter(Boolean).join(', ')
   const patient = job.patient

@@ -32,6 +32,8 @@ const me = (j: Booking | null, status: CrewMe['ambulance']['status'] = j ? 'ON_D
   crew: { id: 50, username: 'crew1', phone: '+15550150' },
   ambulance: { ...ambulance(31, 3, status), crewPresence: 'ONLINE', position: null },
   job: j,
+  destination: j ? { id: 3, name: 'City Hospital', latitude: 30.63, longitude: 74.3, onDiversionUntil: null } : null,
+  alternative: null,
 })
 
 /** Where watchPosition's callbacks go, so a test can move the phone. */

@@ -11,7 +11,7 @@ import { useFlash } from '@/lib/useFlash'
 import { useWakeLock } from '@/lib/useWakeLock'
 import { S } from '@/strings'
 import { useAdvanceStage, useCrewMe, useSetCrewStatus } from '../api/crew'
-import { CrewAlerts } from '../components/CrewAlerts'
+import { DeviceAlerts } from '@/components/DeviceAlerts'
 import { IdlePanel } from '../components/IdlePanel'
 import { JobCard } from '../components/JobCard'
 import { SharingIndicator } from '../components/SharingIndicator'
@@ -74,7 +74,7 @@ export default function CrewPage() {
         <StatusBadge status={ambulance.status} />
       </div>
       <SharingIndicator state={sharing.state} lastSentAt={sharing.lastSentAt} />
-      <CrewAlerts push={push} awake={awake} />
+      <DeviceAlerts push={push} awake={awake} />
       {flash && <Alert tone={flash.tone}>{flash.text}</Alert>}
       {/* A screen reader hears a new job arrive (the screen changes by itself). */}
       <p className="sr-only" aria-live="assertive">{job ? S.crew.newJobAnnouncement(job.id) : ''}</p>
