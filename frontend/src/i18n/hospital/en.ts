@@ -110,6 +110,14 @@ export const en = {
     switchTo: (name: string, distance: string) => `Go to ${name} instead (${distance})`,
     handedOver: 'Handover done',
   },
+  // What a push to the hospital's devices says (lib/push/notification.ts, in the service worker).
+  notify: {
+    coming: (number: string, type: string) => `Ambulance ${number} coming: ${type}`,
+    eta: (minutes: number) => `ETA ${minutes} min`,
+    etaUnknown: 'ETA not known yet',
+    arrived: (number: string) => `Ambulance ${number} has arrived`,
+    arrivedBody: 'Open the board to record the handover.',
+  },
   hospitals: {
     onDiversion: (time: string) => `On diversion until ${time}`,
   },

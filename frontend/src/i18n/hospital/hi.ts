@@ -107,6 +107,13 @@ export const hi: HospitalText = {
     switchTo: (name: string, distance: string) => `इसके बजाय ${name} जाएँ (${distance})`,
     handedOver: 'मरीज़ सौंप दिया गया',
   },
+  notify: {
+    coming: (number: string, type: string) => `एम्बुलेंस ${number} आ रही है: ${type}`,
+    eta: (minutes: number) => `${minutes} मिनट में पहुँचेगी`,
+    etaUnknown: 'पहुँचने का समय अभी पता नहीं',
+    arrived: (number: string) => `एम्बुलेंस ${number} पहुँच गई है`,
+    arrivedBody: 'मरीज़ सौंपना दर्ज करने के लिए बोर्ड खोलें।',
+  },
   hospitals: {
     onDiversion: (time: string) => `${time} तक डायवर्ज़न पर`,
   },

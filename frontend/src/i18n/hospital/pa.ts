@@ -107,6 +107,13 @@ export const pa: HospitalText = {
     switchTo: (name: string, distance: string) => `ਇਸ ਦੀ ਥਾਂ ${name} ਜਾਓ (${distance})`,
     handedOver: 'ਮਰੀਜ਼ ਸੌਂਪ ਦਿੱਤਾ',
   },
+  notify: {
+    coming: (number: string, type: string) => `ਐਂਬੂਲੈਂਸ ${number} ਆ ਰਹੀ ਹੈ: ${type}`,
+    eta: (minutes: number) => `${minutes} ਮਿੰਟ ਵਿੱਚ ਪਹੁੰਚੇਗੀ`,
+    etaUnknown: 'ਪਹੁੰਚਣ ਦਾ ਸਮਾਂ ਅਜੇ ਪਤਾ ਨਹੀਂ',
+    arrived: (number: string) => `ਐਂਬੂਲੈਂਸ ${number} ਪਹੁੰਚ ਗਈ ਹੈ`,
+    arrivedBody: 'ਮਰੀਜ਼ ਸੌਂਪਣਾ ਦਰਜ ਕਰਨ ਲਈ ਬੋਰਡ ਖੋਲ੍ਹੋ।',
+  },
   hospitals: {
     onDiversion: (time: string) => `${time} ਤੱਕ ਡਾਇਵਰਜ਼ਨ ਉੱਤੇ`,
   },
