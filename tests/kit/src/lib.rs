@@ -237,6 +237,7 @@ pub fn numbered_hospital(i: u64, (latitude, longitude): (f64, f64)) -> Hospital 
         longitude,
         contact_info: Some("+911234567".into()),
         distance: None,
+        on_diversion_until: None,
     }
 }
 
@@ -679,7 +680,7 @@ impl TestApp {
                 account: test_account(username, "+15550001111").await,
                 location: match role {
                     Role::User => Some(LatLng::new(30.67, 74.33).unwrap()),
-                    Role::Admin | Role::Crew => None,
+                    Role::Admin | Role::Crew | Role::Hospital => None,
                 },
                 role,
             })
