@@ -59,9 +59,12 @@ impl HospitalStaffAccounts<'_> {
             ..UserItem::new(id, account, Role::Hospital, None)
         };
         let mut tx = item.account_tx(&account.username, &account.email);
+        // Counted on the hospital, on the condition that it still exists.
         tx.push(
             Label::Hospital(hospital_id),
-            Write::check(keys::hospital(hospital_id)).exists(),
+            Write::update(keys::hospital(hospital_id), "ADD staffCount :one")
+                .exists()
+                .value(":one", 1),
         );
         self.store.audit().push(
             &mut tx,

@@ -222,10 +222,13 @@ impl Receiving<'_> {
         }
         let from = from.unwrap_or(Point::new(destination.latitude, destination.longitude));
         let center = crate::types::LatLng::new(from.lat, from.lng).map_err(ApiError::internal)?;
+        // On the H3 `geo` index, whose items carry the diversion: a rare read (a
+        // diverted destination before TO_HOSPITAL) that needs no copy of the
+        // nearest-search index in the crew's function.
         let (nearest, _) = self
             .store
             .hospitals()
-            .nearest_hospitals(center, ALTERNATIVES, ALTERNATIVE_RADIUS_KM)
+            .nearest_hospitals_h3(center, ALTERNATIVES, ALTERNATIVE_RADIUS_KM)
             .await?;
         Ok((Some(shown), receiving::first_open(nearest, now)))
     }

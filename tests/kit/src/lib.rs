@@ -722,6 +722,21 @@ impl TestApp {
         self.signed_in(crew.id, crew.username, Role::Crew)
     }
 
+    /// A hospital staff account of `hospital` straight in the store, with a token.
+    pub async fn hospital_staff(&self, username: &str, hospital: Id) -> TestUser {
+        let staff = self
+            .state
+            .store
+            .hospital_staff()
+            .create_hospital_staff(shared::domain::hospital_staff::NewHospitalStaff {
+                account: test_account(username, "+15550003333").await,
+                hospital_id: hospital,
+            })
+            .await
+            .unwrap();
+        self.signed_in(staff.id, staff.username, Role::Hospital)
+    }
+
     /// Sends a JSON request (`body` None = no body) with an optional bearer token.
     pub async fn call(
         &self,
