@@ -143,6 +143,7 @@ pub struct SharedTrip {
     pub timeline: Vec<TimelineEntry>,
     pub ambulance: SharedAmbulance,
     pub hospital: SharedHospital,
+    pub destination_hospital_name: String,
     pub eta_minutes: Option<u32>,
     /// As in the tracking view: family see the same "no answer yet" cues.
     pub answer_by: Option<Timestamp>,
@@ -183,6 +184,7 @@ impl From<Tracking> for SharedTrip {
                 latitude: t.hospital.latitude,
                 longitude: t.hospital.longitude,
             },
+            destination_hospital_name: t.destination_hospital_name,
             eta_minutes: t.eta_minutes,
             answer_by: t.answer_by,
             still_looking: t.still_looking,

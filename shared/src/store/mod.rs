@@ -62,6 +62,7 @@ pub mod emergencies;
 pub mod fleet;
 pub mod hospital_index;
 mod hospital_snapshot;
+pub mod hospital_staff;
 pub mod hospitals;
 pub mod keys;
 pub mod limits;
@@ -71,6 +72,7 @@ pub mod paging;
 pub mod positions;
 pub mod privacy;
 pub mod push;
+pub mod receiving;
 pub mod reports;
 pub mod retry;
 pub mod schema;
@@ -105,6 +107,17 @@ impl Store {
     /// Ambulances: add, remove, read, page, an admin's status change (`fleet.rs`).
     pub fn fleet(&self) -> fleet::Fleet<'_> {
         fleet::Fleet { store: self }
+    }
+
+    /// Hospital staff accounts (`hospital_staff.rs`).
+    pub fn hospital_staff(&self) -> hospital_staff::HospitalStaffAccounts<'_> {
+        hospital_staff::HospitalStaffAccounts { store: self }
+    }
+
+    /// The receiving hospital's side of trips: its board, the handover, the crew's
+    /// change of destination (`receiving.rs`).
+    pub fn receiving(&self) -> receiving::Receiving<'_> {
+        receiving::Receiving { store: self }
     }
 
     /// Crew accounts: made, read, moved and removed (`crew.rs`).
