@@ -11,6 +11,7 @@ import { useSharedTrip } from '../api/share'
 import { useTripFreshness } from '../api/track'
 import { AcceptNotice, MovedNotice, StillLooking } from '../components/AnswerNotices'
 import { Arrival } from '../components/Arrival'
+import { forMap } from '../destination'
 import { isOpen, tripLabel } from '@/lib/trip/status'
 
 const TrackingMap = lazy(() => import('../components/TrackingMap'))
@@ -65,7 +66,7 @@ export default function SharedTrackingPage() {
       <AcceptNotice trip={t} />
       {open && <LastUpdated updatedAt={trip.dataUpdatedAt} failing={trip.isError} />}
       <Suspense fallback={<div role="status" className="h-72 animate-pulse rounded-xl bg-slate-100 md:h-96">{S.mapLoading}</div>}>
-        <TrackingMap trip={t} fresh={fresh} label={open ? S.sharedTrip.mapLabel : S.sharedTrip.mapLabelEnded} />
+        <TrackingMap trip={forMap(t)} fresh={fresh} label={open ? S.sharedTrip.mapLabel : S.sharedTrip.mapLabelEnded} />
       </Suspense>
       <div className="grid gap-4 sm:grid-cols-2">
         <Arrival trip={t} fresh={fresh} />

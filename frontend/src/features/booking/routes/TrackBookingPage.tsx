@@ -21,6 +21,7 @@ import { PatientDetailsForm } from '../components/PatientDetailsForm'
 import { ShareTracking } from '../components/ShareTracking'
 import { TripAlerts } from '../components/TripAlerts'
 import { TripTimeline } from '../components/TripTimeline'
+import { forMap, goesElsewhere } from '../destination'
 import { isOpen, mayCancel, tripLabel } from '@/lib/trip/status'
 import { timelineRowsWithMoves } from '@/lib/trip/timeline'
 
@@ -104,7 +105,7 @@ function Track({ id, back, admin }: { id: number; back: ReactNode; admin: boolea
       <div className="grid gap-6 lg:grid-cols-[1fr_22rem] lg:grid-rows-[auto_1fr]">
         <div className="space-y-3 lg:col-start-1">
           <Suspense fallback={<div role="status" className="h-72 animate-pulse rounded-xl bg-slate-100 md:h-[28rem]">{S.mapLoading}</div>}>
-            <TrackingMap trip={t} fresh={fresh} label={open ? S.tracking.mapLabel : S.tracking.mapLabelEnded} />
+            <TrackingMap trip={forMap(t)} fresh={fresh} label={open ? S.tracking.mapLabel : S.tracking.mapLabelEnded} />
           </Suspense>
           {open && online && (
             <p className="flex items-center gap-2 text-sm text-slate-600">
@@ -127,7 +128,7 @@ function Track({ id, back, admin }: { id: number; back: ReactNode; admin: boolea
                 <Icon name="phone" className="h-4 w-4" /> {S.tracking.callAmbulance} <span className="font-normal">{t.ambulance.contactInfo}</span>
               </a>
             )}
-            {t.hospital.contactInfo && (
+            {t.hospital.contactInfo && !goesElsewhere(t) && (
               <a href={telHref(t.hospital.contactInfo)} className="btn-secondary w-full">
                 <Icon name="hospital" className="h-4 w-4" /> {S.tracking.callHospital} <span className="font-normal">{t.hospital.contactInfo}</span>
               </a>

@@ -19,10 +19,11 @@ export function TripCard({ trip, answeredAt, now, onHandover }: { trip: Incoming
   const waited = since(trip.arrivedAt, now)
   const late = phase === 'atDoor' && waited !== null && waited >= HANDOVER_TARGET_MS
   const headingId = `trip-${trip.bookingId}`
-  const border = phase === 'atDoor' ? (late ? 'border-red-500' : 'border-amber-500') : emergency && phase === 'onTheWay' ? 'border-brand-500' : 'border-slate-200'
+  // The left edge says the urgency at a glance: red past the handover target, amber at the door, the brand's red for an emergency coming.
+  const accent = phase === 'atDoor' ? (late ? 'border-l-red-600' : 'border-l-amber-500') : emergency && phase === 'onTheWay' ? 'border-l-brand-600' : 'border-l-slate-300'
 
   return (
-    <article aria-labelledby={headingId} className={`card space-y-3 border-l-8 p-4 ${border}`}>
+    <article aria-labelledby={headingId} className={`card space-y-3 border-l-8 p-4 ${accent}`}>
       <div className="flex flex-wrap items-start justify-between gap-2">
         <div>
           <h3 id={headingId} className="text-lg font-bold">
