@@ -128,8 +128,11 @@ test('the receiving hospital: the board knows before the ambulance arrives, dive
     // On diversion for 1 hour: the crew (not yet on the way to the hospital) is warned, with the open alternative.
     const diversion = desk.getByRole('region', { name: 'Diversion' })
     await diversion.getByRole('button', { name: 'For 1 hour' }).click()
-    await expect(diversion.getByText(/^On diversion until /)).toBeVisible()
-    const until = (await diversion.getByText(/^On diversion until /).first().innerText()).replace(/^On diversion until /, '')
+    // Once the board's next answer has it (the End button), the panel's own line says until when (the saved note ends with a full stop).
+    await expect(diversion.getByRole('button', { name: 'End diversion' })).toBeVisible()
+    const line = diversion.getByText(/^On diversion until [^.]+$/)
+    await expect(line).toBeVisible()
+    const until = (await line.innerText()).replace(/^On diversion until /, '')
     const warning = crew.page.getByRole('region', { name: `${otherName} is on diversion until ${until}` })
     await expect(warning).toBeVisible({ timeout: 20_000 })
     await expect(warning.getByRole('button', { name: /^Go to .+ instead \(/ })).toBeVisible()
@@ -146,7 +149,10 @@ test('the receiving hospital: the board knows before the ambulance arrives, dive
     await expect(card.getByText(`Booking #${bookingId} · Coming to you`)).toBeVisible({ timeout: 20_000 })
     await expect(card.getByRole('timer')).toHaveText(/^(\d+ min|under 1 min|due now)$/)
     await expect(card.getByRole('link', { name: /^Call the crew/ })).toHaveAttribute('href', /^tel:/)
-    await expectAccessible(desk, 'the board with an ambulance coming')
+    await expectAccessible(desk, 'the board with an ambulance coming (phone)')
+    await desk.setViewportSize({ width: 1280, height: 800 })
+    await expectAccessible(desk, 'the board with an ambulance coming (desktop)')
+    await desk.setViewportSize(PHONE)
     await screenshot(desk, 'hospital-board')
 
     // At the door: the wait ticks, and only now the handover can be recorded.
@@ -177,6 +183,17 @@ test('the receiving hospital: the board knows before the ambulance arrives, dive
     const steps = user.getByRole('region', { name: 'Trip timeline' }).getByRole('listitem')
     await expect(steps.filter({ hasText: /^Handed over/ })).toHaveCount(1)
     await screenshot(user, 'hospital-requester-timeline', { phone: true })
+
+    // The board in Hindi and Punjabi: its words come with it (i18n/hospital), axe holds.
+    for (const [lang, title] of [['hi', 'आने वाली एम्बुलेंस'], ['pa', 'ਆ ਰਹੀਆਂ ਐਂਬੂਲੈਂਸਾਂ']] as const) {
+      await desk.evaluate((l) => localStorage.setItem('ambucare.language', l), lang)
+      await desk.reload()
+      await expect(desk.getByRole('heading', { name: title, level: 1 })).toBeVisible()
+      await expect(desk.locator('html')).toHaveAttribute('lang', lang)
+      await expect(desk.getByRole('article').filter({ hasText: crew.number })).toBeVisible()
+      await expectAccessible(desk, `the board in ${lang}`)
+      await screenshot(desk, `lang-${lang}-hospital`, { phone: true })
+    }
     await desk.context().close()
     await user.context().close()
   } finally {
