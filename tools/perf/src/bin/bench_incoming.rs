@@ -57,7 +57,7 @@ fn booking(id: u64, to: &Hospital, amb: u64, called: OffsetDateTime, stages: &[&
         s => ("ACTIVE", Some(s)),
     };
     serde_json::from_value(json!({
-        "id": id, "bookingStatus": status, "bookingType": if id % 3 == 0 { "EMERGENCY" } else { "NORMAL" },
+        "id": id, "bookingStatus": status, "bookingType": if id.is_multiple_of(3) { "EMERGENCY" } else { "NORMAL" },
         "bookingTime": at(0), "userId": 1, "username": "bench", "userEmail": "bench@example.com",
         "hospitalId": to.id, "hospitalName": to.name,
         "hospital": {"id": to.id, "name": to.name, "address": to.address},
@@ -108,7 +108,7 @@ async fn main() {
     let now = OffsetDateTime::now_utc();
     let mut bookings = vec![];
     for i in 1..=open as u64 {
-        let stages: &[&str] = if i % 3 == 0 {
+        let stages: &[&str] = if i.is_multiple_of(3) {
             &[
                 "ACTIVE",
                 "DISPATCHED",
@@ -142,7 +142,7 @@ async fn main() {
     let mut on_board = open;
     for i in (open as u64 + 1)..=total as u64 {
         let k = i - open as u64;
-        let (to, called) = if k % 2 == 0 {
+        let (to, called) = if k.is_multiple_of(2) {
             // Ended at hospital 1 over the last 30 days (spread by the id).
             let ago = Duration::minutes((k as i64 * 4_321) % (30 * 24 * 60)) + Duration::hours(1);
             if ago < Duration::hours(24) {
