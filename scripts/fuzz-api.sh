@@ -65,12 +65,14 @@ CURSORS="$OUT/cursors.txt"
 : >"$CURSORS"
 REPORT_RANGES="$OUT/report-ranges.txt"
 : >"$REPORT_RANGES"
+DIVERSIONS="$OUT/diversions.txt"
+: >"$DIVERSIONS"
 : >"$MISSING_AMBULANCES"
 : >"$PUSH_POINTS"
 : >"$EMULATOR_500S"
 : >"$BOOKING_PAIRS"
 : >"$FUTURE_REPORTS"
-export FUZZ_EMULATOR_500S="$EMULATOR_500S" FUZZ_BOOKING_PAIRS="$BOOKING_PAIRS" FUZZ_FUTURE_REPORTS="$FUTURE_REPORTS" FUZZ_MISSING_AMBULANCES="$MISSING_AMBULANCES" FUZZ_PUSH_POINTS="$PUSH_POINTS" FUZZ_CURSORS="$CURSORS" FUZZ_REPORT_RANGES="$REPORT_RANGES"
+export FUZZ_EMULATOR_500S="$EMULATOR_500S" FUZZ_BOOKING_PAIRS="$BOOKING_PAIRS" FUZZ_FUTURE_REPORTS="$FUTURE_REPORTS" FUZZ_MISSING_AMBULANCES="$MISSING_AMBULANCES" FUZZ_PUSH_POINTS="$PUSH_POINTS" FUZZ_CURSORS="$CURSORS" FUZZ_REPORT_RANGES="$REPORT_RANGES" FUZZ_DIVERSIONS="$DIVERSIONS"
 # No __pycache__ beside the hooks in the source tree.
 export SCHEMATHESIS_HOOKS="$FUZZ/hooks.py" PYTHONDONTWRITEBYTECODE=1
 
@@ -146,6 +148,7 @@ missing=$(cut -d' ' -f1 "$MISSING_AMBULANCES" | sort -u | wc -l)
 points=$(cut -d' ' -f1 "$PUSH_POINTS" | sort -u | wc -l)
 cursors=$(cut -d' ' -f1 "$CURSORS" | sort -u | wc -l)
 ranges=$(cut -d' ' -f1 "$REPORT_RANGES" | sort -u | wc -l)
+diversions=$(cut -d' ' -f1 "$DIVERSIONS" | sort -u | wc -l)
 {
   echo "fuzz-api $(date -u +%Y-%m-%dT%H:%MZ) $([ "$BOUNDED" = 1 ] && echo bounded || echo full):" \
     "schemathesis $SCHEMATHESIS_VERSION, $MAX_EXAMPLES examples per operation${SEED:+, seed $SEED}, $(nproc) cores"
@@ -158,7 +161,8 @@ ranges=$(cut -d' ' -f1 "$REPORT_RANGES" | sort -u | wc -l)
     "crew moves to a removed ambulance (404 for the body's ambulance): $missing;" \
     "push keys of the right form off the P-256 curve: $points;" \
     "alert pages asked with a cursor never handed out: $cursors;" \
-    "reports whose 'to' is before 'from' or over 366 days after it: $ranges"
+    "reports whose 'to' is before 'from' or over 366 days after it: $ranges;" \
+    "diversions not within the next 24 h: $diversions"
   echo "result: $([ "$status" = 0 ] && echo passed || echo FAILED) in ${SECONDS}s"
 } >"$OUT/summary.txt"
 cat "$OUT/summary.txt" >&2
