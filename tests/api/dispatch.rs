@@ -687,15 +687,30 @@ async fn bookings_made_before_dispatch_read_track_and_move_once_migrated() {
     testkit::raw_update(
         store,
         &shared::store::keys::booking(crate::crew::id_of(&b)),
-        "REMOVE pickup, tripStage, timeline, userPhone, openpk, opensk",
+        "REMOVE pickup, tripStage, timeline, userPhone, openpk, opensk, \
+         destinationHospitalId, destinationHospitalName, destpk, destsk",
         vec![],
     )
     .await;
     // `manage migrate` brings it up to date (once: a second run changes nothing).
     let migrated = store.migrations().migrate().await.unwrap();
     assert_eq!(migrated.bookings, 1, "{migrated:?}");
-    assert_eq!(store.migrations().migrate().await.unwrap().bookings, 0);
+    assert_eq!(migrated.destinations, 1, "{migrated:?}");
+    let again = store.migrations().migrate().await.unwrap();
+    assert_eq!((again.bookings, again.destinations), (0, 0));
     let old = d.booking(&b).await;
+    // Its destination is its ambulance's hospital, and it is on that one's board.
+    assert_eq!(old["destinationHospitalId"], d.f.hospital["id"]);
+    assert_eq!(old["destinationHospitalName"], d.f.hospital["name"]);
+    let staff =
+        d.f.app
+            .hospital_staff("er-old", crate::crew::id_of(&d.f.hospital))
+            .await;
+    let board =
+        d.f.app
+            .get("/api/hospital/incoming", Some(&staff.token))
+            .await;
+    assert_eq!(board.body["trips"][0]["bookingId"], b["id"]);
     assert_eq!(
         (old["pickup"].clone(), old["userPhone"].clone()),
         (Value::Null, Value::Null)

@@ -142,8 +142,8 @@ async fn run(args: &[String]) -> Result<(), String> {
         "migrate" => {
             let m = store.migrations().migrate().await.map_err(fail)?;
             println!(
-                "brought up to date: {} bookings (stage and timeline), {} free-ambulance entries (number), {} ambulances (live map cell), {} ended bookings (retention sweep)",
-                m.bookings, m.free_entries, m.fleet_cells, m.retention_entries
+                "brought up to date: {} bookings (stage and timeline), {} free-ambulance entries (number), {} ambulances (live map cell), {} ended bookings (retention sweep), {} bookings (destination)",
+                m.bookings, m.free_entries, m.fleet_cells, m.retention_entries, m.destinations
             );
             Ok(())
         }
