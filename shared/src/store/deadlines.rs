@@ -670,6 +670,10 @@ impl Deadlines<'_> {
             Err(TxError::Api(e)) => return Err(e),
         }
         let mut booking = booking;
+        if !item.destination_chosen && booking.destination() != target.hospital_id {
+            booking.destination_hospital_id = Some(target.hospital_id);
+            booking.destination_hospital_name = Some(target.hospital_name.clone());
+        }
         booking.ambulance_id = to;
         booking.ambulance_number = target.number;
         booking.ambulance = moved;

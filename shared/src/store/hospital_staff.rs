@@ -1,7 +1,8 @@
 //! Hospital staff accounts (docs/decisions/0025-receiving-hospital.md): user items
 //! with role HOSPITAL and the hospital they work at (`hospitalId`), made by admins
 //! with the username and email claimed like any account's, on the condition that
-//! the hospital exists.
+//! the hospital exists; found per hospital on `gsi1` (`HOSPSTAFF#<hospital>`), for
+//! the pushes of trips coming.
 
 use super::{
     keys,
@@ -56,6 +57,9 @@ impl HospitalStaffAccounts<'_> {
         let account = &new.account;
         let item = UserItem {
             hospital_id: Some(hospital_id),
+            // Its hospital's staff on `gsi1`: whose devices hear of trips coming.
+            gsi1pk: Some(keys::hospital_staff(hospital_id)),
+            gsi1sk: Some(keys::crew_in_ambulance(id)),
             ..UserItem::new(id, account, Role::Hospital, None)
         };
         let mut tx = item.account_tx(&account.username, &account.email);

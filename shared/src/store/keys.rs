@@ -326,7 +326,12 @@ pub fn ambulance_crew(ambulance: Id) -> String {
     format!("AMBCREW#{ambulance}")
 }
 
-/// `gsi1sk` of a crew account.
+/// `gsi1pk` of a hospital's staff accounts (their devices hear of trips coming).
+pub fn hospital_staff(hospital: Id) -> String {
+    format!("HOSPSTAFF#{hospital}")
+}
+
+/// `gsi1sk` of a crew account (and of a hospital staff account).
 pub fn crew_in_ambulance(id: Id) -> String {
     format!("USER#{}", id.padded())
 }

@@ -19,6 +19,8 @@
 //! | `store.hospitals()` | `hospitals.rs` | add, remove with all its ambulances, read, page, count, the nearest search, the index build |
 //! | `store.fleet()` | `fleet.rs` | ambulances: add, remove, read, list, count, an admin's status change, the `fleetcell` backfill |
 //! | `store.crew()` | `crew.rs` | crew accounts (`CrewAccounts`): make, read, page, move, remove |
+//! | `store.hospital_staff()` | `hospital_staff.rs` | hospital staff accounts (`HospitalStaffAccounts`): make |
+//! | `store.receiving()` | `receiving.rs` | the receiving hospital: its board, the handover, the crew's change of destination and the alternative to a diverted one |
 //! | `store.bookings()` | `bookings.rs` | book, move a booking (frees its ambulance), read, page, count, the open-bookings guard's ids |
 //! | `store.emergencies()` | `emergencies.rs` | the one-tap emergency: the nearest free ambulance assigned |
 //! | `store.dispatch()` | `dispatch.rs` | the views of trips under way: the crew's job, a booking's tracking, the live map |
