@@ -4,11 +4,11 @@ import type { HospitalText } from './en'
 export const hi: HospitalText = {
   board: {
     title: 'आने वाली एम्बुलेंस',
-    subtitle: (hospital: string) => `${hospital} आ रही एम्बुलेंस, सबसे ज़रूरी पहले।`,
+    subtitle: (hospital: string) => `${hospital} की ओर आ रही एम्बुलेंस, सबसे ज़रूरी पहले।`,
     loading: 'आने वाली एम्बुलेंस लोड हो रही हैं...',
     failed: 'आने वाली एम्बुलेंस लोड नहीं हो सकीं',
     forbidden: 'यह स्क्रीन अस्पताल स्टाफ़ के लिए है।',
-    emptyTitle: (hospital: string) => `${hospital} कोई एम्बुलेंस नहीं आ रही है`,
+    emptyTitle: (hospital: string) => `${hospital} की ओर कोई एम्बुलेंस नहीं आ रही है`,
     emptyText: 'जैसे ही कोई यात्रा इस अस्पताल की ओर चलेगी, एम्बुलेंस यहाँ दिखेगी।',
     live: 'हर कुछ सेकंड में अपडेट होता है।',
     atDoor: 'दरवाज़े पर',

@@ -4,11 +4,11 @@ import type { HospitalText } from './en'
 export const pa: HospitalText = {
   board: {
     title: 'ਆ ਰਹੀਆਂ ਐਂਬੂਲੈਂਸਾਂ',
-    subtitle: (hospital: string) => `${hospital} ਆ ਰਹੀਆਂ ਐਂਬੂਲੈਂਸਾਂ, ਸਭ ਤੋਂ ਜ਼ਰੂਰੀ ਪਹਿਲਾਂ।`,
+    subtitle: (hospital: string) => `${hospital} ਵੱਲ ਆ ਰਹੀਆਂ ਐਂਬੂਲੈਂਸਾਂ, ਸਭ ਤੋਂ ਜ਼ਰੂਰੀ ਪਹਿਲਾਂ।`,
     loading: 'ਆ ਰਹੀਆਂ ਐਂਬੂਲੈਂਸਾਂ ਲੋਡ ਹੋ ਰਹੀਆਂ ਹਨ...',
     failed: 'ਆ ਰਹੀਆਂ ਐਂਬੂਲੈਂਸਾਂ ਲੋਡ ਨਹੀਂ ਹੋ ਸਕੀਆਂ',
     forbidden: 'ਇਹ ਸਕ੍ਰੀਨ ਹਸਪਤਾਲ ਸਟਾਫ਼ ਲਈ ਹੈ।',
-    emptyTitle: (hospital: string) => `${hospital} ਕੋਈ ਐਂਬੂਲੈਂਸ ਨਹੀਂ ਆ ਰਹੀ`,
+    emptyTitle: (hospital: string) => `${hospital} ਵੱਲ ਕੋਈ ਐਂਬੂਲੈਂਸ ਨਹੀਂ ਆ ਰਹੀ`,
     emptyText: 'ਜਿਵੇਂ ਹੀ ਕੋਈ ਸਫ਼ਰ ਇਸ ਹਸਪਤਾਲ ਵੱਲ ਤੁਰੇਗਾ, ਐਂਬੂਲੈਂਸ ਇੱਥੇ ਦਿਖੇਗੀ।',
     live: 'ਹਰ ਕੁਝ ਸਕਿੰਟਾਂ ਵਿੱਚ ਅੱਪਡੇਟ ਹੁੰਦਾ ਹੈ।',
     atDoor: 'ਦਰਵਾਜ਼ੇ ਉੱਤੇ',
