@@ -262,6 +262,40 @@ async fn the_hospital_routes_are_for_its_staff_and_staff_reach_no_other_role_s_r
         let res = t.app.call(method.clone(), uri, None, body.clone()).await;
         res.assert_status(StatusCode::UNAUTHORIZED);
     }
+    // The crew's change of destination is the crew's: everyone else 403, signed out 401.
+    let change = json!({"bookingId": b["id"], "hospitalId": t.b["id"]});
+    for token in [&t.user.token, &t.admin.token, &t.staff_a.token] {
+        let res = t
+            .app
+            .call(
+                Method::PATCH,
+                "/api/crew/job/destination",
+                Some(token),
+                Some(change.clone()),
+            )
+            .await;
+        res.assert_status(StatusCode::FORBIDDEN);
+    }
+    let res = t
+        .app
+        .call(
+            Method::PATCH,
+            "/api/crew/job/destination",
+            None,
+            Some(change),
+        )
+        .await;
+    res.assert_status(StatusCode::UNAUTHORIZED);
+    // A handover of a path that is no booking id: 400 naming it.
+    let res = t
+        .app
+        .post(
+            "/api/hospital/bookings/abc/handover",
+            Some(&t.staff_a.token),
+            json!({}),
+        )
+        .await;
+    assert_eq!(res.status, StatusCode::BAD_REQUEST, "{:?}", res.body);
     // Staff are refused where crews are: the public's, the admins' and the crews'.
     let staff = Some(t.staff_a.token.as_str());
     for (method, uri) in [
