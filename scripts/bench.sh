@@ -49,6 +49,7 @@ if [ "$SMOKE" = 1 ]; then
   timed bench_push env BENCH_PUSHES=3 BENCH_REPLAYS=1 "$BIN/bench_push"
   timed bench_presence env BENCH_AMBULANCES=20 BENCH_EMERGENCIES=6 BENCH_GAP_SECS=20 BENCH_E2E_RUNS=1 BENCH_E2E_MINUTE=0 "$BIN/bench_presence"
   timed bench_reports env BENCH_TRIPS=2000 BENCH_HOSPITALS=4 BENCH_REQUESTS=2 BENCH_FOLDS=20 "$BIN/bench_reports"
+  timed bench_incoming env BENCH_OPEN=10 BENCH_TOTAL=200 BENCH_REQUESTS=3 "$BIN/bench_incoming"
   timed "bench_init (dev binaries)" env BENCH_LOG_DIR="$LOG_DIR" "$BIN/bench_init" --runs 1 "$BIN"
   timed bench_warm "$BIN/bench_warm" --warm-up 1 --iterations 2
   printf '\n%s\n' "bench smoke: every benchmark ran to its end (figures of a dev build, not judged):" >&2
@@ -57,7 +58,7 @@ if [ "$SMOKE" = 1 ]; then
 fi
 
 log "building the benchmark (release profile)"
-cargo build --quiet --release -p perf-tools --bin bench_nearest --bin bench_booking --bin bench_emergency --bin bench_deadlines --bin bench_live --bin bench_privacy --bin bench_push --bin bench_presence --bin bench_reports
+cargo build --quiet --release -p perf-tools --bin bench_nearest --bin bench_booking --bin bench_emergency --bin bench_deadlines --bin bench_live --bin bench_privacy --bin bench_push --bin bench_presence --bin bench_reports --bin bench_incoming
 # Deployable sizes, from the last `make lambda-build` (arm64 zips), else from the last
 # x86_64 release build; nothing is printed that was not measured.
 python3 "$ROOT/scripts/lambda-sizes.py" any
@@ -72,6 +73,7 @@ target/release/bench_privacy
 target/release/bench_push
 target/release/bench_presence
 target/release/bench_reports
+target/release/bench_incoming
 
 # Lambda figures (tools/perf). Init: each function's release binary (what is
 # deployed: thin LTO, opt-level "s") started INIT_RUNS times against a local stand-in

@@ -2,8 +2,8 @@
 # `make dev`: the whole app on this machine with demo data (scripts/stack.sh):
 # DynamoDB Local on :8000 (data kept in .data/dynamodb) -> cargo lambda watch
 # (reloads on code changes) behind the local API Gateway on :9000 (one function per
-# /api group, decision 0025) -> Vite on :5173 (proxies /api). Ctrl-C stops all of it. RESET=1 (`make dev-reset`) wipes the data
-# first. Logs: .data/logs/.
+# /api group, decision 0025) -> Vite on :5173 (proxies /api). Ctrl-C stops all of
+# it. RESET=1 (`make dev-reset`) wipes the data first. Logs: .data/logs/.
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/scripts/stack.sh"
 cd "$ROOT"
@@ -42,6 +42,9 @@ stack_web dev "$WEB_PORT"
 # hospital): "crew1 / crew12345 (PB-03-1001)   crew2 / ...".
 crew_logins=$(sed -n 's/^crew login (local only): \(.*\) (ambulance \(.*\))$/\1 (\2)/p' \
   "$STACK_LOG_DIR/manage.log" | paste -sd '|' - | sed 's/|/   /g')
+# The hospital staff account it made or found (the board of the crews' hospital).
+hospital_login=$(sed -n 's/^hospital login (local only): \(.*\) (hospital \(.*\))$/\1 (\2)/p' \
+  "$STACK_LOG_DIR/manage.log" | head -n 1)
 
 cat <<BANNER
 
@@ -49,6 +52,7 @@ cat <<BANNER
   API (same origin)             http://localhost:$WEB_PORT/api  (functions on :$API_PORT)
   Demo logins (local only)      admin / admin12345    demo / demo12345
   Crew logins (local only)      ${crew_logins:-none (no hospital seeded)}
+  Hospital login (local only)   ${hospital_login:-none (no hospital seeded)}  (open /hospital)
   Logs                          .data/logs/   Wipe the data: make dev-reset
   Press Ctrl-C to stop everything.   (ready ${SECONDS}s after make dev started)
 

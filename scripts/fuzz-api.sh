@@ -2,8 +2,8 @@
 # `make fuzz-api`: schemathesis against the whole local stack (scripts/stack.sh: an
 # in-memory DynamoDB Local with the demo data, `cargo lambda watch`), driven by
 # docs/openapi.yaml with every check on, signed in as the demo user, as a crew
-# (crew1) and as the admin: the user on one stack, the crew then the admin on a second,
-# side by side. Passes only with 0 server errors and 0 responses that break the schema.
+# (crew1), as hospital staff (hospital1) and as the admin: the user on one stack, the
+# crew, the hospital staff then the admin on a second, side by side. Passes only with 0 server errors and 0 responses that break the schema.
 #
 # Usage: scripts/fuzz-api.sh [--bounded]
 #   --bounded   what `make test` runs: a fixed seed and FUZZ_MAX_EXAMPLES (default 20)
@@ -65,12 +65,14 @@ CURSORS="$OUT/cursors.txt"
 : >"$CURSORS"
 REPORT_RANGES="$OUT/report-ranges.txt"
 : >"$REPORT_RANGES"
+DIVERSIONS="$OUT/diversions.txt"
+: >"$DIVERSIONS"
 : >"$MISSING_AMBULANCES"
 : >"$PUSH_POINTS"
 : >"$EMULATOR_500S"
 : >"$BOOKING_PAIRS"
 : >"$FUTURE_REPORTS"
-export FUZZ_EMULATOR_500S="$EMULATOR_500S" FUZZ_BOOKING_PAIRS="$BOOKING_PAIRS" FUZZ_FUTURE_REPORTS="$FUTURE_REPORTS" FUZZ_MISSING_AMBULANCES="$MISSING_AMBULANCES" FUZZ_PUSH_POINTS="$PUSH_POINTS" FUZZ_CURSORS="$CURSORS" FUZZ_REPORT_RANGES="$REPORT_RANGES"
+export FUZZ_EMULATOR_500S="$EMULATOR_500S" FUZZ_BOOKING_PAIRS="$BOOKING_PAIRS" FUZZ_FUTURE_REPORTS="$FUTURE_REPORTS" FUZZ_MISSING_AMBULANCES="$MISSING_AMBULANCES" FUZZ_PUSH_POINTS="$PUSH_POINTS" FUZZ_CURSORS="$CURSORS" FUZZ_REPORT_RANGES="$REPORT_RANGES" FUZZ_DIVERSIONS="$DIVERSIONS"
 # No __pycache__ beside the hooks in the source tree.
 export SCHEMATHESIS_HOOKS="$FUZZ/hooks.py" PYTHONDONTWRITEBYTECODE=1
 
@@ -106,6 +108,7 @@ fuzz_on_stack() {
     case "$who" in
       user) token=$(token_of demo demo12345) ;;
       crew) token=$(token_of crew1 crew12345) ;;
+      hospital) token=$(token_of hospital1 hospital12345) ;;
       admin) token=$(token_of admin admin12345) ;;
     esac
     run_as "$who" "$token" "$dir" || status=1
@@ -130,7 +133,7 @@ fuzz_on_stack() {
 status=0
 pids=()
 ( set -o pipefail; fuzz_on_stack user-stack user 2>&1 | sed -u 's/^/[fuzz user] /' ) & pids+=($!)
-( set -o pipefail; fuzz_on_stack crew-admin-stack crew admin 2>&1 | sed -u 's/^/[fuzz crew, admin] /' ) & pids+=($!)
+( set -o pipefail; fuzz_on_stack crew-admin-stack crew hospital admin 2>&1 | sed -u 's/^/[fuzz crew, hospital, admin] /' ) & pids+=($!)
 for pid in "${pids[@]}"; do wait "$pid" || status=1; done
 
 emulator=$(cut -d' ' -f1 "$EMULATOR_500S" | sort -u | wc -l)
@@ -145,10 +148,11 @@ missing=$(cut -d' ' -f1 "$MISSING_AMBULANCES" | sort -u | wc -l)
 points=$(cut -d' ' -f1 "$PUSH_POINTS" | sort -u | wc -l)
 cursors=$(cut -d' ' -f1 "$CURSORS" | sort -u | wc -l)
 ranges=$(cut -d' ' -f1 "$REPORT_RANGES" | sort -u | wc -l)
+diversions=$(cut -d' ' -f1 "$DIVERSIONS" | sort -u | wc -l)
 {
   echo "fuzz-api $(date -u +%Y-%m-%dT%H:%MZ) $([ "$BOUNDED" = 1 ] && echo bounded || echo full):" \
     "schemathesis $SCHEMATHESIS_VERSION, $MAX_EXAMPLES examples per operation${SEED:+, seed $SEED}, $(nproc) cores"
-  for who in user crew admin; do
+  for who in user crew hospital admin; do
     echo "$who: $(grep -E '^  [0-9]+ generated' "$OUT/$who.log" | tail -n 1 | sed 's/^ *//')," \
       "$(grep -E '^Seed: ' "$OUT/$who.log" | tail -n 1 | tr 'S' 's')"
   done
@@ -157,7 +161,8 @@ ranges=$(cut -d' ' -f1 "$REPORT_RANGES" | sort -u | wc -l)
     "crew moves to a removed ambulance (404 for the body's ambulance): $missing;" \
     "push keys of the right form off the P-256 curve: $points;" \
     "alert pages asked with a cursor never handed out: $cursors;" \
-    "reports whose 'to' is before 'from' or over 366 days after it: $ranges"
+    "reports whose 'to' is before 'from' or over 366 days after it: $ranges;" \
+    "diversions not within the next 24 h: $diversions"
   echo "result: $([ "$status" = 0 ] && echo passed || echo FAILED) in ${SECONDS}s"
 } >"$OUT/summary.txt"
 cat "$OUT/summary.txt" >&2
@@ -166,7 +171,7 @@ if [ "$status" != 0 ]; then
   # and schemathesis' own account of a failure spans many lines.
   python3 - "$OUT" <<'PY' >&2
 import glob, sys, xml.etree.ElementTree as ET
-for who in ("user", "crew", "admin"):
+for who in ("user", "crew", "hospital", "admin"):
     for path in glob.glob(f"{sys.argv[1]}/{who}/junit-*.xml"):
         for case in ET.parse(path).iter("testcase"):
             for bad in list(case.iter("failure")) + list(case.iter("error")):
@@ -175,4 +180,4 @@ for who in ("user", "crew", "admin"):
 PY
   die "fuzz-api failed (see above and $OUT)"
 fi
-log "fuzz-api passed in ${SECONDS}s: 0 server errors and 0 schema violations, as user, crew and admin"
+log "fuzz-api passed in ${SECONDS}s: 0 server errors and 0 schema violations, as user, crew, hospital staff and admin"

@@ -3,8 +3,8 @@ import { type APIRequestContext, type Locator, type Page } from '@playwright/tes
 import { blockThirdParty, crewWithAFreeAmbulance, expect, fillPatient, screenshot, signIn, test } from './support'
 
 // Accessibility in the browser: axe-core (WCAG 2.0/2.1 A and AA) on every screen and
-// every dialog, signed out, as a user, as an admin and as a crew (between jobs and with
-// a job), at 1280 and 390 px wide; every
+// every dialog, signed out, as a user, as an admin, as a crew (between jobs and with
+// a job) and as hospital staff (the incoming board), at 1280 and 390 px wide; every
 // control of a screen reached with Tab; dialogs that keep Tab inside, close on Escape
 // and give focus back; and a booking made with the keyboard alone.
 
@@ -514,6 +514,35 @@ test('as a crew member: the crew screen between jobs and with a new job', async 
   } finally {
     expect((await booking.cancel()).ok()).toBe(true)
     await crew.page.context().close()
+  }
+})
+
+test('as hospital staff: the incoming board with a trip coming, open and on diversion', async ({ page, request }) => {
+  test.setTimeout(180_000)
+  // A trip to a hospital, and a staff account of that hospital made by an admin.
+  const { headers: demo } = await signInByApi(request, 'demo', 'demo12345')
+  const pick = await availableNear(request, demo)
+  const booking = await openBooking(request, pick)
+  try {
+    const { headers } = await signInByApi(request, 'admin', 'admin12345')
+    const username = `a11y_er_${Date.now().toString(36)}`
+    const made = await request.post('/api/admin/hospital-staff', {
+      headers,
+      data: { username, email: `${username}@example.com`, password: 'staff-secret-1', phoneNumber: '+91 98140 00102', hospitalId: pick.hospitalId },
+    })
+    expect(made.status(), await made.text()).toBe(201)
+    await signIn(page, username, 'staff-secret-1', { path: '/hospital' })
+    await checkRoute(page, '/hospital', page.getByRole('region', { name: /^On the way/ }).getByRole('article').first(), 'the incoming board')
+    // On diversion: the panel turns amber, and says until when.
+    const diversion = page.getByRole('region', { name: 'Diversion' })
+    await diversion.getByRole('button', { name: 'For 1 hour' }).click()
+    await expect(diversion.getByRole('button', { name: 'End diversion' })).toBeVisible()
+    await checkScreen(page, 'the incoming board, on diversion')
+    await expectEveryControlReachable(page, 'the incoming board, on diversion')
+    await diversion.getByRole('button', { name: 'End diversion' }).click()
+    await expect(diversion.getByRole('button', { name: 'For 1 hour' })).toBeVisible()
+  } finally {
+    expect((await booking.cancel()).ok()).toBe(true)
   }
 })
 

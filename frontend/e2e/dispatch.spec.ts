@@ -79,6 +79,9 @@ test('a requester books, the crew sees the job, drives it to completion, and the
   await expect(user.getByText('Reaching the hospital in')).toBeVisible({ timeout: 20_000 })
   await crew.page.getByRole('button', { name: 'Arrived at hospital' }).click()
   await expect(user.getByText('The ambulance has reached the hospital.')).toBeVisible({ timeout: 20_000 })
+  // The hospital has nobody on the app here: the crew records the handover, then completes.
+  await crew.page.getByRole('button', { name: 'Handover done' }).click()
+  await expect(user.getByText('The patient has been handed over to the hospital.')).toBeVisible({ timeout: 20_000 })
   await crew.page.getByRole('button', { name: 'Complete job' }).click()
   await expect(crew.page.getByText('Job completed. The ambulance is available again.')).toBeVisible()
   await expect(crew.page.getByText('No job right now')).toBeVisible()

@@ -197,6 +197,9 @@ test('one tap to help: 2 taps to an ambulance, the family follows the same trip,
   // To the hospital and done; the ambulance is free again.
   await crew.page.getByRole('button', { name: 'Arrived at hospital' }).click()
   for (const page of [user, family]) await expect(page.getByText('The ambulance has reached the hospital.')).toBeVisible({ timeout: 20_000 })
+  // The crew records the handover (no hospital staff on the app here), then completes.
+  await crew.page.getByRole('button', { name: 'Handover done' }).click()
+  for (const page of [user, family]) await expect(page.getByText('The patient has been handed over to the hospital.')).toBeVisible({ timeout: 20_000 })
   await crew.page.getByRole('button', { name: 'Complete job' }).click()
   await expect(crew.page.getByText('No job right now')).toBeVisible()
   for (const page of [user, family]) await expect(page.getByText('This trip is completed.')).toBeVisible({ timeout: 20_000 })

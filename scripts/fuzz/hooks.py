@@ -1,5 +1,5 @@
 """Schemathesis hooks for `make fuzz-api` (scripts/fuzz-api.sh, which points
-SCHEMATHESIS_HOOKS here). They drop exactly six kinds of failure, and list each in
+SCHEMATHESIS_HOOKS here). They drop exactly seven kinds of failure, and list each in
 a file the script reads afterwards:
 
 - the alerts' page asked with a `cursor` the server never handed out, refused with
@@ -11,6 +11,9 @@ a file the script reads afterwards:
 - a crew position refused with 400 naming `recordedAt` because it lies more than 30 s
   in the future or more than a day in the past (no schema can say "near now"): only
   that 400 (FUZZ_FUTURE_REPORTS);
+- a hospital's diversion refused with 400 naming `until` because it is not in the
+  future or more than 24 h ahead (no schema can say "within the next day";
+  docs/decisions/0026-receiving-hospital.md): only that 400 (FUZZ_DIVERSIONS);
 - a push subscription refused with 400 naming `keys.p256dh` because the key, of the
   right form (the contract's pattern), is not a point on the P-256 curve (no pattern
   can say so): only that 400 (FUZZ_PUSH_POINTS);
@@ -83,6 +86,13 @@ def is_future_report(case, response):
     )
 
 
+def is_diversion_time(case, response):
+    return any(
+        is_400_naming(case, response, "PUT", "/api/hospital/diversion", "until", words)
+        for words in ("must lie in the future", "at most 24 hours")
+    )
+
+
 def is_off_curve_key(case, response):
     return is_400_naming(case, response, "PUT", "/api/push/subscription", "keys.p256dh", "not a point on the P-256 curve")
 
@@ -122,6 +132,9 @@ def filter_failure(ctx, failure, case, response):
         return False
     if failure.code == "ST202" and is_future_report(case, response):
         note("FUZZ_FUTURE_REPORTS", case, failure)
+        return False
+    if failure.code == "ST202" and is_diversion_time(case, response):
+        note("FUZZ_DIVERSIONS", case, failure)
         return False
     if failure.code == "ST202" and is_off_curve_key(case, response):
         note("FUZZ_PUSH_POINTS", case, failure)

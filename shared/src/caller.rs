@@ -19,6 +19,7 @@ use crate::{
     domain::{
         audit::Actor,
         crew::{self, Crew},
+        hospital_staff::{self, HospitalStaffRef},
         user::Role,
     },
     error::ApiError,
@@ -26,12 +27,16 @@ use crate::{
     telemetry,
 };
 
+/// The 403 of a route for the public and admins, to a crew or hospital staff token.
+const NOT_FOR_STAFF: &str = "This route is not for ambulance crew or hospital staff accounts";
+
 /// A role as the request's log line names it.
 fn role_name(role: Role) -> &'static str {
     match role {
         Role::User => "user",
         Role::Admin => "admin",
         Role::Crew => "crew",
+        Role::Hospital => "hospital",
     }
 }
 
@@ -123,8 +128,9 @@ impl FromRequestParts<AppState> for SignedIn {
     }
 }
 
-/// A user or an admin (by the stored role), never crew: a crew token gets 403 (crew
-/// routes take [`CrewCaller`], the few routes open to every role [`SignedIn`]).
+/// A user or an admin (by the stored role), never crew or hospital staff: their
+/// tokens get 403 (crew routes take [`CrewCaller`], hospital routes
+/// [`HospitalCaller`], the few routes open to every role [`SignedIn`]).
 #[derive(Debug, Clone, Copy)]
 pub struct NotCrew(pub Caller);
 
@@ -132,15 +138,10 @@ impl FromRequestParts<AppState> for NotCrew {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, app: &AppState) -> Result<Self, ApiError> {
-        let not_crew = |r: Role| !r.is_crew();
-        caller_in_role(
-            parts,
-            app,
-            not_crew,
-            "This route is not for ambulance crew accounts",
-        )
-        .await
-        .map(NotCrew)
+        let not_staff = |r: Role| !r.is_staff();
+        caller_in_role(parts, app, not_staff, NOT_FOR_STAFF)
+            .await
+            .map(NotCrew)
     }
 }
 
@@ -235,10 +236,8 @@ impl FromRequestParts<AppState> for NotCrewNamed {
     async fn from_request_parts(parts: &mut Parts, app: &AppState) -> Result<Self, ApiError> {
         let account = signed_in_account(parts, app).await?;
         let role = account.user.role;
-        if role.is_crew() {
-            return Err(ApiError::Forbidden(
-                "This route is not for ambulance crew accounts".into(),
-            ));
+        if role.is_staff() {
+            return Err(ApiError::Forbidden(NOT_FOR_STAFF.into()));
         }
         let caller = Caller {
             id: account.user.id,
@@ -265,6 +264,25 @@ impl FromRequestParts<AppState> for CrewCaller {
         let account = signed_in_account(parts, app).await?;
         let crew = account.crew.ok_or_else(crew::not_a_crew)?;
         Ok(CrewCaller(app.clone(), crew))
+    }
+}
+
+/// The app and the signed-in hospital staff account as stored now (its hospital):
+/// 401 without a valid token or when the account is gone, 403 for every other role.
+/// Every `/api/hospital` handler takes it in place of `State`.
+#[derive(Clone)]
+pub struct HospitalCaller(pub AppState, pub HospitalStaffRef);
+
+impl FromRequestParts<AppState> for HospitalCaller {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, app: &AppState) -> Result<Self, ApiError> {
+        // The one read that confirms the token is the staff account's.
+        let account = signed_in_account(parts, app).await?;
+        let staff = account
+            .hospital_staff
+            .ok_or_else(hospital_staff::not_staff)?;
+        Ok(HospitalCaller(app.clone(), staff))
     }
 }
 

@@ -26,7 +26,9 @@ pub mod types;
 
 pub use app::AppState;
 pub use auth::Caller;
-pub use caller::{Admin, AdminNamed, CrewCaller, MaybeCaller, NotCrew, NotCrewNamed, SignedIn};
+pub use caller::{
+    Admin, AdminNamed, CrewCaller, HospitalCaller, MaybeCaller, NotCrew, NotCrewNamed, SignedIn,
+};
 pub use error::{ApiError, ApiResult};
 pub use http::{ApiJson, ApiPath, ApiQuery};
 pub use store::Store;

@@ -11,6 +11,7 @@ use crate::{
         ambulance::{AmbulanceStatus, AmbulanceType, NewAmbulance},
         crew::NewCrew,
         hospital::NewHospital,
+        hospital_staff::NewHospitalStaff,
         user::NewAccount,
     },
     error::ApiError,
@@ -233,6 +234,57 @@ pub async fn seed_hospitals_and_ambulances(store: &Store) -> Result<SeedSummary,
         }
     }
     Ok(summary)
+}
+
+/// The demo hospital staff login's password (local only, printed by `make dev`).
+pub const HOSPITAL_STAFF_PASSWORD: &str = "hospital12345";
+
+/// The demo hospital staff login: its username and hospital.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HospitalStaffLogin {
+    pub username: String,
+    pub hospital_name: String,
+}
+
+/// One hospital staff account, `hospital1`, at the first hospital (the one the
+/// demo crews drive for, which has ambulances: its board fills as they work), with
+/// the password [`HOSPITAL_STAFF_PASSWORD`] (hashed by the caller). Left alone when
+/// it exists; the login is answered either way (None without a seeded hospital).
+pub async fn seed_hospital_staff(
+    store: &Store,
+    password_hash: &str,
+) -> Result<Option<HospitalStaffLogin>, ApiError> {
+    let centre = LatLng::new(CITIES[0].lat, CITIES[0].lng).map_err(ApiError::internal)?;
+    let (nearest, _) = store
+        .hospitals()
+        .nearest_hospitals(centre, 1, 100.0)
+        .await?;
+    let Some(first) = nearest.into_iter().next() else {
+        return Ok(None);
+    };
+    let name = "hospital1";
+    let username = Username::try_from(name.to_owned()).map_err(ApiError::internal)?;
+    if store.users().account_by_name(&username).await?.is_none() {
+        store
+            .hospital_staff()
+            .create_hospital_staff(NewHospitalStaff {
+                account: NewAccount {
+                    username,
+                    email: Email::try_from(format!("{name}@example.com"))
+                        .map_err(ApiError::internal)?,
+                    // Not dialable: no Indian subscriber number starts with 0.
+                    phone: Phone::try_from("+91 164 0100 0100".to_owned())
+                        .map_err(ApiError::internal)?,
+                    password_hash: password_hash.to_owned(),
+                },
+                hospital_id: first.id,
+            })
+            .await?;
+    }
+    Ok(Some(HospitalStaffLogin {
+        username: name.to_owned(),
+        hospital_name: first.name,
+    }))
 }
 
 /// The demo crew accounts' password (local only, printed by `make dev`).

@@ -112,7 +112,7 @@ pub fn request_span(req: &Request) -> Span {
 
 /// The route groups, as `ServerErrors` names them (tests/api/route_groups.rs
 /// compares them with the functions).
-pub const ROUTE_GROUPS: [&str; 8] = [
+pub const ROUTE_GROUPS: [&str; 9] = [
     "auth",
     "user",
     "hospitals",
@@ -120,6 +120,7 @@ pub const ROUTE_GROUPS: [&str; 8] = [
     "booking",
     "admin",
     "crew",
+    "hospital",
     "push",
 ];
 

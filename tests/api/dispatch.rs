@@ -209,8 +209,10 @@ async fn the_crew_takes_a_booking_from_pending_to_completed() {
         ("AT_HOSPITAL", "ACTIVE", "AT_HOSPITAL", vec!["AT_HOSPITAL"]),
         ("COMPLETED", "COMPLETED", "AT_HOSPITAL", vec!["COMPLETED"]),
     ] {
-        // The server's one move for the crew is the step it then accepts.
-        assert_eq!(d.crew_moves(crew, &b).await, json!([step]));
+        // The server's moves for the crew hold the step it then accepts (at the
+        // hospital also the handover: decision 0026).
+        let shown = d.crew_moves(crew, &b).await;
+        assert!(shown.as_array().unwrap().contains(&json!(step)), "{shown}");
         let (code, moved) = d.crew_step(crew, &b, step).await;
         assert_eq!(code, StatusCode::OK, "{step}: {moved:?}");
         assert_eq!(
@@ -224,7 +226,7 @@ async fn the_crew_takes_a_booking_from_pending_to_completed() {
             "EN_ROUTE" => vec!["AT_PICKUP"],
             "AT_PICKUP" => vec!["TO_HOSPITAL"],
             "TO_HOSPITAL" => vec!["AT_HOSPITAL"],
-            "AT_HOSPITAL" => vec!["COMPLETED"],
+            "AT_HOSPITAL" => vec!["COMPLETED", "HANDED_OVER"],
             _ => vec![],
         };
         assert_eq!(moved["moves"], json!(next), "{step}");
@@ -276,11 +278,19 @@ async fn every_refused_crew_step_is_a_409_that_writes_nothing() {
     let b = d.book(amb).await;
     for (i, next) in order.iter().enumerate() {
         let before = d.booking(&b).await;
-        // The moves shown are exactly the one step accepted.
-        assert_eq!(d.crew_moves(crew, &b).await, json!([next]));
+        // The moves shown are exactly the steps accepted: the next one, and at the
+        // hospital the handover beside COMPLETED (decision 0026).
+        let (shown, why) = match *next {
+            "COMPLETED" => (
+                json!(["COMPLETED", "HANDED_OVER"]),
+                "the next step is HANDED_OVER or COMPLETED".to_owned(),
+            ),
+            _ => (json!([next]), format!("the next step is {next}")),
+        };
+        assert_eq!(d.crew_moves(crew, &b).await, shown);
         for step in order.iter().filter(|s| *s != next) {
             let (code, body) = d.crew_step(crew, &b, step).await;
-            assert_refused(code, &body, &format!("the next step is {next}"));
+            assert_refused(code, &body, &why);
         }
         assert_eq!(
             d.booking(&b).await,
@@ -677,15 +687,30 @@ async fn bookings_made_before_dispatch_read_track_and_move_once_migrated() {
     testkit::raw_update(
         store,
         &shared::store::keys::booking(crate::crew::id_of(&b)),
-        "REMOVE pickup, tripStage, timeline, userPhone, openpk, opensk",
+        "REMOVE pickup, tripStage, timeline, userPhone, openpk, opensk, \
+         destinationHospitalId, destinationHospitalName, destpk, destsk",
         vec![],
     )
     .await;
     // `manage migrate` brings it up to date (once: a second run changes nothing).
     let migrated = store.migrations().migrate().await.unwrap();
     assert_eq!(migrated.bookings, 1, "{migrated:?}");
-    assert_eq!(store.migrations().migrate().await.unwrap().bookings, 0);
+    assert_eq!(migrated.destinations, 1, "{migrated:?}");
+    let again = store.migrations().migrate().await.unwrap();
+    assert_eq!((again.bookings, again.destinations), (0, 0));
     let old = d.booking(&b).await;
+    // Its destination is its ambulance's hospital, and it is on that one's board.
+    assert_eq!(old["destinationHospitalId"], d.f.hospital["id"]);
+    assert_eq!(old["destinationHospitalName"], d.f.hospital["name"]);
+    let staff =
+        d.f.app
+            .hospital_staff("er-old", crate::crew::id_of(&d.f.hospital))
+            .await;
+    let board =
+        d.f.app
+            .get("/api/hospital/incoming", Some(&staff.token))
+            .await;
+    assert_eq!(board.body["trips"][0]["bookingId"], b["id"]);
     assert_eq!(
         (old["pickup"].clone(), old["userPhone"].clone()),
         (Value::Null, Value::Null)

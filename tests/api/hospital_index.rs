@@ -155,7 +155,7 @@ async fn an_admin_write_is_in_the_very_next_search_of_every_warm_instance() {
     assert_eq!(
         res.body[0],
         json!({ "id": id, "name": "Right Here", "address": "1 New Road", "latitude": 30.655,
-                "longitude": 74.335, "contactInfo": null, "distance": 0.0 })
+                "longitude": 74.335, "contactInfo": null, "distance": 0.0, "onDiversionUntil": null })
     );
 
     // Removed: gone from the next search of both.

@@ -262,6 +262,77 @@ async fn tour(app: &TestApp) {
         .await
         .assert_status(StatusCode::NO_CONTENT);
 
+    // The receiving hospital (docs/decisions/0026-receiving-hospital.md): a staff
+    // account made by the admin signs in; a trip to its hospital goes on diversion
+    // before the pickup (the crew is offered another: the `geo` index), keeps its
+    // destination, arrives with a position on the way (the board's BatchGetItem),
+    // is handed over and completed; the hospital opens again.
+    call(
+        Method::POST,
+        "/api/admin/hospital-staff",
+        admin,
+        Some(
+            json!({"username": "tourstaff", "email": "tourstaff@example.com",
+            "password": TEST_PASSWORD, "phoneNumber": "+919800011112", "hospitalId": h}),
+        ),
+    )
+    .await;
+    let staff = call(
+        Method::POST,
+        "/api/auth/login",
+        None,
+        Some(json!({"username": "tourstaff", "password": TEST_PASSWORD})),
+    )
+    .await;
+    let staff_token = staff["token"].as_str();
+    let received = call(
+        Method::POST,
+        "/api/booking/book",
+        user,
+        Some(book(&ambulances[1])),
+    )
+    .await;
+    let step = async |stage: &str| {
+        let body = json!({"bookingId": received["id"], "stage": stage});
+        call(Method::PATCH, "/api/crew/job/stage", crew_token, Some(body)).await;
+    };
+    step("EN_ROUTE").await;
+    let until = time::OffsetDateTime::now_utc() + time::Duration::hours(1);
+    let until = json!({"until": shared::types::format_rfc3339(until)});
+    call(
+        Method::PUT,
+        "/api/hospital/diversion",
+        staff_token,
+        Some(until),
+    )
+    .await;
+    call(Method::GET, "/api/crew/me", crew_token, None).await;
+    let keep = json!({"bookingId": received["id"], "hospitalId": h});
+    call(
+        Method::PATCH,
+        "/api/crew/job/destination",
+        crew_token,
+        Some(keep),
+    )
+    .await;
+    step("AT_PICKUP").await;
+    step("TO_HOSPITAL").await;
+    let position = json!({"latitude": 30.02, "longitude": 74.02,
+        "recordedAt": shared::types::now_rfc3339()});
+    app.call(
+        Method::PUT,
+        "/api/crew/location",
+        crew_token,
+        Some(position),
+    )
+    .await;
+    call(Method::GET, "/api/hospital/incoming", staff_token, None).await;
+    step("AT_HOSPITAL").await;
+    let handover = format!("/api/hospital/bookings/{}/handover", received["id"]);
+    call(Method::POST, &handover, staff_token, None).await;
+    step("COMPLETED").await;
+    call(Method::DELETE, "/api/hospital/diversion", staff_token, None).await;
+
     // admin: the fleet, the bookings, the dashboard, crew accounts, the live map,
     // removals.
     let made = call(
@@ -560,7 +631,7 @@ fn the_template_parses_with_its_tags() {
         "dynamodb:Query".to_owned(),
         "RestoredTable/index/gsi1".to_owned()
     )));
-    assert_eq!(t.functions.len(), 10);
+    assert_eq!(t.functions.len(), 11);
 }
 
 /// A function's grants with `RestoredTableName` set must be its grants on `Table`,

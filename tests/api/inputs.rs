@@ -713,6 +713,7 @@ async fn every_body_refused_for_its_shape_says_so_in_the_contracts_words() {
         .seed_ambulance(h.id, "SHAPE-1", AmbulanceStatus::Available)
         .await;
     let crew = app.crew("shape_crew", amb.id).await;
+    let staff = app.hospital_staff("shape_staff", h.id).await;
     let spec: Value = serde_json::to_value(crate::openapi::spec()).unwrap();
     let mut walked = 0;
     let mut problems = vec![];
@@ -730,6 +731,8 @@ async fn every_body_refused_for_its_shape_says_so_in_the_contracts_words() {
                 Some(admin.token.as_str())
             } else if path.starts_with("/api/crew") {
                 Some(crew.token.as_str())
+            } else if path.starts_with("/api/hospital/") {
+                Some(staff.token.as_str())
             } else if path.starts_with("/api/auth") {
                 None
             } else {

@@ -14,7 +14,7 @@ pub type RouterFn = fn(AppState) -> Router;
 pub type RoutesFn = fn() -> Routes;
 
 /// Every function: its route group (= crate name), its router and its route table.
-pub const FUNCTIONS: [(&str, RouterFn, RoutesFn); 8] = [
+pub const FUNCTIONS: [(&str, RouterFn, RoutesFn); 9] = [
     ("auth", auth::router, auth::routes),
     ("user", user::router, user::routes),
     ("hospitals", hospitals::router, hospitals::routes),
@@ -22,6 +22,7 @@ pub const FUNCTIONS: [(&str, RouterFn, RoutesFn); 8] = [
     ("booking", booking::router, booking::routes),
     ("admin", admin::router, admin::routes),
     ("crew", crew::router, crew::routes),
+    ("hospital", hospital::router, hospital::routes),
     ("push", push::router, push::routes),
 ];
 

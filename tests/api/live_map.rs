@@ -308,6 +308,7 @@ async fn more_than_500_open_bookings_in_a_box_show_the_emergencies_first_and_tru
         longitude: 77.21,
         contact_info: None,
         distance: None,
+        on_diversion_until: None,
     };
     let new = NewHospital {
         name: "H".into(),

@@ -17,6 +17,7 @@ mod faults;
 mod fleet;
 mod free_near;
 mod helpers;
+mod hospital;
 mod hospital_index;
 mod iam;
 mod inputs;

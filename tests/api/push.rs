@@ -235,6 +235,124 @@ async fn each_move_tells_whom_the_contract_says() {
     }
 }
 
+/// The receiving hospital (docs/decisions/0026-receiving-hospital.md): the staff of
+/// the trip's destination, and only they, hear when the ambulance sets off for it
+/// (with an ETA) and when it arrives; a destination changed before then moves the
+/// news to the new hospital.
+#[tokio::test]
+async fn the_destination_hospital_hears_the_ambulance_set_off_and_arrive() {
+    let (w, ambulances, crews) =
+        fleet_over(testkit::streamed_state().await, &["AMB-01", "AMB-02"]).await;
+    let service = PushService::start(&vapid().public_key).await;
+    let _notify = start_notify(&w.app).await;
+    let requester = w.app.user("caller").await;
+    let hospital_of = |i: usize| {
+        shared::types::Id::try_from(ambulances[i]["hospitalId"].as_u64().unwrap()).unwrap()
+    };
+    let own = w.app.hospital_staff("er-own", hospital_of(0)).await;
+    let other = w.app.hospital_staff("er-other", hospital_of(1)).await;
+    let [own_desk, other_desk] = [0; 2].map(|_| service.device());
+    subscribe(&w.app, &own.token, &own_desk).await;
+    subscribe(&w.app, &other.token, &other_desk).await;
+    let (mut o, mut x) = (0, 0);
+
+    let res = w
+        .emergency(&requester, &crate::emergency::pickup_body(), None)
+        .await;
+    res.assert_status(StatusCode::CREATED);
+    let booking = res.body;
+    let id = &booking["id"];
+    assert_eq!(booking["ambulance"]["number"], "AMB-01");
+    let step = async |stage: &str| {
+        w.app
+            .crew_step(
+                Some(&crews[0].token),
+                json!({"bookingId": id, "stage": stage}),
+            )
+            .await
+            .assert_status(StatusCode::OK);
+    };
+    w.accept(&crews[0], &booking)
+        .await
+        .assert_status(StatusCode::OK);
+    step("AT_PICKUP").await;
+    step("TO_HOSPITAL").await;
+    let coming = next(&service, &own_desk, &mut o).await;
+    assert_eq!(
+        (&coming["kind"], &coming["bookingId"], &coming["tripStage"]),
+        (&json!("INCOMING"), id, &json!("TO_HOSPITAL"))
+    );
+    assert_eq!(coming["bookingType"], "EMERGENCY");
+    assert_eq!(coming["ambulanceNumber"], "AMB-01");
+    assert!(coming["etaMinutes"].is_u64(), "{coming}");
+    step("AT_HOSPITAL").await;
+    assert_eq!(
+        next(&service, &own_desk, &mut o).await,
+        json!({"kind": "INCOMING", "bookingId": id, "bookingType": "EMERGENCY",
+               "tripStage": "AT_HOSPITAL", "ambulanceNumber": "AMB-01", "etaMinutes": null})
+    );
+    step("COMPLETED").await;
+
+    // A second trip whose crew drives to the other hospital: the news goes there.
+    let res = w
+        .emergency(&requester, &crate::emergency::pickup_body(), None)
+        .await;
+    res.assert_status(StatusCode::CREATED);
+    let second = res.body;
+    let id = &second["id"];
+    assert_eq!(second["ambulance"]["number"], "AMB-01");
+    let step = async |stage: &str| {
+        w.app
+            .crew_step(
+                Some(&crews[0].token),
+                json!({"bookingId": id, "stage": stage}),
+            )
+            .await
+            .assert_status(StatusCode::OK);
+    };
+    w.accept(&crews[0], &second)
+        .await
+        .assert_status(StatusCode::OK);
+    w.app
+        .call(
+            Method::PATCH,
+            "/api/crew/job/destination",
+            Some(&crews[0].token),
+            Some(json!({"bookingId": id, "hospitalId": hospital_of(1)})),
+        )
+        .await
+        .assert_status(StatusCode::OK);
+    step("AT_PICKUP").await;
+    step("TO_HOSPITAL").await;
+    let coming = next(&service, &other_desk, &mut x).await;
+    assert_eq!(
+        (&coming["kind"], &coming["bookingId"], &coming["tripStage"]),
+        (&json!("INCOMING"), id, &json!("TO_HOSPITAL"))
+    );
+    step("AT_HOSPITAL").await;
+    let arrived = next(&service, &other_desk, &mut x).await;
+    assert_eq!(arrived["tripStage"], "AT_HOSPITAL");
+
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(service.rejected(), Vec::<String>::new());
+    assert_eq!(
+        service.payloads(&own_desk).len(),
+        o,
+        "{:?}",
+        service.payloads(&own_desk)
+    );
+    assert_eq!(
+        service.payloads(&other_desk).len(),
+        x,
+        "{:?}",
+        service.payloads(&other_desk)
+    );
+    for r in service.received() {
+        assert_eq!(r.urgency, "high");
+        assert!(r.ttl <= 3600 && r.ttl > 0, "{r:?}");
+    }
+}
+
 /// The rows the first test does not reach: a cancelled job, and a job nobody
 /// takes with no ambulance left (a world of its own: the store's clock has not
 /// moved, so each new job's answer deadline is a minute ahead of it).

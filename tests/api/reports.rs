@@ -745,7 +745,12 @@ async fn trips_reach_the_report_through_their_final_move_and_the_clock() {
         )
     );
     assert_eq!(row["intervals"]["transport"]["count"], 1);
-    assert_eq!(row["intervals"]["handover"], Value::Null);
+    // The crew's steps went through HANDED_OVER (the crew recorded the handover).
+    let handover = secs(Milestone::AtHospital, Milestone::HandedOver) as u32;
+    assert_eq!(
+        row["intervals"]["handover"],
+        stat(1, handover, handover, handover)
+    );
     // The whole service shows them too.
     let all = app
         .get(

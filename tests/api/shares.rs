@@ -287,6 +287,8 @@ async fn a_shared_link_shows_the_trip_and_nothing_personal() {
         "answerBy",
         "at",
         "bookingStatus",
+        // The hospital the patient is driven to (decision 0026): an institution's name.
+        "destinationHospitalName",
         "etaMinutes",
         "hospital",
         "latitude",

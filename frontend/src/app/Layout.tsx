@@ -2,7 +2,7 @@ import { useEffect } from 'react'
 import { Link, Outlet, useNavigate } from 'react-router'
 import { onUnauthorized } from '@/lib/api'
 import { useEmergencyNumber } from '@/lib/useEmergencyNumber'
-import { isCrew, useSession } from '@/lib/session'
+import { ownScreen, useSession } from '@/lib/session'
 import { S } from '@/strings'
 import { OfflineBanner } from '@/components/Offline'
 import { TopBar } from './TopBar'
@@ -10,7 +10,7 @@ import { TopBar } from './TopBar'
 export function Layout() {
   useEmergencyNumber()
   const navigate = useNavigate()
-  const crew = isCrew(useSession()?.user)
+  const own = ownScreen(useSession()?.user)
   // Any 401 on an authenticated call: the session is gone, so sign in again.
   useEffect(() => {
     onUnauthorized(() => navigate('/login', { replace: true }))
@@ -31,10 +31,10 @@ export function Layout() {
         <div className="mx-auto flex max-w-6xl flex-col gap-4 px-4 py-6 text-sm text-slate-600 md:flex-row md:items-center md:justify-between">
           <p>{S.layout.copyright(new Date().getFullYear())} · {S.inAnEmergency}</p>
           <nav aria-label={S.layout.footer} className="flex flex-wrap gap-4">
-            {crew ? (
-              // The users' screens send crew back to /crew: only theirs here.
+            {own ? (
+              // The users' screens send crew and hospital staff back to their screen: only theirs here.
               <>
-                <Link to="/crew" className="inline-flex min-h-12 items-center hover:text-brand-700">{S.nav.crew}</Link>
+                <Link to={own} className="inline-flex min-h-12 items-center hover:text-brand-700">{own === '/crew' ? S.nav.crew : S.nav.hospital}</Link>
                 <Link to="/profile" className="inline-flex min-h-12 items-center hover:text-brand-700">{S.nav.profile}</Link>
                 <Link to="/privacy" className="inline-flex min-h-12 items-center hover:text-brand-700">{S.layout.privacy}</Link>
               </>

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type KeyboardEvent } from 'react'
 import { Link, NavLink, useLocation, useNavigate } from 'react-router'
 import { signOut } from '@/lib/api'
 import { useEmergencyNumber } from '@/lib/useEmergencyNumber'
-import { isAdmin, isCrew, useSession } from '@/lib/session'
+import { isAdmin, ownScreen, useSession } from '@/lib/session'
 import { S } from '@/strings'
 import { CallEmergency } from '@/components/CallEmergency'
 import { Icon } from '@/components/Icon'
@@ -23,9 +23,10 @@ export function TopBar() {
   const setMobileOpen = (open: boolean) => setMobileOpenAt(open ? location.pathname : null)
   const user = session?.user
   const admin = isAdmin(user)
-  // Crew see only their screen, their profile, logout and the emergency call, all big.
-  const crew = isCrew(user)
-  const touch = crew ? 'min-h-12 min-w-12' : ''
+  // Crew and hospital staff see only their screen, their profile, logout and the emergency call, all big.
+  const own = ownScreen(user)
+  const staff = own !== null
+  const touch = staff ? 'min-h-12 min-w-12' : ''
   const displayName = user?.username || user?.email || S.nav.user
 
   const logout = () => {
@@ -33,9 +34,9 @@ export function TopBar() {
     navigate('/login')
   }
 
-  const links = crew ? (
-    <NavLink to="/crew" className={(state) => `${linkClass(state)} inline-flex min-h-12 items-center`}>
-      {S.nav.crew}
+  const links = own ? (
+    <NavLink to={own} className={(state) => `${linkClass(state)} inline-flex min-h-12 items-center`}>
+      {own === '/crew' ? S.nav.crew : S.nav.hospital}
     </NavLink>
   ) : (
     <>
@@ -78,7 +79,7 @@ export function TopBar() {
     <header className="sticky top-0 z-40 border-b border-slate-200 bg-white/95 backdrop-blur">
       {/* A 360 px phone fits the logo, the call button, "Send" and the menu: tighter below sm, the name read only below 380 px. */}
       <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-2 px-4 sm:gap-3">
-        <Link to={crew ? '/crew' : '/'} className="flex items-center gap-2 text-lg font-bold text-brand-700">
+        <Link to={own ?? '/'} className="flex items-center gap-2 text-lg font-bold text-brand-700">
           <Icon name="ambulance" className="h-7 w-7" /> <span className="max-[379px]:sr-only">{S.appName}</span>
         </Link>
         <nav aria-label={S.nav.main} className="hidden items-center gap-1 md:flex">
@@ -90,7 +91,7 @@ export function TopBar() {
             {/* Narrow screens show only the number; the name stays "Emergency 911". */}
             <span className="sr-only sm:not-sr-only">{S.nav.emergency}</span> {S.emergencyNumber}
           </CallEmergency>
-          {user && !admin && !crew && <SendAmbulanceLink compact />}
+          {user && !admin && !staff && <SendAmbulanceLink compact />}
           {user && <UserMenu key={location.pathname} displayName={displayName} onLogout={logout} touch={touch} />}
           <button
             type="button"

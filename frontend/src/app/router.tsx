@@ -8,7 +8,7 @@ import EmergencyPage from '@/features/emergency/routes/EmergencyPage'
 import TrackBookingPage from '@/features/booking/routes/TrackBookingPage'
 import { LoginPage } from '@/features/auth/routes/LoginPage'
 import { RegisterPage } from '@/features/auth/routes/RegisterPage'
-import { RequireAdmin, RequireAuth, RequireCrew, SendCrewHome } from './guards'
+import { RequireAdmin, RequireAuth, RequireCrew, RequireHospital, SendCrewHome } from './guards'
 import { Layout } from './Layout'
 import { NotFoundPage } from './NotFoundPage'
 
@@ -39,11 +39,13 @@ const adminSettings = page(() => import('@/features/admin/routes/AdminSettingsPa
 const adminAudit = page(() => import('@/features/admin/routes/AdminAuditPage'))
 const reports = page(() => import('@/features/reports/routes/ReportsPage'))
 const crew = page(() => import('@/features/crew/routes/CrewPage'))
+const incoming = page(() => import('@/features/incoming/routes/IncomingPage'))
 const sharedTrip = page(() => import('@/features/booking/routes/SharedTrackingPage'))
 
 const auth = (node: ReactNode) => <RequireAuth>{node}</RequireAuth>
 const admin = (node: ReactNode) => <RequireAdmin>{node}</RequireAdmin>
 const crewOnly = (node: ReactNode) => <RequireCrew>{node}</RequireCrew>
+const hospitalOnly = (node: ReactNode) => <RequireHospital>{node}</RequireHospital>
 
 export const router = createBrowserRouter([
   {
@@ -75,6 +77,8 @@ export const router = createBrowserRouter([
       { path: '/admin/audit', element: admin(adminAudit) },
       { path: '/admin/reports', element: admin(reports) },
       { path: '/crew', element: crewOnly(crew) },
+      // The receiving hospital's incoming board, for its staff (HOSPITAL).
+      { path: '/hospital', element: hospitalOnly(incoming) },
       // A family's view of a trip, by the link its requester shared: public.
       { path: '/t/:token', element: sharedTrip },
       { path: '*', element: <NotFoundPage /> },

@@ -12,6 +12,7 @@ export const queryRoots = {
   home: ['home-stats'],
   profile: ['profile'],
   crew: ['crew'],
+  incoming: ['incoming'],
 } as const
 
 export type QueryRoot = keyof typeof queryRoots
@@ -21,7 +22,10 @@ export function invalidate(client: QueryClient, roots: QueryRoot[]) {
 }
 
 /** A booking made, cancelled or moved: bookings, the fleet's statuses, the crew's job and every count built on them. */
-export const refreshAfterBooking = (client: QueryClient) => invalidate(client, ['bookings', 'ambulances', 'admin', 'home', 'crew'])
+export const refreshAfterBooking = (client: QueryClient) => invalidate(client, ['bookings', 'ambulances', 'admin', 'home', 'crew', 'incoming'])
 
 /** A hospital or an ambulance added, removed or changed (by an admin or its crew): every view of the fleet. */
 export const refreshAfterFleetChange = (client: QueryClient) => invalidate(client, ['admin', 'hospitals', 'ambulances', 'home', 'crew'])
+
+/** A hospital's diversion set or ended: the hospital search, the crew's destination and the incoming board. */
+export const refreshAfterDiversion = (client: QueryClient) => invalidate(client, ['hospitals', 'crew', 'incoming', 'admin'])

@@ -140,7 +140,17 @@ export function isCrew(user: { role?: unknown } | null | undefined): boolean {
   return roleOf(user) === 'CREW'
 }
 
+/** Hospital staff, tied to one hospital: only its incoming board (/hospital) and their profile are theirs. */
+export function isHospital(user: { role?: unknown } | null | undefined): boolean {
+  return roleOf(user) === 'HOSPITAL'
+}
+
+/** The one screen of a role that has only one (crew, hospital staff); null for users and admins. */
+export function ownScreen(user: { role?: unknown } | null | undefined): '/crew' | '/hospital' | null {
+  return isCrew(user) ? '/crew' : isHospital(user) ? '/hospital' : null
+}
+
 /** Where a person lands after signing in, and where the screens of others send them. */
 export function homeOf(user: { role?: unknown } | null | undefined): string {
-  return isCrew(user) ? '/crew' : '/profile'
+  return ownScreen(user) ?? '/profile'
 }

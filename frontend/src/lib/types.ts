@@ -116,3 +116,17 @@ export type ResponseTimeReport = Schemas['ResponseTimeReport']
 export type ResponseTimeRow = Schemas['ResponseTimeRow']
 export type IntervalStat = NonNullable<Schemas['IntervalStat']>
 export type ReportBin = Schemas['ReportBin']
+
+// The receiving hospital (the contract's `hospital` tag).
+/** POST /api/admin/hospital-staff: a HOSPITAL account tied to one hospital. */
+export type NewHospitalStaff = Schemas['NewHospitalStaff']
+export type HospitalStaff = Schemas['HospitalStaff']
+/** GET /api/hospital/incoming: the hospital (with its diversion) and the trips coming to it, most urgent first. */
+export type Incoming = Schemas['Incoming']
+export type IncomingTrip = Schemas['IncomingTrip']
+/** PUT /api/hospital/diversion: until when (in the future, at most 24 h ahead). */
+export type DiversionRequest = Schemas['DiversionRequest']
+/** PATCH /api/crew/job/destination. */
+export type DestinationRequest = Schemas['DestinationRequest']
+/** CrewMe's `destination`: the job's destination hospital now, with its diversion. */
+export type CrewDestination = NonNullable<CrewMe['destination']>

@@ -21,6 +21,7 @@ export const hospital = (id: number, name: string, distance?: number): Hospital 
   latitude: 30.6 + id / 100,
   longitude: 74.3,
   contactInfo: '+91 100 200',
+  onDiversionUntil: null,
   ...(distance === undefined ? {} : { distance }),
 })
 
@@ -48,6 +49,9 @@ export function booking(id: number, overrides: Partial<Booking> = {}): Booking {
     hospitalId: 3,
     hospitalName: 'City Hospital',
     hospital: { id: 3, name: 'City Hospital', address: '3 Main Road' },
+    // The receiving hospital: by default the ambulance's.
+    destinationHospitalId: 3,
+    destinationHospitalName: 'City Hospital',
     ambulanceId: 30 + id,
     ambulanceNumber: `PB-${30 + id}`,
     ambulance: { id: 30 + id, number: `PB-${30 + id}`, type: 'BLS', driverInfo: 'Ravi Kumar' },
@@ -91,12 +95,13 @@ export const tracking = (overrides: Partial<Tracking> = {}): Tracking => ({
   accepted: true,
   // The requester may still cancel while the ambulance is on its way (the server says so).
   moves: ['CANCELLED'],
+  destinationHospitalName: 'City Hospital',
   ...overrides,
 })
 
 /** GET /booking/shared/{token}: what the family's link shows of `tracking()`. */
 export function sharedTrip(overrides: Partial<SharedTrip> = {}): SharedTrip {
-  const { bookingStatus, tripStage, timeline, ambulance, hospital, etaMinutes, answerBy, stillLooking, accepted } = tracking()
+  const { bookingStatus, tripStage, timeline, ambulance, hospital, etaMinutes, answerBy, stillLooking, accepted, destinationHospitalName } = tracking()
   return {
     bookingStatus,
     tripStage,
@@ -107,6 +112,7 @@ export function sharedTrip(overrides: Partial<SharedTrip> = {}): SharedTrip {
     answerBy,
     stillLooking,
     accepted,
+    destinationHospitalName,
     ...overrides,
   }
 }

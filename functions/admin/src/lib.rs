@@ -1,13 +1,14 @@
 //! `/api/admin`: hospital, ambulance, crew and booking management, the dashboard
 //! figures, the settings, the audit trail and the response-time report. Every route
 //! takes [`shared::Admin`] (the app, for an admin only): 401 signed out, 403 for a
-//! user or a crew.
+//! user, a crew or hospital staff.
 
 mod alerts;
 mod ambulances;
 mod audit;
 mod bookings;
 mod crew;
+mod hospital_staff;
 mod hospitals;
 mod live;
 mod reports;
@@ -24,6 +25,7 @@ pub fn routes() -> Routes {
         .merge(ambulances::routes())
         .merge(bookings::routes())
         .merge(crew::routes())
+        .merge(hospital_staff::routes())
         .merge(live::routes())
         .merge(alerts::routes())
         .merge(settings::routes())

@@ -5,7 +5,7 @@ use serde_json::Value;
 use shared::{
     domain::ambulance::AmbulanceCounts,
     geo::haversine_km,
-    seed::{seed_crew, seed_hospitals_and_ambulances},
+    seed::{seed_crew, seed_hospital_staff, seed_hospitals_and_ambulances},
     types::LatLng,
 };
 use testkit::TestApp;
@@ -115,5 +115,29 @@ async fn the_seed_fills_an_empty_table_once_with_consistent_counters() {
     assert_eq!(
         store.crew().crew_count().await.unwrap(),
         logins.len() as u64
+    );
+
+    // One hospital staff login at that same hospital (its board fills as the demo
+    // crews work), once.
+    let staff = seed_hospital_staff(store, &hash).await.unwrap().unwrap();
+    assert_eq!(staff.username, "hospital1");
+    assert_eq!(staff.hospital_name, nearest[0].name);
+    assert!(
+        app.password_works("hospital1", testkit::TEST_PASSWORD)
+            .await
+    );
+    let account = store
+        .users()
+        .account_by_name(&"hospital1".to_owned().try_into().unwrap())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        account.hospital_staff.map(|s| s.hospital_id),
+        Some(nearest[0].id)
+    );
+    assert_eq!(
+        seed_hospital_staff(store, &hash).await.unwrap(),
+        Some(staff)
     );
 }

@@ -13,8 +13,11 @@ use shared::{
         ambulance::{Ambulance, AmbulanceStatus},
         booking::{self, Booking, CrewStep, Hold, Mover, WithMoves, allowed},
         crew::{self, CrewRef},
+        hospital::Hospital,
         position::{self, PositionReport, PositionedAmbulance},
+        receiving::CrewDestination,
     },
+    geo::Point,
     store::positions::Reported,
     types::Id,
 };
@@ -24,6 +27,7 @@ pub fn routes() -> Routes {
     Routes::new()
         .get("/api/crew/me", me)
         .patch("/api/crew/job/stage", stage)
+        .patch("/api/crew/job/destination", destination)
         .put("/api/crew/location", location)
         .put("/api/crew/presence", heartbeat)
         .delete("/api/crew/presence", sign_out)
@@ -41,6 +45,11 @@ struct Me {
     /// The booking the ambulance holds (PENDING: to accept; ACTIVE: under way), with
     /// the crew's next step.
     job: Option<WithMoves<Booking>>,
+    /// The job's destination as it is now; null without a job.
+    destination: Option<CrewDestination>,
+    /// The nearest open hospital while the destination is on diversion and the
+    /// patient is not on board yet (docs/decisions/0026-receiving-hospital.md).
+    alternative: Option<Hospital>,
 }
 
 /// What the crew screen polls: who is signed in, its ambulance with its position,
@@ -51,10 +60,22 @@ async fn me(CrewCaller(app, crew): CrewCaller) -> Result<Json<Me>, ApiError> {
         .dispatch()
         .ambulance_and_job(crew.ambulance_id)
         .await?;
+    let (destination, alternative) = match &job {
+        Some(job) => {
+            let from = ambulance
+                .position
+                .as_ref()
+                .map(|p| Point::new(p.latitude, p.longitude));
+            app.store.receiving().crew_destination(job, from).await?
+        }
+        None => (None, None),
+    };
     Ok(Json(Me {
         crew: CrewRef::from(&crew),
         ambulance,
         job: job.map(shown),
+        destination,
+        alternative,
     }))
 }
 
@@ -69,7 +90,7 @@ fn shown(job: Booking) -> WithMoves<Booking> {
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct StageRequest {
     booking_id: Id,
-    /// The next stage, or COMPLETED after AT_HOSPITAL.
+    /// The next stage, or COMPLETED after AT_HOSPITAL or HANDED_OVER.
     stage: CrewStep,
 }
 
@@ -96,6 +117,27 @@ async fn stage(
         .store
         .bookings()
         .move_read_booking(job, Mover::Crew, req.stage.into())
+        .await?;
+    Ok(Json(shown(moved)))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct DestinationRequest {
+    booking_id: Id,
+    hospital_id: Id,
+}
+
+/// The crew drives the patient to another hospital, until AT_HOSPITAL (409 after);
+/// a hospital on diversion may be chosen (the crew knows the patient).
+async fn destination(
+    CrewCaller(app, crew): CrewCaller,
+    ApiJson(req): ApiJson<DestinationRequest>,
+) -> Result<Json<WithMoves<Booking>>, ApiError> {
+    let moved = app
+        .store
+        .receiving()
+        .change_destination(&crew, req.booking_id, req.hospital_id)
         .await?;
     Ok(Json(shown(moved)))
 }

@@ -23,7 +23,11 @@ use futures::future::join_all;
 use serde::{Deserialize, Serialize};
 use shared::{
     ApiError, Store,
-    domain::push::{Message, Payload, Recipient, who_is_told},
+    domain::{
+        booking::TripStage,
+        eta,
+        push::{Message, Payload, Recipient, who_is_told},
+    },
     geo::Point,
     store::push::{Device, change_of},
     telemetry::metrics::Metrics,
@@ -332,12 +336,23 @@ impl Notifier {
                 None => Ok(vec![]),
             },
             Recipient::Admins => self.store.push().admin_devices().await,
+            Recipient::StaffOf(hospital) => self.store.push().staff_devices(hospital).await,
         }
     }
 
     /// A JOB's `distanceKm`: from the ambulance's last reported position, or its
     /// own hospital, to the pickup (one decimal); null when either is unknown.
     async fn with_distance(&self, mut message: Message) -> Result<Message, ApiError> {
+        if let Payload::Incoming {
+            booking_id,
+            trip_stage: TripStage::ToHospital,
+            eta_minutes,
+            ..
+        } = &mut message.payload
+        {
+            *eta_minutes = self.eta_to_destination(*booking_id).await?;
+            return Ok(message);
+        }
         let Payload::Job {
             booking_id,
             distance_km,
@@ -348,6 +363,21 @@ impl Notifier {
         };
         *distance_km = self.distance_km(*booking_id).await?;
         Ok(message)
+    }
+
+    /// An INCOMING's `etaMinutes`: from the ambulance's last position (else its own
+    /// hospital) to the trip's destination, by the one ETA rule.
+    async fn eta_to_destination(&self, booking: Id) -> Result<Option<u32>, ApiError> {
+        let Some(b) = self.store.bookings().booking(booking).await? else {
+            return Ok(None);
+        };
+        let (from, to) = tokio::try_join!(
+            self.store.push().ambulance_point(b.ambulance_id),
+            self.store.hospitals().hospital(b.destination())
+        )?;
+        Ok(from.zip(to).map(|(from, to)| {
+            eta::estimate(from, Point::new(to.latitude, to.longitude)).eta_minutes
+        }))
     }
 
     async fn distance_km(&self, booking: Id) -> Result<Option<f64>, ApiError> {
@@ -403,5 +433,6 @@ fn kind(p: &Payload) -> &'static str {
         Payload::JobGone { .. } => "JOB_GONE",
         Payload::Trip { .. } => "TRIP",
         Payload::Alert { .. } => "ALERT",
+        Payload::Incoming { .. } => "INCOMING",
     }
 }

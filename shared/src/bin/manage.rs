@@ -142,8 +142,8 @@ async fn run(args: &[String]) -> Result<(), String> {
         "migrate" => {
             let m = store.migrations().migrate().await.map_err(fail)?;
             println!(
-                "brought up to date: {} bookings (stage and timeline), {} free-ambulance entries (number), {} ambulances (live map cell), {} ended bookings (retention sweep)",
-                m.bookings, m.free_entries, m.fleet_cells, m.retention_entries
+                "brought up to date: {} bookings (stage and timeline), {} free-ambulance entries (number), {} ambulances (live map cell), {} ended bookings (retention sweep), {} bookings (destination)",
+                m.bookings, m.free_entries, m.fleet_cells, m.retention_entries, m.destinations
             );
             Ok(())
         }
@@ -196,7 +196,19 @@ async fn seed(store: &Store) -> Result<(), ApiError> {
     let crew_password =
         Password::try_from(shared::seed::CREW_PASSWORD.to_owned()).map_err(ApiError::internal)?;
     let crew = shared::seed::seed_crew(store, &hash_password(&crew_password).await?).await?;
+    let staff_password = Password::try_from(shared::seed::HOSPITAL_STAFF_PASSWORD.to_owned())
+        .map_err(ApiError::internal)?;
+    let staff =
+        shared::seed::seed_hospital_staff(store, &hash_password(&staff_password).await?).await?;
     println!("demo logins (local only): admin / admin12345, demo / demo12345");
+    if let Some(login) = staff {
+        println!(
+            "hospital login (local only): {} / {} (hospital {})",
+            login.username,
+            shared::seed::HOSPITAL_STAFF_PASSWORD,
+            login.hospital_name
+        );
+    }
     for login in crew {
         println!(
             "crew login (local only): {} / {} (ambulance {})",

@@ -44,6 +44,8 @@ pub enum Action {
     CrewCreated,
     CrewMoved,
     CrewRemoved,
+    /// A hospital staff account made (docs/decisions/0026-receiving-hospital.md).
+    HospitalStaffCreated,
     HospitalAdded,
     HospitalRemoved,
     /// Some of a hospital's ambulances removed on the way to removing it (a fleet

@@ -205,6 +205,16 @@ pub struct Booking {
     pub hospital_id: Id,
     pub hospital_name: String,
     pub hospital: HospitalRef,
+    /// The hospital the patient is driven to (docs/decisions/0026-receiving-hospital.md):
+    /// the ambulance's when the booking is made or moved before the pickup, unless
+    /// its crew chose another. Absent only on bookings stored before destinations,
+    /// until `manage migrate` copies the ambulance's hospital in
+    /// ([`Booking::brought_up_to_date`]); [`Booking::destination`] reads it either way.
+    #[serde(default)]
+    pub destination_hospital_id: Option<Id>,
+    /// The destination's name when it was chosen.
+    #[serde(default)]
+    pub destination_hospital_name: Option<String>,
     pub ambulance_id: Id,
     pub ambulance_number: String,
     pub ambulance: BookingAmbulance,
@@ -311,6 +321,8 @@ impl Booking {
             user_phone: Some(new.requester.phone.clone()),
             hospital_id: new.destination.id,
             hospital_name: new.destination.name.clone(),
+            destination_hospital_id: Some(new.destination.id),
+            destination_hospital_name: Some(new.destination.name.clone()),
             hospital: new.destination,
             ambulance_id: new.ambulance.id,
             ambulance_number: new.ambulance.number.clone(),
@@ -320,6 +332,19 @@ impl Booking {
             trip_stage: at.stage,
             erased: None,
         }
+    }
+
+    /// The hospital the patient is driven to: its destination, else (a booking
+    /// stored before destinations) the ambulance's hospital as booked.
+    pub fn destination(&self) -> Id {
+        self.destination_hospital_id.unwrap_or(self.hospital_id)
+    }
+
+    /// The destination's name, as [`Booking::destination`].
+    pub fn destination_name(&self) -> &str {
+        self.destination_hospital_name
+            .as_deref()
+            .unwrap_or(&self.hospital_name)
     }
 
     /// Where the booking stands.
@@ -340,6 +365,10 @@ impl Booking {
         }
         if self.timeline.is_empty() {
             self.timeline = vec![TimelineEntry::new(Milestone::Pending, &self.booking_time)];
+        }
+        if self.destination_hospital_id.is_none() {
+            self.destination_hospital_id = Some(self.hospital_id);
+            self.destination_hospital_name = Some(self.hospital_name.clone());
         }
         self
     }
@@ -575,6 +604,10 @@ mod tests {
                 (id(11), "PB-11")
             );
             assert!(b.pickup.is_some());
+            assert_eq!(
+                (b.destination(), b.destination_name()),
+                (id(3), "City Hospital")
+            );
         }
     }
 
@@ -639,6 +672,10 @@ mod tests {
             )]
         );
         assert_eq!((read.pickup.clone(), read.user_phone.clone()), (None, None));
+        assert_eq!(
+            (read.destination_hospital_id, read.destination_name()),
+            (Some(id(3)), "H")
+        );
         let shown = serde_json::to_value(&read).unwrap();
         assert_eq!(shown["tripStage"], "DISPATCHED");
         assert_eq!(shown["pickup"], serde_json::Value::Null);

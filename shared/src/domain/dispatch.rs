@@ -29,6 +29,8 @@ pub struct Tracking {
     pub timeline: Vec<TimelineEntry>,
     pub pickup: Option<Pickup>,
     pub hospital: TrackedHospital,
+    /// The hospital the patient is driven to (the booking's destination).
+    pub destination_hospital_name: String,
     pub ambulance: TrackedAmbulance,
     pub eta_minutes: Option<u32>,
     pub distance_km: Option<f64>,
@@ -91,7 +93,7 @@ impl Tracking {
     /// went next.
     pub fn new(
         booking: Booking,
-        hospital: Option<Hospital>,
+        (hospital, destination): (Option<Hospital>, Option<Point>),
         ambulance: Option<AmbulanceNow>,
         now: OffsetDateTime,
     ) -> Tracking {
@@ -102,13 +104,15 @@ impl Tracking {
         let point = hospital
             .as_ref()
             .map(|h| Point::new(h.latitude, h.longitude));
+        // To the hospital: the destination's point (the crew may have changed it).
         let eta = trip_eta(
             booking.booking_status,
             booking.trip_stage,
             position.as_ref(),
             booking.pickup.as_ref(),
-            point,
+            destination,
         );
+        let destination_hospital_name = booking.destination_name().to_owned();
         Tracking {
             booking_id: booking.id,
             booking_status: booking.booking_status,
@@ -124,6 +128,7 @@ impl Tracking {
                 longitude: point.map(|p| p.lng),
                 contact_info: hospital.and_then(|h| h.contact_info),
             },
+            destination_hospital_name,
             ambulance: TrackedAmbulance {
                 id: booking.ambulance.id,
                 number: booking.ambulance.number,
@@ -175,7 +180,7 @@ pub fn trip_eta(
             pickup.map(|p| Point::new(p.latitude.get(), p.longitude.get()))?
         }
         TripStage::ToHospital => hospital?,
-        TripStage::AtPickup | TripStage::AtHospital => return None,
+        TripStage::AtPickup | TripStage::AtHospital | TripStage::HandedOver => return None,
     };
     Some(eta::estimate(from, to))
 }
@@ -451,6 +456,7 @@ mod tests {
             longitude: 74.0,
             contact_info: Some("+91 111".into()),
             distance: None,
+            on_diversion_until: None,
         };
         let now = AmbulanceNow {
             contact_info: Some("+91 222".into()),
@@ -459,7 +465,10 @@ mod tests {
         let view = |status, stage| {
             Tracking::new(
                 booking(status, stage),
-                Some(hospital.clone()),
+                (
+                    Some(hospital.clone()),
+                    Some(Point::new(hospital.latitude, hospital.longitude)),
+                ),
                 Some(now.clone()),
                 OffsetDateTime::now_utc(),
             )
@@ -526,7 +535,7 @@ mod tests {
         // No deadline at all.
         assert!(!still_looking(&booking("PENDING", None), at(60)));
         // The view carries both.
-        let t = Tracking::new(waiting("PENDING", None), None, None, at(20));
+        let t = Tracking::new(waiting("PENDING", None), (None, None), None, at(20));
         assert_eq!((t.answer_by, t.still_looking), (Some(due), true));
         let json = serde_json::to_value(&t).unwrap();
         assert_eq!(json["answerBy"], "2026-01-01T00:01:00.000Z");

@@ -143,6 +143,7 @@ pub struct SharedTrip {
     pub timeline: Vec<TimelineEntry>,
     pub ambulance: SharedAmbulance,
     pub hospital: SharedHospital,
+    pub destination_hospital_name: String,
     pub eta_minutes: Option<u32>,
     /// As in the tracking view: family see the same "no answer yet" cues.
     pub answer_by: Option<Timestamp>,
@@ -183,6 +184,7 @@ impl From<Tracking> for SharedTrip {
                 latitude: t.hospital.latitude,
                 longitude: t.hospital.longitude,
             },
+            destination_hospital_name: t.destination_hospital_name,
             eta_minutes: t.eta_minutes,
             answer_by: t.answer_by,
             still_looking: t.still_looking,
@@ -256,6 +258,7 @@ mod tests {
             "pickup": {"latitude": 30.5, "longitude": 74.2, "landmark": "blue house"},
             "hospital": {"id": 3, "name": "Civil", "address": "1 Road", "latitude": 30.6,
                          "longitude": 74.3, "contactInfo": "+91 111"},
+            "destinationHospitalName": "Civil",
             "ambulance": {"id": 4, "number": "PB-1", "type": "ALS", "contactInfo": "+91 222",
                           "position": null},
             "etaMinutes": 6, "distanceKm": 2.5, "answerBy": null, "stillLooking": false,
@@ -270,6 +273,7 @@ mod tests {
                 "timeline": [{"stage": "ACTIVE", "at": "2026-03-04T05:00:00.000Z"}],
                 "ambulance": {"number": "PB-1", "type": "ALS", "position": null},
                 "hospital": {"name": "Civil", "address": "1 Road", "latitude": 30.6, "longitude": 74.3},
+                "destinationHospitalName": "Civil",
                 "etaMinutes": 6, "answerBy": null, "stillLooking": false, "accepted": true
             })
         );

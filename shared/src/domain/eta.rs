@@ -36,9 +36,29 @@ pub fn estimate(from: Point, to: Point) -> Eta {
     }
 }
 
+/// From `from` to `to` in whole seconds (rounded up), by the same rule as
+/// [`estimate`]: what the receiving hospital's board counts down.
+pub fn seconds(from: Point, to: Point) -> u32 {
+    let road_km = from.km_to(to) * ROAD_FACTOR;
+    (road_km / SPEED_KMH * 3600.0)
+        .ceil()
+        .clamp(0.0, f64::from(u32::MAX)) as u32
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn seconds_agree_with_the_minutes() {
+        let to = Point::new(30.0 + 9.9 / 111.195, 74.0);
+        let s = seconds(Point::new(30.0, 74.0), to);
+        assert_eq!(
+            s.div_ceil(60),
+            estimate(Point::new(30.0, 74.0), to).eta_minutes
+        );
+        assert!((1240..=1250).contains(&s), "{s}");
+    }
 
     #[test]
     fn ten_km_of_straight_line_is_fourteen_of_road_and_21_minutes_at_40_kmh() {

@@ -84,12 +84,12 @@ pub fn finished_at(booking: &Booking) -> Option<Timestamp> {
 }
 
 /// Whether `role` may delete its own account through the API: the public's
-/// accounts. Staff accounts (admins, crew) are the service's, removed by an admin
+/// accounts. Staff accounts (admins, crew, hospital staff) are the service's, removed by an admin
 /// or an operator, so a dispatcher cannot leave the control room without one.
 pub fn may_delete_own_account(role: Role) -> Result<(), Refusal> {
     match role {
         Role::User => Ok(()),
-        Role::Admin | Role::Crew => Err(NotAllowed::StaffAccount.into()),
+        Role::Admin | Role::Crew | Role::Hospital => Err(NotAllowed::StaffAccount.into()),
     }
 }
 

@@ -258,6 +258,8 @@ pub enum Recipient {
     User(Id),
     RequesterOf(Id),
     Admins,
+    /// The staff of a hospital: a trip's destination (decision 0026).
+    StaffOf(Id),
 }
 
 /// The trip news the requester is told of.
@@ -309,6 +311,17 @@ pub enum Payload {
         alert_id: Id,
         alert_kind: AlertKind,
         booking_id: Option<Id>,
+    },
+    /// To the destination hospital's staff (docs/decisions/0026-receiving-hospital.md):
+    /// an ambulance set off for it (TO_HOSPITAL) or arrived (AT_HOSPITAL).
+    Incoming {
+        booking_id: Id,
+        booking_type: BookingType,
+        trip_stage: TripStage,
+        ambulance_number: String,
+        /// TO_HOSPITAL only: from the ambulance's last position (else its own
+        /// hospital) to the destination, filled in by the sender; null when unknown.
+        eta_minutes: Option<u32>,
     },
 }
 
@@ -375,6 +388,8 @@ fn held_by(b: Option<&Booking>) -> Option<Id> {
 /// - the requester: TRIP on DISPATCHED and REASSIGNED (moved while open), both
 ///   waiting for the crew to accept, ACCEPTED (EN_ROUTE: on its way) and AT_PICKUP,
 ///   and NO_AMBULANCE when an UNANSWERED alert is raised on the booking;
+/// - the destination hospital's staff: INCOMING when the trip reaches TO_HOSPITAL
+///   and AT_HOSPITAL (decision 0026);
 /// - a new open alert: ALERT to every admin.
 pub fn who_is_told(change: &Change, now: Timestamp) -> Vec<Message> {
     match change {
@@ -439,6 +454,22 @@ fn booking_news(old: Option<&Booking>, new: Option<&Booking>, now: Timestamp) ->
     } else {
         None
     };
+    // The receiving hospital hears of the trip when it sets off and when it arrives.
+    if let Some(reached @ (TripStage::ToHospital | TripStage::AtHospital)) = stage(Some(new))
+        && stage(old) != Some(reached)
+    {
+        out.push(message(
+            Recipient::StaffOf(new.destination()),
+            Payload::Incoming {
+                booking_id: new.id,
+                booking_type: new.booking_type,
+                trip_stage: reached,
+                ambulance_number: new.ambulance_number.clone(),
+                eta_minutes: None,
+            },
+            TRIP_TTL,
+        ));
+    }
     if let Some(news) = news {
         out.push(message(
             Recipient::User(new.user_id),
@@ -567,6 +598,21 @@ mod tests {
         )
     }
 
+    /// INCOMING to the staff of the destination (hospital 2, the booking's own).
+    fn incoming(stage: TripStage) -> (Recipient, Payload, u64) {
+        (
+            Recipient::StaffOf(id(2)),
+            Payload::Incoming {
+                booking_id: id(7),
+                booking_type: BookingType::Emergency,
+                trip_stage: stage,
+                ambulance_number: "AMB-5".into(),
+                eta_minutes: None,
+            },
+            TRIP_TTL.as_secs(),
+        )
+    }
+
     fn told(change: Change) -> Vec<(Recipient, Payload, u64)> {
         who_is_told(&change, now())
             .into_iter()
@@ -632,15 +678,27 @@ mod tests {
                 vec![trip(TripNews::AtPickup, 5)],
             ),
             (
-                "to hospital",
+                "to hospital: the destination's staff hear it",
                 Some(b(5, Active, Some(AtPickup))),
                 Some(b(5, Active, Some(ToHospital))),
+                vec![incoming(ToHospital)],
+            ),
+            (
+                "at hospital: the destination's staff hear it",
+                Some(b(5, Active, Some(ToHospital))),
+                Some(b(5, Active, Some(AtHospital))),
+                vec![incoming(AtHospital)],
+            ),
+            (
+                "an unrelated write at the hospital tells nobody again",
+                Some(b(5, Active, Some(AtHospital))),
+                Some(b(5, Active, Some(AtHospital))),
                 vec![],
             ),
             (
-                "at hospital",
-                Some(b(5, Active, Some(ToHospital))),
+                "handed over",
                 Some(b(5, Active, Some(AtHospital))),
+                Some(b(5, Active, Some(HandedOver))),
                 vec![],
             ),
             (
@@ -798,6 +856,18 @@ mod tests {
             })
             .unwrap(),
             serde_json::json!({"kind": "TRIP", "bookingId": 7, "tripStage": "AT_PICKUP", "ambulanceNumber": "AMB-5"})
+        );
+        assert_eq!(
+            serde_json::to_value(Payload::Incoming {
+                booking_id: id(7),
+                booking_type: BookingType::Normal,
+                trip_stage: TripStage::ToHospital,
+                ambulance_number: "AMB-5".into(),
+                eta_minutes: Some(9),
+            })
+            .unwrap(),
+            serde_json::json!({"kind": "INCOMING", "bookingId": 7, "bookingType": "NORMAL",
+                               "tripStage": "TO_HOSPITAL", "ambulanceNumber": "AMB-5", "etaMinutes": 9})
         );
         assert_eq!(
             serde_json::to_value(Payload::Trip {

@@ -67,6 +67,9 @@ pub enum NotAllowed {
     /// A crew account whose stored user is gone or no longer a crew.
     #[error("This route is only for ambulance crew accounts")]
     NotACrew,
+    /// A hospital route's caller whose stored account is not hospital staff.
+    #[error("This route is only for hospital staff accounts")]
+    NotHospitalStaff,
     #[error("Booking {0} is not held by your ambulance")]
     NotYourJob(Id),
     /// Patient details and share links are the requester's.
@@ -75,7 +78,7 @@ pub enum NotAllowed {
     /// A hospital's own figures are its staff's; another hospital's are not.
     #[error("You may only see your own hospital's figures")]
     OtherHospital,
-    /// Staff accounts (admins, crew) are the service's: an admin removes them
+    /// Staff accounts (admins, crew, hospital staff) are the service's: an admin removes them
     /// (docs/decisions/0022-personal-data.md).
     #[error("Staff accounts are removed by an administrator, not from the profile")]
     StaffAccount,
@@ -162,6 +165,9 @@ pub enum Conflict {
     },
     #[error("Booking {0} was changed at the same time; please retry")]
     BookingChanged(Id),
+    /// The crew's change of destination after the ambulance reached it.
+    #[error("Booking {id} is {at}: its destination can no longer change")]
+    DestinationFixed { id: Id, at: String },
     #[error("Booking {0} changed meanwhile; retry")]
     BookingChangedRetry(Id),
     /// Patient details and share links change only while the booking is open

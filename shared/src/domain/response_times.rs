@@ -14,7 +14,7 @@
 //! | `travel` | that accept | AT_PICKUP |
 //! | `onScene` | AT_PICKUP | TO_HOSPITAL |
 //! | `transport` | TO_HOSPITAL | AT_HOSPITAL |
-//! | `handover` | AT_HOSPITAL | HANDED_OVER ([`handed_over`]: none until that stage exists) |
+//! | `handover` | AT_HOSPITAL | HANDED_OVER (none for a trip completed without a handover) |
 //! | `response` | the call | AT_PICKUP (`dispatch + answer + travel`) |
 //!
 //! An interval whose end the trip never reached (cancelled on the way, ended by an
@@ -160,12 +160,10 @@ impl TripRecord {
     }
 }
 
-/// When the receiving hospital confirmed the handover. No such stage yet: when
-/// `HANDED_OVER` joins the timeline this becomes
-/// `timeline.iter().find(|e| e.stage == Milestone::HandedOver)`, and `handover`
-/// fills in everywhere (the stored records, the report, the CSV, the screen).
-fn handed_over(_timeline: &[TimelineEntry]) -> Option<&TimelineEntry> {
-    None
+/// When the receiving hospital (or the crew) recorded the handover: none for a trip
+/// completed straight from AT_HOSPITAL.
+fn handed_over(timeline: &[TimelineEntry]) -> Option<&TimelineEntry> {
+    timeline.iter().find(|e| e.stage == Milestone::HandedOver)
 }
 
 /// Whole seconds from `a` to `b`, 0 if `b` is earlier (two machines' clocks).

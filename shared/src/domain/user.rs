@@ -10,7 +10,7 @@ use crate::{
     types::{Email, Id, LatLng, Latitude, Longitude, Phone, Username},
 };
 
-/// Serialized as `USER`, `ADMIN`, `CREW`; parsed case-insensitively.
+/// Serialized as `USER`, `ADMIN`, `CREW`, `HOSPITAL`; parsed case-insensitively.
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, AsRefStr, VariantArray,
 )]
@@ -22,6 +22,9 @@ pub enum Role {
     /// The driver or paramedic of one ambulance (`domain::crew`): made by admins,
     /// never by register.
     Crew,
+    /// A member of one hospital's staff, the receiving end of trips
+    /// (`domain::hospital_staff`): made by admins, never by register.
+    Hospital,
 }
 
 lenient!(Role, "role");
@@ -33,6 +36,16 @@ impl Role {
 
     pub fn is_crew(self) -> bool {
         self == Role::Crew
+    }
+
+    pub fn is_hospital(self) -> bool {
+        self == Role::Hospital
+    }
+
+    /// Crew and hospital staff: accounts made by admins for one ambulance or one
+    /// hospital, kept off the public's and the admins' routes alike.
+    pub fn is_staff(self) -> bool {
+        matches!(self, Role::Crew | Role::Hospital)
     }
 }
 

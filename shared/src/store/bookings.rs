@@ -88,6 +88,17 @@ pub(crate) struct BookingItem {
     pub(crate) foldpk: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) foldsk: Option<i64>,
+    /// The receiving hospital's board, the `dest` index: `destpk` its destination
+    /// hospital, `destsk` open (by booking time) or ended (by when); see
+    /// `keys::destination_open` (docs/decisions/0026-receiving-hospital.md).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) destpk: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) destsk: Option<String>,
+    /// The crew chose the destination (`PATCH /api/crew/job/destination`): a move
+    /// to another ambulance no longer follows the new ambulance's hospital.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub(crate) destination_chosen: bool,
     /// The ambulances that let this job's answer deadline pass: never offered it again.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(crate) missed_by: Vec<Id>,
@@ -141,6 +152,9 @@ impl BookingItem {
             duesk: due.map(|(_, at)| at),
             foldpk: None,
             foldsk: None,
+            destpk: Some(keys::destination_trips(booking.destination())),
+            destsk: Some(destination_sk(&booking)),
+            destination_chosen: false,
             missed_by: vec![],
             unanswered_alert: None,
             listsk: order,
@@ -150,6 +164,15 @@ impl BookingItem {
             patient_edits: 0,
             booking,
         }
+    }
+}
+
+/// A booking's `destsk`: open by booking time, or ended by when.
+pub(crate) fn destination_sk(booking: &Booking) -> String {
+    match (booking.booking_status.is_final(), finished_at(booking)) {
+        (true, Some(at)) => keys::destination_ended(&at.to_string(), booking.id),
+        (true, None) => keys::destination_ended(&booking.booking_time, booking.id),
+        (false, _) => keys::destination_open(&booking.booking_time, booking.id),
     }
 }
 
@@ -201,8 +224,11 @@ pub(crate) fn booking_move(booking: &Booking, m: &Move, at: &str) -> Write {
         removes.push("answerBy");
         sets.push("foldpk = :foldpk, foldsk = :foldsk");
         sets.push("duepk = :forget, duesk = :finished");
+        // Off the receiving hospital's open trips, onto its ended ones for a day.
+        sets.push("destsk = :destEnded");
         let ended = Timestamp::parse(at).map_or(0, due_key);
         write = write
+            .value(":destEnded", keys::destination_ended(at, booking.id))
             .value(":foldpk", keys::FOLD)
             .value(":foldsk", ended)
             .value(":forget", keys::FORGET)

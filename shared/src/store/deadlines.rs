@@ -400,6 +400,16 @@ impl Deadlines<'_> {
             sets.push_str(", unansweredAlert = :alert");
             write = write.value(":alert", id);
         }
+        // The new ambulance's hospital receives the patient, unless the crew chose.
+        if !item.destination_chosen && booking.destination() != entry.hospital_id {
+            let name = self
+                .store
+                .hospitals()
+                .hospital(entry.hospital_id)
+                .await?
+                .map_or_else(|| booking.destination_name().to_owned(), |h| h.name);
+            write = follow_to_hospital(write, &mut sets, item, (entry.hospital_id, &name));
+        }
         let mut tx = Tx::new();
         tx.push(
             Label::Booking(booking.id),
@@ -545,27 +555,35 @@ impl Deadlines<'_> {
         let entry =
             TimelineEntry::reassigned(&booking.ambulance_number, ReassignReason::Manual, &at);
         let mut tx = Tx::new();
+        let mut sets = String::from(
+            "SET ambulanceId = :to, ambulanceNumber = :number, ambulance = :ambulance, \
+             answerBy = :answerBy, duepk = :duepk, duesk = :duesk, tripStage = :stage, \
+             timeline = list_append(timeline, :entry)",
+        );
+        let write = still_at(
+            Write::update(keys::booking(id), "")
+                .value(":ambulanceRead", booking.ambulance_id)
+                .when("ambulanceId = :ambulanceRead"),
+            booking.progress(),
+        );
+        let write = follow_to_hospital(
+            write,
+            &mut sets,
+            &item,
+            (target.hospital_id, &target.hospital_name),
+        );
         tx.push(
             Label::Booking(id),
-            still_at(
-                Write::update(keys::booking(id), "")
-                    .value(":ambulanceRead", booking.ambulance_id)
-                    .when("ambulanceId = :ambulanceRead"),
-                booking.progress(),
-            )
-            .set_expression(
-                "SET ambulanceId = :to, ambulanceNumber = :number, ambulance = :ambulance,                  answerBy = :answerBy, duepk = :duepk, duesk = :duesk, tripStage = :stage, \
-                 timeline = list_append(timeline, :entry)"
-                    .into(),
-            )
-            .value(":to", to)
-            .value(":number", &target.number)
-            .value(":ambulance", &moved)
-            .value(":answerBy", answer_by)
-            .value(":duepk", keys::DUE)
-            .value(":duesk", due_key(due))
-            .value(":stage", stage)
-            .value(":entry", [entry.clone()]),
+            write
+                .set_expression(sets)
+                .value(":to", to)
+                .value(":number", &target.number)
+                .value(":ambulance", &moved)
+                .value(":answerBy", answer_by)
+                .value(":duepk", keys::DUE)
+                .value(":duesk", due_key(due))
+                .value(":stage", stage)
+                .value(":entry", [entry.clone()]),
         );
         if let Some((alert, hospital)) = &call {
             let mut moved = booking.clone();
@@ -652,6 +670,10 @@ impl Deadlines<'_> {
             Err(TxError::Api(e)) => return Err(e),
         }
         let mut booking = booking;
+        if !item.destination_chosen && booking.destination() != target.hospital_id {
+            booking.destination_hospital_id = Some(target.hospital_id);
+            booking.destination_hospital_name = Some(target.hospital_name.clone());
+        }
         booking.ambulance_id = to;
         booking.ambulance_number = target.number;
         booking.ambulance = moved;
@@ -765,4 +787,32 @@ fn unanswered(id: Id, booking: &Booking, moves: u32, now: OffsetDateTime) -> Ale
 
 fn timestamp(t: OffsetDateTime) -> Timestamp {
     Timestamp::new(t).unwrap_or_else(Timestamp::now)
+}
+
+/// A job moved to another ambulance before the pickup goes to the new ambulance's
+/// hospital (`hospital`, id and name), unless its crew chose the destination
+/// (docs/decisions/0026-receiving-hospital.md): adds the destination to the update's
+/// `sets`, on the condition that no crew chose one meanwhile.
+fn follow_to_hospital(
+    write: Write,
+    sets: &mut String,
+    item: &BookingItem,
+    (hospital, name): (Id, &str),
+) -> Write {
+    if item.destination_chosen || item.booking.destination() == hospital {
+        return write;
+    }
+    sets.push_str(
+        ", destinationHospitalId = :destination, destinationHospitalName = :destinationName, \
+         destpk = :destpk, destsk = :destsk",
+    );
+    write
+        .when("attribute_not_exists(destinationChosen)")
+        .value(":destination", hospital)
+        .value(":destinationName", name)
+        .value(":destpk", keys::destination_trips(hospital))
+        .value(
+            ":destsk",
+            keys::destination_open(&item.booking.booking_time, item.booking.id),
+        )
 }

@@ -24,10 +24,12 @@ use crate::{
             self, AmbulanceNow, Bbox, LIVE_LIMIT, Live, LiveAmbulance, OpenBooking, PositionDoubt,
             Tracking,
         },
+        hospital::Hospital,
         position::{Doubt, Position, PositionedAmbulance},
         presence::{CrewPresence, Seen},
     },
     error::ApiError,
+    geo::Point,
     types::Id,
 };
 
@@ -124,15 +126,27 @@ impl Dispatch<'_> {
                 position: Some(position),
             }))
         };
-        let (ambulance, hospital) = tokio::try_join!(
+        let hospitals = self.store.hospitals();
+        let destination = booking.destination();
+        let other_destination = async {
+            match destination == booking.hospital_id {
+                true => Ok(None),
+                false => hospitals.readable_hospital(destination).await,
+            }
+        };
+        let (ambulance, hospital, other) = tokio::try_join!(
             ambulance,
-            self.store
-                .hospitals()
-                .readable_hospital(booking.hospital_id)
+            hospitals.readable_hospital(booking.hospital_id),
+            other_destination
         )?;
+        let point = |h: &Hospital| Point::new(h.latitude, h.longitude);
+        let destination = match destination == booking.hospital_id {
+            true => hospital.as_ref().map(point),
+            false => other.as_ref().map(point),
+        };
         Ok(Tracking::new(
             booking,
-            hospital,
+            (hospital, destination),
             ambulance,
             self.store.now(),
         ))

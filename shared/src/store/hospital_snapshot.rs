@@ -21,8 +21,10 @@ pub const CHUNK_SIZE: u64 = 100;
 /// Chunks per partition (one Query each at cold start).
 pub const CHUNKS_PER_GROUP: u64 = 64;
 
-/// The first byte of a chunk's `data`: how the rest is encoded.
+/// The first byte of a chunk's `data`: how the rest is encoded. Format 1 has no
+/// diversion column ([`RowsV1`]: read as every hospital open); format 2 has it.
 const FORMAT_DEFLATED_POSTCARD: u8 = 1;
+const FORMAT_DEFLATED_POSTCARD_2: u8 = 2;
 
 pub(super) fn chunk_of(id: Id) -> u64 {
     id.get() / CHUNK_SIZE
@@ -44,6 +46,48 @@ pub(super) struct Rows {
     pub(super) text: String,
     pub(super) ends: Vec<u32>,
     pub(super) has_contact: Vec<bool>,
+    /// Until when each is on diversion (epoch milliseconds), 0 when it is not
+    /// (docs/decisions/0026-receiving-hospital.md): the nearest search shows it
+    /// without a read of its own.
+    pub(super) diverted_until: Vec<i64>,
+}
+
+/// A chunk of format 1, written before diversions existed.
+#[derive(Deserialize)]
+struct RowsV1 {
+    ids: Vec<u64>,
+    latitude: Vec<f64>,
+    longitude: Vec<f64>,
+    text: String,
+    ends: Vec<u32>,
+    has_contact: Vec<bool>,
+}
+
+impl From<RowsV1> for Rows {
+    fn from(v: RowsV1) -> Rows {
+        Rows {
+            diverted_until: vec![0; v.ids.len()],
+            ids: v.ids,
+            latitude: v.latitude,
+            longitude: v.longitude,
+            text: v.text,
+            ends: v.ends,
+            has_contact: v.has_contact,
+        }
+    }
+}
+
+fn epoch_ms(t: crate::types::Timestamp) -> i64 {
+    (t.get().unix_timestamp_nanos() / 1_000_000) as i64
+}
+
+fn from_epoch_ms(ms: i64) -> Option<crate::types::Timestamp> {
+    if ms <= 0 {
+        return None;
+    }
+    time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(ms) * 1_000_000)
+        .ok()
+        .and_then(crate::types::Timestamp::new)
 }
 
 impl Rows {
@@ -62,6 +106,8 @@ impl Rows {
                 rows.ends.push(rows.text.len() as u32);
             }
             rows.has_contact.push(h.contact_info.is_some());
+            rows.diverted_until
+                .push(h.on_diversion_until.map_or(0, epoch_ms));
         }
         rows
     }
@@ -82,6 +128,7 @@ impl Rows {
             longitude: self.longitude[i],
             contact_info: self.has_contact[i].then(|| self.text[b..c].to_owned()),
             distance: None,
+            on_diversion_until: from_epoch_ms(self.diverted_until[i]),
         }
     }
 
@@ -92,7 +139,7 @@ impl Rows {
     pub(super) fn encode(&self) -> Result<Vec<u8>, ApiError> {
         let raw = postcard::to_allocvec(self).map_err(ApiError::internal)?;
         let mut out = flate2::write::DeflateEncoder::new(
-            vec![FORMAT_DEFLATED_POSTCARD],
+            vec![FORMAT_DEFLATED_POSTCARD_2],
             flate2::Compression::default(),
         );
         out.write_all(&raw).map_err(ApiError::internal)?;
@@ -102,18 +149,30 @@ impl Rows {
     /// Decodes and checks a chunk: columns of one length, ids valid and increasing,
     /// text offsets increasing and on character boundaries.
     pub(super) fn decode(data: &[u8]) -> Result<Rows, ApiError> {
-        let Some((&FORMAT_DEFLATED_POSTCARD, deflated)) = data.split_first() else {
-            return Err(ApiError::internal("hospital index chunk: unknown format"));
+        let (format, deflated) = match data.split_first() {
+            Some((&f, rest))
+                if f == FORMAT_DEFLATED_POSTCARD || f == FORMAT_DEFLATED_POSTCARD_2 =>
+            {
+                (f, rest)
+            }
+            _ => return Err(ApiError::internal("hospital index chunk: unknown format")),
         };
         let mut raw = Vec::with_capacity(deflated.len() * 3);
         flate2::read::DeflateDecoder::new(deflated)
             .read_to_end(&mut raw)
             .map_err(ApiError::internal)?;
-        let rows: Rows = postcard::from_bytes(&raw).map_err(ApiError::internal)?;
+        let rows: Rows = if format == FORMAT_DEFLATED_POSTCARD {
+            postcard::from_bytes::<RowsV1>(&raw)
+                .map_err(ApiError::internal)?
+                .into()
+        } else {
+            postcard::from_bytes(&raw).map_err(ApiError::internal)?
+        };
         let n = rows.ids.len();
         let columns_agree = rows.latitude.len() == n
             && rows.longitude.len() == n
             && rows.has_contact.len() == n
+            && rows.diverted_until.len() == n
             && rows.ends.len() == 3 * n;
         let ids_ok = rows.ids.windows(2).all(|w| w[0] < w[1])
             && rows.ids.iter().all(|id| Id::try_from(*id).is_ok());

@@ -27,7 +27,7 @@ use crate::{
     },
     error::ApiError,
     geo::{self, Located, Point, Range, SearchParams, SearchStats},
-    types::{Id, LatLng, now_rfc3339},
+    types::{Id, LatLng, Timestamp, now_rfc3339},
 };
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -41,6 +41,10 @@ pub(crate) struct HospitalItem {
     pub(crate) latitude: f64,
     pub(crate) longitude: f64,
     contact_info: Option<String>,
+    /// Until when it is on diversion (`PUT /api/hospital/diversion`); absent when
+    /// it never was or went back to open.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) on_diversion_until: Option<Timestamp>,
     /// Kept in the same transactions as ambulance adds and removes, so a removal
     /// can prove it saw every ambulance of the hospital.
     #[serde(default)]
@@ -62,6 +66,7 @@ impl From<HospitalItem> for Hospital {
             longitude: i.longitude,
             contact_info: i.contact_info,
             distance: None,
+            on_diversion_until: i.on_diversion_until,
         }
     }
 }
@@ -85,6 +90,7 @@ impl HospitalItem {
             latitude: new.location.lat.get(),
             longitude: new.location.lng.get(),
             contact_info: new.contact_info,
+            on_diversion_until: None,
             ambulance_count: 0,
             geopk,
             geosk,
@@ -191,6 +197,39 @@ impl<'a> Hospitals<'a> {
             .commit_with_index(IndexChange::Put(&hospital), add)
             .await
             .map_err(TxError::into_api)?;
+        Ok(hospital)
+    }
+
+    /// Puts hospital `id` on diversion until `until`, or (None) opens it again: the
+    /// item and the nearest-search index together (docs/decisions/0026-receiving-hospital.md).
+    /// 404 for an unknown hospital, also one removed meanwhile.
+    pub async fn set_diversion(
+        self,
+        id: Id,
+        until: Option<Timestamp>,
+    ) -> Result<Hospital, ApiError> {
+        let current = self
+            .hospital(id)
+            .await?
+            .ok_or_else(|| hospital::not_found(id))?;
+        let hospital = Hospital {
+            on_diversion_until: until,
+            ..current
+        };
+        let write = || {
+            let update = match until {
+                Some(until) => Write::update(keys::hospital(id), "SET onDiversionUntil = :u")
+                    .value(":u", until),
+                None => Write::update(keys::hospital(id), "REMOVE onDiversionUntil"),
+            };
+            let mut tx = Tx::new();
+            tx.push(Label::Hospital(id), update.exists());
+            Ok(tx)
+        };
+        self.index()
+            .commit_with_index(IndexChange::Put(&hospital), write)
+            .await
+            .map_err(|e| e.or_refused(|_| hospital::not_found(id).into()))?;
         Ok(hospital)
     }
 

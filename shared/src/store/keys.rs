@@ -293,12 +293,45 @@ pub fn by_name(name: &str, id: Id) -> String {
     format!("{}#{}", name.to_lowercase(), id.padded())
 }
 
+/// `destpk` of the trips going to a hospital: the receiving hospital's board
+/// (docs/decisions/0026-receiving-hospital.md).
+pub fn destination_trips(hospital: Id) -> String {
+    format!("DEST#{hospital}")
+}
+
+/// `destsk` of an open trip: `OPEN#`, then booking time and id. Every open trip
+/// sorts after every ended one ([`destination_ended`]), so one range read from
+/// "ended 24 h ago" on holds the open trips and those ended since.
+pub fn destination_open(booking_time: &str, id: Id) -> String {
+    format!("OPEN#{}", booking_time_key(booking_time, id))
+}
+
+/// `destsk` of a trip that ended at `at` (RFC 3339, so string order is time order).
+pub fn destination_ended(at: &str, id: Id) -> String {
+    format!("ENDED#{at}#{}", id.padded())
+}
+
+/// The first `destsk` of the board (exclusive): what ended at `since` or earlier
+/// is left out.
+pub fn destination_board_from(since: &str) -> String {
+    format!("ENDED#{since}")
+}
+
+fn booking_time_key(time: &str, id: Id) -> String {
+    format!("{time}#{}", id.padded())
+}
+
 /// `gsi1pk` of an ambulance's crew accounts.
 pub fn ambulance_crew(ambulance: Id) -> String {
     format!("AMBCREW#{ambulance}")
 }
 
-/// `gsi1sk` of a crew account.
+/// `gsi1pk` of a hospital's staff accounts (their devices hear of trips coming).
+pub fn hospital_staff(hospital: Id) -> String {
+    format!("HOSPSTAFF#{hospital}")
+}
+
+/// `gsi1sk` of a crew account (and of a hospital staff account).
 pub fn crew_in_ambulance(id: Id) -> String {
     format!("USER#{}", id.padded())
 }

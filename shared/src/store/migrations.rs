@@ -8,7 +8,13 @@
 use aws_sdk_dynamodb::types::AttributeValue;
 use serde::de::IgnoredAny;
 
-use super::{Item, Store, bookings::BookingItem, db_error, keys, table::readable, tx::Write};
+use super::{
+    Item, Store,
+    bookings::{BookingItem, destination_sk},
+    db_error, keys,
+    table::readable,
+    tx::Write,
+};
 use crate::{
     domain::privacy::finished_at,
     error::ApiError,
@@ -27,6 +33,9 @@ pub struct Migrated {
     /// Bookings that ended before the retention sweep: put in its partition of the
     /// `due` index by when they ended (docs/decisions/0022-personal-data.md).
     pub retention_entries: usize,
+    /// Bookings made before destinations: the ambulance's hospital as destination,
+    /// on that hospital's board (docs/decisions/0026-receiving-hospital.md).
+    pub destinations: usize,
 }
 
 /// `store.migrations()`: `manage migrate`: old items brought up to date. Every method of
@@ -74,7 +83,39 @@ impl Migrations<'_> {
             free_entries: self.migrate_free_entries().await?,
             fleet_cells: self.store.fleet().backfill_fleet_cells().await?,
             retention_entries: self.migrate_retention_entries().await?,
+            destinations: self.migrate_destinations().await?,
         })
+    }
+
+    /// Each booking without a destination: its ambulance's hospital (as booked), with
+    /// the board's `dest` keys (open, or ended when it ended).
+    async fn migrate_destinations(self) -> Result<usize, ApiError> {
+        let items = self
+            .scan_sort_keys(
+                &[keys::BOOKING_SK],
+                Some("attribute_not_exists(destinationHospitalId)"),
+            )
+            .await?;
+        let mut changed = 0;
+        for item in items {
+            let Some(read) = readable::<BookingItem>(item) else {
+                continue;
+            };
+            let b = read.booking;
+            let write = Write::update(
+                keys::booking(b.id),
+                "SET destinationHospitalId = :h, destinationHospitalName = :n, \
+                 destpk = :pk, destsk = :sk",
+            )
+            .exists()
+            .when("attribute_not_exists(destinationHospitalId)")
+            .value(":h", b.hospital_id)
+            .value(":n", &b.hospital_name)
+            .value(":pk", keys::destination_trips(b.hospital_id))
+            .value(":sk", destination_sk(&b));
+            changed += usize::from(self.applied(write).await?);
+        }
+        Ok(changed)
     }
 
     /// Each final booking whose personal fields are kept and that is in no `due`

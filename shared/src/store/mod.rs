@@ -19,6 +19,8 @@
 //! | `store.hospitals()` | `hospitals.rs` | add, remove with all its ambulances, read, page, count, the nearest search, the index build |
 //! | `store.fleet()` | `fleet.rs` | ambulances: add, remove, read, list, count, an admin's status change, the `fleetcell` backfill |
 //! | `store.crew()` | `crew.rs` | crew accounts (`CrewAccounts`): make, read, page, move, remove |
+//! | `store.hospital_staff()` | `hospital_staff.rs` | hospital staff accounts (`HospitalStaffAccounts`): make |
+//! | `store.receiving()` | `receiving.rs` | the receiving hospital: its board, the handover, the crew's change of destination and the alternative to a diverted one |
 //! | `store.bookings()` | `bookings.rs` | book, move a booking (frees its ambulance), read, page, count, the open-bookings guard's ids |
 //! | `store.emergencies()` | `emergencies.rs` | the one-tap emergency: the nearest free ambulance assigned |
 //! | `store.dispatch()` | `dispatch.rs` | the views of trips under way: the crew's job, a booking's tracking, the live map |
@@ -62,6 +64,7 @@ pub mod emergencies;
 pub mod fleet;
 pub mod hospital_index;
 mod hospital_snapshot;
+pub mod hospital_staff;
 pub mod hospitals;
 pub mod keys;
 pub mod limits;
@@ -71,6 +74,7 @@ pub mod paging;
 pub mod positions;
 pub mod privacy;
 pub mod push;
+pub mod receiving;
 pub mod reports;
 pub mod retry;
 pub mod schema;
@@ -105,6 +109,17 @@ impl Store {
     /// Ambulances: add, remove, read, page, an admin's status change (`fleet.rs`).
     pub fn fleet(&self) -> fleet::Fleet<'_> {
         fleet::Fleet { store: self }
+    }
+
+    /// Hospital staff accounts (`hospital_staff.rs`).
+    pub fn hospital_staff(&self) -> hospital_staff::HospitalStaffAccounts<'_> {
+        hospital_staff::HospitalStaffAccounts { store: self }
+    }
+
+    /// The receiving hospital's side of trips: its board, the handover, the crew's
+    /// change of destination (`receiving.rs`).
+    pub fn receiving(&self) -> receiving::Receiving<'_> {
+        receiving::Receiving { store: self }
     }
 
     /// Crew accounts: made, read, moved and removed (`crew.rs`).

@@ -202,6 +202,19 @@ impl Push<'_> {
         Ok(out)
     }
 
+    /// The devices of every staff account of `hospital` (decision 0026).
+    pub async fn staff_devices(self, hospital: Id) -> Result<Vec<Device>, ApiError> {
+        let staff: Vec<UserItem> = self
+            .store
+            .query_all(Query::on(GSI1, "gsi1pk = :p").value(":p", keys::hospital_staff(hospital)))
+            .await?;
+        let mut out = vec![];
+        for member in staff {
+            out.extend(self.devices(member.user.id).await?);
+        }
+        Ok(out)
+    }
+
     /// The requester of booking `id`, if it exists.
     pub async fn requester_of(self, id: Id) -> Result<Option<Id>, ApiError> {
         Ok(self

@@ -55,6 +55,8 @@ pub const ATTRIBUTES: &[(&str, &str)] = &[
     ("status", "S"),
     ("fleetcell", "N"),
     ("bookingType", "S"),
+    ("destpk", "S"),
+    ("destsk", "S"),
 ];
 
 pub const PRIMARY: (&str, &str) = ("pk", "sk");
@@ -88,6 +90,23 @@ pub const FLEET: &str = "fleet";
 /// pickup's res-2 cell, present only while open), KEYS_ONLY. Both keys are
 /// attributes the booking already has: nothing new is written for it.
 pub const OPENMAP: &str = "openmap";
+
+/// The receiving hospital's board (docs/decisions/0026-receiving-hospital.md):
+/// bookings by destination hospital, open ones after those ended (`keys::destination_*`),
+/// with what the board shows projected ([`DEST_ATTRIBUTES`]): one Query answers it.
+pub const DEST: &str = "dest";
+
+/// What the board shows of a trip, projected into `dest`.
+pub const DEST_ATTRIBUTES: &[&str] = &[
+    "id",
+    "bookingType",
+    "bookingStatus",
+    "bookingTime",
+    "tripStage",
+    "ambulance",
+    "patient",
+    "timeline",
+];
 
 /// What a free-ambulance search ranks by, projected into `freegeo`.
 pub const FREEGEO_ATTRIBUTES: &[&str] = &[
@@ -181,6 +200,13 @@ pub const INDEXES: &[IndexDef] = &[
         range: "openpk",
         projection: "KEYS_ONLY",
         non_key: &[],
+    },
+    IndexDef {
+        name: DEST,
+        hash: "destpk",
+        range: "destsk",
+        projection: "INCLUDE",
+        non_key: DEST_ATTRIBUTES,
     },
 ];
 

@@ -16,6 +16,7 @@ use super::{
 use crate::{
     domain::{
         crew::Crew,
+        hospital_staff::HospitalStaffRef,
         user::{self, NewAccount, NewUser, ProfileChange, Role, User},
     },
     error::ApiError,
@@ -46,6 +47,10 @@ pub(crate) struct UserItem {
     /// one ambulance on `gsi1`, every crew by name on `list`. None for other roles.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) ambulance_id: Option<Id>,
+    /// A hospital staff account's hospital (`store::hospital_staff`); None for
+    /// other roles.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) hospital_id: Option<Id>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) gsi1pk: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -66,6 +71,8 @@ pub struct Account {
     pub ended_sessions: BTreeSet<String>,
     /// The crew account this is, with its ambulance (None for other roles).
     pub crew: Option<Crew>,
+    /// The hospital staff account this is, with its hospital (None for other roles).
+    pub hospital_staff: Option<HospitalStaffRef>,
 }
 
 impl Account {
@@ -83,6 +90,7 @@ impl From<UserItem> for Account {
             password_hash: item.password_hash.clone(),
             session_version: item.session_version,
             ended_sessions: item.ended_sessions.keys().cloned().collect(),
+            hospital_staff: item.hospital_staff(),
             crew: item.crew(),
         }
     }
@@ -121,6 +129,7 @@ impl UserItem {
             ended_sessions: BTreeMap::new(),
             ended_sessions_version: 0,
             ambulance_id: None,
+            hospital_id: None,
             gsi1pk: None,
             gsi1sk: None,
             listpk: None,
@@ -302,8 +311,8 @@ impl Users<'_> {
     ) -> Result<(User, bool), ApiError> {
         if let Some(account) = self.account_by_name(username).await? {
             let user = account.user;
-            if user.role.is_crew() {
-                // Its ambulance binding and index keys would stay behind.
+            if user.role.is_staff() {
+                // Its ambulance (or hospital) binding and index keys would stay behind.
                 return Err(Conflict::NameIsCrew {
                     username: username.to_string(),
                     id: user.id,

@@ -237,6 +237,7 @@ pub fn numbered_hospital(i: u64, (latitude, longitude): (f64, f64)) -> Hospital 
         longitude,
         contact_info: Some("+911234567".into()),
         distance: None,
+        on_diversion_until: None,
     }
 }
 
@@ -679,7 +680,7 @@ impl TestApp {
                 account: test_account(username, "+15550001111").await,
                 location: match role {
                     Role::User => Some(LatLng::new(30.67, 74.33).unwrap()),
-                    Role::Admin | Role::Crew => None,
+                    Role::Admin | Role::Crew | Role::Hospital => None,
                 },
                 role,
             })
@@ -719,6 +720,21 @@ impl TestApp {
             .await
             .unwrap();
         self.signed_in(crew.id, crew.username, Role::Crew)
+    }
+
+    /// A hospital staff account of `hospital` straight in the store, with a token.
+    pub async fn hospital_staff(&self, username: &str, hospital: Id) -> TestUser {
+        let staff = self
+            .state
+            .store
+            .hospital_staff()
+            .create_hospital_staff(shared::domain::hospital_staff::NewHospitalStaff {
+                account: test_account(username, "+15550003333").await,
+                hospital_id: hospital,
+            })
+            .await
+            .unwrap();
+        self.signed_in(staff.id, staff.username, Role::Hospital)
     }
 
     /// Sends a JSON request (`body` None = no body) with an optional bearer token.

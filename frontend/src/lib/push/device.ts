@@ -7,7 +7,7 @@ const ENDPOINT_KEY = 'push.endpoint'
 const DECLINED_KEY = 'push.declined.'
 
 /** Where a screen asks: each asks once, in its own words. */
-export type PushPurpose = 'crew' | 'trip' | 'admin'
+export type PushPurpose = 'crew' | 'trip' | 'admin' | 'hospital'
 
 export function rememberEndpoint(endpoint: string) {
   try {

@@ -26,6 +26,35 @@ describe('parsePayload', () => {
   })
 })
 
+describe('the receiving hospital', () => {
+  it('takes an INCOMING push, its ETA whole minutes or none', () => {
+    expect(parsePayload({ kind: 'INCOMING', bookingId: 7, bookingType: 'EMERGENCY', tripStage: 'TO_HOSPITAL', ambulanceNumber: 'PB-31', etaMinutes: 6.6 })).toEqual({
+      kind: 'INCOMING', bookingId: 7, bookingType: 'EMERGENCY', tripStage: 'TO_HOSPITAL', ambulanceNumber: 'PB-31', etaMinutes: 7,
+    })
+    expect(parsePayload({ kind: 'INCOMING', bookingId: 7, bookingType: 'NORMAL', tripStage: 'AT_HOSPITAL', ambulanceNumber: 'PB-31', etaMinutes: null })).toMatchObject({ etaMinutes: null })
+    for (const bad of [{ kind: 'INCOMING', bookingId: 7, bookingType: 'NORMAL', tripStage: 'TO_HOSPITAL' }, { kind: 'INCOMING', bookingId: 0, bookingType: 'NORMAL', tripStage: 'TO_HOSPITAL', ambulanceNumber: 'A' }]) {
+      expect(parsePayload(bad), JSON.stringify(bad)).toBeNull()
+    }
+  })
+
+  it('an emergency coming rings until seen, with its ETA, and opens the board', () => {
+    const n = shown({ kind: 'INCOMING', bookingId: 7, bookingType: 'EMERGENCY', tripStage: 'TO_HOSPITAL', ambulanceNumber: 'PB-31', etaMinutes: 6 })
+    expect(n.title).toBe('Ambulance PB-31 coming: Emergency')
+    expect(n.options.body).toBe('Booking #7 · ETA 6 min')
+    expect(n.options).toMatchObject({ tag: 'incoming-7', requireInteraction: true, renotify: true, data: { url: '/hospital' } })
+  })
+
+  it('a normal trip coming without a position says the ETA is not known; its arrival replaces it and stays', () => {
+    const coming = shown({ kind: 'INCOMING', bookingId: 8, bookingType: 'NORMAL', tripStage: 'TO_HOSPITAL', ambulanceNumber: 'PB-32', etaMinutes: null })
+    expect(coming.title).toBe('Ambulance PB-32 coming: Normal')
+    expect(coming.options.body).toBe('Booking #8 · ETA not known yet')
+    expect(coming.options.requireInteraction).toBe(false)
+    const arrived = shown({ kind: 'INCOMING', bookingId: 8, bookingType: 'NORMAL', tripStage: 'AT_HOSPITAL', ambulanceNumber: 'PB-32', etaMinutes: null })
+    expect(arrived.title).toBe('Ambulance PB-32 has arrived')
+    expect(arrived.options).toMatchObject({ tag: coming.options.tag, requireInteraction: true, data: { url: '/hospital' } })
+  })
+})
+
 describe('notificationFor', () => {
   it('a job rings: its distance, vibration, stays until tapped, one per booking, opens /crew', () => {
     const n = shown({ kind: 'JOB', bookingId: 42, bookingType: 'EMERGENCY', answerBy: null, distanceKm: 2.345 })

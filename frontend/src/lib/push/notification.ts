@@ -3,6 +3,7 @@
 // name or address crosses the push service, and the words live here beside the others.
 // Pure: the service worker (src/sw.ts) and the tests call it alike.
 import { formatDistance, formatTime } from '@/lib/format'
+import { H } from '@/i18n/hospital'
 import { S } from '@/strings'
 
 export type PushPayload =
@@ -10,11 +11,12 @@ export type PushPayload =
   | { kind: 'JOB_GONE'; bookingId: number }
   | { kind: 'TRIP'; bookingId: number; tripStage: string; ambulanceNumber?: string | null; answerBy?: string | null }
   | { kind: 'ALERT'; alertId: number | string; alertKind: string; bookingId: number | null }
+  | { kind: 'INCOMING'; bookingId: number; bookingType: string; tripStage: string; ambulanceNumber: string; etaMinutes: number | null }
 
 const isId = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v > 0
 const str = (v: unknown): v is string => typeof v === 'string' && v.length > 0
 
-/** The payload if it is one of the contract's four, else null (a malformed push shows nothing of it). */
+/** The payload if it is one of the contract's five, else null (a malformed push shows nothing of it). */
 export function parsePayload(data: unknown): PushPayload | null {
   if (typeof data !== 'object' || data === null) return null
   const d = data as Record<string, unknown>
@@ -39,6 +41,16 @@ export function parsePayload(data: unknown): PushPayload | null {
         ambulanceNumber: str(d.ambulanceNumber) ? d.ambulanceNumber : null,
         answerBy: str(d.answerBy) && Number.isFinite(Date.parse(d.answerBy)) ? d.answerBy : null,
       }
+    case 'INCOMING':
+      if (!isId(d.bookingId) || !str(d.bookingType) || !str(d.tripStage) || !str(d.ambulanceNumber)) return null
+      return {
+        kind: 'INCOMING',
+        bookingId: d.bookingId,
+        bookingType: d.bookingType,
+        tripStage: d.tripStage,
+        ambulanceNumber: d.ambulanceNumber,
+        etaMinutes: typeof d.etaMinutes === 'number' && Number.isFinite(d.etaMinutes) && d.etaMinutes >= 0 ? Math.round(d.etaMinutes) : null,
+      }
     case 'ALERT':
       if (!(isId(d.alertId) || str(d.alertId)) || !str(d.alertKind)) return null
       return { kind: 'ALERT', alertId: d.alertId, alertKind: d.alertKind, bookingId: isId(d.bookingId) ? d.bookingId : null }
@@ -51,6 +63,7 @@ export function parsePayload(data: unknown): PushPayload | null {
 export const jobTag = (bookingId: number) => `job-${bookingId}`
 export const tripTag = (bookingId: number) => `trip-${bookingId}`
 export const alertTag = (alertId: number | string) => `alert-${alertId}`
+export const incomingTag = (bookingId: number) => `incoming-${bookingId}`
 
 /** A ringing pattern a pocket feels: three long buzzes. */
 export const JOB_VIBRATION = [500, 200, 500, 200, 500]
@@ -113,6 +126,27 @@ export function notificationFor(payload: PushPayload, now: number = Date.now()):
           requireInteraction: payload.tripStage === 'AT_PICKUP' || payload.tripStage === 'NO_AMBULANCE',
           vibrate: [300, 150, 300],
           data: { url: `/bookings/${payload.bookingId}` },
+        },
+      }
+    }
+    case 'INCOMING': {
+      // To the receiving hospital's staff (their words: i18n/hospital): coming, then at the door.
+      const N = H().notify
+      const arrived = payload.tripStage === 'AT_HOSPITAL'
+      const type = (S.bookingType as Record<string, string>)[payload.bookingType] ?? payload.bookingType
+      const when = payload.etaMinutes === null ? N.etaUnknown : N.eta(payload.etaMinutes)
+      return {
+        show: true,
+        title: arrived ? N.arrived(payload.ambulanceNumber) : N.coming(payload.ambulanceNumber, type),
+        options: {
+          ...base,
+          body: `${S.alerts.booking(payload.bookingId)} · ${arrived ? N.arrivedBody : when}`,
+          tag: incomingTag(payload.bookingId),
+          renotify: true,
+          // An emergency coming, or any ambulance at the door: that must not fade unseen.
+          requireInteraction: arrived || payload.bookingType === 'EMERGENCY',
+          vibrate: arrived || payload.bookingType === 'EMERGENCY' ? JOB_VIBRATION : [300, 150, 300],
+          data: { url: '/hospital' },
         },
       }
     }

@@ -14,6 +14,9 @@ describe("reading the server's moves", () => {
     expect(crewStep(['EN_ROUTE'])).toBe('EN_ROUTE')
     expect(crewStep(['COMPLETED'])).toBe('COMPLETED')
     expect(crewStep([])).toBeNull()
+    // After AT_HOSPITAL both are offered: the handover first, whatever the server's order.
+    expect(crewStep(['COMPLETED', 'HANDED_OVER'])).toBe('HANDED_OVER')
+    expect(crewStepLabel.HANDED_OVER).toBe('Handover done')
     expect(crewStepLabel.EN_ROUTE).toBe('Accept job')
     expect(crewStepLabel.TO_HOSPITAL).toBe('Patient on board: go to hospital')
     expect(crewStepLabel.COMPLETED).toBe('Complete job')

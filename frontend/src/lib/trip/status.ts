@@ -32,7 +32,7 @@ export const bookingAmbulance = (b: Pick<Booking, 'ambulanceNumber' | 'ambulance
   b.ambulanceNumber || b.ambulance?.number || '—'
 
 /** The trip's stages in order (docs/decisions/0007-dispatch-data.md), while the booking is ACTIVE. */
-export const tripStages: TripStage[] = ['DISPATCHED', 'EN_ROUTE', 'AT_PICKUP', 'TO_HOSPITAL', 'AT_HOSPITAL']
+export const tripStages: TripStage[] = ['DISPATCHED', 'EN_ROUTE', 'AT_PICKUP', 'TO_HOSPITAL', 'AT_HOSPITAL', 'HANDED_OVER']
 
 /** What a status or stage of the timeline is called. */
 export const stageLabel = (stage: TimelineEntry['stage'] | string): string =>
@@ -52,12 +52,18 @@ export const crewStepLabel: Readonly<Record<CrewStep, string>> = {
   get AT_PICKUP() { return S.crewMoves.atPickup },
   get TO_HOSPITAL() { return S.crewMoves.toHospital },
   get AT_HOSPITAL() { return S.crewMoves.atHospital },
+  // The crew or the receiving hospital confirms the handover; COMPLETED may also follow AT_HOSPITAL directly.
+  get HANDED_OVER() { return S.crewMoves.handedOver },
   get COMPLETED() { return S.crewMoves.complete },
 }
 
+const crewStepOrder: readonly CrewStep[] = ['EN_ROUTE', 'AT_PICKUP', 'TO_HOSPITAL', 'AT_HOSPITAL', 'HANDED_OVER', 'COMPLETED']
+
 /** The crew's next step, as the server offers it in the job's `moves`; none when it offers none. */
 export function crewStep(moves: readonly TripMove[]): CrewStep | null {
-  return moves.find((m): m is CrewStep => m in crewStepLabel) ?? null
+  // In the trip's order: after AT_HOSPITAL the server offers both HANDED_OVER and COMPLETED,
+  // and the handover (its time goes to the report) comes first.
+  return crewStepOrder.find((step) => moves.includes(step)) ?? null
 }
 
 /** The statuses the admin's dropdown may offer: those of the server's `moves`. */

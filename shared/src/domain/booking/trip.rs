@@ -8,7 +8,8 @@
 //! ```text
 //! PENDING ──crew accepts──────────────▶ ACTIVE·EN_ROUTE
 //!    └──admin ACTIVE──▶ ACTIVE·DISPATCHED ──crew──▶ EN_ROUTE ──▶ AT_PICKUP
-//!                                  ──▶ TO_HOSPITAL ──▶ AT_HOSPITAL ──crew──▶ COMPLETED
+//!                                  ──▶ TO_HOSPITAL ──▶ AT_HOSPITAL ──crew or hospital──▶ HANDED_OVER
+//! AT_HOSPITAL | HANDED_OVER ──crew──▶ COMPLETED
 //! admin: any open ──▶ COMPLETED | CANCELLED
 //! requester: PENDING, DISPATCHED, EN_ROUTE ──▶ CANCELLED
 //! ```
@@ -37,10 +38,13 @@ pub enum TripStage {
     AtPickup,
     ToHospital,
     AtHospital,
+    /// The receiving hospital's staff took the patient over (recorded by them or by
+    /// the crew); the crew then completes.
+    HandedOver,
 }
 
 impl TripStage {
-    /// The stage after this one; none after AT_HOSPITAL (then the crew completes).
+    /// The stage after this one; none after HANDED_OVER (then the crew completes).
     pub fn next(self) -> Option<TripStage> {
         use TripStage::*;
         match self {
@@ -48,8 +52,22 @@ impl TripStage {
             EnRoute => Some(AtPickup),
             AtPickup => Some(ToHospital),
             ToHospital => Some(AtHospital),
-            AtHospital => None,
+            AtHospital => Some(HandedOver),
+            HandedOver => None,
         }
+    }
+
+    /// Whether the crew may complete the trip from here: after the handover, or
+    /// straight from AT_HOSPITAL (a hospital without staff on the app never keeps an
+    /// ambulance from its next patient; the trip then has no handover time).
+    pub fn may_complete(self) -> bool {
+        matches!(self, TripStage::AtHospital | TripStage::HandedOver)
+    }
+
+    /// Whether the ambulance has reached its destination (AT_HOSPITAL or later): the
+    /// destination can no longer change.
+    pub fn arrived(self) -> bool {
+        matches!(self, TripStage::AtHospital | TripStage::HandedOver)
     }
 }
 
@@ -67,6 +85,7 @@ pub enum Milestone {
     AtPickup,
     ToHospital,
     AtHospital,
+    HandedOver,
     /// The job moved to another ambulance (decision 0012): by the answer deadline's
     /// escalation or by a dispatcher.
     Reassigned,
@@ -91,6 +110,7 @@ impl From<TripStage> for Milestone {
             TripStage::AtPickup => Milestone::AtPickup,
             TripStage::ToHospital => Milestone::ToHospital,
             TripStage::AtHospital => Milestone::AtHospital,
+            TripStage::HandedOver => Milestone::HandedOver,
         }
     }
 }
@@ -202,10 +222,14 @@ pub enum Mover {
     Admin,
     /// The user who booked (`PATCH /api/booking/cancel`).
     Requester,
+    /// The staff of the booking's destination hospital: the handover only
+    /// (`POST /api/hospital/bookings/{id}/handover`).
+    Hospital,
 }
 
-/// What the crew asks for: the next stage, or COMPLETED after AT_HOSPITAL. (Only
-/// these parse: DISPATCHED is a dispatcher's, not a step the crew takes.)
+/// What the crew asks for: the next stage, or COMPLETED after AT_HOSPITAL or
+/// HANDED_OVER. (Only these parse: DISPATCHED is a dispatcher's, not a step the crew
+/// takes.)
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, AsRefStr, VariantArray)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE", try_from = "String")]
 #[strum(serialize_all = "SCREAMING_SNAKE_CASE")]
@@ -214,6 +238,7 @@ pub enum CrewStep {
     AtPickup,
     ToHospital,
     AtHospital,
+    HandedOver,
     Completed,
 }
 
@@ -235,6 +260,7 @@ impl From<CrewStep> for Goal {
             CrewStep::AtPickup => Goal::Stage(TripStage::AtPickup),
             CrewStep::ToHospital => Goal::Stage(TripStage::ToHospital),
             CrewStep::AtHospital => Goal::Stage(TripStage::AtHospital),
+            CrewStep::HandedOver => Goal::Stage(TripStage::HandedOver),
             CrewStep::Completed => Goal::Status(BookingStatus::Completed),
         }
     }
@@ -348,6 +374,15 @@ pub fn plan(from: Progress, mover: Mover, goal: Goal) -> Result<Move, Refusal> {
             "a booking can only be cancelled by its requester".into(),
         )),
         (Mover::Crew, goal) => crew_step(from, goal),
+        // The hospital records the handover, by the crew's own rule (one rule for
+        // both): only from AT_HOSPITAL.
+        (Mover::Hospital, goal @ Goal::Stage(TripStage::HandedOver)) => crew_step(from, goal),
+        (Mover::Hospital, _) => Err(refused(
+            mover,
+            from,
+            goal,
+            "the receiving hospital records the handover (HANDED_OVER) only".into(),
+        )),
     }
 }
 
@@ -396,20 +431,25 @@ impl WithMoves<super::Booking> {
 }
 
 /// The crew's moves: accept (PENDING or DISPATCHED → EN_ROUTE), then one stage at a
-/// time, then COMPLETED from AT_HOSPITAL.
+/// time, then COMPLETED from AT_HOSPITAL or HANDED_OVER.
 fn crew_step(from: Progress, goal: Goal) -> Result<Move, Refusal> {
-    let expected = match from.stage {
-        None => Goal::Stage(TripStage::EnRoute),
-        Some(stage) => stage
-            .next()
-            .map_or(Goal::Status(BookingStatus::Completed), Goal::Stage),
-    };
-    if goal != expected {
+    let mut expected = vec![];
+    match from.stage {
+        None => expected.push(Goal::Stage(TripStage::EnRoute)),
+        Some(stage) => {
+            expected.extend(stage.next().map(Goal::Stage));
+            if stage.may_complete() {
+                expected.push(Goal::Status(BookingStatus::Completed));
+            }
+        }
+    }
+    if !expected.contains(&goal) {
+        let names: Vec<String> = expected.iter().map(Goal::to_string).collect();
         return Err(refused(
             Mover::Crew,
             from,
             goal,
-            format!("the next step is {expected}"),
+            format!("the next step is {}", names.join(" or ")),
         ));
     }
     Ok(match goal {
@@ -535,8 +575,35 @@ mod tests {
                 Goal::Status(Completed),
                 p(Completed, Some(AtHospital)),
             ),
+            (
+                p(Active, Some(AtHospital)),
+                Goal::Stage(HandedOver),
+                p(Active, Some(HandedOver)),
+            ),
+            (
+                p(Active, Some(HandedOver)),
+                Goal::Status(Completed),
+                p(Completed, Some(HandedOver)),
+            ),
         ];
         assert_eq!(allowed_by_plan(Mover::Crew), want);
+        // The hospital: the handover from AT_HOSPITAL, nothing else.
+        assert_eq!(
+            allowed_by_plan(Mover::Hospital),
+            vec![(
+                p(Active, Some(AtHospital)),
+                Goal::Stage(HandedOver),
+                p(Active, Some(HandedOver)),
+            )]
+        );
+        let handed = plan(
+            p(Active, Some(AtHospital)),
+            Mover::Hospital,
+            Goal::Stage(HandedOver),
+        )
+        .unwrap();
+        assert_eq!(handed.reached, [Milestone::HandedOver]);
+        assert!(!handed.frees_ambulance());
         let accept = plan(Progress::PENDING, Mover::Crew, Goal::Stage(EnRoute)).unwrap();
         assert_eq!(accept.reached, [Milestone::Active, Milestone::EnRoute]);
         assert!(!accept.frees_ambulance() && accept.changes_status());
@@ -683,7 +750,11 @@ mod tests {
             (at(AtPickup), Mover::Requester, vec![]),
             (at(ToHospital), Mover::Crew, vec![Stage(AtHospital)]),
             (at(AtHospital), Mover::Admin, vec![Status(Completed), Status(Cancelled)]),
-            (at(AtHospital), Mover::Crew, vec![Status(Completed)]),
+            (at(AtHospital), Mover::Crew, vec![Status(Completed), Stage(HandedOver)]),
+            (at(AtHospital), Mover::Hospital, vec![Stage(HandedOver)]),
+            (at(HandedOver), Mover::Crew, vec![Status(Completed)]),
+            (at(HandedOver), Mover::Hospital, vec![]),
+            (at(HandedOver), Mover::Admin, vec![Status(Completed), Status(Cancelled)]),
             (at(AtHospital), Mover::Requester, vec![]),
             (p(Completed, Some(AtHospital)), Mover::Admin, vec![]),
             (p(Completed, Some(AtHospital)), Mover::Crew, vec![]),
@@ -693,7 +764,7 @@ mod tests {
             assert_eq!(allowed(from, mover), want, "{mover:?} from {from}");
         }
         // And the same as plan everywhere: allowed is plan, asked about every goal.
-        for mover in [Mover::Admin, Mover::Crew, Mover::Requester] {
+        for mover in [Mover::Admin, Mover::Crew, Mover::Requester, Mover::Hospital] {
             for from in all_progress() {
                 let via_plan: Vec<Goal> = allowed_by_plan(mover)
                     .into_iter()
@@ -730,7 +801,7 @@ mod tests {
         assert_eq!(
             CrewStep::try_from("DISPATCHED".to_owned()),
             Err(
-                "unknown stage 'DISPATCHED': expected EN_ROUTE, AT_PICKUP, TO_HOSPITAL, AT_HOSPITAL or COMPLETED"
+                "unknown stage 'DISPATCHED': expected EN_ROUTE, AT_PICKUP, TO_HOSPITAL, AT_HOSPITAL, HANDED_OVER or COMPLETED"
                     .into()
             )
         );

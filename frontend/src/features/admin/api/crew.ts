@@ -1,8 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { call } from '@/lib/api'
-import { refreshAfterFleetChange } from '@/lib/queryKeys'
+import { invalidate, refreshAfterFleetChange } from '@/lib/queryKeys'
 import { adminKeys } from './keys'
-import type { Crew, NewCrew } from '@/lib/types'
+import type { Crew, NewCrew, NewHospitalStaff } from '@/lib/types'
 
 /** The largest page the server gives. */
 const CREW_PAGE_SIZE = 100
@@ -42,4 +42,13 @@ export function crewByAmbulance(crew: Crew[] | undefined): Map<number, Crew[]> {
   const map = new Map<number, Crew[]>()
   for (const c of crew ?? []) map.set(c.ambulanceId, [...(map.get(c.ambulanceId) ?? []), c])
   return map
+}
+
+/** A HOSPITAL account tied to one hospital (its incoming board); it changes no fleet view. */
+export function useCreateHospitalStaff() {
+  const client = useQueryClient()
+  return useMutation({
+    mutationFn: (body: NewHospitalStaff) => call('POST /admin/hospital-staff', { body }),
+    onSettled: () => invalidate(client, ['admin']),
+  })
 }

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { saveSession } from '@/lib/session'
-import { adminUser, ambulance } from '@/test/fixtures'
+import { adminUser, ambulance, hospital } from '@/test/fixtures'
 import { json, renderRoutes, routeFetch, type FetchCall } from '@/test/render'
 import type { Crew } from '@/lib/types'
 import AdminAmbulancesPage from './AdminAmbulancesPage'
@@ -48,6 +48,38 @@ describe('AdminCrewPage', () => {
     expect(within(rowOf('crew1')).getByText('PB-31 · Hospital 3')).toBeInTheDocument()
     expect(within(rowOf('crew2')).getByText('PB-33 · Hospital 4')).toBeInTheDocument()
     expect(calls.filter((c) => c.path === '/admin/crew').map((c) => c.query.get('page'))).toEqual(['0', '1'])
+  })
+
+  it('creates a hospital staff account tied to a hospital, and says a taken username plainly', async () => {
+    let taken = true
+    const { calls } = open('/admin/crew', [], {
+      'GET /hospitals/all': () => json(200, { content: [hospital(3, 'City Hospital'), hospital(4, 'Civil Hospital')], totalPages: 1, totalElements: 2, page: 0, size: 1000 }),
+      'POST /admin/hospital-staff': (c) =>
+        taken
+          ? json(409, { message: 'Username already exists', field: 'username' })
+          : json(201, { id: 9, username: 'er-desk', email: 'er@example.com', phoneNumber: '+91 98140 00101', hospitalId: 4, hospitalName: 'Civil Hospital', echo: c.body }),
+    })
+    const section = within(await screen.findByRole('region', { name: 'Hospital staff' }))
+    await userEvent.click(section.getByRole('button', { name: 'Add Hospital Staff', expanded: false }))
+    const form = within(section.getByRole('form', { name: 'Add hospital staff' }))
+    await userEvent.click(form.getByRole('button', { name: 'Add Hospital Staff' }))
+    expect(form.getByRole('alert')).toHaveTextContent('Please fill in all required fields.')
+    await userEvent.type(form.getByLabelText('Username'), ' er-desk ')
+    await userEvent.type(form.getByLabelText('Email'), 'er@example.com')
+    await userEvent.type(form.getByLabelText('Password'), 'staff-password')
+    await userEvent.type(form.getByLabelText('Phone'), '+91 98140 00101')
+    await waitFor(() => expect(form.getAllByRole('option')).toHaveLength(3))
+    await userEvent.selectOptions(form.getByLabelText('Hospital'), 'Civil Hospital')
+    await userEvent.click(form.getByRole('button', { name: 'Add Hospital Staff' }))
+    expect(await form.findByRole('alert')).toHaveTextContent('Username already exists')
+    taken = false
+    await userEvent.click(form.getByRole('button', { name: 'Add Hospital Staff' }))
+    expect(await section.findByText('Staff account er-desk created for Civil Hospital.')).toBeInTheDocument()
+    expect(calls.filter((c) => c.path === '/admin/hospital-staff').at(-1)!.body).toEqual({
+      username: 'er-desk', email: 'er@example.com', password: 'staff-password', phoneNumber: '+91 98140 00101', hospitalId: 4,
+    })
+    // The form closes once the account is made.
+    expect(section.queryByRole('form', { name: 'Add hospital staff' })).not.toBeInTheDocument()
   })
 
   it('creates a crew account', async () => {

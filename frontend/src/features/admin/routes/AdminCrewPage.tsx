@@ -9,11 +9,12 @@ import { useAdminAmbulances } from '../api/admin'
 import { useAllCrew, useRemoveCrew } from '../api/crew'
 import type { Crew } from '@/lib/types'
 import { AddCrewForm } from '../components/AddCrewForm'
+import { HospitalStaffSection } from '../components/HospitalStaffSection'
 import { ManageHeader, useAddPanel } from '../components/AdminPageHeader'
 import { MoveCrewDialog } from '../components/MoveCrewDialog'
 import { useRemoval } from '../components/useRemoval'
 
-/** /admin/crew: create crew accounts, move them to another ambulance, remove them. */
+/** /admin/crew: create crew accounts, move them to another ambulance, remove them; create hospital staff accounts. */
 export default function AdminCrewPage() {
   const crew = useAllCrew()
   const ambulances = useAdminAmbulances()
@@ -88,6 +89,8 @@ export default function AdminCrewPage() {
         />
       )}
       {removal.dialog}
+      {/* The receiving hospitals' staff accounts are made here too, like crew accounts. */}
+      <HospitalStaffSection />
     </div>
   )
 }

@@ -141,6 +141,7 @@ export const adminEn = {
       ALERT_ACKNOWLEDGED: 'Acknowledged an alert',
       SETTINGS_CHANGED: 'Changed the settings',
       CREW_CREATED: 'Created a crew account',
+      HOSPITAL_STAFF_CREATED: 'Created a hospital staff account',
       CREW_MOVED: 'Moved a crew account',
       CREW_REMOVED: 'Removed a crew account',
       HOSPITAL_ADDED: 'Added a hospital',

@@ -139,6 +139,7 @@ export const adminHi: AdminCatalogue = {
       ALERT_ACKNOWLEDGED: 'अलर्ट स्वीकार किया',
       SETTINGS_CHANGED: 'सेटिंग बदलीं',
       CREW_CREATED: 'क्रू खाता बनाया',
+      HOSPITAL_STAFF_CREATED: 'अस्पताल स्टाफ़ खाता बनाया',
       CREW_MOVED: 'क्रू खाता दूसरी एम्बुलेंस पर भेजा',
       CREW_REMOVED: 'क्रू खाता हटाया',
       HOSPITAL_ADDED: 'अस्पताल जोड़ा',

@@ -139,6 +139,7 @@ export const adminPa: AdminCatalogue = {
       ALERT_ACKNOWLEDGED: 'ਅਲਰਟ ਮੰਨਿਆ',
       SETTINGS_CHANGED: 'ਸੈਟਿੰਗਾਂ ਬਦਲੀਆਂ',
       CREW_CREATED: 'ਕਰੂ ਖਾਤਾ ਬਣਾਇਆ',
+      HOSPITAL_STAFF_CREATED: 'ਹਸਪਤਾਲ ਸਟਾਫ਼ ਖਾਤਾ ਬਣਾਇਆ',
       CREW_MOVED: 'ਕਰੂ ਖਾਤਾ ਹੋਰ ਐਂਬੂਲੈਂਸ ’ਤੇ ਭੇਜਿਆ',
       CREW_REMOVED: 'ਕਰੂ ਖਾਤਾ ਹਟਾਇਆ',
       HOSPITAL_ADDED: 'ਹਸਪਤਾਲ ਜੋੜਿਆ',

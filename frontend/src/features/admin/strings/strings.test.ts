@@ -17,7 +17,7 @@ describe("the admin screens' texts", () => {
   it('name every action of the contract', () => {
     const actions: Record<import('@/lib/types').AuditAction, true> = {
       BOOKING_REASSIGNED: true, BOOKING_STATUS_CHANGED: true, AMBULANCE_STATUS_CHANGED: true, ALERT_ACKNOWLEDGED: true,
-      SETTINGS_CHANGED: true, CREW_CREATED: true, CREW_MOVED: true, CREW_REMOVED: true, HOSPITAL_ADDED: true,
+      SETTINGS_CHANGED: true, CREW_CREATED: true, CREW_MOVED: true, CREW_REMOVED: true, HOSPITAL_STAFF_CREATED: true, HOSPITAL_ADDED: true,
       HOSPITAL_REMOVED: true, HOSPITAL_AMBULANCES_REMOVED: true, AMBULANCE_ADDED: true, AMBULANCE_REMOVED: true,
       PATIENT_DETAILS_READ: true,
     }

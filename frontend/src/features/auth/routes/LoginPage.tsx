@@ -36,7 +36,7 @@ export function LoginPage() {
     login.mutate(
       { username: username.trim(), password },
       {
-        // Crew land on their job screen; everyone else on their profile (spec).
+        // Crew land on their job screen, hospital staff on their incoming board; everyone else on their profile (spec).
         onSuccess: (auth) => navigate(homeOf(auth.user ?? auth)),
         onError: (err) => setError(loginErrorMessage(err)),
       },

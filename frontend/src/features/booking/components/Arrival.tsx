@@ -23,6 +23,8 @@ export function Arrival({ trip, fresh }: { trip: ArrivalTrip; fresh: Freshness }
           ? S.tracking.atPickup
           : stage === 'AT_HOSPITAL'
             ? S.tracking.atHospital
+            : stage === 'HANDED_OVER'
+              ? S.tracking.handedOver
             : stage === 'TO_HOSPITAL'
               ? S.tracking.etaToHospital
               : // Until its crew accepts, the ambulance has not set off (decision 0020).

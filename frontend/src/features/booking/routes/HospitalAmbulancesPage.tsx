@@ -10,6 +10,7 @@ import { useSession } from '@/lib/session'
 import type { Ambulance } from '@/lib/types'
 import { useHospitalAmbulances, useHospitalCounts } from '@/features/ambulances'
 import { useHospital } from '@/features/hospitals'
+import { DiversionBadge } from '@/components/DiversionBadge'
 import { S } from '@/strings'
 import { BookingDialog } from '../components/BookingDialog'
 
@@ -61,6 +62,11 @@ export default function HospitalAmbulancesPage() {
       <div>
         <h1 className="text-2xl font-bold">{S.hospitalsPage.ambulancesTitle(hospital.data.name)}</h1>
         <p className="text-slate-600">{hospital.data.address}</p>
+        {hospital.data.onDiversionUntil && (
+          <p className="mt-1">
+            <DiversionBadge until={hospital.data.onDiversionUntil} />
+          </p>
+        )}
       </div>
       <CountCards label={S.hospitalsPage.countsLabel} counts={cards} />
       {ambulances.data.length === 0 ? (

@@ -37,6 +37,15 @@ describe('SharedTrackingPage', () => {
     expect(calls[0]!.headers.Authorization).toBeUndefined()
   })
 
+  it('the crew drives elsewhere: the new destination, without the ambulance’s hospital’s address or marker', async () => {
+    open({ 'GET /booking/shared/tok-1': () => json(200, shared({ tripStage: 'TO_HOSPITAL', destinationHospitalName: 'Civil Hospital' })) })
+    const destination = within(await screen.findByRole('region', { name: 'Destination hospital' }))
+    expect(destination.getByText('Civil Hospital')).toBeInTheDocument()
+    expect(destination.queryByText('3 Main Road')).not.toBeInTheDocument()
+    const map = await screen.findByRole('region', { name: 'Map of the ambulance and the destination hospital' }, LAZY_MAP)
+    expect(map.querySelector('.leaflet-marker-icon[title="City Hospital"]')).toBeNull()
+  })
+
   it('follows the trip: a new stage shows without reload', async () => {
     fakeClock()
     let answer = shared()

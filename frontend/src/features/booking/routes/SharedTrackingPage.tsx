@@ -11,6 +11,7 @@ import { useSharedTrip } from '../api/share'
 import { useTripFreshness } from '../api/track'
 import { AcceptNotice, MovedNotice, StillLooking } from '../components/AnswerNotices'
 import { Arrival } from '../components/Arrival'
+import { forMap } from '../destination'
 import { isOpen, tripLabel } from '@/lib/trip/status'
 
 const TrackingMap = lazy(() => import('../components/TrackingMap'))
@@ -40,6 +41,8 @@ export default function SharedTrackingPage() {
 
   const t = trip.data
   const open = isOpen(t.bookingStatus)
+  // Where the patient is driven: the trip's destination (the crew may change it on the way).
+  const destination = t.destinationHospitalName || t.hospital.name
   // "On its way" only once the crew has accepted (decision 0020).
   const title = open
     ? t.accepted
@@ -63,16 +66,17 @@ export default function SharedTrackingPage() {
       <AcceptNotice trip={t} />
       {open && <LastUpdated updatedAt={trip.dataUpdatedAt} failing={trip.isError} />}
       <Suspense fallback={<div role="status" className="h-72 animate-pulse rounded-xl bg-slate-100 md:h-96">{S.mapLoading}</div>}>
-        <TrackingMap trip={t} fresh={fresh} label={open ? S.sharedTrip.mapLabel : S.sharedTrip.mapLabelEnded} />
+        <TrackingMap trip={forMap(t)} fresh={fresh} label={open ? S.sharedTrip.mapLabel : S.sharedTrip.mapLabelEnded} />
       </Suspense>
       <div className="grid gap-4 sm:grid-cols-2">
         <Arrival trip={t} fresh={fresh} />
         <section aria-labelledby="destination-heading" className="card space-y-1 p-5">
           <h2 id="destination-heading" className="text-sm font-medium text-slate-600">{S.sharedTrip.destination}</h2>
           <p className="flex items-center gap-2 font-semibold text-slate-900">
-            <Icon name="hospital" className="h-5 w-5 shrink-0 text-teal-700" /> {t.hospital.name}
+            <Icon name="hospital" className="h-5 w-5 shrink-0 text-teal-700" /> {destination}
           </p>
-          <p className="text-sm text-slate-600">{t.hospital.address}</p>
+          {/* The address the answer carries is the ambulance's hospital's: shown only when that is where the patient goes. */}
+          {destination === t.hospital.name && <p className="text-sm text-slate-600">{t.hospital.address}</p>}
         </section>
       </div>
     </div>

@@ -49,6 +49,7 @@ describe('TrackBookingPage', () => {
       'At the pickup',
       'On the way to the hospital',
       'At the hospital',
+      'Handed over',
       'Completed',
     ])
     expect(steps[1]).toHaveAttribute('aria-current', 'step')
@@ -56,6 +57,33 @@ describe('TrackBookingPage', () => {
     expect(screen.getByRole('link', { name: /^Call the hospital/ })).toHaveAttribute('href', 'tel:+91100200')
     expect(screen.getByRole('button', { name: 'Cancel booking' })).toBeInTheDocument()
     expect(await screen.findByRole('region', { name: 'Map of the ambulance, the pickup and the hospital' }, LAZY_MAP)).toBeInTheDocument()
+  })
+
+  it('names the destination hospital; once it is another than the ambulance’s, that one’s phone is not offered as the hospital’s', async () => {
+    open({ 'GET /booking/12/track': () => json(200, trip({ tripStage: 'TO_HOSPITAL', destinationHospitalName: 'Civil Hospital' })) })
+    const title = await screen.findByRole('heading', { name: 'Booking #12' })
+    expect(title.nextElementSibling).toHaveTextContent(/^On the way to the hospital · Civil Hospital$/)
+    expect(screen.queryByRole('link', { name: /^Call the hospital/ })).not.toBeInTheDocument()
+  })
+
+  it('after the handover: says so, and the timeline has the step', async () => {
+    const at = (m: number) => `2026-03-01T10:${String(m).padStart(2, '0')}:00Z`
+    open({
+      'GET /booking/12/track': () =>
+        json(200, trip({
+          tripStage: 'HANDED_OVER',
+          moves: [],
+          timeline: [
+            { stage: 'PENDING', at: at(0) }, { stage: 'ACTIVE', at: at(1) }, { stage: 'EN_ROUTE', at: at(1) }, { stage: 'AT_PICKUP', at: at(5) },
+            { stage: 'TO_HOSPITAL', at: at(9) }, { stage: 'AT_HOSPITAL', at: at(20) }, { stage: 'HANDED_OVER', at: at(31) },
+          ],
+        })),
+    })
+    expect(await screen.findByText('The patient has been handed over to the hospital.')).toBeInTheDocument()
+    const steps = within(screen.getByRole('region', { name: 'Trip timeline' })).getAllByRole('listitem')
+    expect(steps.map((s) => s.textContent?.replace(/\d{2}:\d{2}.*$/, ''))).toEqual(
+      expect.arrayContaining(['At the hospital', 'Handed overNow']),
+    )
   })
 
   it('updates itself: a new position and ETA show without reload', async () => {
@@ -362,6 +390,7 @@ describe('TrackBookingPage: the answer deadline', () => {
       'At the pickup',
       'On the way to the hospital',
       'At the hospital',
+      'Handed over',
       'Completed',
     ])
     expect(screen.queryByText(/Still looking/)).not.toBeInTheDocument()

@@ -21,6 +21,7 @@ import { PatientDetailsForm } from '../components/PatientDetailsForm'
 import { ShareTracking } from '../components/ShareTracking'
 import { TripAlerts } from '../components/TripAlerts'
 import { TripTimeline } from '../components/TripTimeline'
+import { forMap, goesElsewhere } from '../destination'
 import { isOpen, mayCancel, tripLabel } from '@/lib/trip/status'
 import { timelineRowsWithMoves } from '@/lib/trip/timeline'
 
@@ -73,7 +74,7 @@ function Track({ id, back, admin }: { id: number; back: ReactNode; admin: boolea
   // Just sent, until the crew is at the pickup: "request sent" (what the crew has done says AcceptNotice).
   const coming = open && (t.tripStage === 'DISPATCHED' || t.tripStage === 'EN_ROUTE')
   // Worth a notification until the ambulance is there: the requester's, not an admin watching.
-  const arriving = !admin && open && !['AT_PICKUP', 'TO_HOSPITAL', 'AT_HOSPITAL'].includes(t.tripStage ?? '')
+  const arriving = !admin && open && !['AT_PICKUP', 'TO_HOSPITAL', 'AT_HOSPITAL', 'HANDED_OVER'].includes(t.tripStage ?? '')
 
   return (
     <div className="space-y-6">
@@ -81,7 +82,8 @@ function Track({ id, back, admin }: { id: number; back: ReactNode; admin: boolea
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div>
           <h1 className="text-2xl font-bold">{S.tracking.title(t.bookingId)}</h1>
-          <p className="text-slate-600">{tripLabel(t)} · {t.hospital.name}</p>
+          {/* Where the patient is driven: the trip's destination, which the crew may change on the way. */}
+          <p className="text-slate-600">{tripLabel(t)} · {t.destinationHospitalName || t.hospital.name}</p>
         </div>
         <div className="flex items-center gap-2">
           <BookingTypeBadge type={t.bookingType} />
@@ -103,7 +105,7 @@ function Track({ id, back, admin }: { id: number; back: ReactNode; admin: boolea
       <div className="grid gap-6 lg:grid-cols-[1fr_22rem] lg:grid-rows-[auto_1fr]">
         <div className="space-y-3 lg:col-start-1">
           <Suspense fallback={<div role="status" className="h-72 animate-pulse rounded-xl bg-slate-100 md:h-[28rem]">{S.mapLoading}</div>}>
-            <TrackingMap trip={t} fresh={fresh} label={open ? S.tracking.mapLabel : S.tracking.mapLabelEnded} />
+            <TrackingMap trip={forMap(t)} fresh={fresh} label={open ? S.tracking.mapLabel : S.tracking.mapLabelEnded} />
           </Suspense>
           {open && online && (
             <p className="flex items-center gap-2 text-sm text-slate-600">
@@ -126,7 +128,7 @@ function Track({ id, back, admin }: { id: number; back: ReactNode; admin: boolea
                 <Icon name="phone" className="h-4 w-4" /> {S.tracking.callAmbulance} <span className="font-normal">{t.ambulance.contactInfo}</span>
               </a>
             )}
-            {t.hospital.contactInfo && (
+            {t.hospital.contactInfo && !goesElsewhere(t) && (
               <a href={telHref(t.hospital.contactInfo)} className="btn-secondary w-full">
                 <Icon name="hospital" className="h-4 w-4" /> {S.tracking.callHospital} <span className="font-normal">{t.hospital.contactInfo}</span>
               </a>

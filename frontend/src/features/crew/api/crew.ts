@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { call } from '@/lib/api'
-import type { CrewStatus, PositionReport, StageRequest } from '@/lib/types'
+import type { CrewStatus, DestinationRequest, PositionReport, StageRequest } from '@/lib/types'
 import { refreshAfterBooking, refreshAfterFleetChange } from '@/lib/queryKeys'
 import { crewKeys } from './keys'
 
@@ -35,3 +35,12 @@ export function useSetCrewStatus() {
 }
 
 export const reportLocation = (body: PositionReport) => call('PUT /crew/location', { body })
+
+/** Drive the patient to another hospital (until AT_HOSPITAL): both hospitals' boards follow. */
+export function useChangeDestination() {
+  const client = useQueryClient()
+  return useMutation({
+    mutationFn: (body: DestinationRequest) => call('PATCH /crew/job/destination', { body }),
+    onSettled: () => refreshAfterBooking(client),
+  })
+}

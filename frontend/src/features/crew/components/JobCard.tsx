@@ -35,14 +35,23 @@ function Part({ title, children }: { title: string; children: ReactNode }) {
 
 /**
  * The job the ambulance holds: the patient, who asked (tap to call), the pickup on a map
- * with directions, and the hospital. The way to the place the crew drives to next is
+ * with directions, and the destination hospital. The way to the place the crew drives to next is
  * the blue one.
  */
-export function JobCard({ job, position, action }: { job: Booking; position: Position | null; action: ReactNode }) {
+export function JobCard({
+  job,
+  position,
+  action,
+  destination,
+}: {
+  job: Booking
+  position: Position | null
+  action: ReactNode
+  /** The destination hospital's part (DestinationPart): given `toHospital`, whether its way is the blue one. */
+  destination: (toHospital: boolean) => ReactNode
+}) {
   const emergency = job.bookingType === 'EMERGENCY'
-  const toHospital = job.tripStage === 'AT_PICKUP' || job.tripStage === 'TO_HOSPITAL' || job.tripStage === 'AT_HOSPITAL'
-  const hospital = job.hospital ?? { name: job.hospitalName, address: '' }
-  const hospitalPlace = [hospital.name, hospital.address].filter(Boolean).join(', ')
+  const toHospital = job.tripStage === 'AT_PICKUP' || job.tripStage === 'TO_HOSPITAL' || job.tripStage === 'AT_HOSPITAL' || job.tripStage === 'HANDED_OVER'
   const patient = job.patient
   const who = patientLine(patient)
 
@@ -95,15 +104,7 @@ export function JobCard({ job, position, action }: { job: Booking; position: Pos
             <p className="font-medium text-amber-900">{S.crew.noPickup}</p>
           )}
         </Part>
-        <Part title={S.crew.hospital}>
-          <p className="font-semibold">{hospital.name}</p>
-          {hospital.address && <p className="text-sm text-slate-600">{hospital.address}</p>}
-          {hospitalPlace && (
-            <TouchLink href={directionsUrl(hospitalPlace)} primary={toHospital} external>
-              <Icon name="hospital" /> {S.crew.navigateToHospital} <span className="sr-only">{S.crew.opensMaps}</span>
-            </TouchLink>
-          )}
-        </Part>
+        <Part title={S.crew.hospital}>{destination(toHospital)}</Part>
       </div>
       {/* The one next move stays in reach at the bottom of a phone's screen, with the time left to
           take it (overflow-clip on the card, not hidden: hidden would stop the sticky). */}

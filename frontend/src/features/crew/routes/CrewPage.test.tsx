@@ -32,6 +32,8 @@ const me = (j: Booking | null, status: CrewMe['ambulance']['status'] = j ? 'ON_D
   crew: { id: 50, username: 'crew1', phone: '+15550150' },
   ambulance: { ...ambulance(31, 3, status), crewPresence: 'ONLINE', position: null },
   job: j,
+  destination: j ? { id: 3, name: 'City Hospital', latitude: 30.63, longitude: 74.3, onDiversionUntil: null } : null,
+  alternative: null,
 })
 
 /** Where watchPosition's callbacks go, so a test can move the phone. */
@@ -117,7 +119,7 @@ describe('CrewPage', () => {
     expect(toPickup).toHaveAttribute('href', 'https://www.google.com/maps/dir/?api=1&destination=30.7%2C74.31&travelmode=driving')
     expect(toPickup).toHaveAttribute('target', '_blank')
     expect(card.getByText('City Hospital')).toBeInTheDocument()
-    expect(card.getByRole('link', { name: /^Navigate to hospital/ }).getAttribute('href')).toContain('City%20Hospital%2C%203%20Main%20Road')
+    expect(card.getByRole('link', { name: /^Navigate to hospital/ }).getAttribute('href')).toContain('destination=30.63%2C74.3')
     expect(await card.findByRole('region', { name: 'Map of the pickup and your ambulance' }, LAZY_MAP)).toBeInTheDocument()
   })
 
@@ -165,6 +167,80 @@ describe('CrewPage', () => {
     expect(await screen.findByText('Job completed. The ambulance is available again.')).toBeInTheDocument()
     expect(await screen.findByRole('heading', { name: 'No job right now' })).toBeInTheDocument()
     expect(calls.find((c) => c.method === 'PATCH')!.body).toEqual({ bookingId: 12, stage: 'COMPLETED' })
+  })
+
+  it('after arrival the one button records the handover first, then completes', async () => {
+    // The server offers both after AT_HOSPITAL; the handover (its time goes to the report) comes first.
+    let answer = me(job({ bookingStatus: 'ACTIVE', tripStage: 'AT_HOSPITAL', moves: ['COMPLETED', 'HANDED_OVER'] }))
+    const { calls } = open({
+      'GET /crew/me': () => json(200, answer),
+      'PATCH /crew/job/stage': () => {
+        answer = me(job({ bookingStatus: 'ACTIVE', tripStage: 'HANDED_OVER', moves: ['COMPLETED'] }))
+        return json(200, answer.job)
+      },
+    })
+    await userEvent.click(await screen.findByRole('button', { name: 'Handover done' }))
+    expect(await screen.findByRole('button', { name: 'Complete job' })).toBeInTheDocument()
+    expect(calls.find((c) => c.method === 'PATCH')!.body).toEqual({ bookingId: 12, stage: 'HANDED_OVER' })
+    expect(screen.getByText('Handed over')).toBeInTheDocument()
+    // At the hospital the destination no longer changes.
+    expect(screen.queryByRole('button', { name: 'Change hospital' })).not.toBeInTheDocument()
+  })
+
+  it('the destination on diversion: says until when, and one tap switches to the open hospital offered', async () => {
+    const until = new Date(Date.now() + 2 * 3_600_000).toISOString()
+    const hhmm = new Date(until).toLocaleTimeString('en', { hour: '2-digit', minute: '2-digit' })
+    const onTheWay = job({ bookingStatus: 'ACTIVE', tripStage: 'EN_ROUTE', moves: ['AT_PICKUP'] })
+    let answer: CrewMe = {
+      ...me(onTheWay),
+      destination: { id: 3, name: 'City Hospital', latitude: 30.63, longitude: 74.3, onDiversionUntil: until },
+      alternative: { id: 4, name: 'Civil Hospital', address: '4 Main Road', latitude: 30.64, longitude: 74.3, contactInfo: null, distance: 2.4, onDiversionUntil: null },
+    }
+    const { calls } = open({
+      'GET /crew/me': () => json(200, answer),
+      'PATCH /crew/job/destination': () => {
+        const moved = { ...onTheWay, destinationHospitalId: 4, destinationHospitalName: 'Civil Hospital' }
+        answer = { ...me(moved), destination: { id: 4, name: 'Civil Hospital', latitude: 30.64, longitude: 74.3, onDiversionUntil: null }, alternative: null }
+        return json(200, moved)
+      },
+    })
+    const warning = await screen.findByRole('region', { name: `City Hospital is on diversion until ${hhmm}` })
+    expect(within(warning).getByText(/You may still go there/)).toBeInTheDocument()
+    // The job card marks it too.
+    expect(within(screen.getByRole('region', { name: 'Current job #12' })).getByText(`On diversion until ${hhmm}`)).toBeInTheDocument()
+    await userEvent.click(within(warning).getByRole('button', { name: 'Go to Civil Hospital instead (2.4 km)' }))
+    expect(calls.find((c) => c.method === 'PATCH')!.body).toEqual({ bookingId: 12, hospitalId: 4 })
+    expect(await screen.findByText('Destination changed to Civil Hospital.')).toBeInTheDocument()
+    await waitFor(() => expect(screen.queryByRole('region', { name: /on diversion/ })).not.toBeInTheDocument())
+    expect(within(screen.getByRole('region', { name: 'Current job #12' })).getByText('Civil Hospital')).toBeInTheDocument()
+  })
+
+  it('"Change hospital" lists the nearest hospitals from the ambulance, marks those on diversion, and says a refusal', async () => {
+    const until = new Date(Date.now() + 3_600_000).toISOString()
+    const hhmm = new Date(until).toLocaleTimeString('en', { hour: '2-digit', minute: '2-digit' })
+    const answer: CrewMe = {
+      ...me(job({ bookingStatus: 'ACTIVE', tripStage: 'TO_HOSPITAL', moves: ['AT_HOSPITAL'] })),
+      ambulance: { ...ambulance(31, 3, 'ON_DUTY'), crewPresence: 'ONLINE', position: { latitude: 30.7, longitude: 74.31, at: new Date().toISOString(), stale: false, source: 'GPS' } },
+    }
+    const near = [
+      { id: 3, name: 'City Hospital', address: '3 Main Road', latitude: 30.63, longitude: 74.3, contactInfo: null, distance: 1.2, onDiversionUntil: null },
+      { id: 5, name: 'Rose Hospital', address: '5 Main Road', latitude: 30.65, longitude: 74.3, contactInfo: null, distance: 3.1, onDiversionUntil: until },
+    ]
+    const { calls } = open({
+      'GET /crew/me': () => json(200, answer),
+      'GET /hospitals/nearest': () => json(200, near),
+      'PATCH /crew/job/destination': () => json(409, { message: 'The trip is at the hospital already' }),
+    })
+    await userEvent.click(await screen.findByRole('button', { name: 'Change hospital' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Change the destination hospital' })
+    const search = calls.find((c) => c.path === '/hospitals/nearest')!
+    expect([search.query.get('lat'), search.query.get('lng')]).toEqual(['30.7', '74.31'])
+    // The current destination is shown, not offered; the one on diversion is marked and may still be chosen.
+    expect(await within(dialog).findByRole('button', { name: /^Go to City Hospital · 1.2 km · current/ })).toBeDisabled()
+    const rose = within(dialog).getByRole('button', { name: `Go to Rose Hospital · 3.1 km On diversion until ${hhmm}` })
+    await userEvent.click(rose)
+    expect(calls.find((c) => c.method === 'PATCH')!.body).toEqual({ bookingId: 12, hospitalId: 5 })
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('The trip is at the hospital already')
   })
 
   it("a stale tap (409) shows the server's reason and the job as it is now", async () => {

@@ -9,10 +9,12 @@ import { usePush } from '@/lib/push/usePush'
 import { beep, unlockAudioOnGesture } from '@/lib/sound'
 import { useFlash } from '@/lib/useFlash'
 import { useWakeLock } from '@/lib/useWakeLock'
+import { H } from '@/i18n/hospital'
 import { S } from '@/strings'
 import { useAdvanceStage, useCrewMe, useSetCrewStatus } from '../api/crew'
-import { CrewAlerts } from '../components/CrewAlerts'
+import { DeviceAlerts } from '@/components/DeviceAlerts'
 import { IdlePanel } from '../components/IdlePanel'
+import { DestinationPart, DiversionWarning } from '../components/DestinationPart'
 import { JobCard } from '../components/JobCard'
 import { SharingIndicator } from '../components/SharingIndicator'
 import { useHeartbeat } from '../useHeartbeat'
@@ -44,7 +46,9 @@ export default function CrewPage() {
   if (me.isPending) return <Spinner label={S.crew.loading} />
   if (me.isError) return <ErrorState message={S.crew.loadFailed} error={me.error} onRetry={() => me.refetch()} />
 
-  const { ambulance } = me.data
+  const { ambulance, destination, alternative } = me.data
+  const changed = (name: string) => setFlash({ tone: 'success', text: H().crew.changed(name) })
+  const changeFailed = outcome('', H().crew.changeFailed).onError
   // The server's next step for this crew (the job's `moves`), none once it offers none.
   const step = job && crewStep(job.moves)
   const advanceJob = () => {
@@ -74,14 +78,20 @@ export default function CrewPage() {
         <StatusBadge status={ambulance.status} />
       </div>
       <SharingIndicator state={sharing.state} lastSentAt={sharing.lastSentAt} />
-      <CrewAlerts push={push} awake={awake} />
+      <DeviceAlerts push={push} awake={awake} />
       {flash && <Alert tone={flash.tone}>{flash.text}</Alert>}
       {/* A screen reader hears a new job arrive (the screen changes by itself). */}
       <p className="sr-only" aria-live="assertive">{job ? S.crew.newJobAnnouncement(job.id) : ''}</p>
+      {job && alternative && (
+        <DiversionWarning job={job} destination={destination} alternative={alternative} onChanged={changed} onFailed={changeFailed} />
+      )}
       {job ? (
         <JobCard
           job={job}
           position={ambulance.position}
+          destination={(toHospital) => (
+            <DestinationPart job={job} destination={destination} from={ambulance.position ?? job.pickup} primary={toHospital} onChanged={changed} />
+          )}
           action={
             step && (
               <button

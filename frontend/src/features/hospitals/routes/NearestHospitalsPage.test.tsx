@@ -27,6 +27,16 @@ describe('NearestHospitalsPage', () => {
     expect(await within(map).findByText('You are here')).toBeInTheDocument()
   })
 
+  it('marks a hospital on diversion with until when, and only that one', async () => {
+    const until = '2026-03-01T14:30:00Z'
+    open('/hospitals/nearest?lat=30.67&lng=74.33', () => json(200, [hospital(3, 'City Hospital', 1.2), { ...hospital(4, 'Zeta Clinic', 4.5), onDiversionUntil: until }]))
+    const list = await screen.findByRole('list')
+    const [city, zeta] = within(list).getAllByRole('listitem')
+    const hhmm = new Date(until).toLocaleTimeString('en', { hour: '2-digit', minute: '2-digit' })
+    expect(within(zeta!).getByText(`On diversion until ${hhmm}`)).toBeInTheDocument()
+    expect(within(city!).queryByText(/On diversion/)).not.toBeInTheDocument()
+  })
+
   it("says 'Failed to fetch nearby hospitals' and draws no map when the search fails", async () => {
     open('/hospitals/nearest?lat=30.67&lng=74.33', () => json(500, { message: 'boom' }))
     expect(await screen.findByRole('alert')).toHaveTextContent('Failed to fetch nearby hospitals')

@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect } from 'react'
 import { Link, useNavigate, useSearchParams } from 'react-router'
 import { Alert, EmptyState, ErrorState, Spinner } from '@/components/Feedback'
+import { DiversionBadge } from '@/components/DiversionBadge'
 import { Icon } from '@/components/Icon'
 import { PageHeader } from '@/components/PageHeader'
 import { UseLocationButton } from '@/components/UseLocationButton'
@@ -80,6 +81,7 @@ export default function NearestHospitalsPage() {
                   <div className="flex flex-wrap items-center gap-2">
                     <h2 className="text-lg font-semibold">{h.name}</h2>
                     {i === 0 && <span className="rounded-full bg-green-100 px-2.5 py-0.5 text-xs font-semibold text-green-800">{S.hospitalsPage.closest}</span>}
+                    <DiversionBadge until={h.onDiversionUntil} />
                   </div>
                   <p className="text-sm text-slate-600">{h.address}</p>
                   <p className="mt-2 flex flex-wrap gap-x-5 gap-y-1 text-sm">

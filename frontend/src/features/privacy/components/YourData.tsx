@@ -5,7 +5,7 @@ import { BusyButton } from '@/components/BusyButton'
 import { Dialog } from '@/components/Dialog'
 import { ApiError, messageOf } from '@/lib/api'
 import { dropBrowserSubscription, takeEndpoint } from '@/lib/push/device'
-import { clearSession, isAdmin, isCrew } from '@/lib/session'
+import { clearSession, isAdmin, isCrew, isHospital } from '@/lib/session'
 import type { User } from '@/lib/types'
 import { useDeleteAccount, useDownloadMyData } from '../api/account'
 import { usePrivacyText, type PrivacyText } from '../i18n'
@@ -23,7 +23,7 @@ type Words = PrivacyText['yourData']
 function YourDataSection({ user, t }: { user: User; t: Words }) {
   const download = useDownloadMyData()
   const [deleting, setDeleting] = useState(false)
-  const staff = isAdmin(user) || isCrew(user)
+  const staff = isAdmin(user) || isCrew(user) || isHospital(user)
   return (
     <section className="card space-y-4 p-6" aria-labelledby="your-data-title">
       <div>

@@ -4,7 +4,7 @@ import { UseLocationButton } from '@/components/UseLocationButton'
 import { BusyButton } from '@/components/BusyButton'
 import { ApiError, messageOf } from '@/lib/api'
 import { formatCoord, formatDate } from '@/lib/format'
-import { isAdmin, isCrew, useSession } from '@/lib/session'
+import { isAdmin, isCrew, isHospital, useSession } from '@/lib/session'
 import type { User } from '@/lib/types'
 import { S } from '@/strings'
 import { useProfile, useUpdateProfile } from '../api/profile'
@@ -65,8 +65,8 @@ function Profile({ userId }: { userId: number }) {
 
   const user = profile.data
   const admin = isAdmin(user)
-  // Admins and crew keep no location of their own.
-  const withLocation = !admin && !isCrew(user)
+  // Admins, crew and hospital staff keep no location of their own.
+  const withLocation = !admin && !isCrew(user) && !isHospital(user)
 
   const startEdit = () => {
     setForm(toForm(user))

@@ -1,0 +1,235 @@
+//! The receiving hospital's side of trips, the handle `store.receiving()`
+//! (docs/decisions/0026-receiving-hospital.md): its board (one Query of the `dest`
+//! index, then the ambulances on their way in one round of BatchGetItem), the
+//! handover, and the crew's change of destination, which moves the trip from one
+//! hospital's board to the other's in one conditional write.
+
+use std::collections::{BTreeSet, HashMap};
+
+use super::{
+    bookings::{BookingItem, still_at},
+    fleet::AmbulanceItem,
+    keys,
+    schema::DEST,
+    table::{Query, Store},
+    tx::{Label, Tx, TxError, Write},
+};
+use crate::{
+    domain::{
+        booking::{self, Booking, Goal, Hold, Mover, TripStage},
+        crew::{self, Crew},
+        hospital::{self, Hospital},
+        hospital_staff::HospitalStaffRef,
+        receiving::{
+            self, AmbulanceNow, BoardEntry, BoardHospital, CrewDestination, ENDED_SHOWN_FOR,
+            Incoming,
+        },
+        refusal::Conflict,
+    },
+    error::ApiError,
+    geo::Point,
+    types::{Id, format_rfc3339},
+};
+
+/// `store.receiving()`. Every method of the handle is in this file.
+#[derive(Clone, Copy)]
+pub struct Receiving<'a> {
+    pub(super) store: &'a Store,
+}
+
+impl Receiving<'_> {
+    /// The board of `staff`'s hospital: its trips open or ended in the last 24 h,
+    /// most urgent first (`domain::receiving`). 404 when the hospital is gone.
+    pub async fn board(self, staff: HospitalStaffRef) -> Result<Incoming, ApiError> {
+        let hospital_id = staff.hospital_id;
+        let now = self.store.now();
+        let since = format_rfc3339(now - ENDED_SHOWN_FOR);
+        let trips = Query::on(DEST, "destpk = :p AND destsk > :from")
+            .value(":p", keys::destination_trips(hospital_id))
+            .value(":from", keys::destination_board_from(&since));
+        let (hospital, entries) = tokio::try_join!(
+            self.store.hospitals().hospital(hospital_id),
+            self.store.query_all::<BoardEntry>(trips)
+        )?;
+        let hospital = hospital.ok_or_else(|| hospital::not_found(hospital_id))?;
+        let ambulances = self.ambulances_now(&entries, now).await?;
+        let at = Point::new(hospital.latitude, hospital.longitude);
+        let trips = entries
+            .into_iter()
+            .map(|e| {
+                let now = match e.is_open() {
+                    true => ambulances.get(&e.ambulance.id).cloned().unwrap_or_default(),
+                    false => AmbulanceNow::default(),
+                };
+                receiving::trip(e, now, at)
+            })
+            .collect();
+        Ok(receiving::board(
+            BoardHospital {
+                id: hospital.id,
+                name: hospital.name,
+                on_diversion_until: hospital.on_diversion_until,
+            },
+            trips,
+        ))
+    }
+
+    /// The phone and fresh position of the ambulances of the open trips, read at
+    /// once (BatchGetItem of their items and `POSITION` items).
+    async fn ambulances_now(
+        self,
+        entries: &[BoardEntry],
+        now: time::OffsetDateTime,
+    ) -> Result<HashMap<Id, AmbulanceNow>, ApiError> {
+        let ids: Vec<Id> = entries
+            .iter()
+            .filter(|e| e.is_open())
+            .map(|e| e.ambulance.id)
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        if ids.is_empty() {
+            return Ok(HashMap::new());
+        }
+        let (items, positions) = tokio::try_join!(
+            self.store
+                .batch_get::<AmbulanceItem>(ids.iter().map(|id| keys::ambulance(*id)).collect()),
+            self.store.positions().last_positions(&ids)
+        )?;
+        let mut out: HashMap<Id, AmbulanceNow> = ids
+            .iter()
+            .zip(positions)
+            .map(|(id, kept)| {
+                let at = kept
+                    .and_then(|k| k.fix)
+                    .filter(|f| f.is_fresh(now))
+                    .map(|f| f.point());
+                (*id, AmbulanceNow { phone: None, at })
+            })
+            .collect();
+        for item in items {
+            if let Some(a) = out.get_mut(&item.id) {
+                a.phone = item.contact_info;
+            }
+        }
+        Ok(out)
+    }
+
+    /// The handover of booking `id` recorded by `staff`: AT_HOSPITAL → HANDED_OVER
+    /// by the trip's one rule (409 from anywhere else). 404 when there is no such
+    /// booking or it is another hospital's (never said which).
+    pub async fn handover(self, staff: HospitalStaffRef, id: Id) -> Result<Booking, ApiError> {
+        let booking = self
+            .store
+            .bookings()
+            .booking(id)
+            .await?
+            .filter(|b| b.destination() == staff.hospital_id)
+            .ok_or_else(|| booking::not_found(id))?;
+        // The stage stays AT_HOSPITAL until the move, and the destination cannot
+        // change from AT_HOSPITAL on: a retry reads the same hospital's trip.
+        self.store
+            .bookings()
+            .move_read_booking(booking, Mover::Hospital, Goal::Stage(TripStage::HandedOver))
+            .await
+    }
+
+    /// The crew of `crew`'s ambulance drives booking `id` to hospital `to` instead:
+    /// 404 for an unknown booking or hospital, 403 when its ambulance does not hold
+    /// it, 409 from AT_HOSPITAL on. The booking leaves the old hospital's board and
+    /// joins the new one's in the same write, conditional on the stage and
+    /// ambulance read.
+    pub async fn change_destination(
+        self,
+        crew: &Crew,
+        id: Id,
+        to: Id,
+    ) -> Result<Booking, ApiError> {
+        let key = keys::booking(id);
+        let (item, hospital) = tokio::try_join!(
+            self.store.get::<BookingItem>(&key),
+            self.store.hospitals().hospital(to)
+        )?;
+        let item = item.ok_or_else(|| booking::not_found(id))?;
+        let booking = Booking::from(item);
+        match booking::hold(crew.ambulance_id, &booking) {
+            Hold::Holds | Hold::Ended => {}
+            Hold::Gone => return Err(crew::job_gone(id).into()),
+            Hold::NotYours => return Err(crew::not_your_booking(id).into()),
+        }
+        let hospital: Hospital = hospital.ok_or_else(|| hospital::not_found(to))?;
+        let progress = booking.progress();
+        if progress.status.is_final() || progress.stage.is_some_and(TripStage::arrived) {
+            return Err(Conflict::DestinationFixed {
+                id,
+                at: progress.to_string(),
+            }
+            .into());
+        }
+        if booking.destination() == to {
+            return Ok(booking);
+        }
+        let write = still_at(
+            Write::update(
+                keys::booking(id),
+                "SET destinationHospitalId = :to, destinationHospitalName = :name, \
+                 destinationChosen = :chosen, destpk = :destpk, destsk = :destsk",
+            )
+            .value(":to", to)
+            .value(":name", &hospital.name)
+            .value(":chosen", true)
+            .value(":destpk", keys::destination_trips(to))
+            .value(":destsk", keys::destination_open(&booking.booking_time, id))
+            .value(":ambulanceRead", booking.ambulance_id)
+            .when("ambulanceId = :ambulanceRead"),
+            progress,
+        );
+        let mut tx = Tx::new();
+        tx.push(Label::Booking(id), write);
+        self.store.commit(tx).await.map_err(|e| match e {
+            TxError::Refused(_) => ApiError::from(Conflict::BookingChanged(id)),
+            TxError::Api(e) => e,
+        })?;
+        Ok(Booking {
+            destination_hospital_id: Some(to),
+            destination_hospital_name: Some(hospital.name),
+            ..booking
+        })
+    }
+}
+
+/// How many of the nearest hospitals the crew's alternative is looked for among,
+/// and how far.
+const ALTERNATIVES: usize = 10;
+const ALTERNATIVE_RADIUS_KM: f64 = 100.0;
+
+impl Receiving<'_> {
+    /// The destination of `job` as it is now (None when its hospital was removed),
+    /// and, while it is on diversion before TO_HOSPITAL, the nearest open hospital
+    /// to `from` (the ambulance's shown position).
+    pub async fn crew_destination(
+        self,
+        job: &Booking,
+        from: Option<Point>,
+    ) -> Result<(Option<CrewDestination>, Option<Hospital>), ApiError> {
+        let Some(destination) = self.store.hospitals().hospital(job.destination()).await? else {
+            return Ok((None, None));
+        };
+        let now = time::OffsetDateTime::now_utc();
+        let shown = CrewDestination::from(&destination);
+        if !receiving::offer_alternative(&destination, job.trip_stage, now) {
+            return Ok((Some(shown), None));
+        }
+        let from = from.unwrap_or(Point::new(destination.latitude, destination.longitude));
+        let center = crate::types::LatLng::new(from.lat, from.lng).map_err(ApiError::internal)?;
+        // On the H3 `geo` index, whose items carry the diversion: a rare read (a
+        // diverted destination before TO_HOSPITAL) that needs no copy of the
+        // nearest-search index in the crew's function.
+        let (nearest, _) = self
+            .store
+            .hospitals()
+            .nearest_hospitals_h3(center, ALTERNATIVES, ALTERNATIVE_RADIUS_KM)
+            .await?;
+        Ok((Some(shown), receiving::first_open(nearest, now)))
+    }
+}
