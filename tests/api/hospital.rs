@@ -668,3 +668,52 @@ async fn a_diversion_shows_in_the_searches_and_the_crew_is_offered_an_open_hospi
             .all(|h| h["onDiversionUntil"].is_null())
     );
 }
+
+#[tokio::test]
+async fn a_move_to_another_hospitals_ambulance_follows_it_unless_the_crew_chose() {
+    let t = Two::new().await;
+    let reassign = async |b: &Value, to: &Value| {
+        let res = t
+            .app
+            .call(
+                Method::PATCH,
+                &format!("/api/admin/bookings/{}/ambulance", b["id"]),
+                Some(&t.admin.token),
+                Some(json!({"ambulanceId": to["id"]})),
+            )
+            .await;
+        res.assert_status(StatusCode::OK);
+        res.body
+    };
+    // Moved from A's ambulance to B's before the pickup: B receives it.
+    let first = t.book(0, "NORMAL").await;
+    let moved = reassign(&first, &t.ambulances[2]).await;
+    assert_eq!(moved["destinationHospitalId"], t.b["id"]);
+    assert_eq!(moved["destinationHospitalName"], "Beta");
+    let id = first["id"].as_u64().unwrap();
+    assert!(Two::ids(&t.board(&t.staff_b).await).contains(&id));
+    assert!(!Two::ids(&t.board(&t.staff_a).await).contains(&id));
+
+    // The crew chose B; a move to A's other ambulance keeps the crew's choice.
+    let second = t.book(1, "NORMAL").await;
+    t.app
+        .call(
+            Method::PATCH,
+            "/api/crew/job/destination",
+            Some(&t.crews[1].token),
+            Some(json!({"bookingId": second["id"], "hospitalId": t.b["id"]})),
+        )
+        .await
+        .assert_status(StatusCode::OK);
+    let moved = reassign(&second, &t.ambulances[0]).await;
+    assert_eq!(moved["ambulanceId"], t.ambulances[0]["id"]);
+    assert_eq!(moved["destinationHospitalId"], t.b["id"]);
+    let stored = t
+        .app
+        .get(
+            &format!("/api/booking/{}", second["id"]),
+            Some(&t.admin.token),
+        )
+        .await;
+    assert_eq!(stored.body["destinationHospitalId"], t.b["id"]);
+}
