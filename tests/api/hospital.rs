@@ -335,6 +335,7 @@ async fn the_board_holds_its_own_trips_open_or_ended_within_a_day_most_urgent_fi
     let door = &board["trips"][0];
     assert_eq!(door["stage"], "AT_HOSPITAL");
     assert_eq!(door["bookingType"], "NORMAL");
+    assert_eq!(door["bookingStatus"], "ACTIVE");
     assert_eq!(door["etaSeconds"], Value::Null, "arrived: no ETA");
     assert!(door["arrivedAt"].as_str().is_some());
     assert_eq!(door["handedOverAt"], Value::Null);
@@ -379,6 +380,8 @@ async fn the_board_holds_its_own_trips_open_or_ended_within_a_day_most_urgent_fi
     );
     let done = &board["trips"][1];
     assert!(done["handedOverAt"].as_str().is_some());
+    // Ended: the status says so, whatever stage it reached (the web app files it as done).
+    assert_eq!(done["bookingStatus"], "COMPLETED");
     assert_eq!(
         done["crewPhone"],
         Value::Null,

@@ -1,4 +1,4 @@
-import type { Ambulance, Booking, Hospital, NearestHospital, SharedTrip, Tracking, User } from '@/lib/types'
+import type { Ambulance, Booking, Hospital, IncomingTrip, NearestHospital, SharedTrip, Tracking, User } from '@/lib/types'
 
 export const demoUser: User = {
   id: 7,
@@ -116,3 +116,18 @@ export function sharedTrip(overrides: Partial<SharedTrip> = {}): SharedTrip {
     ...overrides,
   }
 }
+
+/** A trip on the receiving hospital's board: an ALS ambulance on its way, 5 min out. */
+export const incomingTrip = (bookingId: number, over: Partial<IncomingTrip> = {}): IncomingTrip => ({
+  bookingId,
+  bookingType: 'NORMAL',
+  bookingStatus: 'ACTIVE',
+  stage: 'TO_HOSPITAL',
+  ambulance: { id: bookingId + 30, number: `PB-${bookingId + 30}`, type: 'ALS' },
+  crewPhone: '+91 98140 00031',
+  etaSeconds: 300,
+  patient: { age: null, gender: null, condition: null },
+  arrivedAt: null,
+  handedOverAt: null,
+  ...over,
+})

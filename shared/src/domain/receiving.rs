@@ -45,6 +45,9 @@ pub struct BoardHospital {
 pub struct IncomingTrip {
     pub booking_id: Id,
     pub booking_type: BookingType,
+    /// ACTIVE while under way; COMPLETED or CANCELLED once ended (a trip ended at any
+    /// stage stays on the board for the day with the stage it reached).
+    pub booking_status: BookingStatus,
     pub stage: Option<TripStage>,
     pub ambulance: BoardAmbulance,
     pub crew_phone: Option<String>,
@@ -172,6 +175,7 @@ pub fn trip(entry: BoardEntry, ambulance: AmbulanceNow, hospital: Point) -> Inco
     IncomingTrip {
         booking_id: entry.id,
         booking_type: entry.booking_type,
+        booking_status: entry.booking_status,
         stage: entry.trip_stage,
         ambulance: entry.ambulance,
         crew_phone: ambulance.phone.filter(|_| !entry.booking_status.is_final()),

@@ -1,26 +1,21 @@
 import { describe, expect, it } from 'vitest'
-import type { IncomingTrip } from '@/lib/types'
+import { incomingTrip } from '@/test/fixtures'
 import { boardSections, etaLeft, etaText, phaseOf, since } from './board'
 import { hoursFromNow, nextOccurrence } from './diversion'
 
-const trip = (bookingId: number, over: Partial<IncomingTrip> = {}): IncomingTrip => ({
-  bookingId,
-  bookingType: 'NORMAL',
-  stage: 'TO_HOSPITAL',
-  ambulance: { id: bookingId + 30, number: `PB-${bookingId + 30}`, type: 'BLS' },
-  crewPhone: null,
-  etaSeconds: 300,
-  patient: { age: null, gender: null, condition: null },
-  arrivedAt: null,
-  handedOverAt: null,
-  ...over,
-})
+const trip = incomingTrip
 
 describe('the board’s parts', () => {
   it('at the door until handed over, on the way before it, done after', () => {
     expect(phaseOf(trip(1, { stage: 'AT_HOSPITAL', arrivedAt: '2026-03-01T10:00:00Z' }))).toBe('atDoor')
     expect(phaseOf(trip(1, { stage: 'HANDED_OVER', arrivedAt: '2026-03-01T10:00:00Z', handedOverAt: '2026-03-01T10:09:00Z' }))).toBe('done')
     for (const stage of [null, 'DISPATCHED', 'EN_ROUTE', 'AT_PICKUP', 'TO_HOSPITAL'] as const) expect(phaseOf(trip(1, { stage }))).toBe('onTheWay')
+  })
+
+  it('a trip that ended is done at whatever stage it reached: cancelled on the way, completed at the door', () => {
+    expect(phaseOf(trip(1, { bookingStatus: 'CANCELLED', stage: 'EN_ROUTE' }))).toBe('done')
+    expect(phaseOf(trip(1, { bookingStatus: 'COMPLETED', stage: 'AT_HOSPITAL', arrivedAt: '2026-03-01T10:00:00Z' }))).toBe('done')
+    expect(phaseOf(trip(1, { bookingStatus: 'PENDING', stage: null }))).toBe('onTheWay')
   })
 
   it('most urgent part first whatever the answer’s order, each keeping the server’s order, empty parts left out', () => {

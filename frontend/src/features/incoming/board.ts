@@ -9,6 +9,8 @@ export type Phase = 'atDoor' | 'onTheWay' | 'done'
 const ON_THE_WAY = new Set<IncomingTrip['stage']>([null, 'DISPATCHED', 'EN_ROUTE', 'AT_PICKUP', 'TO_HOSPITAL'])
 
 export function phaseOf(trip: IncomingTrip): Phase {
+  // Ended at any stage (cancelled on the way, completed at the door): no longer coming.
+  if (trip.bookingStatus === 'COMPLETED' || trip.bookingStatus === 'CANCELLED') return 'done'
   if (trip.stage === 'AT_HOSPITAL' && trip.handedOverAt === null) return 'atDoor'
   if (ON_THE_WAY.has(trip.stage)) return 'onTheWay'
   return 'done'

@@ -54,6 +54,7 @@ export const en = {
       HANDED_OVER: 'Handed over',
     },
     finished: 'Finished',
+    cancelled: 'Cancelled',
   },
   diversion: {
     heading: 'Diversion',

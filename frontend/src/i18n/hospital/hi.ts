@@ -51,6 +51,7 @@ export const hi: HospitalText = {
       HANDED_OVER: 'सौंप दिया गया',
     },
     finished: 'पूरी हुई',
+    cancelled: 'रद्द',
   },
   diversion: {
     heading: 'डायवर्ज़न',

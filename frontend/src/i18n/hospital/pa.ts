@@ -51,6 +51,7 @@ export const pa: HospitalText = {
       HANDED_OVER: 'ਸੌਂਪ ਦਿੱਤਾ',
     },
     finished: 'ਪੂਰੀ ਹੋਈ',
+    cancelled: 'ਰੱਦ',
   },
   diversion: {
     heading: 'ਡਾਇਵਰਜ਼ਨ',

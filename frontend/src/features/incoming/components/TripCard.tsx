@@ -69,6 +69,7 @@ export function TripCard({ trip, answeredAt, now, onHandover }: { trip: Incoming
 
 function stageText(trip: IncomingTrip): string {
   const t = H().board
+  if (trip.bookingStatus === 'CANCELLED') return t.cancelled
   if (trip.stage === null) return S.stages.PENDING
   // Ended without a handover (the crew completed it straight from the door): said as finished.
   if (phaseOf(trip) === 'done' && trip.stage !== 'HANDED_OVER') return t.finished

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { saveSession } from '@/lib/session'
 import type { Incoming, IncomingTrip, User } from '@/lib/types'
 import { elapse, fakeClock } from '@/test/clock'
+import { incomingTrip } from '@/test/fixtures'
 import { json, renderRoutes, routeFetch, type FetchCall } from '@/test/render'
 import { BOARD_POLL_MS } from '../api/incoming'
 import IncomingPage from './IncomingPage'
@@ -14,18 +15,7 @@ afterEach(() => vi.unstubAllGlobals())
 const staff = { id: 60, username: 'er-desk', email: 'er@example.com', phone: '+15550160', latitude: null, longitude: null, role: 'HOSPITAL', createdAt: '' } as unknown as User
 
 const ago = (ms: number) => new Date(Date.now() - ms).toISOString()
-const trip = (bookingId: number, over: Partial<IncomingTrip> = {}): IncomingTrip => ({
-  bookingId,
-  bookingType: 'NORMAL',
-  stage: 'TO_HOSPITAL',
-  ambulance: { id: bookingId + 30, number: `PB-${bookingId + 30}`, type: 'ALS' },
-  crewPhone: '+91 98140 00031',
-  etaSeconds: 300,
-  patient: { age: null, gender: null, condition: null },
-  arrivedAt: null,
-  handedOverAt: null,
-  ...over,
-})
+const trip = incomingTrip
 const board = (trips: IncomingTrip[], onDiversionUntil: string | null = null): Incoming => ({ hospital: { id: 3, name: 'City Hospital', onDiversionUntil }, trips })
 
 function open(routes: Record<string, (call: FetchCall) => Response>) {
