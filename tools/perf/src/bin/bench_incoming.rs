@@ -17,7 +17,8 @@
 //! then at once the BatchGetItem of its ambulances (the board's projection) and of
 //! their `POSITION`s, beside the ended range (all pages) and the hospital's GetItem,
 //! the same calls and items the board makes, nothing decoded; and the same bare
-//! reads in the board's first layout (one range, then the ambulances).
+//! reads in the board's first layout (one range, then the ambulances); and the
+//! floor's two chains, each alone (where its time goes).
 //!
 //! Printed: the trips on the board, DynamoDB calls and items per request
 //! (`testkit::hooks::read_capacity`), the p95 of each, the board's p95 over its
@@ -204,33 +205,44 @@ async fn hospital_item(store: &Store, hospital: Id) -> usize {
     usize::from(out.item.is_some())
 }
 
-/// The board's unavoidable reads, bare, as the board makes them: the open range,
-/// then its ambulances, beside the ended range and the hospital. Items read.
-async fn floor(store: &Store, hospital: Id, since: &str) -> usize {
-    let partition = keys::destination_trips(hospital);
-    let open = async {
-        let items = query_all(
-            store,
-            "destpk = :p AND begins_with(destsk, :open)",
-            vec![
-                (":p", partition.clone()),
-                (":open", keys::DESTINATION_OPEN_PREFIX.to_owned()),
-            ],
-        )
-        .await;
-        items.len() + ambulances_now(store, &open_ambulances(&items)).await
-    };
-    let ended = query_all(
+/// The open range of `hospital`'s partition, then its ambulances: items read.
+async fn open_chain(store: &Store, hospital: Id) -> usize {
+    let items = query_all(
+        store,
+        "destpk = :p AND begins_with(destsk, :open)",
+        vec![
+            (":p", keys::destination_trips(hospital)),
+            (":open", keys::DESTINATION_OPEN_PREFIX.to_owned()),
+        ],
+    )
+    .await;
+    items.len() + ambulances_now(store, &open_ambulances(&items)).await
+}
+
+/// The range of the trips ended since `since`: items read.
+async fn ended_range(store: &Store, hospital: Id, since: &str) -> usize {
+    query_all(
         store,
         "destpk = :p AND destsk BETWEEN :from AND :last",
         vec![
-            (":p", partition.clone()),
+            (":p", keys::destination_trips(hospital)),
             (":from", keys::destination_board_from(since)),
             (":last", keys::DESTINATION_ENDED_LAST.to_owned()),
         ],
+    )
+    .await
+    .len()
+}
+
+/// The board's unavoidable reads, bare, as the board makes them: the open range,
+/// then its ambulances, beside the ended range and the hospital. Items read.
+async fn floor(store: &Store, hospital: Id, since: &str) -> usize {
+    let (open, ended, found) = tokio::join!(
+        open_chain(store, hospital),
+        ended_range(store, hospital, since),
+        hospital_item(store, hospital)
     );
-    let (open, ended, hospital) = tokio::join!(open, ended, hospital_item(store, hospital));
-    open + ended.len() + hospital
+    open + ended + found
 }
 
 /// The same reads in the board's first layout: one range (∥ the hospital), then the
@@ -365,6 +377,7 @@ async fn main() {
     floor(&store, board.id, &since()).await;
     floor_one_range(&store, board.id, &since()).await;
     let (mut board_ms, mut get_ms, mut floor_ms, mut first_ms) = (vec![], vec![], vec![], vec![]);
+    let (mut open_ms, mut ended_ms) = (vec![], vec![]);
     let (mut calls, mut items, mut floor_calls, mut floor_items) = (0, 0, 0, 0);
     for _ in 0..requests {
         let (ms, answer, n, c) = timed(store.receiving().board(staff)).await;
@@ -379,8 +392,17 @@ async fn main() {
         floor_calls += c;
         floor_items += n;
         first_ms.push(timed(floor_one_range(&store, board.id, &since())).await.0);
+        open_ms.push(timed(open_chain(&store, board.id)).await.0);
+        ended_ms.push(timed(ended_range(&store, board.id, &since())).await.0);
     }
-    for v in [&mut board_ms, &mut get_ms, &mut floor_ms, &mut first_ms] {
+    for v in [
+        &mut board_ms,
+        &mut get_ms,
+        &mut floor_ms,
+        &mut first_ms,
+        &mut open_ms,
+        &mut ended_ms,
+    ] {
         v.sort_by(f64::total_cmp);
     }
     let r = requests as f64;
@@ -430,6 +452,11 @@ async fn main() {
         floor_calls as f64 / r,
         p95 / per_request,
         floor95 / per_request,
+    );
+    println!(
+        "the floor's two chains, each alone, p95: the open range then its ambulances {:.2} ms; the ended range {:.2} ms",
+        percentile(&open_ms, 0.95),
+        percentile(&ended_ms, 0.95)
     );
     println!(
         "2 x GetItem: {}; the floor alone is {:.1} x a GetItem",
