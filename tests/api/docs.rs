@@ -331,3 +331,70 @@ fn architecture_lists_every_route_with_its_handler() {
         "docs/architecture.md's \"Every route\" differs from the route tables; the section should read:\n\n{section}"
     );
 }
+
+/// The table's secondary indexes as the store creates them (`schema::INDEXES`, what
+/// every test's table has), as template.yaml deploys them and as docs/data-model.md
+/// lists them: the same keys and the same projection, attribute for attribute. An
+/// index projecting less in AWS than in the tests would fail only once deployed.
+#[test]
+fn the_indexes_are_the_same_in_the_store_the_template_and_the_data_model() {
+    use serde_norway::Value;
+    let text = fs::read_to_string(root().join("template.yaml")).unwrap();
+    let template: Value = serde_norway::from_str(&text).unwrap();
+    let deployed = template["Resources"]["Table"]["Properties"]["GlobalSecondaryIndexes"]
+        .as_sequence()
+        .expect("the table's GlobalSecondaryIndexes");
+    let model = fs::read_to_string(root().join("docs/data-model.md")).unwrap();
+    let s = |v: &Value| v.as_str().unwrap_or_default().to_owned();
+    let mut wrong = vec![];
+    assert_eq!(
+        deployed.len(),
+        shared::store::schema::INDEXES.len(),
+        "as many indexes"
+    );
+    for index in shared::store::schema::INDEXES {
+        let Some(d) = deployed.iter().find(|d| s(&d["IndexName"]) == index.name) else {
+            wrong.push(format!("{}: not in template.yaml", index.name));
+            continue;
+        };
+        let keys: Vec<(String, String)> = d["KeySchema"]
+            .as_sequence()
+            .unwrap()
+            .iter()
+            .map(|k| (s(&k["AttributeName"]), s(&k["KeyType"])))
+            .collect();
+        let want = [
+            (index.hash.to_owned(), "HASH".to_owned()),
+            (index.range.to_owned(), "RANGE".to_owned()),
+        ];
+        if keys != want {
+            wrong.push(format!("{}: keys {keys:?} in template.yaml", index.name));
+        }
+        let projection = &d["Projection"];
+        let non_key: Vec<String> = projection["NonKeyAttributes"]
+            .as_sequence()
+            .map(|a| a.iter().map(s).collect())
+            .unwrap_or_default();
+        if s(&projection["ProjectionType"]) != index.projection || non_key != index.non_key {
+            wrong.push(format!(
+                "{}: projection {} {non_key:?} in template.yaml",
+                index.name,
+                s(&projection["ProjectionType"])
+            ));
+        }
+        let row = model
+            .lines()
+            .find(|l| l.starts_with(&format!("| `{}` |", index.name)));
+        let listed = match index.projection {
+            "INCLUDE" => format!("| INCLUDE `{}` |", index.non_key.join(", ")),
+            other => format!("| {other} |"),
+        };
+        if !row.is_some_and(|r| r.contains(&listed)) {
+            wrong.push(format!(
+                "{}: docs/data-model.md has no row \"| `{}` | ... {listed}\"",
+                index.name, index.name
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "{wrong:#?}");
+}

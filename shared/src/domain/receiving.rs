@@ -3,7 +3,10 @@
 //! hospital, in the order a department acts on them. Pure: the store reads the trips
 //! (from the `dest` index) and the ambulances' positions, this shapes and orders them.
 
-use std::cmp::Ordering;
+use std::{
+    cmp::Ordering,
+    collections::{HashMap, HashSet},
+};
 
 use serde::{Deserialize, Serialize};
 use time::{Duration, OffsetDateTime};
@@ -185,6 +188,33 @@ pub fn trip(entry: BoardEntry, ambulance: AmbulanceNow, hospital: Point) -> Inco
         handed_over_at,
         place,
     }
+}
+
+/// The board's trips from its two reads, made at once (decision 0026): `open` (with
+/// `ambulances`, the open trips' ambulances now, by id) and `ended` (in the day). A
+/// trip that ended between the two reads is in both: it is shown once, as ended (its
+/// later state, final).
+pub fn trips(
+    open: Vec<BoardEntry>,
+    ended: Vec<BoardEntry>,
+    ambulances: &HashMap<Id, AmbulanceNow>,
+    hospital: Point,
+) -> Vec<IncomingTrip> {
+    let ended_ids: HashSet<Id> = ended.iter().map(|e| e.id).collect();
+    let open = open
+        .into_iter()
+        .filter(|e| !ended_ids.contains(&e.id))
+        .map(|e| {
+            let now = match e.is_open() {
+                true => ambulances.get(&e.ambulance.id).cloned().unwrap_or_default(),
+                false => AmbulanceNow::default(),
+            };
+            trip(e, now, hospital)
+        });
+    let ended = ended
+        .into_iter()
+        .map(|e| trip(e, AmbulanceNow::default(), hospital));
+    open.chain(ended).collect()
 }
 
 /// A job's destination as the crew screen shows it (`CrewMe.destination`).
@@ -461,5 +491,45 @@ mod tests {
             serde_json::json!({"age": null, "gender": null, "condition": null})
         );
         assert!(json.get("place").is_none());
+    }
+
+    /// The two reads run at once: a trip that ended between them is in both, and is
+    /// shown once, as ended (no phone, no ETA); the open ones get their ambulance.
+    #[test]
+    fn a_trip_in_both_reads_is_shown_once_as_ended() {
+        use Milestone as M;
+        let hospital = Point::new(30.0, 74.0);
+        let open = vec![
+            entry(
+                1,
+                BookingType::Normal,
+                BookingStatus::Active,
+                &[(M::ToHospital, "10:00:00")],
+            ),
+            entry(
+                2,
+                BookingType::Normal,
+                BookingStatus::Active,
+                &[(M::AtHospital, "10:00:00")],
+            ),
+        ];
+        let ended = vec![entry(
+            2,
+            BookingType::Normal,
+            BookingStatus::Completed,
+            &[(M::AtHospital, "10:00:00"), (M::Completed, "10:20:00")],
+        )];
+        let now = AmbulanceNow {
+            phone: Some("+91 1".into()),
+            at: Some(Point::new(30.1, 74.0)),
+        };
+        let ambulances = HashMap::from([(id(101), now.clone()), (id(102), now)]);
+        let shown = trips(open, ended, &ambulances, hospital);
+        let ids: Vec<u64> = shown.iter().map(|t| t.booking_id.get()).collect();
+        assert_eq!(ids, [1, 2]);
+        assert_eq!(shown[0].crew_phone.as_deref(), Some("+91 1"));
+        assert!(shown[0].eta_seconds.is_some());
+        assert_eq!(shown[1].crew_phone, None);
+        assert!(matches!(shown[1].place, Place::Done(_)));
     }
 }

@@ -317,6 +317,12 @@ pub fn destination_board_from(since: &str) -> String {
     format!("ENDED#{since}")
 }
 
+/// Every open trip's `destsk` begins with this ([`destination_open`]).
+pub const DESTINATION_OPEN_PREFIX: &str = "OPEN#";
+
+/// Above every ended trip's `destsk` and below every open one's: `$` follows `#`.
+pub const DESTINATION_ENDED_LAST: &str = "ENDED$";
+
 fn booking_time_key(time: &str, id: Id) -> String {
     format!("{time}#{}", id.padded())
 }
@@ -527,6 +533,24 @@ mod tests {
         assert_eq!(
             free_geo_shards(range.lo, range.hi).len(),
             FREE_SHARDS as usize
+        );
+    }
+
+    /// The board's two ranges (decision 0026): every ended trip's key lies between
+    /// "ended a day ago" and [`DESTINATION_ENDED_LAST`], and every open one's after
+    /// it, beginning with [`DESTINATION_OPEN_PREFIX`].
+    #[test]
+    fn the_board_s_two_ranges_part_ended_from_open_trips() {
+        let id = Id::try_from(u64::MAX >> 12).unwrap();
+        let since = "2026-03-01T10:00:00.000Z";
+        let ended = destination_ended("2026-03-01T10:00:00.001Z", id);
+        let open = destination_open("2020-01-01T00:00:00.000Z", id);
+        assert!(destination_board_from(since) < ended);
+        assert!(ended.as_str() < DESTINATION_ENDED_LAST);
+        assert!(DESTINATION_ENDED_LAST < open.as_str());
+        assert!(open.starts_with(DESTINATION_OPEN_PREFIX));
+        assert!(
+            destination_ended("9999-12-31T23:59:59.999Z", id).as_str() < DESTINATION_ENDED_LAST
         );
     }
 }

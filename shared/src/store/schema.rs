@@ -93,7 +93,8 @@ pub const OPENMAP: &str = "openmap";
 
 /// The receiving hospital's board (docs/decisions/0026-receiving-hospital.md):
 /// bookings by destination hospital, open ones after those ended (`keys::destination_*`),
-/// with what the board shows projected ([`DEST_ATTRIBUTES`]): one Query answers it.
+/// with what the board shows projected ([`DEST_ATTRIBUTES`]): its two ranges (open,
+/// ended in the day), read at once, are the whole read of the trips.
 pub const DEST: &str = "dest";
 
 /// What the board shows of a trip, projected into `dest`.

@@ -121,16 +121,25 @@ pub fn from_item<T: DeserializeOwned>(item: Item) -> Result<T, ApiError> {
 /// its key and counted (`telemetry::unreadable_item`). What searches, lists and pages
 /// read goes through here, so one bad item never fails a whole answer (issue 22).
 pub(crate) fn readable<T: DeserializeOwned>(item: Item) -> Option<T> {
-    match serde_dynamo::from_item(item.clone()) {
+    // The key only, kept for the log: not a copy of every item read.
+    let key = item_key(&item);
+    match serde_dynamo::from_item(item) {
         Ok(value) => Some(value),
         Err(e) => {
-            let key = |name: &str| match item.get(name) {
-                Some(AttributeValue::S(s)) => s.clone(),
-                _ => "?".to_owned(),
-            };
-            crate::telemetry::unreadable_item(&key("pk"), &key("sk"), &e);
+            let (pk, sk) = key.map_or(("?".to_owned(), "?".to_owned()), |k| (k.pk, k.sk));
+            crate::telemetry::unreadable_item(&pk, &sk, &e);
             None
         }
+    }
+}
+
+/// An item's `pk` and `sk`, when both are strings.
+fn item_key(item: &Item) -> Option<Key> {
+    match (item.get("pk"), item.get("sk")) {
+        (Some(AttributeValue::S(pk)), Some(AttributeValue::S(sk))) => {
+            Some(Key::new(pk.as_str(), sk.as_str()))
+        }
+        _ => None,
     }
 }
 
@@ -461,16 +470,37 @@ impl Store {
         &self,
         keys: Vec<Key>,
     ) -> Result<Vec<T>, ApiError> {
+        self.batch_get_of(keys, None).await
+    }
+
+    /// [`Store::batch_get`] of only the attributes `projection` names (a
+    /// ProjectionExpression, which must name `pk` and `sk`): for a reader that needs
+    /// a few small fields of large items.
+    pub(crate) async fn batch_get_projected<T: DeserializeOwned>(
+        &self,
+        keys: Vec<Key>,
+        projection: &'static str,
+    ) -> Result<Vec<T>, ApiError> {
+        self.batch_get_of(keys, Some(projection)).await
+    }
+
+    async fn batch_get_of<T: DeserializeOwned>(
+        &self,
+        keys: Vec<Key>,
+        projection: Option<&'static str>,
+    ) -> Result<Vec<T>, ApiError> {
         // Owned chunks: a borrowed one makes the future not `Send` for axum.
         let requests: Vec<Vec<Key>> = keys.chunks(100).map(<[Key]>::to_vec).collect();
         let chunks: Vec<Vec<Item>> = futures::stream::iter(requests)
-            .map(|chunk| self.batch_get_chunk(chunk))
+            .map(|chunk| self.batch_get_chunk(chunk, projection))
             .buffer_unordered(BATCH_GETS_AT_ONCE)
             .try_collect()
             .await?;
         let mut found: HashMap<Key, Item> = HashMap::with_capacity(keys.len());
         for item in chunks.into_iter().flatten() {
-            found.insert(from_item(item.clone())?, item);
+            let key = item_key(&item)
+                .ok_or_else(|| ApiError::internal("a BatchGetItem item without its key"))?;
+            found.insert(key, item);
         }
         Ok(keys
             .iter()
@@ -481,11 +511,16 @@ impl Store {
 
     /// One BatchGetItem of up to 100 keys, asking again (with the store's retry
     /// policy) for the keys DynamoDB left unprocessed.
-    async fn batch_get_chunk(&self, chunk: Vec<Key>) -> Result<Vec<Item>, ApiError> {
+    async fn batch_get_chunk(
+        &self,
+        chunk: Vec<Key>,
+        projection: Option<&'static str>,
+    ) -> Result<Vec<Item>, ApiError> {
         let found = Mutex::new(Vec::with_capacity(chunk.len()));
         let pending = Mutex::new(Some(
             KeysAndAttributes::builder()
                 .set_keys(Some(chunk.iter().map(Key::item).collect()))
+                .set_projection_expression(projection.map(str::to_owned))
                 .consistent_read(true)
                 .build()
                 .map_err(ApiError::internal)?,
