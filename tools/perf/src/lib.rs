@@ -15,6 +15,7 @@ use shared::{
         ambulance::{AmbulanceStatus, AmbulanceType, NewAmbulance},
         crew::NewCrew,
         hospital::NewHospital,
+        hospital_staff::NewHospitalStaff,
         user::{NewAccount, NewUser, Role},
     },
     store::schema,
@@ -88,6 +89,9 @@ pub struct Fixture {
     pub crew: Account,
     /// The crew's ambulance, the only one near [`CREW_PLACE`].
     pub crew_ambulance: Id,
+    /// A staff account of the crew's hospital: the destination of the crew's trips
+    /// (docs/decisions/0026-receiving-hospital.md).
+    pub staff: Account,
 }
 
 impl Fixture {
@@ -178,6 +182,26 @@ impl Fixture {
             token: state.auth.issue(crew.id, Role::Crew).expect("token"),
             username: crew.username,
         };
+        let staff = state
+            .store
+            .hospital_staff()
+            .create_hospital_staff(NewHospitalStaff {
+                account: NewAccount {
+                    username: Username::try_from("benchstaff".to_owned()).expect("valid username"),
+                    email: Email::try_from("benchstaff@example.com".to_owned())
+                        .expect("valid email"),
+                    phone: Phone::try_from("+919800000002".to_owned()).expect("valid phone"),
+                    password_hash: hash.clone(),
+                },
+                hospital_id: crew_hospital.id,
+            })
+            .await
+            .expect("create the hospital's staff");
+        let staff = Account {
+            id: staff.id,
+            token: state.auth.issue(staff.id, Role::Hospital).expect("token"),
+            username: staff.username,
+        };
         Fixture {
             state,
             table,
@@ -186,6 +210,7 @@ impl Fixture {
             admin,
             crew,
             crew_ambulance,
+            staff,
         }
     }
 

@@ -197,6 +197,15 @@ fn event_for(group: &str, f: &Fixture, hospital: u64) -> Value {
         "crew" => event(group, "GET", "/api/crew/me", "", crew, None),
         // The key a browser subscribes with (signed in, as the crew screen asks).
         "push" => event(group, "GET", "/api/push/key", "", crew, None),
+        // The receiving hospital's board, as its staff's screen polls it.
+        "hospital" => event(
+            group,
+            "GET",
+            "/api/hospital/incoming",
+            "",
+            Some(f.staff.token.as_str()),
+            None,
+        ),
         other => panic!("no event for the function {other}: add one to event_for"),
     }
 }

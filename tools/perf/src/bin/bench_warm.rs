@@ -368,15 +368,17 @@ async fn main() {
         let b = &mut bench;
         // Access tokens live 5 minutes: fresh ones each iteration (not timed).
         let f = &b.fixture;
-        let (user, admin, crew) = (
+        let (user, admin, crew, staff) = (
             f.token(&f.user, Role::User),
             f.token(&f.admin, Role::Admin),
             f.token(&f.crew, Role::Crew),
+            f.token(&f.staff, Role::Hospital),
         );
-        let (user, admin, crew) = (
+        let (user, admin, crew, staff) = (
             Some(user.as_str()),
             Some(admin.as_str()),
             Some(crew.as_str()),
+            Some(staff.as_str()),
         );
         b.route(
             "GET /api/hospitals/nearest",
@@ -627,6 +629,47 @@ async fn main() {
                 .await;
             assert_eq!(moved["tripStage"], stage, "{moved}");
         }
+        // The receiving hospital (decision 0026): its board with the trip at the door,
+        // the handover, and a diversion set and ended.
+        b.route(
+            "GET /api/hospital/incoming",
+            S::OK,
+            M::GET,
+            "/api/hospital/incoming",
+            staff,
+            None,
+        )
+        .await;
+        b.route(
+            "POST /api/hospital/bookings/{id}/handover",
+            S::OK,
+            M::POST,
+            &format!("/api/hospital/bookings/{eid}/handover"),
+            staff,
+            Some(json!({})),
+        )
+        .await;
+        let until = shared::types::format_rfc3339(
+            time::OffsetDateTime::now_utc() + time::Duration::hours(1),
+        );
+        b.route(
+            "PUT /api/hospital/diversion",
+            S::OK,
+            M::PUT,
+            "/api/hospital/diversion",
+            staff,
+            Some(json!({ "until": until })),
+        )
+        .await;
+        b.route(
+            "DELETE /api/hospital/diversion",
+            S::OK,
+            M::DELETE,
+            "/api/hospital/diversion",
+            staff,
+            None,
+        )
+        .await;
         b.route(
             "PATCH /api/crew/job/stage COMPLETED",
             S::OK,
