@@ -253,23 +253,19 @@ mod tests {
     #[test]
     fn each_group_has_its_function_and_every_other_path_the_default() {
         let groups = ["auth".to_owned(), "booking".to_owned()];
-        assert_eq!(
-            function_for("/api/auth/login", &groups, "ambulances"),
-            "auth"
-        );
-        assert_eq!(
-            function_for("/api/booking", &groups, "ambulances"),
-            "booking"
-        );
-        assert_eq!(
-            function_for("/api/nope/x", &groups, "ambulances"),
-            "ambulances"
-        );
-        assert_eq!(
-            function_for("/api/authx", &groups, "ambulances"),
-            "ambulances"
-        );
-        assert_eq!(function_for("/", &groups, "ambulances"), "ambulances");
+        for (path, function) in [
+            ("/api/auth/login", "auth"),
+            ("/api/booking", "booking"),
+            ("/api/nope/x", "ambulances"),
+            ("/api/authx", "ambulances"),
+            ("/", "ambulances"),
+        ] {
+            assert_eq!(
+                function_for(path, &groups, "ambulances"),
+                function,
+                "{path}"
+            );
+        }
     }
 
     #[test]
