@@ -39,7 +39,7 @@ async fn through_gateway(
         uri: &uri,
         headers: &map,
         body,
-        source_ip: "127.0.0.1".parse().unwrap(),
+        source_ip: Some("127.0.0.1".parse().unwrap()),
         request_id: "gateway-1",
         now: time::OffsetDateTime::now_utc(),
     });

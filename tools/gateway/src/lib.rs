@@ -33,7 +33,11 @@ pub struct Incoming<'a> {
     pub uri: &'a Uri,
     pub headers: &'a HeaderMap,
     pub body: &'a [u8],
-    pub source_ip: IpAddr,
+    /// `requestContext.http.sourceIp`. The local stack leaves it unknown, as the
+    /// watcher's own front did: the limits per client address (shared::edge) then
+    /// stay off locally, where every test and every developer is 127.0.0.1; the
+    /// per-user limits hold.
+    pub source_ip: Option<IpAddr>,
     pub request_id: &'a str,
     pub now: time::OffsetDateTime,
 }
@@ -99,7 +103,6 @@ pub fn event(req: &Incoming<'_>) -> Value {
                 "method": req.method.as_str(),
                 "path": path,
                 "protocol": "HTTP/1.1",
-                "sourceIp": req.source_ip.to_string(),
                 "userAgent": user_agent,
             },
             "requestId": req.request_id,
@@ -111,6 +114,9 @@ pub fn event(req: &Incoming<'_>) -> Value {
         "isBase64Encoded": false,
     });
     let fields = event.as_object_mut().expect("an object");
+    if let Some(ip) = req.source_ip {
+        fields["requestContext"]["http"]["sourceIp"] = ip.to_string().into();
+    }
     if !cookies.is_empty() {
         fields.insert("cookies".into(), json!(cookies));
     }
@@ -244,7 +250,7 @@ mod tests {
             uri,
             headers,
             body,
-            source_ip: "127.0.0.1".parse().unwrap(),
+            source_ip: Some("127.0.0.1".parse().unwrap()),
             request_id: "req-1",
             now: time::macros::datetime!(2026-11-29 11:40:05 UTC),
         }
