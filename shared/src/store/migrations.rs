@@ -16,7 +16,7 @@ use super::{
     tx::Write,
 };
 use crate::{
-    domain::privacy::finished_at,
+    domain::{booking::Booking, privacy::finished_at},
     error::ApiError,
     types::{Id, Timestamp},
 };
@@ -90,100 +90,97 @@ impl Migrations<'_> {
     /// Each booking without a destination: its ambulance's hospital (as booked), with
     /// the board's `dest` keys (open, or ended when it ended).
     async fn migrate_destinations(self) -> Result<usize, ApiError> {
-        let items = self
-            .scan_sort_keys(
-                &[keys::BOOKING_SK],
-                Some("attribute_not_exists(destinationHospitalId)"),
+        self.rewrite_bookings("attribute_not_exists(destinationHospitalId)", |b| {
+            Some(
+                Write::update(
+                    keys::booking(b.id),
+                    "SET destinationHospitalId = :h, destinationHospitalName = :n, \
+                     destpk = :pk, destsk = :sk",
+                )
+                .exists()
+                .when("attribute_not_exists(destinationHospitalId)")
+                .value(":h", b.hospital_id)
+                .value(":n", &b.hospital_name)
+                .value(":pk", keys::destination_trips(b.hospital_id))
+                .value(":sk", destination_sk(&b)),
             )
-            .await?;
-        let mut changed = 0;
-        for item in items {
-            let Some(read) = readable::<BookingItem>(item) else {
-                continue;
-            };
-            let b = read.booking;
-            let write = Write::update(
-                keys::booking(b.id),
-                "SET destinationHospitalId = :h, destinationHospitalName = :n, \
-                 destpk = :pk, destsk = :sk",
-            )
-            .exists()
-            .when("attribute_not_exists(destinationHospitalId)")
-            .value(":h", b.hospital_id)
-            .value(":n", &b.hospital_name)
-            .value(":pk", keys::destination_trips(b.hospital_id))
-            .value(":sk", destination_sk(&b));
-            changed += usize::from(self.applied(write).await?);
-        }
-        Ok(changed)
+        })
+        .await
     }
 
     /// Each final booking whose personal fields are kept and that is in no `due`
     /// partition: in the retention sweep's, by when it ended (its final timeline
     /// entry; its booking time when it has none).
     async fn migrate_retention_entries(self) -> Result<usize, ApiError> {
-        let items = self
-            .scan_sort_keys(&[keys::BOOKING_SK], Some("attribute_not_exists(duepk)"))
-            .await?;
-        let mut changed = 0;
-        for item in items {
-            let Some(read) = readable::<BookingItem>(item) else {
-                continue;
-            };
-            let b = read.booking;
+        self.rewrite_bookings("attribute_not_exists(duepk)", |b| {
             if !b.booking_status.is_final() || b.erased.is_some() {
-                continue;
+                return None;
             }
             let ended = finished_at(&b)
                 .or_else(|| Timestamp::parse(&b.booking_time))
                 .unwrap_or_else(Timestamp::now);
-            let write = Write::update(keys::booking(b.id), "SET duepk = :p, duesk = :at")
-                .exists()
-                .when("attribute_not_exists(duepk) AND attribute_not_exists(erased.reason)")
-                .value(":p", keys::FORGET)
-                .value(
-                    ":at",
-                    (ended.get().unix_timestamp_nanos() / 1_000_000) as i64,
-                );
-            changed += usize::from(self.applied(write).await?);
-        }
-        Ok(changed)
+            Some(
+                Write::update(keys::booking(b.id), "SET duepk = :p, duesk = :at")
+                    .exists()
+                    .when("attribute_not_exists(duepk) AND attribute_not_exists(erased.reason)")
+                    .value(":p", keys::FORGET)
+                    .value(
+                        ":at",
+                        (ended.get().unix_timestamp_nanos() / 1_000_000) as i64,
+                    ),
+            )
+        })
+        .await
     }
 
     /// `Booking::brought_up_to_date` written, where it changes something.
     async fn migrate_bookings(self) -> Result<usize, ApiError> {
+        self.rewrite_bookings(
+            "(attribute_not_exists(timeline) OR attribute_not_exists(tripStage))",
+            |was| {
+                let now = was.clone().brought_up_to_date();
+                if (&now.trip_stage, &now.timeline) == (&was.trip_stage, &was.timeline) {
+                    return None;
+                }
+                // A stage given (with the timeline), or only the timeline; each on the
+                // field it gives still being absent.
+                let given = now.trip_stage.filter(|_| was.trip_stage.is_none());
+                let (set, absent) = match given {
+                    Some(_) => ("SET timeline = :timeline, tripStage = :stage", "tripStage"),
+                    None => ("SET timeline = :timeline", "timeline"),
+                };
+                let mut write = Write::update(keys::booking(was.id), set)
+                    .exists()
+                    .when("bookingStatus = :status")
+                    .when(format!("attribute_not_exists({absent})"))
+                    .value(":status", was.booking_status)
+                    .value(":timeline", &now.timeline);
+                if let Some(stage) = given {
+                    write = write.value(":stage", stage);
+                }
+                Some(write)
+            },
+        )
+        .await
+    }
+
+    /// Each readable booking the scan's `filter` keeps, rewritten by the write
+    /// `write_of` gives it (none: left as it is), one after another; how many of
+    /// those writes changed their item.
+    async fn rewrite_bookings(
+        self,
+        filter: &str,
+        write_of: impl Fn(Booking) -> Option<Write>,
+    ) -> Result<usize, ApiError> {
         let items = self
-            .scan_sort_keys(
-                &[keys::BOOKING_SK],
-                Some("(attribute_not_exists(timeline) OR attribute_not_exists(tripStage))"),
-            )
+            .scan_sort_keys(&[keys::BOOKING_SK], Some(filter))
             .await?;
+        let writes = items
+            .into_iter()
+            .filter_map(readable::<BookingItem>)
+            .filter_map(|read| write_of(read.booking));
         let mut changed = 0;
-        for item in items {
-            let Some(read) = readable::<BookingItem>(item) else {
-                continue;
-            };
-            let was = read.booking;
-            let now = was.clone().brought_up_to_date();
-            if (&now.trip_stage, &now.timeline) == (&was.trip_stage, &was.timeline) {
-                continue;
-            }
-            // A stage given (with the timeline), or only the timeline; each on the field
-            // it gives still being absent.
-            let given = now.trip_stage.filter(|_| was.trip_stage.is_none());
-            let (set, absent) = match given {
-                Some(_) => ("SET timeline = :timeline, tripStage = :stage", "tripStage"),
-                None => ("SET timeline = :timeline", "timeline"),
-            };
-            let mut write = Write::update(keys::booking(was.id), set)
-                .exists()
-                .when("bookingStatus = :status")
-                .when(format!("attribute_not_exists({absent})"))
-                .value(":status", was.booking_status)
-                .value(":timeline", &now.timeline);
-            if let Some(stage) = given {
-                write = write.value(":stage", stage);
-            }
+        for write in writes {
             changed += usize::from(self.applied(write).await?);
         }
         Ok(changed)
