@@ -11,7 +11,7 @@ use shared::{
     ApiError, ApiJson, AppState, CrewCaller,
     domain::{
         ambulance::{Ambulance, AmbulanceStatus},
-        booking::{self, Booking, CrewStep, Hold, Mover, WithMoves, allowed},
+        booking::{self, Booking, CrewStep, Mover, WithMoves, allowed},
         crew::{self, CrewRef},
         hospital::Hospital,
         position::{self, PositionReport, PositionedAmbulance},
@@ -107,12 +107,7 @@ async fn stage(
         .booking(id)
         .await?
         .ok_or_else(|| booking::not_found(id))?;
-    match booking::hold(crew.ambulance_id, &job) {
-        // An ended trip: the trip's rule says why no step is left (a 409).
-        Hold::Holds | Hold::Ended => {}
-        Hold::Gone => return Err(crew::job_gone(id).into()),
-        Hold::NotYours => return Err(crew::not_your_booking(id).into()),
-    }
+    crew::may_act_on(crew.ambulance_id, &job)?;
     let moved = app
         .store
         .bookings()

@@ -3,7 +3,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::user::{NewAccount, Role};
+use super::{
+    booking::{self, Booking, Hold},
+    user::{NewAccount, Role},
+};
 use crate::{
     domain::refusal::{Conflict, Missing, NotAllowed, Refusal},
     types::Id,
@@ -64,6 +67,16 @@ pub fn job_gone(booking: Id) -> Refusal {
 /// The booking is not the one the crew's ambulance holds.
 pub fn not_your_booking(booking: Id) -> Refusal {
     NotAllowed::NotYourJob(booking).into()
+}
+
+/// Whether the crew of `ambulance` may act on `job` ([`booking::hold`]): its own,
+/// held or ended (the trip's rule then says why no step is left), else why not.
+pub fn may_act_on(ambulance: Id, job: &Booking) -> Result<(), Refusal> {
+    match booking::hold(ambulance, job) {
+        Hold::Holds | Hold::Ended => Ok(()),
+        Hold::Gone => Err(job_gone(job.id)),
+        Hold::NotYours => Err(not_your_booking(job.id)),
+    }
 }
 
 /// An ambulance that still has crew cannot go (a hospital neither).

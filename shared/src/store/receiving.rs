@@ -16,7 +16,7 @@ use super::{
 };
 use crate::{
     domain::{
-        booking::{self, Booking, Goal, Hold, Mover, TripStage},
+        booking::{self, Booking, Goal, Mover, TripStage},
         crew::{self, Crew},
         hospital::{self, Hospital},
         hospital_staff::HospitalStaffRef,
@@ -172,11 +172,7 @@ impl Receiving<'_> {
         )?;
         let item = item.ok_or_else(|| booking::not_found(id))?;
         let booking = Booking::from(item);
-        match booking::hold(crew.ambulance_id, &booking) {
-            Hold::Holds | Hold::Ended => {}
-            Hold::Gone => return Err(crew::job_gone(id).into()),
-            Hold::NotYours => return Err(crew::not_your_booking(id).into()),
-        }
+        crew::may_act_on(crew.ambulance_id, &booking)?;
         let hospital: Hospital = hospital.ok_or_else(|| hospital::not_found(to))?;
         let progress = booking.progress();
         if progress.status.is_final() || progress.stage.is_some_and(TripStage::arrived) {
