@@ -2,6 +2,8 @@
 //! functions `cargo lambda watch` serves on its own port; started by scripts/stack.sh
 //! as `gateway --port P --functions URL --groups auth,user --default ambulances`.
 
+use std::sync::Arc;
+
 use axum::{
     Router,
     body::Body,
@@ -20,7 +22,6 @@ use local_gateway::{Incoming, event, function_for, integration_failure, response
 /// API Gateway's largest request payload.
 const MAX_BODY: usize = 10 * 1024 * 1024;
 
-#[derive(Clone)]
 struct Gateway {
     functions: String,
     groups: Vec<String>,
@@ -28,7 +29,7 @@ struct Gateway {
     client: Client<HttpConnector, Full<Bytes>>,
 }
 
-async fn forward(State(gw): State<Gateway>, req: Request) -> Response {
+async fn forward(State(gw): State<Arc<Gateway>>, req: Request) -> Response {
     let (parts, body) = req.into_parts();
     let Ok(body) = axum::body::to_bytes(body, MAX_BODY).await else {
         let body = r#"{"message":"Request Entity Too Large"}"#;
@@ -103,7 +104,9 @@ async fn main() {
         default: arg(&args, "--default"),
         client: Client::builder(TokioExecutor::new()).build_http(),
     };
-    let app = Router::new().fallback(forward).with_state(gateway);
+    let app = Router::new()
+        .fallback(forward)
+        .with_state(Arc::new(gateway));
     let listener = tokio::net::TcpListener::bind(("127.0.0.1", port))
         .await
         .expect("the gateway's port is free");
