@@ -56,7 +56,7 @@ fuzz-api:
 # tools/workspace-hack, so this finds it built).
 admin:
 	@test -n "$(USERNAME)" -a -n "$(EMAIL)" || { echo "usage: make admin USERNAME=name EMAIL=address"; exit 2; }
-	cargo build --quiet -p shared --bin manage
+	cargo build --quiet -p web --bin manage
 	target/debug/manage create-admin --username "$(USERNAME)" --email "$(EMAIL)"
 
 lint-sam:

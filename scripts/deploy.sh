@@ -52,7 +52,7 @@ vapid_name="$STACK/vapid-private-key"
 vapid_arn=$(aws secretsmanager describe-secret --secret-id "$vapid_name" --query ARN --output text 2>/dev/null || true)
 if [ -z "$vapid_arn" ] || [ "$vapid_arn" = None ]; then
   log "generating the stack's VAPID key pair into Secrets Manager ($vapid_name)"
-  vapid_keys=$(cargo run --quiet -p shared --bin manage -- vapid-keys)
+  vapid_keys=$(cargo run --quiet -p web --bin manage -- vapid-keys)
   vapid_public=$(sed -n 's/^VAPID_PUBLIC_KEY=//p' <<<"$vapid_keys")
   vapid_arn=$(aws secretsmanager create-secret --name "$vapid_name" \
     --description "VAPID private key of Web Push ($STACK)" \

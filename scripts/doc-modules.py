@@ -3,7 +3,10 @@
 
 Usage: python3 scripts/doc-modules.py  (from the repository root; paste the output over the section)."""
 import glob,re,os
-groups=[('shared/src','`shared`: the domain, the store and what every function shares'),
+groups=[('shared/domain/src','`domain` (`shared/domain/src`): the rules, the types that parse input, geo'),
+        ('shared/telemetry/src','`telemetry` (`shared/telemetry/src`): logs, request ids, metrics'),
+        ('shared/store/src','`store` (`shared/store/src`): DynamoDB, the configuration, demo data'),
+        ('shared/web/src','`web` (`shared/web/src`): the HTTP edge every function is built on'),
         ('functions','`functions/`: one crate per Lambda'),
         ('tests/kit/src','`testkit` (`tests/kit/src`): test support'),
         ('tools/perf/src',"`perf-tools` (`tools/perf/src`): benchmarks and the load test's server"),

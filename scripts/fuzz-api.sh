@@ -104,7 +104,7 @@ fuzz_on_stack() {
   log "stack $name up in ${SECONDS}s (functions on :$API_PORT, DynamoDB Local on :$DDB_PORT)"
   for who in "$@"; do
     # Each identity signs in right before its run: access tokens live 5 minutes. The
-    # crew account is one of the seed's (shared/src/seed.rs), for the /api/crew routes.
+    # crew account is one of the seed's (shared/store/src/seed.rs), for the /api/crew routes.
     case "$who" in
       user) token=$(token_of demo demo12345) ;;
       crew) token=$(token_of crew1 crew12345) ;;

@@ -145,10 +145,10 @@ wait_lanes() {
 }
 
 # What the local stack runs, as cargo arguments: every function (one per folder of
-# functions/, the one list of route groups) and shared's bins (`manage`).
+# functions/, the one list of route groups) and web's bin (`manage`).
 stack_build_args() {
   local dir
-  printf '%s\n' --bins -p shared -p local-gateway
+  printf '%s\n' --bins -p web -p local-gateway
   for dir in "$ROOT"/functions/*/; do printf '%s\n' -p "$(basename "$dir")"; done
 }
 

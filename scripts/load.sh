@@ -31,7 +31,7 @@ fi
 "$ROOT/scripts/ensure-tools.sh" ddb
 
 log "building the local server (release profile)"
-cargo build --quiet --release -p perf-tools --bin serve -p shared --bin manage
+cargo build --quiet --release -p perf-tools --bin serve -p web --bin manage
 
 rm -rf "$LOG_DIR"; mkdir -p "$LOG_DIR"
 ddb_pid="" serve_pid=""

@@ -30,7 +30,7 @@ rust_tests+=(--workspace --no-fail-fast)
 # clippy builds in a target dir of its own: it then runs beside the tests' cargo
 # instead of holding the build directory's lock while they wait.
 clippy=(env CARGO_TARGET_DIR="$ROOT/target/clippy" cargo clippy --quiet --workspace --all-targets -- -D warnings)
-libraries=(shared/src/lib.rs functions/*/src/lib.rs tests/api/lib.rs tests/kit/src/lib.rs tools/perf/src/lib.rs)
+libraries=(shared/web/src/lib.rs functions/*/src/lib.rs tests/api/lib.rs tests/kit/src/lib.rs tools/perf/src/lib.rs)
 
 frontend_static() {
   # --cache: eslint re-lints only the files changed since its last run.

@@ -49,7 +49,7 @@ export async function contextPage(browser: Browser, options: Parameters<Browser[
 // never shared between tests or browser contexts, since a refresh token is single-use and
 // a second use ends the session (lib/refresh.ts, store/sessions.rs).
 
-/** The seeded accounts (shared/src/seed.rs) and their local passwords. */
+/** The seeded accounts (shared/store/src/seed.rs) and their local passwords. */
 export const SEEDED = {
   demo: 'demo12345',
   admin: 'admin12345',

@@ -356,10 +356,7 @@ async fn an_action_refused_or_raced_leaves_no_record_and_the_winner_one() {
 
     // Two admins reassign the same booking at once, each to another ambulance: one
     // wins, and the record is the winner's alone.
-    let second = w
-        .app
-        .create_user("admin2", shared::domain::user::Role::Admin)
-        .await;
+    let second = w.app.create_user("admin2", domain::user::Role::Admin).await;
     let uri = format!("/api/admin/bookings/{id}/ambulance");
     let app = &w.app;
     let reassign = |token: String, to: Value| {
@@ -501,10 +498,7 @@ async fn the_trail_pages_newest_first_by_each_filter() {
             .await
             .assert_status(StatusCode::OK);
     }
-    let second = w
-        .app
-        .create_user("admin2", shared::domain::user::Role::Admin)
-        .await;
+    let second = w.app.create_user("admin2", domain::user::Role::Admin).await;
     let h = w.hospital("Civil", north(1.0)).await;
     let res = w
         .app

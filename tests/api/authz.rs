@@ -35,7 +35,7 @@ async fn the_authorization_matrix() {
     let a_booking = base.book(Some(&a.token), book(&ambs[0])).await.body["id"].clone();
     let a_pending = base.book(Some(&a.token), book(&ambs[1])).await.body["id"].clone();
     let (h, uid) = (hospital["id"].clone(), a.id);
-    let amb_id = |i: usize| shared::types::Id::try_from(ambs[i].as_u64().unwrap()).unwrap();
+    let amb_id = |i: usize| domain::types::Id::try_from(ambs[i].as_u64().unwrap()).unwrap();
     let crew = base.crew("crew_c", amb_id(0)).await;
     let movable = base.crew("crew_m", amb_id(1)).await;
     let removable = base.crew("crew_r", amb_id(1)).await;
@@ -78,7 +78,7 @@ async fn the_authorization_matrix() {
         (Method::GET, format!("/api/booking/{a_pending}/track"), None, [401, 403, 200, 200, 403]),
         (Method::GET, "/api/crew/me".into(), None, [401, 403, 403, 403, 200]),
         (Method::PATCH, "/api/crew/job/stage".into(), Some(json!({"bookingId": a_booking, "stage": "EN_ROUTE"})), [401, 403, 403, 403, 200]),
-        (Method::PUT, "/api/crew/location".into(), Some(json!({"latitude": 30.0, "longitude": 74.0, "recordedAt": shared::types::now_rfc3339()})), [401, 403, 403, 403, 204]),
+        (Method::PUT, "/api/crew/location".into(), Some(json!({"latitude": 30.0, "longitude": 74.0, "recordedAt": domain::types::now_rfc3339()})), [401, 403, 403, 403, 204]),
         (Method::POST, format!("/api/booking/book?userId={uid}"), Some(book(&ambs[2])), [401, 403, 201, 409, 403]),
         (Method::PATCH, format!("/api/booking/cancel?bookingId={a_booking}"), None, [401, 403, 200, 409, 403]),
         (Method::PATCH, "/api/crew/status".into(), Some(json!({"status": "MAINTENANCE"})), [401, 403, 403, 403, 200]),

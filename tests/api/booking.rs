@@ -1,13 +1,13 @@
 //! Booking against DynamoDB Local: no double booking under a race, idempotent
 //! retries, the state machine, who may do what, and bad input that writes nothing.
 
-use futures::future::join_all;
-use http::{Method, StatusCode};
-use serde_json::{Value, json};
-use shared::domain::{
+use domain::{
     ambulance::AmbulanceCounts,
     booking::{BookingCounts, BookingStatus},
 };
+use futures::future::join_all;
+use http::{Method, StatusCode};
+use serde_json::{Value, json};
 use strum::VariantArray;
 use testkit::{TestApp, TestResponse, TestUser};
 

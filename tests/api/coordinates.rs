@@ -74,7 +74,7 @@ async fn registering_with_any_coordinate_is_a_201_or_a_400() {
         assert_eq!(coord(&res.body["user"]["latitude"]), *expected, "{text}");
         assert_eq!(coord(&res.body["user"]["longitude"]), *expected, "{text}");
         // And it was stored as such.
-        let id = shared::types::Id::try_from(res.body["id"].as_u64().unwrap()).unwrap();
+        let id = domain::types::Id::try_from(res.body["id"].as_u64().unwrap()).unwrap();
         let stored = app.state.store.users().user(id).await.unwrap().unwrap();
         let stored = serde_json::to_value(stored).unwrap();
         assert_eq!(coord(&stored["latitude"]), *expected, "{text}");

@@ -2,9 +2,9 @@
 //! ambulance, which cannot go while it has crew; a crew token reaches no user-only
 //! or admin route.
 
+use domain::types::Id;
 use http::{Method, StatusCode};
 use serde_json::{Value, json};
-use shared::types::Id;
 use testkit::{TEST_PASSWORD, TestApp, TestResponse, TestUser};
 
 pub fn id_of(v: &Value) -> Id {

@@ -9,7 +9,7 @@
 use futures::future::join_all;
 use http::{Method, StatusCode};
 use serde_json::{Value, json};
-use shared::store::deadlines::SweepReport;
+use store::deadlines::SweepReport;
 use testkit::{TestResponse, TestUser};
 
 use crate::{
@@ -123,7 +123,7 @@ pub(crate) async fn fleet(numbers: &[&str]) -> (World, Vec<Value>, Vec<TestUser>
 
 /// [`fleet`] over `state` (e.g. a table with its stream: `testkit::streamed_state`).
 pub(crate) async fn fleet_over(
-    state: shared::AppState,
+    state: web::AppState,
     numbers: &[&str],
 ) -> (World, Vec<Value>, Vec<TestUser>) {
     let w = World::over(state).await;
@@ -640,7 +640,7 @@ async fn one_booking_that_does_not_read_holds_up_no_other() {
         bookings.push(w.book_normal(&user, a, &format!("P{i}")).await);
     }
     // The first one's item no longer reads (a status no code writes).
-    let key = shared::store::keys::booking(id_of(&bookings[0]));
+    let key = store::keys::booking(id_of(&bookings[0]));
     crate::unreadable::spoil(
         &w,
         &key,
@@ -759,7 +759,7 @@ async fn the_track_and_share_views_show_moves_and_still_looking() {
 /// most urgent first, so no number of them pushes one off (before: the 500 oldest).
 #[tokio::test]
 async fn no_ambulance_alerts_merge_per_area_and_the_list_pages_so_none_is_pushed_off() {
-    use shared::domain::{alert::no_ambulance_area, booking::Pickup};
+    use domain::{alert::no_ambulance_area, booking::Pickup};
     let (w, _) = World::with_one_ambulance("AMB-01").await;
     let (_, _) = w.sos("first").await;
     // That job went to a crew not online: its CALL_STATION, dealt with, is not the
@@ -823,7 +823,7 @@ async fn no_ambulance_alerts_merge_per_area_and_the_list_pages_so_none_is_pushed
         w.store()
             .alerts()
             .raise_no_ambulance(
-                shared::types::Id::try_from(100_000 + i).unwrap(),
+                domain::types::Id::try_from(100_000 + i).unwrap(),
                 None,
                 &pickup,
                 None,

@@ -3,10 +3,10 @@
 //! the completing move freeing the ambulance atomically, racing taps, who may see
 //! and move what, and old bookings that still read.
 
+use domain::booking::BookingStatus;
 use futures::future::join_all;
 use http::{Method, StatusCode};
 use serde_json::{Value, json};
-use shared::domain::booking::BookingStatus;
 use testkit::TestUser;
 
 use crate::{
@@ -686,7 +686,7 @@ async fn bookings_made_before_dispatch_read_track_and_move_once_migrated() {
     let store = &d.f.app.state.store;
     testkit::raw_update(
         store,
-        &shared::store::keys::booking(crate::crew::id_of(&b)),
+        &store::keys::booking(crate::crew::id_of(&b)),
         "REMOVE pickup, tripStage, timeline, userPhone, openpk, opensk, \
          destinationHospitalId, destinationHospitalName, destpk, destsk",
         vec![],

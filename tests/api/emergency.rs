@@ -3,14 +3,14 @@
 //! free (409 with hospitals to call), idempotent retries, one open emergency per
 //! user, and 100 people racing for 10 ambulances.
 
+use domain::{
+    types::format_rfc3339,
+    user::{NewUser, Role},
+};
 use futures::future::join_all;
 use http::StatusCode;
 use serde_json::{Value, json};
-use shared::{
-    domain::user::{NewUser, Role},
-    store::limits::{EMERGENCIES_PER_USER, emergency_limit_message},
-    types::format_rfc3339,
-};
+use store::limits::{EMERGENCIES_PER_USER, emergency_limit_message};
 use testkit::{TestApp, TestResponse, TestUser};
 
 use crate::{
@@ -39,12 +39,12 @@ pub fn pickup_body() -> Value {
 
 impl World {
     /// The store of the world's stack.
-    pub fn store(&self) -> &shared::Store {
+    pub fn store(&self) -> &store::Store {
         &self.app.state.store
     }
 
     /// The ids `user`'s open-bookings guard holds.
-    pub async fn open_bookings(&self, user: &TestUser) -> Vec<shared::types::Id> {
+    pub async fn open_bookings(&self, user: &TestUser) -> Vec<domain::types::Id> {
         self.store()
             .bookings()
             .open_booking_ids(user.id)
@@ -56,7 +56,7 @@ impl World {
         World::over(testkit::fresh_state().await).await
     }
 
-    pub async fn over(state: shared::AppState) -> World {
+    pub async fn over(state: web::AppState) -> World {
         let app = TestApp::with_state(state, api_tests::system);
         let admin = app.admin().await;
         World { app, admin }

@@ -5,16 +5,16 @@
 
 use std::time::{Duration, Instant};
 
+use domain::{ambulance::AmbulanceStatus, types::Id};
 use futures::future::join_all;
 use http::StatusCode;
 use serde_json::{Value, json};
-use shared::{
-    AppState, config::Config, domain::ambulance::AmbulanceStatus, store::schema, types::Id,
-};
+use store::{config::Config, schema};
 use testkit::{
     TestApp, config_at,
     ddb_local::{DynamoDbLocal as Ddb, free_port},
 };
+use web::AppState;
 
 /// Two states over one table on `port`: a patient one for setting up and checking
 /// (a busy test machine must not fail the setup), and one with the production

@@ -3,14 +3,14 @@
 //! `functions/hospitals/tests/nearest.rs`.)
 
 use crate::crew::id_of;
+use domain::{
+    ambulance::{AmbulanceCounts, AmbulanceStatus},
+    types::Id,
+};
 use http::StatusCode;
 use rand::{Rng, SeedableRng, rngs::StdRng};
 use serde_json::{Value, json};
-use shared::{
-    domain::ambulance::{AmbulanceCounts, AmbulanceStatus},
-    store::{Tx, fleet::StatusMove},
-    types::Id,
-};
+use store::{Tx, fleet::StatusMove};
 use testkit::{TestApp, TestUser};
 
 struct Apps {
@@ -169,8 +169,8 @@ async fn hospitals_page_by_name_with_exact_totals() {
 /// BatchGetItem requests (100 keys each, run at once).
 #[tokio::test]
 async fn deep_and_shallow_hospital_pages() {
-    use shared::{
-        domain::hospital::NewHospital,
+    use domain::{
+        hospital::NewHospital,
         types::{LatLng, Latitude, Longitude},
     };
     let a = apps().await;

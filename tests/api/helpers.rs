@@ -1,13 +1,11 @@
 //! Helpers several of these tests share.
 
-use serde_json::Value;
-use shared::{
-    domain::{
-        ambulance::{AmbulanceCounts, AmbulanceStatus},
-        booking::{BookingCounts, BookingStatus, TripStage},
-    },
+use domain::{
+    ambulance::{AmbulanceCounts, AmbulanceStatus},
+    booking::{BookingCounts, BookingStatus, TripStage},
     types::Id,
 };
+use serde_json::Value;
 use testkit::TestApp;
 
 /// The crew's moves that take a booking from DISPATCHED to COMPLETED, in order: the
@@ -121,7 +119,7 @@ pub async fn report_until_taken(
     let mut doubted = 0;
     loop {
         app.state.store.advance_clock(time::Duration::seconds(5));
-        let at = shared::types::format_rfc3339(app.state.store.now());
+        let at = domain::types::format_rfc3339(app.state.store.now());
         let res = app
             .put(
                 "/api/crew/location",

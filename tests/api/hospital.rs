@@ -4,9 +4,9 @@
 //! record, the crew's change of destination moving a trip between two boards, and
 //! diversion shown by the nearest search and offered around on the crew's screen.
 
+use domain::types::{Timestamp, format_rfc3339};
 use http::{Method, StatusCode};
 use serde_json::{Value, json};
-use shared::types::{Timestamp, format_rfc3339};
 use testkit::{TEST_PASSWORD, TestApp, TestUser};
 use time::{Duration, OffsetDateTime};
 
@@ -392,11 +392,11 @@ async fn the_board_holds_its_own_trips_open_or_ended_within_a_day_most_urgent_fi
     let old = format_rfc3339(OffsetDateTime::now_utc() - Duration::hours(25));
     testkit::raw_update(
         &t.app.state.store,
-        &shared::store::keys::booking(id_of(&at_door)),
+        &store::keys::booking(id_of(&at_door)),
         "SET destsk = :sk",
         vec![(
             ":sk",
-            aws_sdk_dynamodb::types::AttributeValue::S(shared::store::keys::destination_ended(
+            aws_sdk_dynamodb::types::AttributeValue::S(store::keys::destination_ended(
                 &old,
                 id_of(&at_door),
             )),

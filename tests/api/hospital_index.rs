@@ -1,4 +1,4 @@
-//! The in-memory nearest-hospital index (shared/src/store/hospital_index.rs) against
+//! The in-memory nearest-hospital index (shared/store/src/hospital_index.rs) against
 //! DynamoDB Local: every warm instance sees an admin's add or removal in its very
 //! next search; a warm search is one round; a hospital write and the index update
 //! commit or fail together; a table without the index is indexed by its first write.
@@ -11,26 +11,24 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use aws_sdk_dynamodb::{
     operation::transact_write_items::TransactWriteItemsInput, types::AttributeValue,
 };
+use domain::{
+    ambulance::{AmbulanceStatus, AmbulanceType, NewAmbulance},
+    geo::haversine_km,
+    hospital::{Hospital, NewHospital},
+    refusal::{Conflict, Refusal},
+    types::{Id, LatLng},
+};
 use futures::future::join_all;
 use http::StatusCode;
 use rand::{Rng, SeedableRng, rngs::StdRng};
 use serde_json::{Value, json};
-use shared::{
-    AppState, Store,
-    domain::{
-        ambulance::{AmbulanceStatus, AmbulanceType, NewAmbulance},
-        hospital::{Hospital, NewHospital},
-        refusal::Conflict,
-    },
-    geo::haversine_km,
-    store::{
-        Key,
-        hospital_index::{LOG_LEN, NearestStats},
-        keys,
-    },
-    types::{Id, LatLng},
+use store::{
+    Key, Store,
+    hospital_index::{LOG_LEN, NearestStats},
+    keys,
 };
 use testkit::{TestApp, TestUser, fresh_state, hooks::Hooks};
+use web::AppState;
 
 fn n(v: u64) -> AttributeValue {
     AttributeValue::N(v.to_string())
@@ -353,7 +351,9 @@ async fn a_refused_or_failed_hospital_write_changes_neither_the_hospital_nor_the
     assert!(
         matches!(
             err,
-            Err(shared::ApiError::Conflict(Conflict::HospitalChanged(_)))
+            Err(store::StoreError::Refused(Refusal::Conflict(
+                Conflict::HospitalChanged(_)
+            )))
         ),
         "{err:?}"
     );

@@ -212,7 +212,7 @@ async fn tour(app: &TestApp) {
 
     // crew: the job, each stage to COMPLETED (frees the ambulance: its free entry is
     // put), a position while free (the free entry moves), out of service and back.
-    let crewed_amb = shared::types::Id::try_from(ambulances[1].as_u64().unwrap()).unwrap();
+    let crewed_amb = domain::types::Id::try_from(ambulances[1].as_u64().unwrap()).unwrap();
     let crew = app.crew("tourcrew", crewed_amb).await;
     let crew_token = Some(crew.token.as_str());
     let crewed = call(
@@ -234,7 +234,7 @@ async fn tour(app: &TestApp) {
         let body = json!({"bookingId": crewed["id"], "stage": stage});
         call(Method::PATCH, "/api/crew/job/stage", crew_token, Some(body)).await;
     }
-    let now = shared::types::now_rfc3339();
+    let now = domain::types::now_rfc3339();
     let position = json!({"latitude": 30.01, "longitude": 74.01, "recordedAt": now});
     call(
         Method::PUT,
@@ -298,7 +298,7 @@ async fn tour(app: &TestApp) {
     };
     step("EN_ROUTE").await;
     let until = time::OffsetDateTime::now_utc() + time::Duration::hours(1);
-    let until = json!({"until": shared::types::format_rfc3339(until)});
+    let until = json!({"until": domain::types::format_rfc3339(until)});
     call(
         Method::PUT,
         "/api/hospital/diversion",
@@ -318,7 +318,7 @@ async fn tour(app: &TestApp) {
     step("AT_PICKUP").await;
     step("TO_HOSPITAL").await;
     let position = json!({"latitude": 30.02, "longitude": 74.02,
-        "recordedAt": shared::types::now_rfc3339()});
+        "recordedAt": domain::types::now_rfc3339()});
     app.call(
         Method::PUT,
         "/api/crew/location",
@@ -428,7 +428,7 @@ async fn tour(app: &TestApp) {
 /// that moves it (the next nearest ambulance ranked at its hospital: the position
 /// check) and raises the alert.
 async fn clock_tour(app: &TestApp) -> TestUser {
-    use shared::domain::ambulance::AmbulanceStatus;
+    use domain::ambulance::AmbulanceStatus;
     let h = app.seed_hospital("Clockwork", 10.0, 10.0).await;
     for n in ["CLK-1", "CLK-2"] {
         app.seed_ambulance(h.id, n, AmbulanceStatus::Available)
@@ -893,7 +893,7 @@ fn the_deploy_docs_table_of_grants_is_the_templates() {
 /// (its reading recorded), a user's export, and the deletion of an account whose
 /// booking has ended; another user's booking ended, for the retention sweep.
 async fn privacy_tour(app: &TestApp) {
-    use shared::domain::{ambulance::AmbulanceStatus, user::Role};
+    use domain::{ambulance::AmbulanceStatus, user::Role};
     let admin = app.create_user("privacy_admin", Role::Admin).await;
     let h = app.seed_hospital("Privacy", -10.0, -10.0).await;
     let amb = app

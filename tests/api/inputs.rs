@@ -3,20 +3,20 @@
 //! `Cache-Control: no-store`; a deployed function answers only requests that came
 //! through CloudFront; a user's history comes in bounded pieces.
 
+use domain::{
+    ambulance::AmbulanceStatus,
+    booking::{BookingStatus, Goal, Mover},
+    types::Id,
+};
 use futures::future::join_all;
 use http::{Method, StatusCode};
 use serde_json::{Value, json};
-use shared::{
-    domain::{
-        ambulance::AmbulanceStatus,
-        booking::{BookingStatus, Goal, Mover},
-    },
+use store::{bookings::HISTORY_LIMIT, open_bookings::OpenLimit};
+use testkit::{TestApp, TestUser, json_request};
+use web::{
     edge::{ORIGIN_SECRET_HEADER, VIEWER_ADDRESS_HEADER},
     http::parse_json,
-    store::{bookings::HISTORY_LIMIT, open_bookings::OpenLimit},
-    types::Id,
 };
-use testkit::{TestApp, TestUser, json_request};
 
 /// Values found stored by probing: control characters and bidirectional overrides
 /// (refused anywhere), and text with nothing visible (blank: refused where a value
@@ -354,14 +354,14 @@ fn assert_answer_headers(res: &testkit::TestResponse, what: &str) {
 /// CloudFront, and believes CloudFront's viewer address only then.
 #[tokio::test]
 async fn only_requests_through_cloudfront_reach_a_deployed_function() {
-    testkit::clear_of_a_window_edge(&shared::store::limits::REGISTRATIONS_PER_ADDRESS, 90).await;
+    testkit::clear_of_a_window_edge(&store::limits::REGISTRATIONS_PER_ADDRESS, 90).await;
     let state = testkit::fresh_state().await;
     let deployed = TestApp::with_state(state.clone(), |s| {
-        let secrets = shared::config::OriginSecrets {
+        let secrets = store::config::OriginSecrets {
             current: "origin-secret-0123456789".into(),
             previous: None,
         };
-        shared::edge::guard(api_tests::system(s), Some(&secrets))
+        web::edge::guard(api_tests::system(s), Some(&secrets))
     });
     let local = TestApp::with_state(state, api_tests::system);
     let with = |secret: Option<&str>, viewer: &str, name: &str| {
@@ -386,7 +386,7 @@ async fn only_requests_through_cloudfront_reach_a_deployed_function() {
     assert_eq!(deployed.state.store.users().user_count().await.unwrap(), 0);
 
     // Through CloudFront: the limit counts the viewers, not the edge server.
-    let max = shared::store::limits::REGISTRATIONS_PER_ADDRESS.max;
+    let max = store::limits::REGISTRATIONS_PER_ADDRESS.max;
     for i in 0..max {
         let res = deployed
             .send(with(

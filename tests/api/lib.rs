@@ -4,13 +4,13 @@
 //! fails when any of them differs from [`FUNCTIONS`].
 
 use axum::{Router, extract::Request};
-use shared::{AppState, http::Routes};
 use tower::ServiceExt;
+use web::{AppState, http::Routes};
 
 /// A function's router over the state built at its cold start.
 pub type RouterFn = fn(AppState) -> Router;
 
-/// A function's routes as a table (`shared::http::Routes`).
+/// A function's routes as a table (`web::http::Routes`).
 pub type RoutesFn = fn() -> Routes;
 
 /// Every function: its route group (= crate name), its router and its route table.

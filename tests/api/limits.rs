@@ -3,14 +3,11 @@
 //! load) over one table. One account cannot hold more than 3 open bookings, and
 //! bookings and registrations are rate limited per account and per client address.
 
+use domain::{ambulance::AmbulanceStatus, types::Id};
 use futures::future::join_all;
 use http::{Method, StatusCode};
 use serde_json::{Value, json};
-use shared::{
-    domain::ambulance::AmbulanceStatus,
-    store::limits::{BOOKINGS_PER_ADDRESS, BOOKINGS_PER_USER, Limit, REGISTRATIONS_PER_ADDRESS},
-    types::Id,
-};
+use store::limits::{BOOKINGS_PER_ADDRESS, BOOKINGS_PER_USER, Limit, REGISTRATIONS_PER_ADDRESS};
 use testkit::{TestApp, TestResponse, TestUser};
 
 use crate::helpers::crew_steps_to_completion;

@@ -4,16 +4,14 @@
 
 use std::collections::BTreeSet;
 
-use http::StatusCode;
-use serde_json::{Value, json};
-use shared::{
-    domain::{
-        ambulance::{AmbulanceStatus, AmbulanceType, NewAmbulance},
-        hospital::{Hospital, NewHospital},
-    },
-    store::bulk::BulkAmbulance,
+use domain::{
+    ambulance::{AmbulanceStatus, AmbulanceType, NewAmbulance},
+    hospital::{Hospital, NewHospital},
     types::{Id, LatLng},
 };
+use http::StatusCode;
+use serde_json::{Value, json};
+use store::bulk::BulkAmbulance;
 use testkit::TestApp;
 
 fn ids(v: &Value, key: &str) -> BTreeSet<u64> {
@@ -273,7 +271,7 @@ async fn an_ambulance_added_before_the_fleet_index_shows_on_the_live_map_once_ba
         .client()
         .update_item()
         .table_name(store.table())
-        .set_key(Some(shared::store::keys::ambulance(old.id).item()))
+        .set_key(Some(store::keys::ambulance(old.id).item()))
         .update_expression("REMOVE fleetcell")
         .send()
         .await
@@ -295,8 +293,9 @@ async fn an_ambulance_added_before_the_fleet_index_shows_on_the_live_map_once_ba
 
 #[tokio::test]
 async fn more_than_500_open_bookings_in_a_box_show_the_emergencies_first_and_truncated() {
+    use domain::booking::BookingRequest;
     use futures::{StreamExt, TryStreamExt};
-    use shared::{domain::booking::BookingRequest, store::open_bookings::OpenLimit};
+    use store::open_bookings::OpenLimit;
     let app = TestApp::new(api_tests::system).await;
     let admin = app.admin().await;
     let store = &app.state.store;
@@ -354,7 +353,7 @@ async fn more_than_500_open_bookings_in_a_box_show_the_emergencies_first_and_tru
                 .bookings().book(admin_id, req, None, OpenLimit::Exempt)
                 .await
                 .unwrap();
-            Ok::<_, shared::ApiError>((b.id.get(), emergency, i))
+            Ok::<_, web::ApiError>((b.id.get(), emergency, i))
         })
         .buffer_unordered(16)
         .try_collect()

@@ -12,8 +12,8 @@ use http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, Uri};
 use lambda_http::{Adapter, Context, LambdaEvent, Service, request::LambdaRequest};
 use local_gateway::{Incoming, event, function_for, response};
 use serde_json::Value;
-use shared::AppState;
 use testkit::fresh_state;
+use web::AppState;
 
 async fn through_gateway(
     state: &AppState,

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use http::{Method, StatusCode};
 use serde_json::{Value, json};
-use shared::telemetry::metrics;
+use telemetry::metrics;
 use testkit::{
     TestResponse,
     push_service::{PushService, vapid},

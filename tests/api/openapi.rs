@@ -43,7 +43,7 @@ fn router_routes() -> BTreeMap<Route, String> {
             !table.table().is_empty(),
             "functions/{name} declares no route"
         );
-        for shared::http::Route { method, path, .. } in table.table() {
+        for web::http::Route { method, path, .. } in table.table() {
             assert!(
                 path.starts_with(&format!("/api/{name}/")) || *path == format!("/api/{name}"),
                 "functions/{name}: {path} is not under /api/{name}, so API Gateway would not route it to this function"
@@ -225,7 +225,7 @@ async fn every_documented_operation_is_served_and_no_other_method() {
 /// Whether the server's free-text rule takes `text` for a field of at most `MAX`
 /// characters (`optional`: blank is none, not refused).
 fn server_takes<const MAX: usize>(text: &str, optional: bool) -> bool {
-    use shared::types::{OptionalText, Text};
+    use domain::types::{OptionalText, Text};
     if optional {
         OptionalText::<MAX>::try_from(Some(text.to_owned())).is_ok()
     } else {
@@ -234,7 +234,7 @@ fn server_takes<const MAX: usize>(text: &str, optional: bool) -> bool {
 }
 
 /// The free-text patterns of docs/openapi.yaml take exactly what the server takes
-/// (`shared::types::Text`): schemathesis makes its values from the patterns, and a
+/// (`domain::types::Text`): schemathesis makes its values from the patterns, and a
 /// value the pattern allows but the server refuses fails the fuzzing. Probed with
 /// every kind of character the rule names, alone, inside text and at either end.
 #[test]
@@ -397,7 +397,7 @@ fn web_limit(name: &str) -> Option<u64> {
 /// answers, or a form would accept what the server refuses (or cut what it takes).
 #[test]
 fn the_booking_field_limits_agree_in_the_server_the_contract_and_the_web_app() {
-    use shared::domain::booking::{Condition, Landmark, PatientName};
+    use domain::booking::{Condition, Landmark, PatientName};
     let spec = spec();
     let mut differ = vec![];
     for (server, web, fields) in [
@@ -445,8 +445,8 @@ fn the_booking_field_limits_agree_in_the_server_the_contract_and_the_web_app() {
 /// pattern can say (the fuzzing hooks list it, FUZZ_PUSH_POINTS).
 #[test]
 fn the_push_subscription_patterns_take_what_the_server_takes() {
+    use domain::push::{Endpoints, RawSubscription, parse_endpoint};
     use rand::{Rng, SeedableRng};
-    use shared::domain::push::{Endpoints, RawSubscription, parse_endpoint};
     let spec = spec();
     let schemas = &spec["components"]["schemas"];
     let pattern = |v: &Value| {
@@ -456,7 +456,7 @@ fn the_push_subscription_patterns_take_what_the_server_takes() {
     // The server checks an https endpoint with the contract's very pattern.
     assert_eq!(
         schemas["PushEndpoint"]["pattern"].as_str(),
-        Some(shared::domain::push::ENDPOINT_PATTERN)
+        Some(domain::push::ENDPOINT_PATTERN)
     );
     let keys = &schemas["PushSubscription"]["properties"]["keys"]["properties"];
     let (p256dh, auth) = (pattern(&keys["p256dh"]), pattern(&keys["auth"]));
@@ -578,5 +578,5 @@ fn the_error_codes_are_the_contracts() {
         .iter()
         .filter_map(|v| v.as_str())
         .collect();
-    assert_eq!(contract, shared::ApiError::CODES);
+    assert_eq!(contract, web::ApiError::CODES);
 }

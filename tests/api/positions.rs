@@ -3,16 +3,16 @@
 //! dispatcher's live map, and the free-ambulance index kept exactly for the AVAILABLE
 //! ambulances after any sequence of moves.
 
+use domain::geo::Point;
+use domain::{
+    eta,
+    geo::cell_range,
+    types::{Id, Timestamp, format_rfc3339},
+};
 use http::{Method, StatusCode};
 use rand::{Rng, SeedableRng, rngs::StdRng};
 use serde_json::{Value, json};
-use shared::geo::Point;
-use shared::{
-    domain::eta,
-    geo::cell_range,
-    store::{keys, positions::FreeGeoEntry},
-    types::{Id, Timestamp, format_rfc3339},
-};
+use store::{keys, positions::FreeGeoEntry};
 use testkit::TestUser;
 use time::{Duration, OffsetDateTime};
 

@@ -16,12 +16,9 @@ use aws_sdk_dynamodb::operation::{
     put_item::PutItemInput, transact_write_items::TransactWriteItemsInput,
     update_item::UpdateItemInput,
 };
+use domain::{position::PositionReport, settings::Settings, types::format_rfc3339};
 use http::{Method, StatusCode};
 use serde_json::{Value, json};
-use shared::{
-    domain::{position::PositionReport, settings::Settings},
-    types::format_rfc3339,
-};
 use testkit::{TestResponse, TestUser};
 
 use crate::{
@@ -94,7 +91,7 @@ impl World {
             .await
     }
 
-    async fn sweep_now(&self) -> shared::store::deadlines::SweepReport {
+    async fn sweep_now(&self) -> store::deadlines::SweepReport {
         self.app
             .run_as("clock", clock::sweep(&self.app.state.store))
             .await
@@ -192,7 +189,7 @@ async fn presence_comes_from_heartbeats_and_reports_and_ends_with_silence_or_a_s
 }
 
 /// A store over the world's table whose every write call is counted.
-fn counting_writes(w: &World) -> (shared::Store, Arc<AtomicUsize>) {
+fn counting_writes(w: &World) -> (store::Store, Arc<AtomicUsize>) {
     let writes = Arc::new(AtomicUsize::new(0));
     let counted = writes.clone();
     let store = testkit::hooks::Hooks::new("CountWrites")
@@ -218,7 +215,7 @@ async fn a_position_report_writes_no_more_than_before_and_counts_as_presence() {
     let amb = w.ambulance(&h, "ON-1", "BLS").await;
     let crew = w.app.crew("crew_1", id_of(&amb)).await;
     let (store, writes) = counting_writes(&w);
-    let id = shared::types::Id::try_from(amb["id"].as_u64().unwrap()).unwrap();
+    let id = domain::types::Id::try_from(amb["id"].as_u64().unwrap()).unwrap();
     let report = |secs: i64| {
         let at = format_rfc3339(store.now() + time::Duration::seconds(secs));
         serde_json::from_value::<PositionReport>(

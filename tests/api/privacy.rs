@@ -12,17 +12,17 @@ use std::{
     },
 };
 
+use domain::{
+    booking::Booking,
+    types::{Id, format_rfc3339},
+};
 use http::{Method, StatusCode};
 use serde_json::{Value, json};
-use shared::{
-    domain::booking::Booking,
-    store::{
-        Tx,
-        open_bookings::{self, OpenLimit},
-        privacy::{ForgetReport, REQUEST_CHUNK, SWEEP_BUDGET},
-        tx::{Label, TxError},
-    },
-    types::{Id, format_rfc3339},
+use store::{
+    Tx,
+    open_bookings::{self, OpenLimit},
+    privacy::{ForgetReport, REQUEST_CHUNK, SWEEP_BUDGET},
+    tx::{Label, TxError},
 };
 use testkit::{
     TEST_PASSWORD, TestApp, TestResponse, TestUser,
@@ -73,7 +73,7 @@ impl World {
         }
     }
 
-    fn store(&self) -> &shared::Store {
+    fn store(&self) -> &store::Store {
         &self.app.state.store
     }
 
@@ -945,7 +945,7 @@ async fn an_ambulances_last_position_goes_30_days_after_its_last_report() {
             .client()
             .get_item()
             .table_name(store.table())
-            .set_key(Some(shared::store::keys::position(ambulance).item()))
+            .set_key(Some(store::keys::position(ambulance).item()))
             .consistent_read(true)
             .send()
             .await

@@ -27,7 +27,7 @@ pub const TEST_RETRY_DELAYS: [Duration; 3] = [Duration::from_secs(1); 3];
 
 /// The notifier the stack runs, with the tests' VAPID key, a deliveries queue of the
 /// test's own on moto's SQS (`testkit::sqs_endpoint`) and short waits between tries.
-pub async fn notifier(store: &shared::Store) -> Notifier {
+pub async fn notifier(store: &store::Store) -> Notifier {
     let vapid = Vapid::new(&vapid().private_key, "mailto:ops@example.com").unwrap();
     let queue = notify::queue::local(
         &testkit::sqs_endpoint(),
@@ -37,7 +37,7 @@ pub async fn notifier(store: &shared::Store) -> Notifier {
     .expect("a deliveries queue on moto's SQS");
     Notifier::new(
         store.clone(),
-        Sender::new(vapid, shared::domain::push::Endpoints::local(&[])),
+        Sender::new(vapid, domain::push::Endpoints::local(&[])),
         queue,
     )
     .with_retry_delays(&TEST_RETRY_DELAYS)
@@ -247,7 +247,7 @@ async fn the_destination_hospital_hears_the_ambulance_set_off_and_arrive() {
     let _notify = start_notify(&w.app).await;
     let requester = w.app.user("caller").await;
     let hospital_of = |i: usize| {
-        shared::types::Id::try_from(ambulances[i]["hospitalId"].as_u64().unwrap()).unwrap()
+        domain::types::Id::try_from(ambulances[i]["hospitalId"].as_u64().unwrap()).unwrap()
     };
     let own = w.app.hospital_staff("er-own", hospital_of(0)).await;
     let other = w.app.hospital_staff("er-other", hospital_of(1)).await;

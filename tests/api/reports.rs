@@ -5,14 +5,12 @@
 
 use std::collections::BTreeSet;
 
-use http::{Method, StatusCode};
-use serde_json::{Value, json};
-use shared::{
-    domain::booking::{
-        Booking, BookingStatus, BookingType, Milestone, ReassignReason, TimelineEntry,
-    },
+use domain::{
+    booking::{Booking, BookingStatus, BookingType, Milestone, ReassignReason, TimelineEntry},
     types::{Id, format_rfc3339},
 };
+use http::{Method, StatusCode};
+use serde_json::{Value, json};
 use testkit::{TestApp, hooks::Hooks};
 use time::{OffsetDateTime, macros::datetime};
 
@@ -620,9 +618,9 @@ async fn a_trip_is_counted_once_whatever_the_folds_do() {
     // and a fold of a trip already folded are refused by the condition.
     let report = clock::fold(&app.state.store).await.unwrap();
     assert_eq!((report.folded, report.failed), (4, 0), "{report:?}");
-    let key = shared::store::keys::booking(Id::try_from(1).unwrap());
+    let key = store::keys::booking(Id::try_from(1).unwrap());
     let again = app.state.store.reports().fold_booking(key).await.unwrap();
-    assert_eq!(again, shared::store::reports::Folded::Settled);
+    assert_eq!(again, store::reports::Folded::Settled);
     assert_eq!(clock::fold(&app.state.store).await.unwrap().due, 0);
     assert_eq!(count().await, 4);
 
@@ -693,9 +691,8 @@ async fn trips_reach_the_report_through_their_final_move_and_the_clock() {
     // Not folded by the requests that ended them: the report is empty until the clock.
     let hospital = fleet.hospital["id"].as_u64().unwrap();
     // The day of the first call in the service's zone (not "now": a run at midnight).
-    let called = shared::types::Timestamp::parse(booked_at.as_str().unwrap()).unwrap();
-    let today =
-        shared::domain::response_times::day_text(app.state.store.time_zone().date_of(called.get()));
+    let called = domain::types::Timestamp::parse(booked_at.as_str().unwrap()).unwrap();
+    let today = domain::response_times::day_text(app.state.store.time_zone().date_of(called.get()));
     let uri = format!(
         "/api/admin/reports/response-times?from={today}&to={today}&by=day&hospitalId={hospital}"
     );
@@ -726,10 +723,10 @@ async fn trips_reach_the_report_through_their_final_move_and_the_clock() {
         .unwrap();
     let at = |stage: Milestone| {
         let e = booking.timeline.iter().find(|e| e.stage == stage).unwrap();
-        shared::types::Timestamp::parse(&e.at).unwrap().get()
+        domain::types::Timestamp::parse(&e.at).unwrap().get()
     };
     let secs = |a: Milestone, b: Milestone| (at(b) - at(a)).whole_seconds().max(0);
-    let first = shared::types::Timestamp::parse(&booking.timeline[0].at)
+    let first = domain::types::Timestamp::parse(&booking.timeline[0].at)
         .unwrap()
         .get();
     let answer = (at(Milestone::EnRoute) - first).whole_seconds().max(0);
@@ -792,8 +789,8 @@ async fn only_admins_read_the_report() {
         .assert_status(StatusCode::FORBIDDEN);
     // A hospital's staff (a role still to come) get their own hospital only: the
     // store's scope, which their route will pass.
-    use shared::domain::response_times::{ReportRequest, Scope};
-    let q: ReportRequest = shared::http::parse_query(&format!(
+    use domain::response_times::{ReportRequest, Scope};
+    let q: ReportRequest = web::http::parse_query(&format!(
         "from=2026-01-01&to=2026-01-02&hospitalId={HOSPITAL_B}"
     ))
     .unwrap();
@@ -805,7 +802,12 @@ async fn only_admins_read_the_report() {
         .response_times(q.clone(), own)
         .await;
     assert!(
-        matches!(refused, Err(shared::ApiError::Forbidden(_))),
+        matches!(
+            refused,
+            Err(store::StoreError::Refused(
+                domain::refusal::Refusal::NotAllowed(_)
+            ))
+        ),
         "{refused:?}"
     );
     let q = ReportRequest {
@@ -861,7 +863,7 @@ async fn a_bad_query_is_a_400_naming_its_parameter() {
         .await;
     res.assert_status(StatusCode::OK);
     let today = app.state.store.time_zone().date_of(app.state.store.now());
-    let day = shared::domain::response_times::day_text;
+    let day = domain::response_times::day_text;
     assert_eq!(res.body["to"], day(today));
     assert_eq!(res.body["from"], day(today - time::Duration::days(83)));
     assert_eq!(

@@ -132,9 +132,9 @@ fn every_function_has_its_alarms_and_its_metrics() {
             f.logical_id
         );
     }
-    let named: BTreeSet<String> = shared::telemetry::ROUTE_GROUPS
+    let named: BTreeSet<String> = telemetry::ROUTE_GROUPS
         .iter()
         .map(|g| g.to_string())
         .collect();
-    assert_eq!(named, groups(), "shared::telemetry::ROUTE_GROUPS");
+    assert_eq!(named, groups(), "telemetry::ROUTE_GROUPS");
 }

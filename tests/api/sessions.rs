@@ -3,13 +3,10 @@
 //! removed user and a reused refresh token end them; signed-in routes confirm every
 //! token against the stored user (its role, its session), public reads do not.
 
+use domain::{ambulance::AmbulanceStatus, types::epoch_seconds, user::Role};
 use http::StatusCode;
 use serde_json::{Value, json};
-use shared::{
-    domain::{ambulance::AmbulanceStatus, user::Role},
-    store::{Write, keys},
-    types::epoch_seconds,
-};
+use store::{Write, keys};
 use testkit::{TEST_PASSWORD, TEST_SECRET, TestApp, TestResponse};
 
 async fn sign_in(app: &TestApp, username: &str, password: &str) -> TestResponse {
@@ -281,7 +278,7 @@ async fn tokens_from_the_future_are_refused() {
     let me = app.user("timetraveller").await;
     let now = epoch_seconds();
     let sign = |iat: i64, nbf: i64| {
-        let claims = shared::auth::Claims {
+        let claims = web::auth::Claims {
             sub: me.id.to_string(),
             role: Role::User,
             iat,

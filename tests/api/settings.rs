@@ -7,9 +7,10 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use aws_sdk_dynamodb::{operation::get_item::GetItemInput, types::AttributeValue};
+use domain::settings::Settings;
 use http::StatusCode;
 use serde_json::{Value, json};
-use shared::{domain::settings::Settings, store::settings_cache::MAX_AGE};
+use store::settings_cache::MAX_AGE;
 use testkit::{TestApp, TestUser, hooks::Hooks};
 
 use crate::{
@@ -35,7 +36,7 @@ async fn get(app: &TestApp, admin: &TestUser) -> Value {
 
 /// Seconds from a booking's time to its answer deadline.
 fn answer_window(booking: &Value) -> i64 {
-    let at = |f: &str| shared::types::Timestamp::parse(booking[f].as_str().unwrap()).unwrap();
+    let at = |f: &str| domain::types::Timestamp::parse(booking[f].as_str().unwrap()).unwrap();
     (at("answerBy").get() - at("bookingTime").get()).whole_seconds()
 }
 
@@ -192,7 +193,7 @@ async fn a_failed_refresh_keeps_the_last_settings_read_and_says_so() {
     SETTINGS_DOWN.store(false, Ordering::Relaxed);
     assert_eq!(number().await, "112");
     other.state.store.advance_clock(time::Duration::seconds(
-        shared::store::settings_cache::RETRY_AFTER.as_secs() as i64,
+        store::settings_cache::RETRY_AFTER.as_secs() as i64,
     ));
     assert_eq!(number().await, "108");
 }

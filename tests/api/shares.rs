@@ -7,14 +7,14 @@ use aws_sdk_dynamodb::{
     operation::{batch_get_item::BatchGetItemInput, get_item::GetItemInput},
     types::AttributeValue,
 };
+use domain::{
+    emergency::share_token_hash,
+    types::{epoch_seconds, format_rfc3339},
+};
 use futures::future::join_all;
 use http::StatusCode;
 use serde_json::{Value, json};
-use shared::{
-    domain::emergency::share_token_hash,
-    store::shares::{MAX_PATIENT_EDITS, MAX_SHARE_LINKS},
-    types::{epoch_seconds, format_rfc3339},
-};
+use store::shares::{MAX_PATIENT_EDITS, MAX_SHARE_LINKS};
 use testkit::{TestResponse, TestUser, hooks::Hooks};
 
 use crate::{
@@ -633,7 +633,7 @@ async fn a_booking_has_at_most_five_links_however_many_race() {
         .collect();
     testkit::raw_update(
         store,
-        &shared::store::keys::booking(crate::crew::id_of(&t.booking)),
+        &store::keys::booking(crate::crew::id_of(&t.booking)),
         "SET shareLinksMade = :made",
         vec![(":made", AttributeValue::L(made_at))],
     )

@@ -7,13 +7,10 @@
 use std::collections::HashMap;
 
 use aws_sdk_dynamodb::types::AttributeValue;
+use domain::types::{Id, format_rfc3339};
 use http::StatusCode;
 use serde_json::{Value, json};
-use shared::{
-    store::keys::{self, Key},
-    telemetry,
-    types::{Id, format_rfc3339},
-};
+use store::keys::{self, Key};
 use time::OffsetDateTime;
 
 use crate::{
@@ -280,7 +277,7 @@ async fn the_next_valid_report_replaces_a_bad_position_at_once() {
         .as_f64()
         .unwrap();
     assert!((latitude - north(0.5).0).abs() < 1e-9, "{latitude}");
-    let entry: shared::store::positions::FreeGeoEntry = serde_dynamo::from_item(
+    let entry: store::positions::FreeGeoEntry = serde_dynamo::from_item(
         raw(&w, &keys::free_position(a_id))
             .await
             .expect("still free"),
@@ -334,7 +331,7 @@ async fn repair_positions_deletes_or_rebuilds_what_does_not_read() {
     );
     assert!(raw(&w, &keys::position(free)).await.is_none());
     assert!(raw(&w, &keys::free_position(away)).await.is_none());
-    let rebuilt: shared::store::positions::FreeGeoEntry =
+    let rebuilt: store::positions::FreeGeoEntry =
         serde_dynamo::from_item(raw(&w, &keys::free_position(free)).await.unwrap()).unwrap();
     assert_eq!(
         rebuilt.recorded_at, None,
@@ -432,7 +429,7 @@ async fn the_next_valid_report_rewrites_an_unreadable_free_entry() {
             .put("/api/crew/location", Some(&crew.token), report(0.4))
             .await
             .assert_status(StatusCode::NO_CONTENT);
-        let entry: shared::store::positions::FreeGeoEntry =
+        let entry: store::positions::FreeGeoEntry =
             serde_dynamo::from_item(raw(&w, &keys::free_position(a_id)).await.unwrap())
                 .expect("the free entry reads again");
         assert!(

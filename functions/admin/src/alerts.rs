@@ -1,16 +1,14 @@
 //! The dispatcher's alerts and the manual reassign (docs/decisions/0012-background-work.md).
 
 use axum::Json;
-use shared::http::Routes;
-use shared::{
-    Admin, AdminNamed, ApiError, ApiJson, ApiPath, ApiQuery,
-    domain::{
-        alert::{Alert, AlertsPage},
-        booking::{Booking, WithMoves},
-        emergency::nearest::{FREE_NEAR_MAX, FreeNear},
-    },
+use domain::{
+    alert::{Alert, AlertsPage},
+    booking::{Booking, WithMoves},
+    emergency::nearest::{FREE_NEAR_MAX, FreeNear},
     types::{Id, LatLng},
 };
+use web::http::Routes;
+use web::{Admin, AdminNamed, ApiError, ApiJson, ApiPath, ApiQuery};
 
 pub fn routes() -> Routes {
     Routes::new()

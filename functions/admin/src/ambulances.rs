@@ -1,14 +1,13 @@
 //! Ambulances as admins manage them: the whole fleet, add and remove, and the status an admin sets.
 
 use axum::{Json, http::StatusCode};
-use serde::Deserialize;
-use shared::http::Routes;
-use shared::{
-    Admin, ApiError, ApiJson, ApiQuery,
-    domain::ambulance::{self, Ambulance, AmbulanceStatus, AmbulanceType, NewAmbulance},
-    http::NoQuery,
+use domain::{
+    ambulance::{self, Ambulance, AmbulanceStatus, AmbulanceType, NewAmbulance},
     types::{Id, OptionalText, Text},
 };
+use serde::Deserialize;
+use web::http::Routes;
+use web::{Admin, ApiError, ApiJson, ApiQuery, http::NoQuery};
 
 pub fn routes() -> Routes {
     Routes::new()

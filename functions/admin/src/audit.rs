@@ -1,13 +1,13 @@
 //! The audit trail (docs/decisions/0023-audit-trail.md): what admins did, newest first.
 
 use axum::Json;
-use serde::Deserialize;
-use shared::http::Routes;
-use shared::{
-    Admin, ApiError, ApiQuery,
-    domain::audit::{AuditPage, Filter},
+use domain::{
+    audit::{AuditPage, Filter},
     types::Id,
 };
+use serde::Deserialize;
+use web::http::Routes;
+use web::{Admin, ApiError, ApiQuery};
 
 pub fn routes() -> Routes {
     Routes::new().get("/api/admin/audit", page)

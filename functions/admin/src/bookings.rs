@@ -1,18 +1,15 @@
 //! Every booking as admins see and move it: the paged list, the status dropdown, and the dashboard figures.
 
 use axum::Json;
-use serde::{Deserialize, Serialize};
-use shared::http::Routes;
-use shared::{
-    Admin, ApiError, ApiQuery,
-    domain::{
-        ambulance::AmbulanceCounts,
-        booking::{Booking, BookingCounts, BookingStatus, Goal, Mover, WithMoves, allowed},
-        page::Page,
-    },
-    http::PageQuery,
+use domain::{
+    ambulance::AmbulanceCounts,
+    booking::{Booking, BookingCounts, BookingStatus, Goal, Mover, WithMoves, allowed},
+    page::Page,
     types::Id,
 };
+use serde::{Deserialize, Serialize};
+use web::http::Routes;
+use web::{Admin, ApiError, ApiQuery, http::PageQuery};
 
 pub fn routes() -> Routes {
     Routes::new()

@@ -1,17 +1,14 @@
 //! Crew accounts (docs/decisions/0007-dispatch-data.md): made, moved and removed by admins only.
 
 use axum::{Json, http::StatusCode};
-use serde::Deserialize;
-use shared::http::Routes;
-use shared::{
-    Admin, ApiError, ApiJson, ApiPath, ApiQuery,
-    auth::new_account,
-    domain::{
-        crew::{Crew, NewCrew},
-        page::Page,
-    },
+use domain::{
+    crew::{Crew, NewCrew},
+    page::Page,
     types::{Email, Id, Password, Phone, Username},
 };
+use serde::Deserialize;
+use web::http::Routes;
+use web::{Admin, ApiError, ApiJson, ApiPath, ApiQuery, auth::new_account};
 
 pub fn routes() -> Routes {
     Routes::new()
@@ -63,7 +60,7 @@ async fn list(
     Admin(app): Admin,
     ApiQuery(q): ApiQuery<ListQuery>,
 ) -> Result<Json<Page<Crew>>, ApiError> {
-    let (page, size) = shared::http::page_params(q.page, q.size, 20, MAX_PAGE_SIZE)?;
+    let (page, size) = web::http::page_params(q.page, q.size, 20, MAX_PAGE_SIZE)?;
     let Some(ambulance) = q.ambulance_id else {
         return Ok(Json(app.store.crew().crew_page(page, size).await?));
     };

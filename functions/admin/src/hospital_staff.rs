@@ -2,14 +2,13 @@
 //! admins only, each tied to one hospital.
 
 use axum::{Json, http::StatusCode};
-use serde::Deserialize;
-use shared::http::Routes;
-use shared::{
-    Admin, ApiError, ApiJson,
-    auth::new_account,
-    domain::hospital_staff::{HospitalStaff, NewHospitalStaff},
+use domain::{
+    hospital_staff::{HospitalStaff, NewHospitalStaff},
     types::{Email, Id, Password, Phone, Username},
 };
+use serde::Deserialize;
+use web::http::Routes;
+use web::{Admin, ApiError, ApiJson, auth::new_account};
 
 pub fn routes() -> Routes {
     Routes::new().post("/api/admin/hospital-staff", create)

@@ -1,13 +1,13 @@
 //! Hospitals as admins manage them: add one, remove one with its ambulances.
 
 use axum::{Json, http::StatusCode};
-use serde::Deserialize;
-use shared::http::Routes;
-use shared::{
-    Admin, ApiError, ApiJson, ApiQuery,
-    domain::hospital::{Hospital, NewHospital},
+use domain::{
+    hospital::{Hospital, NewHospital},
     types::{Id, LatLng, Latitude, Longitude, OptionalText, Text},
 };
+use serde::Deserialize;
+use web::http::Routes;
+use web::{Admin, ApiError, ApiJson, ApiQuery};
 
 pub fn routes() -> Routes {
     Routes::new()

@@ -1,6 +1,6 @@
 //! `/api/admin`: hospital, ambulance, crew and booking management, the dashboard
 //! figures, the settings, the audit trail and the response-time report. Every route
-//! takes [`shared::Admin`] (the app, for an admin only): 401 signed out, 403 for a
+//! takes [`web::Admin`] (the app, for an admin only): 401 signed out, 403 for a
 //! user, a crew or hospital staff.
 
 mod alerts;
@@ -15,8 +15,8 @@ mod reports;
 mod settings;
 
 use axum::Router;
-use shared::AppState;
-use shared::http::Routes;
+use web::AppState;
+use web::http::Routes;
 
 /// Every route of this function, declared once (the contract test reads the table).
 pub fn routes() -> Routes {
@@ -34,12 +34,12 @@ pub fn routes() -> Routes {
 }
 
 pub fn router(state: AppState) -> Router {
-    shared::http::finish(routes().with_state(state))
+    web::http::finish(routes().with_state(state))
 }
 
 /// A body that names an ambulance: where a booking is reassigned, where a crew moves.
 #[derive(serde::Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct AmbulanceChoice {
-    ambulance_id: shared::types::Id,
+    ambulance_id: domain::types::Id,
 }

@@ -1,12 +1,10 @@
 //! The dispatcher's live map: every ambulance and open booking in a box.
 
 use axum::Json;
+use domain::dispatch::{Bbox, Live};
 use serde::Deserialize;
-use shared::http::Routes;
-use shared::{
-    Admin, ApiError, ApiQuery,
-    domain::dispatch::{Bbox, Live},
-};
+use web::http::Routes;
+use web::{Admin, ApiError, ApiQuery};
 
 pub fn routes() -> Routes {
     Routes::new().get("/api/admin/live", live)

@@ -7,11 +7,9 @@ use axum::{
     http::{HeaderMap, HeaderValue, header},
     response::{IntoResponse, Response},
 };
-use shared::http::Routes;
-use shared::{
-    Admin, ApiError, ApiQuery,
-    domain::response_times::{self, ReportRequest, Scope, day_text},
-};
+use domain::response_times::{self, ReportRequest, Scope, day_text};
+use web::http::Routes;
+use web::{Admin, ApiError, ApiQuery};
 
 pub fn routes() -> Routes {
     Routes::new().get("/api/admin/reports/response-times", response_times)

@@ -1,12 +1,9 @@
 //! The settings a control room changes without a deploy (docs/decisions/0018-settings-without-a-deploy.md).
 
 use axum::Json;
-use shared::http::Routes;
-use shared::{
-    Admin, ApiError, ApiJson, ApiQuery,
-    domain::settings::{Settings, SettingsChange},
-    http::NoQuery,
-};
+use domain::settings::{Settings, SettingsChange};
+use web::http::Routes;
+use web::{Admin, ApiError, ApiJson, ApiQuery, http::NoQuery};
 
 pub fn routes() -> Routes {
     Routes::new()

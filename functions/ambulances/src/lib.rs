@@ -2,17 +2,14 @@
 //! hospital's ambulances' crew presence (decision 0020), only go to signed-in callers.
 
 use axum::{Json, Router, extract::State};
-use serde::Deserialize;
-use shared::http::Routes;
-use shared::{
-    ApiError, ApiPath, ApiQuery, AppState, MaybeCaller,
-    domain::{
-        ambulance::{Ambulance, AmbulanceCounts},
-        hospital,
-    },
-    http::NoQuery,
+use domain::{
+    ambulance::{Ambulance, AmbulanceCounts},
+    hospital,
     types::Id,
 };
+use serde::Deserialize;
+use web::http::Routes;
+use web::{ApiError, ApiPath, ApiQuery, AppState, MaybeCaller, http::NoQuery};
 
 /// Every route of this function, declared once (the contract test reads the table).
 pub fn routes() -> Routes {
@@ -24,7 +21,7 @@ pub fn routes() -> Routes {
 }
 
 pub fn router(state: AppState) -> Router {
-    shared::http::finish(routes().with_state(state))
+    web::http::finish(routes().with_state(state))
 }
 
 #[derive(Deserialize)]

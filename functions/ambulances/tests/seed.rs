@@ -1,13 +1,9 @@
 //! The demo seed through the public routes: what `make dev` shows on a fresh machine.
 
+use domain::{ambulance::AmbulanceCounts, geo::haversine_km, types::LatLng};
 use http::StatusCode;
 use serde_json::Value;
-use shared::{
-    domain::ambulance::AmbulanceCounts,
-    geo::haversine_km,
-    seed::{seed_crew, seed_hospital_staff, seed_hospitals_and_ambulances},
-    types::LatLng,
-};
+use store::seed::{seed_crew, seed_hospital_staff, seed_hospitals_and_ambulances};
 use testkit::TestApp;
 
 #[tokio::test]

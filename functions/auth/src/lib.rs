@@ -1,16 +1,18 @@
 //! `/api/auth`: register, sign in, renew the access token, sign out.
 
 use axum::{Json, Router, extract::State, http::StatusCode};
+use domain::{
+    types::{Email, Id, LatLng, Latitude, Longitude, Password, Phone, Username},
+    user::{NewUser, Role, User},
+};
 use serde::{Deserialize, Serialize, de::IgnoredAny};
-use shared::http::Routes;
-use shared::{
+use store::sessions::Renewed;
+use telemetry::metrics::Metrics;
+use web::http::Routes;
+use web::{
     ApiError, ApiJson, AppState,
     auth::{new_account, verify_password},
-    domain::user::{NewUser, Role, User},
     edge::ClientAddress,
-    store::sessions::Renewed,
-    telemetry::metrics::Metrics,
-    types::{Email, Id, LatLng, Latitude, Longitude, Password, Phone, Username},
 };
 
 /// The routes. Also starts hashing the login dummy in the background (once per
@@ -26,8 +28,8 @@ pub fn routes() -> Routes {
 }
 
 pub fn router(state: AppState) -> Router {
-    tokio::task::spawn_blocking(shared::auth::warm_up);
-    shared::http::finish(routes().with_state(state))
+    tokio::task::spawn_blocking(web::auth::warm_up);
+    web::http::finish(routes().with_state(state))
 }
 
 #[derive(Deserialize)]

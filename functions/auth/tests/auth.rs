@@ -404,9 +404,9 @@ async fn an_api_gateway_event_reaches_the_router() {
 }
 
 /// The retry-after of a 429, or a panic naming what came instead.
-fn retry_after<T: std::fmt::Debug>(r: Result<T, shared::ApiError>) -> u64 {
+fn retry_after<T: std::fmt::Debug>(r: Result<T, store::StoreError>) -> u64 {
     match r {
-        Err(shared::ApiError::TooManyRequests {
+        Err(store::StoreError::TooManyRequests {
             retry_after_secs, ..
         }) => retry_after_secs,
         other => panic!("expected a 429, got {other:?}"),
@@ -418,7 +418,7 @@ fn retry_after<T: std::fmt::Debug>(r: Result<T, shared::ApiError>) -> u64 {
 async fn the_wait_doubles_with_each_attempt_and_a_quiet_hour_forgets_the_streak() {
     let app = app().await;
     let store = &app.state.store;
-    let name = shared::types::Username::try_from("slowpoke".to_owned()).unwrap();
+    let name = domain::types::Username::try_from("slowpoke".to_owned()).unwrap();
     let at = |t: i64| {
         store
             .limits()
@@ -454,7 +454,7 @@ async fn the_wait_doubles_with_each_attempt_and_a_quiet_hour_forgets_the_streak(
 async fn one_username_has_a_ceiling_across_addresses() {
     let app = app().await;
     let store = &app.state.store;
-    let name = shared::types::Username::try_from("popular".to_owned()).unwrap();
+    let name = domain::types::Username::try_from("popular".to_owned()).unwrap();
     let t = 1_900_000_000 - 1_900_000_000 % 3600 + 600;
     for i in 0..100 {
         store
@@ -470,7 +470,7 @@ async fn one_username_has_a_ceiling_across_addresses() {
             .await,
     );
     assert_eq!(wait, 3000, "until the hour is over");
-    let other = shared::types::Username::try_from("unpopular".to_owned()).unwrap();
+    let other = domain::types::Username::try_from("unpopular".to_owned()).unwrap();
     store
         .limits()
         .reserve_login_attempt_at(&other, Some("10.9.9.9"), t)

@@ -2,19 +2,17 @@
 //! details that follow it, and the tracking links its requester shares.
 
 use axum::{Json, extract::State, http::StatusCode};
-use shared::{
-    ApiError, ApiJson, ApiPath, AppState, NotCrew,
-    domain::{
-        booking::{Booking, Patient, WithMoves},
-        emergency::{EmergencyRequest, ShareLink, SharedTrip},
-        refusal::Conflict,
-    },
-    telemetry::{
-        self,
-        metrics::{Metrics, Unit},
-    },
+use domain::{
+    booking::{Booking, Patient, WithMoves},
+    emergency::{EmergencyRequest, ShareLink, SharedTrip},
+    refusal::Conflict,
     types::Id,
 };
+use telemetry::{
+    self,
+    metrics::{Metrics, Unit},
+};
+use web::{ApiError, ApiJson, ApiPath, AppState, NotCrew};
 
 use crate::{IdempotencyKey, shown};
 
@@ -36,7 +34,8 @@ pub async fn dispatch(
         .store
         .emergencies()
         .emergency(caller.id, req, key.as_deref())
-        .await;
+        .await
+        .map_err(ApiError::from);
     dispatch_metrics(&booking, started.elapsed());
     let booking = booking?;
     telemetry::record_booking(booking.id);

@@ -8,22 +8,21 @@ use axum::{
     extract::{FromRequestParts, State},
     http::{StatusCode, request::Parts},
 };
-use serde::Deserialize;
-use shared::http::Routes;
-use shared::{
-    ApiError, ApiJson, ApiPath, ApiQuery, AppState, Caller, NotCrew, NotCrewNamed, SignedIn,
-    domain::{
-        audit::{Action, Note, Target},
-        booking::{
-            self, Booking, BookingRequest, BookingStatus, Goal, Hold, Mover, WithMoves, allowed,
-        },
-        crew,
-        dispatch::Tracking,
+use domain::{
+    audit::{Action, Note, Target},
+    booking::{
+        self, Booking, BookingRequest, BookingStatus, Goal, Hold, Mover, WithMoves, allowed,
     },
-    edge::ClientAddress,
-    http::ForUser,
-    store::open_bookings::OpenLimit,
+    crew,
+    dispatch::Tracking,
     types::Id,
+};
+use serde::Deserialize;
+use store::open_bookings::OpenLimit;
+use web::http::Routes;
+use web::{
+    ApiError, ApiJson, ApiPath, ApiQuery, AppState, Caller, NotCrew, NotCrewNamed, SignedIn,
+    edge::ClientAddress, http::ForUser,
 };
 
 /// Every route of this function, declared once (the contract test reads the table).
@@ -42,7 +41,7 @@ pub fn routes() -> Routes {
 }
 
 pub fn router(state: AppState) -> Router {
-    shared::http::finish(routes().with_state(state))
+    web::http::finish(routes().with_state(state))
 }
 
 /// The optional `Idempotency-Key` header: 1–200 visible ASCII characters.

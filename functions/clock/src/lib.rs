@@ -8,11 +8,9 @@
 
 use std::time::Duration;
 
-use shared::{
-    ApiError, Store,
-    store::{deadlines::SweepReport, privacy::ForgetReport, reports::FoldReport},
-    telemetry::metrics::{Metrics, Unit},
-};
+use store::{Store, deadlines::SweepReport, privacy::ForgetReport, reports::FoldReport};
+use telemetry::metrics::{Metrics, Unit};
+use web::ApiError;
 
 /// Between two sweeps: a job is moved or alerted at most this long after its
 /// deadline, plus one sweep's work.

@@ -4,11 +4,12 @@
 use std::time::Duration;
 
 use lambda_http::{lambda_runtime, service_fn};
-use shared::{AppState, config::Config, telemetry};
+use store::config::Config;
+use web::AppState;
 
 fn main() -> Result<(), lambda_http::Error> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let every = shared::config::local_every(&args, "--every-secs", Duration::from_secs(1), 1..=60)
+    let every = store::config::local_every(&args, "--every-secs", Duration::from_secs(1), 1..=60)
         .map_err(|e| format!("clock: {e}"))?;
     tokio::runtime::Builder::new_multi_thread()
         .enable_all()

@@ -5,22 +5,20 @@
 //! ambulance and the booking that ambulance holds.
 
 use axum::{Json, Router, http::StatusCode};
-use serde::{Deserialize, Serialize};
-use shared::http::Routes;
-use shared::{
-    ApiError, ApiJson, AppState, CrewCaller,
-    domain::{
-        ambulance::{Ambulance, AmbulanceStatus},
-        booking::{self, Booking, CrewStep, Mover, WithMoves, allowed},
-        crew::{self, CrewRef},
-        hospital::Hospital,
-        position::{self, PositionReport, PositionedAmbulance},
-        receiving::CrewDestination,
-    },
+use domain::{
+    ambulance::{Ambulance, AmbulanceStatus},
+    booking::{self, Booking, CrewStep, Mover, WithMoves, allowed},
+    crew::{self, CrewRef},
     geo::Point,
-    store::positions::Reported,
+    hospital::Hospital,
+    position::{self, PositionReport, PositionedAmbulance},
+    receiving::CrewDestination,
     types::Id,
 };
+use serde::{Deserialize, Serialize};
+use store::positions::Reported;
+use web::http::Routes;
+use web::{ApiError, ApiJson, AppState, CrewCaller};
 
 /// Every route of this function, declared once (the contract test reads the table).
 pub fn routes() -> Routes {
@@ -35,7 +33,7 @@ pub fn routes() -> Routes {
 }
 
 pub fn router(state: AppState) -> Router {
-    shared::http::finish(routes().with_state(state))
+    web::http::finish(routes().with_state(state))
 }
 
 #[derive(Serialize)]

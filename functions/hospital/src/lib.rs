@@ -5,17 +5,15 @@
 //! on the trips whose destination is their own hospital only.
 
 use axum::{Json, Router};
-use serde::Deserialize;
-use shared::http::Routes;
-use shared::{
-    ApiError, ApiJson, ApiPath, AppState, HospitalCaller,
-    domain::{
-        booking::{Booking, Mover, WithMoves, allowed},
-        hospital::{self, Hospital},
-        receiving::Incoming,
-    },
+use domain::{
+    booking::{Booking, Mover, WithMoves, allowed},
+    hospital::{self, Hospital},
+    receiving::Incoming,
     types::{Id, Timestamp},
 };
+use serde::Deserialize;
+use web::http::Routes;
+use web::{ApiError, ApiJson, ApiPath, AppState, HospitalCaller};
 
 /// Every route of this function, declared once (the contract test reads the table).
 pub fn routes() -> Routes {
@@ -27,7 +25,7 @@ pub fn routes() -> Routes {
 }
 
 pub fn router(state: AppState) -> Router {
-    shared::http::finish(routes().with_state(state))
+    web::http::finish(routes().with_state(state))
 }
 
 /// The board: the trips coming to the caller's hospital, most urgent first.

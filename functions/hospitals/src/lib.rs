@@ -2,17 +2,14 @@
 //! them, and the number to call when no hospital or ambulance will do.
 
 use axum::{Json, Router, extract::State};
-use serde::Deserialize;
-use shared::http::Routes;
-use shared::{
-    ApiError, ApiPath, ApiQuery, AppState, MaybeCaller,
-    domain::{
-        hospital::{self, Hospital},
-        page::Page,
-    },
-    http::PageQuery,
+use domain::{
+    hospital::{self, Hospital},
+    page::Page,
     types::{Id, LatLng, Latitude, Longitude},
 };
+use serde::Deserialize;
+use web::http::Routes;
+use web::{ApiError, ApiPath, ApiQuery, AppState, MaybeCaller, http::PageQuery};
 
 /// Every route of this function, declared once (the contract test reads the table).
 pub fn routes() -> Routes {
@@ -24,7 +21,7 @@ pub fn routes() -> Routes {
 }
 
 pub fn router(state: AppState) -> Router {
-    shared::http::finish(routes().with_state(state))
+    web::http::finish(routes().with_state(state))
 }
 
 /// `{emergencyNumber}`: the number every call button dials.
@@ -40,7 +37,7 @@ struct EmergencyNumber {
 /// the number it was built with.
 async fn emergency_number(
     State(app): State<AppState>,
-    ApiQuery(_): ApiQuery<shared::http::NoQuery>,
+    ApiQuery(_): ApiQuery<web::http::NoQuery>,
 ) -> Json<EmergencyNumber> {
     Json(EmergencyNumber {
         emergency_number: app.store.settings().await.emergency_number,

@@ -1,5 +1,5 @@
-//! Lambda entry point: the state is built once at cold start (`shared::lambda`).
+//! Lambda entry point: the state is built once at cold start (`web::lambda`).
 
 fn main() -> Result<(), lambda_http::Error> {
-    shared::lambda::serve(hospitals::router)
+    web::lambda::serve(hospitals::router)
 }

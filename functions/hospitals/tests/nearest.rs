@@ -1,16 +1,16 @@
 //! The nearest-hospital search through the real router and DynamoDB Local, against
 //! brute force, on random hospital sets: around a city, across the antimeridian and
-//! near both poles. (The in-memory property tests in `shared::geo` cover many more
+//! near both poles. (The in-memory property tests in `domain::geo` cover many more
 //! cases; this one proves the store's Queries read what the search asked for.)
 
+use domain::{
+    geo::{haversine_km, wrap_longitude},
+    hospital::NewHospital,
+    types::{Id, LatLng},
+};
 use http::StatusCode;
 use rand::{Rng, SeedableRng, rngs::StdRng};
 use serde_json::Value;
-use shared::{
-    domain::hospital::NewHospital,
-    geo::{haversine_km, wrap_longitude},
-    types::{Id, LatLng},
-};
 use testkit::TestApp;
 
 /// `n` hospitals around (lat, lng), `spread` degrees either way.

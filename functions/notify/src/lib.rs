@@ -19,20 +19,21 @@ pub mod send;
 
 use std::{sync::Arc, time::Duration};
 
-use futures::future::join_all;
-use serde::{Deserialize, Serialize};
-use shared::{
-    ApiError, Store,
-    domain::{
-        booking::TripStage,
-        eta,
-        push::{Message, Payload, Recipient, who_is_told},
-    },
+use domain::{
+    booking::TripStage,
+    eta,
     geo::Point,
-    store::push::{Device, change_of},
-    telemetry::metrics::Metrics,
+    push::{Message, Payload, Recipient, who_is_told},
     types::{Id, Timestamp},
 };
+use futures::future::join_all;
+use serde::{Deserialize, Serialize};
+use store::{
+    Store,
+    push::{Device, change_of},
+};
+use telemetry::metrics::Metrics;
+use web::ApiError;
 
 pub use queue::{Deliveries, Delivery, QueueEvent};
 pub use send::{Outcome, Sender, Vapid};
@@ -326,7 +327,7 @@ impl Notifier {
     }
 
     /// Every device of a recipient.
-    async fn devices(&self, to: Recipient) -> Result<Vec<Device>, ApiError> {
+    async fn devices(&self, to: Recipient) -> store::StoreResult<Vec<Device>> {
         match to {
             Recipient::CrewOf(ambulance) => self.store.push().crew_devices(ambulance).await,
             Recipient::User(user) => self.store.push().devices(user).await,

@@ -6,19 +6,16 @@
 
 use std::time::Duration;
 
+use domain::push::Endpoints;
 use lambda_http::{lambda_runtime, service_fn};
 use notify::{Deliveries, Notifier, QueueEvent, Sender, StreamEvent, Vapid, poll, queue};
-use shared::{
-    AppState,
-    config::{AppEnv, Config},
-    domain::push::Endpoints,
-    telemetry,
-};
+use store::config::{AppEnv, Config};
+use web::AppState;
 
 fn main() -> Result<(), lambda_http::Error> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let every =
-        shared::config::local_every(&args, "--every-ms", Duration::from_millis(1), 50..=60_000)
+        store::config::local_every(&args, "--every-ms", Duration::from_millis(1), 50..=60_000)
             .map_err(|e| format!("notify: {e}"))?;
     tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -30,7 +27,7 @@ fn main() -> Result<(), lambda_http::Error> {
                 |e| tracing::error!(error = %e, "configuration error; refusing to start"),
             )?;
             // A local stack's devices may be at a push service on loopback (http).
-            let extra = shared::config::push_hosts();
+            let extra = store::config::push_hosts();
             let endpoints = match config.app_env {
                 AppEnv::Local => Endpoints::local(extra),
                 AppEnv::Deployed => Endpoints::deployed(extra),
@@ -114,9 +111,7 @@ async fn vapid(config: &Config) -> Result<Vapid, lambda_http::Error> {
     let env = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
     let private = match (env("VAPID_PRIVATE_KEY"), env("VAPID_PRIVATE_KEY_ARN")) {
         (Some(key), _) => key,
-        (None, Some(arn)) => {
-            shared::config::fetch_secret(&arn, Some(config.region.clone())).await?
-        }
+        (None, Some(arn)) => store::config::fetch_secret(&arn, Some(config.region.clone())).await?,
         (None, None) => return Err("VAPID_PRIVATE_KEY or VAPID_PRIVATE_KEY_ARN is required".into()),
     };
     let subject = env("VAPID_SUBJECT").ok_or("VAPID_SUBJECT (a mailto: address) is required")?;

@@ -22,7 +22,7 @@ use hyper_util::{
     rt::TokioExecutor,
 };
 use serde_json::{Value, json};
-use shared::ApiError;
+use web::ApiError;
 
 use crate::{Notifier, StreamEvent};
 
@@ -128,7 +128,7 @@ impl LocalStreams {
     /// test feeds them to the handler itself, inside the function's grants).
     pub async fn records(
         &self,
-        store: &shared::Store,
+        store: &store::Store,
     ) -> Result<Vec<crate::StreamRecord>, ApiError> {
         let arn = stream_arn(store).await?;
         let described = self
@@ -161,7 +161,7 @@ impl LocalStreams {
 }
 
 /// The ARN of the stream of `store`'s table.
-async fn stream_arn(store: &shared::Store) -> Result<String, ApiError> {
+async fn stream_arn(store: &store::Store) -> Result<String, ApiError> {
     let table = store
         .client()
         .describe_table()

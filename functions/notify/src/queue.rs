@@ -17,12 +17,12 @@ use aws_sdk_sqs::{
     Client,
     types::{QueueAttributeName, SendMessageBatchRequestEntry},
 };
-use serde::{Deserialize, Serialize};
-use shared::{
-    ApiError,
-    domain::push::{Payload, PushSubscription},
+use domain::{
+    push::{Payload, PushSubscription},
     types::Id,
 };
+use serde::{Deserialize, Serialize};
+use web::ApiError;
 
 /// A message SQS hands out this many times without it being deleted (the consumer
 /// failed on it, never the push service) goes to the dead-letter queue.
@@ -161,7 +161,7 @@ impl Deliveries {
 /// server, which takes any credentials).
 pub async fn client(region: &str, endpoint: Option<&str>) -> Client {
     let mut loader = aws_config::defaults(aws_config::BehaviorVersion::latest())
-        .http_client(shared::config::aws_http_client())
+        .http_client(store::config::aws_http_client())
         .region(aws_config::Region::new(region.to_owned()))
         .timeout_config(
             aws_config::timeout::TimeoutConfig::builder()

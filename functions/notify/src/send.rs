@@ -8,15 +8,15 @@
 use std::{sync::Arc, time::Duration};
 
 use bytes::Bytes;
+use domain::push::{
+    Endpoints, PushSubscription, Urgency, base64url_decode, base64url_encode, parse_endpoint,
+};
 use http::{Request, StatusCode, Uri, header};
 use http_body_util::Full;
 use hyper_rustls::HttpsConnector;
 use hyper_util::{
     client::legacy::{Client, connect::HttpConnector},
     rt::TokioExecutor,
-};
-use shared::domain::push::{
-    Endpoints, PushSubscription, Urgency, base64url_decode, base64url_encode, parse_endpoint,
 };
 use web_push_native::{
     Auth,

@@ -4,15 +4,11 @@
 //! path, from the table's stream.
 
 use axum::{Json, Router, extract::State, http::StatusCode};
+use domain::push::{Endpoints, RawSubscription, parse_endpoint};
 use serde::{Deserialize, Serialize};
-use shared::http::Routes;
-use shared::{
-    ApiError, ApiJson, AppState, MaybeCaller,
-    caller::SignedInDevice,
-    config::AppEnv,
-    domain::push::{Endpoints, RawSubscription, parse_endpoint},
-    store::push::Subscriber,
-};
+use store::{config::AppEnv, push::Subscriber};
+use web::http::Routes;
+use web::{ApiError, ApiJson, AppState, MaybeCaller, caller::SignedInDevice};
 
 /// Every route of this function, declared once (the contract test reads the table).
 pub fn routes() -> Routes {
@@ -23,14 +19,14 @@ pub fn routes() -> Routes {
 }
 
 pub fn router(state: AppState) -> Router {
-    shared::http::finish(routes().with_state(state))
+    web::http::finish(routes().with_state(state))
 }
 
 /// Which endpoints this environment sends to: the push services (and the
 /// deployment's `PUSH_HOSTS`); a local stack (and the tests) also a push service on
 /// this machine.
 fn endpoints(app: &AppState) -> Endpoints {
-    let extra = shared::config::push_hosts();
+    let extra = store::config::push_hosts();
     match app.config.app_env {
         AppEnv::Local => Endpoints::local(extra),
         AppEnv::Deployed => Endpoints::deployed(extra),

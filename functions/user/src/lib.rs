@@ -2,19 +2,19 @@
 //! (docs/decisions/0022-personal-data.md).
 
 use axum::{Json, Router, extract::State, http::StatusCode};
+use domain::{
+    privacy::{self, Export},
+    types::{Email, Latitude, Longitude, Password, Username},
+    user::{self, ProfileChange, Role, User},
+};
 use serde::Deserialize;
-use shared::http::Routes;
-use shared::{
+use store::users::Account;
+use web::http::Routes;
+use web::{
     ApiError, ApiJson, ApiQuery, AppState, Caller, SignedIn,
     auth::{hash_password, verify_password},
-    domain::{
-        privacy::{self, Export},
-        user::{self, ProfileChange, Role, User},
-    },
     edge::ClientAddress,
     http::ForUser,
-    store::users::Account,
-    types::{Email, Latitude, Longitude, Password, Username},
 };
 
 /// Every route of this function, declared once (the contract test reads the table).
@@ -27,7 +27,7 @@ pub fn routes() -> Routes {
 }
 
 pub fn router(state: AppState) -> Router {
-    shared::http::finish(routes().with_state(state))
+    web::http::finish(routes().with_state(state))
 }
 
 /// Every role reads and edits its own profile (a crew account too: decision 0007).
@@ -202,5 +202,5 @@ async fn check_password(
     if !verify_password(Some(account.password_hash.clone()), candidate).await? {
         return Err(ApiError::Forbidden(wrong.into()));
     }
-    app.store.limits().login_succeeded(attempt).await
+    Ok(app.store.limits().login_succeeded(attempt).await?)
 }

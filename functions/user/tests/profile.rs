@@ -2,16 +2,13 @@
 //! and how tokens are checked.
 
 use base64::Engine as _;
+use domain::{
+    refusal::Conflict,
+    types::Email,
+    user::{ProfileChange, Role},
+};
 use http::StatusCode;
 use serde_json::json;
-use shared::{
-    ApiError,
-    domain::{
-        refusal::Conflict,
-        user::{ProfileChange, Role},
-    },
-    types::Email,
-};
 use testkit::{TEST_PASSWORD, TestApp};
 
 async fn app() -> TestApp {
@@ -109,7 +106,7 @@ async fn missing_malformed_tampered_expired_and_unsigned_tokens_are_401() {
     let app = app().await;
     let me = app.user("tokens").await;
     let parts: Vec<&str> = me.token.split('.').collect();
-    let now = shared::types::epoch_seconds();
+    let now = domain::types::epoch_seconds();
     let as_admin = b64(&format!(
         r#"{{"sub":"{}","role":"ADMIN","iat":{now},"exp":{}}}"#,
         me.id,
@@ -127,7 +124,7 @@ async fn missing_malformed_tampered_expired_and_unsigned_tokens_are_401() {
         format!("{}.{as_admin}.{}", parts[0], parts[2]),
         format!("{}.{}.", b64(r#"{"alg":"none","typ":"JWT"}"#), parts[1]),
         format!("{}.{expired_claims}.{}", parts[0], parts[2]),
-        shared::auth::AuthKeys::new(b"a-completely-different-secret-of-32b")
+        web::auth::AuthKeys::new(b"a-completely-different-secret-of-32b")
             .issue(me.id, Role::Admin)
             .unwrap(),
     ];
@@ -328,7 +325,12 @@ async fn the_answer_is_what_is_stored_and_a_stale_read_writes_nothing() {
             .await
             .unwrap_err();
         assert!(
-            matches!(err, ApiError::Conflict(Conflict::ProfileChanged)),
+            matches!(
+                err,
+                store::StoreError::Refused(domain::refusal::Refusal::Conflict(
+                    Conflict::ProfileChanged
+                ))
+            ),
             "{new_email}: {err:?}"
         );
     }

@@ -27,7 +27,7 @@ use aws_sdk_dynamodb::{
     },
     types::{ConsumedCapacity, ReturnConsumedCapacity},
 };
-use shared::store::Store;
+use store::Store;
 
 /// What a hook returns: an error fails the call (or the attempt) with it.
 pub type HookResult = Result<(), Box<dyn std::error::Error + Send + Sync>>;

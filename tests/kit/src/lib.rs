@@ -24,18 +24,19 @@ use serde_json::Value;
 use tokio::sync::OnceCell;
 use tower::ServiceExt;
 
-use shared::{
-    AppState,
-    config::{AppEnv, Config},
-    domain::{
-        ambulance::{Ambulance, AmbulanceStatus, AmbulanceType, NewAmbulance},
-        crew::NewCrew,
-        hospital::{Hospital, NewHospital},
-        user::{NewAccount, NewUser, Role},
-    },
-    store::{Store, schema},
+use domain::{
+    ambulance::{Ambulance, AmbulanceStatus, AmbulanceType, NewAmbulance},
+    crew::NewCrew,
+    hospital::{Hospital, NewHospital},
     types::{Email, Id, LatLng, Phone, Username},
+    user::{NewAccount, NewUser, Role},
 };
+use store::{
+    Store,
+    config::{AppEnv, Config},
+    schema,
+};
+use web::AppState;
 
 pub const TEST_PASSWORD: &str = "password123";
 /// The JWT secret of every test configuration (tests may sign tokens of their own).
@@ -96,8 +97,8 @@ pub fn config_at(table: &str, endpoint: &str) -> Config {
         app_env: AppEnv::Local,
         jwt_secret: TEST_SECRET.as_bytes().to_vec(),
         origin_secrets: None,
-        db_attempt_timeout: shared::config::EMULATOR_DB_TIMEOUTS.0,
-        db_operation_timeout: shared::config::EMULATOR_DB_TIMEOUTS.1,
+        db_attempt_timeout: store::config::EMULATOR_DB_TIMEOUTS.0,
+        db_operation_timeout: store::config::EMULATOR_DB_TIMEOUTS.1,
         db_max_attempts: 3,
         answer_times: Default::default(),
         time_zone: Default::default(),
@@ -166,37 +167,37 @@ async fn state_over_new_table(config: Config, stream: bool) -> AppState {
 ///
 /// Without the table's stream, which no benchmark but the push one reads (and
 /// which DynamoDB Local, unlike DynamoDB, makes every write pay for).
-pub async fn bench_store(prefix: &str) -> shared::Store {
+pub async fn bench_store(prefix: &str) -> store::Store {
     bench_store_of(prefix, false).await
 }
 
 /// [`bench_store`] with the table's stream (the push benchmark reads it).
-pub async fn bench_store_with_stream(prefix: &str) -> shared::Store {
+pub async fn bench_store_with_stream(prefix: &str) -> store::Store {
     bench_store_of(prefix, true).await
 }
 
-async fn bench_store_of(prefix: &str, stream: bool) -> shared::Store {
+async fn bench_store_of(prefix: &str, stream: bool) -> store::Store {
     let table = format!("{prefix}-{}", uuid::Uuid::new_v4().simple());
     let config = patient(config_at(&table, &endpoint()));
-    let client = shared::store::connect(&config).await;
+    let client = store::connect(&config).await;
     let created = if stream {
         schema::create_table(&client, &table).await
     } else {
         schema::create_table_without_stream(&client, &table).await
     };
     created.unwrap_or_else(|e| panic!("could not create a table on DynamoDB Local: {e:?}"));
-    shared::Store::new(client, table)
+    store::Store::new(client, table)
 }
 
 /// The benchmarks' yardstick: a bare strongly consistent GetItem of hospital 1
 /// (which the benchmark loaded), timed (ms).
-pub async fn timed_get_item(store: &shared::Store) -> f64 {
+pub async fn timed_get_item(store: &store::Store) -> f64 {
     let start = std::time::Instant::now();
     let out = store
         .client()
         .get_item()
         .table_name(store.table())
-        .set_key(Some(shared::store::key("HOSPITAL#1", "HOSPITAL")))
+        .set_key(Some(store::key("HOSPITAL#1", "HOSPITAL")))
         .consistent_read(true)
         .send()
         .await
@@ -209,7 +210,7 @@ pub async fn timed_get_item(store: &shared::Store) -> f64 {
 /// item look as an older version of the code (or a bug) left it.
 pub async fn raw_update(
     store: &Store,
-    key: &shared::store::keys::Key,
+    key: &store::keys::Key,
     expression: &str,
     values: Vec<(&str, aws_sdk_dynamodb::types::AttributeValue)>,
 ) {
@@ -243,17 +244,14 @@ pub fn numbered_hospital(i: u64, (latitude, longitude): (f64, f64)) -> Hospital 
 
 /// Loads `hospitals` (ids and all) in bulk, as the benchmarks and the large-fleet tests
 /// lay out a city: `store.bulk().bulk_load_hospitals` of each as a `NewHospital`.
-pub async fn bulk_load_hospitals(
-    store: &shared::Store,
-    hospitals: &[shared::domain::hospital::Hospital],
-) {
+pub async fn bulk_load_hospitals(store: &store::Store, hospitals: &[domain::hospital::Hospital]) {
     let new = hospitals
         .iter()
         .map(|h| {
-            let new = shared::domain::hospital::NewHospital {
+            let new = domain::hospital::NewHospital {
                 name: h.name.clone(),
                 address: h.address.clone(),
-                location: shared::types::LatLng::new(h.latitude, h.longitude)
+                location: domain::types::LatLng::new(h.latitude, h.longitude)
                     .expect("a test hospital's coordinates are valid"),
                 contact_info: h.contact_info.clone(),
             };
@@ -268,7 +266,7 @@ pub async fn bulk_load_hospitals(
 }
 
 /// Drops a [`bench_store`]'s table (best effort: the database is in memory anyway).
-pub async fn drop_table(store: &shared::Store) {
+pub async fn drop_table(store: &store::Store) {
     let _ = store
         .client()
         .delete_table()
@@ -282,9 +280,8 @@ pub async fn drop_table(store: &shared::Store) {
 /// starts. A test that fills a window and expects the next request's 429 would
 /// otherwise see a 201 whenever it happens to run across the hour: the CI run of
 /// 2026-11-27 did. Waits at most `margin_secs`, and only that rarely.
-pub async fn clear_of_a_window_edge(limit: &shared::store::limits::Limit, margin_secs: i64) {
-    let (_, left) =
-        shared::store::limits::window(shared::types::epoch_seconds(), limit.window_secs);
+pub async fn clear_of_a_window_edge(limit: &store::limits::Limit, margin_secs: i64) {
+    let (_, left) = store::limits::window(domain::types::epoch_seconds(), limit.window_secs);
     if (left as i64) < margin_secs {
         tokio::time::sleep(std::time::Duration::from_secs(left + 1)).await;
     }
@@ -360,7 +357,7 @@ impl<'a> tracing_subscriber::fmt::MakeWriter<'a> for CapturedLogs {
 /// test in one); panics when a global subscriber is already set.
 pub fn capture_process_logs() -> CapturedLogs {
     let logs = CapturedLogs::default();
-    tracing::subscriber::set_global_default(shared::telemetry::subscriber(logs.clone()))
+    tracing::subscriber::set_global_default(telemetry::subscriber(logs.clone()))
         .expect("no global log subscriber set yet");
     logs
 }
@@ -461,8 +458,8 @@ pub fn bad_booking_fields() -> Vec<(BadField, &'static str)> {
 pub async fn test_password_hash() -> String {
     static HASH: OnceCell<String> = OnceCell::const_new();
     HASH.get_or_init(|| async {
-        let pw = shared::types::Password::try_from(TEST_PASSWORD.to_owned()).unwrap();
-        shared::auth::hash_password(&pw).await.unwrap()
+        let pw = domain::types::Password::try_from(TEST_PASSWORD.to_owned()).unwrap();
+        web::auth::hash_password(&pw).await.unwrap()
     })
     .await
     .clone()
@@ -628,7 +625,7 @@ impl TestApp {
             .account_by_name(&username)
             .await
             .unwrap();
-        shared::auth::verify_password(stored.map(|a| a.password_hash), password.to_owned())
+        web::auth::verify_password(stored.map(|a| a.password_hash), password.to_owned())
             .await
             .unwrap()
     }
@@ -728,7 +725,7 @@ impl TestApp {
             .state
             .store
             .hospital_staff()
-            .create_hospital_staff(shared::domain::hospital_staff::NewHospitalStaff {
+            .create_hospital_staff(domain::hospital_staff::NewHospitalStaff {
                 account: test_account(username, "+15550003333").await,
                 hospital_id: hospital,
             })

@@ -23,8 +23,8 @@ use axum::{
     http::{HeaderMap, StatusCode},
     routing::post,
 };
+use domain::push::{base64url_decode, base64url_encode};
 use serde_json::Value;
-use shared::domain::push::{base64url_decode, base64url_encode};
 use web_push_native::{
     Auth,
     jwt_simple::{

@@ -34,7 +34,7 @@ pub struct Incoming<'a> {
     pub headers: &'a HeaderMap,
     pub body: &'a [u8],
     /// `requestContext.http.sourceIp`. The local stack leaves it unknown, as the
-    /// watcher's own front did: the limits per client address (shared::edge) then
+    /// watcher's own front did: the limits per client address (web::edge) then
     /// stay off locally, where every test and every developer is 127.0.0.1; the
     /// per-user limits hold.
     pub source_ip: Option<IpAddr>,

@@ -7,20 +7,20 @@
 
 use std::time::Duration;
 
-use shared::{
-    AppState, Store,
-    auth::hash_password,
-    config::{AppEnv, Config},
-    domain::{
-        ambulance::{AmbulanceStatus, AmbulanceType, NewAmbulance},
-        crew::NewCrew,
-        hospital::NewHospital,
-        hospital_staff::NewHospitalStaff,
-        user::{NewAccount, NewUser, Role},
-    },
-    store::schema,
+use domain::{
+    ambulance::{AmbulanceStatus, AmbulanceType, NewAmbulance},
+    crew::NewCrew,
+    hospital::NewHospital,
+    hospital_staff::NewHospitalStaff,
     types::{Email, Id, LatLng, Password, Phone, Username},
+    user::{NewAccount, NewUser, Role},
 };
+use store::{
+    Store,
+    config::{AppEnv, Config},
+    schema,
+};
+use web::{AppState, auth::hash_password};
 
 /// The value at percentile `p` (0..=1) of sorted samples, nearest rank.
 pub fn percentile(sorted: &[f64], p: f64) -> f64 {
@@ -106,7 +106,7 @@ impl Fixture {
         schema::create_table(state.store.client(), &table)
             .await
             .unwrap_or_else(|e| panic!("could not create table {table} at {}: {e:?}", endpoint()));
-        shared::seed::seed_hospitals_and_ambulances(&state.store)
+        store::seed::seed_hospitals_and_ambulances(&state.store)
             .await
             .expect("seed hospitals and ambulances");
         let password = Password::try_from(BENCH_PASSWORD.to_owned()).expect("valid password");

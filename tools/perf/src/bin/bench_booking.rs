@@ -9,18 +9,17 @@
 
 use std::time::Instant;
 
-use futures::future::join_all;
-use shared::{
-    ApiError,
-    domain::{
-        ambulance::{AmbulanceStatus, AmbulanceType, NewAmbulance},
-        booking::BookingRequest,
-        hospital::NewHospital,
-        refusal::Conflict,
-    },
-    store::open_bookings::OpenLimit,
+use domain::refusal::Refusal;
+use domain::{
+    ambulance::{AmbulanceStatus, AmbulanceType, NewAmbulance},
+    booking::BookingRequest,
+    hospital::NewHospital,
+    refusal::Conflict,
     types::{Id, LatLng},
 };
+use futures::future::join_all;
+use store::StoreError;
+use store::open_bookings::OpenLimit;
 
 /// Concurrent bookers per round.
 const BOOKERS: usize = 20;
@@ -28,7 +27,7 @@ const BOOKERS: usize = 20;
 /// A booking as the app sends it, with a pickup near the hospital (the bench users
 /// have no stored location to use instead).
 fn request(hospital: Id, ambulance: Id) -> BookingRequest {
-    shared::http::parse_json(
+    web::http::parse_json(
         serde_json::json!({"hospitalId": hospital, "ambulanceId": ambulance, "bookingType": "EMERGENCY",
             "patient": {"name": "Bench", "age": 50, "gender": "Other", "condition": "bench"},
             "pickup": {"latitude": 30.02, "longitude": 74.01, "landmark": "bench gate"}})
@@ -128,16 +127,29 @@ async fn main() {
         let won = results.iter().filter(|r| r.is_ok()).count();
         let lost = results
             .iter()
-            .filter(|r| matches!(r, Err(ApiError::Conflict(Conflict::AmbulanceTaken))))
+            .filter(|r| {
+                matches!(
+                    r,
+                    Err(StoreError::Refused(Refusal::Conflict(
+                        Conflict::AmbulanceTaken
+                    )))
+                )
+            })
             .count();
         winners.push(format!(
             "{won} won / {lost} conflict / {} other",
             results.len() - won - lost
         ));
         if won != 1 || lost != results.len() - 1 {
-            let other = results
-                .iter()
-                .find(|r| !matches!(r, Ok(_) | Err(ApiError::Conflict(Conflict::AmbulanceTaken))));
+            let other = results.iter().find(|r| {
+                !matches!(
+                    r,
+                    Ok(_)
+                        | Err(StoreError::Refused(Refusal::Conflict(
+                            Conflict::AmbulanceTaken
+                        )))
+                )
+            });
             wrong.push(format!(
                 "race {race}: {won} won, {lost} conflict; e.g. {other:?}"
             ));

@@ -16,13 +16,14 @@
 
 use std::time::{Duration, Instant};
 
-use rand::Rng;
-use serde_json::json;
-use shared::{
-    Store,
-    domain::{alert::AlertKind, booking::Booking},
+use domain::{
+    alert::AlertKind,
+    booking::Booking,
     types::{Id, Timestamp, format_rfc3339},
 };
+use rand::Rng;
+use serde_json::json;
+use store::Store;
 use time::OffsetDateTime;
 
 /// A normal booking of nobody's, waiting for its crew until `answer_by`.

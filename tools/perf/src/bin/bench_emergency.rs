@@ -27,20 +27,19 @@ use std::{
 };
 
 use aws_sdk_dynamodb::types::{AttributeValue, Put, TransactWriteItem};
-use rand::{Rng, SeedableRng, rngs::StdRng};
-use shared::store::bulk::BulkAmbulance;
-use shared::{
-    ApiError, Store,
-    domain::{
-        ambulance::{AmbulanceStatus, AmbulanceType, NewAmbulance},
-        booking::{BookingStatus, Goal, Mover},
-        emergency::EmergencyRequest,
-        hospital::Hospital,
-        refusal::Conflict,
-    },
-    store::{key, limits::EMERGENCIES_PER_USER},
+use domain::refusal::Refusal;
+use domain::{
+    ambulance::{AmbulanceStatus, AmbulanceType, NewAmbulance},
+    booking::{BookingStatus, Goal, Mover},
+    emergency::EmergencyRequest,
+    hospital::Hospital,
+    refusal::Conflict,
     types::{Id, LatLng},
 };
+use rand::{Rng, SeedableRng, rngs::StdRng};
+use store::StoreError;
+use store::bulk::BulkAmbulance;
+use store::{Store, key, limits::EMERGENCIES_PER_USER};
 use testkit::hooks::Hooks;
 
 const BOX: (f64, f64, f64, f64) = (22.0, 31.0, 70.0, 80.0); // lat min/max, lng min/max
@@ -237,7 +236,7 @@ async fn main() {
         warm.unwrap();
         for i in 0..requests {
             let (lat, lng) = point(&mut rng);
-            let req: EmergencyRequest = shared::http::parse_json(
+            let req: EmergencyRequest = web::http::parse_json(
                 serde_json::json!({"pickup": {"latitude": lat, "longitude": lng}})
                     .to_string()
                     .as_bytes(),
@@ -276,7 +275,9 @@ async fn main() {
                         .unwrap();
                     assert_eq!(cancelled.booking_status, BookingStatus::Cancelled);
                 }
-                Err(ApiError::Conflict(Conflict::NoAmbulanceNear { .. })) => {
+                Err(StoreError::Refused(Refusal::Conflict(Conflict::NoAmbulanceNear {
+                    ..
+                }))) => {
                     f.none_near += 1;
                     f.calls.push(calls as f64);
                     f.times.push(ms);

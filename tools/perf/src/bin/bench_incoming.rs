@@ -28,23 +28,21 @@
 use std::time::Instant;
 
 use aws_sdk_dynamodb::types::{AttributeValue, KeysAndAttributes};
-use serde_json::json;
-use shared::{
-    domain::{
-        ambulance::{AmbulanceStatus, AmbulanceType, NewAmbulance},
-        booking::Booking,
-        hospital::Hospital,
-        hospital_staff::HospitalStaffRef,
-        receiving::ENDED_SHOWN_FOR,
-    },
-    store::{
-        Item, Store,
-        bulk::BulkAmbulance,
-        keys::{self, Key},
-        receiving::AMBULANCE_PROJECTION,
-        schema::DEST,
-    },
+use domain::{
+    ambulance::{AmbulanceStatus, AmbulanceType, NewAmbulance},
+    booking::Booking,
+    hospital::Hospital,
+    hospital_staff::HospitalStaffRef,
+    receiving::ENDED_SHOWN_FOR,
     types::{Id, format_rfc3339},
+};
+use serde_json::json;
+use store::{
+    Item, Store,
+    bulk::BulkAmbulance,
+    keys::{self, Key},
+    receiving::AMBULANCE_PROJECTION,
+    schema::DEST,
 };
 use time::{Duration, OffsetDateTime};
 

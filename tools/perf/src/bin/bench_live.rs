@@ -22,17 +22,14 @@
 
 use std::time::Instant;
 
-use rand::{Rng, SeedableRng, rngs::StdRng};
-use shared::{
-    Store,
-    domain::{
-        ambulance::{AmbulanceStatus, AmbulanceType, NewAmbulance},
-        dispatch::Bbox,
-        hospital::Hospital,
-    },
-    store::bulk::BulkAmbulance,
+use domain::{
+    ambulance::{AmbulanceStatus, AmbulanceType, NewAmbulance},
+    dispatch::Bbox,
+    hospital::Hospital,
     types::Id,
 };
+use rand::{Rng, SeedableRng, rngs::StdRng};
+use store::{Store, bulk::BulkAmbulance};
 
 const BOX: (f64, f64, f64, f64) = (22.0, 31.0, 70.0, 80.0); // lat min/max, lng min/max
 const CITY: (f64, f64) = (28.61, 77.21);

@@ -26,12 +26,14 @@
 
 use std::time::Instant;
 
-use rand::{Rng, SeedableRng, rngs::StdRng};
-use shared::{
-    Store,
-    domain::hospital::NewHospital,
-    store::hospital_index::{IndexBuild, NearestStats},
+use domain::{
+    hospital::NewHospital,
     types::{Id, LatLng},
+};
+use rand::{Rng, SeedableRng, rngs::StdRng};
+use store::{
+    Store,
+    hospital_index::{IndexBuild, NearestStats},
 };
 
 const BOX: (f64, f64, f64, f64) = (22.0, 31.0, 70.0, 80.0); // lat min/max, lng min/max

@@ -44,27 +44,26 @@ use std::{
 };
 
 use axum::{Router, body::Body};
+use domain::refusal::Refusal;
+use domain::{
+    alert::AlertKind,
+    ambulance::{AmbulanceStatus, AmbulanceType, NewAmbulance},
+    booking::{BookingStatus, Goal, Mover, TripStage},
+    crew::NewCrew,
+    emergency::EmergencyRequest,
+    hospital::{Hospital, NewHospital},
+    refusal::Conflict,
+    settings::{PresenceDelays, Settings},
+    types::{Id, LatLng, Timestamp},
+    user::Role,
+};
 use http::{Method, Request, StatusCode};
 use http_body_util::BodyExt;
 use perf_tools::{Fixture, percentile};
 use rand::{Rng, SeedableRng, rngs::StdRng, seq::SliceRandom};
 use serde_json::{Value, json};
-use shared::{
-    ApiError,
-    domain::{
-        alert::AlertKind,
-        ambulance::{AmbulanceStatus, AmbulanceType, NewAmbulance},
-        booking::{BookingStatus, Goal, Mover, TripStage},
-        crew::NewCrew,
-        emergency::EmergencyRequest,
-        hospital::{Hospital, NewHospital},
-        refusal::Conflict,
-        settings::{PresenceDelays, Settings},
-        user::Role,
-    },
-    store::bulk::BulkAmbulance,
-    types::{Id, LatLng, Timestamp},
-};
+use store::StoreError;
+use store::bulk::BulkAmbulance;
 use tower::ServiceExt;
 
 const CITY: (f64, f64) = (28.61, 77.21);
@@ -298,7 +297,9 @@ async fn run(rule: Rule, sc: &Scenario) -> Outcome {
                     }
                     waiting.insert(b.id, w);
                 }
-                Err(ApiError::Conflict(Conflict::NoAmbulanceNear { .. })) => {
+                Err(StoreError::Refused(Refusal::Conflict(Conflict::NoAmbulanceNear {
+                    ..
+                }))) => {
                     // NO_AMBULANCE is raised at once, under both rules.
                     out.none_near += 1;
                     out.needed_a_person.insert(e, Some(0.0));
@@ -366,9 +367,9 @@ async fn run(rule: Rule, sc: &Scenario) -> Outcome {
                     assigned(w, b.ambulance_id, t);
                 }
                 // Before: the dispatcher learns only now, once the clock gave up.
-                let given_up = b.answer_by.is_some_and(|by| {
-                    now - by.get() > shared::domain::dispatch::STILL_LOOKING_AFTER
-                });
+                let given_up = b
+                    .answer_by
+                    .is_some_and(|by| now - by.get() > domain::dispatch::STILL_LOOKING_AFTER);
                 if rule == Rule::Before && given_up && called.insert((id, b.ambulance_id)) {
                     first_alert(
                         &mut out,

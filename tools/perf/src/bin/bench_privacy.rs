@@ -16,12 +16,14 @@
 
 use std::time::Instant;
 
-use serde_json::json;
-use shared::{
-    Store,
-    domain::booking::Booking,
-    store::privacy::{ForgetReport, REQUEST_CHUNK},
+use domain::{
+    booking::Booking,
     types::{Id, format_rfc3339},
+};
+use serde_json::json;
+use store::{
+    Store,
+    privacy::{ForgetReport, REQUEST_CHUNK},
 };
 use time::{Duration, OffsetDateTime};
 

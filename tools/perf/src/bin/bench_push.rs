@@ -29,14 +29,15 @@ use std::{
 };
 
 use api_tests::system;
+use domain::ambulance::AmbulanceStatus;
 use http::StatusCode;
 use notify::{Notifier, Sender, StreamEvent, Vapid, poll};
 use serde_json::{Value, json};
-use shared::{AppState, domain::ambulance::AmbulanceStatus};
 use testkit::{
     TestApp,
     push_service::{PushService, vapid},
 };
+use web::AppState;
 
 fn env_or(name: &str, default: u64) -> u64 {
     std::env::var(name).ok().map_or(default, |v| {
@@ -61,7 +62,7 @@ fn thread_cpu_secs() -> f64 {
 const BEFORE_0019: &str = "no JOB push of the 100 within 240 s (lost 100; tries at the bad devices: hangs 32, fails 32, crawls 15)";
 
 /// notify as the stack builds it, with a deliveries queue of its own on moto's SQS.
-async fn notifier(store: shared::Store, queue: &str) -> Notifier {
+async fn notifier(store: store::Store, queue: &str) -> Notifier {
     let vapid = Vapid::new(&vapid().private_key, "mailto:bench@example.com").expect("a key");
     let queue = notify::queue::local(
         &testkit::sqs_endpoint(),
@@ -71,7 +72,7 @@ async fn notifier(store: shared::Store, queue: &str) -> Notifier {
     .expect("a deliveries queue on moto's SQS");
     Notifier::new(
         store,
-        Sender::new(vapid, shared::domain::push::Endpoints::local(&[])),
+        Sender::new(vapid, domain::push::Endpoints::local(&[])),
         queue,
     )
 }

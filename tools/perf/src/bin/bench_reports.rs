@@ -20,16 +20,13 @@
 
 use std::time::Instant;
 
-use rand::{Rng, SeedableRng, rngs::StdRng};
-use shared::{
-    Store,
-    domain::{
-        booking::{Booking, BookingType, Milestone, ReassignReason, TimelineEntry},
-        response_times::{Day, Period, ReportRequest, Scope, TripRecord},
-    },
-    store::bulk::ReportDay,
+use domain::{
+    booking::{Booking, BookingType, Milestone, ReassignReason, TimelineEntry},
+    response_times::{Day, Period, ReportRequest, Scope, TripRecord},
     types::{Id, format_rfc3339},
 };
+use rand::{Rng, SeedableRng, rngs::StdRng};
+use store::{Store, bulk::ReportDay};
 use time::{Date, Duration, macros::date};
 
 const YEAR_START: Date = date!(2025 - 01 - 01);

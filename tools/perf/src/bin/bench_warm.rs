@@ -11,7 +11,7 @@
 //!
 //! Every measured call must get the status its route is meant to give: each
 //! iteration registers and signs in a fresh user, who books, cancels and asks an
-//! emergency (so no abuse limit, `shared/src/store/limits.rs`, refuses it); the
+//! emergency (so no abuse limit, `shared/store/src/limits.rs`, refuses it); the
 //! emergency goes to the fixture's crew, who steps through the trip to COMPLETED
 //! (its ambulance is free again for the next iteration). The first unexpected
 //! status ends the run with a non-zero exit naming the route, the status and the
@@ -27,13 +27,14 @@ use aws_sdk_dynamodb::config::{
     ConfigBag, Intercept, interceptors::BeforeSerializationInterceptorContextRef,
 };
 use axum::{Router, body::Body};
+use domain::user::Role;
 use http::{Method, Request, StatusCode};
 use http_body_util::BodyExt;
 use perf_tools::{BENCH_PASSWORD, CREW_PLACE, Fixture, bench_config, ms_since, percentile};
 use serde_json::{Value, json};
-use shared::{AppState, domain::user::Role};
 use testkit::hooks;
 use tower::ServiceExt;
+use web::AppState;
 
 /// DynamoDB operations started (retries not counted twice).
 static CALLS: AtomicU64 = AtomicU64::new(0);
@@ -149,7 +150,7 @@ struct Bench {
 impl Bench {
     /// A bare GetItem of the user's item, as the store's `get` does (consistent read).
     async fn get_item(&mut self) {
-        let key = shared::store::key(format!("USER#{}", self.fixture.user.id), "USER");
+        let key = store::key(format!("USER#{}", self.fixture.user.id), "USER");
         let start = Instant::now();
         let out = self
             .fixture
@@ -174,7 +175,7 @@ impl Bench {
     /// made of. Idempotent: it writes the same values every time.
     async fn tx_write(&mut self) {
         use aws_sdk_dynamodb::types::{AttributeValue, Put, TransactWriteItem, Update};
-        use shared::store::key;
+        use store::key;
         let table = self.fixture.table.clone();
         let mut item = key("BENCH#txwrite", "PUT");
         item.insert("value".into(), AttributeValue::N("1".into()));
@@ -279,7 +280,7 @@ async fn main() {
         }
     }
     assert!(iterations > 0, "{usage}: at least one iteration");
-    let plain = shared::store::connect(&bench_config("unused")).await;
+    let plain = store::connect(&bench_config("unused")).await;
     let counted = aws_sdk_dynamodb::Client::from_conf(
         plain
             .config()
@@ -354,7 +355,7 @@ async fn main() {
     // speed rule always holds).
     let crew_report = |at: time::OffsetDateTime| {
         json!({"latitude": CREW_PLACE.0, "longitude": CREW_PLACE.1,
-               "recordedAt": shared::types::format_rfc3339(at)})
+               "recordedAt": domain::types::format_rfc3339(at)})
     };
     eprintln!(
         "bench-warm: {warm_up} warm-up + {iterations} measured iterations of every route \
@@ -649,7 +650,7 @@ async fn main() {
             Some(json!({})),
         )
         .await;
-        let until = shared::types::format_rfc3339(
+        let until = domain::types::format_rfc3339(
             time::OffsetDateTime::now_utc() + time::Duration::hours(1),
         );
         b.route(

@@ -10,11 +10,12 @@
 
 use std::time::Duration;
 
-use shared::{AppState, config::Config};
+use store::config::Config;
+use web::AppState;
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    shared::telemetry::init();
+    telemetry::init();
     let port: u16 = match std::env::args().nth(1) {
         Some(p) => p.parse().map_err(|_| format!("not a port: {p}"))?,
         None => 9100,

@@ -13,7 +13,7 @@ type Unit = 'seconds' | 'minutes' | 'days' | 'km' | 'moves'
 interface NumberField {
   path: string
   label: () => string
-  /** The server's bounds (shared/src/domain/settings.rs, `bounds`; docs/openapi.yaml says the same). */
+  /** The server's bounds (shared/domain/src/settings.rs, `bounds`; docs/openapi.yaml says the same). */
   range: [number, number]
   unit: Unit
 }
