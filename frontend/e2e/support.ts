@@ -47,7 +47,7 @@ export async function contextPage(browser: Browser, options: Parameters<Browser[
 // signed in. The sign-in and registration screens keep tests of their own (auth.spec.ts,
 // a11y.spec.ts, languages.spec.ts). Each sign-in is a session of its own: sessions are
 // never shared between tests or browser contexts, since a refresh token is single-use and
-// a second use ends the session (lib/refresh.ts, store/sessions.rs).
+// a second use ends the session (lib/refresh.ts, shared/store/src/sessions.rs).
 
 /** The seeded accounts (shared/store/src/seed.rs) and their local passwords. */
 export const SEEDED = {
@@ -240,7 +240,7 @@ type CrewMe = {
  * taken. Which crews are free is asked of the API (`GET /api/crew/me`), and of the free
  * ones the one whose last position is the likeliest to be believed at `where` at once
  * is chosen: the server refuses a report implying over 250 km/h from the last one and
- * believes a new place only after 20 s of agreeing reports (domain/position.rs), so a
+ * believes a new place only after 20 s of agreeing reports (shared/domain/src/position.rs), so a
  * phone another test left 20 km away a minute ago would wait that long.
  */
 export async function crewWithAFreeAmbulance(browser: Browser, where: { latitude: number; longitude: number }, skip: string[] = []) {

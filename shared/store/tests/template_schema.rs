@@ -8,7 +8,7 @@ use serde_norway::Value;
 use store::schema::{ATTRIBUTES, INDEXES, PRIMARY, STREAM_VIEW, TTL_ATTRIBUTE};
 
 fn template() -> Value {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../template.yaml");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../template.yaml");
     let text = std::fs::read_to_string(path).expect("template.yaml at the repository root");
     // CloudFormation's short tags (!Ref, !If, ...) parse as tagged values.
     serde_norway::from_str(&text).expect("template.yaml is YAML")
