@@ -1,5 +1,5 @@
 // What CloudFront does in front of the deployed app, done by the local servers too
-// (issue 16), so `make dev` and the e2e suite see what production does:
+// (docs/requirements.md, "The web app"), so `make dev` and the e2e suite see what production does:
 // - the security headers of template.yaml's SecurityHeadersPolicy on every answer
 //   (e2e/edge.spec.ts compares them with the template);
 // - /api refuses a request whose Origin is another site's: deployed, the app and the

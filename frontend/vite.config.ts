@@ -16,11 +16,11 @@ import pkg from './package.json' with { type: 'json' }
 const apiTarget = process.env.API_PROXY_TARGET ?? 'http://127.0.0.1:9000'
 const proxy = { '/api': { target: apiTarget, changeOrigin: false } }
 
-// An installable app whose shell works offline (issue 14): Workbox precaches the build
+// An installable app whose shell works offline (frontend/README.md, "Works on a bad connection"): Workbox precaches the build
 // (every script, style, icon and index.html) and answers any navigation with index.html,
 // so a phone with no signal still opens the app and its call button. The API is never
 // cached here: a booking's last known state is the query cache's (frontend/README.md).
-// The worker is our src/sw.ts (injectManifest), so that it can also show pushes (issue 25,
+// The worker is our src/sw.ts (injectManifest), so that it can also show pushes (
 // docs/decisions/0015-push-in-the-web-app.md); the plugin still builds it and injects the
 // list of files to precache.
 const pwa = VitePWA({

@@ -50,7 +50,7 @@ frontend() {
 
 chromium() {
   # fonts-noto-core renders Hindi (Devanagari) and Punjabi (Gurmukhi): without it the
-  # screenshots and axe's contrast checks see boxes (issue 28).
+  # screenshots and axe's contrast checks see boxes (docs/requirements.md, "The web app").
   [ -x /usr/bin/chromium ] && fc-list :lang=pa 2>/dev/null | grep -q . && return
   log "installing Debian's Chromium and Noto fonts for the browser tests"
   if [ "$(id -u)" = 0 ]; then

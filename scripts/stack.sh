@@ -116,7 +116,7 @@ stack_up() {
 
   API_PORT=${API_PORT:-$(free_port)}
   # No CORS: deployed, the app and the API share one origin and the API sends none
-  # (issue 16); a page of another site must not read local answers either.
+  # (docs/requirements.md, "The web app"); a page of another site must not read local answers either.
   # The watcher on a port of its own, API Gateway's stand-in in front of it on
   # $API_PORT: the watcher's own HTTP front answers a body that is not UTF-8 or a
   # header byte above 0x7f with a 500 of its own (docs/decisions/0025-a-local-api-gateway.md).

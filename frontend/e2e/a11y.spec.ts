@@ -305,7 +305,7 @@ test('as a user: every screen, the booking dialog and the cancel dialog', async 
   await expect(page.getByText(/^\d+ of \d+ ambulances are currently available$/)).toBeVisible()
   await checkScreen(page, 'home (user)')
 
-  // One tap to help (issue 14): the emergency screen with the phone's position, before
+  // One tap to help: the emergency screen with the phone's position, before
   // anything is sent (holding the button would dispatch a real ambulance of the seed).
   await page.context().grantPermissions(['geolocation'])
   await page.context().setGeolocation({ latitude: 30.67, longitude: 74.33, accuracy: 10 })

@@ -63,7 +63,7 @@ test('a user sees History, Book Ambulance and Hospitals but no Admin link, and i
 
 test('a bad access token is renewed silently; a session that cannot be renewed sends the user to sign in again', async ({ page }) => {
   await signIn(page, 'demo')
-  // The refresh token still holds (issue 16): the app gets a new access token and stays.
+  // The refresh token still holds (decision 0008): the app gets a new access token and stays.
   await page.evaluate(() => localStorage.setItem('token', 'forged.token.value'))
   await page.goto('/profile')
   await expect(page.getByText('Member since')).toBeVisible()

@@ -3,7 +3,7 @@ import path from 'node:path'
 import { tileHost } from '../edge'
 import { expect, test } from './support'
 
-// The local servers behave as CloudFront does in front of the deployed app (issue 16):
+// The local servers do what CloudFront does for the deployed app (docs/requirements.md, "The web app"):
 // its security headers on every answer, and no answer to another site's requests.
 
 /** What template.yaml's SecurityHeadersPolicy sends, read from the template itself. */

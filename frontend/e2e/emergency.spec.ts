@@ -1,7 +1,7 @@
 import { type Locator, type Page } from '@playwright/test'
 import { contextPage, crewWithAFreeAmbulance, expect, fillPatient, newUser, PHONE, screenshot, test } from './support'
 
-// One tap to help (issue 14) against the real stack, on phones: a signed-in user gets
+// One tap to help against the real stack, on phones: a signed-in user gets
 // the nearest free ambulance dispatched in 2 taps from the home page and follows it on
 // the map; the family opens the shared link in another browser and sees the same stage
 // and ETA; the crew (a third phone, its position shared) advances the trip and both

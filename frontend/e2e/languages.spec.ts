@@ -2,7 +2,7 @@ import AxeBuilder from '@axe-core/playwright'
 import { type Locator, type Page } from '@playwright/test'
 import { contextPage, crewWithAFreeAmbulance, expect, leaveFree, liveViewAt, PHONE, screenshot, test, uniqueName } from './support'
 
-// Hindi and Punjabi against the real stack (issue 28): a phone whose browser speaks
+// Hindi and Punjabi against the real stack (decision 0016): a phone whose browser speaks
 // hi-IN or pa-IN opens the app in that language, gets an ambulance dispatched in the
 // same 2 taps, and the crew's job screen (its language picked on the device) shows the
 // job in it; axe finds nothing serious on any of them, /admin/live included. The

@@ -1,6 +1,6 @@
 import { contextPage, expect, screenshot, signIn, test } from './support'
 
-// The dispatcher's live map (issue 24): a first visit opens on where the fleet is (never an empty world), and
+// The dispatcher's live map (decision 0013): a first visit opens on where the fleet is (never an empty world), and
 // the next visit opens on the view the dispatcher left.
 
 test('the live map opens on the fleet, then on the last view', async ({ browser }) => {

@@ -5,7 +5,7 @@ import AxeBuilder from '@axe-core/playwright'
 import { type APIRequestContext, type BrowserContext, type Page } from '@playwright/test'
 import { contextPage, crewWithAFreeAmbulance, expect, hold, liveViewAt, newUser, PHONE, screenshot, signIn, test, uniqueName } from './support'
 
-// The phone rings (issue 25), in the browser: the crew's phone allows notifications and
+// The phone rings (decision 0015), in the browser: the crew's phone allows notifications and
 // subscribes; a job's push reaches the service worker, which shows a notification that
 // a tap opens; the crew phone without alerts says so and keeps its screen on.
 //

@@ -1,6 +1,6 @@
 import { blockThirdParty, expect, screenshot, screenshotPath, signIn, test } from './support'
 
-// Screenshots of every issue-3 screen at desktop (1280x800) and mobile (390x844),
+// Screenshots of every screen of the spec at desktop (1280x800) and mobile (390x844),
 // saved as e2e-artifacts/screenshots/<name>-<desktop|mobile>.png for CI artifacts.
 
 test.beforeEach(async ({ page }) => blockThirdParty(page))

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The first-load budget of the web app (issue 14), read from a production build's Vite
+// The first-load budget of the web app (docs/requirements.md, "CI and performance budgets"), read from a production build's Vite
 // manifest and source maps (`vite build` writes both; vite.config.ts asks for them):
 //   1. the initial JavaScript (the entry script and every chunk it imports statically,
 //      all fetched before the first screen) is at most 150 kB gzip;

@@ -1,7 +1,7 @@
 // The app's service worker, built by vite-plugin-pwa (injectManifest: it compiles this
 // file and injects the build's file list at self.__WB_MANIFEST). The offline shell is
-// what the generated worker did before (issue 14): precache the build, answer every
-// navigation but /api with index.html, take the page at once. Added for issue 25: the
+// what the generated worker did before: precache the build, answer every
+// navigation but /api with index.html, take the page at once. Added for alerts on a locked phone: the
 // pushes (decision 0015).
 import { clientsClaim } from 'workbox-core'
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching'

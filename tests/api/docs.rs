@@ -394,3 +394,92 @@ fn the_indexes_are_the_same_in_the_store_the_template_and_the_data_model() {
     }
     assert!(wrong.is_empty(), "{wrong:#?}");
 }
+
+/// Every file git tracks, as paths from the root.
+fn tracked() -> Vec<String> {
+    let out = std::process::Command::new("git")
+        .args(["ls-files", "-z"])
+        .current_dir(root())
+        .output()
+        .expect("git runs");
+    assert!(
+        out.status.success(),
+        "git ls-files: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+        .split(|b| *b == 0)
+        .filter(|p| !p.is_empty())
+        .map(|p| String::from_utf8_lossy(p).into_owned())
+        .collect()
+}
+
+/// Citations a clone cannot follow: a request of the tracker by its number, or a
+/// section of the original spec (or of its design notes) by its number. Neither is in
+/// the repository; docs/requirements.md ("Citing a requirement") says what to cite.
+fn unfollowable(text: &str) -> Vec<(usize, String)> {
+    let cited = regex_lite::Regex::new(concat!(
+        r"(?i)\bissues?[ _-]?#?\d+",
+        r"|\bspec(?:ification)?[ -]?(?:§ ?)?\d+",
+        r"|\bspec(?:ification)?(?:'s|’s)? (?:sections?|sec\.) ?\d+",
+        r"|(?:\bsections?|§) ?\d+(?:\.\d+)* of the spec",
+        r"|\bdesign(?:\.md)?,? (?:§ ?|sections? )\d+",
+    ))
+    .unwrap();
+    text.lines()
+        .enumerate()
+        .filter_map(|(i, line)| cited.find(line).map(|m| (i + 1, m.as_str().to_owned())))
+        .collect()
+}
+
+/// No file git tracks cites an issue or a spec section by its number ("issue N",
+/// "spec N", "section N of the spec"): a comment or doc cites `docs/` and the decisions.
+/// Lockfiles are left out (package names and versions); files that are not text too.
+#[test]
+fn no_citation_a_clone_cannot_follow() {
+    // The rule itself, on samples made here so that this file holds none.
+    for sample in [
+        format!("(issue {})", 22),
+        format!("Issues #{} and 25", 13),
+        format!("every issue-{} screen", 3),
+        format!("(spec {})", 4),
+        format!("Spec {}: every field", 5),
+        format!("spec §{}", 9),
+        format!("the spec's section {}", 2),
+        format!("(spec sections {}, 5 and 8)", 2),
+        format!("section {} of the spec", 7),
+        format!("DESIGN section {}", 8),
+    ] {
+        assert_eq!(unfollowable(&sample).len(), 1, "{sample:?} is a citation");
+    }
+    for fine in [
+        "the spec's 911",
+        "every spec file of the run",
+        "issue_access(7)",
+        "tokens we issue: 5 minutes",
+        "decision 0008",
+    ] {
+        assert!(unfollowable(fine).is_empty(), "{fine:?} is no citation");
+    }
+
+    let files = tracked();
+    assert!(files.len() > 300, "git lists the files ({})", files.len());
+    let mut found = vec![];
+    for file in files {
+        if file.ends_with(".lock") || file.ends_with("package-lock.json") {
+            continue;
+        }
+        let Ok(text) = fs::read_to_string(root().join(&file)) else {
+            continue; // not text (an image), or deleted and not yet committed
+        };
+        for (line, cited) in unfollowable(&text) {
+            found.push(format!("{file}:{line}: {cited:?}"));
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "cite docs/ (a section by name) or a decision instead (docs/requirements.md, \
+         \"Citing a requirement\"):\n{}",
+        found.join("\n")
+    );
+}

@@ -1,4 +1,4 @@
-//! Inputs and answers (issue 16): free text is NFC with no control characters and
+//! docs/requirements.md, "Inputs and answers": free text is NFC with no control characters and
 //! something visible in it; every 400 names its field; every answer is
 //! `Cache-Control: no-store`; a deployed function answers only requests that came
 //! through CloudFront; a user's history comes in bounded pieces.
@@ -21,7 +21,7 @@ use web::{
 /// Values found stored by probing: control characters and bidirectional overrides
 /// (refused anywhere), and text with nothing visible (blank: refused where a value
 /// is required, "none" where it is optional).
-/// Issue 22 added noncharacters (a name of only U+FFFF was stored) and the line and
+/// A later review added noncharacters (a name of only U+FFFF was stored) and the line and
 /// paragraph separators, which break lines where no line feed is.
 const CONTROL: [&str; 15] = [
     "a\u{0}b",
@@ -321,7 +321,7 @@ async fn every_answer_is_no_store() {
         (Method::GET, "/api/admin/no-such-route", t, None),
         (Method::GET, "/api/crew/nope", None, None),
         (Method::GET, "/api/booking/", None, None),
-        // Paths no group routes (issue 22: API Gateway's own 404, without either
+        // Paths no group routes (once API Gateway's own 404, without either
         // header); now the `$default` route's function answers them.
         (Method::GET, "/api/nope", None, None),
         (Method::DELETE, "/api", t, None),
@@ -379,7 +379,7 @@ async fn only_requests_through_cloudfront_reach_a_deployed_function() {
     for secret in [None, Some("wrong"), Some("origin-secret-012345678")] {
         let res = deployed.send(with(secret, "192.0.2.1", "sneaky")).await;
         res.assert_message(StatusCode::FORBIDDEN, "Use the site's address for the API");
-        // Issue 22: the guard answers outside the router's layers, and its 403 had
+        // The guard answers outside the router's layers, and its 403 had
         // neither no-store nor the request id.
         assert_answer_headers(&res, &format!("the guard's 403 ({secret:?})"));
     }
@@ -545,7 +545,7 @@ async fn a_long_history_comes_in_pieces_of_a_hundred() {
     }
 }
 
-/// Issue 22: serde reads a struct from a JSON array by position, so
+/// Serde reads a struct from a JSON array by position, so
 /// `["demo","demo12345"]` signed in and `[164,"AT_PICKUP"]` moved a trip. A body, and
 /// any object in it, is a JSON object: anything else is a 400 saying so, naming the
 /// field when it is not the whole body, and nothing is done.
@@ -604,7 +604,7 @@ async fn bodies_and_the_objects_in_them_are_json_objects_never_arrays() {
     step.assert_status(StatusCode::OK);
 }
 
-/// Issue 22: `gender` was case-sensitive while `stage` and `type` were not. Every
+/// Before: `gender` was case-sensitive while `stage` and `type` were not. Every
 /// enum is read whatever its case and answered in its one spelling.
 #[tokio::test]
 async fn every_enum_is_read_in_any_case_and_answered_in_one_spelling() {
@@ -661,7 +661,7 @@ async fn every_enum_is_read_in_any_case_and_answered_in_one_spelling() {
     );
 }
 
-/// Issue 22: `/api/admin/ambulances/all` took `?page=-1`, `?size=0` and any unknown
+/// Before: `/api/admin/ambulances/all` took `?page=-1`, `?size=0` and any unknown
 /// parameter while the other lists answered 400. Every list refuses what it does
 /// not take, naming it.
 #[tokio::test]

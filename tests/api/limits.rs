@@ -1,4 +1,4 @@
-//! Abuse of legitimate accounts (issue 16), tried as an attacker would: many requests
+//! Abuse of legitimate accounts (decision 0008), tried as an attacker would: many requests
 //! at once, spread over 16 instances of the functions (as Lambda runs them under
 //! load) over one table. One account cannot hold more than 3 open bookings, and
 //! bookings and registrations are rate limited per account and per client address.

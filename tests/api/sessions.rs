@@ -1,4 +1,4 @@
-//! Sessions that end when they should (issue 16): 5-minute access tokens renewed by
+//! Sessions that end when they should (decision 0008): 5-minute access tokens renewed by
 //! a rotating refresh token stored only as a hash; sign-out, a new password, a
 //! removed user and a reused refresh token end them; signed-in routes confirm every
 //! token against the stored user (its role, its session), public reads do not.
@@ -325,7 +325,7 @@ async fn logout(app: &TestApp, refresh_token: &Value) {
     res.assert_status(StatusCode::NO_CONTENT);
 }
 
-/// Issue 22: a signed-out session's access token answered the profile for the rest
+/// Before: a signed-out session's access token answered the profile for the rest
 /// of its 5 minutes. Now it is refused at once on every signed-in route, the
 /// tokens it was refreshed into too; the user's other sessions go on.
 #[tokio::test]
@@ -359,7 +359,7 @@ async fn signing_out_ends_the_sessions_access_tokens_at_once() {
     assert_eq!(profile(&app, &next.body["token"]).await, StatusCode::OK);
 }
 
-/// Issue 22: when a refresh token is used twice (someone kept a copy), its session
+/// Before: when a refresh token is used twice (someone kept a copy), its session
 /// ends, but the access tokens already issued in it (the thief's among them) kept
 /// working. Now every access token of that session is refused at once, whichever
 /// of the two refreshed first; the user's other sessions go on.

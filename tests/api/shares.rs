@@ -421,7 +421,7 @@ enum End {
     Cancelled,
 }
 
-/// Issue 22, finding 2: once a booking is final its ambulance drives on to other
+/// Once a booking is final its ambulance drives on to other
 /// patients. The owner's tracking and the family's link then show the trip's end
 /// and nothing of the ambulance as it is now: no position, no ETA, no phone; the
 /// link still answers (with the final stage) while it works.
@@ -582,7 +582,7 @@ async fn share_items(t: &Trip) -> usize {
     out.items.unwrap_or_default().len()
 }
 
-/// Issue 22: 20 links asked in half a second were 20 items kept 24 hours. A
+/// Before: 20 links asked in half a second were 20 items kept 24 hours. A
 /// booking has at most [`MAX_SHARE_LINKS`] links made in any 24 hours, however many
 /// requests race over 16 instances; the others are 409 and write nothing. Revoking
 /// stops links but gives no new ones; a link made more than 24 hours ago (dead by
@@ -642,7 +642,7 @@ async fn a_booking_has_at_most_five_links_however_many_race() {
     assert_eq!(t.shared(&next).await.status, StatusCode::OK);
 }
 
-/// Issue 22: the patient details could be rewritten without end. A booking takes
+/// Before: the patient details could be rewritten without end. A booking takes
 /// at most [`MAX_PATIENT_EDITS`] rewrites, however many race over 16 instances; the
 /// others are 409 and change nothing.
 #[tokio::test]

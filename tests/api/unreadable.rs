@@ -1,4 +1,4 @@
-//! Nothing a phone sends can break dispatch (issue 22): a report from a clock set to
+//! Nothing a phone sends can break dispatch (docs/reliability.md): a report from a clock set to
 //! year 0 is refused; an item that does not read (written by older code, by hand or
 //! by a bug) is skipped, logged and counted by every search, list and page that
 //! reads it, which answer with the rest; the next valid report replaces a bad
@@ -122,7 +122,7 @@ async fn a_report_from_year_zero_is_refused_and_bad_items_never_fail_an_answer()
     let (a_id, b_id, c_id) = (id_of(&a), id_of(&b), id_of(&c));
     let crew = w.app.crew("badclock", a_id).await;
 
-    // The report of issue 22, exactly: refused, naming the field; nothing stored.
+    // The report that did it (docs/reliability.md): refused, naming the field; nothing stored.
     let res = w
         .app
         .put(

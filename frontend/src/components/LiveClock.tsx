@@ -9,7 +9,7 @@ export function useNow(intervalMs = 1000): Date {
   return now
 }
 
-/** A clock that ticks every second (spec 9). */
+/** A clock that ticks every second (docs/requirements.md, "Hospitals and the home page"). */
 export function LiveClock({ className = '' }: { className?: string }) {
   const now = useNow()
   return (

@@ -4,7 +4,7 @@ import { S } from '@/strings'
 import { Icon } from './Icon'
 
 /**
- * The one explained step that lets this device ring (issue 25): what it is for, the
+ * The one explained step that lets this device ring (decision 0015): what it is for, the
  * button that opens the browser's prompt (never opened otherwise), and "Not now", which
  * is kept. Once on, a quiet line says so; after a failure, why and try again. Nothing in
  * the other states (refused, blocked, no support): the screen says what it must.

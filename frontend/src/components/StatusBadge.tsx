@@ -10,7 +10,7 @@ const styles: Record<string, string> = {
   CANCELLED: 'bg-red-100 text-red-800',
 }
 
-/** A coloured status pill; unknown values look like PENDING (spec 4). */
+/** A coloured status pill; unknown values look like PENDING (docs/requirements.md, "Booking"). */
 export function StatusBadge({ status }: { status: string }) {
   const style = styles[status] ?? styles.PENDING
   return (

@@ -1,5 +1,5 @@
-// The English catalogue: the spec's user-facing messages word for word (spec sections 2,
-// 5 and 8), and every other text of the app. The source of the Catalogue type: hi.ts and
+// The English catalogue: the spec's user-facing messages word for word (what "the spec"
+// is: docs/requirements.md), and every other text of the app. The source of the Catalogue type: hi.ts and
 // pa.ts must have every key (docs/decisions/0016-languages.md).
 import { DEFAULT_EMERGENCY_NUMBER } from '@/lib/emergencyNumber'
 import { emergency } from './number'
@@ -8,7 +8,7 @@ import { plural } from './plural'
 export const en = {
   /** BCP 47 tag for Intl and <html lang>. */
   locale: 'en',
-  // Every call button and message says this one number (issue 14).
+  // Every call button and message says this one number (docs/requirements.md, "Emergencies and dispatch").
   get emergencyNumber() {
     return emergency()
   },
@@ -53,7 +53,7 @@ export const en = {
   invalidLogin: 'Invalid username or password',
   registrationFailed: 'Registration failed',
   sessionExpired: 'Your session has expired. Please sign in again.',
-  // Rate limits (issue 16): every route may answer 429 with Retry-After.
+  // Rate limits (decision 0008): every route may answer 429 with Retry-After.
   tooManyRequests: (wait: string) => `Too many requests. Please wait ${wait} and try again.`,
   currentPasswordRequired: 'Enter your current password to set a new one.',
   currentPasswordWrong: 'Your current password is not correct.',
@@ -174,7 +174,7 @@ export const en = {
     backToHistory: '← Back to booking history',
     backToBookings: '← Back to all bookings',
     mapLabel: 'Map of the ambulance, the pickup and the hospital',
-    // A final booking's map: the server no longer says where its ambulance is (issue 22).
+    // A final booking's map: the server no longer says where its ambulance is (docs/requirements.md, "Tracking and family link").
     mapLabelEnded: 'Map of the pickup and the hospital',
     ambulance: 'Ambulance',
     ambulanceStandIn: "Ambulance (at its hospital: no position yet)",
@@ -334,7 +334,7 @@ export const en = {
       checking: 'Your position is being checked: dispatch uses it once a few reports agree.',
     },
   },
-  // One tap to help (issue 14): the emergency request and what each outcome asks of the person.
+  // One tap to help (docs/requirements.md, "Emergencies and dispatch"): the emergency request and what each outcome asks of the person.
   emergency: {
     send: 'Send an ambulance',
     // The top bar's button on a phone shows the first word; its name is the whole.
@@ -426,7 +426,7 @@ export const en = {
     mapLabel: 'Map of the ambulance and the destination hospital',
     mapLabelEnded: 'Map of the destination hospital',
   },
-  // A bad connection (issue 14): what still works, and how old what is shown is.
+  // A bad connection (frontend/README.md, "Works on a bad connection"): what still works, and how old what is shown is.
   offline: {
     get banner() {
       return `You are offline. The app still opens, and calling ${emergency()} works without the internet.`
@@ -455,7 +455,7 @@ export const en = {
     },
     booking: (id: number) => `Booking #${id}`,
   },
-  // Alerts that reach a locked phone (issue 25; docs/decisions/0015-push-in-the-web-app.md).
+  // Alerts that reach a locked phone (docs/decisions/0015-push-in-the-web-app.md).
   push: {
     turnOn: 'Turn on alerts',
     turningOn: 'Turning on...',

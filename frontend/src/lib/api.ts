@@ -199,7 +199,7 @@ async function send(path: string, options: RequestOptions, session: Session | nu
 /**
  * Signs out here at once, then ends the session on the server too (its refresh token
  * is revoked; the access token dies within 5 minutes). A failed call changes nothing here.
- * This device's push subscription goes too (issue 25): the server forgets it, with the
+ * This device's push subscription goes too (docs/requirements.md, "Push"): the server forgets it, with the
  * token of the session that made it, and the browser drops it, so the next person to
  * sign in on this phone is not told of the last one's jobs. A crew's ambulance goes OFFLINE.
  */

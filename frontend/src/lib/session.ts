@@ -130,7 +130,7 @@ export function useSession(): Session | null {
 
 const roleOf = (user: { role?: unknown } | null | undefined) => String(user?.role ?? '').toUpperCase()
 
-/** Roles compare case-insensitively (spec 6). */
+/** Roles compare case-insensitively (docs/requirements.md, "Accounts and sign-in"). */
 export function isAdmin(user: { role?: unknown } | null | undefined): boolean {
   return roleOf(user) === 'ADMIN'
 }

@@ -76,7 +76,7 @@ export type Live = Schemas['Live']
 export type LiveAmbulance = Live['ambulances'][number]
 export type LiveBooking = Live['openBookings'][number]
 
-// One tap to help (issue 14).
+// One tap to help (docs/requirements.md, "Emergencies and dispatch").
 /** POST /api/booking/emergency: every field optional (without `pickup`, the profile's location). */
 export type EmergencyRequest = Schemas['EmergencyRequest']
 /** Its 409: `hospitals` (the 3 nearest, to call) when none is free; `bookingId` for the user's open emergency. */

@@ -13,7 +13,7 @@ export type FlashOutcome = (
 ) => { onSuccess: () => void; onError: (error: unknown) => void }
 
 /**
- * A banner message that clears itself after `ms` (spec 4: 3 s or 2.5 s). `outcome(done,
+ * A banner message that clears itself after `ms` (3 s or 2.5 s: docs/requirements.md, "Booking"). `outcome(done,
  * failed)` gives a mutation's onSuccess/onError: `done`, or the server's reason for a
  * refusal (else `failed`).
  */

@@ -56,7 +56,7 @@ export function booking(id: number, overrides: Partial<Booking> = {}): Booking {
     ambulanceNumber: `PB-${30 + id}`,
     ambulance: { id: 30 + id, number: `PB-${30 + id}`, type: 'BLS', driverInfo: 'Ravi Kumar' },
     patient: { name: `Patient ${id}`, age: 40, gender: 'Female', condition: 'Chest pain' },
-    // Dispatch (issue 13): what a booking made before it reads as.
+    // What a booking made before dispatch existed reads as.
     userPhone: null,
     pickup: null,
     tripStage: null,

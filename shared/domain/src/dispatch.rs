@@ -78,7 +78,7 @@ pub struct AmbulanceNow {
 /// Whether a booking's views (the owner's tracking, the family's link) follow its
 /// ambulance as it is now: its position, the ETA from it, its phone. Only while the
 /// booking is open: once it is final (COMPLETED, CANCELLED) the ambulance serves
-/// other patients, and where it drives is theirs (issue 22). A final booking's views
+/// other patients, and where it drives is theirs (decision 0007). A final booking's views
 /// show how the trip ended and nothing of the ambulance but its number and type as
 /// booked; the store does not even read the ambulance for them.
 pub fn follows_the_ambulance(status: BookingStatus) -> bool {

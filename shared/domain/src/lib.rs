@@ -43,7 +43,7 @@ use strum::VariantArray;
 /// calls) for an enum: `lenient!(AmbulanceStatus, "status");`. A macro, because no
 /// one generic impl can do it (the orphan rule forbids `impl<T> TryFrom<String> for T`).
 ///
-/// Every enum the API reads takes it (issue 22: `gender` was case-sensitive while
+/// Every enum the API reads takes it (before it, `gender` was case-sensitive while
 /// `stage` and `type` were not): one rule, case-insensitive in, one spelling out
 /// (the contract's: upper-case codes, and the spec's `Male`, `Female`, `Other`).
 macro_rules! lenient {

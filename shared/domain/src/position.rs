@@ -416,7 +416,7 @@ mod tests {
         for wrong_clock in [
             "2026-03-03T05:06:06.999Z",
             "2020-01-01T00:00:00Z",
-            // Year -1 in UTC: stored once, it made every emergency nearby a 500 (issue 22).
+            // Year -1 in UTC: once stored, every emergency nearby was a 500 (docs/reliability.md).
             "0000-01-01T00:00:00+00:01",
             "0000-01-01T00:00:00Z",
             "9999-12-31T23:59:59-23:59",

@@ -310,7 +310,7 @@ fn is_line_separator(c: char) -> bool {
 
 /// Noncharacters: U+FDD0..U+FDEF and the last two code points of every plane
 /// (U+FFFE, U+FFFF, U+1FFFE ... U+10FFFF), reserved for a program's own use and
-/// never text (a patient name of only U+FFFF was stored: issue 22).
+/// never text (a patient name of only U+FFFF was once stored: docs/reliability.md).
 fn is_noncharacter(c: char) -> bool {
     matches!(c, '\u{FDD0}'..='\u{FDEF}') || (c as u32) & 0xFFFE == 0xFFFE
 }
@@ -441,7 +441,7 @@ pub fn format_rfc3339(t: time::OffsetDateTime) -> String {
 /// so string order is time order and every stored value reads back. Only years 0000
 /// to 9999 exist: a time that an offset pushes out of them (`0000-01-01T00:00:00+00:01`
 /// is year -1 in UTC) has no such form and is refused when parsed, so it can never be
-/// written (issue 22: one such report made every emergency nearby a 500).
+/// written (docs/reliability.md: one such report made every emergency nearby a 500).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(try_from = "String", into = "String")]
 pub struct Timestamp(time::OffsetDateTime);
@@ -650,7 +650,7 @@ mod tests {
             text(&"x".repeat(21)).unwrap_err(),
             "must be at most 20 characters"
         );
-        // Issue 22: noncharacters, and line or paragraph separators inside text.
+        // Noncharacters, and line or paragraph separators inside text.
         for (bad, found) in [
             ("\u{ffff}", "noncharacters (found U+FFFF)"),
             ("a\u{fffe}", "noncharacters (found U+FFFE)"),

@@ -98,7 +98,7 @@ impl Dispatch<'_> {
     /// A booking's tracking view: its ambulance as it is now (the item and its
     /// position) and the hospital, read at once; the view and its ETA from
     /// `domain::dispatch`. A final booking's ambulance is not read at all: its view
-    /// may show nothing of it (`dispatch::follows_the_ambulance`, issue 22).
+    /// may show nothing of it (`dispatch::follows_the_ambulance`, decision 0007).
     pub async fn tracking(self, booking: Booking) -> Result<Tracking, StoreError> {
         let ambulance = async {
             if !dispatch::follows_the_ambulance(booking.booking_status) {

@@ -12,7 +12,7 @@
 //! TTL removes it after the 24 h. Unknown, expired and revoked links answer the same
 //! 404.
 //!
-//! # Caps (issue 22: 20 links asked in half a second were 20 items kept 24 h)
+//! # Caps (docs/requirements.md, "Tracking and family link")
 //!
 //! A booking makes at most [`MAX_SHARE_LINKS`] links in any 24 hours: the booking
 //! item lists when its recent links were made, and the transaction that puts a

@@ -121,7 +121,7 @@ pub fn from_item<T: DeserializeOwned>(item: Item) -> Result<T, StoreError> {
 
 /// The item as `T`, or `None` when it does not read as one: then it is logged with
 /// its key and counted (`telemetry::unreadable_item`). What searches, lists and pages
-/// read goes through here, so one bad item never fails a whole answer (issue 22).
+/// read goes through here: one bad item fails no answer (docs/requirements.md, "Inputs and answers").
 pub(crate) fn readable<T: DeserializeOwned>(item: Item) -> Option<T> {
     // The key only, kept for the log: not a copy of every item read.
     let key = item_key(&item);

@@ -121,7 +121,7 @@ fn template_declares_the_same_table_as_the_code() {
     assert_eq!(props["TimeToLiveSpecification"]["Enabled"], true);
 }
 
-/// What the issue asks of the deployed table beyond its keys.
+/// What docs/requirements.md ("Deployment") asks of the deployed table beyond its keys.
 #[test]
 fn the_deployed_table_is_protected() {
     let t = template();

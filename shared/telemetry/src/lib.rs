@@ -184,7 +184,7 @@ pub fn log_response(response: &Response, latency: Duration, _span: &Span) {
 
 /// An item that does not read as its type (written by older code, by hand, or by a
 /// bug): logged with its key and counted (`UnreadableItems` by item kind), so that
-/// a search, a list or a page answers with the rest (issue 22).
+/// a search, a list or a page answers with the rest (docs/requirements.md, "Inputs and answers").
 pub fn unreadable_item(pk: &str, sk: &str, error: &dyn std::fmt::Display) {
     // The kind is the sort key's stem (`POSITION`, `FREEPOS`, `BOOKING`...), never an id.
     let kind = sk.split('#').next().unwrap_or("?");

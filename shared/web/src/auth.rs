@@ -356,7 +356,7 @@ mod tests {
         assert!(k.verify(&sign(now, now)).is_ok());
     }
 
-    /// Issue 22: a token signed with the right secret but made to live longer than
+    /// A token signed with the right secret but made to live longer than
     /// the ones we issue (a leaked secret, a tool's mistake) is refused.
     #[test]
     fn tokens_that_live_longer_than_issued_are_refused() {

@@ -175,7 +175,7 @@ impl PageQuery {
 }
 
 /// The query of a list that takes no parameters: any parameter is unknown, a 400
-/// naming it, as every other list answers (issue 22: `/api/admin/ambulances/all`
+/// naming it, as every other list answers (`/api/admin/ambulances/all` once
 /// took `?page=-1`).
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -450,7 +450,7 @@ mod tests {
         assert!(message.starts_with("Malformed JSON"), "{message}");
     }
 
-    /// Issue 22: serde reads a struct from an array by position; a body is an
+    /// Serde reads a struct from an array by position; a body is an
     /// object, and so is every struct in it.
     #[test]
     fn bodies_and_their_structs_are_objects_not_arrays() {

@@ -11,7 +11,7 @@ export interface RegisterCheck {
   fields?: (keyof RegisterForm)[]
 }
 
-/** Spec 5: every field required (trimmed); latitude and longitude numeric, in range. */
+/** docs/requirements.md, "Accounts and sign-in": every field required (trimmed); latitude and longitude numeric, in range. */
 export function validateRegister(form: RegisterForm): RegisterCheck {
   const values = Object.fromEntries(
     Object.entries(form).map(([k, v]) => [k, k === 'password' ? v : v.trim()]),

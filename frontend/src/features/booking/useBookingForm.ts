@@ -21,7 +21,7 @@ const profilePickup = (user: { latitude?: number | null; longitude?: number | nu
     ? { ...emptyPickup, latitude: String(user.latitude), longitude: String(user.longitude) }
     : emptyPickup
 
-/** Spec 4: after a booking the user is taken to /history 1.5 s later. */
+/** After a booking the user is taken to /history 1.5 s later (docs/requirements.md, "Booking"). */
 export const REDIRECT_MS = 1500
 
 /**

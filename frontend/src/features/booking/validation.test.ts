@@ -13,7 +13,7 @@ const good: BookingForm = {
   pickup: { latitude: '', longitude: '', landmark: '' },
 }
 
-describe('validateBooking (spec 5)', () => {
+describe('validateBooking', () => {
   it('builds the request: numbers for ids and age, trimmed text', () => {
     expect(validateBooking(good)).toEqual({
       request: {

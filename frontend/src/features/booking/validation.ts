@@ -52,7 +52,7 @@ const patientFields = (form: PatientForm): [BookingField, string][] => [
   ['condition', form.condition],
 ]
 
-/** The patient once no detail is blank (spec 5): age a whole number 0–150; gender Male, Female or Other. */
+/** The patient once no detail is blank (docs/requirements.md, "Booking"): age a whole number 0–150; gender Male, Female or Other. */
 function patientOf(form: PatientForm): Check<Patient> {
   const ageText = form.age.trim()
   const age = Number(ageText)
@@ -69,7 +69,7 @@ function patientOf(form: PatientForm): Check<Patient> {
 }
 
 /**
- * Spec 5: hospital, ambulance, patient name (non-blank), age, gender and condition
+ * docs/requirements.md, "Booking": hospital, ambulance, patient name (non-blank), age, gender and condition
  * (non-blank) are required, else 'Please fill in all required fields.'; age 0–150;
  * gender Male, Female or Other; booking type NORMAL unless EMERGENCY.
  */

@@ -1,4 +1,4 @@
-// When the crew's phone sends its position (issue 13, section 4): at most every 5 s on a
+// When the crew's phone sends its position (docs/requirements.md, "Crew"): at most every 5 s on a
 // trip and every 60 s otherwise, and not when it moved less than 20 m, except that a
 // parked ambulance still reports every 100 s: a position older than 2 minutes is shown
 // as stale, and a crew waiting at the pickup is not out of date. At most 720 reports an

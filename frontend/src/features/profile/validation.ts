@@ -7,7 +7,7 @@ export interface ProfileForm {
   latitude: string
   longitude: string
   password: string
-  /** Asked for only when a new password is typed (issue 16). */
+  /** Asked for only when a new password is typed (docs/requirements.md, "Accounts and sign-in"). */
   currentPassword: string
 }
 
@@ -19,7 +19,7 @@ export interface ProfileCheck {
 }
 
 /**
- * Spec 5: email required; the password only when typed, and then the current one too;
+ * docs/requirements.md, "Accounts and sign-in": email required; the password only when typed, and then the current one too;
  * location only for people who have one (users: admins and crew send none).
  */
 export function buildProfileUpdate(form: ProfileForm, withLocation: boolean): ProfileCheck {

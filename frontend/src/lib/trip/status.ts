@@ -25,7 +25,7 @@ export const bookingTypeLabel: Readonly<Record<string, string>> = {
   get EMERGENCY() { return S.bookingType.EMERGENCY },
 }
 
-/** The names a booking stored when it was made (spec 9: 'Unknown Hospital' when missing). */
+/** The names a booking stored when it was made ('Unknown Hospital' when missing: docs/requirements.md, "Hospitals and the home page"). */
 export const bookingHospital = (b: Pick<Booking, 'hospitalName' | 'hospital'>) =>
   b.hospitalName || b.hospital?.name || S.unknownHospital
 export const bookingAmbulance = (b: Pick<Booking, 'ambulanceNumber' | 'ambulance'>) =>

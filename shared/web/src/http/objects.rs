@@ -2,7 +2,7 @@
 //!
 //! serde's derived `Deserialize` for a struct also accepts a sequence, its fields
 //! by position, and serde_json passes either to it: `["demo","demo12345"]` signed in
-//! and `[164,"AT_PICKUP"]` moved a trip (issue 22). The contract's bodies are
+//! and `[164,"AT_PICKUP"]` moved a trip (docs/reliability.md). The contract's bodies are
 //! objects, so [`Objects`] wraps a parsed [`Value`] and refuses a struct that is not
 //! an object, at any depth; everything else is read as serde_json reads a `Value`.
 

@@ -38,7 +38,7 @@ export const useSetAmbulanceStatus = () =>
     call('PATCH /admin/ambulance/status', { query: { ambulanceId, status } }),
   )
 
-/** Spec 4: Toggle Status sends ON_DUTY for an AVAILABLE ambulance, else AVAILABLE. */
+/** Toggle Status sends ON_DUTY for an AVAILABLE ambulance, else AVAILABLE (docs/requirements.md, "Admin"). */
 export function toggledStatus(current: AmbulanceStatus): AmbulanceStatus {
   return current === 'AVAILABLE' ? 'ON_DUTY' : 'AVAILABLE'
 }

@@ -157,7 +157,7 @@ describe('toBbox', () => {
   })
 })
 
-describe('AdminLivePage: alerts on this computer (issue 25)', () => {
+describe('AdminLivePage: alerts on this computer', () => {
   it('offers notifications for alerts without asking by itself; "Not now" is kept', async () => {
     const push = fakePush('default')
     open(() => json(200, nothing))

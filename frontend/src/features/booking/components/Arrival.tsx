@@ -9,7 +9,7 @@ export type ArrivalTrip = Pick<Tracking, 'bookingStatus' | 'tripStage' | 'etaMin
 
 /**
  * When the ambulance comes (or where the trip stands), and how far to trust its position.
- * Once the booking is final the server sends no position or ETA (issue 22): how it ended, and why
+ * Once the booking is final the server sends no position or ETA (docs/requirements.md, "Tracking and family link"): how it ended, and why
  * the ambulance is gone from the map.
  */
 export function Arrival({ trip, fresh }: { trip: ArrivalTrip; fresh: Freshness }) {

@@ -9,7 +9,7 @@ import { PatientFields } from './PatientFields'
 import { PickupField } from './PickupField'
 
 /**
- * The booking dialog behind 'Book Now' on a hospital's ambulances (spec 2). After a
+ * The booking dialog behind 'Book Now' on a hospital's ambulances (docs/requirements.md, "Booking"). After a
  * booking it says so and the user is taken to /history 1.5 s later.
  */
 export function BookingDialog({

@@ -24,7 +24,7 @@ const notLiveIcon = markerIcon('ambulance', '#64748b', { size: 34, faded: true }
  * The ambulance, the pickup and the hospital, all kept in view. An ambulance that never
  * reported stands at its hospital; one whose position is stale is drawn faded. Once the
  * booking is final there is no ambulance on the map at all: it serves other patients, and
- * the server no longer says where it is (issue 22); not even its hospital stands in.
+ * the server no longer says where it is (docs/requirements.md, "Tracking and family link"); not even its hospital stands in.
  */
 export default function TrackingMap({ trip, fresh, label = S.tracking.mapLabel }: { trip: MapTrip; fresh: Freshness; label?: string }) {
   const h = trip.hospital

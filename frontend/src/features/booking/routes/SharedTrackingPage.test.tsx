@@ -56,7 +56,7 @@ describe('SharedTrackingPage', () => {
     expect(await screen.findByText('The ambulance is at the pickup.')).toBeInTheDocument()
   })
 
-  // Issue 22: once the booking is final the link shows how the trip ended, and no ambulance.
+  // Once the booking is final the link shows how the trip ended, and no ambulance.
   it.each([
     ['COMPLETED', 'AT_HOSPITAL', 'Trip completed', 'This trip is completed.'],
     ['CANCELLED', 'EN_ROUTE', 'Booking cancelled', 'This booking was cancelled.'],

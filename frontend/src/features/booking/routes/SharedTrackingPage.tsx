@@ -21,7 +21,7 @@ const TrackingMap = lazy(() => import('../components/TrackingMap'))
  * stage, the ETA and the destination hospital. Nothing about the patient, the pickup or
  * the requester (the server does not send them). One message for a link that is
  * unknown, expired or stopped. Once the booking is final, how the trip ended and nothing of
- * the ambulance but its number and type: the server sends no position or ETA then (issue 22).
+ * the ambulance but its number and type: the server sends no position or ETA then (docs/requirements.md, "Tracking and family link").
  */
 export default function SharedTrackingPage() {
   const token = useParams().token ?? ''

@@ -126,7 +126,7 @@ describe('TrackBookingPage', () => {
     expect(screen.getByText(/^Waiting for the crew to accept \(2\d\d s left\)$/)).toBeInTheDocument()
   })
 
-  // Issue 22: the server sends no position, ETA or phone of the ambulance once the booking is final.
+  // The server sends no position, ETA or phone of the ambulance once the booking is final.
   it.each([
     ['COMPLETED', 'AT_HOSPITAL', 'This trip is completed.'],
     ['CANCELLED', 'EN_ROUTE', 'This booking was cancelled.'],
@@ -477,7 +477,7 @@ describe('trackPollInterval', () => {
   })
 })
 
-describe('TrackBookingPage: told when the ambulance arrives (issue 25)', () => {
+describe('TrackBookingPage: told when the ambulance arrives', () => {
   it('offers the step to the requester, never asking by itself, and subscribes on the tap', async () => {
     const push = fakePush('default')
     const { calls } = open({

@@ -394,7 +394,7 @@ function stubWakeLock() {
   return lock
 }
 
-describe('CrewPage alerts (issue 25)', () => {
+describe('CrewPage alerts', () => {
   beforeEach(() => vi.mocked(beep).mockClear())
   afterEach(() => {
     delete (navigator as unknown as Record<string, unknown>).wakeLock

@@ -24,7 +24,7 @@ import { useLocationSharing } from '../useLocationSharing'
  * /crew, for the crew's phone: the job their ambulance holds with one big button for
  * its next stage, or, between jobs, the ambulance's status. The position is shared all
  * along; a new job shows within 5 s (polled every 3 s), with a buzz where phones can.
- * With alerts on (Web Push, issue 25) a job also rings the phone locked; without them
+ * With alerts on (Web Push, decision 0015) a job also rings the phone locked; without them
  * the screen says so, stays awake and beeps for a new job.
  */
 export default function CrewPage() {

@@ -19,17 +19,17 @@ export const zeroStats: HomeStats = {
   available: [],
 }
 
-/** Spec 9: an ambulance is available if its lowercased status is available, ready, free or idle. */
+/** docs/requirements.md, "Hospitals and the home page": an ambulance is available if its lowercased status is available, ready, free or idle. */
 export function isAvailableStatus(status: string | null | undefined): boolean {
   return ['available', 'ready', 'free', 'idle'].includes((status ?? '').toLowerCase())
 }
 
-/** Signed-out visitors only look at the first 3 hospitals in the fallback (spec 7). */
+/** Signed-out visitors only look at the first 3 hospitals in the fallback (docs/requirements.md, "Hospitals and the home page"). */
 const PUBLIC_FALLBACK_HOSPITALS = 3
 
 /**
  * The available ambulances: `/ambulances/available/all`, and when that fails, each
- * hospital's available ambulances instead. Failures here are swallowed (spec 8).
+ * hospital's available ambulances instead. Failures here are swallowed (docs/requirements.md, "Hospitals and the home page").
  */
 async function fetchAvailable(hospitals: Hospital[], signedIn: boolean): Promise<Ambulance[]> {
   try {
@@ -66,7 +66,7 @@ export function useHomeStats(signedIn: boolean) {
   })
 }
 
-/** Spec 8, home page: the message depends on the kind of failure. */
+/** The home page's message depends on the kind of failure (docs/requirements.md, "Hospitals and the home page"). */
 export function homeErrorMessage(error: unknown, signedIn: boolean): string {
   if (!signedIn) return S.home.publicFailed
   if (error instanceof ApiError) {

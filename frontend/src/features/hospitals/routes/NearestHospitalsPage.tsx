@@ -11,7 +11,7 @@ import { useSession } from '@/lib/session'
 import { S } from '@/strings'
 import { useNearestHospitals } from '../api/hospitals'
 
-// Leaflet is loaded only when there are results to show (issue 4: keep the first load small).
+// Leaflet is loaded only when there are results to show (keep the first load small: docs/requirements.md, "CI and performance budgets").
 const HospitalMap = lazy(() => import('../components/HospitalMap'))
 const MapPlaceholder = () => (
   <div className="flex h-72 items-center justify-center rounded-xl border border-slate-200 bg-slate-100 text-sm text-slate-500 md:h-96">
@@ -29,7 +29,7 @@ export default function NearestHospitalsPage() {
   const stored = user?.latitude != null && user?.longitude != null
   const search = useNearestHospitals(hasQuery ? lat : null, hasQuery ? lng : null)
 
-  // No coordinates in the address but a stored location: search there (spec 2).
+  // No coordinates in the address but a stored location: search there (docs/requirements.md, "Hospitals and the home page").
   useEffect(() => {
     if (!hasQuery && stored) {
       navigate(`/hospitals/nearest?lat=${user!.latitude}&lng=${user!.longitude}`, { replace: true })
