@@ -483,3 +483,134 @@ fn no_citation_a_clone_cannot_follow() {
         found.join("\n")
     );
 }
+
+/// A count written as a word or in digits ("twelve", "12") read back as a number.
+fn count_of(word: &str) -> Option<usize> {
+    const WORDS: [&str; 21] = [
+        "zero",
+        "one",
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+        "seven",
+        "eight",
+        "nine",
+        "ten",
+        "eleven",
+        "twelve",
+        "thirteen",
+        "fourteen",
+        "fifteen",
+        "sixteen",
+        "seventeen",
+        "eighteen",
+        "nineteen",
+        "twenty",
+    ];
+    let word = word.to_lowercase();
+    WORDS
+        .iter()
+        .position(|w| *w == word)
+        .or_else(|| word.parse().ok())
+}
+
+/// Every "N <what>" the docs say, with the file and the number, for a phrase pattern
+/// whose first group is the count.
+fn counts_said(pattern: &str) -> Vec<(String, String, Option<usize>)> {
+    let re = regex_lite::Regex::new(pattern).unwrap();
+    let mut said = vec![];
+    for doc in files().into_iter().filter(|f| {
+        f.ends_with(".md") && !f.starts_with("docs/decisions/") && !f.contains("node_modules")
+    }) {
+        let text = fs::read_to_string(root().join(&doc)).unwrap();
+        // A phrase may wrap: read the doc as one line.
+        let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        for c in re.captures_iter(&flat) {
+            said.push((doc.clone(), c[0].to_owned(), count_of(&c[1])));
+        }
+    }
+    said
+}
+
+/// Counts that drift when the code grows (the stack's outputs, the table's indexes,
+/// the languages, the functions' zips) are checked against the code, so a doc cannot
+/// go on saying "twelve indexes" after one is added or removed. The ADRs are left
+/// out: each is a decision as of its date.
+#[test]
+fn the_counts_the_docs_give_are_the_codes() {
+    use serde_norway::Value;
+    let mut wrong = vec![];
+    let template: Value =
+        serde_norway::from_str(&fs::read_to_string(root().join("template.yaml")).unwrap()).unwrap();
+    let outputs = template["Outputs"]
+        .as_mapping()
+        .expect("template.yaml's Outputs");
+    let readme = fs::read_to_string(root().join("README.md")).unwrap();
+    for name in outputs.keys().filter_map(Value::as_str) {
+        if !readme.contains(&format!("`{name}`")) {
+            wrong.push(format!("README.md does not name the stack output `{name}`"));
+        }
+    }
+    let languages = fs::read_to_string(root().join("frontend/src/i18n/languages.ts")).unwrap();
+    let languages = regex_lite::Regex::new(r"LANGUAGES = \[([^\]]*)\]")
+        .unwrap()
+        .captures(&languages)
+        .expect("LANGUAGES in languages.ts")[1]
+        .split(',')
+        .filter(|l| !l.trim().is_empty())
+        .count();
+    let checks = [
+        (
+            r"(?i)\b(\w+) of `template\.yaml`'s `Outputs`",
+            outputs.len(),
+            "stack outputs",
+        ),
+        (
+            r"(?i)\b(\w+) (?:global secondary )?indexes\b",
+            store::schema::INDEXES.len(),
+            "indexes (store::schema::INDEXES)",
+        ),
+        (
+            r"(?i)\b(\w+) languages\b",
+            languages,
+            "languages (frontend/src/i18n/languages.ts)",
+        ),
+    ];
+    let mut seen = 0;
+    for (pattern, real, what) in checks {
+        for (doc, phrase, n) in counts_said(pattern) {
+            let Some(n) = n else { continue };
+            seen += 1;
+            if n != real {
+                wrong.push(format!("{doc}: \"{phrase}\", but there are {real} {what}"));
+            }
+        }
+    }
+    assert!(seen >= 4, "the counts were found in the docs ({seen})");
+    // The zip table: one row per function, none for a function that is gone.
+    let deploy = fs::read_to_string(root().join("docs/deploy.md")).unwrap();
+    let functions: Vec<String> = fs::read_dir(root().join("functions"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    let row = regex_lite::Regex::new(r"\|\s*(\w+)\s*\|\s*[\d.]+ MiB").unwrap();
+    let rows: Vec<String> = row
+        .captures_iter(&deploy)
+        .map(|c| c[1].to_owned())
+        .collect();
+    for f in &functions {
+        if !rows.contains(f) {
+            wrong.push(format!("docs/deploy.md: no zip row for the function {f}"));
+        }
+    }
+    for r in &rows {
+        if !functions.contains(r) {
+            wrong.push(format!(
+                "docs/deploy.md: a zip row for {r}, which is no function"
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "{wrong:#?}");
+}
