@@ -56,7 +56,7 @@ struct AuthResponse {
     role: Role,
     id: Id,
     refresh_token: String,
-    expires_at: String,
+    expires_at: domain::types::Timestamp,
 }
 
 /// The answer for `user`, signed in under `session`.

@@ -521,7 +521,7 @@ mod tests {
             latitude: None,
             longitude: None,
             role: crate::user::Role::User,
-            created_at: "2026-01-01T00:00:00.000Z".into(),
+            created_at: Timestamp::parse("2026-01-01T00:00:00.000Z").unwrap(),
         }
     }
 

@@ -23,7 +23,7 @@ pub struct Crew {
     /// Always `CREW`.
     pub role: Role,
     pub ambulance_id: Id,
-    pub created_at: String,
+    pub created_at: crate::types::Timestamp,
 }
 
 /// `{id, username, phone}`: who the crew screen says is signed in.

@@ -119,11 +119,11 @@ pub struct ShareLink {
     /// The SPA's page for it: `/t/<token>`.
     pub url: String,
     /// The latest it works (earlier if the booking ends first: 1 h after).
-    pub expires_at: String,
+    pub expires_at: Timestamp,
 }
 
 impl ShareLink {
-    pub fn new(token: String, expires_at: String) -> ShareLink {
+    pub fn new(token: String, expires_at: Timestamp) -> ShareLink {
         ShareLink {
             url: format!("/t/{token}"),
             token,

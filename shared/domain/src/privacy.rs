@@ -203,7 +203,7 @@ mod tests {
             latitude: Some(30.67),
             longitude: Some(74.33),
             role: Role::User,
-            created_at: "2026-01-01T00:00:00.000Z".into(),
+            created_at: crate::types::Timestamp::parse("2026-01-01T00:00:00.000Z").unwrap(),
         }
     }
 

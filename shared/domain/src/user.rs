@@ -60,7 +60,7 @@ pub struct User {
     pub latitude: Option<f64>,
     pub longitude: Option<f64>,
     pub role: Role,
-    pub created_at: String,
+    pub created_at: crate::types::Timestamp,
 }
 
 /// What every new account is made with, a user's or a crew's: its unique names, its

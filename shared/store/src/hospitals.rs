@@ -25,7 +25,7 @@ use domain::{
     geo::{self, Located, Point, Range, SearchParams, SearchStats},
     hospital::{self, Hospital, NewHospital},
     page::Page,
-    types::{Id, LatLng, Timestamp, now_rfc3339},
+    types::{Id, LatLng, Timestamp},
 };
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -51,7 +51,7 @@ pub(crate) struct HospitalItem {
     listsk: String,
     geopk: String,
     geosk: u64,
-    created_at: String,
+    created_at: Timestamp,
 }
 
 impl From<HospitalItem> for Hospital {
@@ -92,7 +92,7 @@ impl HospitalItem {
             ambulance_count: 0,
             geopk,
             geosk,
-            created_at: now_rfc3339(),
+            created_at: Timestamp::now(),
         }
     }
 }

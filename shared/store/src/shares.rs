@@ -39,7 +39,7 @@ use domain::{
         self, SHARE_MAX_AGE, ShareLink, SharedTrip, new_share_token, share_expiry, share_not_found,
         share_token_hash,
     },
-    types::{Id, Timestamp, format_rfc3339},
+    types::{Id, Timestamp},
 };
 
 /// Tracking links a booking may have made in any 24 hours (a link lives at most
@@ -213,10 +213,9 @@ impl Shares<'_> {
                 .push(Label::Booking(id), while_open(booking));
             match self.store.commit(tx).await {
                 Ok(()) => {
-                    return Ok(ShareLink::new(
-                        token,
-                        format_rfc3339(share_expiry(now, &item.booking.timeline)),
-                    ));
+                    let expires_at = Timestamp::new(share_expiry(now, &item.booking.timeline))
+                        .ok_or_else(|| StoreError::internal("a link's expiry beyond year 9999"))?;
+                    return Ok(ShareLink::new(token, expires_at));
                 }
                 // Read again: final now (409), at the cap (409), or another try.
                 Err(TxError::Refused(r)) if r.by(Label::Booking(id)) => continue,

@@ -17,7 +17,7 @@ use crate::error::StoreError;
 use domain::{
     crew::Crew,
     hospital_staff::HospitalStaffRef,
-    types::{Email, Id, LatLng, Phone, Username, now_rfc3339},
+    types::{Email, Id, LatLng, Phone, Timestamp, Username},
     user::{self, NewAccount, NewUser, ProfileChange, Role, User},
 };
 
@@ -120,7 +120,7 @@ impl UserItem {
                 latitude: at.map(|l| l.lat.get()),
                 longitude: at.map(|l| l.lng.get()),
                 role,
-                created_at: now_rfc3339(),
+                created_at: Timestamp::now(),
             },
             password_hash: account.password_hash.clone(),
             session_version: 0,

@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::ApiError;
 use domain::{
-    types::{Email, Id, Password, Phone, Username, epoch_seconds, format_rfc3339},
+    types::{Email, Id, Password, Phone, Timestamp, Username, epoch_seconds},
     user::{NewAccount, Role},
 };
 
@@ -110,7 +110,7 @@ pub struct Claims {
 #[derive(Debug, Clone)]
 pub struct AccessToken {
     pub token: String,
-    pub expires_at: String,
+    pub expires_at: Timestamp,
 }
 
 /// What a valid token says, before it is checked against the stored user.
@@ -178,8 +178,9 @@ impl AuthKeys {
         )
         .map_err(ApiError::internal)?;
         let expires_at = time::OffsetDateTime::from_unix_timestamp(claims.exp)
-            .map(format_rfc3339)
-            .map_err(ApiError::internal)?;
+            .ok()
+            .and_then(Timestamp::new)
+            .ok_or_else(|| ApiError::internal("a token's expiry beyond year 9999"))?;
         Ok(AccessToken { token, expires_at })
     }
 
@@ -385,9 +386,7 @@ mod tests {
         let claims = k.verify_claims(&access.token).unwrap();
         assert_eq!(claims.session_version, 3);
         assert_eq!(claims.session.as_deref(), Some("tag"));
-        let expires = domain::types::Timestamp::parse(&access.expires_at)
-            .unwrap()
-            .get();
+        let expires = access.expires_at.get();
         let left = expires.unix_timestamp() - domain::types::epoch_seconds();
         assert!(
             (TOKEN_TTL_SECS - 2..=TOKEN_TTL_SECS).contains(&left),
