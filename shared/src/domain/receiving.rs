@@ -248,10 +248,7 @@ pub fn offer_alternative(
     stage: Option<TripStage>,
     now: OffsetDateTime,
 ) -> bool {
-    let before_leaving = matches!(
-        stage,
-        None | Some(TripStage::Dispatched | TripStage::EnRoute | TripStage::AtPickup)
-    );
+    let before_leaving = !stage.is_some_and(TripStage::left_for_hospital);
     before_leaving && destination.diverted_at(now)
 }
 
@@ -330,7 +327,11 @@ mod tests {
             Milestone::ToHospital => Some(TripStage::ToHospital),
             Milestone::AtHospital => Some(TripStage::AtHospital),
             Milestone::HandedOver => Some(TripStage::HandedOver),
-            _ => None,
+            Milestone::Pending
+            | Milestone::Active
+            | Milestone::Completed
+            | Milestone::Cancelled
+            | Milestone::Reassigned => None,
         });
         BoardEntry {
             id: id(n),
