@@ -19,6 +19,12 @@ pub fn crew_steps_to_completion() -> Vec<String> {
     steps
 }
 
+/// The crew's steps (by name) from accepting the job up to and including `stage`:
+/// the domain's order ([`TripStage::path_to`]), never typed out in a test.
+pub fn steps_to(stage: TripStage) -> Vec<String> {
+    stage.path_to().iter().map(ToString::to_string).collect()
+}
+
 /// The fleet recounted from the ambulances themselves (the admin's list), to
 /// compare with the counters.
 pub async fn fleet_recount(app: &TestApp, admin_token: &str) -> AmbulanceCounts {
