@@ -7,6 +7,7 @@ import { useEmergencyNumber } from '@/lib/useEmergencyNumber'
 import type { TimelineEntry } from '@/lib/types'
 import { S } from '@/strings'
 import { isOpen } from '@/lib/trip/status'
+import { beforePickup } from '@/lib/trip/stages'
 import { reassignments } from '@/lib/trip/timeline'
 
 /**
@@ -39,7 +40,8 @@ export function AcceptNotice({ trip }: { trip: AcceptTrip }) {
   const now = useNow(1000).getTime()
   if (!isOpen(trip.bookingStatus) || trip.stillLooking) return null
   if (trip.accepted) {
-    return trip.tripStage === 'EN_ROUTE' ? (
+    // Accepted and not at the pickup yet: on its way (EN_ROUTE).
+    return beforePickup(trip.tripStage) ? (
       <Alert tone="success">
         <span className="font-semibold">{S.answer.onItsWay}</span>
       </Alert>

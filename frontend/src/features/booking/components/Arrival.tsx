@@ -3,9 +3,20 @@ import type { Freshness } from '@/lib/position'
 import { S } from '@/strings'
 import type { Tracking } from '@/lib/types'
 import { isOpen } from '@/lib/trip/status'
+import { type Leg, drivingTo, legOf } from '@/lib/trip/stages'
 
 /** What the ETA card needs: the owner's tracking has all of it, the shared view all but the distance. */
 export type ArrivalTrip = Pick<Tracking, 'bookingStatus' | 'tripStage' | 'etaMinutes' | 'accepted'> & { distanceKm?: number | null }
+
+/** What the card is headed at each leg of the trip, before it ends. */
+const legHeading: Readonly<Record<Leg, (accepted: boolean) => string>> = {
+  // Until its crew accepts, the ambulance has not set off (decision 0020).
+  toPickup: (accepted) => (accepted ? S.tracking.etaToPickup : S.tracking.etaOnceAccepted),
+  atPickup: () => S.tracking.atPickup,
+  toHospital: () => S.tracking.etaToHospital,
+  atHospital: () => S.tracking.atHospital,
+  handedOver: () => S.tracking.handedOver,
+}
 
 /**
  * When the ambulance comes (or where the trip stands), and how far to trust its position.
@@ -19,19 +30,9 @@ export function Arrival({ trip, fresh }: { trip: ArrivalTrip; fresh: Freshness }
       ? S.tracking.completed
       : trip.bookingStatus === 'CANCELLED'
         ? S.tracking.cancelled
-        : stage === 'AT_PICKUP'
-          ? S.tracking.atPickup
-          : stage === 'AT_HOSPITAL'
-            ? S.tracking.atHospital
-            : stage === 'HANDED_OVER'
-              ? S.tracking.handedOver
-            : stage === 'TO_HOSPITAL'
-              ? S.tracking.etaToHospital
-              : // Until its crew accepts, the ambulance has not set off (decision 0020).
-                trip.accepted
-                ? S.tracking.etaToPickup
-                : S.tracking.etaOnceAccepted
-  const counting = trip.bookingStatus === 'PENDING' || stage === 'DISPATCHED' || stage === 'EN_ROUTE' || stage === 'TO_HOSPITAL'
+        : legHeading[stage ? legOf(stage) : 'toPickup'](trip.accepted)
+  // An ETA while the ambulance drives somewhere (and while PENDING: to the pickup once accepted).
+  const counting = trip.bookingStatus === 'PENDING' || (stage != null && drivingTo(stage) !== null)
   const open = isOpen(trip.bookingStatus)
   const tone = { live: 'bg-green-500', lastKnown: 'bg-amber-500', stale: 'bg-amber-500', standIn: 'bg-slate-400' }[fresh.kind]
 
