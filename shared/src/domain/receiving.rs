@@ -320,18 +320,12 @@ mod tests {
         status: BookingStatus,
         stages: &[(Milestone, &str)],
     ) -> BoardEntry {
-        let stage = stages.iter().rev().find_map(|(m, _)| match m {
-            Milestone::Dispatched => Some(TripStage::Dispatched),
-            Milestone::EnRoute => Some(TripStage::EnRoute),
-            Milestone::AtPickup => Some(TripStage::AtPickup),
-            Milestone::ToHospital => Some(TripStage::ToHospital),
-            Milestone::AtHospital => Some(TripStage::AtHospital),
-            Milestone::HandedOver => Some(TripStage::HandedOver),
-            Milestone::Pending
-            | Milestone::Active
-            | Milestone::Completed
-            | Milestone::Cancelled
-            | Milestone::Reassigned => None,
+        // The last stage reached, by the domain's own stage-to-milestone table.
+        let stage = stages.iter().rev().find_map(|(m, _)| {
+            TripStage::ALL
+                .iter()
+                .copied()
+                .find(|s| Milestone::from(*s) == *m)
         });
         BoardEntry {
             id: id(n),

@@ -16,10 +16,12 @@ describe("reading the server's moves", () => {
     expect(crewStep([])).toBeNull()
     // After AT_HOSPITAL both are offered: the handover first, whatever the server's order.
     expect(crewStep(['COMPLETED', 'HANDED_OVER'])).toBe('HANDED_OVER')
-    expect(crewStepLabel.HANDED_OVER).toBe('Handover done')
-    expect(crewStepLabel.EN_ROUTE).toBe('Accept job')
-    expect(crewStepLabel.TO_HOSPITAL).toBe('Patient on board: go to hospital')
-    expect(crewStepLabel.COMPLETED).toBe('Complete job')
+    expect(crewStepLabel('HANDED_OVER')).toBe('Handover done')
+    expect(crewStepLabel('EN_ROUTE')).toBe('Accept job')
+    expect(crewStepLabel('TO_HOSPITAL')).toBe('Patient on board: go to hospital')
+    expect(crewStepLabel('COMPLETED')).toBe('Complete job')
+    // Every stage the crew may ask for, in the trip's order, then COMPLETED.
+    expect(crewStep(['COMPLETED', 'TO_HOSPITAL'])).toBe('TO_HOSPITAL')
   })
 
   it('lets the caller cancel iff CANCELLED is among the moves', () => {

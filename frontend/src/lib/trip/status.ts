@@ -1,6 +1,6 @@
-import type { Booking, BookingStatus, StageRequest, TimelineEntry, TripMove, TripStage } from '@/lib/types'
+import type { Booking, BookingStatus, TimelineEntry, TripMove, TripStage } from '@/lib/types'
 import { S } from '@/strings'
-import { type Milestone, tripStages } from './stages'
+import { type CrewStep, type Milestone, stageTable, tripStages } from './stages'
 
 export { tripStages }
 
@@ -43,21 +43,11 @@ type Trip = { bookingStatus: BookingStatus; tripStage?: TripStage | null }
 export const tripLabel = (b: Trip): string =>
   b.bookingStatus === 'ACTIVE' && b.tripStage ? stageLabel(b.tripStage) : stageLabel(b.bookingStatus)
 
-type CrewStep = StageRequest['stage']
+/** What the crew's button says for each step (EN_ROUTE accepts the job): the stage table's, and COMPLETED's. */
+export const crewStepLabel = (step: CrewStep): string => (step === 'COMPLETED' ? S.crewMoves.complete : stageTable[step].button())
 
-/** What the crew's button says for each step (EN_ROUTE accepts the job). */
-export const crewStepLabel: Readonly<Record<CrewStep, string>> = {
-  get EN_ROUTE() { return S.crewMoves.accept },
-  get AT_PICKUP() { return S.crewMoves.atPickup },
-  get TO_HOSPITAL() { return S.crewMoves.toHospital },
-  get AT_HOSPITAL() { return S.crewMoves.atHospital },
-  // The crew or the receiving hospital confirms the handover; COMPLETED may also follow AT_HOSPITAL directly.
-  get HANDED_OVER() { return S.crewMoves.handedOver },
-  get COMPLETED() { return S.crewMoves.complete },
-}
-
-// The stages the crew may ask for, in the trip's order, then COMPLETED.
-const crewStepOrder: readonly CrewStep[] = [...tripStages.filter((s): s is TripStage & CrewStep => s in crewStepLabel), 'COMPLETED']
+// The stages the crew may ask for (those with a button), in the trip's order, then COMPLETED.
+const crewStepOrder: readonly CrewStep[] = [...tripStages.filter((s): s is TripStage & CrewStep => stageTable[s].button !== null), 'COMPLETED']
 
 /** The crew's next step, as the server offers it in the job's `moves`; none when it offers none. */
 export function crewStep(moves: readonly TripMove[]): CrewStep | null {

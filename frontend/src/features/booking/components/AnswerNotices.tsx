@@ -4,7 +4,7 @@ import { useNow } from '@/components/LiveClock'
 import { HospitalsToCall, type Callable } from '@/components/HospitalsToCall'
 import { useNearestHospitals } from '@/features/hospitals'
 import { useEmergencyNumber } from '@/lib/useEmergencyNumber'
-import type { TimelineEntry } from '@/lib/types'
+import type { TimelineEntry, TripStage } from '@/lib/types'
 import { S } from '@/strings'
 import { isOpen } from '@/lib/trip/status'
 import { beforePickup } from '@/lib/trip/stages'
@@ -24,7 +24,7 @@ export function MovedNotice({ trip }: { trip: { bookingStatus: string; timeline:
 /** What [`AcceptNotice`] needs of a trip: the owner's tracking and the family's view both have it. */
 export interface AcceptTrip {
   bookingStatus: string
-  tripStage: string | null
+  tripStage: TripStage | null
   answerBy: string | null
   accepted: boolean
   stillLooking: boolean

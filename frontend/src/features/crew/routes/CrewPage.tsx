@@ -100,7 +100,7 @@ export default function CrewPage() {
                 disabled={advance.isPending}
                 onClick={advanceJob}
               >
-                {advance.isPending ? S.crew.saving : crewStepLabel[step]}
+                {advance.isPending ? S.crew.saving : crewStepLabel(step)}
               </button>
             )
           }
