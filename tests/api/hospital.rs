@@ -6,13 +6,14 @@
 
 use http::{Method, StatusCode};
 use serde_json::{Value, json};
+use shared::domain::booking::TripStage;
 use shared::types::{Timestamp, format_rfc3339};
 use testkit::{TEST_PASSWORD, TestApp, TestUser};
 use time::{Duration, OffsetDateTime};
 
 use crate::{
     crew::id_of,
-    helpers::{stages, steps_to},
+    helpers::{stages, steps_between, steps_to},
 };
 
 /// Two hospitals 20 km apart, A with two ambulances and B with one, a crew each,
@@ -146,10 +147,10 @@ impl Two {
 /// The crew's steps from accepting to setting off for the hospital, and to arriving:
 /// the domain's order.
 fn to_hospital() -> Vec<String> {
-    steps_to(shared::domain::booking::TripStage::ToHospital)
+    steps_to(TripStage::ToHospital)
 }
 fn at_hospital() -> Vec<String> {
-    steps_to(shared::domain::booking::TripStage::AtHospital)
+    steps_to(TripStage::AtHospital)
 }
 
 fn in_an_hour() -> String {
@@ -550,7 +551,8 @@ async fn the_crew_changes_the_destination_until_arrival_and_the_trip_moves_betwe
         .await;
     assert_eq!(track.body["destinationHospitalName"], "Beta");
     // Now B receives it: A's staff cannot hand it over, B's can.
-    t.steps(0, &b, &["TO_HOSPITAL", "AT_HOSPITAL"]).await;
+    let rest = steps_between(TripStage::AtPickup, TripStage::AtHospital);
+    t.steps(0, &b, &rest).await;
     let by_a = t
         .app
         .post(
@@ -650,7 +652,8 @@ async fn a_diversion_shows_in_the_searches_and_the_crew_is_offered_an_open_hospi
     assert_eq!(me.body["alternative"]["id"], t.b["id"]);
     assert!(me.body["alternative"]["distance"].as_f64().is_some());
     // A diverted hospital may still be chosen; once on the way, no offer.
-    t.steps(0, &b, &["AT_PICKUP", "TO_HOSPITAL"]).await;
+    let rest = steps_between(TripStage::EnRoute, TripStage::ToHospital);
+    t.steps(0, &b, &rest).await;
     let me = t.app.get("/api/crew/me", Some(&t.crews[0].token)).await;
     assert_eq!(me.body["alternative"], Value::Null);
 
