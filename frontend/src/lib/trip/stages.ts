@@ -1,5 +1,5 @@
+import type { Catalogue } from '@/i18n/en'
 import type { StageRequest, TimelineEntry, TripStage } from '@/lib/types'
-import { S } from '@/strings'
 
 // The one place the web app learns what a trip stage means. Every table here is an
 // exhaustive Record over the contract's TripStage (generated from docs/openapi.yaml):
@@ -23,19 +23,22 @@ export interface StageMeaning<S extends TripStage = TripStage> {
   readonly leg: Leg
   /** The crew has accepted the job by this stage (decision 0020): not while it waits on a crew. */
   readonly accepted: boolean
-  /** What the crew's button says for the step to this stage; none for a stage the crew never asks for (DISPATCHED is a dispatcher's). */
-  readonly button: S extends CrewStep ? () => string : null
+  /**
+   * What the crew's button says for the step to this stage (its key in the catalogue's
+   * `crewMoves`); none for a stage the crew never asks for (DISPATCHED is a dispatcher's).
+   */
+  readonly button: S extends CrewStep ? keyof Catalogue['crewMoves'] : null
 }
 
 /** Every stage's order and meaning. Its label is the catalogue's `stages` entry of the same name. */
 export const stageTable: { readonly [S in TripStage]: StageMeaning<S> } = {
   DISPATCHED: { order: 0, leg: 'toPickup', accepted: false, button: null },
-  EN_ROUTE: { order: 1, leg: 'toPickup', accepted: true, button: () => S.crewMoves.accept },
-  AT_PICKUP: { order: 2, leg: 'atPickup', accepted: true, button: () => S.crewMoves.atPickup },
-  TO_HOSPITAL: { order: 3, leg: 'toHospital', accepted: true, button: () => S.crewMoves.toHospital },
-  AT_HOSPITAL: { order: 4, leg: 'atHospital', accepted: true, button: () => S.crewMoves.atHospital },
+  EN_ROUTE: { order: 1, leg: 'toPickup', accepted: true, button: 'accept' },
+  AT_PICKUP: { order: 2, leg: 'atPickup', accepted: true, button: 'atPickup' },
+  TO_HOSPITAL: { order: 3, leg: 'toHospital', accepted: true, button: 'toHospital' },
+  AT_HOSPITAL: { order: 4, leg: 'atHospital', accepted: true, button: 'atHospital' },
   // The crew or the receiving hospital confirms the handover; COMPLETED may also follow AT_HOSPITAL directly.
-  HANDED_OVER: { order: 5, leg: 'handedOver', accepted: true, button: () => S.crewMoves.handedOver },
+  HANDED_OVER: { order: 5, leg: 'handedOver', accepted: true, button: 'handedOver' },
 }
 
 /** What each leg means to the screens: where the ambulance is driving (its ETA counts down), whether it is past the pickup, at the hospital. */

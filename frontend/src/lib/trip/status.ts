@@ -1,6 +1,6 @@
 import type { Booking, BookingStatus, TimelineEntry, TripMove, TripStage } from '@/lib/types'
 import { S } from '@/strings'
-import { type CrewStep, type Milestone, stageTable, tripStages } from './stages'
+import { type Milestone, tripStages } from './stages'
 
 export { tripStages }
 
@@ -42,19 +42,6 @@ type Trip = { bookingStatus: BookingStatus; tripStage?: TripStage | null }
 /** Where the trip stands, in words: the stage while ACTIVE (else the status). */
 export const tripLabel = (b: Trip): string =>
   b.bookingStatus === 'ACTIVE' && b.tripStage ? stageLabel(b.tripStage) : stageLabel(b.bookingStatus)
-
-/** What the crew's button says for each step (EN_ROUTE accepts the job): the stage table's, and COMPLETED's. */
-export const crewStepLabel = (step: CrewStep): string => (step === 'COMPLETED' ? S.crewMoves.complete : stageTable[step].button())
-
-// The stages the crew may ask for (those with a button), in the trip's order, then COMPLETED.
-const crewStepOrder: readonly CrewStep[] = [...tripStages.filter((s): s is TripStage & CrewStep => stageTable[s].button !== null), 'COMPLETED']
-
-/** The crew's next step, as the server offers it in the job's `moves`; none when it offers none. */
-export function crewStep(moves: readonly TripMove[]): CrewStep | null {
-  // In the trip's order: after AT_HOSPITAL the server offers both HANDED_OVER and COMPLETED,
-  // and the handover (its time goes to the report) comes first.
-  return crewStepOrder.find((step) => moves.includes(step)) ?? null
-}
 
 /** The statuses the admin's dropdown may offer: those of the server's `moves`. */
 export function statusMoves(moves: readonly TripMove[]): BookingStatus[] {

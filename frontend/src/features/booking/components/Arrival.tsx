@@ -1,3 +1,4 @@
+import type { Catalogue } from '@/i18n/en'
 import { formatDistance, formatEta } from '@/lib/format'
 import type { Freshness } from '@/lib/position'
 import { S } from '@/strings'
@@ -8,14 +9,17 @@ import { type Leg, drivingTo, legOf } from '@/lib/trip/stages'
 /** What the ETA card needs: the owner's tracking has all of it, the shared view all but the distance. */
 export type ArrivalTrip = Pick<Tracking, 'bookingStatus' | 'tripStage' | 'etaMinutes' | 'accepted'> & { distanceKm?: number | null }
 
+type TrackingTexts = Catalogue['tracking']
+/** A message of the catalogue's `tracking` that is text (not a function). */
+type TrackingText = { [K in keyof TrackingTexts]: TrackingTexts[K] extends string ? K : never }[keyof TrackingTexts]
+
 /** What the card is headed at each leg of the trip, before it ends. */
-const legHeading: Readonly<Record<Leg, (accepted: boolean) => string>> = {
-  // Until its crew accepts, the ambulance has not set off (decision 0020).
-  toPickup: (accepted) => (accepted ? S.tracking.etaToPickup : S.tracking.etaOnceAccepted),
-  atPickup: () => S.tracking.atPickup,
-  toHospital: () => S.tracking.etaToHospital,
-  atHospital: () => S.tracking.atHospital,
-  handedOver: () => S.tracking.handedOver,
+const legHeading: Readonly<Record<Leg, TrackingText>> = {
+  toPickup: 'etaToPickup',
+  atPickup: 'atPickup',
+  toHospital: 'etaToHospital',
+  atHospital: 'atHospital',
+  handedOver: 'handedOver',
 }
 
 /**
@@ -25,12 +29,16 @@ const legHeading: Readonly<Record<Leg, (accepted: boolean) => string>> = {
  */
 export function Arrival({ trip, fresh }: { trip: ArrivalTrip; fresh: Freshness }) {
   const stage = trip.bookingStatus === 'ACTIVE' ? trip.tripStage : null
+  const leg = stage ? legOf(stage) : 'toPickup'
   const heading =
     trip.bookingStatus === 'COMPLETED'
       ? S.tracking.completed
       : trip.bookingStatus === 'CANCELLED'
         ? S.tracking.cancelled
-        : legHeading[stage ? legOf(stage) : 'toPickup'](trip.accepted)
+        : // Until its crew accepts, the ambulance has not set off (decision 0020).
+          leg === 'toPickup' && !trip.accepted
+          ? S.tracking.etaOnceAccepted
+          : S.tracking[legHeading[leg]]
   // An ETA while the ambulance drives somewhere (and while PENDING: to the pickup once accepted).
   const counting = trip.bookingStatus === 'PENDING' || (stage != null && drivingTo(stage) !== null)
   const open = isOpen(trip.bookingStatus)
