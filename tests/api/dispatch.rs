@@ -3,7 +3,7 @@
 //! the completing move freeing the ambulance atomically, racing taps, who may see
 //! and move what, and old bookings that still read.
 
-use domain::booking::BookingStatus;
+use domain::booking::{BookingStatus, Mover, Progress, TripStage, allowed};
 use futures::future::join_all;
 use http::{Method, StatusCode};
 use serde_json::{Value, json};
@@ -11,7 +11,7 @@ use testkit::TestUser;
 
 use crate::{
     crew::{Fleet, id_of},
-    helpers::{self, stages},
+    helpers::{self, stages, steps_to},
 };
 
 /// A fleet with a user and a crew per ambulance.
@@ -201,14 +201,19 @@ async fn the_crew_takes_a_booking_from_pending_to_completed() {
     assert_eq!(b["moves"], json!(["CANCELLED"]));
     assert_eq!(me.body["job"]["moves"], json!(["EN_ROUTE"]));
 
-    let mut want = vec!["PENDING"];
-    for (step, status, stage, reached) in [
-        ("EN_ROUTE", "ACTIVE", "EN_ROUTE", vec!["ACTIVE", "EN_ROUTE"]),
-        ("AT_PICKUP", "ACTIVE", "AT_PICKUP", vec!["AT_PICKUP"]),
-        ("TO_HOSPITAL", "ACTIVE", "TO_HOSPITAL", vec!["TO_HOSPITAL"]),
-        ("AT_HOSPITAL", "ACTIVE", "AT_HOSPITAL", vec!["AT_HOSPITAL"]),
-        ("COMPLETED", "COMPLETED", "AT_HOSPITAL", vec!["COMPLETED"]),
-    ] {
+    // The domain's stages up to AT_HOSPITAL, then COMPLETED straight from there (no
+    // handover): each step reaches its own name, the first one also ACTIVE.
+    let mut want = vec!["PENDING".to_owned()];
+    let path = TripStage::AtHospital.path_to();
+    for (i, to) in path.iter().copied().map(Some).chain([None]).enumerate() {
+        let step = to.map_or("COMPLETED".to_owned(), |s| s.to_string());
+        let step = step.as_str();
+        let (status, stage) = match to {
+            Some(stage) => ("ACTIVE", stage.to_string()),
+            None => ("COMPLETED", "AT_HOSPITAL".to_owned()),
+        };
+        let mut reached = if i == 0 { vec!["ACTIVE"] } else { vec![] };
+        reached.push(step);
         // The server's moves for the crew hold the step it then accepts (at the
         // hospital also the handover: decision 0026).
         let shown = d.crew_moves(crew, &b).await;
@@ -217,19 +222,18 @@ async fn the_crew_takes_a_booking_from_pending_to_completed() {
         assert_eq!(code, StatusCode::OK, "{step}: {moved:?}");
         assert_eq!(
             (moved["bookingStatus"].as_str(), moved["tripStage"].as_str()),
-            (Some(status), Some(stage))
+            (Some(status), Some(stage.as_str()))
         );
-        want.extend(reached);
+        want.extend(reached.iter().map(|s| s.to_string()));
         assert_eq!(stages(&moved), want, "{step}");
-        // What the route answered is what is stored, with the crew's next move.
-        let next: Vec<&str> = match step {
-            "EN_ROUTE" => vec!["AT_PICKUP"],
-            "AT_PICKUP" => vec!["TO_HOSPITAL"],
-            "TO_HOSPITAL" => vec!["AT_HOSPITAL"],
-            "AT_HOSPITAL" => vec!["COMPLETED", "HANDED_OVER"],
-            _ => vec![],
+        // What the route answered is what is stored, with the crew's next move (the
+        // domain's, whose own tests hold the table: at the hospital COMPLETED beside
+        // the handover).
+        let now = Progress {
+            status: serde_json::from_value(moved["bookingStatus"].clone()).unwrap(),
+            stage: to.or(path.last().copied()),
         };
-        assert_eq!(moved["moves"], json!(next), "{step}");
+        assert_eq!(moved["moves"], json!(allowed(now, Mover::Crew)), "{step}");
         assert_eq!(d.stored(&b).await, without_moves(moved), "{step}");
         let amb_now = d.ambulance(amb).await;
         let expect = if step == "COMPLETED" {
@@ -245,6 +249,13 @@ async fn the_crew_takes_a_booking_from_pending_to_completed() {
     assert_eq!(me.body["ambulance"]["status"], "AVAILABLE");
     d.book(amb).await;
     d.assert_consistent().await;
+}
+
+/// The crew's steps to AT_HOSPITAL, then COMPLETED from there (without the handover).
+fn steps_then_completed() -> Vec<String> {
+    let mut steps = steps_to(TripStage::AtHospital);
+    steps.push(BookingStatus::Completed.to_string());
+    steps
 }
 
 /// `booking` without the moves its caller may make.
@@ -267,20 +278,14 @@ fn assert_refused(code: StatusCode, body: &Value, why: &str) {
 async fn every_refused_crew_step_is_a_409_that_writes_nothing() {
     let d = Dispatch::new(1).await;
     let (amb, crew) = (&d.f.ambulances[0], &d.crews[0]);
-    let order = [
-        "EN_ROUTE",
-        "AT_PICKUP",
-        "TO_HOSPITAL",
-        "AT_HOSPITAL",
-        "COMPLETED",
-    ];
+    let order = steps_then_completed();
     // At each point of the trip, every step but the next one is refused.
     let b = d.book(amb).await;
     for (i, next) in order.iter().enumerate() {
         let before = d.booking(&b).await;
         // The moves shown are exactly the steps accepted: the next one, and at the
         // hospital the handover beside COMPLETED (decision 0026).
-        let (shown, why) = match *next {
+        let (shown, why) = match next.as_str() {
             "COMPLETED" => (
                 json!(["COMPLETED", "HANDED_OVER"]),
                 "the next step is HANDED_OVER or COMPLETED".to_owned(),
@@ -301,7 +306,7 @@ async fn every_refused_crew_step_is_a_409_that_writes_nothing() {
         assert_eq!(code, StatusCode::OK, "{i}");
     }
     // After COMPLETED every step is refused: the booking is final.
-    for step in order {
+    for step in &order {
         let (code, body) = d.crew_step(crew, &b, step).await;
         assert_refused(code, &body, "COMPLETED is final");
     }
@@ -350,30 +355,22 @@ async fn the_admin_dropdown_dispatches_and_ends_bookings_consistently_with_the_s
 
     // Every (status, stage) the admin can meet × every dropdown value.
     use BookingStatus::*;
-    type Setup = &'static [&'static str];
-    let places: [(&str, Setup); 9] = [
-        ("PENDING", &[]),
-        ("DISPATCHED", &["admin:ACTIVE"]),
-        ("EN_ROUTE", &["EN_ROUTE"]),
-        ("AT_PICKUP", &["EN_ROUTE", "AT_PICKUP"]),
-        ("TO_HOSPITAL", &["EN_ROUTE", "AT_PICKUP", "TO_HOSPITAL"]),
-        (
-            "AT_HOSPITAL",
-            &["EN_ROUTE", "AT_PICKUP", "TO_HOSPITAL", "AT_HOSPITAL"],
-        ),
-        ("COMPLETED", &["admin:COMPLETED"]),
-        ("CANCELLED", &["admin:CANCELLED"]),
-        (
-            "CREW_COMPLETED",
-            &[
-                "EN_ROUTE",
-                "AT_PICKUP",
-                "TO_HOSPITAL",
-                "AT_HOSPITAL",
-                "COMPLETED",
-            ],
-        ),
+    let mut places: Vec<(&str, Vec<String>)> = vec![
+        ("PENDING", vec![]),
+        ("DISPATCHED", vec!["admin:ACTIVE".into()]),
     ];
+    // Every stage the crew reaches, each by the domain's path to it.
+    places.extend(
+        TripStage::ALL
+            .iter()
+            .skip(1)
+            .map(|s| (s.as_ref(), steps_to(*s))),
+    );
+    places.extend([
+        ("COMPLETED", vec!["admin:COMPLETED".into()]),
+        ("CANCELLED", vec!["admin:CANCELLED".into()]),
+        ("CREW_COMPLETED", steps_then_completed()),
+    ]);
     for (place, setup) in places {
         for to in [Pending, Active, Completed, Cancelled] {
             let amb =
@@ -392,7 +389,7 @@ async fn the_admin_dropdown_dispatches_and_ends_bookings_consistently_with_the_s
                     .user(&format!("r-{place}-{to}").to_lowercase().replace('_', "-"))
                     .await;
             let b = d.book_as(&requester, &amb).await;
-            for step in setup {
+            for step in &setup {
                 let code = match step.strip_prefix("admin:") {
                     Some(status) => d.admin_status(&b, status).await.0,
                     None => d.crew_step(&c, &b, step).await.0,
@@ -437,18 +434,26 @@ async fn the_admin_dropdown_dispatches_and_ends_bookings_consistently_with_the_s
 #[tokio::test]
 async fn the_requester_cancels_until_the_ambulance_is_at_the_pickup() {
     let d = Dispatch::new(0).await;
-    let setups: [(&[&str], bool); 5] = [
-        (&[], true),
-        (&["admin:ACTIVE"], true),
-        (&["EN_ROUTE"], true),
-        (&["EN_ROUTE", "AT_PICKUP"], false),
-        (&["EN_ROUTE", "AT_PICKUP", "TO_HOSPITAL"], false),
-    ];
+    // Before the crew answers, then at every stage the crew reaches: allowed exactly
+    // while the domain's one before-pickup rule says so (its own tests pin which
+    // stages those are; this holds the routes to it).
+    let mut setups: Vec<(Vec<String>, bool)> =
+        vec![(vec![], true), (vec!["admin:ACTIVE".into()], true)];
+    setups.extend(
+        TripStage::ALL
+            .iter()
+            .skip(1)
+            .map(|s| (steps_to(*s), s.before_pickup())),
+    );
+    assert!(
+        setups.iter().any(|(_, allowed)| !allowed),
+        "some stage refuses"
+    );
     for (i, (setup, allowed)) in setups.iter().enumerate() {
         let amb = d.f.add_ambulance(&format!("Q-{i}"), "AVAILABLE").await;
         let crew = d.f.app.crew(&format!("qcrew{i}"), id_of(&amb)).await;
         let b = d.book(&amb).await;
-        for step in *setup {
+        for step in setup {
             let code = match step.strip_prefix("admin:") {
                 Some(status) => d.admin_status(&b, status).await.0,
                 None => d.crew_step(&crew, &b, step).await.0,
@@ -550,13 +555,8 @@ async fn two_crew_tapping_the_same_step_at_once_make_one_move() {
     let amb = &d.f.ambulances[0];
     let second = d.f.app.crew("second", id_of(amb)).await;
     let b = d.book(amb).await;
-    for step in [
-        "EN_ROUTE",
-        "AT_PICKUP",
-        "TO_HOSPITAL",
-        "AT_HOSPITAL",
-        "COMPLETED",
-    ] {
+    let steps = steps_then_completed();
+    for step in &steps {
         let taps = join_all([
             d.crew_step(&d.crews[0], &b, step),
             d.crew_step(&second, &b, step),
@@ -576,19 +576,9 @@ async fn two_crew_tapping_the_same_step_at_once_make_one_move() {
         );
     }
     let done = d.booking(&b).await;
-    assert_eq!(
-        stages(&done),
-        [
-            "PENDING",
-            "ACTIVE",
-            "EN_ROUTE",
-            "AT_PICKUP",
-            "TO_HOSPITAL",
-            "AT_HOSPITAL",
-            "COMPLETED"
-        ],
-        "each stage once"
-    );
+    let mut want = vec!["PENDING".to_owned(), "ACTIVE".to_owned()];
+    want.extend(steps);
+    assert_eq!(stages(&done), want, "each stage once");
     d.assert_consistent().await;
 }
 
@@ -598,8 +588,8 @@ async fn completing_and_cancelling_race_and_exactly_one_frees_the_ambulance() {
     let (amb, crew) = (&d.f.ambulances[0], &d.crews[0]);
     for round in 0..4 {
         let b = d.book(amb).await;
-        for step in ["EN_ROUTE", "AT_PICKUP", "TO_HOSPITAL", "AT_HOSPITAL"] {
-            assert_eq!(d.crew_step(crew, &b, step).await.0, StatusCode::OK);
+        for step in steps_to(TripStage::AtHospital) {
+            assert_eq!(d.crew_step(crew, &b, &step).await.0, StatusCode::OK);
         }
         let (done, cancelled) = tokio::join!(
             d.crew_step(crew, &b, "COMPLETED"),

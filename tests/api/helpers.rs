@@ -17,6 +17,19 @@ pub fn crew_steps_to_completion() -> Vec<String> {
     steps
 }
 
+/// The crew's steps (by name) from accepting the job up to and including `stage`:
+/// the domain's order ([`TripStage::path_to`]), never typed out in a test.
+pub fn steps_to(stage: TripStage) -> Vec<String> {
+    stage.path_to().iter().map(ToString::to_string).collect()
+}
+
+/// The crew's steps (by name) after `from` up to and including `to`: the domain's
+/// order, as for [`steps_to`].
+pub fn steps_between(from: TripStage, to: TripStage) -> Vec<String> {
+    let done = from.path_to().len();
+    steps_to(to).split_off(done)
+}
+
 /// The fleet recounted from the ambulances themselves (the admin's list), to
 /// compare with the counters.
 pub async fn fleet_recount(app: &TestApp, admin_token: &str) -> AmbulanceCounts {

@@ -4,13 +4,17 @@
 //! record, the crew's change of destination moving a trip between two boards, and
 //! diversion shown by the nearest search and offered around on the crew's screen.
 
+use domain::booking::TripStage;
 use domain::types::{Timestamp, format_rfc3339};
 use http::{Method, StatusCode};
 use serde_json::{Value, json};
 use testkit::{TEST_PASSWORD, TestApp, TestUser};
 use time::{Duration, OffsetDateTime};
 
-use crate::{crew::id_of, helpers::stages};
+use crate::{
+    crew::id_of,
+    helpers::{stages, steps_between, steps_to},
+};
 
 /// Two hospitals 20 km apart, A with two ambulances and B with one, a crew each,
 /// a requester, and staff at each hospital.
@@ -92,9 +96,9 @@ impl Two {
     }
 
     /// Crew `i` takes booking `b` through `steps`, each answered 200.
-    async fn steps(&self, i: usize, b: &Value, steps: &[&str]) -> Value {
+    async fn steps(&self, i: usize, b: &Value, steps: &[impl AsRef<str>]) -> Value {
         let mut last = Value::Null;
-        for step in steps {
+        for step in steps.iter().map(AsRef::as_ref) {
             let res = self
                 .app
                 .crew_step(
@@ -140,8 +144,14 @@ impl Two {
     }
 }
 
-const TO_HOSPITAL: [&str; 3] = ["EN_ROUTE", "AT_PICKUP", "TO_HOSPITAL"];
-const AT_HOSPITAL: [&str; 4] = ["EN_ROUTE", "AT_PICKUP", "TO_HOSPITAL", "AT_HOSPITAL"];
+/// The crew's steps from accepting to setting off for the hospital, and to arriving:
+/// the domain's order.
+fn to_hospital() -> Vec<String> {
+    steps_to(TripStage::ToHospital)
+}
+fn at_hospital() -> Vec<String> {
+    steps_to(TripStage::AtHospital)
+}
 
 fn in_an_hour() -> String {
     format_rfc3339(OffsetDateTime::now_utc() + Duration::hours(1))
@@ -316,9 +326,9 @@ async fn the_board_holds_its_own_trips_open_or_ended_within_a_day_most_urgent_fi
     // On A's board: a NORMAL trip at the door, an EMERGENCY on its way with a live
     // position, and one ended. On B's: its own only.
     let at_door = t.book(0, "NORMAL").await;
-    t.steps(0, &at_door, &AT_HOSPITAL).await;
+    t.steps(0, &at_door, &at_hospital()).await;
     let coming = t.book(1, "EMERGENCY").await;
-    t.steps(1, &coming, &TO_HOSPITAL).await;
+    t.steps(1, &coming, &to_hospital()).await;
     t.report_position(1, 30.70, 74.35).await;
     let at_b = t.book(2, "NORMAL").await;
 
@@ -423,7 +433,7 @@ async fn a_handover_is_recorded_by_the_destination_only_at_the_door_and_timed() 
             .await
     };
     // Not yet arrived: 409; another hospital's trip: 404, whatever its stage.
-    t.steps(0, &b, &TO_HOSPITAL).await;
+    t.steps(0, &b, &to_hospital()).await;
     handover(&t.staff_a)
         .await
         .assert_status(StatusCode::CONFLICT);
@@ -480,22 +490,12 @@ async fn a_handover_is_recorded_by_the_destination_only_at_the_door_and_timed() 
     // from AT_HOSPITAL, or the crew records the handover itself.
     let b2 = t.book(1, "NORMAL").await;
     let done = t
-        .steps(
-            1,
-            &b2,
-            &[
-                "EN_ROUTE",
-                "AT_PICKUP",
-                "TO_HOSPITAL",
-                "AT_HOSPITAL",
-                "COMPLETED",
-            ],
-        )
+        .steps(1, &b2, &[at_hospital(), vec!["COMPLETED".into()]].concat())
         .await;
     assert_eq!(done["bookingStatus"], "COMPLETED");
     assert!(!stages(&done).contains(&"HANDED_OVER".to_owned()));
     let b3 = t.book(1, "NORMAL").await;
-    let by_crew = t.steps(1, &b3, &AT_HOSPITAL).await;
+    let by_crew = t.steps(1, &b3, &at_hospital()).await;
     assert_eq!(by_crew["tripStage"], "AT_HOSPITAL");
     let by_crew = t.steps(1, &b3, &["HANDED_OVER"]).await;
     assert_eq!(by_crew["moves"], json!(["COMPLETED"]));
@@ -551,7 +551,8 @@ async fn the_crew_changes_the_destination_until_arrival_and_the_trip_moves_betwe
         .await;
     assert_eq!(track.body["destinationHospitalName"], "Beta");
     // Now B receives it: A's staff cannot hand it over, B's can.
-    t.steps(0, &b, &["TO_HOSPITAL", "AT_HOSPITAL"]).await;
+    let rest = steps_between(TripStage::AtPickup, TripStage::AtHospital);
+    t.steps(0, &b, &rest).await;
     let by_a = t
         .app
         .post(
@@ -651,7 +652,8 @@ async fn a_diversion_shows_in_the_searches_and_the_crew_is_offered_an_open_hospi
     assert_eq!(me.body["alternative"]["id"], t.b["id"]);
     assert!(me.body["alternative"]["distance"].as_f64().is_some());
     // A diverted hospital may still be chosen; once on the way, no offer.
-    t.steps(0, &b, &["AT_PICKUP", "TO_HOSPITAL"]).await;
+    let rest = steps_between(TripStage::EnRoute, TripStage::ToHospital);
+    t.steps(0, &b, &rest).await;
     let me = t.app.get("/api/crew/me", Some(&t.crews[0].token)).await;
     assert_eq!(me.body["alternative"], Value::Null);
 

@@ -5,6 +5,7 @@
 
 use domain::geo::Point;
 use domain::{
+    booking::{TripStage, trip::Leg},
     eta,
     geo::cell_range,
     types::{Id, Timestamp, format_rfc3339},
@@ -16,7 +17,10 @@ use store::{keys, positions::FreeGeoEntry};
 use testkit::TestUser;
 use time::{Duration, OffsetDateTime};
 
-use crate::crew::{Fleet, id_of};
+use crate::{
+    crew::{Fleet, id_of},
+    helpers::crew_steps_to_completion,
+};
 
 fn at(offset_secs: f64) -> String {
     format_rfc3339(OffsetDateTime::now_utc() + Duration::seconds_f64(offset_secs))
@@ -226,7 +230,8 @@ async fn the_requester_tracks_the_ambulance_with_an_eta() {
     assert_eq!(t["ambulance"]["contactInfo"], "+919999999");
     assert_eq!(t["ambulance"]["position"]["source"], "HOSPITAL");
 
-    // EN_ROUTE with a fresh position: the ETA to the pickup, from the one estimator.
+    // Accepted (EN_ROUTE) with a fresh position: the ETA to the pickup, from the one
+    // estimator.
     let step = async |stage: &str| {
         f.app
             .crew_step(
@@ -235,7 +240,9 @@ async fn the_requester_tracks_the_ambulance_with_an_eta() {
             )
             .await
     };
-    assert_eq!(step("EN_ROUTE").await.status, StatusCode::OK);
+    let path = TripStage::AtHospital.path_to();
+    let (accept, rest) = path.split_first().unwrap();
+    assert_eq!(step(accept.as_ref()).await.status, StatusCode::OK);
     assert_eq!(
         track(&owner.token).await.body["etaMinutes"],
         Value::Null,
@@ -261,17 +268,27 @@ async fn the_requester_tracks_the_ambulance_with_an_eta() {
     assert_eq!(t["ambulance"]["position"]["source"], "GPS");
     assert_eq!(t["timeline"].as_array().unwrap().len(), 3);
 
-    // At the pickup: none; to the hospital: the ETA to the hospital.
-    assert_eq!(step("AT_PICKUP").await.status, StatusCode::OK);
-    assert_eq!(track(&owner.token).await.body["etaMinutes"], Value::Null);
-    assert_eq!(step("TO_HOSPITAL").await.status, StatusCode::OK);
-    let t = track(&owner.token).await.body;
-    assert_eq!(
-        t["etaMinutes"],
-        json!(eta::estimate(Point::new(here.0, here.1), Point::new(30.67, 74.33)).eta_minutes)
+    // Then each stage of the domain's path: the ETA to where the ambulance is going
+    // (the pickup, the hospital), none while it stands at one.
+    let from = Point::new(here.0, here.1);
+    for stage in rest {
+        assert_eq!(step(stage.as_ref()).await.status, StatusCode::OK, "{stage}");
+        let want = match stage.leg() {
+            Leg::ToPickup => json!(eta::estimate(from, Point::new(pickup.0, pickup.1)).eta_minutes),
+            Leg::ToHospital => json!(eta::estimate(from, Point::new(30.67, 74.33)).eta_minutes),
+            Leg::AtPickup | Leg::AtHospital | Leg::HandedOver => Value::Null,
+        };
+        assert_eq!(
+            track(&owner.token).await.body["etaMinutes"],
+            want,
+            "{stage}"
+        );
+    }
+    assert!(
+        rest.iter().any(|s| s.leg() == Leg::ToHospital),
+        "the hospital's ETA was seen"
     );
     // Once done, its crew no longer tracks it; the owner still does.
-    assert_eq!(step("AT_HOSPITAL").await.status, StatusCode::OK);
     assert_eq!(step("COMPLETED").await.status, StatusCode::OK);
     assert_eq!(track(&crew.token).await.status, StatusCode::FORBIDDEN);
     let t = track(&owner.token).await.body;
@@ -510,13 +527,8 @@ async fn free_entries_exist_exactly_for_available_ambulances_after_any_moves() {
                 f.book(&user, &amb, None).await;
             }
             4 if held.is_some() => {
-                let stage = [
-                    "EN_ROUTE",
-                    "AT_PICKUP",
-                    "TO_HOSPITAL",
-                    "AT_HOSPITAL",
-                    "COMPLETED",
-                ][rng.random_range(0..5)];
+                let steps = crew_steps_to_completion();
+                let stage = &steps[rng.random_range(0..steps.len())];
                 f.app
                     .crew_step(
                         Some(&crew.token),

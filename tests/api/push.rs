@@ -8,6 +8,7 @@
 
 use std::time::Duration;
 
+use domain::booking::TripStage;
 use http::{Method, StatusCode};
 use notify::{Notifier, Sender, Vapid, poll};
 use serde_json::{Value, json};
@@ -16,7 +17,10 @@ use testkit::{
     push_service::{PushService, TestDevice, vapid},
 };
 
-use crate::deadlines::{PAST_EMERGENCY, fleet_over};
+use crate::{
+    deadlines::{PAST_EMERGENCY, fleet_over},
+    helpers::steps_between,
+};
 
 /// Long enough for a push to come through a loaded CI machine's stream.
 const WAIT: Duration = Duration::from_secs(20);
@@ -275,8 +279,9 @@ async fn the_destination_hospital_hears_the_ambulance_set_off_and_arrive() {
     w.accept(&crews[0], &booking)
         .await
         .assert_status(StatusCode::OK);
-    step("AT_PICKUP").await;
-    step("TO_HOSPITAL").await;
+    for s in steps_between(TripStage::EnRoute, TripStage::ToHospital) {
+        step(&s).await;
+    }
     let coming = next(&service, &own_desk, &mut o).await;
     assert_eq!(
         (&coming["kind"], &coming["bookingId"], &coming["tripStage"]),
@@ -322,8 +327,9 @@ async fn the_destination_hospital_hears_the_ambulance_set_off_and_arrive() {
         )
         .await
         .assert_status(StatusCode::OK);
-    step("AT_PICKUP").await;
-    step("TO_HOSPITAL").await;
+    for s in steps_between(TripStage::EnRoute, TripStage::ToHospital) {
+        step(&s).await;
+    }
     let coming = next(&service, &other_desk, &mut x).await;
     assert_eq!(
         (&coming["kind"], &coming["bookingId"], &coming["tripStage"]),

@@ -2,6 +2,7 @@
 // is: docs/requirements.md), and every other text of the app. The source of the Catalogue type: hi.ts and
 // pa.ts must have every key (docs/decisions/0016-languages.md).
 import { DEFAULT_EMERGENCY_NUMBER } from '@/lib/emergencyNumber'
+import type { Milestone } from '@/lib/trip/stages'
 import { emergency } from './number'
 import { plural } from './plural'
 
@@ -125,7 +126,7 @@ export const en = {
     COMPLETED: 'Completed',
     CANCELLED: 'Cancelled',
     REASSIGNED: 'Sent to another ambulance',
-  },
+  } satisfies Record<Milestone, string>,
   // A REASSIGNED step's detail: which ambulance the job left, and why.
   reassigned: {
     from: (number: string) => `From ${number}`,

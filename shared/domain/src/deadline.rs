@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use time::OffsetDateTime;
 
-use super::booking::{Booking, BookingStatus, BookingType, Milestone, ReassignReason, TripStage};
+use super::booking::{Booking, BookingType, Milestone, ReassignReason};
 use crate::{
     refusal::{Conflict, Refusal},
     types::Timestamp,
@@ -52,15 +52,7 @@ impl AnswerTimes {
 /// reaches the pickup (a breakdown, an alert); 409 otherwise.
 pub fn may_reassign(booking: &Booking) -> Result<(), Refusal> {
     let progress = booking.progress();
-    let before_pickup = match progress.status {
-        BookingStatus::Pending => true,
-        BookingStatus::Active => matches!(
-            progress.stage,
-            None | Some(TripStage::Dispatched | TripStage::EnRoute)
-        ),
-        BookingStatus::Completed | BookingStatus::Cancelled => false,
-    };
-    if before_pickup {
+    if progress.before_pickup() {
         Ok(())
     } else {
         Err(Conflict::NotReassignable {
@@ -153,7 +145,7 @@ pub fn on_deadline(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::booking::TimelineEntry;
+    use crate::booking::{BookingStatus, TimelineEntry, TripStage};
 
     fn at(text: &str) -> OffsetDateTime {
         Timestamp::parse(text).unwrap().get()

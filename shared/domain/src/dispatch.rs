@@ -174,13 +174,12 @@ pub fn trip_eta(
     if status != BookingStatus::Active {
         return None;
     }
+    use super::booking::trip::Leg;
     let from = position?.fresh()?;
-    let to = match stage? {
-        TripStage::Dispatched | TripStage::EnRoute => {
-            pickup.map(|p| Point::new(p.latitude.get(), p.longitude.get()))?
-        }
-        TripStage::ToHospital => hospital?,
-        TripStage::AtPickup | TripStage::AtHospital | TripStage::HandedOver => return None,
+    let to = match stage?.leg() {
+        Leg::ToPickup => pickup.map(|p| Point::new(p.latitude.get(), p.longitude.get()))?,
+        Leg::ToHospital => hospital?,
+        Leg::AtPickup | Leg::AtHospital | Leg::HandedOver => return None,
     };
     Some(eta::estimate(from, to))
 }

@@ -449,13 +449,17 @@ fn booking_news(old: Option<&Booking>, new: Option<&Booking>, now: Timestamp) ->
             Some(TripStage::Dispatched) => Some(TripNews::Dispatched),
             Some(TripStage::EnRoute) => Some(TripNews::Accepted),
             Some(TripStage::AtPickup) => Some(TripNews::AtPickup),
-            _ => None,
+            // From the pickup on the requester is with the crew: nothing to tell.
+            Some(TripStage::ToHospital | TripStage::AtHospital | TripStage::HandedOver) | None => {
+                None
+            }
         }
     } else {
         None
     };
     // The receiving hospital hears of the trip when it sets off and when it arrives.
-    if let Some(reached @ (TripStage::ToHospital | TripStage::AtHospital)) = stage(Some(new))
+    if let Some(reached) = stage(Some(new))
+        && tells_hospital(reached)
         && stage(old) != Some(reached)
     {
         out.push(message(
@@ -483,6 +487,18 @@ fn booking_news(old: Option<&Booking>, new: Option<&Booking>, now: Timestamp) ->
         ));
     }
     out
+}
+
+/// Whether reaching `stage` is news for the receiving hospital: the ambulance set off
+/// for it, or arrived. (Its staff record the handover themselves.)
+fn tells_hospital(stage: TripStage) -> bool {
+    match stage {
+        TripStage::ToHospital | TripStage::AtHospital => true,
+        TripStage::Dispatched
+        | TripStage::EnRoute
+        | TripStage::AtPickup
+        | TripStage::HandedOver => false,
+    }
 }
 
 fn alert_news(old: Option<&Alert>, new: Option<&Alert>) -> Vec<Message> {

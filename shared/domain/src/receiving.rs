@@ -248,10 +248,7 @@ pub fn offer_alternative(
     stage: Option<TripStage>,
     now: OffsetDateTime,
 ) -> bool {
-    let before_leaving = matches!(
-        stage,
-        None | Some(TripStage::Dispatched | TripStage::EnRoute | TripStage::AtPickup)
-    );
+    let before_leaving = !stage.is_some_and(TripStage::left_for_hospital);
     before_leaving && destination.diverted_at(now)
 }
 
@@ -323,14 +320,12 @@ mod tests {
         status: BookingStatus,
         stages: &[(Milestone, &str)],
     ) -> BoardEntry {
-        let stage = stages.iter().rev().find_map(|(m, _)| match m {
-            Milestone::Dispatched => Some(TripStage::Dispatched),
-            Milestone::EnRoute => Some(TripStage::EnRoute),
-            Milestone::AtPickup => Some(TripStage::AtPickup),
-            Milestone::ToHospital => Some(TripStage::ToHospital),
-            Milestone::AtHospital => Some(TripStage::AtHospital),
-            Milestone::HandedOver => Some(TripStage::HandedOver),
-            _ => None,
+        // The last stage reached, by the domain's own stage-to-milestone table.
+        let stage = stages.iter().rev().find_map(|(m, _)| {
+            TripStage::ALL
+                .iter()
+                .copied()
+                .find(|s| Milestone::from(*s) == *m)
         });
         BoardEntry {
             id: id(n),

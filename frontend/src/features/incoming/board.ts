@@ -1,19 +1,25 @@
 // The incoming board's logic, pure (the screen and its tests call it alike): which part
 // of the board a trip belongs to, and the times that tick between two answers.
 import { H } from '@/i18n/hospital'
+import { type Leg, legOf } from '@/lib/trip/stages'
 import type { IncomingTrip } from '@/lib/types'
 
 /** At the door (arrived, not handed over), on the way, or handed over / ended. */
 export type Phase = 'atDoor' | 'onTheWay' | 'done'
 
-const ON_THE_WAY = new Set<IncomingTrip['stage']>([null, 'DISPATCHED', 'EN_ROUTE', 'AT_PICKUP', 'TO_HOSPITAL'])
+/** The part of the board an open trip belongs to at each leg. */
+const legPhase: Readonly<Record<Leg, (trip: IncomingTrip) => Phase>> = {
+  toPickup: () => 'onTheWay',
+  atPickup: () => 'onTheWay',
+  toHospital: () => 'onTheWay',
+  atHospital: (trip) => (trip.handedOverAt === null ? 'atDoor' : 'done'),
+  handedOver: () => 'done',
+}
 
 export function phaseOf(trip: IncomingTrip): Phase {
   // Ended at any stage (cancelled on the way, completed at the door): no longer coming.
   if (trip.bookingStatus === 'COMPLETED' || trip.bookingStatus === 'CANCELLED') return 'done'
-  if (trip.stage === 'AT_HOSPITAL' && trip.handedOverAt === null) return 'atDoor'
-  if (ON_THE_WAY.has(trip.stage)) return 'onTheWay'
-  return 'done'
+  return trip.stage === null ? 'onTheWay' : legPhase[legOf(trip.stage)](trip)
 }
 
 export const phases: readonly Phase[] = ['atDoor', 'onTheWay', 'done']

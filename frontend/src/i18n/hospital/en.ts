@@ -4,6 +4,8 @@
 // with those lazy screens and never in the first load, which stands at its budget
 // (scripts/bundle-budget.mjs). hi.ts and pa.ts are typed HospitalText, so tsc refuses a missing key.
 
+import type { TripStage } from '@/lib/types'
+
 export const en = {
   board: {
     title: 'Incoming ambulances',
@@ -52,7 +54,7 @@ export const en = {
       TO_HOSPITAL: 'Coming to you',
       AT_HOSPITAL: 'Arrived',
       HANDED_OVER: 'Handed over',
-    },
+    } satisfies Record<TripStage, string>,
     finished: 'Finished',
     cancelled: 'Cancelled',
   },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { crewStep, crewStepLabel, isOpen, mayCancel, stageLabel, statusMoves, tripLabel } from './status'
+import { isOpen, mayCancel, stageLabel, statusMoves, tripLabel } from './status'
 
 // The moves themselves are the server's (trip::allowed); these only read them.
 describe("reading the server's moves", () => {
@@ -8,18 +8,6 @@ describe("reading the server's moves", () => {
     expect(statusMoves(['COMPLETED', 'CANCELLED'])).toEqual(['COMPLETED', 'CANCELLED'])
     expect(statusMoves(['EN_ROUTE'])).toEqual([])
     expect(statusMoves([])).toEqual([])
-  })
-
-  it("takes the crew's step from the moves, and names it", () => {
-    expect(crewStep(['EN_ROUTE'])).toBe('EN_ROUTE')
-    expect(crewStep(['COMPLETED'])).toBe('COMPLETED')
-    expect(crewStep([])).toBeNull()
-    // After AT_HOSPITAL both are offered: the handover first, whatever the server's order.
-    expect(crewStep(['COMPLETED', 'HANDED_OVER'])).toBe('HANDED_OVER')
-    expect(crewStepLabel.HANDED_OVER).toBe('Handover done')
-    expect(crewStepLabel.EN_ROUTE).toBe('Accept job')
-    expect(crewStepLabel.TO_HOSPITAL).toBe('Patient on board: go to hospital')
-    expect(crewStepLabel.COMPLETED).toBe('Complete job')
   })
 
   it('lets the caller cancel iff CANCELLED is among the moves', () => {

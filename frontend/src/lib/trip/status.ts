@@ -1,5 +1,8 @@
-import type { Booking, BookingStatus, StageRequest, TimelineEntry, TripMove, TripStage } from '@/lib/types'
+import type { Booking, BookingStatus, TimelineEntry, TripMove, TripStage } from '@/lib/types'
 import { S } from '@/strings'
+import { type Milestone, tripStages } from './stages'
+
+export { tripStages }
 
 // Who may move a booking where is the server's alone: every booking and tracking answer
 // carries the caller's `moves` (decision 0007, "Moves come from the server"). This file
@@ -31,40 +34,14 @@ export const bookingHospital = (b: Pick<Booking, 'hospitalName' | 'hospital'>) =
 export const bookingAmbulance = (b: Pick<Booking, 'ambulanceNumber' | 'ambulance'>) =>
   b.ambulanceNumber || b.ambulance?.number || '—'
 
-/** The trip's stages in order (docs/decisions/0007-dispatch-data.md), while the booking is ACTIVE. */
-export const tripStages: TripStage[] = ['DISPATCHED', 'EN_ROUTE', 'AT_PICKUP', 'TO_HOSPITAL', 'AT_HOSPITAL', 'HANDED_OVER']
+/** What a status or stage of the timeline is called (the catalogue names every one: its type says so). */
+export const stageLabel = (stage: Milestone): string => S.stages[stage]
 
-/** What a status or stage of the timeline is called. */
-export const stageLabel = (stage: TimelineEntry['stage'] | string): string =>
-  (S.stages as Record<string, string>)[stage] ?? stage
-
-type Trip = { bookingStatus: string; tripStage?: TripStage | null }
+type Trip = { bookingStatus: BookingStatus; tripStage?: TripStage | null }
 
 /** Where the trip stands, in words: the stage while ACTIVE (else the status). */
 export const tripLabel = (b: Trip): string =>
   b.bookingStatus === 'ACTIVE' && b.tripStage ? stageLabel(b.tripStage) : stageLabel(b.bookingStatus)
-
-type CrewStep = StageRequest['stage']
-
-/** What the crew's button says for each step (EN_ROUTE accepts the job). */
-export const crewStepLabel: Readonly<Record<CrewStep, string>> = {
-  get EN_ROUTE() { return S.crewMoves.accept },
-  get AT_PICKUP() { return S.crewMoves.atPickup },
-  get TO_HOSPITAL() { return S.crewMoves.toHospital },
-  get AT_HOSPITAL() { return S.crewMoves.atHospital },
-  // The crew or the receiving hospital confirms the handover; COMPLETED may also follow AT_HOSPITAL directly.
-  get HANDED_OVER() { return S.crewMoves.handedOver },
-  get COMPLETED() { return S.crewMoves.complete },
-}
-
-const crewStepOrder: readonly CrewStep[] = ['EN_ROUTE', 'AT_PICKUP', 'TO_HOSPITAL', 'AT_HOSPITAL', 'HANDED_OVER', 'COMPLETED']
-
-/** The crew's next step, as the server offers it in the job's `moves`; none when it offers none. */
-export function crewStep(moves: readonly TripMove[]): CrewStep | null {
-  // In the trip's order: after AT_HOSPITAL the server offers both HANDED_OVER and COMPLETED,
-  // and the handover (its time goes to the report) comes first.
-  return crewStepOrder.find((step) => moves.includes(step)) ?? null
-}
 
 /** The statuses the admin's dropdown may offer: those of the server's `moves`. */
 export function statusMoves(moves: readonly TripMove[]): BookingStatus[] {
@@ -75,4 +52,4 @@ export function statusMoves(moves: readonly TripMove[]): BookingStatus[] {
 export const mayCancel = (b: { moves: readonly TripMove[] }): boolean => b.moves.includes('CANCELLED')
 
 /** Every step a trip goes through, for a timeline that shows what is still to come. */
-export const tripSteps: TimelineEntry['stage'][] = ['PENDING', ...tripStages, 'COMPLETED']
+export const tripSteps: readonly TimelineEntry['stage'][] = ['PENDING', ...tripStages, 'COMPLETED']

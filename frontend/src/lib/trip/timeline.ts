@@ -1,4 +1,5 @@
 import type { TimelineEntry, TripStage } from '@/lib/types'
+import { awaitsCrew } from './stages'
 import { tripSteps } from './status'
 
 export type StepState = 'done' | 'current' | 'todo'
@@ -26,14 +27,14 @@ export function timelineRowsWithMoves(trip: Parameters<typeof timelineRows>[0]):
   for (const move of reassignments(trip.timeline)) {
     const row: TimelineRow = { stage: 'REASSIGNED', at: move.at, state: 'done', fromAmbulance: move.fromAmbulance, reason: move.reason }
     const before = rows.findIndex(
-      (r) => r.state === 'todo' || (r.at !== null && r.at > move.at) || (r.state === 'current' && r.stage === 'DISPATCHED'),
+      (r) => r.state === 'todo' || (r.at !== null && r.at > move.at) || (r.state === 'current' && awaitsCrew(r.stage)),
     )
     if (before < 0) rows.push(row)
     else rows.splice(before, 0, row)
   }
   const current = rows.findIndex((r) => r.state === 'current')
   const previous = rows[current - 1]
-  if (rows[current]?.stage === 'DISPATCHED' && previous?.stage === 'REASSIGNED') rows[current] = { ...rows[current]!, at: previous.at }
+  if (rows[current] && awaitsCrew(rows[current].stage) && previous?.stage === 'REASSIGNED') rows[current] = { ...rows[current]!, at: previous.at }
   return rows
 }
 
@@ -61,7 +62,7 @@ export function timelineRows(trip: { bookingStatus: string; tripStage?: TripStag
 
   // An ACTIVE booking from before the stages knows only PENDING, ACTIVE and COMPLETED.
   const steps: TimelineRow['stage'][] =
-    now === 'ACTIVE' ? ['PENDING', 'ACTIVE', 'COMPLETED'] : tripSteps.filter((s) => s !== 'DISPATCHED' || reached.has(s) || now === 'PENDING')
+    now === 'ACTIVE' ? ['PENDING', 'ACTIVE', 'COMPLETED'] : tripSteps.filter((s) => !awaitsCrew(s) || reached.has(s) || now === 'PENDING')
   const currentIndex = steps.indexOf(now as TimelineRow['stage'])
   return steps.flatMap((stage, i): TimelineRow[] => {
     if (i < currentIndex) return reached.has(stage) ? [{ stage, at: reached.get(stage) || null, state: 'done' }] : []

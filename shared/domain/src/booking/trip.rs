@@ -44,6 +44,9 @@ pub enum TripStage {
 }
 
 impl TripStage {
+    /// Every stage, in trip order (DISPATCHED first).
+    pub const ALL: &'static [TripStage] = <TripStage as VariantArray>::VARIANTS;
+
     /// The stage after this one; none after HANDED_OVER (then the crew completes).
     pub fn next(self) -> Option<TripStage> {
         use TripStage::*;
@@ -57,18 +60,83 @@ impl TripStage {
         }
     }
 
+    /// Where the ambulance is at this stage: the one table the rules read a stage's
+    /// meaning from (the pickup's cancel and reassign limit, the ETA's target, the
+    /// hospital's diversion, completing), so a new stage is placed here once and every
+    /// rule follows. The web app keeps the same table (`frontend/src/lib/trip/stages.ts`).
+    pub fn leg(self) -> Leg {
+        use TripStage::*;
+        match self {
+            Dispatched | EnRoute => Leg::ToPickup,
+            AtPickup => Leg::AtPickup,
+            ToHospital => Leg::ToHospital,
+            AtHospital => Leg::AtHospital,
+            HandedOver => Leg::HandedOver,
+        }
+    }
+
+    /// Whether the ambulance has yet to reach the pickup: until then the requester
+    /// may cancel and a dispatcher may move the job to another ambulance.
+    pub fn before_pickup(self) -> bool {
+        match self.leg() {
+            Leg::ToPickup => true,
+            Leg::AtPickup | Leg::ToHospital | Leg::AtHospital | Leg::HandedOver => false,
+        }
+    }
+
+    /// Whether the ambulance has set off for the hospital (TO_HOSPITAL or later): its
+    /// destination's diversion no longer offers another hospital.
+    pub fn left_for_hospital(self) -> bool {
+        match self.leg() {
+            Leg::ToPickup | Leg::AtPickup => false,
+            Leg::ToHospital | Leg::AtHospital | Leg::HandedOver => true,
+        }
+    }
+
     /// Whether the crew may complete the trip from here: after the handover, or
     /// straight from AT_HOSPITAL (a hospital without staff on the app never keeps an
     /// ambulance from its next patient; the trip then has no handover time).
     pub fn may_complete(self) -> bool {
-        matches!(self, TripStage::AtHospital | TripStage::HandedOver)
+        self.arrived()
     }
 
     /// Whether the ambulance has reached its destination (AT_HOSPITAL or later): the
     /// destination can no longer change.
     pub fn arrived(self) -> bool {
-        matches!(self, TripStage::AtHospital | TripStage::HandedOver)
+        match self.leg() {
+            Leg::ToPickup | Leg::AtPickup | Leg::ToHospital => false,
+            Leg::AtHospital | Leg::HandedOver => true,
+        }
     }
+
+    /// The crew's steps from accepting the job up to and including `self`, in order
+    /// (`EN_ROUTE`, `AT_PICKUP`, ..., `self`): how tests and benchmarks drive a trip,
+    /// so none of them types the sequence out. Empty for DISPATCHED.
+    pub fn path_to(self) -> Vec<TripStage> {
+        let mut path = vec![];
+        let mut at = TripStage::Dispatched;
+        while at != self {
+            let Some(next) = at.next() else { break };
+            path.push(next);
+            at = next;
+        }
+        path
+    }
+}
+
+/// Where the ambulance is on its trip: what a stage means to the rules and screens.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Leg {
+    /// Assigned or on its way to the patient.
+    ToPickup,
+    /// With the patient, not left yet.
+    AtPickup,
+    /// Driving the patient to the destination hospital.
+    ToHospital,
+    /// At the hospital, the patient not handed over (yet).
+    AtHospital,
+    /// The hospital's staff took the patient over.
+    HandedOver,
 }
 
 /// A status or stage a booking reached: the entries of its timeline.
@@ -186,6 +254,17 @@ impl Progress {
     /// again (DISPATCHED).
     pub fn accepted(self) -> bool {
         self.stage.is_some_and(|s| s != TripStage::Dispatched)
+    }
+
+    /// Whether the ambulance has yet to reach the pickup: PENDING, or ACTIVE at a
+    /// stage before it ([`TripStage::before_pickup`]); never once final. The one rule
+    /// for the requester's cancel and a dispatcher's reassign.
+    pub fn before_pickup(self) -> bool {
+        match self.status {
+            BookingStatus::Pending => true,
+            BookingStatus::Active => self.stage.is_none_or(TripStage::before_pickup),
+            BookingStatus::Completed | BookingStatus::Cancelled => false,
+        }
     }
 
     pub fn awaits_answer(self) -> bool {
@@ -353,12 +432,7 @@ pub fn plan(from: Progress, mover: Mover, goal: Goal) -> Result<Move, Refusal> {
             }
             .into(),
         )),
-        (Mover::Requester, Goal::Status(Cancelled))
-            if matches!(
-                from.stage,
-                None | Some(TripStage::Dispatched | TripStage::EnRoute)
-            ) =>
-        {
+        (Mover::Requester, Goal::Status(Cancelled)) if from.before_pickup() => {
             Ok(Move::to_status(from, Cancelled))
         }
         (Mover::Requester, Goal::Status(Cancelled)) => Err(refused(
@@ -786,6 +860,54 @@ mod tests {
             serde_json::to_value(allowed(pending, Mover::Admin)).unwrap(),
             serde_json::json!(["ACTIVE", "COMPLETED", "CANCELLED"])
         );
+    }
+
+    #[test]
+    fn the_stages_are_declared_in_trip_order_and_paths_follow_it() {
+        // The declaration order (VARIANTS, the contract's enum) is the order of `next`.
+        let mut walked = vec![Dispatched];
+        walked.extend(HandedOver.path_to());
+        assert_eq!(walked, TripStage::VARIANTS);
+        assert_eq!(
+            AtHospital.path_to(),
+            [EnRoute, AtPickup, ToHospital, AtHospital]
+        );
+        assert_eq!(EnRoute.path_to(), [EnRoute]);
+        assert!(Dispatched.path_to().is_empty());
+        // Every stage the crew reaches is a step it can ask for, by the same name.
+        for stage in HandedOver.path_to() {
+            let step = CrewStep::try_from(stage.to_string()).unwrap();
+            assert_eq!(Goal::from(step), Goal::Stage(stage));
+        }
+        assert_eq!(CrewStep::VARIANTS.len(), HandedOver.path_to().len() + 1);
+    }
+
+    #[test]
+    fn one_before_pickup_rule_for_every_place() {
+        let before: Vec<Progress> = all_progress()
+            .into_iter()
+            .filter(|p| p.before_pickup())
+            .collect();
+        assert_eq!(
+            before,
+            [
+                Progress::PENDING,
+                p(Active, Some(Dispatched)),
+                p(Active, Some(EnRoute))
+            ]
+        );
+        let arrived: Vec<TripStage> = TripStage::VARIANTS
+            .iter()
+            .copied()
+            .filter(|s| s.arrived())
+            .collect();
+        assert_eq!(arrived, [AtHospital, HandedOver]);
+        let left: Vec<TripStage> = TripStage::VARIANTS
+            .iter()
+            .copied()
+            .filter(|s| s.left_for_hospital())
+            .collect();
+        assert_eq!(left, [ToHospital, AtHospital, HandedOver]);
     }
 
     #[test]

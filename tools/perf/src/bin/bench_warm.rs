@@ -617,7 +617,9 @@ async fn main() {
             None,
         )
         .await;
-        for stage in ["EN_ROUTE", "AT_PICKUP", "TO_HOSPITAL", "AT_HOSPITAL"] {
+        // The domain's stages, never typed out here.
+        let path = domain::booking::TripStage::AtHospital.path_to();
+        for stage in path.iter().map(|s| s.as_ref()) {
             let moved = b
                 .route(
                     "PATCH /api/crew/job/stage (a step)",

@@ -8,7 +8,7 @@ import { ambulanceStatusLabel } from '@/lib/format'
 import { freshness } from '@/lib/position'
 import { S } from '@/strings'
 import { A } from '../strings'
-import { stageLabel } from '@/lib/trip/status'
+import { tripLabel } from '@/lib/trip/status'
 import type { Live } from '@/lib/types'
 import type { SavedView, View } from '../api/live'
 
@@ -164,7 +164,7 @@ export default function LiveMap({
           >
             <Popup>
               <p className="font-semibold">{S.live.booking(b.id)}</p>
-              <p>{b.bookingStatus === 'ACTIVE' && b.tripStage ? stageLabel(b.tripStage) : stageLabel(b.bookingStatus)}</p>
+              <p>{tripLabel(b)}</p>
               {b.pickup.landmark && <p>{b.pickup.landmark}</p>}
               <Link to={`/bookings/${b.id}`}>{S.track}</Link>
             </Popup>

@@ -4,9 +4,10 @@ import { useNow } from '@/components/LiveClock'
 import { HospitalsToCall, type Callable } from '@/components/HospitalsToCall'
 import { useNearestHospitals } from '@/features/hospitals'
 import { useEmergencyNumber } from '@/lib/useEmergencyNumber'
-import type { TimelineEntry } from '@/lib/types'
+import type { TimelineEntry, TripStage } from '@/lib/types'
 import { S } from '@/strings'
 import { isOpen } from '@/lib/trip/status'
+import { beforePickup } from '@/lib/trip/stages'
 import { reassignments } from '@/lib/trip/timeline'
 
 /**
@@ -23,7 +24,7 @@ export function MovedNotice({ trip }: { trip: { bookingStatus: string; timeline:
 /** What [`AcceptNotice`] needs of a trip: the owner's tracking and the family's view both have it. */
 export interface AcceptTrip {
   bookingStatus: string
-  tripStage: string | null
+  tripStage: TripStage | null
   answerBy: string | null
   accepted: boolean
   stillLooking: boolean
@@ -39,7 +40,8 @@ export function AcceptNotice({ trip }: { trip: AcceptTrip }) {
   const now = useNow(1000).getTime()
   if (!isOpen(trip.bookingStatus) || trip.stillLooking) return null
   if (trip.accepted) {
-    return trip.tripStage === 'EN_ROUTE' ? (
+    // Accepted and not at the pickup yet: on its way (EN_ROUTE).
+    return beforePickup(trip.tripStage) ? (
       <Alert tone="success">
         <span className="font-semibold">{S.answer.onItsWay}</span>
       </Alert>

@@ -1,11 +1,26 @@
+import type { Catalogue } from '@/i18n/en'
 import { formatDistance, formatEta } from '@/lib/format'
 import type { Freshness } from '@/lib/position'
 import { S } from '@/strings'
 import type { Tracking } from '@/lib/types'
 import { isOpen } from '@/lib/trip/status'
+import { type Leg, drivingTo, legOf } from '@/lib/trip/stages'
 
 /** What the ETA card needs: the owner's tracking has all of it, the shared view all but the distance. */
 export type ArrivalTrip = Pick<Tracking, 'bookingStatus' | 'tripStage' | 'etaMinutes' | 'accepted'> & { distanceKm?: number | null }
+
+type TrackingTexts = Catalogue['tracking']
+/** A message of the catalogue's `tracking` that is text (not a function). */
+type TrackingText = { [K in keyof TrackingTexts]: TrackingTexts[K] extends string ? K : never }[keyof TrackingTexts]
+
+/** What the card is headed at each leg of the trip, before it ends. */
+const legHeading: Readonly<Record<Leg, TrackingText>> = {
+  toPickup: 'etaToPickup',
+  atPickup: 'atPickup',
+  toHospital: 'etaToHospital',
+  atHospital: 'atHospital',
+  handedOver: 'handedOver',
+}
 
 /**
  * When the ambulance comes (or where the trip stands), and how far to trust its position.
@@ -14,24 +29,18 @@ export type ArrivalTrip = Pick<Tracking, 'bookingStatus' | 'tripStage' | 'etaMin
  */
 export function Arrival({ trip, fresh }: { trip: ArrivalTrip; fresh: Freshness }) {
   const stage = trip.bookingStatus === 'ACTIVE' ? trip.tripStage : null
+  const leg = stage ? legOf(stage) : 'toPickup'
   const heading =
     trip.bookingStatus === 'COMPLETED'
       ? S.tracking.completed
       : trip.bookingStatus === 'CANCELLED'
         ? S.tracking.cancelled
-        : stage === 'AT_PICKUP'
-          ? S.tracking.atPickup
-          : stage === 'AT_HOSPITAL'
-            ? S.tracking.atHospital
-            : stage === 'HANDED_OVER'
-              ? S.tracking.handedOver
-            : stage === 'TO_HOSPITAL'
-              ? S.tracking.etaToHospital
-              : // Until its crew accepts, the ambulance has not set off (decision 0020).
-                trip.accepted
-                ? S.tracking.etaToPickup
-                : S.tracking.etaOnceAccepted
-  const counting = trip.bookingStatus === 'PENDING' || stage === 'DISPATCHED' || stage === 'EN_ROUTE' || stage === 'TO_HOSPITAL'
+        : // Until its crew accepts, the ambulance has not set off (decision 0020).
+          leg === 'toPickup' && !trip.accepted
+          ? S.tracking.etaOnceAccepted
+          : S.tracking[legHeading[leg]]
+  // An ETA while the ambulance drives somewhere (and while PENDING: to the pickup once accepted).
+  const counting = trip.bookingStatus === 'PENDING' || (stage != null && drivingTo(stage) !== null)
   const open = isOpen(trip.bookingStatus)
   const tone = { live: 'bg-green-500', lastKnown: 'bg-amber-500', stale: 'bg-amber-500', standIn: 'bg-slate-400' }[fresh.kind]
 

@@ -23,6 +23,7 @@ import { TripAlerts } from '../components/TripAlerts'
 import { TripTimeline } from '../components/TripTimeline'
 import { forMap, goesElsewhere } from '../destination'
 import { isOpen, mayCancel, tripLabel } from '@/lib/trip/status'
+import { beforePickup } from '@/lib/trip/stages'
 import { timelineRowsWithMoves } from '@/lib/trip/timeline'
 
 const TrackingMap = lazy(() => import('../components/TrackingMap'))
@@ -72,9 +73,9 @@ function Track({ id, back, admin }: { id: number; back: ReactNode; admin: boolea
   const t = trip.data
   const open = isOpen(t.bookingStatus)
   // Just sent, until the crew is at the pickup: "request sent" (what the crew has done says AcceptNotice).
-  const coming = open && (t.tripStage === 'DISPATCHED' || t.tripStage === 'EN_ROUTE')
+  const coming = open && t.tripStage != null && beforePickup(t.tripStage)
   // Worth a notification until the ambulance is there: the requester's, not an admin watching.
-  const arriving = !admin && open && !['AT_PICKUP', 'TO_HOSPITAL', 'AT_HOSPITAL', 'HANDED_OVER'].includes(t.tripStage ?? '')
+  const arriving = !admin && open && beforePickup(t.tripStage)
 
   return (
     <div className="space-y-6">

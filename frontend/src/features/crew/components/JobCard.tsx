@@ -4,6 +4,7 @@ import { useNow } from '@/components/LiveClock'
 import { BookingTypeBadge } from '@/features/booking'
 import { patientLine } from '@/lib/trip/patient'
 import { tripLabel } from '@/lib/trip/status'
+import { beforePickup, stageTable } from '@/lib/trip/stages'
 import type { Booking, Position } from '@/lib/types'
 import { formatCoord, telHref } from '@/lib/format'
 import { directionsUrl } from '@/lib/geo'
@@ -51,7 +52,8 @@ export function JobCard({
   destination: (toHospital: boolean) => ReactNode
 }) {
   const emergency = job.bookingType === 'EMERGENCY'
-  const toHospital = job.tripStage === 'AT_PICKUP' || job.tripStage === 'TO_HOSPITAL' || job.tripStage === 'AT_HOSPITAL' || job.tripStage === 'HANDED_OVER'
+  // From the pickup on, the hospital's way is the one to follow.
+  const toHospital = !beforePickup(job.tripStage)
   const patient = job.patient
   const who = patientLine(patient)
 
@@ -117,7 +119,8 @@ export function JobCard({
 }
 
 /** The crew has yet to accept (PENDING, or ACTIVE at DISPATCHED): the answer deadline runs. */
-const awaitsAnswer = (job: Booking) => job.bookingStatus === 'PENDING' || (job.bookingStatus === 'ACTIVE' && job.tripStage === 'DISPATCHED')
+const awaitsAnswer = (job: Booking) =>
+  job.bookingStatus === 'PENDING' || (job.bookingStatus === 'ACTIVE' && job.tripStage != null && !stageTable[job.tripStage].accepted)
 
 /** "0:42": whole seconds left, rounded up so 0:00 shows only once the time is up. */
 function formatLeft(ms: number): string {

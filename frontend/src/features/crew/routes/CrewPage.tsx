@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react'
 import { Alert, ErrorState, Spinner } from '@/components/Feedback'
 import { Icon } from '@/components/Icon'
 import { StatusBadge } from '@/components/StatusBadge'
-import { crewStep, crewStepLabel } from '@/lib/trip/status'
+import { crewStep, crewStepLabel } from '../steps'
 import { ambulanceTypeLabel } from '@/lib/format'
 import { ringsWhenLocked } from '@/lib/push/state'
 import { usePush } from '@/lib/push/usePush'
@@ -100,7 +100,7 @@ export default function CrewPage() {
                 disabled={advance.isPending}
                 onClick={advanceJob}
               >
-                {advance.isPending ? S.crew.saving : crewStepLabel[step]}
+                {advance.isPending ? S.crew.saving : crewStepLabel(step)}
               </button>
             )
           }

@@ -2,6 +2,7 @@ import { Icon } from '@/components/Icon'
 import { BookingTypeBadge } from '@/features/booking'
 import { H } from '@/i18n/hospital'
 import { ambulanceTypeLabel, formatAge, formatTime, telHref } from '@/lib/format'
+import { legOf } from '@/lib/trip/stages'
 import type { IncomingTrip } from '@/lib/types'
 import { S } from '@/strings'
 import { etaLeft, etaText, HANDOVER_TARGET_MS, phaseOf, since } from '../board'
@@ -72,7 +73,7 @@ function stageText(trip: IncomingTrip): string {
   if (trip.bookingStatus === 'CANCELLED') return t.cancelled
   if (trip.stage === null) return S.stages.PENDING
   // Ended without a handover (the crew completed it straight from the door): said as finished.
-  if (phaseOf(trip) === 'done' && trip.stage !== 'HANDED_OVER') return t.finished
+  if (phaseOf(trip) === 'done' && legOf(trip.stage) !== 'handedOver') return t.finished
   return t.stages[trip.stage]
 }
 
