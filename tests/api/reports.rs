@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 
 use domain::{
     booking::{Booking, BookingStatus, BookingType, Milestone, ReassignReason, TimelineEntry},
-    types::{Id, format_rfc3339},
+    types::{Id, Timestamp},
 };
 use http::{Method, StatusCode};
 use serde_json::{Value, json};
@@ -29,14 +29,14 @@ fn finished(
     called: OffsetDateTime,
     entries: &[(Milestone, i64)],
 ) -> Booking {
-    let at = |s: i64| format_rfc3339(called + time::Duration::seconds(s));
+    let at = |s: i64| Timestamp::new(called + time::Duration::seconds(s)).unwrap();
     let timeline: Vec<TimelineEntry> = entries
         .iter()
         .map(|(stage, s)| match stage {
             Milestone::Reassigned => {
-                TimelineEntry::reassigned("AMB-9", ReassignReason::NoAnswer, &at(*s))
+                TimelineEntry::reassigned("AMB-9", ReassignReason::NoAnswer, at(*s))
             }
-            stage => TimelineEntry::new(*stage, &at(*s)),
+            stage => TimelineEntry::new(*stage, at(*s)),
         })
         .collect();
     serde_json::from_value(json!({
@@ -723,12 +723,10 @@ async fn trips_reach_the_report_through_their_final_move_and_the_clock() {
         .unwrap();
     let at = |stage: Milestone| {
         let e = booking.timeline.iter().find(|e| e.stage == stage).unwrap();
-        domain::types::Timestamp::parse(&e.at).unwrap().get()
+        e.at.get()
     };
     let secs = |a: Milestone, b: Milestone| (at(b) - at(a)).whole_seconds().max(0);
-    let first = domain::types::Timestamp::parse(&booking.timeline[0].at)
-        .unwrap()
-        .get();
+    let first = booking.timeline[0].at.get();
     let answer = (at(Milestone::EnRoute) - first).whole_seconds().max(0);
     assert_eq!(row["intervals"]["answer"]["max"], json!(answer));
     assert_eq!(row["intervals"]["answer"]["count"], 1);

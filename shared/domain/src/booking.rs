@@ -15,9 +15,8 @@ pub use trip::{
 use super::{ambulance::AmbulanceType, hospital::HospitalRef, lenient, user::User};
 use crate::{
     refusal::{Conflict, Missing, Refusal},
-    types::{Id, Latitude, Longitude, OptionalText, Text, Timestamp, WholeNumber, format_rfc3339},
+    types::{Id, Latitude, Longitude, OptionalText, Text, Timestamp, WholeNumber},
 };
-use time::OffsetDateTime;
 
 /// Serialized as `PENDING`, `ACTIVE`, `COMPLETED`, `CANCELLED`; parsed
 /// case-insensitively (`lenient!`).
@@ -198,7 +197,7 @@ pub struct Booking {
     pub id: Id,
     pub booking_status: BookingStatus,
     pub booking_type: BookingType,
-    pub booking_time: String,
+    pub booking_time: Timestamp,
     pub user_id: Id,
     pub username: String,
     pub user_email: String,
@@ -267,7 +266,7 @@ pub struct NewBooking<'a> {
     pub ambulance: BookingAmbulance,
     pub patient: PatientDetails,
     pub pickup: Pickup,
-    pub at: OffsetDateTime,
+    pub at: Timestamp,
     pub answer_by: Timestamp,
 }
 
@@ -304,7 +303,7 @@ impl Booking {
         at: Progress,
         reached: &[Milestone],
     ) -> Booking {
-        let time = format_rfc3339(new.at);
+        let time = new.at;
         Booking {
             answer_by: Some(new.answer_by),
             id: new.id,
@@ -312,7 +311,7 @@ impl Booking {
             booking_type,
             timeline: reached
                 .iter()
-                .map(|m| TimelineEntry::new(*m, &time))
+                .map(|m| TimelineEntry::new(*m, time))
                 .collect(),
             booking_time: time,
             user_id: new.requester.id,
@@ -364,7 +363,7 @@ impl Booking {
             self.trip_stage = Some(TripStage::Dispatched);
         }
         if self.timeline.is_empty() {
-            self.timeline = vec![TimelineEntry::new(Milestone::Pending, &self.booking_time)];
+            self.timeline = vec![TimelineEntry::new(Milestone::Pending, self.booking_time)];
         }
         if self.destination_hospital_id.is_none() {
             self.destination_hospital_id = Some(self.hospital_id);
@@ -374,7 +373,7 @@ impl Booking {
     }
 
     /// The booking after `m`, reached at `at`.
-    pub fn after(mut self, m: &Move, at: &str) -> Booking {
+    pub fn after(mut self, m: &Move, at: Timestamp) -> Booking {
         self.booking_status = m.to.status;
         self.trip_stage = m.to.stage;
         self.timeline
@@ -548,7 +547,7 @@ mod tests {
                 longitude: Longitude::try_from(74.9).unwrap(),
                 landmark: Landmark::default(),
             },
-            at,
+            at: Timestamp::new(at).unwrap(),
             answer_by: crate::deadline::AnswerTimes::default().answer_by(kind, at),
         }
     }
@@ -590,7 +589,7 @@ mod tests {
         );
 
         for b in [&booked, &emergency] {
-            assert_eq!(b.booking_time, "2026-03-01T10:00:00.000Z");
+            assert_eq!(b.booking_time.to_string(), "2026-03-01T10:00:00.000Z");
             assert!(b.timeline.iter().all(|e| e.at == b.booking_time));
             assert_eq!((b.user_id, b.username.as_str()), (id(5), "asha"));
             assert_eq!(b.user_phone.as_deref(), Some("+15550100"));
@@ -622,7 +621,7 @@ mod tests {
         moved.timeline.push(TimelineEntry::reassigned(
             "PB-11",
             ReassignReason::NoAnswer,
-            "2026-03-01T10:01:02.000Z",
+            Timestamp::parse("2026-03-01T10:01:02.000Z").unwrap(),
         ));
         for (booking, crew_of, expected) in [
             (&open, 11, Hold::Holds),
@@ -667,7 +666,7 @@ mod tests {
             read.timeline,
             [TimelineEntry::new(
                 Milestone::Pending,
-                "2026-01-02T03:04:05.006Z"
+                Timestamp::parse("2026-01-02T03:04:05.006Z").unwrap()
             )]
         );
         assert_eq!((read.pickup.clone(), read.user_phone.clone()), (None, None));

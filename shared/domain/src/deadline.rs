@@ -87,9 +87,7 @@ pub enum Verdict {
 /// chose the ambulance; its deadline alerts).
 pub fn warn_at(booking: &Booking) -> Option<OffsetDateTime> {
     (booking.booking_type == BookingType::Emergency)
-        .then(|| Timestamp::parse(&booking.booking_time))
-        .flatten()
-        .map(|sent| sent.get() + UNANSWERED_AFTER)
+        .then(|| booking.booking_time.get() + UNANSWERED_AFTER)
 }
 
 /// When the clock must look at the booking next: its `answerBy`, or before it the
@@ -174,7 +172,7 @@ mod tests {
             b.timeline.push(TimelineEntry::reassigned(
                 &format!("AMB-{i}"),
                 ReassignReason::NoAnswer,
-                "2026-11-27T10:00:30.000Z",
+                Timestamp::parse("2026-11-27T10:00:30.000Z").unwrap(),
             ));
         }
         b
@@ -331,7 +329,7 @@ mod tests {
         b.timeline.push(TimelineEntry::reassigned(
             "AMB-9",
             ReassignReason::Manual,
-            "2026-11-27T10:00:40.000Z",
+            Timestamp::parse("2026-11-27T10:00:40.000Z").unwrap(),
         ));
         assert_eq!(moves_so_far(&b), 2);
     }

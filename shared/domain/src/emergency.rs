@@ -98,7 +98,7 @@ pub fn share_expiry(created: OffsetDateTime, timeline: &[TimelineEntry]) -> Offs
     let ended = timeline
         .iter()
         .find(|e| matches!(e.stage, Milestone::Completed | Milestone::Cancelled))
-        .and_then(|e| Timestamp::parse(&e.at))
+        .map(|e| e.at)
         .map(Timestamp::get);
     match ended {
         Some(at) => latest.min(at + SHARE_AFTER_FINAL),
@@ -221,7 +221,7 @@ mod tests {
     }
 
     fn entry(stage: Milestone, at: &str) -> TimelineEntry {
-        TimelineEntry::new(stage, at)
+        TimelineEntry::new(stage, Timestamp::parse(at).unwrap())
     }
 
     #[test]

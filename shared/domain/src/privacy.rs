@@ -80,7 +80,7 @@ pub fn finished_at(booking: &Booking) -> Option<Timestamp> {
         .iter()
         .rev()
         .find(|e| matches!(e.stage, Milestone::Completed | Milestone::Cancelled))
-        .and_then(|e| Timestamp::parse(&e.at))
+        .map(|e| e.at)
 }
 
 /// Whether `role` may delete its own account through the API: the public's
@@ -234,7 +234,7 @@ mod tests {
                     "latitude": 30.676543, "longitude": 74.334999, "landmark": "blue gate"
                 }))
                 .unwrap(),
-                at: at("2026-01-02T03:04:05.000Z").get(),
+                at: at("2026-01-02T03:04:05.000Z"),
                 answer_by: at("2026-01-02T03:09:05.000Z"),
             },
             BookingType::Normal,
@@ -243,7 +243,7 @@ mod tests {
         b.trip_stage = Some(TripStage::AtHospital);
         b.timeline.push(TimelineEntry::new(
             Milestone::Completed,
-            "2026-01-02T04:00:00.000Z",
+            at("2026-01-02T04:00:00.000Z"),
         ));
         b
     }

@@ -96,7 +96,7 @@ pub struct BoardEntry {
     pub id: Id,
     pub booking_type: BookingType,
     pub booking_status: BookingStatus,
-    pub booking_time: String,
+    pub booking_time: Timestamp,
     #[serde(default)]
     pub trip_stage: Option<TripStage>,
     pub ambulance: BoardAmbulance,
@@ -126,25 +126,18 @@ enum Place {
     OnTheWay {
         emergency: bool,
         eta: Option<u32>,
-        booked: String,
+        booked: Timestamp,
     },
     /// Its latest moment (handover, end).
     Done(OffsetDateTime),
 }
 
 fn first_at(timeline: &[TimelineEntry], stage: Milestone) -> Option<Timestamp> {
-    timeline
-        .iter()
-        .find(|e| e.stage == stage)
-        .and_then(|e| Timestamp::parse(&e.at))
+    timeline.iter().find(|e| e.stage == stage).map(|e| e.at)
 }
 
 fn last_at(timeline: &[TimelineEntry]) -> Option<OffsetDateTime> {
-    timeline
-        .iter()
-        .filter_map(|e| Timestamp::parse(&e.at))
-        .map(Timestamp::get)
-        .max()
+    timeline.iter().map(|e| e.at).map(Timestamp::get).max()
 }
 
 /// What the board reads of a trip's ambulance, when it is on the way.
@@ -168,7 +161,7 @@ pub fn trip(entry: BoardEntry, ambulance: AmbulanceNow, hospital: Point) -> Inco
         Place::OnTheWay {
             emergency: entry.booking_type == BookingType::Emergency,
             eta: eta_seconds,
-            booked: entry.booking_time.clone(),
+            booked: entry.booking_time,
         }
     } else if entry.is_open() && entry.trip_stage == Some(TripStage::AtHospital) {
         Place::AtTheDoor(arrived_at.map_or(OffsetDateTime::UNIX_EPOCH, Timestamp::get))
@@ -331,7 +324,7 @@ mod tests {
             id: id(n),
             booking_type: kind,
             booking_status: status,
-            booking_time: format!("2026-03-01T10:00:{n:02}.000Z"),
+            booking_time: Timestamp::parse(&format!("2026-03-01T10:00:{n:02}.000Z")).unwrap(),
             trip_stage: stage,
             ambulance: BoardAmbulance {
                 id: id(100 + n),
@@ -341,7 +334,12 @@ mod tests {
             patient: PatientDetails::default(),
             timeline: stages
                 .iter()
-                .map(|(m, at)| TimelineEntry::new(*m, &format!("2026-03-01T{at}.000Z")))
+                .map(|(m, at)| {
+                    TimelineEntry::new(
+                        *m,
+                        Timestamp::parse(&format!("2026-03-01T{at}.000Z")).unwrap(),
+                    )
+                })
                 .collect(),
         }
     }

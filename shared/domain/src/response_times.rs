@@ -33,7 +33,7 @@ use super::{
     refusal::Refusal,
     settings::Settings,
 };
-use crate::types::{Id, Timestamp};
+use crate::types::Id;
 
 /// The longest report: a year, leap day included (a year's report for one hospital
 /// reads at most this many day items).
@@ -78,8 +78,6 @@ pub struct FinishedTrip {
 pub enum NotFoldable {
     #[error("booking {0} is not finished")]
     Open(Id),
-    #[error("booking {0} has a time that does not read: '{1}'")]
-    BadTime(Id, String),
 }
 
 impl TripRecord {
@@ -88,14 +86,11 @@ impl TripRecord {
         if !booking.booking_status.is_final() {
             return Err(NotFoldable::Open(booking.id));
         }
-        let time = |text: &str| {
-            Timestamp::parse(text)
-                .map(Timestamp::get)
-                .ok_or_else(|| NotFoldable::BadTime(booking.id, text.to_owned()))
-        };
         let timeline = &booking.timeline;
-        let called = time(&booking.booking_time)?;
-        let at = |entry: Option<&TimelineEntry>| entry.map(|e| time(&e.at)).transpose();
+        let called = booking.booking_time.get();
+        let at = |entry: Option<&TimelineEntry>| -> Result<Option<OffsetDateTime>, NotFoldable> {
+            Ok(entry.map(|e| e.at.get()))
+        };
         let first = |stage: Milestone| timeline.iter().find(|e| e.stage == stage);
         let first_dispatch = at(timeline.first())?.unwrap_or(called);
         let last_move = timeline
@@ -746,12 +741,12 @@ mod tests {
         called: OffsetDateTime,
         entries: &[(Milestone, i64)],
     ) -> Booking {
-        let at = |s: i64| crate::types::format_rfc3339(called + Duration::seconds(s));
+        let at = |s: i64| crate::types::Timestamp::new(called + Duration::seconds(s)).unwrap();
         let timeline = entries
             .iter()
             .map(|(stage, s)| match stage {
-                Milestone::Reassigned => E::reassigned("AMB-1", ReassignReason::NoAnswer, &at(*s)),
-                stage => E::new(*stage, &at(*s)),
+                Milestone::Reassigned => E::reassigned("AMB-1", ReassignReason::NoAnswer, at(*s)),
+                stage => E::new(*stage, at(*s)),
             })
             .collect();
         let mut v = serde_json::json!({
@@ -906,12 +901,6 @@ mod tests {
             &[(Pending, 0)],
         );
         assert_eq!(TripRecord::of(&open), Err(NotFoldable::Open(id(9))));
-        let mut bad = b.clone();
-        bad.timeline[3].at = "soon".into(); // the EN_ROUTE entry
-        assert!(matches!(
-            TripRecord::of(&bad),
-            Err(NotFoldable::BadTime(..))
-        ));
         // Clocks of two machines a little apart: never a negative interval.
         let skewed = trip(
             BookingStatus::Completed,

@@ -429,7 +429,7 @@ impl Alerts<'_> {
     ) {
         let raise = async {
             let (id, hospital) = self.station_call_parts(hospital_id, known).await?;
-            let since = Timestamp::new(self.store.now()).unwrap_or_else(Timestamp::now);
+            let since = self.store.timestamp();
             let write = call_station(id, since, booking, presence, hospital_id, hospital.as_ref());
             self.store.put_if(write).await.map(|_| ())
         };

@@ -114,7 +114,7 @@ impl Audit<'_> {
         let Some(actor) = self.store.actor() else {
             return;
         };
-        let at = Timestamp::new(self.store.now()).unwrap_or_else(Timestamp::now);
+        let at = self.store.timestamp();
         let sk = keys::audit_entry(&at.to_string(), rand::random());
         let record = note.record(at, actor.clone());
         for pk in partitions(&record) {

@@ -122,7 +122,7 @@ pub(crate) struct BookingItem {
 
 impl BookingItem {
     pub(crate) fn new(booking: Booking) -> Self {
-        let order = keys::booking_time(&booking.booking_time, booking.id);
+        let order = keys::booking_time(&booking.booking_time.to_string(), booking.id);
         let open = booking
             .pickup
             .as_ref()
@@ -169,8 +169,8 @@ impl BookingItem {
 pub(crate) fn destination_sk(booking: &Booking) -> String {
     match (booking.booking_status.is_final(), finished_at(booking)) {
         (true, Some(at)) => keys::destination_ended(&at.to_string(), booking.id),
-        (true, None) => keys::destination_ended(&booking.booking_time, booking.id),
-        (false, _) => keys::destination_open(&booking.booking_time, booking.id),
+        (true, None) => keys::destination_ended(&booking.booking_time.to_string(), booking.id),
+        (false, _) => keys::destination_open(&booking.booking_time.to_string(), booking.id),
     }
 }
 
@@ -191,7 +191,7 @@ impl From<BookingItem> for Booking {
 /// and timeline together, on the condition that the status and stage are still the
 /// ones read (so a stale or repeated request writes nothing); a final status also
 /// leaves the `open` index.
-pub(crate) fn booking_move(booking: &Booking, m: &Move, at: &str) -> Write {
+pub(crate) fn booking_move(booking: &Booking, m: &Move, at: Timestamp) -> Write {
     let reached: Vec<TimelineEntry> = m
         .reached
         .iter()
@@ -224,13 +224,16 @@ pub(crate) fn booking_move(booking: &Booking, m: &Move, at: &str) -> Write {
         sets.push("duepk = :forget, duesk = :finished");
         // Off the receiving hospital's open trips, onto its ended ones for a day.
         sets.push("destsk = :destEnded");
-        let ended = Timestamp::parse(at).map_or(0, due_key);
+        let ended = due_key(at);
         write = write
-            .value(":destEnded", keys::destination_ended(at, booking.id))
+            .value(
+                ":destEnded",
+                keys::destination_ended(&at.to_string(), booking.id),
+            )
             .value(":foldpk", keys::FOLD)
             .value(":foldsk", ended)
             .value(":forget", keys::FORGET)
-            .value(":finished", finished_key(at));
+            .value(":finished", ended);
     } else if m.ends_the_wait() {
         // Answered: off the clock.
         removes.extend(["answerBy", "duepk", "duesk"]);
@@ -279,7 +282,7 @@ pub(crate) fn count_new_booking(tx: &mut Tx, booking: &Booking) -> Result<(), St
         .push(
             Label::Counter,
             counters::add(
-                &counters::bookings_on_day(&booking.booking_time),
+                &counters::bookings_on_day(&booking.booking_time.to_string()),
                 &Total::ONE,
             )?,
         );
@@ -325,10 +328,6 @@ pub(crate) fn remember_request(user: Id, key: &str, booking: Id, hash: &str) -> 
 
 /// A final booking's `duesk` in the retention sweep's partition: when it became
 /// final (`at`, the move's time), in epoch milliseconds.
-fn finished_key(at: &str) -> i64 {
-    due_key(Timestamp::parse(at).unwrap_or_else(Timestamp::now))
-}
-
 /// `store.bookings()`: bookings: book, move, read, page, count. Every method of the handle
 /// is in this file.
 #[derive(Clone, Copy)]
@@ -395,8 +394,10 @@ impl Bookings<'_> {
                     .filter(|b| b.user_id == user)
                     // Unknown and someone else's look the same.
                     .ok_or(Refusal::from(Missing::BookingInHistory(id)))?;
-                Query::on(GSI1, "gsi1pk = :p AND gsi1sk < :before")
-                    .value(":before", keys::booking_time(&cursor.booking_time, id))
+                Query::on(GSI1, "gsi1pk = :p AND gsi1sk < :before").value(
+                    ":before",
+                    keys::booking_time(&cursor.booking_time.to_string(), id),
+                )
             }
         };
         let query = query
@@ -545,6 +546,7 @@ impl Bookings<'_> {
         let pickup = booking::pickup_or_profile(req.pickup.clone(), &account)?;
         let id = id?;
         let now = time::OffsetDateTime::now_utc();
+        let at = Timestamp::new(now).unwrap_or_else(Timestamp::now);
         let booking = Booking::booked(
             NewBooking {
                 id,
@@ -562,7 +564,7 @@ impl Bookings<'_> {
                 },
                 patient: req.patient.clone().into(),
                 pickup,
-                at: now,
+                at,
                 answer_by: self
                     .store
                     .settings()
@@ -669,9 +671,9 @@ impl Bookings<'_> {
                 return Err(crew::job_gone(id).into());
             }
             let m = booking::plan(booking.progress(), mover, goal)?;
-            let at = now_rfc3339();
+            let at = Timestamp::now();
             let mut tx = Tx::new();
-            tx.push(Label::Booking(id), booking_move(&booking, &m, &at));
+            tx.push(Label::Booking(id), booking_move(&booking, &m, at));
             if m.changes_status() {
                 tx.push(
                     Label::Counter,
@@ -727,7 +729,7 @@ impl Bookings<'_> {
                 // The update changed only the status, stage and timeline, on the
                 // condition that they were as read: the booking as read, moved, is
                 // what is stored.
-                Ok(()) => Ok(booking.after(&m, &at)),
+                Ok(()) => Ok(booking.after(&m, at)),
                 Err(TxError::Refused(_)) => Err(MoveAttempt::Raced),
                 Err(TxError::Api(e)) => Err(MoveAttempt::Failed(e)),
             }

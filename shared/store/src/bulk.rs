@@ -140,7 +140,7 @@ impl Bulk<'_> {
             let ended = b
                 .timeline
                 .last()
-                .and_then(|e| domain::types::Timestamp::parse(&e.at))
+                .map(|e| e.at)
                 .map_or(0, crate::bookings::due_key);
             let mut item = BookingItem::new(b);
             item.duepk = None;

@@ -35,7 +35,7 @@ use domain::{
     deadline::{self, AnswerTimes, Verdict},
     emergency::nearest::{Attempt, Candidate, DEFAULT_FIRST_TARGET_KM, Dispatch, Dispatcher},
     presence::CrewPresence,
-    types::{Id, Timestamp, format_rfc3339},
+    types::{Id, Timestamp},
 };
 
 /// Due bookings one sweep takes at most (oldest deadline first); the next sweep,
@@ -369,7 +369,7 @@ impl Deadlines<'_> {
         let entry = &candidate.entry;
         let to = entry.ambulance;
         let (number, driver_info) = (entry.number.clone(), entry.driver_info.clone());
-        let at = format_rfc3339(now);
+        let at = Timestamp::new(now).unwrap_or_else(Timestamp::now);
         let answer_by = answer_times.answer_by(booking.booking_type, now);
         let warned = item.unanswered_alert.is_some() || ids.unanswered.is_some();
         let due = deadline::next_due(booking, answer_by, warned);
@@ -428,7 +428,7 @@ impl Deadlines<'_> {
                     [TimelineEntry::reassigned(
                         &booking.ambulance_number,
                         ReassignReason::NoAnswer,
-                        &at,
+                        at,
                     )],
                 )
                 .value(":none", Vec::<Id>::new())
@@ -443,7 +443,7 @@ impl Deadlines<'_> {
                 "SET notResponding = :since REMOVE heldBy",
             )
             .name("#status", "status")
-            .value(":since", &at)
+            .value(":since", at)
             .value(":booking", booking.id)
             .value(":onDuty", AmbulanceStatus::OnDuty)
             .when("heldBy = :booking AND #status = :onDuty"),
@@ -525,7 +525,7 @@ impl Deadlines<'_> {
             .await?
             .filter(|a| a.held_by == Some(id));
         let now = self.store.now();
-        let at = format_rfc3339(now);
+        let at = Timestamp::new(now).unwrap_or_else(Timestamp::now);
         let answer_by = self
             .store
             .settings()
@@ -555,7 +555,7 @@ impl Deadlines<'_> {
             driver_info: target.driver_info.clone(),
         };
         let entry =
-            TimelineEntry::reassigned(&booking.ambulance_number, ReassignReason::Manual, &at);
+            TimelineEntry::reassigned(&booking.ambulance_number, ReassignReason::Manual, at);
         let mut tx = Tx::new();
         let mut sets = String::from(
             "SET ambulanceId = :to, ambulanceNumber = :number, ambulance = :ambulance, \
@@ -818,6 +818,6 @@ fn follow_to_hospital(
         .value(":destpk", keys::destination_trips(hospital))
         .value(
             ":destsk",
-            keys::destination_open(&item.booking.booking_time, item.booking.id),
+            keys::destination_open(&item.booking.booking_time.to_string(), item.booking.id),
         )
 }

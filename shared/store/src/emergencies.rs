@@ -57,7 +57,7 @@ use domain::{
     position::STALE_AFTER,
     presence::CrewPresence,
     settings::Settings,
-    types::{Id, LatLng, format_rfc3339},
+    types::{Id, LatLng, Timestamp, format_rfc3339},
     user::{self, User},
 };
 
@@ -453,7 +453,7 @@ impl Emergencies<'_> {
             },
             patient: order.req.patient.clone().unwrap_or_default(),
             pickup: order.pickup.clone(),
-            at: now,
+            at: Timestamp::new(now).unwrap_or_else(Timestamp::now),
             answer_by: order
                 .settings
                 .answer_times()

@@ -16,11 +16,7 @@ use super::{
     tx::Write,
 };
 use crate::error::StoreError;
-use domain::{
-    booking::Booking,
-    privacy::finished_at,
-    types::{Id, Timestamp},
-};
+use domain::{booking::Booking, privacy::finished_at, types::Id};
 
 /// What one run changed.
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -117,9 +113,7 @@ impl Migrations<'_> {
             if !b.booking_status.is_final() || b.erased.is_some() {
                 return None;
             }
-            let ended = finished_at(&b)
-                .or_else(|| Timestamp::parse(&b.booking_time))
-                .unwrap_or_else(Timestamp::now);
+            let ended = finished_at(&b).unwrap_or(b.booking_time);
             Some(
                 Write::update(keys::booking(b.id), "SET duepk = :p, duesk = :at")
                     .exists()

@@ -192,7 +192,10 @@ impl Receiving<'_> {
             .value(":name", &hospital.name)
             .value(":chosen", true)
             .value(":destpk", keys::destination_trips(to))
-            .value(":destsk", keys::destination_open(&booking.booking_time, id))
+            .value(
+                ":destsk",
+                keys::destination_open(&booking.booking_time.to_string(), id),
+            )
             .value(":ambulanceRead", booking.ambulance_id)
             .when("ambulanceId = :ambulanceRead"),
             progress,

@@ -24,7 +24,10 @@ use super::{
 };
 use crate::config::Config;
 use crate::error::StoreError;
-use domain::{geo::Range, types::Id};
+use domain::{
+    geo::Range,
+    types::{Id, Timestamp},
+};
 
 pub type Item = HashMap<String, AttributeValue>;
 
@@ -319,6 +322,12 @@ impl Store {
             .clock_offset_ms
             .load(std::sync::atomic::Ordering::Relaxed);
         time::OffsetDateTime::now_utc() + time::Duration::milliseconds(offset)
+    }
+
+    /// [`Store::now`] as a [`Timestamp`] (the system clock's, should this store's
+    /// test clock ever be moved past year 9999).
+    pub fn timestamp(&self) -> Timestamp {
+        Timestamp::new(self.now()).unwrap_or_else(Timestamp::now)
     }
 
     /// Moves this store's clock (and its clones') forward: a test's way to let the

@@ -189,7 +189,7 @@ impl From<TripStage> for Milestone {
 #[serde(rename_all = "camelCase")]
 pub struct TimelineEntry {
     pub stage: Milestone,
-    pub at: String,
+    pub at: crate::types::Timestamp,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub from_ambulance: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -197,17 +197,21 @@ pub struct TimelineEntry {
 }
 
 impl TimelineEntry {
-    pub fn new(stage: Milestone, at: &str) -> TimelineEntry {
+    pub fn new(stage: Milestone, at: crate::types::Timestamp) -> TimelineEntry {
         TimelineEntry {
             stage,
-            at: at.to_owned(),
+            at,
             from_ambulance: None,
             reason: None,
         }
     }
 
     /// The job left ambulance `from` (its number) at `at`, for `reason`.
-    pub fn reassigned(from: &str, reason: ReassignReason, at: &str) -> TimelineEntry {
+    pub fn reassigned(
+        from: &str,
+        reason: ReassignReason,
+        at: crate::types::Timestamp,
+    ) -> TimelineEntry {
         TimelineEntry {
             from_ambulance: Some(from.to_owned()),
             reason: Some(reason),

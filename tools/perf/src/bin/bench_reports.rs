@@ -23,7 +23,7 @@ use std::time::Instant;
 use domain::{
     booking::{Booking, BookingType, Milestone, ReassignReason, TimelineEntry},
     response_times::{Day, Period, ReportRequest, Scope, TripRecord},
-    types::{Id, format_rfc3339},
+    types::{Id, Timestamp},
 };
 use rand::{Rng, SeedableRng, rngs::StdRng};
 use store::{Store, bulk::ReportDay};
@@ -112,24 +112,24 @@ fn finished(n: usize, hospitals: usize) -> Vec<Booking> {
         .map(|id| {
             let called =
                 time::macros::datetime!(2026-02-01 06:00 UTC) + Duration::minutes(id as i64);
-            let at = |s: i64| format_rfc3339(called + Duration::seconds(s));
+            let at = |s: i64| Timestamp::new(called + Duration::seconds(s)).unwrap();
             let answer = rng.random_range(5..120);
             let pickup = answer + rng.random_range(180..1800);
             let mut timeline = vec![
-                TimelineEntry::new(Milestone::Active, &at(0)),
-                TimelineEntry::new(Milestone::Dispatched, &at(0)),
+                TimelineEntry::new(Milestone::Active, at(0)),
+                TimelineEntry::new(Milestone::Dispatched, at(0)),
             ];
             if rng.random_bool(0.05) {
                 timeline.push(TimelineEntry::reassigned(
                     "B-1",
                     ReassignReason::NoAnswer,
-                    &at(61),
+                    at(61),
                 ));
             }
             timeline.extend([
-                TimelineEntry::new(Milestone::EnRoute, &at(answer)),
-                TimelineEntry::new(Milestone::AtPickup, &at(pickup)),
-                TimelineEntry::new(Milestone::Completed, &at(pickup + 600)),
+                TimelineEntry::new(Milestone::EnRoute, at(answer)),
+                TimelineEntry::new(Milestone::AtPickup, at(pickup)),
+                TimelineEntry::new(Milestone::Completed, at(pickup + 600)),
             ]);
             serde_json::from_value(serde_json::json!({
                 "id": id, "bookingStatus": "COMPLETED", "bookingType": "EMERGENCY",
