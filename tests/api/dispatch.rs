@@ -737,6 +737,56 @@ async fn bookings_made_before_dispatch_read_track_and_move_once_migrated() {
     assert_eq!(d.stored(&b).await, without_moves(moved));
 }
 
+/// A job given before stages and answer deadlines (no `tripStage`, no `answerBy`):
+/// `manage migrate` gives it a null stage and a deadline from now, on the clock's
+/// agenda (once: a second run changes nothing); its crew then accepts it as any job.
+#[tokio::test]
+async fn a_waiting_job_from_before_deadlines_gets_its_stage_and_deadline_once_migrated() {
+    let d = Dispatch::new(1).await;
+    let b = d.book(&d.f.ambulances[0]).await;
+    let store = &d.f.app.state.store;
+    let key = store::keys::booking(crate::crew::id_of(&b));
+    testkit::raw_update(
+        store,
+        &key,
+        "REMOVE tripStage, answerBy, duepk, duesk",
+        vec![],
+    )
+    .await;
+    let before = time::OffsetDateTime::now_utc();
+    let migrated = store.migrations().migrate().await.unwrap();
+    assert_eq!(
+        (migrated.bookings, migrated.answer_deadlines),
+        (1, 1),
+        "{migrated:?}"
+    );
+    let again = store.migrations().migrate().await.unwrap();
+    assert_eq!((again.bookings, again.answer_deadlines), (0, 0));
+    let item = store
+        .client()
+        .get_item()
+        .table_name(store.table())
+        .set_key(Some(key.item()))
+        .send()
+        .await
+        .unwrap()
+        .item
+        .unwrap();
+    assert!(item["tripStage"].is_null(), "{:?}", item.get("tripStage"));
+    assert_eq!(item["duepk"].as_s().unwrap(), store::keys::DUE);
+    let read = d.booking(&b).await;
+    let answer_by = time::OffsetDateTime::parse(
+        read["answerBy"].as_str().unwrap(),
+        &time::format_description::well_known::Rfc3339,
+    )
+    .unwrap();
+    assert!(answer_by > before, "{answer_by} is after the migration");
+    let (code, moved) = d.crew_step(&d.crews[0], &b, "EN_ROUTE").await;
+    assert_eq!(code, StatusCode::OK, "{moved:?}");
+    assert_eq!(moved["tripStage"], "EN_ROUTE");
+    d.assert_consistent().await;
+}
+
 #[tokio::test]
 async fn the_crew_sets_its_ambulance_out_of_service_only_while_it_holds_no_booking() {
     let d = Dispatch::new(1).await;

@@ -614,3 +614,65 @@ fn the_counts_the_docs_give_are_the_codes() {
     }
     assert!(wrong.is_empty(), "{wrong:#?}");
 }
+
+/// Key prefixes written out as literals (`"AMBULANCE#"`, `"G2#"`): a string that
+/// starts with capitals and a `#`.
+fn key_literals(text: &str) -> Vec<(usize, String)> {
+    let literal = regex_lite::Regex::new(r#""[A-Z][A-Z0-9_]*#"#).unwrap();
+    text.lines()
+        .enumerate()
+        .filter_map(|(i, line)| literal.find(line).map(|m| (i + 1, m.as_str().to_owned())))
+        .collect()
+}
+
+/// Every key of the table is made in one place, `shared/store/src/keys.rs`
+/// (docs/data-model.md): no other source file of the shared crates or the functions
+/// writes out a key prefix; it calls a function of `keys.rs` (tests of those crates
+/// too).
+#[test]
+fn keys_are_built_only_in_keys_rs() {
+    for sample in [
+        r#"format!("AMBULANCE#{id}")"#,
+        r#"pk.strip_prefix("DAY#")"#,
+        r#"const PREFIX: &str = "G2#";"#,
+    ] {
+        assert_eq!(key_literals(sample).len(), 1, "{sample:?} is a key literal");
+    }
+    for fine in [
+        r##".name("#ttl", TTL_ATTRIBUTE)"##,
+        r##"r#"{"a": 1}"#"##,
+        r#"keys::ambulance(id)"#,
+    ] {
+        assert!(key_literals(fine).is_empty(), "{fine:?} is no key literal");
+    }
+
+    let sources: Vec<String> = tracked()
+        .into_iter()
+        .filter(|f| f.ends_with(".rs"))
+        .filter(|f| {
+            let parts: Vec<&str> = f.split('/').collect();
+            matches!(parts.as_slice(), ["shared" | "functions", _, "src", ..])
+        })
+        .collect();
+    assert!(
+        sources.iter().any(|f| f == "shared/store/src/keys.rs"),
+        "the store's sources are listed"
+    );
+    let mut found = vec![];
+    for file in sources {
+        if file == "shared/store/src/keys.rs" {
+            continue;
+        }
+        let Ok(text) = fs::read_to_string(root().join(&file)) else {
+            continue; // deleted and not yet committed
+        };
+        for (line, literal) in key_literals(&text) {
+            found.push(format!("{file}:{line}: {literal}"));
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "make the key with a function of shared/store/src/keys.rs:\n{}",
+        found.join("\n")
+    );
+}

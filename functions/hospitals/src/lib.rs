@@ -94,7 +94,6 @@ async fn nearest(
     tracing::debug!(
         rounds = stats.rounds,
         chunks_read = stats.chunks_read,
-        h3_fallback = stats.h3.is_some(),
         "nearest search"
     );
     Ok(Json(hospitals))

@@ -347,8 +347,6 @@ pub struct Message {
 pub const TRIP_TTL: Duration = Duration::from_secs(30 * 60);
 pub const JOB_GONE_TTL: Duration = Duration::from_secs(10 * 60);
 pub const ALERT_TTL: Duration = Duration::from_secs(60 * 60);
-/// A job without `answerBy` (one written before deadlines existed).
-pub const JOB_TTL_WITHOUT_DEADLINE: Duration = Duration::from_secs(5 * 60);
 
 /// A write the stream reports, as the domain reads its images. One lives per record
 /// for a moment, so its size does not matter (boxing would only add allocations).
@@ -406,14 +404,12 @@ fn booking_news(old: Option<&Booking>, new: Option<&Booking>, now: Timestamp) ->
         && was != Some(amb)
         && new.progress().awaits_answer()
     {
-        let ttl = match new.answer_by {
-            Some(by) => {
-                let left = (by.get() - now.get()).whole_seconds();
-                (left > 0).then(|| Duration::from_secs(left as u64))
-            }
-            None => Some(JOB_TTL_WITHOUT_DEADLINE),
-        };
-        if let Some(ttl) = ttl {
+        // Every waiting job has its `answerBy` (`manage migrate` gave older ones theirs).
+        let left = new
+            .answer_by
+            .map(|by| (by.get() - now.get()).whole_seconds());
+        if let Some(left) = left.filter(|left| *left > 0) {
+            let ttl = Duration::from_secs(left as u64);
             out.push(message(
                 Recipient::CrewOf(amb),
                 Payload::Job {
@@ -770,13 +766,6 @@ mod tests {
             }),
             vec![]
         );
-        let mut old = booking(5, BookingStatus::Pending, None);
-        old.answer_by = None;
-        let sent = told(Change::Booking {
-            old: None,
-            new: Some(old),
-        });
-        assert_eq!(sent[0].2, JOB_TTL_WITHOUT_DEADLINE.as_secs());
     }
 
     #[test]

@@ -238,11 +238,11 @@ mod tests {
         assert_eq!(
             partitions(&record),
             [
-                "AUDIT",
-                "AUDIT#ADMIN#1",
-                "AUDIT#BOOKING#12",
-                "AUDIT#AMBULANCE#3",
-                "AUDIT#AMBULANCE#7"
+                keys::AUDIT_LOG.to_owned(),
+                keys::audit_by_admin(id(1)),
+                keys::audit_of_booking(id(12)),
+                keys::audit_of_ambulance(id(3)),
+                keys::audit_of_ambulance(id(7)),
             ]
         );
         let filter = |b: Option<u64>, a: Option<u64>, by: Option<u64>| Filter {

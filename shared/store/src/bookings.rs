@@ -32,7 +32,7 @@ use domain::{
     audit::{Action, Note, Target},
     booking::{
         self, Booking, BookingAmbulance, BookingCounts, BookingRequest, BookingStatus, Goal, Move,
-        Mover, NewBooking, Progress, TimelineEntry, TripStage,
+        Mover, NewBooking, Progress, TimelineEntry,
     },
     crew, deadline,
     hospital::{self, HospitalRef},
@@ -64,12 +64,11 @@ pub(crate) struct BookingItem {
     pub(crate) gsi1sk: Option<String>,
     pub(crate) listpk: String,
     pub(crate) listsk: String,
-    /// While open and with a pickup: the sparse `open` index by the pickup's res-2
-    /// cell (the dispatcher's map). Removed by the move to a final status.
+    /// While open and with a pickup: the pickup's res-2 cell, the sort key of the
+    /// live map's `openmap` index (with `bookingType`). Removed by the move to a
+    /// final status.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) openpk: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub(crate) opensk: Option<String>,
     /// While its crew has not answered: the sparse `due` index by `answerBy` (epoch
     /// milliseconds), which the clock sweeps. Removed by the crew's accept or the
     /// clock once it has acted. Once final, until the retention sweep has erased its
@@ -144,7 +143,6 @@ impl BookingItem {
             gsi1pk: Some(keys::user_bookings(booking.user_id)),
             gsi1sk: Some(order.clone()),
             listpk: keys::BOOKINGS.into(),
-            opensk: open.is_some().then(|| order.clone()),
             openpk: open,
             duepk: due.map(|(p, _)| p.to_owned()),
             duesk: due.map(|(_, at)| at),
@@ -190,7 +188,7 @@ impl From<BookingItem> for Booking {
 /// The update of `booking` (as read) that makes move `m` at time `at`: status, stage
 /// and timeline together, on the condition that the status and stage are still the
 /// ones read (so a stale or repeated request writes nothing); a final status also
-/// leaves the `open` index.
+/// leaves the live map's `openmap` index.
 pub(crate) fn booking_move(booking: &Booking, m: &Move, at: Timestamp) -> Write {
     let reached: Vec<TimelineEntry> = m
         .reached
@@ -213,7 +211,7 @@ pub(crate) fn booking_move(booking: &Booking, m: &Move, at: Timestamp) -> Write 
     }
     let mut removes = vec![];
     if m.frees_ambulance() {
-        removes.extend(["openpk", "opensk"]);
+        removes.push("openpk");
     }
     if m.to.status.is_final() {
         // Ended: the clock folds it into the response-time report (decision 0021),
@@ -251,26 +249,21 @@ pub(crate) fn booking_move(booking: &Booking, m: &Move, at: Timestamp) -> Write 
 }
 
 /// `write` on the condition that the booking's status and stage are still `from`
-/// (placeholders `:from`, `:fromStage`, `:null`).
+/// (placeholders `:from`, `:fromStage`, `:null`). Every booking has `tripStage`,
+/// null until it has a stage (`manage migrate` gave it to older ones).
 pub(crate) fn still_at(write: Write, from: Progress) -> Write {
     let write = write
         .value(":from", from.status)
         .when("bookingStatus = :from");
     match from.stage {
-        // An ACTIVE booking made before stages is read as DISPATCHED.
-        Some(TripStage::Dispatched) => write
-            .when(format!("(tripStage = :fromStage OR {NO_STAGE})"))
-            .value(":fromStage", TripStage::Dispatched)
-            .value(":null", "NULL"),
         Some(stage) => write
             .when("tripStage = :fromStage")
             .value(":fromStage", stage),
-        None => write.when(NO_STAGE).value(":null", "NULL"),
+        None => write
+            .when("attribute_type(tripStage, :null)")
+            .value(":null", "NULL"),
     }
 }
-
-/// The booking has no stage yet (absent in old items, null in new ones).
-const NO_STAGE: &str = "(attribute_not_exists(tripStage) OR attribute_type(tripStage, :null))";
 
 /// What a new booking adds to the counters: its status's count, and its day's.
 pub(crate) fn count_new_booking(tx: &mut Tx, booking: &Booking) -> Result<(), StoreError> {

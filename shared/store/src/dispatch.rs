@@ -338,7 +338,7 @@ const QUERIES_AT_ONCE: usize = 16;
 /// The ambulance ids of `AMBULANCE#<id>` keys.
 fn ids_of(keys: &[Key]) -> Vec<Id> {
     keys.iter()
-        .filter_map(|k| k.pk.strip_prefix("AMBULANCE#")?.parse().ok())
+        .filter_map(|k| keys::ambulance_of(&k.pk))
         .collect()
 }
 

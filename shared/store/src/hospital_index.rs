@@ -106,8 +106,6 @@ pub struct NearestStats {
     pub rounds: usize,
     /// Chunks read to bring this instance's copy up to date (0 when it was).
     pub chunks_read: usize,
-    /// Set when the table has no index yet and the search ran on the H3 index.
-    pub h3: Option<domain::geo::SearchStats>,
 }
 
 /// What [`Index::write_hospital_index`] wrote.
@@ -139,8 +137,9 @@ pub(crate) struct Index<'a> {
 impl Index<'_> {
     /// The `k` nearest hospitals within `radius_km`, nearest first, with distances
     /// (km, rounded to metres): from this instance's copy of the index, after one
-    /// strongly consistent read of the version item. On a table whose index was
-    /// never built (e.g. data from before it existed), from the H3 index instead.
+    /// strongly consistent read of the version item. A table without the version
+    /// item has no hospital: the first hospital write builds the index, and
+    /// `manage migrate` builds it for data from before it existed.
     pub(crate) async fn nearest_hospitals(
         self,
         center: domain::types::LatLng,
@@ -152,14 +151,7 @@ impl Index<'_> {
             ..NearestStats::default()
         };
         let Some(version) = self.read_version().await? else {
-            let (found, h3) = self
-                .store
-                .hospitals()
-                .nearest_hospitals_h3(center, k, radius_km)
-                .await?;
-            stats.rounds += h3.rounds;
-            stats.h3 = Some(h3);
-            return Ok((found, stats));
+            return Ok((vec![], stats));
         };
         let snapshot = self.current_snapshot(&version, &mut stats).await?;
         let found = snapshot.nearest(center.lat.get(), center.lng.get(), k, radius_km);

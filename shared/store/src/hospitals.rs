@@ -1,8 +1,8 @@
 //! Hospitals, the handle `store.hospitals()`: adding, removing one with all its
 //! ambulances (in transactions with conditions, so none is orphaned), paging by name,
 //! and the nearest search (from the in-memory index, `hospital_index`, which every
-//! add and removal keeps current in the same transaction; on the H3 geo index for a
-//! table whose in-memory index does not exist yet).
+//! add and removal keeps current in the same transaction; on the H3 `geo` index for
+//! the crew's alternative to a diverted destination, `receiving`).
 
 use futures::future::try_join_all;
 use serde::{Deserialize, Serialize};
@@ -77,7 +77,7 @@ impl Located for HospitalItem {
 
 impl HospitalItem {
     pub(crate) fn new(id: Id, new: NewHospital) -> Self {
-        let (geopk, geosk) = geo::keys_of(new.location.lat.get(), new.location.lng.get());
+        let (geopk, geosk) = keys::hospital_geo(new.location.lat.get(), new.location.lng.get());
         HospitalItem {
             key: keys::hospital(id),
             id,
@@ -107,9 +107,7 @@ pub struct Hospitals<'a> {
 impl<'a> Hospitals<'a> {
     /// The `k` nearest hospitals within `radius_km`, nearest first, with distances
     /// (km, rounded to metres): from this instance's copy of the index, after one
-    /// strongly consistent read of the version item. On a table whose index was
-    /// never built (e.g. data from before it existed), from the H3 index instead
-    /// (`hospital_index.rs`).
+    /// strongly consistent read of the version item (`hospital_index.rs`).
     pub async fn nearest_hospitals(
         self,
         center: LatLng,
@@ -264,9 +262,9 @@ impl<'a> Hospitals<'a> {
     }
 
     /// The `k` nearest hospitals within `radius_km`, nearest first, with distances,
-    /// by Query rounds over the H3 `geo` index: what [`Hospitals::nearest_hospitals`]
-    /// does on a table whose in-memory index was never built, and the benchmark's
-    /// comparison.
+    /// by Query rounds over the H3 `geo` index: the crew's alternative to a diverted
+    /// destination (no copy of the in-memory index in the crew's function), and the
+    /// benchmark's comparison.
     pub async fn nearest_hospitals_h3(
         self,
         center: LatLng,
@@ -298,8 +296,12 @@ impl<'a> Hospitals<'a> {
     }
 
     async fn geo_range(self, r: &Range) -> Result<Vec<HospitalItem>, StoreError> {
+        let stored = Range {
+            partition: keys::hospital_geo_partition(&r.partition),
+            ..r.clone()
+        };
         self.store
-            .query_all(Query::on(GEO, "geopk = :p AND geosk BETWEEN :lo AND :hi").range(r))
+            .query_all(Query::on(GEO, "geopk = :p AND geosk BETWEEN :lo AND :hi").range(&stored))
             .await
     }
 }

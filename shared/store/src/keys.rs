@@ -80,18 +80,26 @@ pub const AMBULANCE_SK: &str = "AMBULANCE";
 pub const POSITION_SK: &str = "POSITION";
 pub const FREE_POSITION_SK: &str = "FREEPOS";
 
+/// The partition of an ambulance's items.
+const AMBULANCE_PREFIX: &str = "AMBULANCE#";
+
 pub fn ambulance(id: Id) -> Key {
-    Key::new(format!("AMBULANCE#{id}"), AMBULANCE_SK)
+    Key::new(format!("{AMBULANCE_PREFIX}{id}"), AMBULANCE_SK)
+}
+
+/// The ambulance whose partition `pk` is (`None` for another key).
+pub fn ambulance_of(pk: &str) -> Option<Id> {
+    pk.strip_prefix(AMBULANCE_PREFIX)?.parse().ok()
 }
 
 /// The last reported position of an ambulance (`store::positions`): in no index.
 pub fn position(ambulance: Id) -> Key {
-    Key::new(format!("AMBULANCE#{ambulance}"), POSITION_SK)
+    Key::new(format!("{AMBULANCE_PREFIX}{ambulance}"), POSITION_SK)
 }
 
 /// The free-ambulance geo entry at its last position: exists only while AVAILABLE.
 pub fn free_position(ambulance: Id) -> Key {
-    Key::new(format!("AMBULANCE#{ambulance}"), FREE_POSITION_SK)
+    Key::new(format!("{AMBULANCE_PREFIX}{ambulance}"), FREE_POSITION_SK)
 }
 
 pub fn ambulance_number_guard(number: &str) -> Key {
@@ -101,13 +109,30 @@ pub fn ambulance_number_guard(number: &str) -> Key {
 /// The sort key of every booking item.
 pub const BOOKING_SK: &str = "BOOKING";
 
+/// The partition prefix of bookings, and of alerts: what the stream's filter passes
+/// to `functions/notify` (template.yaml).
+pub const BOOKING_PREFIX: &str = "BOOKING#";
+pub const ALERT_PREFIX: &str = "ALERT#";
+/// The sort key of every alert item.
+pub const ALERT_SK: &str = "ALERT";
+
 pub fn booking(id: Id) -> Key {
-    Key::new(format!("BOOKING#{id}"), BOOKING_SK)
+    Key::new(format!("{BOOKING_PREFIX}{id}"), BOOKING_SK)
+}
+
+/// Whether `key` is a booking's item.
+pub fn is_booking(key: &Key) -> bool {
+    key.sk == BOOKING_SK && key.pk.starts_with(BOOKING_PREFIX)
 }
 
 /// An alert for the dispatcher (`alerts`).
 pub fn alert(id: Id) -> Key {
-    Key::new(format!("ALERT#{id}"), "ALERT")
+    Key::new(format!("{ALERT_PREFIX}{id}"), ALERT_SK)
+}
+
+/// Whether `key` is an alert's item.
+pub fn is_alert(key: &Key) -> bool {
+    key.sk == ALERT_SK && key.pk.starts_with(ALERT_PREFIX)
 }
 
 /// A user's last `NO_AMBULANCE` alert, kept a few minutes (`alerts`).
@@ -180,7 +205,14 @@ pub fn report_days(hospital: Option<Id>) -> String {
 /// A day's sort key in a report partition: `DAY#2026-03-01` (string order is date
 /// order).
 pub fn report_day_sk(day: time::Date) -> String {
-    format!("DAY#{}", domain::response_times::day_text(day))
+    format!("{DAY_PREFIX}{}", domain::response_times::day_text(day))
+}
+
+const DAY_PREFIX: &str = "DAY#";
+
+/// The day's text (`2026-03-01`) of a report day's sort key (`None` for another).
+pub fn report_day_text(sk: &str) -> Option<&str> {
+    sk.strip_prefix(DAY_PREFIX)
 }
 
 pub fn report_day(hospital: Option<Id>, day: time::Date) -> Key {
@@ -367,21 +399,6 @@ pub fn open_bookings_in(cell: h3o::CellIndex) -> String {
     format!("OPEN#{cell}")
 }
 
-/// Resolution of the `live` index's cells (~12 400 km², ~120 km across): an
-/// ambulance's `livepk` changes, and its index entry is written, only when it
-/// crosses into another one, never per report.
-pub const LIVE_RESOLUTION: h3o::Resolution = h3o::Resolution::Three;
-
-/// `livepk` of an ambulance whose last accepted position is (lat, lng).
-pub fn live_positions(lat: f64, lng: f64) -> String {
-    live_positions_in(point(lat, lng).to_cell(LIVE_RESOLUTION))
-}
-
-/// `livepk` of the ambulances last seen in a `LIVE_RESOLUTION` cell.
-pub fn live_positions_in(cell: h3o::CellIndex) -> String {
-    format!("LIVE#{cell}")
-}
-
 /// Resolution of the `fleet` index's cells (~36 km², ~6 km across): an
 /// ambulance's `fleetcell` is the res-6 cell it is shown in (its last accepted
 /// position, else its hospital), rewritten only when it crosses into another one
@@ -453,11 +470,23 @@ pub fn free_geo_partition_named(cell: &str, shard: u64) -> String {
     format!("F2#{cell}#{shard}")
 }
 
-/// The `geo::Range` partition (`G2#<res-2 cell>`) of a `freegeopk`: what a search
-/// over the free-ambulance entries reads them as (`None` for another key).
+/// The `geo::Range` partition (the res-2 cell) of a `freegeopk`: what a search over
+/// the free-ambulance entries reads them as (`None` for another key).
 pub fn free_geo_search_partition(freegeopk: &str) -> Option<String> {
     let (cell, _shard) = freegeopk.strip_prefix("F2#")?.rsplit_once('#')?;
-    Some(domain::geo::partition_named(cell))
+    Some(cell.to_owned())
+}
+
+/// `(geopk, geosk)` of a hospital at (lat, lng): its res-2 partition and res-15
+/// cell number (`geo::keys_of`), the `geo` index's keys.
+pub fn hospital_geo(lat: f64, lng: f64) -> (String, u64) {
+    let (cell, number) = domain::geo::keys_of(lat, lng);
+    (hospital_geo_partition(&cell), number)
+}
+
+/// The `geopk` of the hospitals in a res-2 cell (a `geo::Range` partition).
+pub fn hospital_geo_partition(cell: &str) -> String {
+    format!("G2#{cell}")
 }
 
 /// `availpk` of every available ambulance (the sparse `avail` index).
@@ -516,6 +545,26 @@ mod tests {
             "no point whose own res-2 cell differs was tried"
         );
         assert_eq!(free_geo_search_partition("G2#x"), None);
+        let (geopk, geosk) = hospital_geo(30.0, 74.0);
+        assert_eq!(geopk, format!("G2#{}", res2_cell(30.0, 74.0)));
+        assert_eq!(geosk, domain::geo::keys_of(30.0, 74.0).1);
+    }
+
+    /// The stored forms of a few keys, written out: the table's items keep them.
+    #[test]
+    fn keys_are_written_as_stored() {
+        let id = |n: u64| Id::try_from(n).unwrap();
+        assert_eq!(audit_by_admin(id(1)), "AUDIT#ADMIN#1");
+        assert_eq!(audit_of_booking(id(12)), "AUDIT#BOOKING#12");
+        assert_eq!(audit_of_ambulance(id(3)), "AUDIT#AMBULANCE#3");
+        assert_eq!(ambulance(id(7)).pk, "AMBULANCE#7");
+        assert_eq!(ambulance_of("AMBULANCE#7"), Some(id(7)));
+        assert_eq!(ambulance_of("BOOKING#7"), None);
+        assert!(is_booking(&booking(id(5))) && !is_booking(&alert(id(5))));
+        assert!(is_alert(&alert(id(5))) && !is_alert(&booking(id(5))));
+        let day = time::Date::from_calendar_date(2026, time::Month::March, 1).unwrap();
+        assert_eq!(report_day_sk(day), "DAY#2026-03-01");
+        assert_eq!(report_day_text(&report_day_sk(day)), Some("2026-03-01"));
     }
 
     /// Entries spread over the shards: the res-4 cells of a res-2 cell use them all,

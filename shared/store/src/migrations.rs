@@ -10,19 +10,26 @@ use serde::de::IgnoredAny;
 
 use super::{
     Item, Store,
-    bookings::{BookingItem, destination_sk},
+    bookings::{BookingItem, destination_sk, due_key, still_at},
     db_error, keys,
     table::readable,
     tx::Write,
 };
 use crate::error::StoreError;
-use domain::{booking::Booking, privacy::finished_at, types::Id};
+use domain::{booking::Booking, deadline, privacy::finished_at, types::Id};
 
 /// What one run changed.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct Migrated {
-    /// Bookings made before trip stages: given their stage and timeline.
+    /// Bookings made before trip stages: given their stage (null while PENDING) and
+    /// timeline.
     pub bookings: usize,
+    /// Jobs waiting for their crew's answer, given before answer deadlines: given one
+    /// from now, on the clock's agenda (docs/decisions/0012-background-work.md).
+    pub answer_deadlines: usize,
+    /// Whether the nearest-hospital index was built (a table from before it had
+    /// none; docs/decisions/0006-nearest-search.md).
+    pub hospital_index: bool,
     /// Free-ambulance entries (`FREEPOS`) written before the number was projected.
     pub free_entries: usize,
     /// Ambulances added before the live map's `fleet` index: given their cell.
@@ -77,6 +84,9 @@ impl Migrations<'_> {
     pub async fn migrate(self) -> Result<Migrated, StoreError> {
         Ok(Migrated {
             bookings: self.migrate_bookings().await?,
+            // After the stages: whether a job waits for an answer depends on them.
+            answer_deadlines: self.migrate_answer_deadlines().await?,
+            hospital_index: self.migrate_hospital_index().await?,
             free_entries: self.migrate_free_entries().await?,
             fleet_cells: self.store.fleet().backfill_fleet_cells().await?,
             retention_entries: self.migrate_retention_entries().await?,
@@ -128,35 +138,65 @@ impl Migrations<'_> {
         .await
     }
 
-    /// `Booking::brought_up_to_date` written, where it changes something.
+    /// `Booking::brought_up_to_date`'s stage and timeline written where the item
+    /// lacks them (each only where absent), the stage null while PENDING: every
+    /// booking then has `tripStage`, which the moves' conditions read.
     async fn migrate_bookings(self) -> Result<usize, StoreError> {
-        self.rewrite_bookings(
-            "(attribute_not_exists(timeline) OR attribute_not_exists(tripStage))",
-            |was| {
-                let now = was.clone().brought_up_to_date();
-                if (&now.trip_stage, &now.timeline) == (&was.trip_stage, &was.timeline) {
-                    return None;
-                }
-                // A stage given (with the timeline), or only the timeline; each on the
-                // field it gives still being absent.
-                let given = now.trip_stage.filter(|_| was.trip_stage.is_none());
-                let (set, absent) = match given {
-                    Some(_) => ("SET timeline = :timeline, tripStage = :stage", "tripStage"),
-                    None => ("SET timeline = :timeline", "timeline"),
-                };
-                let mut write = Write::update(keys::booking(was.id), set)
-                    .exists()
-                    .when("bookingStatus = :status")
-                    .when(format!("attribute_not_exists({absent})"))
-                    .value(":status", was.booking_status)
-                    .value(":timeline", &now.timeline);
-                if let Some(stage) = given {
-                    write = write.value(":stage", stage);
-                }
-                Some(write)
-            },
-        )
+        const LACKING: &str = "(attribute_not_exists(timeline) OR attribute_not_exists(tripStage))";
+        self.rewrite_bookings(LACKING, |was| {
+            let now = was.clone().brought_up_to_date();
+            Some(
+                Write::update(
+                    keys::booking(was.id),
+                    "SET timeline = if_not_exists(timeline, :timeline), \
+                     tripStage = if_not_exists(tripStage, :stage)",
+                )
+                .exists()
+                .when("bookingStatus = :status")
+                .when(LACKING)
+                .value(":status", was.booking_status)
+                .value(":timeline", &now.timeline)
+                .value(":stage", now.trip_stage),
+            )
+        })
         .await
+    }
+
+    /// Each job waiting for its crew's answer without an `answerBy`: one from now
+    /// (the answer times in force), and its entry in the clock's `due` partition.
+    async fn migrate_answer_deadlines(self) -> Result<usize, StoreError> {
+        let answer_times = self.store.settings().await.answer_times();
+        let now = self.store.now();
+        self.rewrite_bookings("attribute_not_exists(answerBy)", |b| {
+            let progress = b.progress();
+            if !progress.awaits_answer() {
+                return None;
+            }
+            let answer_by = answer_times.answer_by(b.booking_type, now);
+            let due = deadline::next_due(&b, answer_by, false);
+            let write = Write::update(
+                keys::booking(b.id),
+                "SET answerBy = :by, duepk = :due, duesk = :at",
+            )
+            .exists()
+            .when("attribute_not_exists(answerBy)")
+            .value(":by", answer_by)
+            .value(":due", keys::DUE)
+            .value(":at", due_key(due));
+            Some(still_at(write, progress))
+        })
+        .await
+    }
+
+    /// The nearest-hospital index built from every hospital, when the table has
+    /// none: the search reads nothing else.
+    async fn migrate_hospital_index(self) -> Result<bool, StoreError> {
+        let hospitals = self.store.hospitals();
+        if hospitals.hospital_index_generation().await?.is_some() {
+            return Ok(false);
+        }
+        hospitals.build_hospital_index().await?;
+        Ok(true)
     }
 
     /// Each readable booking the scan's `filter` keeps, rewritten by the write

@@ -67,12 +67,6 @@ pub(crate) struct PositionItem {
     /// Counts the writes of reports: each is conditional on the one it read.
     #[serde(default)]
     rev: u64,
-    /// The `live` index's keys: the res-3 cell of the position, and the ambulance
-    /// (absent on items written before the index, and before the first position).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    livepk: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    livesk: Option<Id>,
     /// The last heartbeat of a signed-in crew device (the server's clock).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     seen_at: Option<Timestamp>,
@@ -95,11 +89,6 @@ impl PositionItem {
     pub(crate) fn new(ambulance: Id, sighting: Sighting, received_at: Timestamp) -> PositionItem {
         PositionItem {
             key: keys::position(ambulance),
-            livepk: Some(keys::live_positions(
-                sighting.fix.latitude,
-                sighting.fix.longitude,
-            )),
-            livesk: Some(ambulance),
             latitude: Some(sighting.fix.latitude),
             longitude: Some(sighting.fix.longitude),
             recorded_at: Some(sighting.fix.recorded_at),
@@ -126,8 +115,6 @@ impl PositionItem {
             doubt: None,
             written_at: None,
             rev: 0,
-            livepk: None,
-            livesk: None,
             seen_at: None,
             left_at: None,
             ttl: None,
@@ -427,18 +414,17 @@ impl Positions<'_> {
         self.store.query_all(cells.range(r)).await
     }
 
-    /// The free-ambulance entries of a search round's ranges (`G2#<cell>` partitions
+    /// The free-ambulance entries of a search round's ranges (res-2 cell partitions
     /// of the geo search): one Query per range and shard that may hold some (one
     /// for a range within a res-4 cell), all at once.
     pub async fn free_entries(self, ranges: Vec<Range>) -> Result<Vec<FreeEntry>, StoreError> {
         let shard_ranges: Vec<Range> = ranges
             .iter()
             .flat_map(|r| {
-                let cell = domain::geo::partition_cell(&r.partition);
                 keys::free_geo_shards(r.lo, r.hi)
                     .into_iter()
                     .map(move |shard| Range {
-                        partition: keys::free_geo_partition_named(cell, shard),
+                        partition: keys::free_geo_partition_named(&r.partition, shard),
                         lo: r.lo,
                         hi: r.hi,
                     })
@@ -827,11 +813,7 @@ impl Positions<'_> {
             let Ok(key) = serde_dynamo::from_item::<_, Key>(item.clone()) else {
                 continue;
             };
-            let Some(ambulance) = key
-                .pk
-                .strip_prefix("AMBULANCE#")
-                .and_then(|id| id.parse::<Id>().ok())
-            else {
+            let Some(ambulance) = keys::ambulance_of(&key.pk) else {
                 continue;
             };
             if key.sk == keys::position(ambulance).sk {

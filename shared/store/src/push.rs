@@ -307,19 +307,21 @@ pub fn change_of(
     };
     let k = key(&new).or_else(|| key(&old))?;
     let read = |image: Option<serde_dynamo::Item>| image.map(super::Item::from);
-    match k.sk.as_str() {
-        keys::BOOKING_SK if k.pk.starts_with("BOOKING#") => Some(Change::Booking {
+    if keys::is_booking(&k) {
+        Some(Change::Booking {
             old: read(old)
                 .and_then(readable::<BookingItem>)
                 .map(domain::booking::Booking::from),
             new: read(new)
                 .and_then(readable::<BookingItem>)
                 .map(domain::booking::Booking::from),
-        }),
-        "ALERT" if k.pk.starts_with("ALERT#") => Some(Change::Alert {
+        })
+    } else if keys::is_alert(&k) {
+        Some(Change::Alert {
             old: read(old).and_then(readable::<AlertItem>).map(|a| a.alert),
             new: read(new).and_then(readable::<AlertItem>).map(|a| a.alert),
-        }),
-        _ => None,
+        })
+    } else {
+        None
     }
 }

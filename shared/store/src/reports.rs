@@ -97,7 +97,7 @@ impl DayItem {
     }
 
     fn date(&self) -> Option<Date> {
-        let text = self.key.sk.strip_prefix("DAY#")?;
+        let text = keys::report_day_text(&self.key.sk)?;
         response_times::Day::try_from(text.to_owned())
             .ok()
             .map(|d| d.0)

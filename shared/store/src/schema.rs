@@ -45,9 +45,6 @@ pub const ATTRIBUTES: &[(&str, &str)] = &[
     ("freegeopk", "S"),
     ("freegeosk", "N"),
     ("openpk", "S"),
-    ("opensk", "S"),
-    ("livepk", "S"),
-    ("livesk", "N"),
     ("duepk", "S"),
     ("duesk", "N"),
     ("foldpk", "S"),
@@ -67,16 +64,12 @@ pub const GSI1: &str = "gsi1";
 pub const LIST: &str = "list";
 /// Sparse: the available ambulances only.
 pub const AVAIL: &str = "avail";
-/// Hospitals by H3 cell, for the nearest search.
+/// Hospitals by H3 cell: the crew's alternative to a diverted destination
+/// (`store::receiving`).
 pub const GEO: &str = "geo";
 /// Sparse: free ambulances by H3 cell, at their live position and at their
 /// hospital's (`store::positions`).
 pub const FREEGEO: &str = "freegeo";
-/// Sparse, keys only: open bookings by the res-2 cell of their pickup.
-pub const OPEN: &str = "open";
-/// Sparse, keys only: ambulances by the res-3 cell of their last accepted position
-/// (the `POSITION` items), so the live map finds an ambulance where it is.
-pub const LIVE: &str = "live";
 /// Sparse, keys only: the bookings whose crew has not answered yet, by `answerBy`
 /// (the clock's sweep, decision 0012).
 pub const DUE: &str = "due";
@@ -159,20 +152,6 @@ pub const INDEXES: &[IndexDef] = &[
         range: "freegeosk",
         projection: "INCLUDE",
         non_key: FREEGEO_ATTRIBUTES,
-    },
-    IndexDef {
-        name: OPEN,
-        hash: "openpk",
-        range: "opensk",
-        projection: "KEYS_ONLY",
-        non_key: &[],
-    },
-    IndexDef {
-        name: LIVE,
-        hash: "livepk",
-        range: "livesk",
-        projection: "KEYS_ONLY",
-        non_key: &[],
     },
     IndexDef {
         name: DUE,

@@ -37,8 +37,6 @@ describe('timelineRows', () => {
       'PENDING:done@00 EN_ROUTE:done@02 AT_PICKUP:done@03 TO_HOSPITAL:done@04 AT_HOSPITAL:done@05 HANDED_OVER:done@07 COMPLETED:current@08'],
     ['cancelled: what it reached, then the cancellation; nothing to come', trip('CANCELLED', 'EN_ROUTE', 'PENDING@0 ACTIVE@1 EN_ROUTE@1 CANCELLED@4'),
       'PENDING:done@00 EN_ROUTE:done@01 CANCELLED:current@04'],
-    ['an ACTIVE booking from before the stages: confirmed now', trip('ACTIVE', null, 'PENDING@0'),
-      'PENDING:done@00 ACTIVE:current COMPLETED:todo'],
   ])('%s', (_, t, expected) => expect(rows(t)).toBe(expected))
 })
 

@@ -47,8 +47,9 @@ export function timelineRowsWithMoves(trip: Parameters<typeof timelineRows>[0]):
 export function timelineRows(trip: { bookingStatus: string; tripStage?: TripStage | null; timeline?: TimelineEntry[] }): TimelineRow[] {
   const reached = new Map<string, string>()
   for (const entry of trip.timeline ?? []) if (!reached.has(entry.stage)) reached.set(entry.stage, entry.at)
-  // Where the trip is now: its status, or its stage while ACTIVE.
-  const now = trip.bookingStatus === 'ACTIVE' ? (trip.tripStage ?? 'ACTIVE') : trip.bookingStatus
+  // Where the trip is now: its status, or its stage while ACTIVE (an ACTIVE booking
+  // always has one; the type allows null for a PENDING one).
+  const now = trip.bookingStatus === 'ACTIVE' ? (trip.tripStage ?? 'DISPATCHED') : trip.bookingStatus
   if (!reached.has(now)) reached.set(now, '')
 
   if (trip.bookingStatus === 'CANCELLED') {
@@ -60,9 +61,7 @@ export function timelineRows(trip: { bookingStatus: string; tripStage?: TripStag
       .map(([stage, at]) => ({ stage: stage as TimelineRow['stage'], at: at || null, state: stage === 'CANCELLED' ? 'current' : 'done' }))
   }
 
-  // An ACTIVE booking from before the stages knows only PENDING, ACTIVE and COMPLETED.
-  const steps: TimelineRow['stage'][] =
-    now === 'ACTIVE' ? ['PENDING', 'ACTIVE', 'COMPLETED'] : tripSteps.filter((s) => !awaitsCrew(s) || reached.has(s) || now === 'PENDING')
+  const steps: TimelineRow['stage'][] = tripSteps.filter((s) => !awaitsCrew(s) || reached.has(s) || now === 'PENDING')
   const currentIndex = steps.indexOf(now as TimelineRow['stage'])
   return steps.flatMap((stage, i): TimelineRow[] => {
     if (i < currentIndex) return reached.has(stage) ? [{ stage, at: reached.get(stage) || null, state: 'done' }] : []

@@ -113,8 +113,8 @@ pub struct FreeEntry {
     /// The ambulance's hospital's point.
     pub hospital: Point,
     pub spot: Spot,
-    /// The entry's index keys in the search's terms (`geo::Range` partitions):
-    /// `(G2#<res-2 cell>, res-15 cell)`.
+    /// The entry's index keys in the search's terms (`geo::keys_of`): `(res-2 cell,
+    /// res-15 cell)`.
     pub keys: (String, u64),
     /// The ambulance's number and driver (projected, so that the booking needs no
     /// further read).

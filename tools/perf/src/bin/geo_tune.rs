@@ -1,4 +1,5 @@
-//! Tunes the nearest-hospital search without a database: the `make bench` workload
+//! Tunes the H3 nearest search (`domain::geo::nearest`: the free ambulances' and the
+//! hospitals' `geo` index's) without a database, on the `make bench` hospital workload
 //! (100, 10 000 and 100 000 hospitals, half over a ~1000 km box, half in a 15 km city;
 //! k = 10, radius 100 km) against an in-memory copy of the index, printing items read,
 //! Queries and rounds per search for city and country points apart.

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { ApiError } from '@/lib/api'
-import { fetchHomeStats, homeErrorMessage, isAvailableStatus } from './home'
+import { fetchHomeStats, homeErrorMessage } from './home'
 
 const hospitals = [1, 2, 3, 4, 5].map((id) => ({ id, name: `H${id}`, address: '', latitude: 0, longitude: 0 }))
 const counts = { total: 9, available: 4, onDuty: 3, maintenance: 2 }
@@ -78,12 +78,5 @@ describe('homeErrorMessage', () => {
     expect(homeErrorMessage(new ApiError('Network Error', 0, 'network'), false)).toBe(
       'Unable to load public data. Please try again later.',
     )
-  })
-})
-
-describe('isAvailableStatus', () => {
-  it('accepts available, ready, free and idle in any case', () => {
-    expect(['AVAILABLE', 'ready', 'Free', 'idle'].every(isAvailableStatus)).toBe(true)
-    expect(['ON_DUTY', 'MAINTENANCE', '', undefined].some(isAvailableStatus)).toBe(false)
   })
 })

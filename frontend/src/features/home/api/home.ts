@@ -19,10 +19,6 @@ export const zeroStats: HomeStats = {
   available: [],
 }
 
-/** docs/requirements.md, "Hospitals and the home page": an ambulance is available if its lowercased status is available, ready, free or idle. */
-export function isAvailableStatus(status: string | null | undefined): boolean {
-  return ['available', 'ready', 'free', 'idle'].includes((status ?? '').toLowerCase())
-}
 
 /** Signed-out visitors only look at the first 3 hospitals in the fallback (docs/requirements.md, "Hospitals and the home page"). */
 const PUBLIC_FALLBACK_HOSPITALS = 3
@@ -52,9 +48,8 @@ export async function fetchHomeStats(signedIn: boolean): Promise<HomeStats> {
     call('GET /hospitals/all', { query: { page: 0, size: 10 } }),
     call('GET /ambulances/counts'),
   ])
-  const available = (await fetchAvailable(hospitals.content ?? [], signedIn)).filter((a) =>
-    isAvailableStatus(a.status),
-  )
+  // An ambulance taken between the two reads of the fallback is left out.
+  const available = (await fetchAvailable(hospitals.content ?? [], signedIn)).filter((a) => a.status === 'AVAILABLE')
   return { hospitals: hospitals.totalElements ?? hospitals.content?.length ?? 0, ambulances: counts, available }
 }
 
