@@ -169,10 +169,7 @@ async fn hospitals_page_by_name_with_exact_totals() {
 /// BatchGetItem requests (100 keys each, run at once).
 #[tokio::test]
 async fn deep_and_shallow_hospital_pages() {
-    use domain::{
-        hospital::NewHospital,
-        types::{LatLng, Latitude, Longitude},
-    };
+    use domain::{geo::Point, hospital::NewHospital};
     let a = apps().await;
     let store = &a.admin_app.state.store;
     let n = 1005u64;
@@ -183,10 +180,7 @@ async fn deep_and_shallow_hospital_pages() {
                 NewHospital {
                     name: format!("H{:04}", (i * 7919) % 10_000),
                     address: "Road".into(),
-                    location: LatLng {
-                        lat: Latitude::try_from(30.0).unwrap(),
-                        lng: Longitude::try_from(74.0).unwrap(),
-                    },
+                    location: Point::new(30.0, 74.0),
                     contact_info: None,
                 },
             )

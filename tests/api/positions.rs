@@ -186,7 +186,7 @@ async fn the_requester_tracks_the_ambulance_with_an_eta() {
     let crew = f.app.crew("driver", id_of(amb)).await;
     let owner = f.app.user("owner").await;
     let stranger = f.app.user("stranger").await;
-    let pickup = (30.70, 74.35);
+    let pickup = Point::new(30.70, 74.35);
     let b = f.book(&owner, amb, Some(pickup)).await.body;
     let track_uri = format!("/api/booking/{}/track", b["id"]);
     let track = async |token: &str| f.app.get(&track_uri, Some(token)).await;
@@ -248,18 +248,18 @@ async fn the_requester_tracks_the_ambulance_with_an_eta() {
         Value::Null,
         "no position yet"
     );
-    let here = (30.60, 74.30);
+    let here = Point::new(30.60, 74.30);
     let put = f
         .app
         .put(
             "/api/crew/location",
             Some(&crew.token),
-            json!({"latitude": here.0, "longitude": here.1, "recordedAt": at(-1.0)}),
+            json!({"latitude": here.lat, "longitude": here.lng, "recordedAt": at(-1.0)}),
         )
         .await;
     assert_eq!(put.status, StatusCode::NO_CONTENT);
     let t = track(&owner.token).await.body;
-    let want = eta::estimate(Point::new(here.0, here.1), Point::new(pickup.0, pickup.1));
+    let want = eta::estimate(here, pickup);
     assert_eq!(
         (t["etaMinutes"].clone(), t["distanceKm"].clone()),
         (json!(want.eta_minutes), json!(want.distance_km))
@@ -270,11 +270,11 @@ async fn the_requester_tracks_the_ambulance_with_an_eta() {
 
     // Then each stage of the domain's path: the ETA to where the ambulance is going
     // (the pickup, the hospital), none while it stands at one.
-    let from = Point::new(here.0, here.1);
+    let from = here;
     for stage in rest {
         assert_eq!(step(stage.as_ref()).await.status, StatusCode::OK, "{stage}");
         let want = match stage.leg() {
-            Leg::ToPickup => json!(eta::estimate(from, Point::new(pickup.0, pickup.1)).eta_minutes),
+            Leg::ToPickup => json!(eta::estimate(from, pickup).eta_minutes),
             Leg::ToHospital => json!(eta::estimate(from, Point::new(30.67, 74.33)).eta_minutes),
             Leg::AtPickup | Leg::AtHospital | Leg::HandedOver => Value::Null,
         };
@@ -323,11 +323,11 @@ async fn the_live_map_shows_what_is_in_the_box() {
     crate::helpers::report_until_taken(&f.app, &crew, 31.0, 74.7).await;
     let user = f.app.user("caller").await;
     let b = f
-        .book(&user, &f.ambulances[0], Some((30.70, 74.35)))
+        .book(&user, &f.ambulances[0], Some(Point::new(30.70, 74.35)))
         .await
         .body;
     let gone = f
-        .book(&user, &f.ambulances[1], Some((30.71, 74.36)))
+        .book(&user, &f.ambulances[1], Some(Point::new(30.71, 74.36)))
         .await
         .body;
     f.app.cancel_booking(Some(&user.token), &gone["id"]).await;

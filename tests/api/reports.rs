@@ -3,6 +3,7 @@
 //! hand calculation, JSON and CSV; a real trip from booking to the report; a trip
 //! counted once whatever the folds do; who may read it; bad queries.
 
+use domain::geo::Point;
 use std::collections::BTreeSet;
 
 use domain::{
@@ -668,7 +669,7 @@ async fn trips_reach_the_report_through_their_final_move_and_the_clock() {
         .await;
     let user = app.user("patient").await;
     let res = fleet
-        .book(&user, &fleet.ambulances[0], Some((30.7, 74.3)))
+        .book(&user, &fleet.ambulances[0], Some(Point::new(30.7, 74.3)))
         .await;
     res.assert_status(StatusCode::CREATED);
     let done = res.body["id"].as_u64().unwrap();
@@ -682,7 +683,7 @@ async fn trips_reach_the_report_through_their_final_move_and_the_clock() {
         .assert_status(StatusCode::OK);
     }
     let res = fleet
-        .book(&user, &fleet.ambulances[1], Some((30.7, 74.3)))
+        .book(&user, &fleet.ambulances[1], Some(Point::new(30.7, 74.3)))
         .await;
     let cancelled = res.body["id"].as_u64().unwrap();
     app.cancel_booking(Some(&user.token), cancelled)

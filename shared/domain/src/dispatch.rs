@@ -177,7 +177,7 @@ pub fn trip_eta(
     use super::booking::trip::Leg;
     let from = position?.fresh()?;
     let to = match stage?.leg() {
-        Leg::ToPickup => pickup.map(|p| Point::new(p.latitude.get(), p.longitude.get()))?,
+        Leg::ToPickup => pickup.map(Pickup::point)?,
         Leg::ToHospital => hospital?,
         Leg::AtPickup | Leg::AtHospital | Leg::HandedOver => return None,
     };
@@ -253,7 +253,8 @@ impl Bbox {
         }
     }
 
-    pub fn contains(&self, lat: f64, lng: f64) -> bool {
+    pub fn contains(&self, at: Point) -> bool {
+        let Point { lat, lng } = at;
         let lat_in = (self.min_lat..=self.max_lat).contains(&lat);
         let lng_in = if self.crosses_antimeridian() {
             lng >= self.min_lng || lng <= self.max_lng
@@ -275,15 +276,15 @@ impl Bbox {
     /// The distance (km) from the middle to the farthest corner: a circle of this
     /// radius around [`Bbox::center`] covers the box.
     pub fn radius_km(&self) -> f64 {
-        let Point { lat, lng } = self.center();
+        let center = self.center();
         [
-            (self.min_lat, self.min_lng),
-            (self.min_lat, self.max_lng),
-            (self.max_lat, self.min_lng),
-            (self.max_lat, self.max_lng),
+            Point::new(self.min_lat, self.min_lng),
+            Point::new(self.min_lat, self.max_lng),
+            Point::new(self.max_lat, self.min_lng),
+            Point::new(self.max_lat, self.max_lng),
         ]
-        .iter()
-        .map(|(a, b)| haversine_km(lat, lng, *a, *b))
+        .into_iter()
+        .map(|corner| haversine_km(center, corner))
         .fold(0.0, f64::max)
     }
 }
@@ -544,7 +545,11 @@ mod tests {
     #[test]
     fn a_box_parses_and_holds_its_points() {
         let b = Bbox::parse("30, 74, 31, 75").unwrap();
-        assert!(b.contains(30.5, 74.5) && !b.contains(31.5, 74.5) && !b.contains(30.5, 73.9));
+        assert!(
+            b.contains(Point::new(30.5, 74.5))
+                && !b.contains(Point::new(31.5, 74.5))
+                && !b.contains(Point::new(30.5, 73.9))
+        );
         assert_eq!(b.center(), Point::new(30.5, 74.5));
         assert!((b.radius_km() - 74.0).abs() < 2.0, "{}", b.radius_km());
         let swapped = Bbox::parse("31,74,30,75").unwrap();
@@ -553,8 +558,10 @@ mod tests {
         assert!(across.crosses_antimeridian());
         assert_eq!(across.lng_span(), 20.0);
         assert_eq!(across.center(), Point::new(0.0, 180.0));
-        assert!(across.contains(0.0, 179.0) && across.contains(0.0, -179.0));
-        assert!(!across.contains(0.0, 0.0));
+        assert!(
+            across.contains(Point::new(0.0, 179.0)) && across.contains(Point::new(0.0, -179.0))
+        );
+        assert!(!across.contains(Point::new(0.0, 0.0)));
         for bad in [
             "",
             "1,2,3",

@@ -7,6 +7,7 @@
 //! `BENCH_ROUNDS` (default 10) rounds of the 20 concurrent bookers; `BENCH_RACES`
 //! (default 5) races of `BENCH_RACERS` (default 100, at least 20) bookers.
 
+use domain::geo::Point;
 use std::time::Instant;
 
 use domain::refusal::Refusal;
@@ -15,7 +16,7 @@ use domain::{
     booking::BookingRequest,
     hospital::NewHospital,
     refusal::Conflict,
-    types::{Id, LatLng},
+    types::Id,
 };
 use futures::future::join_all;
 use store::StoreError;
@@ -56,7 +57,7 @@ async fn main() {
         .add_hospital(NewHospital {
             name: "Bench".into(),
             address: "1 Road".into(),
-            location: LatLng::new(30.0, 74.0).unwrap(),
+            location: Point::new(30.0, 74.0),
             contact_info: None,
         })
         .await

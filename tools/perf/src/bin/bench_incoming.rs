@@ -25,6 +25,7 @@
 //! floor's and over the GetItem's, the cost per item read, and whether the measure
 //! that can be met holds: the board within 1.25 x its own unavoidable reads.
 
+use domain::geo::Point;
 use std::time::Instant;
 
 use aws_sdk_dynamodb::types::{AttributeValue, KeysAndAttributes};
@@ -278,7 +279,7 @@ async fn main() {
     let started = Instant::now();
 
     let hospitals: Vec<Hospital> = (1..=10u64)
-        .map(|i| testkit::numbered_hospital(i, (30.6 + i as f64 * 0.02, 74.3)))
+        .map(|i| testkit::numbered_hospital(i, Point::new(30.6 + i as f64 * 0.02, 74.3)))
         .collect();
     testkit::bulk_load_hospitals(&store, &hospitals).await;
     let board = &hospitals[0];
@@ -296,7 +297,7 @@ async fn main() {
             },
             hospital: board.clone(),
             last: Some((
-                (board.latitude + 0.045, board.longitude),
+                Point::new(board.latitude + 0.045, board.longitude),
                 Duration::seconds(30),
             )),
         })
