@@ -3,8 +3,8 @@
 //! free (409 with hospitals to call), idempotent retries, one open emergency per
 //! user, and 100 people racing for 10 ambulances.
 
-use domain::geo::Point;
 use domain::{
+    geo::Point,
     types::format_rfc3339,
     user::{NewUser, Role},
 };

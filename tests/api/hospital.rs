@@ -131,7 +131,7 @@ impl Two {
             .collect()
     }
 
-    async fn report_position(&self, i: usize, lat: f64, lng: f64) {
+    async fn report_position(&self, i: usize, Point { lat, lng }: Point) {
         let res = self
             .app
             .put(
@@ -330,7 +330,7 @@ async fn the_board_holds_its_own_trips_open_or_ended_within_a_day_most_urgent_fi
     t.steps(0, &at_door, &at_hospital()).await;
     let coming = t.book(1, "EMERGENCY").await;
     t.steps(1, &coming, &to_hospital()).await;
-    t.report_position(1, 30.70, 74.35).await;
+    t.report_position(1, Point::new(30.70, 74.35)).await;
     let at_b = t.book(2, "NORMAL").await;
 
     let board = t.board(&t.staff_a).await;

@@ -6,7 +6,6 @@
 //! An "instance" is a `Store` of its own over the shared table, as each warm Lambda
 //! instance builds one at cold start.
 
-use domain::geo::Point;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use aws_sdk_dynamodb::{
@@ -14,7 +13,7 @@ use aws_sdk_dynamodb::{
 };
 use domain::{
     ambulance::{AmbulanceStatus, AmbulanceType, NewAmbulance},
-    geo::haversine_km,
+    geo::{Point, haversine_km},
     hospital::{Hospital, NewHospital},
     refusal::{Conflict, Refusal},
     types::Id,
@@ -108,7 +107,8 @@ async fn nearest_ids(app: &TestApp, at: Point, limit: usize) -> Vec<u64> {
         .collect()
 }
 
-async fn add(admin_app: &TestApp, admin: &TestUser, name: &str, lat: f64, lng: f64) -> Value {
+async fn add(admin_app: &TestApp, admin: &TestUser, name: &str, at: Point) -> Value {
+    let Point { lat, lng } = at;
     let res = admin_app
         .add_hospital(
             Some(&admin.token),
@@ -147,7 +147,7 @@ async fn an_admin_write_is_in_the_very_next_search_of_every_warm_instance() {
     );
 
     // Added through the admin function: first in the next search of both.
-    let new = add(&admin_app, &admin, "Right Here", 30.655, 74.335).await;
+    let new = add(&admin_app, &admin, "Right Here", Point::new(30.655, 74.335)).await;
     let id = new["id"].as_u64().unwrap();
     assert_eq!(
         nearest_ids(&b_app, Point::new(30.655, 74.335), 3).await[0],
@@ -184,7 +184,13 @@ async fn an_admin_write_is_in_the_very_next_search_of_every_warm_instance() {
     for i in 0..(LOG_LEN + 3) {
         let lat = 31.0 + i as f64 * 0.001;
         added.push((
-            add(&admin_app, &admin, &format!("Far {i}"), lat, 75.0).await,
+            add(
+                &admin_app,
+                &admin,
+                &format!("Far {i}"),
+                Point::new(lat, 75.0),
+            )
+            .await,
             lat,
         ));
     }

@@ -3,10 +3,10 @@
 //! `Cache-Control: no-store`; a deployed function answers only requests that came
 //! through CloudFront; a user's history comes in bounded pieces.
 
-use domain::geo::Point;
 use domain::{
     ambulance::AmbulanceStatus,
     booking::{BookingStatus, Goal, Mover},
+    geo::Point,
     types::Id,
 };
 use futures::future::join_all;

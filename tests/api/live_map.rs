@@ -2,11 +2,11 @@
 //! whole world shows the fleet wherever it is, a box holding more than 500 shows the
 //! 500 most urgent and says so, a bad box is a 400 naming `bbox`.
 
-use domain::geo::Point;
 use std::collections::BTreeSet;
 
 use domain::{
     ambulance::{AmbulanceStatus, AmbulanceType, NewAmbulance},
+    geo::Point,
     hospital::{Hospital, NewHospital},
     types::Id,
 };
@@ -101,7 +101,7 @@ async fn the_live_map_of_the_world_shows_the_fleet_in_far_apart_cities() {
     let mover = by_city[0].1;
     let crew = app.crew("mover", mover).await;
     // A first report that far from its hospital is taken once confirmed (decision 0020).
-    crate::helpers::report_until_taken(&app, &crew, 19.07, 72.88).await;
+    crate::helpers::report_until_taken(&app, &crew, Point::new(19.07, 72.88)).await;
     let mumbai = live(&app, &admin.token, "?bbox=18.9,72.7,19.3,73.1").await;
     assert_eq!(ids(&mumbai, "ambulances"), BTreeSet::from([mover.get()]));
     assert_eq!(mumbai["ambulances"][0]["position"]["source"], "GPS");

@@ -3,11 +3,10 @@
 //! dispatcher's live map, and the free-ambulance index kept exactly for the AVAILABLE
 //! ambulances after any sequence of moves.
 
-use domain::geo::Point;
 use domain::{
     booking::{TripStage, trip::Leg},
     eta,
-    geo::cell_range,
+    geo::{Point, cell_range},
     types::{Id, Timestamp, format_rfc3339},
 };
 use http::{Method, StatusCode};
@@ -320,7 +319,7 @@ async fn the_live_map_shows_what_is_in_the_box() {
     let crew = f.app.crew("mover", id_of(&f.ambulances[2])).await;
     // Ambulance 2 drives 60 km north-east of its hospital (reported: a first report
     // that far is taken once agreeing reports confirm it).
-    crate::helpers::report_until_taken(&f.app, &crew, 31.0, 74.7).await;
+    crate::helpers::report_until_taken(&f.app, &crew, Point::new(31.0, 74.7)).await;
     let user = f.app.user("caller").await;
     let b = f
         .book(&user, &f.ambulances[0], Some(Point::new(30.70, 74.35)))
@@ -722,7 +721,7 @@ async fn the_live_map_finds_an_ambulance_where_it_is_far_from_its_hospital() {
     // Its first reports (nothing to compare with): 111 km north of its hospital,
     // doubted until 3 agreeing ones over 20 s confirm it (decision 0020).
     assert_eq!(
-        crate::helpers::report_until_taken(&f.app, &crew, 31.67, 74.33).await,
+        crate::helpers::report_until_taken(&f.app, &crew, Point::new(31.67, 74.33)).await,
         4
     );
     let live = f

@@ -3,11 +3,11 @@
 //! hand calculation, JSON and CSV; a real trip from booking to the report; a trip
 //! counted once whatever the folds do; who may read it; bad queries.
 
-use domain::geo::Point;
 use std::collections::BTreeSet;
 
 use domain::{
     booking::{Booking, BookingStatus, BookingType, Milestone, ReassignReason, TimelineEntry},
+    geo::Point,
     types::{Id, Timestamp},
 };
 use http::{Method, StatusCode};

@@ -1,7 +1,6 @@
 //! What follows the tap: the patient details, and the tracking links family open
 //! without an account (made, shown without personal data, expired, revoked).
 
-use domain::geo::Point;
 use std::sync::{Arc, Mutex};
 
 use aws_sdk_dynamodb::{
@@ -10,6 +9,7 @@ use aws_sdk_dynamodb::{
 };
 use domain::{
     emergency::share_token_hash,
+    geo::Point,
     types::{epoch_seconds, format_rfc3339},
 };
 use futures::future::join_all;

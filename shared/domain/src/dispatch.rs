@@ -375,10 +375,10 @@ mod tests {
         types::{Latitude, Longitude, OptionalText},
     };
 
-    fn gps(lat: f64, lng: f64, stale: bool) -> Position {
+    fn gps(at: Point, stale: bool) -> Position {
         Position {
-            latitude: lat,
-            longitude: lng,
+            latitude: at.lat,
+            longitude: at.lng,
             at: crate::types::Timestamp::parse("2026-01-01T00:00:00.000Z"),
             stale,
             source: PositionSource::Gps,
@@ -395,7 +395,7 @@ mod tests {
             landmark: OptionalText(None),
         };
         let hospital = Some(Point::new(30.2, 74.0));
-        let here = gps(30.0, 74.0, false);
+        let here = gps(Point::new(30.0, 74.0), false);
         let eta = |status, stage, position: &Position| {
             trip_eta(status, stage, Some(position), Some(&pickup), hospital)
         };
@@ -410,14 +410,14 @@ mod tests {
         assert_eq!(eta(Pending, None, &here), None);
         assert_eq!(eta(Completed, Some(ToHospital), &here), None);
         assert_eq!(
-            eta(Active, Some(EnRoute), &gps(30.0, 74.0, true)),
+            eta(Active, Some(EnRoute), &gps(Point::new(30.0, 74.0), true)),
             None,
             "stale"
         );
         let stand_in = Position {
             source: PositionSource::Hospital,
             at: None,
-            ..gps(30.0, 74.0, false)
+            ..gps(Point::new(30.0, 74.0), false)
         };
         assert_eq!(
             eta(Active, Some(EnRoute), &stand_in),
@@ -460,7 +460,7 @@ mod tests {
         };
         let now = AmbulanceNow {
             contact_info: Some("+91 222".into()),
-            position: Some(gps(30.0, 74.0, false)),
+            position: Some(gps(Point::new(30.0, 74.0), false)),
         };
         let view = |status, stage| {
             Tracking::new(

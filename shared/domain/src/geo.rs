@@ -90,9 +90,9 @@ mod tests {
 
     #[test]
     fn haversine_knows_some_distances() {
-        let km = |a: (f64, f64), b: (f64, f64)| Point::new(a.0, a.1).km_to(Point::new(b.0, b.1));
-        assert!((km((0.0, 0.0), (0.0, 1.0)) - 111.195).abs() < 0.01);
-        assert!((km((0.0, 179.5), (0.0, -179.5)) - 111.195).abs() < 0.01);
-        assert_eq!(km((30.0, 74.0), (30.0, 74.0)), 0.0);
+        let p = Point::new;
+        assert!((p(0.0, 0.0).km_to(p(0.0, 1.0)) - 111.195).abs() < 0.01);
+        assert!((haversine_km(p(0.0, 179.5), p(0.0, -179.5)) - 111.195).abs() < 0.01);
+        assert_eq!(p(30.0, 74.0).km_to(p(30.0, 74.0)), 0.0);
     }
 }

@@ -5,12 +5,12 @@
 //! load test. Never deployed: this crate is not in template.yaml and not a route of
 //! `cargo lambda watch`.
 
-use domain::geo::Point;
 use std::time::Duration;
 
 use domain::{
     ambulance::{AmbulanceStatus, AmbulanceType, NewAmbulance},
     crew::NewCrew,
+    geo::Point,
     hospital::NewHospital,
     hospital_staff::NewHospitalStaff,
     types::{Email, Id, Password, Phone, Username},

@@ -7,13 +7,13 @@
 //! `BENCH_ROUNDS` (default 10) rounds of the 20 concurrent bookers; `BENCH_RACES`
 //! (default 5) races of `BENCH_RACERS` (default 100, at least 20) bookers.
 
-use domain::geo::Point;
 use std::time::Instant;
 
 use domain::refusal::Refusal;
 use domain::{
     ambulance::{AmbulanceStatus, AmbulanceType, NewAmbulance},
     booking::BookingRequest,
+    geo::Point,
     hospital::NewHospital,
     refusal::Conflict,
     types::Id,

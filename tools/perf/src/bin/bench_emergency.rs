@@ -21,7 +21,6 @@
 //! `100,10000,100000`). Exits non-zero when a request gets any other answer than a
 //! dispatch or "none near".
 
-use domain::geo::Point;
 use std::{
     sync::atomic::{AtomicUsize, Ordering},
     time::Instant,
@@ -33,6 +32,7 @@ use domain::{
     ambulance::{AmbulanceStatus, AmbulanceType, NewAmbulance},
     booking::{BookingStatus, Goal, Mover},
     emergency::EmergencyRequest,
+    geo::Point,
     hospital::Hospital,
     refusal::Conflict,
     types::Id,

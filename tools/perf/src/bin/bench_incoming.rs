@@ -25,13 +25,13 @@
 //! floor's and over the GetItem's, the cost per item read, and whether the measure
 //! that can be met holds: the board within 1.25 x its own unavoidable reads.
 
-use domain::geo::Point;
 use std::time::Instant;
 
 use aws_sdk_dynamodb::types::{AttributeValue, KeysAndAttributes};
 use domain::{
     ambulance::{AmbulanceStatus, AmbulanceType, NewAmbulance},
     booking::Booking,
+    geo::Point,
     hospital::Hospital,
     hospital_staff::HospitalStaffRef,
     receiving::ENDED_SHOWN_FOR,

@@ -20,12 +20,12 @@
 //! `BENCH_REQUESTS` (default 20) requests per box and size; `BENCH_SIZES` (default
 //! `100,10000,100000`).
 
-use domain::geo::Point;
 use std::time::Instant;
 
 use domain::{
     ambulance::{AmbulanceStatus, AmbulanceType, NewAmbulance},
     dispatch::Bbox,
+    geo::Point,
     hospital::Hospital,
     types::Id,
 };

@@ -38,7 +38,6 @@
 //!    one emergency (a real minute: skipped with `BENCH_E2E_MINUTE=0`, as the smoke
 //!    run does). `BENCH_SIMULATE=0` runs this part alone.
 
-use domain::geo::Point;
 use std::{
     collections::{BTreeMap, HashMap, HashSet},
     time::{Duration, Instant},
@@ -52,6 +51,7 @@ use domain::{
     booking::{BookingStatus, Goal, Mover, TripStage},
     crew::NewCrew,
     emergency::EmergencyRequest,
+    geo::Point,
     hospital::{Hospital, NewHospital},
     refusal::Conflict,
     settings::{PresenceDelays, Settings},
