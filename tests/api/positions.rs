@@ -620,7 +620,7 @@ async fn an_impossible_jump_is_refused_and_shown_to_the_dispatcher_until_a_new_t
     let amb = id_of(&f.ambulances[0]);
     let crew = f.app.crew("jumper", amb).await;
     let store = &f.app.state.store;
-    let send = async |lat: f64, lng: f64| {
+    let send = async |Point { lat, lng }: Point| {
         store.advance_clock(Duration::seconds(5));
         let body =
             json!({"latitude": lat, "longitude": lng, "recordedAt": format_rfc3339(store.now())});
@@ -640,7 +640,7 @@ async fn an_impossible_jump_is_refused_and_shown_to_the_dispatcher_until_a_new_t
             .find(|a| a["id"] == json!(amb.get()))
             .expect("the ambulance is on the map")
     };
-    send(30.70, 74.40)
+    send(Point::new(30.70, 74.40))
         .await
         .assert_status(StatusCode::NO_CONTENT);
     assert_eq!(live().await["positionDoubt"], Value::Null);
@@ -648,7 +648,7 @@ async fn an_impossible_jump_is_refused_and_shown_to_the_dispatcher_until_a_new_t
     // 111 km (and the North Pole) 5 s later: refused, the position stays, the
     // dispatcher sees the latest refused report and its speed.
     for (lat, lng) in [(31.70, 74.40), (90.0, 180.0)] {
-        let res = send(lat, lng).await;
+        let res = send(Point::new(lat, lng)).await;
         res.assert_status(StatusCode::CONFLICT);
         assert!(res.message().contains("km/h"), "{}", res.message());
     }
@@ -678,7 +678,11 @@ async fn an_impossible_jump_is_refused_and_shown_to_the_dispatcher_until_a_new_t
     // phone): reports that agree with each other for 20 s become the new track.
     let mut statuses = vec![];
     for i in 0..6 {
-        statuses.push(send(31.70 + f64::from(i) * 0.0001, 74.40).await.status);
+        statuses.push(
+            send(Point::new(31.70 + f64::from(i) * 0.0001, 74.40))
+                .await
+                .status,
+        );
     }
     assert_eq!(
         statuses,

@@ -50,7 +50,7 @@ pub fn wrap_longitude(lng: f64) -> f64 {
 /// the store and the functions pass around and compute with. Unlike `types::LatLng`
 /// it is not input: it holds what the edge has already checked (a request's
 /// `LatLng`, converted with `Point::from`) or what the store and the domain already
-/// trust (docs/architecture.md, "One point type").
+/// trust (docs/decisions/0027-one-point-type.md).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Point {
     pub lat: f64,
