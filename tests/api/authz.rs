@@ -3,6 +3,7 @@
 //! top to bottom; within a row the callers go in that order, so the owner's, the
 //! admin's and the crew's writes come last.
 
+use domain::geo::Point;
 use http::Method;
 use serde_json::{Value, json};
 use testkit::{TEST_PASSWORD, TestApp};
@@ -16,8 +17,10 @@ async fn the_authorization_matrix() {
     let a = base.user("owner_a").await;
     let b = base.user("other_b").await;
     let tok = Some(admin.token.as_str());
-    let hospital = serde_json::to_value(base.seed_hospital("H", 30.0, 74.0).await).unwrap();
-    let empty_hospital = serde_json::to_value(base.seed_hospital("E", 30.1, 74.1).await).unwrap();
+    let hospital =
+        serde_json::to_value(base.seed_hospital("H", Point::new(30.0, 74.0)).await).unwrap();
+    let empty_hospital =
+        serde_json::to_value(base.seed_hospital("E", Point::new(30.1, 74.1)).await).unwrap();
     let mut ambs = vec![];
     for i in 0..4 {
         let res = base.add_ambulance(tok, json!({"number": format!("Z-{i}"), "status":"AVAILABLE", "hospital": {"id": hospital["id"]}})).await;

@@ -2,6 +2,7 @@
 //! ambulance, which cannot go while it has crew; a crew token reaches no user-only
 //! or admin route.
 
+use domain::geo::Point;
 use domain::types::Id;
 use http::{Method, StatusCode};
 use serde_json::{Value, json};
@@ -110,11 +111,11 @@ impl Fleet {
         &self,
         user: &TestUser,
         ambulance: &Value,
-        pickup: Option<(f64, f64)>,
+        pickup: Option<Point>,
     ) -> TestResponse {
         let mut body = json!({"hospitalId": self.hospital["id"], "ambulanceId": ambulance["id"],
             "patient": {"name": "P", "age": 30, "gender": "Male", "condition": "Fall"}});
-        if let Some((lat, lng)) = pickup {
+        if let Some(Point { lat, lng }) = pickup {
             body["pickup"] = json!({"latitude": lat, "longitude": lng});
         }
         self.app.book(Some(&user.token), body).await

@@ -775,14 +775,14 @@ async fn no_ambulance_alerts_merge_per_area_and_the_list_pages_so_none_is_pushed
     let (a, b) = (w.app.user("near_a").await, w.app.user("near_b").await);
     let near = north(0.3);
     assert_eq!(
-        no_ambulance_area(near.0, near.1),
-        no_ambulance_area(crate::emergency::PICKUP.0, crate::emergency::PICKUP.1),
+        no_ambulance_area(near),
+        no_ambulance_area(crate::emergency::PICKUP),
         "the test's two pickups share an area"
     );
     w.emergency(&a, &pickup_body(), None)
         .await
         .assert_status(StatusCode::CONFLICT);
-    let later = json!({"pickup": {"latitude": near.0, "longitude": near.1}});
+    let later = json!({"pickup": {"latitude": near.lat, "longitude": near.lng}});
     w.emergency(&b, &later, None)
         .await
         .assert_status(StatusCode::CONFLICT);
@@ -798,7 +798,7 @@ async fn no_ambulance_alerts_merge_per_area_and_the_list_pages_so_none_is_pushed
     );
     let latest = open[0]["pickup"]["latitude"].as_f64().unwrap();
     assert!(
-        (latest - near.0).abs() < 1e-9,
+        (latest - near.lat).abs() < 1e-9,
         "the latest pickup: {latest}"
     );
 

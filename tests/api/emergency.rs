@@ -4,6 +4,7 @@
 //! user, and 100 people racing for 10 ambulances.
 
 use domain::{
+    geo::Point,
     types::format_rfc3339,
     user::{NewUser, Role},
 };
@@ -25,16 +26,16 @@ pub struct World {
 }
 
 /// The pickup every test asks from.
-pub const PICKUP: (f64, f64) = (30.70, 74.35);
+pub const PICKUP: Point = Point::new(30.70, 74.35);
 
 /// A point `km` north (negative: south) of the pickup, a kilometre being 1/111.2
 /// of a degree of latitude.
-pub fn north(km: f64) -> (f64, f64) {
-    (PICKUP.0 + km / 111.2, PICKUP.1)
+pub fn north(km: f64) -> Point {
+    Point::new(PICKUP.lat + km / 111.2, PICKUP.lng)
 }
 
 pub fn pickup_body() -> Value {
-    json!({"pickup": {"latitude": PICKUP.0, "longitude": PICKUP.1, "landmark": "gate 2"}})
+    json!({"pickup": {"latitude": PICKUP.lat, "longitude": PICKUP.lng, "landmark": "gate 2"}})
 }
 
 impl World {
@@ -75,7 +76,7 @@ impl World {
         Some(&self.admin.token)
     }
 
-    pub async fn hospital(&self, name: &str, (lat, lng): (f64, f64)) -> Value {
+    pub async fn hospital(&self, name: &str, Point { lat, lng }: Point) -> Value {
         let res = self
             .app
             .add_hospital(
@@ -114,7 +115,7 @@ impl World {
 
     /// A crew's position report, taken `ago` seconds before now, sent after the
     /// server's clock moved 5 s on (reports are written at most every 4 s).
-    pub async fn report(&self, crew: &TestUser, (lat, lng): (f64, f64), ago: i64) {
+    pub async fn report(&self, crew: &TestUser, Point { lat, lng }: Point, ago: i64) {
         self.app
             .state
             .store
@@ -133,7 +134,7 @@ impl World {
 
     /// The crew drives to `to` for `minutes` (the server's clock moves on) and
     /// reports from there, as taken now by that clock: a move the speed rule allows.
-    pub async fn drive(&self, crew: &TestUser, (lat, lng): (f64, f64), minutes: i64) {
+    pub async fn drive(&self, crew: &TestUser, Point { lat, lng }: Point, minutes: i64) {
         self.app
             .state
             .store
@@ -194,7 +195,7 @@ async fn one_tap_dispatches_the_nearest_free_ambulance_to_the_nearest_hospital()
     assert_eq!(b["hospitalName"], "Closest");
     assert_eq!(
         b["pickup"],
-        json!({"latitude": PICKUP.0, "longitude": PICKUP.1, "landmark": "gate 2"})
+        json!({"latitude": PICKUP.lat, "longitude": PICKUP.lng, "landmark": "gate 2"})
     );
     assert_eq!(
         b["patient"],
@@ -355,7 +356,7 @@ async fn without_a_pickup_the_profile_location_and_without_either_a_400() {
         .app
         .edit_profile(
             Some(&located.token),
-            json!({"email": "located@example.com", "latitude": PICKUP.0, "longitude": PICKUP.1}),
+            json!({"email": "located@example.com", "latitude": PICKUP.lat, "longitude": PICKUP.lng}),
         )
         .await;
     res.assert_status(StatusCode::OK);
@@ -370,7 +371,7 @@ async fn without_a_pickup_the_profile_location_and_without_either_a_400() {
     assert_eq!(res.body["ambulance"]["id"], amb["id"]);
     assert_eq!(
         res.body["pickup"],
-        json!({"latitude": PICKUP.0, "longitude": PICKUP.1})
+        json!({"latitude": PICKUP.lat, "longitude": PICKUP.lng})
     );
     assert_eq!(
         res.body["patient"],

@@ -3,6 +3,7 @@
 //! Retry-After within 3 s, the same function process must recover when the database
 //! comes back, and no booking may be half-written.
 
+use domain::geo::Point;
 use std::time::{Duration, Instant};
 
 use domain::{ambulance::AmbulanceStatus, types::Id};
@@ -109,7 +110,7 @@ async fn bookings_interrupted_by_a_dead_database_are_whole_or_absent() {
     let admin = TestApp::with_state(setup.clone(), admin::router);
     let setup_app = TestApp::with_state(setup, booking::router);
     let admin_user = admin.admin().await;
-    let hospital = setup_app.seed_hospital("H", 30.0, 74.0).await;
+    let hospital = setup_app.seed_hospital("H", Point::new(30.0, 74.0)).await;
     let mut ambulances = vec![];
     let mut users = vec![];
     for i in 0..80 {

@@ -5,6 +5,7 @@
 use crate::crew::id_of;
 use domain::{
     ambulance::{AmbulanceCounts, AmbulanceStatus},
+    geo::Point,
     types::Id,
 };
 use http::StatusCode;
@@ -32,7 +33,7 @@ async fn apps() -> Apps {
 }
 
 impl Apps {
-    async fn add_hospital(&self, name: &str, lat: f64, lng: f64) -> Value {
+    async fn add_hospital(&self, name: &str, Point { lat, lng }: Point) -> Value {
         let res = self
             .admin_app
             .add_hospital(
@@ -115,8 +116,7 @@ async fn hospitals_page_by_name_with_exact_totals() {
     for i in 0..23 {
         a.add_hospital(
             &format!("Hospital {:02}", 22 - i),
-            30.0 + i as f64 * 0.01,
-            74.0,
+            Point::new(30.0 + i as f64 * 0.01, 74.0),
         )
         .await;
     }
@@ -169,10 +169,7 @@ async fn hospitals_page_by_name_with_exact_totals() {
 /// BatchGetItem requests (100 keys each, run at once).
 #[tokio::test]
 async fn deep_and_shallow_hospital_pages() {
-    use domain::{
-        hospital::NewHospital,
-        types::{LatLng, Latitude, Longitude},
-    };
+    use domain::{geo::Point, hospital::NewHospital};
     let a = apps().await;
     let store = &a.admin_app.state.store;
     let n = 1005u64;
@@ -183,10 +180,7 @@ async fn deep_and_shallow_hospital_pages() {
                 NewHospital {
                     name: format!("H{:04}", (i * 7919) % 10_000),
                     address: "Road".into(),
-                    location: LatLng {
-                        lat: Latitude::try_from(30.0).unwrap(),
-                        lng: Longitude::try_from(74.0).unwrap(),
-                    },
+                    location: Point::new(30.0, 74.0),
                     contact_info: None,
                 },
             )
@@ -412,7 +406,9 @@ async fn bad_parameters_are_400_naming_them() {
 #[tokio::test]
 async fn public_reads_hide_driver_and_contact_details() {
     let a = apps().await;
-    let h = a.add_hospital("City Hospital", 30.0, 74.0).await;
+    let h = a
+        .add_hospital("City Hospital", Point::new(30.0, 74.0))
+        .await;
     a.add_ambulance("PB-01", &h, "AVAILABLE").await;
     let user = a.admin_app.user("reader").await;
     for uri in [
@@ -439,7 +435,7 @@ async fn public_reads_hide_driver_and_contact_details() {
 async fn ambulance_numbers_are_unique_and_statuses_move() {
     let a = apps().await;
     let token = Some(a.admin.token.as_str());
-    let h = a.add_hospital("General", 30.0, 74.0).await;
+    let h = a.add_hospital("General", Point::new(30.0, 74.0)).await;
     let amb = a.add_ambulance("PB-10-AB-1234", &h, "AVAILABLE").await;
     let dup = a
         .admin_app
@@ -579,7 +575,7 @@ async fn try_release(a: &Apps, ambulance: &Value, booking: u64) -> bool {
 async fn held_ambulances_cannot_be_freed_or_removed_nor_their_hospital() {
     let a = apps().await;
     let token = Some(a.admin.token.as_str());
-    let h = a.add_hospital("Busy", 30.0, 74.0).await;
+    let h = a.add_hospital("Busy", Point::new(30.0, 74.0)).await;
     let held = a.add_ambulance("HELD-1", &h, "AVAILABLE").await;
     let idle = a.add_ambulance("IDLE-1", &h, "MAINTENANCE").await;
     hold(&a, &held, 77).await;
@@ -632,8 +628,8 @@ async fn held_ambulances_cannot_be_freed_or_removed_nor_their_hospital() {
 async fn removing_a_hospital_takes_its_idle_ambulances() {
     let a = apps().await;
     let token = Some(a.admin.token.as_str());
-    let keep = a.add_hospital("Keep", 30.0, 74.0).await;
-    let gone = a.add_hospital("Gone", 30.1, 74.1).await;
+    let keep = a.add_hospital("Keep", Point::new(30.0, 74.0)).await;
+    let gone = a.add_hospital("Gone", Point::new(30.1, 74.1)).await;
     a.add_ambulance("K-1", &keep, "AVAILABLE").await;
     for i in 0..50 {
         a.add_ambulance(
@@ -680,8 +676,8 @@ async fn counters_equal_a_recount_after_random_operations() {
     let token = Some(a.admin.token.as_str());
     let mut rng = StdRng::seed_from_u64(42);
     let hospitals = [
-        a.add_hospital("A", 30.0, 74.0).await,
-        a.add_hospital("B", 30.2, 74.2).await,
+        a.add_hospital("A", Point::new(30.0, 74.0)).await,
+        a.add_hospital("B", Point::new(30.2, 74.2)).await,
     ];
     let mut fleet: Vec<Value> = vec![];
     // ambulance id -> the booking holding it
@@ -772,7 +768,7 @@ async fn counters_equal_a_recount_after_random_operations() {
 async fn a_big_hospital_with_one_held_ambulance_is_not_touched() {
     let a = apps().await;
     let token = Some(a.admin.token.as_str());
-    let h = a.add_hospital("Big", 30.0, 74.0).await;
+    let h = a.add_hospital("Big", Point::new(30.0, 74.0)).await;
     let mut fleet = vec![];
     for i in 0..60 {
         fleet.push(a.add_ambulance(&format!("BIG-{i}"), &h, "AVAILABLE").await);
@@ -796,7 +792,7 @@ async fn a_big_hospital_with_one_held_ambulance_is_not_touched() {
     assert_eq!(a.counts("").await, AmbulanceCounts::default());
     assert_eq!(a.recount().await, AmbulanceCounts::default());
     // The numbers are free again.
-    let other = a.add_hospital("Other", 30.0, 74.0).await;
+    let other = a.add_hospital("Other", Point::new(30.0, 74.0)).await;
     a.add_ambulance("BIG-0", &other, "AVAILABLE").await;
 }
 
@@ -804,7 +800,7 @@ async fn a_big_hospital_with_one_held_ambulance_is_not_touched() {
 async fn a_small_hospital_goes_in_one_transaction_with_its_numbers_freed() {
     let a = apps().await;
     let token = Some(a.admin.token.as_str());
-    let h = a.add_hospital("Small", 30.0, 74.0).await;
+    let h = a.add_hospital("Small", Point::new(30.0, 74.0)).await;
     for (i, status) in ["AVAILABLE", "MAINTENANCE", "AVAILABLE"].iter().enumerate() {
         a.add_ambulance(&format!("S-{i}"), &h, status).await;
     }
@@ -832,6 +828,6 @@ async fn a_small_hospital_goes_in_one_transaction_with_its_numbers_freed() {
         .get(&format!("/api/ambulances/hospital/{}", h["id"]), None)
         .await;
     assert_eq!(res.status, StatusCode::NOT_FOUND);
-    let other = a.add_hospital("Other", 30.0, 74.0).await;
+    let other = a.add_hospital("Other", Point::new(30.0, 74.0)).await;
     a.add_ambulance("s-3", &other, "AVAILABLE").await;
 }

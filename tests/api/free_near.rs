@@ -2,6 +2,7 @@
 //! 10 free ambulances within 50 km, nearest first, each ranked as an emergency
 //! ranks it (a fresh position, else its hospital), read from `freegeo`.
 
+use domain::geo::Point;
 use http::StatusCode;
 use serde_json::Value;
 
@@ -10,11 +11,11 @@ use crate::{
     emergency::{PICKUP, World, north, pickup_body},
 };
 
-fn near_uri((lat, lng): (f64, f64)) -> String {
+fn near_uri(Point { lat, lng }: Point) -> String {
     format!("/api/admin/ambulances/free-near?lat={lat}&lng={lng}")
 }
 
-async fn free_near(w: &World, at: (f64, f64)) -> Vec<Value> {
+async fn free_near(w: &World, at: Point) -> Vec<Value> {
     let res = w.app.get(&near_uri(at), Some(&w.admin.token)).await;
     res.assert_status(StatusCode::OK);
     res.body.as_array().unwrap().clone()
@@ -86,7 +87,7 @@ async fn free_near_lists_the_ten_nearest_free_ambulances_nearest_first() {
     // off. Nothing at all in the sea.
     let list = free_near(&w, north(60.5)).await;
     assert_eq!(numbers(&list), ["FAR", "A-02", "A-11"], "{list:?}");
-    assert!(free_near(&w, (0.0, -30.0)).await.is_empty());
+    assert!(free_near(&w, Point::new(0.0, -30.0)).await.is_empty());
 }
 
 #[tokio::test]

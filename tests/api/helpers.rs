@@ -119,16 +119,16 @@ pub fn stages(booking: &Value) -> Vec<String> {
         .collect()
 }
 
-/// A crew's reports from (`lat`, `lng`), taken now by the server's clock, until the
+/// A crew's reports from `at`, taken now by the server's clock, until the
 /// position is taken: a first report over 50 km from the ambulance's hospital is
 /// doubted (409) until 3 agreeing reports over 20 s confirm it (decision 0020). The
 /// server's clock moves 5 s on before each. Answers how many were doubted.
 pub async fn report_until_taken(
     app: &testkit::TestApp,
     crew: &testkit::TestUser,
-    lat: f64,
-    lng: f64,
+    at: domain::geo::Point,
 ) -> usize {
+    let domain::geo::Point { lat, lng } = at;
     let mut doubted = 0;
     loop {
         app.state.store.advance_clock(time::Duration::seconds(5));

@@ -5,6 +5,7 @@
 //! diversion shown by the nearest search and offered around on the crew's screen.
 
 use domain::booking::TripStage;
+use domain::geo::Point;
 use domain::types::{Timestamp, format_rfc3339};
 use http::{Method, StatusCode};
 use serde_json::{Value, json};
@@ -130,7 +131,7 @@ impl Two {
             .collect()
     }
 
-    async fn report_position(&self, i: usize, lat: f64, lng: f64) {
+    async fn report_position(&self, i: usize, Point { lat, lng }: Point) {
         let res = self
             .app
             .put(
@@ -329,7 +330,7 @@ async fn the_board_holds_its_own_trips_open_or_ended_within_a_day_most_urgent_fi
     t.steps(0, &at_door, &at_hospital()).await;
     let coming = t.book(1, "EMERGENCY").await;
     t.steps(1, &coming, &to_hospital()).await;
-    t.report_position(1, 30.70, 74.35).await;
+    t.report_position(1, Point::new(30.70, 74.35)).await;
     let at_b = t.book(2, "NORMAL").await;
 
     let board = t.board(&t.staff_a).await;
@@ -623,7 +624,7 @@ async fn a_diversion_shows_in_the_searches_and_the_crew_is_offered_an_open_hospi
     assert_eq!(Timestamp::parse(&shown), Timestamp::parse(&until));
 
     // The nearest search and the hospital read show it; B stays open.
-    let near = t.app.nearest(30.67, 74.33, 5, 50.0).await;
+    let near = t.app.nearest(Point::new(30.67, 74.33), 5, 50.0).await;
     near.assert_status(StatusCode::OK);
     let of = |id: &Value| {
         near.body
@@ -664,7 +665,7 @@ async fn a_diversion_shows_in_the_searches_and_the_crew_is_offered_an_open_hospi
         .await;
     res.assert_status(StatusCode::OK);
     assert_eq!(res.body["onDiversionUntil"], Value::Null);
-    let near = t.app.nearest(30.67, 74.33, 5, 50.0).await;
+    let near = t.app.nearest(Point::new(30.67, 74.33), 5, 50.0).await;
     assert!(
         near.body
             .as_array()

@@ -13,10 +13,10 @@ use aws_sdk_dynamodb::{
 };
 use domain::{
     ambulance::{AmbulanceStatus, AmbulanceType, NewAmbulance},
-    geo::haversine_km,
+    geo::{Point, haversine_km},
     hospital::{Hospital, NewHospital},
     refusal::{Conflict, Refusal},
-    types::{Id, LatLng},
+    types::Id,
 };
 use futures::future::join_all;
 use http::StatusCode;
@@ -37,7 +37,7 @@ fn n(v: u64) -> AttributeValue {
 /// `state`'s nearest search: at most `k` hospitals within `radius_km` of `at`.
 async fn nearest(
     state: &AppState,
-    at: LatLng,
+    at: Point,
     k: usize,
     radius_km: f64,
 ) -> (Vec<Hospital>, NearestStats) {
@@ -57,21 +57,21 @@ fn instance(state: &AppState) -> AppState {
     }
 }
 
-fn new_hospital(name: &str, lat: f64, lng: f64) -> NewHospital {
+fn new_hospital(name: &str, at: Point) -> NewHospital {
     NewHospital {
         name: name.into(),
         address: format!("{name} Road"),
-        location: LatLng::new(lat, lng).unwrap(),
+        location: at,
         contact_info: Some("+911234567".into()),
     }
 }
 
 /// A grid of 60 hospitals around (30.6, 74.3), ids 1..=60, index built (and the id
 /// sequence moved past them).
-async fn grid(state: &AppState) -> Vec<(f64, f64)> {
-    let points: Vec<(f64, f64)> = (0..60)
+async fn grid(state: &AppState) -> Vec<Point> {
+    let points: Vec<Point> = (0..60)
         .map(|i| {
-            (
+            Point::new(
                 30.6 + f64::from(i / 6) * 0.01,
                 74.3 + f64::from(i % 6) * 0.01,
             )
@@ -80,10 +80,10 @@ async fn grid(state: &AppState) -> Vec<(f64, f64)> {
     let hospitals = points
         .iter()
         .enumerate()
-        .map(|(i, (lat, lng))| {
+        .map(|(i, at)| {
             (
                 Id::try_from(i as u64 + 1).unwrap(),
-                new_hospital(&format!("H{i}"), *lat, *lng),
+                new_hospital(&format!("H{i}"), *at),
             )
         })
         .collect();
@@ -96,8 +96,8 @@ async fn grid(state: &AppState) -> Vec<(f64, f64)> {
     points
 }
 
-async fn nearest_ids(app: &TestApp, lat: f64, lng: f64, limit: usize) -> Vec<u64> {
-    let res = app.nearest(lat, lng, limit, 50.0).await;
+async fn nearest_ids(app: &TestApp, at: Point, limit: usize) -> Vec<u64> {
+    let res = app.nearest(at, limit, 50.0).await;
     res.assert_status(StatusCode::OK);
     res.body
         .as_array()
@@ -107,7 +107,8 @@ async fn nearest_ids(app: &TestApp, lat: f64, lng: f64, limit: usize) -> Vec<u64
         .collect()
 }
 
-async fn add(admin_app: &TestApp, admin: &TestUser, name: &str, lat: f64, lng: f64) -> Value {
+async fn add(admin_app: &TestApp, admin: &TestUser, name: &str, at: Point) -> Value {
+    let Point { lat, lng } = at;
     let res = admin_app
         .add_hospital(
             Some(&admin.token),
@@ -139,14 +140,23 @@ async fn an_admin_write_is_in_the_very_next_search_of_every_warm_instance() {
         TestApp::with_state(c.clone(), hospitals::router),
     );
     // Both warm: each has loaded its copy.
-    let before = nearest_ids(&b_app, 30.655, 74.335, 3).await;
-    assert_eq!(before, nearest_ids(&c_app, 30.655, 74.335, 3).await);
+    let before = nearest_ids(&b_app, Point::new(30.655, 74.335), 3).await;
+    assert_eq!(
+        before,
+        nearest_ids(&c_app, Point::new(30.655, 74.335), 3).await
+    );
 
     // Added through the admin function: first in the next search of both.
-    let new = add(&admin_app, &admin, "Right Here", 30.655, 74.335).await;
+    let new = add(&admin_app, &admin, "Right Here", Point::new(30.655, 74.335)).await;
     let id = new["id"].as_u64().unwrap();
-    assert_eq!(nearest_ids(&b_app, 30.655, 74.335, 3).await[0], id);
-    assert_eq!(nearest_ids(&c_app, 30.655, 74.335, 3).await[0], id);
+    assert_eq!(
+        nearest_ids(&b_app, Point::new(30.655, 74.335), 3).await[0],
+        id
+    );
+    assert_eq!(
+        nearest_ids(&c_app, Point::new(30.655, 74.335), 3).await[0],
+        id
+    );
     let res = b_app
         .get("/api/hospitals/nearest?lat=30.655&lng=74.335&limit=1", None)
         .await;
@@ -159,8 +169,14 @@ async fn an_admin_write_is_in_the_very_next_search_of_every_warm_instance() {
     // Removed: gone from the next search of both.
     let res = admin_app.remove_hospital(Some(&admin.token), id).await;
     res.assert_status(StatusCode::NO_CONTENT);
-    assert_eq!(nearest_ids(&b_app, 30.655, 74.335, 3).await, before);
-    assert_eq!(nearest_ids(&c_app, 30.655, 74.335, 3).await, before);
+    assert_eq!(
+        nearest_ids(&b_app, Point::new(30.655, 74.335), 3).await,
+        before
+    );
+    assert_eq!(
+        nearest_ids(&c_app, Point::new(30.655, 74.335), 3).await,
+        before
+    );
 
     // More writes than the version item's log remembers while `c` is idle: its next
     // search loads whole and still sees every one of them.
@@ -168,16 +184,22 @@ async fn an_admin_write_is_in_the_very_next_search_of_every_warm_instance() {
     for i in 0..(LOG_LEN + 3) {
         let lat = 31.0 + i as f64 * 0.001;
         added.push((
-            add(&admin_app, &admin, &format!("Far {i}"), lat, 75.0).await,
+            add(
+                &admin_app,
+                &admin,
+                &format!("Far {i}"),
+                Point::new(lat, 75.0),
+            )
+            .await,
             lat,
         ));
     }
-    let ids = nearest_ids(&c_app, 31.0, 75.0, 50).await;
+    let ids = nearest_ids(&c_app, Point::new(31.0, 75.0), 50).await;
     assert_eq!(ids.len(), added.len(), "{ids:?}");
     for (h, _) in &added {
         assert!(ids.contains(&h["id"].as_u64().unwrap()), "{h} in {ids:?}");
     }
-    assert_eq!(nearest_ids(&b_app, 31.0, 75.0, 50).await, ids);
+    assert_eq!(nearest_ids(&b_app, Point::new(31.0, 75.0), 50).await, ids);
 }
 
 #[tokio::test]
@@ -185,7 +207,7 @@ async fn a_warm_search_is_one_round_and_catching_up_one_more() {
     let state = fresh_state().await;
     grid(&state).await;
     let warm = instance(&state);
-    let at = LatLng::new(30.65, 74.33).unwrap();
+    let at = Point::new(30.65, 74.33);
     let (_, cold) = nearest(&warm, at, 10, 100.0).await;
     // Version, manifest, the one group of chunks.
     assert_eq!((cold.rounds, cold.chunks_read), (3, 1), "{cold:?}");
@@ -195,10 +217,10 @@ async fn a_warm_search_is_one_round_and_catching_up_one_more() {
     state
         .store
         .hospitals()
-        .add_hospital(new_hospital("New", 30.655, 74.335))
+        .add_hospital(new_hospital("New", Point::new(30.655, 74.335)))
         .await
         .unwrap();
-    let at = LatLng::new(30.655, 74.335).unwrap();
+    let at = Point::new(30.655, 74.335);
     let (found, stats) = nearest(&warm, at, 10, 100.0).await;
     assert_eq!(found[0].name, "New");
     assert_eq!((stats.rounds, stats.chunks_read), (2, 1), "{stats:?}");
@@ -215,8 +237,7 @@ async fn concurrent_adds_from_many_instances_all_reach_the_index() {
     let added = join_all(writers.iter().enumerate().map(|(i, w)| {
         w.store.hospitals().add_hospital(new_hospital(
             &format!("C{i}"),
-            40.0,
-            80.0 + i as f64 * 0.001,
+            Point::new(40.0, 80.0 + i as f64 * 0.001),
         ))
     }))
     .await;
@@ -226,13 +247,7 @@ async fn concurrent_adds_from_many_instances_all_reach_the_index() {
         .collect();
     ids.sort();
     assert_eq!(generation(&state.store).await, start + 12);
-    let (found, _) = nearest(
-        &instance(&state),
-        LatLng::new(40.0, 80.0).unwrap(),
-        50,
-        10.0,
-    )
-    .await;
+    let (found, _) = nearest(&instance(&state), Point::new(40.0, 80.0), 50, 10.0).await;
     let mut got: Vec<Id> = found.iter().map(|h| h.id).collect();
     got.sort();
     assert_eq!(got, ids);
@@ -302,8 +317,7 @@ async fn snapshot_of(state: &AppState) -> (Value, u64, Vec<u64>) {
     let generation = generation(&state.store).await;
     let near = nearest_ids(
         &TestApp::with_state(instance(state), hospitals::router),
-        30.65,
-        74.33,
+        Point::new(30.65, 74.33),
         50,
     )
     .await;
@@ -325,7 +339,7 @@ async fn a_refused_or_failed_hospital_write_changes_neither_the_hospital_nor_the
     let err = state
         .store
         .hospitals()
-        .add_hospital(new_hospital("Taken", 30.65, 74.33))
+        .add_hospital(new_hospital("Taken", Point::new(30.65, 74.33)))
         .await;
     assert!(err.is_err(), "{err:?}");
     assert_eq!(snapshot_of(&state).await, before);
@@ -383,7 +397,7 @@ async fn a_refused_or_failed_hospital_write_changes_neither_the_hospital_nor_the
     let add = faulty
         .store
         .hospitals()
-        .add_hospital(new_hospital("Dropped", 30.65, 74.33))
+        .add_hospital(new_hospital("Dropped", Point::new(30.65, 74.33)))
         .await;
     let remove = faulty
         .store
@@ -414,7 +428,7 @@ async fn a_chunk_of_the_longest_hospitals_fits_in_one_item() {
                 NewHospital {
                     name: wide(200),
                     address: wide(500),
-                    location: LatLng::new(10.0 + i as f64 * 1e-4, 20.0).unwrap(),
+                    location: Point::new(10.0 + i as f64 * 1e-4, 20.0),
                     contact_info: Some(wide(100)),
                 },
             )
@@ -443,16 +457,10 @@ async fn a_chunk_of_the_longest_hospitals_fits_in_one_item() {
     state
         .store
         .hospitals()
-        .add_hospital(new_hospital("One more", 10.0, 20.0))
+        .add_hospital(new_hospital("One more", Point::new(10.0, 20.0)))
         .await
         .unwrap();
-    let (found, _) = nearest(
-        &instance(&state),
-        LatLng::new(10.0, 20.0).unwrap(),
-        50,
-        100.0,
-    )
-    .await;
+    let (found, _) = nearest(&instance(&state), Point::new(10.0, 20.0), 50, 100.0).await;
     assert_eq!(found.len(), 50);
     assert_eq!(found[0].name, "One more");
     assert_eq!(
@@ -483,12 +491,9 @@ async fn a_table_without_the_index_gets_it_from_migrate_or_the_first_hospital_wr
         }
     };
     drop_the_index().await;
-    let at = LatLng::new(30.65, 74.33).unwrap();
-    let brute = |points: &[(f64, f64)]| {
-        let mut d: Vec<f64> = points
-            .iter()
-            .map(|(lat, lng)| haversine_km(30.65, 74.33, *lat, *lng))
-            .collect();
+    let at = Point::new(30.65, 74.33);
+    let brute = |points: &[Point]| {
+        let mut d: Vec<f64> = points.iter().map(|p| haversine_km(at, *p)).collect();
         d.sort_by(f64::total_cmp);
         d.truncate(10);
         d.iter()
@@ -540,11 +545,11 @@ async fn a_table_without_the_index_gets_it_from_migrate_or_the_first_hospital_wr
     state
         .store
         .hospitals()
-        .add_hospital(new_hospital("First", 30.7, 74.4))
+        .add_hospital(new_hospital("First", Point::new(30.7, 74.4)))
         .await
         .unwrap();
     let (found, _) = nearest(&reader, at, 10, 100.0).await;
     let mut all = points.clone();
-    all.push((30.7, 74.4));
+    all.push(Point::new(30.7, 74.4));
     assert_eq!(distances(&found), brute(&all));
 }

@@ -8,6 +8,7 @@
 //! With the `RestoredTableName` parameter set (docs/operations.md, the restore drill)
 //! every grant, and every other use of the table, must move to the restored table.
 
+use domain::geo::Point;
 use std::collections::{BTreeMap, BTreeSet};
 
 use http::{Method, StatusCode};
@@ -429,7 +430,7 @@ async fn tour(app: &TestApp) {
 /// check) and raises the alert.
 async fn clock_tour(app: &TestApp) -> TestUser {
     use domain::ambulance::AmbulanceStatus;
-    let h = app.seed_hospital("Clockwork", 10.0, 10.0).await;
+    let h = app.seed_hospital("Clockwork", Point::new(10.0, 10.0)).await;
     for n in ["CLK-1", "CLK-2"] {
         app.seed_ambulance(h.id, n, AmbulanceStatus::Available)
             .await;
@@ -895,7 +896,7 @@ fn the_deploy_docs_table_of_grants_is_the_templates() {
 async fn privacy_tour(app: &TestApp) {
     use domain::{ambulance::AmbulanceStatus, user::Role};
     let admin = app.create_user("privacy_admin", Role::Admin).await;
-    let h = app.seed_hospital("Privacy", -10.0, -10.0).await;
+    let h = app.seed_hospital("Privacy", Point::new(-10.0, -10.0)).await;
     let amb = app
         .seed_ambulance(h.id, "PRV-1", AmbulanceStatus::Available)
         .await;

@@ -6,6 +6,7 @@
 use domain::{
     ambulance::AmbulanceStatus,
     booking::{BookingStatus, Goal, Mover},
+    geo::Point,
     types::Id,
 };
 use futures::future::join_all;
@@ -55,7 +56,7 @@ async fn text_with_control_or_no_visible_characters_is_refused_by_field() {
     let app = TestApp::new(api_tests::system).await;
     let admin = app.admin().await;
     let user = app.user("typist").await;
-    let hospital = app.seed_hospital("General", 30.0, 74.0).await;
+    let hospital = app.seed_hospital("General", Point::new(30.0, 74.0)).await;
     let amb = app
         .seed_ambulance(hospital.id, "T-1", AmbulanceStatus::Available)
         .await;
@@ -440,7 +441,7 @@ async fn a_long_history_comes_in_pieces_of_a_hundred() {
     let app = TestApp::new(api_tests::system).await;
     let user = app.user("regular").await;
     let other = app.user("someone").await;
-    let hospital = app.seed_hospital("General", 30.0, 74.0).await;
+    let hospital = app.seed_hospital("General", Point::new(30.0, 74.0)).await;
     let extra = 23;
     let total = HISTORY_LIMIT + extra;
     // 10 ambulances, each booked and released over and over, 10 at a time.
@@ -611,7 +612,7 @@ async fn every_enum_is_read_in_any_case_and_answered_in_one_spelling() {
     let app = TestApp::new(api_tests::system).await;
     let admin = app.admin().await;
     let user = app.user("casual").await;
-    let hospital = app.seed_hospital("General", 30.0, 74.0).await;
+    let hospital = app.seed_hospital("General", Point::new(30.0, 74.0)).await;
     let res = app
         .add_ambulance(
             Some(&admin.token),
@@ -708,7 +709,7 @@ async fn every_body_refused_for_its_shape_says_so_in_the_contracts_words() {
     let app = TestApp::new(api_tests::system).await;
     let admin = app.admin().await;
     let user = app.user("shaper").await;
-    let h = app.seed_hospital("Shape", 30.7, 74.3).await;
+    let h = app.seed_hospital("Shape", Point::new(30.7, 74.3)).await;
     let amb = app
         .seed_ambulance(h.id, "SHAPE-1", AmbulanceStatus::Available)
         .await;

@@ -3,6 +3,7 @@
 //! load) over one table. One account cannot hold more than 3 open bookings, and
 //! bookings and registrations are rate limited per account and per client address.
 
+use domain::geo::Point;
 use domain::{ambulance::AmbulanceStatus, types::Id};
 use futures::future::join_all;
 use http::{Method, StatusCode};
@@ -16,7 +17,7 @@ const INSTANCES: usize = 16;
 
 /// A hospital with `n` free ambulances; their ids.
 async fn fleet(app: &TestApp, n: usize) -> (Id, Vec<Id>) {
-    let hospital = app.seed_hospital("General", 30.67, 74.33).await;
+    let hospital = app.seed_hospital("General", Point::new(30.67, 74.33)).await;
     let mut ambulances = vec![];
     for i in 0..n {
         let amb = app

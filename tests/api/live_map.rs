@@ -6,8 +6,9 @@ use std::collections::BTreeSet;
 
 use domain::{
     ambulance::{AmbulanceStatus, AmbulanceType, NewAmbulance},
+    geo::Point,
     hospital::{Hospital, NewHospital},
-    types::{Id, LatLng},
+    types::Id,
 };
 use http::StatusCode;
 use serde_json::{Value, json};
@@ -49,7 +50,7 @@ async fn the_live_map_of_the_world_shows_the_fleet_in_far_apart_cities() {
     ];
     let mut by_city: Vec<(Id, Id)> = vec![];
     for (name, lat, lng) in cities {
-        let h = app.seed_hospital(name, lat, lng).await;
+        let h = app.seed_hospital(name, Point::new(lat, lng)).await;
         let busy = app
             .seed_ambulance(h.id, &format!("{name}-1"), AmbulanceStatus::Available)
             .await;
@@ -100,7 +101,7 @@ async fn the_live_map_of_the_world_shows_the_fleet_in_far_apart_cities() {
     let mover = by_city[0].1;
     let crew = app.crew("mover", mover).await;
     // A first report that far from its hospital is taken once confirmed (decision 0020).
-    crate::helpers::report_until_taken(&app, &crew, 19.07, 72.88).await;
+    crate::helpers::report_until_taken(&app, &crew, Point::new(19.07, 72.88)).await;
     let mumbai = live(&app, &admin.token, "?bbox=18.9,72.7,19.3,73.1").await;
     assert_eq!(ids(&mumbai, "ambulances"), BTreeSet::from([mover.get()]));
     assert_eq!(mumbai["ambulances"][0]["position"]["source"], "GPS");
@@ -115,7 +116,7 @@ async fn the_live_map_of_the_world_shows_the_fleet_in_far_apart_cities() {
     // Open bookings in two cities, an emergency after a normal one: both in the
     // world, the emergency first; each in its own city's box only.
     let user = app.user("caller").await;
-    let book = async |hospital: usize, ambulance: Id, kind: &str, at: (f64, f64)| {
+    let book = async |hospital: usize, ambulance: Id, kind: &str, at: Point| {
         let h: Hospital = store
             .hospitals()
             .hospitals_page(0, 100)
@@ -130,14 +131,14 @@ async fn the_live_map_of_the_world_shows_the_fleet_in_far_apart_cities() {
                 Some(&user.token),
                 json!({"hospitalId": h.id, "ambulanceId": ambulance, "bookingType": kind,
                    "patient": {"name": "P", "age": 30, "gender": "Male", "condition": "Fall"},
-                   "pickup": {"latitude": at.0, "longitude": at.1}}),
+                   "pickup": {"latitude": at.lat, "longitude": at.lng}}),
             )
             .await;
         res.assert_status(StatusCode::CREATED);
         res.body["id"].as_u64().unwrap()
     };
-    let normal = book(3, by_city[3].1, "NORMAL", (-33.86, 151.20)).await;
-    let emergency = book(4, by_city[4].1, "EMERGENCY", (-23.56, -46.64)).await;
+    let normal = book(3, by_city[3].1, "NORMAL", Point::new(-33.86, 151.20)).await;
+    let emergency = book(4, by_city[4].1, "EMERGENCY", Point::new(-23.56, -46.64)).await;
     let world = live(&app, &admin.token, "").await;
     let open: Vec<u64> = world["openBookings"]
         .as_array()
@@ -158,10 +159,10 @@ async fn a_live_box_holding_more_than_500_shows_the_500_most_urgent_and_says_tru
     let store = &app.state.store;
     // Three hospitals around Delhi, one in Chandigarh (250 km north).
     let spots = [
-        (28.61, 77.21),
-        (28.70, 77.10),
-        (28.50, 77.30),
-        (30.73, 76.78),
+        Point::new(28.61, 77.21),
+        Point::new(28.70, 77.10),
+        Point::new(28.50, 77.30),
+        Point::new(30.73, 76.78),
     ];
     let hospitals: Vec<Hospital> = spots
         .iter()
@@ -196,7 +197,7 @@ async fn a_live_box_holding_more_than_500_shows_the_500_most_urgent_and_says_tru
             hospital: hospital.clone(),
             last: (i % 3 == 0).then(|| {
                 (
-                    (hospital.latitude + offset, hospital.longitude - offset),
+                    Point::new(hospital.latitude + offset, hospital.longitude - offset),
                     time::Duration::seconds(20),
                 )
             }),
@@ -259,7 +260,7 @@ async fn an_ambulance_added_before_the_fleet_index_shows_on_the_live_map_once_ba
     let app = TestApp::new(api_tests::system).await;
     let admin = app.admin().await;
     let store = &app.state.store;
-    let h = app.seed_hospital("Old", 30.67, 74.33).await;
+    let h = app.seed_hospital("Old", Point::new(30.67, 74.33)).await;
     let old = app
         .seed_ambulance(h.id, "OLD-1", AmbulanceStatus::Available)
         .await;
@@ -312,7 +313,7 @@ async fn more_than_500_open_bookings_in_a_box_show_the_emergencies_first_and_tru
     let new = NewHospital {
         name: "H".into(),
         address: "Road".into(),
-        location: LatLng::new(28.61, 77.21).unwrap(),
+        location: Point::new(28.61, 77.21),
         contact_info: None,
     };
     store

@@ -64,7 +64,7 @@ async fn log_lines_name_the_request_and_never_what_it_carried() {
     let mut answers: Vec<(TestResponse, &str, &str, Option<String>)> = Vec::new();
     let register = |phone: &str| {
         json!({"username": "zorya", "email": email, "password": password, "phone": phone,
-               "latitude": PICKUP.0, "longitude": PICKUP.1})
+               "latitude": PICKUP.lat, "longitude": PICKUP.lng})
     };
     // Bad input is a 400 and logs the field's name at most, never its value.
     let res = app

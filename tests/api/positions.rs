@@ -3,11 +3,10 @@
 //! dispatcher's live map, and the free-ambulance index kept exactly for the AVAILABLE
 //! ambulances after any sequence of moves.
 
-use domain::geo::Point;
 use domain::{
     booking::{TripStage, trip::Leg},
     eta,
-    geo::cell_range,
+    geo::{Point, cell_range},
     types::{Id, Timestamp, format_rfc3339},
 };
 use http::{Method, StatusCode};
@@ -186,7 +185,7 @@ async fn the_requester_tracks_the_ambulance_with_an_eta() {
     let crew = f.app.crew("driver", id_of(amb)).await;
     let owner = f.app.user("owner").await;
     let stranger = f.app.user("stranger").await;
-    let pickup = (30.70, 74.35);
+    let pickup = Point::new(30.70, 74.35);
     let b = f.book(&owner, amb, Some(pickup)).await.body;
     let track_uri = format!("/api/booking/{}/track", b["id"]);
     let track = async |token: &str| f.app.get(&track_uri, Some(token)).await;
@@ -248,18 +247,18 @@ async fn the_requester_tracks_the_ambulance_with_an_eta() {
         Value::Null,
         "no position yet"
     );
-    let here = (30.60, 74.30);
+    let here = Point::new(30.60, 74.30);
     let put = f
         .app
         .put(
             "/api/crew/location",
             Some(&crew.token),
-            json!({"latitude": here.0, "longitude": here.1, "recordedAt": at(-1.0)}),
+            json!({"latitude": here.lat, "longitude": here.lng, "recordedAt": at(-1.0)}),
         )
         .await;
     assert_eq!(put.status, StatusCode::NO_CONTENT);
     let t = track(&owner.token).await.body;
-    let want = eta::estimate(Point::new(here.0, here.1), Point::new(pickup.0, pickup.1));
+    let want = eta::estimate(here, pickup);
     assert_eq!(
         (t["etaMinutes"].clone(), t["distanceKm"].clone()),
         (json!(want.eta_minutes), json!(want.distance_km))
@@ -270,11 +269,11 @@ async fn the_requester_tracks_the_ambulance_with_an_eta() {
 
     // Then each stage of the domain's path: the ETA to where the ambulance is going
     // (the pickup, the hospital), none while it stands at one.
-    let from = Point::new(here.0, here.1);
+    let from = here;
     for stage in rest {
         assert_eq!(step(stage.as_ref()).await.status, StatusCode::OK, "{stage}");
         let want = match stage.leg() {
-            Leg::ToPickup => json!(eta::estimate(from, Point::new(pickup.0, pickup.1)).eta_minutes),
+            Leg::ToPickup => json!(eta::estimate(from, pickup).eta_minutes),
             Leg::ToHospital => json!(eta::estimate(from, Point::new(30.67, 74.33)).eta_minutes),
             Leg::AtPickup | Leg::AtHospital | Leg::HandedOver => Value::Null,
         };
@@ -320,14 +319,14 @@ async fn the_live_map_shows_what_is_in_the_box() {
     let crew = f.app.crew("mover", id_of(&f.ambulances[2])).await;
     // Ambulance 2 drives 60 km north-east of its hospital (reported: a first report
     // that far is taken once agreeing reports confirm it).
-    crate::helpers::report_until_taken(&f.app, &crew, 31.0, 74.7).await;
+    crate::helpers::report_until_taken(&f.app, &crew, Point::new(31.0, 74.7)).await;
     let user = f.app.user("caller").await;
     let b = f
-        .book(&user, &f.ambulances[0], Some((30.70, 74.35)))
+        .book(&user, &f.ambulances[0], Some(Point::new(30.70, 74.35)))
         .await
         .body;
     let gone = f
-        .book(&user, &f.ambulances[1], Some((30.71, 74.36)))
+        .book(&user, &f.ambulances[1], Some(Point::new(30.71, 74.36)))
         .await
         .body;
     f.app.cancel_booking(Some(&user.token), &gone["id"]).await;
@@ -621,7 +620,7 @@ async fn an_impossible_jump_is_refused_and_shown_to_the_dispatcher_until_a_new_t
     let amb = id_of(&f.ambulances[0]);
     let crew = f.app.crew("jumper", amb).await;
     let store = &f.app.state.store;
-    let send = async |lat: f64, lng: f64| {
+    let send = async |Point { lat, lng }: Point| {
         store.advance_clock(Duration::seconds(5));
         let body =
             json!({"latitude": lat, "longitude": lng, "recordedAt": format_rfc3339(store.now())});
@@ -641,7 +640,7 @@ async fn an_impossible_jump_is_refused_and_shown_to_the_dispatcher_until_a_new_t
             .find(|a| a["id"] == json!(amb.get()))
             .expect("the ambulance is on the map")
     };
-    send(30.70, 74.40)
+    send(Point::new(30.70, 74.40))
         .await
         .assert_status(StatusCode::NO_CONTENT);
     assert_eq!(live().await["positionDoubt"], Value::Null);
@@ -649,7 +648,7 @@ async fn an_impossible_jump_is_refused_and_shown_to_the_dispatcher_until_a_new_t
     // 111 km (and the North Pole) 5 s later: refused, the position stays, the
     // dispatcher sees the latest refused report and its speed.
     for (lat, lng) in [(31.70, 74.40), (90.0, 180.0)] {
-        let res = send(lat, lng).await;
+        let res = send(Point::new(lat, lng)).await;
         res.assert_status(StatusCode::CONFLICT);
         assert!(res.message().contains("km/h"), "{}", res.message());
     }
@@ -679,7 +678,11 @@ async fn an_impossible_jump_is_refused_and_shown_to_the_dispatcher_until_a_new_t
     // phone): reports that agree with each other for 20 s become the new track.
     let mut statuses = vec![];
     for i in 0..6 {
-        statuses.push(send(31.70 + f64::from(i) * 0.0001, 74.40).await.status);
+        statuses.push(
+            send(Point::new(31.70 + f64::from(i) * 0.0001, 74.40))
+                .await
+                .status,
+        );
     }
     assert_eq!(
         statuses,
@@ -722,7 +725,7 @@ async fn the_live_map_finds_an_ambulance_where_it_is_far_from_its_hospital() {
     // Its first reports (nothing to compare with): 111 km north of its hospital,
     // doubted until 3 agreeing ones over 20 s confirm it (decision 0020).
     assert_eq!(
-        crate::helpers::report_until_taken(&f.app, &crew, 31.67, 74.33).await,
+        crate::helpers::report_until_taken(&f.app, &crew, Point::new(31.67, 74.33)).await,
         4
     );
     let live = f

@@ -6,6 +6,7 @@
 //! requester and the family see, and positions a dispatcher can trust. Time passes by
 //! moving the store's clock.
 
+use domain::geo::Point;
 use std::sync::{
     Arc,
     atomic::{AtomicUsize, Ordering},
@@ -78,7 +79,7 @@ impl World {
     async fn report_at(
         &self,
         crew: &TestUser,
-        (lat, lng): (f64, f64),
+        Point { lat, lng }: Point,
         accuracy: Option<f64>,
     ) -> TestResponse {
         let at = format_rfc3339(self.store().now());
@@ -299,7 +300,7 @@ async fn an_answering_crew_a_little_farther_beats_a_crewless_ambulance_next_door
         .get(
             &format!(
                 "/api/admin/ambulances/free-near?lat={}&lng={}",
-                PICKUP.0, PICKUP.1
+                PICKUP.lat, PICKUP.lng
             ),
             Some(&w.admin.token),
         )
@@ -533,7 +534,7 @@ async fn a_claimed_accuracy_of_100_km_does_not_switch_the_speed_rule_off() {
     assert!(res.message().contains("km/h"), "{}", res.message());
     let row = w.live_row(&amb).await;
     let lat = row["position"]["latitude"].as_f64().unwrap();
-    assert!((lat - north(1.0).0).abs() < 1e-9, "{row}");
+    assert!((lat - north(1.0).lat).abs() < 1e-9, "{row}");
     assert_eq!(row["positionDoubt"]["reason"], "SPEED");
 }
 

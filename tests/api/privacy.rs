@@ -14,6 +14,7 @@ use std::{
 
 use domain::{
     booking::Booking,
+    geo::Point,
     types::{Id, format_rfc3339},
 };
 use http::{Method, StatusCode};
@@ -31,8 +32,8 @@ use testkit::{
 };
 
 /// A pickup off the 0.01° grid, with a landmark: what an erasure must not keep.
-const EXACT: (f64, f64) = (30.712_345, 74.345_678);
-const ROUNDED: (f64, f64) = (30.71, 74.35);
+const EXACT: Point = Point::new(30.712_345, 74.345_678);
+const ROUNDED: Point = Point::new(30.71, 74.35);
 const PATIENT: &str = "Hana Devi";
 const CONDITION: &str = "breathless since morning";
 const LANDMARK: &str = "blue gate behind the temple";
@@ -87,7 +88,7 @@ impl World {
                     "hospitalId": self.hospital["id"], "ambulanceId": self.ambulance["id"],
                     "bookingType": "NORMAL",
                     "patient": {"name": PATIENT, "age": 71, "gender": "Female", "condition": CONDITION},
-                    "pickup": {"latitude": EXACT.0, "longitude": EXACT.1, "landmark": LANDMARK},
+                    "pickup": {"latitude": EXACT.lat, "longitude": EXACT.lng, "landmark": LANDMARK},
                 }),
             )
             .await;
@@ -253,11 +254,7 @@ async fn deleting_an_account_ends_its_sessions_and_devices_at_once_and_frees_its
     assert_eq!(erased.user_phone, None);
     assert_eq!(erased.patient, Default::default());
     let pickup = erased.pickup.clone().unwrap();
-    assert_eq!(
-        (pickup.latitude.get(), pickup.longitude.get()),
-        ROUNDED,
-        "to about 1 km"
-    );
+    assert_eq!(pickup.point(), ROUNDED, "to about 1 km");
     assert_eq!(
         serde_json::to_value(erased.erased).unwrap()["reason"],
         "ACCOUNT_DELETED"
@@ -365,7 +362,7 @@ fn finished(user: &TestUser, first: u64, n: u64, days_ago: i64) -> Vec<Booking> 
                 "ambulance": {"id": 1, "number": "B-1", "type": "BLS", "driverInfo": null},
                 "patient": {"name": PATIENT, "age": 40, "gender": "Male", "condition": CONDITION},
                 "userPhone": PHONE,
-                "pickup": {"latitude": EXACT.0, "longitude": EXACT.1, "landmark": LANDMARK},
+                "pickup": {"latitude": EXACT.lat, "longitude": EXACT.lng, "landmark": LANDMARK},
                 "tripStage": "AT_HOSPITAL",
                 "timeline": [{"stage": "PENDING", "at": at}, {"stage": "COMPLETED", "at": done}],
             }))
@@ -383,7 +380,7 @@ fn erased_whole(b: &Booking) -> bool {
             assert_eq!((b.username.as_str(), b.user_email.as_str()), ("", ""));
             assert_eq!(b.user_phone, None);
             let p = b.pickup.clone().unwrap();
-            assert_eq!((p.latitude.get(), p.longitude.get()), ROUNDED);
+            assert_eq!(p.point(), ROUNDED);
             assert!(p.landmark.0.is_none());
             true
         }
@@ -565,7 +562,7 @@ async fn retention_erases_bookings_finished_long_ago_reading_only_those() {
         assert_eq!(b.patient, Default::default());
         assert_eq!(b.user_phone, None);
         let p = b.pickup.unwrap();
-        assert_eq!((p.latitude.get(), p.longitude.get()), ROUNDED);
+        assert_eq!(p.point(), ROUNDED);
         assert!(p.landmark.0.is_none());
         // The requester still sees it as theirs.
         assert_eq!(b.username, "keeper");
@@ -648,8 +645,8 @@ fn assert_nothing_personal(view: &str, body: &Value, also: &[&str]) {
         CONDITION,
         LANDMARK,
         PHONE,
-        &EXACT.0.to_string(),
-        &EXACT.1.to_string(),
+        &EXACT.lat.to_string(),
+        &EXACT.lng.to_string(),
     ]
     .iter()
     .chain(also)

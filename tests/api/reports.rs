@@ -7,6 +7,7 @@ use std::collections::BTreeSet;
 
 use domain::{
     booking::{Booking, BookingStatus, BookingType, Milestone, ReassignReason, TimelineEntry},
+    geo::Point,
     types::{Id, Timestamp},
 };
 use http::{Method, StatusCode};
@@ -668,7 +669,7 @@ async fn trips_reach_the_report_through_their_final_move_and_the_clock() {
         .await;
     let user = app.user("patient").await;
     let res = fleet
-        .book(&user, &fleet.ambulances[0], Some((30.7, 74.3)))
+        .book(&user, &fleet.ambulances[0], Some(Point::new(30.7, 74.3)))
         .await;
     res.assert_status(StatusCode::CREATED);
     let done = res.body["id"].as_u64().unwrap();
@@ -682,7 +683,7 @@ async fn trips_reach_the_report_through_their_final_move_and_the_clock() {
         .assert_status(StatusCode::OK);
     }
     let res = fleet
-        .book(&user, &fleet.ambulances[1], Some((30.7, 74.3)))
+        .book(&user, &fleet.ambulances[1], Some(Point::new(30.7, 74.3)))
         .await;
     let cancelled = res.body["id"].as_u64().unwrap();
     app.cancel_booking(Some(&user.token), cancelled)

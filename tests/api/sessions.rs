@@ -3,6 +3,7 @@
 //! removed user and a reused refresh token end them; signed-in routes confirm every
 //! token against the stored user (its role, its session), public reads do not.
 
+use domain::geo::Point;
 use domain::{ambulance::AmbulanceStatus, types::epoch_seconds, user::Role};
 use http::StatusCode;
 use serde_json::{Value, json};
@@ -230,7 +231,7 @@ async fn removed_users_and_demoted_admins_lose_access_at_once() {
 async fn crew_sessions_end_like_everyone_elses() {
     let app = TestApp::new(api_tests::system).await;
     let admin = app.admin().await;
-    let hospital = app.seed_hospital("General", 30.0, 74.0).await;
+    let hospital = app.seed_hospital("General", Point::new(30.0, 74.0)).await;
     let amb = app
         .seed_ambulance(hospital.id, "C-1", AmbulanceStatus::Available)
         .await;

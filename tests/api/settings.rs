@@ -4,6 +4,7 @@
 //! there, through the very code that serves requests: the store's clock moves, no
 //! test waits.
 
+use domain::geo::Point;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use aws_sdk_dynamodb::{operation::get_item::GetItemInput, types::AttributeValue};
@@ -213,7 +214,7 @@ async fn the_automatic_moves_and_the_sos_radius_are_the_settings() {
     assert_eq!((report.moved, report.alerted), (0, 1), "{report:?}");
 
     let free = async || {
-        let (lat, lng) = crate::emergency::PICKUP;
+        let Point { lat, lng } = crate::emergency::PICKUP;
         let res = w
             .app
             .get(

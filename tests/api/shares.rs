@@ -9,6 +9,7 @@ use aws_sdk_dynamodb::{
 };
 use domain::{
     emergency::share_token_hash,
+    geo::Point,
     types::{epoch_seconds, format_rfc3339},
 };
 use futures::future::join_all;
@@ -325,7 +326,7 @@ async fn a_shared_link_shows_the_trip_and_nothing_personal() {
     }
     // (The hospital lies due north of the pickup: the same longitude is not the
     // pickup's.)
-    for number in [json!(PICKUP.0), json!(t.user.id), t.booking["id"].clone()] {
+    for number in [json!(PICKUP.lat), json!(t.user.id), t.booking["id"].clone()] {
         assert!(!values.contains(&number), "{number} in {}", view.body);
     }
     // A link is public: a token in the header changes nothing, and no store write.
@@ -471,7 +472,7 @@ async fn an_ended_trip_no_longer_follows_the_ambulance(end: End) {
         }
     };
     // Free again, the ambulance drives elsewhere (its next patient's pickup).
-    let elsewhere = (30.91, 74.62);
+    let elsewhere = Point::new(30.91, 74.62);
     t.w.drive(&t.crew, elsewhere, 30).await;
 
     let owner = track().await;
@@ -492,7 +493,7 @@ async fn an_ended_trip_no_longer_follows_the_ambulance(end: End) {
         assert_eq!(view["ambulance"]["number"], "T-1", "{who}: as booked");
         let mut values = vec![];
         leaves(view, &mut values);
-        for number in [elsewhere.0, elsewhere.1, north(1.0).0] {
+        for number in [elsewhere.lat, elsewhere.lng, north(1.0).lat] {
             assert!(
                 !values.contains(&json!(number)),
                 "{who}: {number} in {view}"

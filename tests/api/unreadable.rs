@@ -68,8 +68,11 @@ pub async fn spoil(w: &World, key: &Key, changes: &[(&str, AttributeValue)]) {
 async fn plant_bad_position(w: &World, ambulance: Id) {
     let key = keys::position(ambulance);
     let mut item: Item = key.item();
-    item.insert("latitude".into(), AttributeValue::N(PICKUP.0.to_string()));
-    item.insert("longitude".into(), AttributeValue::N(PICKUP.1.to_string()));
+    item.insert("latitude".into(), AttributeValue::N(PICKUP.lat.to_string()));
+    item.insert(
+        "longitude".into(),
+        AttributeValue::N(PICKUP.lng.to_string()),
+    );
     item.insert("recordedAt".into(), s(YEAR_MINUS_ONE));
     item.insert(
         "receivedAt".into(),
@@ -81,13 +84,13 @@ async fn plant_bad_position(w: &World, ambulance: Id) {
 /// The ambulance's `FREEPOS` entry moved to the pickup with the year -1 time, as a
 /// report moved it just now (so the 30-second rule would keep it there).
 async fn plant_bad_free_entry(w: &World, ambulance: Id) {
-    let (pk, sk) = keys::free_geo(PICKUP.0, PICKUP.1);
+    let (pk, sk) = keys::free_geo(PICKUP);
     spoil(
         w,
         &keys::free_position(ambulance),
         &[
-            ("latitude", AttributeValue::N(PICKUP.0.to_string())),
-            ("longitude", AttributeValue::N(PICKUP.1.to_string())),
+            ("latitude", AttributeValue::N(PICKUP.lat.to_string())),
+            ("longitude", AttributeValue::N(PICKUP.lng.to_string())),
             ("recordedAt", s(YEAR_MINUS_ONE)),
             ("movedAt", s(&format_rfc3339(OffsetDateTime::now_utc()))),
             ("freegeopk", s(&pk)),
@@ -266,7 +269,7 @@ async fn the_next_valid_report_replaces_a_bad_position_at_once() {
         .put(
             "/api/crew/location",
             Some(&crew.token),
-            json!({"latitude": north(0.5).0, "longitude": north(0.5).1,
+            json!({"latitude": north(0.5).lat, "longitude": north(0.5).lng,
                    "recordedAt": format_rfc3339(OffsetDateTime::now_utc())}),
         )
         .await;
@@ -276,7 +279,7 @@ async fn the_next_valid_report_replaces_a_bad_position_at_once() {
     let latitude = me.body["ambulance"]["position"]["latitude"]
         .as_f64()
         .unwrap();
-    assert!((latitude - north(0.5).0).abs() < 1e-9, "{latitude}");
+    assert!((latitude - north(0.5).lat).abs() < 1e-9, "{latitude}");
     let entry: store::positions::FreeGeoEntry = serde_dynamo::from_item(
         raw(&w, &keys::free_position(a_id))
             .await
@@ -284,7 +287,7 @@ async fn the_next_valid_report_replaces_a_bad_position_at_once() {
     )
     .expect("the free entry reads again");
     assert!(
-        (entry.latitude.unwrap() - north(0.5).0).abs() < 1e-9,
+        (entry.latitude.unwrap() - north(0.5).lat).abs() < 1e-9,
         "{entry:?}"
     );
 
@@ -398,7 +401,7 @@ async fn the_next_valid_report_rewrites_an_unreadable_free_entry() {
     let crew = w.app.crew("hidden", a_id).await;
     // A first report, so the entry is a live one near the pickup.
     let report = |km: f64| {
-        json!({"latitude": north(km).0, "longitude": north(km).1,
+        json!({"latitude": north(km).lat, "longitude": north(km).lng,
                "recordedAt": format_rfc3339(OffsetDateTime::now_utc())})
     };
     w.app
@@ -433,7 +436,7 @@ async fn the_next_valid_report_rewrites_an_unreadable_free_entry() {
             serde_dynamo::from_item(raw(&w, &keys::free_position(a_id)).await.unwrap())
                 .expect("the free entry reads again");
         assert!(
-            (entry.latitude.unwrap() - north(0.4).0).abs() < 1e-9,
+            (entry.latitude.unwrap() - north(0.4).lat).abs() < 1e-9,
             "{entry:?}"
         );
         let user = w.app.user(&format!("second_{name}")).await;

@@ -60,6 +60,9 @@ async fn free_near(
     ApiQuery(at): ApiQuery<LatLng>,
 ) -> Result<Json<Vec<FreeNear>>, ApiError> {
     Ok(Json(
-        app.store.positions().free_near(at, FREE_NEAR_MAX).await?,
+        app.store
+            .positions()
+            .free_near(at.into(), FREE_NEAR_MAX)
+            .await?,
     ))
 }

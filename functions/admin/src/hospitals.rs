@@ -39,7 +39,8 @@ async fn add(
             location: LatLng {
                 lat: req.latitude,
                 lng: req.longitude,
-            },
+            }
+            .into(),
             contact_info: req.contact_info.0,
         })
         .await?;

@@ -1,6 +1,9 @@
 //! The demo seed through the public routes: what `make dev` shows on a fresh machine.
 
-use domain::{ambulance::AmbulanceCounts, geo::haversine_km, types::LatLng};
+use domain::{
+    ambulance::AmbulanceCounts,
+    geo::{Point, haversine_km},
+};
 use http::StatusCode;
 use serde_json::Value;
 use store::seed::{seed_crew, seed_hospital_staff, seed_hospitals_and_ambulances};
@@ -19,7 +22,7 @@ async fn the_seed_fills_an_empty_table_once_with_consistent_counters() {
     let near_default = hospitals
         .content
         .iter()
-        .filter(|h| haversine_km(30.67, 74.33, h.latitude, h.longitude) <= 60.0)
+        .filter(|h| haversine_km(Point::new(30.67, 74.33), h.point()) <= 60.0)
         .count();
     assert!(
         near_default >= 40,
@@ -77,7 +80,7 @@ async fn the_seed_fills_an_empty_table_once_with_consistent_counters() {
     let logins = seed_crew(store, &hash).await.unwrap();
     let (nearest, _) = store
         .hospitals()
-        .nearest_hospitals(LatLng::new(30.67, 74.33).unwrap(), 1, 100.0)
+        .nearest_hospitals(Point::new(30.67, 74.33), 1, 100.0)
         .await
         .unwrap();
     let first_fleet = store

@@ -92,10 +92,13 @@ async fn register(
         .users()
         .create_user(NewUser {
             account,
-            location: Some(LatLng {
-                lat: req.latitude,
-                lng: req.longitude,
-            }),
+            location: Some(
+                LatLng {
+                    lat: req.latitude,
+                    lng: req.longitude,
+                }
+                .into(),
+            ),
             role: Role::User,
         })
         .await?;

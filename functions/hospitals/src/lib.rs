@@ -86,7 +86,8 @@ async fn nearest(
             LatLng {
                 lat: q.lat,
                 lng: q.lng,
-            },
+            }
+            .into(),
             limit as usize,
             radius,
         )

@@ -4,38 +4,38 @@
 //! cases; this one proves the store's Queries read what the search asked for.)
 
 use domain::{
-    geo::{haversine_km, wrap_longitude},
+    geo::{Point, haversine_km, wrap_longitude},
     hospital::NewHospital,
-    types::{Id, LatLng},
+    types::Id,
 };
 use http::StatusCode;
 use rand::{Rng, SeedableRng, rngs::StdRng};
 use serde_json::Value;
 use testkit::TestApp;
 
-/// `n` hospitals around (lat, lng), `spread` degrees either way.
-fn around(rng: &mut StdRng, lat: f64, lng: f64, spread: f64, n: usize) -> Vec<(f64, f64)> {
+/// `n` hospitals around `centre`, `spread` degrees either way.
+fn around(rng: &mut StdRng, centre: Point, spread: f64, n: usize) -> Vec<Point> {
     (0..n)
         .map(|_| {
-            (
-                (lat + rng.random_range(-spread..spread)).clamp(-90.0, 90.0),
-                wrap_longitude(lng + rng.random_range(-spread..spread)),
+            Point::new(
+                (centre.lat + rng.random_range(-spread..spread)).clamp(-90.0, 90.0),
+                wrap_longitude(centre.lng + rng.random_range(-spread..spread)),
             )
         })
         .collect()
 }
 
-async fn load(app: &TestApp, points: &[(f64, f64)]) {
+async fn load(app: &TestApp, points: &[Point]) {
     let hospitals = points
         .iter()
         .enumerate()
-        .map(|(i, (lat, lng))| {
+        .map(|(i, at)| {
             (
                 Id::try_from(i as u64 + 1).unwrap(),
                 NewHospital {
                     name: format!("H{i}"),
                     address: format!("{i} Test Road"),
-                    location: LatLng::new(*lat, *lng).unwrap(),
+                    location: *at,
                     contact_info: None,
                 },
             )
@@ -49,15 +49,9 @@ async fn load(app: &TestApp, points: &[(f64, f64)]) {
         .unwrap();
 }
 
-async fn check(
-    app: &TestApp,
-    points: &[(f64, f64)],
-    lat: f64,
-    lng: f64,
-    limit: usize,
-    radius: f64,
-) {
-    let res = app.nearest(lat, lng, limit, radius).await;
+async fn check(app: &TestApp, points: &[Point], at: Point, limit: usize, radius: f64) {
+    let Point { lat, lng } = at;
+    let res = app.nearest(at, limit, radius).await;
     res.assert_status(StatusCode::OK);
     let got: Vec<(u64, f64)> = res
         .body
@@ -69,7 +63,7 @@ async fn check(
     let mut want: Vec<(u64, f64)> = points
         .iter()
         .enumerate()
-        .map(|(i, (plat, plng))| (i as u64 + 1, haversine_km(lat, lng, *plat, *plng)))
+        .map(|(i, p)| (i as u64 + 1, haversine_km(at, *p)))
         .filter(|(_, d)| *d <= radius)
         .collect();
     want.sort_by(|a, b| a.1.total_cmp(&b.1));
@@ -99,11 +93,11 @@ async fn nearest_equals_brute_force_on_random_sets() {
     let mut rng = StdRng::seed_from_u64(2026);
     let mut points = vec![];
     // A dense city, a sparse region, the antimeridian, and both polar caps.
-    points.extend(around(&mut rng, 30.67, 74.33, 0.05, 150));
-    points.extend(around(&mut rng, 30.67, 74.33, 2.0, 100));
-    points.extend(around(&mut rng, -16.5, 180.0, 1.5, 120));
-    points.extend(around(&mut rng, 85.5, 40.0, 3.0, 80));
-    points.extend(around(&mut rng, -85.5, -120.0, 3.0, 80));
+    points.extend(around(&mut rng, Point::new(30.67, 74.33), 0.05, 150));
+    points.extend(around(&mut rng, Point::new(30.67, 74.33), 2.0, 100));
+    points.extend(around(&mut rng, Point::new(-16.5, 180.0), 1.5, 120));
+    points.extend(around(&mut rng, Point::new(85.5, 40.0), 3.0, 80));
+    points.extend(around(&mut rng, Point::new(-85.5, -120.0), 3.0, 80));
     load(&app, &points).await;
 
     let centres: [(f64, f64, f64); 5] = [
@@ -118,11 +112,11 @@ async fn nearest_equals_brute_force_on_random_sets() {
         let lng = wrap_longitude(clng + rng.random_range(-spread..*spread));
         let limit = [1, 5, 10, 50][i % 4];
         let radius = [100.0, 500.0, 3.0, 37.5][i % 4];
-        check(&app, &points, lat, lng, limit, radius).await;
+        check(&app, &points, Point::new(lat, lng), limit, radius).await;
     }
     // The exact antimeridian and the poles themselves.
     for (lat, lng) in [(-16.5, 180.0), (-16.5, -180.0), (90.0, 0.0), (-90.0, 0.0)] {
-        check(&app, &points, lat, lng, 10, 500.0).await;
+        check(&app, &points, Point::new(lat, lng), 10, 500.0).await;
     }
 }
 
@@ -136,7 +130,7 @@ async fn nearest_defaults_and_an_empty_map() {
     assert_eq!(res.body, serde_json::json!([]));
 
     let mut rng = StdRng::seed_from_u64(5);
-    let points = around(&mut rng, 30.67, 74.33, 0.3, 60);
+    let points = around(&mut rng, Point::new(30.67, 74.33), 0.3, 60);
     load(&app, &points).await;
     let res = app
         .get("/api/hospitals/nearest?lat=30.67&lng=74.33", None)

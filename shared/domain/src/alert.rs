@@ -12,6 +12,7 @@ use super::{
     presence::CrewPresence,
 };
 use crate::{
+    geo::Point,
     refusal::{Missing, Refusal},
     types::{Id, Timestamp},
 };
@@ -158,12 +159,12 @@ const KM_PER_DEGREE: f64 = 111.32;
 /// The 5 km square a pickup lies in (rows of 5 km of latitude, each cut into 5 km
 /// of longitude at its middle): the area of one open `NO_AMBULANCE` alert, so a
 /// hundred refused emergencies in one place are one alert with a count.
-pub fn no_ambulance_area(latitude: f64, longitude: f64) -> String {
+pub fn no_ambulance_area(pickup: Point) -> String {
     let step = NO_AMBULANCE_AREA_KM / KM_PER_DEGREE;
-    let row = (latitude / step).floor();
+    let row = (pickup.lat / step).floor();
     let middle = ((row + 0.5) * step).clamp(-89.9, 89.9);
     let column_step = step / middle.to_radians().cos();
-    let column = (longitude / column_step).floor();
+    let column = (pickup.lng / column_step).floor();
     format!("{row}:{column}")
 }
 
@@ -220,20 +221,23 @@ mod area_tests {
     fn an_area_is_a_five_km_square() {
         // 30.67, 74.33 (the demo city): 4 km apart in one area or two, never one
         // area 6 km across.
-        let here = no_ambulance_area(30.6701, 74.3301);
-        assert_eq!(here, no_ambulance_area(30.6702, 74.3302));
+        let here = no_ambulance_area(Point::new(30.6701, 74.3301));
+        assert_eq!(here, no_ambulance_area(Point::new(30.6702, 74.3302)));
         let step = NO_AMBULANCE_AREA_KM / KM_PER_DEGREE;
         for (dlat, dlng) in [
             (1.2 * step, 0.0),
             (0.0, 1.2 * step / 30.67f64.to_radians().cos()),
         ] {
-            assert_ne!(here, no_ambulance_area(30.6701 + dlat, 74.3301 + dlng));
+            assert_ne!(
+                here,
+                no_ambulance_area(Point::new(30.6701 + dlat, 74.3301 + dlng))
+            );
         }
         // Near the poles and across the antimeridian it still answers.
-        assert!(!no_ambulance_area(89.99, 179.99).is_empty());
+        assert!(!no_ambulance_area(Point::new(89.99, 179.99)).is_empty());
         assert_ne!(
-            no_ambulance_area(0.0, 179.99),
-            no_ambulance_area(0.0, -179.99)
+            no_ambulance_area(Point::new(0.0, 179.99)),
+            no_ambulance_area(Point::new(0.0, -179.99))
         );
         assert_eq!(AlertKind::Unanswered.urgency(), 0);
     }

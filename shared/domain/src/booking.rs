@@ -14,6 +14,7 @@ pub use trip::{
 
 use super::{ambulance::AmbulanceType, hospital::HospitalRef, lenient, user::User};
 use crate::{
+    geo::Point,
     refusal::{Conflict, Missing, Refusal},
     types::{Id, Latitude, Longitude, OptionalText, Text, Timestamp, WholeNumber},
 };
@@ -161,6 +162,12 @@ pub struct Pickup {
 
 /// What the requester says to find the pickup by ("the blue gate"); optional.
 pub type Landmark = OptionalText<200>;
+
+impl Pickup {
+    pub fn point(&self) -> Point {
+        Point::new(self.latitude.get(), self.longitude.get())
+    }
+}
 
 fn no_landmark(landmark: &Landmark) -> bool {
     landmark.0.is_none()

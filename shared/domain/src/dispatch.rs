@@ -177,7 +177,7 @@ pub fn trip_eta(
     use super::booking::trip::Leg;
     let from = position?.fresh()?;
     let to = match stage?.leg() {
-        Leg::ToPickup => pickup.map(|p| Point::new(p.latitude.get(), p.longitude.get()))?,
+        Leg::ToPickup => pickup.map(Pickup::point)?,
         Leg::ToHospital => hospital?,
         Leg::AtPickup | Leg::AtHospital | Leg::HandedOver => return None,
     };
@@ -253,7 +253,8 @@ impl Bbox {
         }
     }
 
-    pub fn contains(&self, lat: f64, lng: f64) -> bool {
+    pub fn contains(&self, at: Point) -> bool {
+        let Point { lat, lng } = at;
         let lat_in = (self.min_lat..=self.max_lat).contains(&lat);
         let lng_in = if self.crosses_antimeridian() {
             lng >= self.min_lng || lng <= self.max_lng
@@ -275,15 +276,15 @@ impl Bbox {
     /// The distance (km) from the middle to the farthest corner: a circle of this
     /// radius around [`Bbox::center`] covers the box.
     pub fn radius_km(&self) -> f64 {
-        let Point { lat, lng } = self.center();
+        let center = self.center();
         [
-            (self.min_lat, self.min_lng),
-            (self.min_lat, self.max_lng),
-            (self.max_lat, self.min_lng),
-            (self.max_lat, self.max_lng),
+            Point::new(self.min_lat, self.min_lng),
+            Point::new(self.min_lat, self.max_lng),
+            Point::new(self.max_lat, self.min_lng),
+            Point::new(self.max_lat, self.max_lng),
         ]
-        .iter()
-        .map(|(a, b)| haversine_km(lat, lng, *a, *b))
+        .into_iter()
+        .map(|corner| haversine_km(center, corner))
         .fold(0.0, f64::max)
     }
 }
@@ -374,10 +375,10 @@ mod tests {
         types::{Latitude, Longitude, OptionalText},
     };
 
-    fn gps(lat: f64, lng: f64, stale: bool) -> Position {
+    fn gps(at: Point, stale: bool) -> Position {
         Position {
-            latitude: lat,
-            longitude: lng,
+            latitude: at.lat,
+            longitude: at.lng,
             at: crate::types::Timestamp::parse("2026-01-01T00:00:00.000Z"),
             stale,
             source: PositionSource::Gps,
@@ -394,7 +395,7 @@ mod tests {
             landmark: OptionalText(None),
         };
         let hospital = Some(Point::new(30.2, 74.0));
-        let here = gps(30.0, 74.0, false);
+        let here = gps(Point::new(30.0, 74.0), false);
         let eta = |status, stage, position: &Position| {
             trip_eta(status, stage, Some(position), Some(&pickup), hospital)
         };
@@ -409,14 +410,14 @@ mod tests {
         assert_eq!(eta(Pending, None, &here), None);
         assert_eq!(eta(Completed, Some(ToHospital), &here), None);
         assert_eq!(
-            eta(Active, Some(EnRoute), &gps(30.0, 74.0, true)),
+            eta(Active, Some(EnRoute), &gps(Point::new(30.0, 74.0), true)),
             None,
             "stale"
         );
         let stand_in = Position {
             source: PositionSource::Hospital,
             at: None,
-            ..gps(30.0, 74.0, false)
+            ..gps(Point::new(30.0, 74.0), false)
         };
         assert_eq!(
             eta(Active, Some(EnRoute), &stand_in),
@@ -459,7 +460,7 @@ mod tests {
         };
         let now = AmbulanceNow {
             contact_info: Some("+91 222".into()),
-            position: Some(gps(30.0, 74.0, false)),
+            position: Some(gps(Point::new(30.0, 74.0), false)),
         };
         let view = |status, stage| {
             Tracking::new(
@@ -544,7 +545,11 @@ mod tests {
     #[test]
     fn a_box_parses_and_holds_its_points() {
         let b = Bbox::parse("30, 74, 31, 75").unwrap();
-        assert!(b.contains(30.5, 74.5) && !b.contains(31.5, 74.5) && !b.contains(30.5, 73.9));
+        assert!(
+            b.contains(Point::new(30.5, 74.5))
+                && !b.contains(Point::new(31.5, 74.5))
+                && !b.contains(Point::new(30.5, 73.9))
+        );
         assert_eq!(b.center(), Point::new(30.5, 74.5));
         assert!((b.radius_km() - 74.0).abs() < 2.0, "{}", b.radius_km());
         let swapped = Bbox::parse("31,74,30,75").unwrap();
@@ -553,8 +558,10 @@ mod tests {
         assert!(across.crosses_antimeridian());
         assert_eq!(across.lng_span(), 20.0);
         assert_eq!(across.center(), Point::new(0.0, 180.0));
-        assert!(across.contains(0.0, 179.0) && across.contains(0.0, -179.0));
-        assert!(!across.contains(0.0, 0.0));
+        assert!(
+            across.contains(Point::new(0.0, 179.0)) && across.contains(Point::new(0.0, -179.0))
+        );
+        assert!(!across.contains(Point::new(0.0, 0.0)));
         for bad in [
             "",
             "1,2,3",

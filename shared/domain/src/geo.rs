@@ -25,10 +25,10 @@ pub use search::{Located, Proven, SearchParams, SearchStats, nearest, nearest_pr
 pub const EARTH_RADIUS_KM: f64 = 6371.0088;
 
 /// Great-circle distance in km.
-pub fn haversine_km(lat1: f64, lng1: f64, lat2: f64, lng2: f64) -> f64 {
-    let (p1, p2) = (lat1.to_radians(), lat2.to_radians());
+pub fn haversine_km(a: Point, b: Point) -> f64 {
+    let (p1, p2) = (a.lat.to_radians(), b.lat.to_radians());
     let dp = p2 - p1;
-    let dl = (lng2 - lng1).to_radians();
+    let dl = (b.lng - a.lng).to_radians();
     let a = (dp / 2.0).sin().powi(2) + p1.cos() * p2.cos() * (dl / 2.0).sin().powi(2);
     2.0 * EARTH_RADIUS_KM * a.sqrt().min(1.0).asin()
 }
@@ -46,8 +46,11 @@ pub fn wrap_longitude(lng: f64) -> f64 {
 }
 
 /// A point on the Earth in degrees, named so that a latitude and a longitude cannot be
-/// swapped unseen (a `(f64, f64)` pair can). Unlike `types::LatLng` it is not input:
-/// it holds what the store and the domain already trust.
+/// swapped unseen (a `(f64, f64)` pair can): the one type of a place that the domain,
+/// the store and the functions pass around and compute with. Unlike `types::LatLng`
+/// it is not input: it holds what the edge has already checked (a request's
+/// `LatLng`, converted with `Point::from`) or what the store and the domain already
+/// trust (docs/decisions/0027-one-point-type.md).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Point {
     pub lat: f64,
@@ -61,7 +64,17 @@ impl Point {
 
     /// Great-circle distance in km.
     pub fn km_to(self, other: Point) -> f64 {
-        haversine_km(self.lat, self.lng, other.lat, other.lng)
+        haversine_km(self, other)
+    }
+
+    /// The point as H3 takes it.
+    ///
+    /// # Panics
+    /// On a coordinate that is not finite: points are checked before they reach the
+    /// indexes (`types::LatLng` at the edge).
+    pub fn h3(self) -> h3o::LatLng {
+        h3o::LatLng::new(self.lat, self.lng)
+            .expect("coordinates were validated before reaching the index")
     }
 }
 
@@ -77,8 +90,9 @@ mod tests {
 
     #[test]
     fn haversine_knows_some_distances() {
-        assert!((haversine_km(0.0, 0.0, 0.0, 1.0) - 111.195).abs() < 0.01);
-        assert!((haversine_km(0.0, 179.5, 0.0, -179.5) - 111.195).abs() < 0.01);
-        assert_eq!(haversine_km(30.0, 74.0, 30.0, 74.0), 0.0);
+        let p = Point::new;
+        assert!((p(0.0, 0.0).km_to(p(0.0, 1.0)) - 111.195).abs() < 0.01);
+        assert!((haversine_km(p(0.0, 179.5), p(0.0, -179.5)) - 111.195).abs() < 0.01);
+        assert_eq!(p(30.0, 74.0).km_to(p(30.0, 74.0)), 0.0);
     }
 }

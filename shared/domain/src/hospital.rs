@@ -4,8 +4,9 @@ use serde::{Deserialize, Serialize, Serializer};
 use time::{Duration, OffsetDateTime};
 
 use crate::{
+    geo::Point,
     refusal::{Conflict, Missing, Refusal},
-    types::{Id, LatLng, Timestamp},
+    types::{Id, Timestamp},
 };
 
 /// A hospital as the API shows it; `distance` (km) only from the nearest search.
@@ -25,6 +26,12 @@ pub struct Hospital {
     /// has to end a diversion.
     #[serde(default, serialize_with = "serialize_diversion")]
     pub on_diversion_until: Option<Timestamp>,
+}
+
+impl Hospital {
+    pub fn point(&self) -> Point {
+        Point::new(self.latitude, self.longitude)
+    }
 }
 
 impl Hospital {
@@ -82,7 +89,7 @@ pub struct HospitalRef {
 pub struct NewHospital {
     pub name: String,
     pub address: String,
-    pub location: LatLng,
+    pub location: Point,
     pub contact_info: Option<String>,
 }
 

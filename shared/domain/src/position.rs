@@ -428,11 +428,11 @@ mod tests {
         }
     }
 
-    fn sighting(lat: f64, lng: f64, secs: i64, accuracy_m: Option<f64>) -> Sighting {
+    fn sighting(at: Point, secs: i64, accuracy_m: Option<f64>) -> Sighting {
         Sighting {
             fix: Fix {
-                latitude: lat,
-                longitude: lng,
+                latitude: at.lat,
+                longitude: at.lng,
                 recorded_at: Timestamp::new(NOW + Duration::seconds(secs)).unwrap(),
             },
             accuracy_m,
@@ -441,17 +441,24 @@ mod tests {
 
     #[test]
     fn speeds_allow_for_gps_noise() {
-        let a = sighting(30.0, 75.0, 0, None);
+        let a = sighting(Point::new(30.0, 75.0), 0, None);
         // About 1.11 km in 60 s: 55 km/h after the 200 m of noise.
-        let speed = a.speed_to(&sighting(30.01, 75.0, 60, None));
+        let speed = a.speed_to(&sighting(Point::new(30.01, 75.0), 60, None));
         assert!((50.0..60.0).contains(&speed), "{speed}");
         // Within both accuracy radii: no movement at all.
         assert_eq!(
-            sighting(30.0, 75.0, 0, Some(600.0)).speed_to(&sighting(30.01, 75.0, 1, Some(500.0))),
+            sighting(Point::new(30.0, 75.0), 0, Some(600.0)).speed_to(&sighting(
+                Point::new(30.01, 75.0),
+                1,
+                Some(500.0)
+            )),
             0.0
         );
         // A jump in no time is infinitely fast.
-        assert_eq!(a.speed_to(&sighting(31.0, 75.0, 0, None)), f64::INFINITY);
+        assert_eq!(
+            a.speed_to(&sighting(Point::new(31.0, 75.0), 0, None)),
+            f64::INFINITY
+        );
     }
 
     #[test]
@@ -464,9 +471,9 @@ mod tests {
         };
         // The ambulance's hospital is where it last was.
         let hospital = Point::new(30.0, 75.0);
-        let home = sighting(30.0, 75.0, 0, Some(10.0));
+        let home = sighting(Point::new(30.0, 75.0), 0, Some(10.0));
         // 111 km away one minute later: 6 660 km/h.
-        let far = sighting(31.0, 75.0, 60, Some(10.0));
+        let far = sighting(Point::new(31.0, 75.0), 60, Some(10.0));
         // Doubts of `reports` agreeing reports begun `secs` before now (the server's
         // clock).
         let far_doubt = |secs: i64, reports: u32| Doubt {
@@ -490,7 +497,7 @@ mod tests {
             (
                 "never reported, near the hospital",
                 Track::default(),
-                sighting(30.1, 75.0, 60, Some(10.0)),
+                sighting(Point::new(30.1, 75.0), 60, Some(10.0)),
                 Verdict::Take,
             ),
             (
@@ -502,25 +509,25 @@ mod tests {
             (
                 "a plausible move",
                 track(Some(home.clone()), None, 0),
-                sighting(30.01, 75.0, 60, None),
+                sighting(Point::new(30.01, 75.0), 60, None),
                 Verdict::Take,
             ),
             (
                 "4 s after the last write, by the server's clock",
                 track(Some(home.clone()), None, 597),
-                sighting(30.0, 75.0, 60, None),
+                sighting(Point::new(30.0, 75.0), 60, None),
                 Verdict::Ignore,
             ),
             (
                 "older than the last accepted",
-                track(Some(sighting(30.0, 75.0, 90, None)), None, 0),
-                sighting(30.0, 75.0, 60, None),
+                track(Some(sighting(Point::new(30.0, 75.0), 90, None)), None, 0),
+                sighting(Point::new(30.0, 75.0), 60, None),
                 Verdict::Ignore,
             ),
             (
                 "as old as the last accepted",
                 track(Some(home.clone()), None, 0),
-                sighting(30.0, 75.0, 0, None),
+                sighting(Point::new(30.0, 75.0), 0, None),
                 Verdict::Ignore,
             ),
             (
@@ -532,19 +539,31 @@ mod tests {
             (
                 "a doubt that agrees for less than 20 s stays a doubt, since its start",
                 track(Some(home.clone()), Some(far_doubt(19, 2)), 0),
-                sighting(31.0, 75.0, 79, None),
-                doubt(sighting(31.0, 75.0, 79, None), 581, 5058.0, Speed, 3),
+                sighting(Point::new(31.0, 75.0), 79, None),
+                doubt(
+                    sighting(Point::new(31.0, 75.0), 79, None),
+                    581,
+                    5058.0,
+                    Speed,
+                    3,
+                ),
             ),
             (
                 "20 s but the second report only: still a doubt",
                 track(Some(home.clone()), Some(far_doubt(20, 1)), 0),
-                sighting(31.0, 75.0, 80, None),
-                doubt(sighting(31.0, 75.0, 80, None), 580, 4994.0, Speed, 2),
+                sighting(Point::new(31.0, 75.0), 80, None),
+                doubt(
+                    sighting(Point::new(31.0, 75.0), 80, None),
+                    580,
+                    4994.0,
+                    Speed,
+                    2,
+                ),
             ),
             (
                 "a third agreeing report 20 s on is a new track",
                 track(Some(home.clone()), Some(far_doubt(20, 2)), 0),
-                sighting(31.0, 75.0, 80, None),
+                sighting(Point::new(31.0, 75.0), 80, None),
                 Verdict::Take,
             ),
             (
@@ -556,21 +575,27 @@ mod tests {
             (
                 "a jump elsewhere starts a new doubt",
                 track(Some(home.clone()), Some(far_doubt(30, 2)), 0),
-                sighting(29.0, 75.0, 90, None),
-                doubt(sighting(29.0, 75.0, 90, None), 600, 4439.0, Speed, 1),
+                sighting(Point::new(29.0, 75.0), 90, None),
+                doubt(
+                    sighting(Point::new(29.0, 75.0), 90, None),
+                    600,
+                    4439.0,
+                    Speed,
+                    1,
+                ),
             ),
             (
                 "back on the accepted track ends the doubt",
                 track(Some(home.clone()), Some(far_doubt(60, 2)), 0),
-                sighting(30.001, 75.0, 90, None),
+                sighting(Point::new(30.001, 75.0), 90, None),
                 Verdict::Take,
             ),
             (
                 "accuracy worse than 1 km: doubted, even where it could be",
                 track(Some(home.clone()), None, 0),
-                sighting(30.001, 75.0, 90, Some(1500.0)),
+                sighting(Point::new(30.001, 75.0), 90, Some(1500.0)),
                 doubt(
-                    sighting(30.001, 75.0, 90, Some(1500.0)),
+                    sighting(Point::new(30.001, 75.0), 90, Some(1500.0)),
                     600,
                     0.0,
                     Imprecise,
@@ -579,14 +604,28 @@ mod tests {
             ),
             (
                 "after 30 minutes of silence, over 50 km from the hospital: doubted",
-                track(Some(sighting(31.0, 75.0, -1800, None)), None, -1200),
-                sighting(31.0, 75.0, 60, None),
-                doubt(sighting(31.0, 75.0, 60, None), 600, 0.0, FarFromHospital, 1),
+                track(
+                    Some(sighting(Point::new(31.0, 75.0), -1800, None)),
+                    None,
+                    -1200,
+                ),
+                sighting(Point::new(31.0, 75.0), 60, None),
+                doubt(
+                    sighting(Point::new(31.0, 75.0), 60, None),
+                    600,
+                    0.0,
+                    FarFromHospital,
+                    1,
+                ),
             ),
             (
                 "after 29 minutes, the same place is the same track",
-                track(Some(sighting(31.0, 75.0, -1800, None)), None, -1140),
-                sighting(31.0, 75.0, 60, None),
+                track(
+                    Some(sighting(Point::new(31.0, 75.0), -1800, None)),
+                    None,
+                    -1140,
+                ),
+                sighting(Point::new(31.0, 75.0), 60, None),
                 Verdict::Take,
             ),
         ];
@@ -602,7 +641,7 @@ mod tests {
         let at = |secs: i64| Timestamp::new(NOW + Duration::seconds(secs)).unwrap();
         // A hospital in Ludhiana; a first report from Chennai, some 2 000 km away.
         let hospital = Point::new(30.9, 75.85);
-        let chennai = |secs: i64| sighting(13.08, 80.27, secs, Some(10.0));
+        let chennai = |secs: i64| sighting(Point::new(13.08, 80.27), secs, Some(10.0));
         let mut track = Track::default();
         let mut verdicts = vec![];
         for secs in [0, 5, 10, 15, 20, 25] {
@@ -620,20 +659,20 @@ mod tests {
 
         // 566 km in 13 s with both reports claiming 100 km of accuracy: refused (the
         // radii widen the rule by 1 km at most), never taken.
-        let home = sighting(30.9, 75.85, 0, Some(100_000.0));
+        let home = sighting(Point::new(30.9, 75.85), 0, Some(100_000.0));
         let track = Track {
-            last: Some(sighting(30.9, 75.85, 0, Some(10.0))),
+            last: Some(sighting(Point::new(30.9, 75.85), 0, Some(10.0))),
             doubt: None,
             written_at: Some(at(0)),
         };
-        let jump = sighting(35.99, 75.85, 13, Some(100_000.0));
+        let jump = sighting(Point::new(35.99, 75.85), 13, Some(100_000.0));
         assert!(home.speed_to(&jump) > MAX_SPEED_KMH);
         match track.judge(&jump, at(13), hospital) {
             Verdict::Refuse(d) => assert!(d.speed_kmh > 100_000.0, "{d:?}"),
             other => panic!("{other:?}"),
         }
         // The same with an honest accuracy: the speed rule alone refuses it.
-        let honest = sighting(35.99, 75.85, 13, Some(10.0));
+        let honest = sighting(Point::new(35.99, 75.85), 13, Some(10.0));
         match track.judge(&honest, at(13), hospital) {
             Verdict::Refuse(d) => assert_eq!(d.reason, DoubtReason::Speed),
             other => panic!("{other:?}"),

@@ -278,10 +278,7 @@ mod tests {
         );
         assert_eq!(e.patient, PatientDetails::default());
         let pickup = e.pickup.clone().unwrap();
-        assert_eq!(
-            (pickup.latitude.get(), pickup.longitude.get()),
-            (30.68, 74.33)
-        );
+        assert_eq!(pickup.point(), crate::geo::Point::new(30.68, 74.33));
         assert_eq!(pickup.landmark, Landmark::default());
         assert_eq!(e.user_phone, None);
         // The requester still sees their own history under their name.

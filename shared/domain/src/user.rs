@@ -6,6 +6,7 @@ use strum::{AsRefStr, VariantArray};
 
 use super::lenient;
 use crate::{
+    geo::Point,
     refusal::{Conflict, Missing, Refusal},
     types::{Email, Id, LatLng, Latitude, Longitude, Phone, Username},
 };
@@ -74,25 +75,26 @@ pub struct NewAccount {
 
 pub struct NewUser {
     pub account: NewAccount,
-    pub location: Option<LatLng>,
+    pub location: Option<Point>,
     pub role: Role,
 }
 
 pub struct ProfileChange {
     pub email: Email,
     /// `None` keeps the stored location.
-    pub location: Option<LatLng>,
+    pub location: Option<Point>,
     pub password_hash: Option<String>,
 }
 
 /// Latitude and longitude go together: both (a new location), or neither (keep the
-/// stored one). Half a pair is a 400 naming the missing half.
+/// stored one). Half a pair is a 400 naming the missing half; a pair, in range, is a
+/// place.
 pub fn location_pair(
     latitude: Option<Latitude>,
     longitude: Option<Longitude>,
-) -> Result<Option<LatLng>, Refusal> {
+) -> Result<Option<Point>, Refusal> {
     match (latitude, longitude) {
-        (Some(lat), Some(lng)) => Ok(Some(LatLng { lat, lng })),
+        (Some(lat), Some(lng)) => Ok(Some(Point::from(LatLng { lat, lng }))),
         (None, None) => Ok(None),
         (Some(_), None) => Err(Refusal::invalid(
             "longitude",

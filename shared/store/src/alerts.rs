@@ -180,10 +180,7 @@ impl Alerts<'_> {
         nearest: Option<&Hospital>,
         emergency_number: &str,
     ) -> Result<(), StoreError> {
-        let area = keys::no_ambulance_area(&no_ambulance_area(
-            pickup.latitude.get(),
-            pickup.longitude.get(),
-        ));
+        let area = keys::no_ambulance_area(&no_ambulance_area(pickup.point()));
         // Two refusals in one area at once: the loser finds the winner's alert.
         for _ in 0..5 {
             let (counted, limited) =

@@ -126,7 +126,7 @@ impl BookingItem {
             .pickup
             .as_ref()
             .filter(|_| !booking.booking_status.is_final())
-            .map(|p| keys::open_bookings(p.latitude.get(), p.longitude.get()));
+            .map(|p| keys::open_bookings(p.point()));
         let due = booking
             .answer_by
             .map(|by| due_key(deadline::next_due(&booking, by, false)));

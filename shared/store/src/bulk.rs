@@ -24,6 +24,7 @@ use crate::{
 use domain::{
     ambulance::{AmbulanceCounts, AmbulanceStatus, NewAmbulance},
     booking::Booking,
+    geo::Point,
     hospital::{Hospital, NewHospital},
     position::Fix,
     response_times::TripRecord,
@@ -85,13 +86,13 @@ impl Bulk<'_> {
             let mut items = vec![];
             for a in chunk {
                 let mut item = AmbulanceItem::new(a.id, &a.new, &a.hospital);
-                let last = a.last.map(|((latitude, longitude), age)| Fix {
-                    latitude,
-                    longitude,
+                let last = a.last.map(|(at, age)| Fix {
+                    latitude: at.lat,
+                    longitude: at.lng,
                     recorded_at: domain::types::Timestamp::new(now - age).expect("a recent time"),
                 });
                 if let Some(fix) = &last {
-                    item = item.seen_at(fix.latitude, fix.longitude);
+                    item = item.seen_at(fix.point());
                     let sighting = domain::position::Sighting {
                         fix: fix.clone(),
                         accuracy_m: None,
@@ -100,8 +101,7 @@ impl Bulk<'_> {
                     items.push(to_item(&PositionItem::new(a.id, sighting, received))?);
                 }
                 if a.new.status == AmbulanceStatus::Available {
-                    let point = domain::geo::Point::new(a.hospital.latitude, a.hospital.longitude);
-                    items.push(to_item(&item.free_spot(point, last).item())?);
+                    items.push(to_item(&item.free_spot(a.hospital.point(), last).item())?);
                 }
                 items.push(to_item(&item)?);
             }
@@ -268,7 +268,7 @@ pub struct BulkAmbulance {
     /// Its hospital (the ambulance item keeps its name, address and point).
     pub hospital: Hospital,
     /// Its last report: where, and how long before it is written.
-    pub last: Option<((f64, f64), time::Duration)>,
+    pub last: Option<(Point, time::Duration)>,
 }
 
 /// One day of [`Bulk::bulk_load_report_days`]: a hospital's (`None`: the whole

@@ -212,7 +212,7 @@ impl Dispatch<'_> {
                             ..seen
                         }
                         .presence(now);
-                        if bbox.contains(position.latitude, position.longitude) {
+                        if bbox.contains(Point::new(position.latitude, position.longitude)) {
                             out.push(live_row(item, position, doubt, presence));
                         }
                     }
@@ -254,9 +254,7 @@ impl Dispatch<'_> {
                     of_type.extend(items.into_iter().map(Booking::from).filter(|b| {
                         b.booking_type == booking_type
                             && !b.booking_status.is_final()
-                            && b.pickup
-                                .as_ref()
-                                .is_some_and(|p| bbox.contains(p.latitude.get(), p.longitude.get()))
+                            && b.pickup.as_ref().is_some_and(|p| bbox.contains(p.point()))
                     }));
                     if out.len() + of_type.len() > LIVE_LIMIT {
                         truncated = true;

@@ -53,11 +53,12 @@ use domain::{
             Attempt, Candidate, DEFAULT_FIRST_TARGET_KM, Dispatch, DispatchStats, Dispatcher,
         },
     },
+    geo::Point,
     hospital::{Hospital, HospitalRef},
     position::STALE_AFTER,
     presence::CrewPresence,
     settings::Settings,
-    types::{Id, LatLng, Timestamp, format_rfc3339},
+    types::{Id, Timestamp, format_rfc3339},
     user::{self, User},
 };
 
@@ -169,15 +170,12 @@ impl Emergencies<'_> {
                 (booking::pickup_or_profile(None, &account)?, Some(account))
             }
         };
-        let center = LatLng {
-            lat: pickup.latitude,
-            lng: pickup.longitude,
-        };
+        let center = pickup.point();
         let now = self.store.now();
         let settings = self.store.settings().await;
         let radius_km = settings.sos_radius_km();
         let mut dispatcher = Dispatcher::new(
-            domain::geo::Point::new(pickup.latitude.get(), pickup.longitude.get()),
+            center,
             req.ambulance_type,
             now,
             self.first_target_km(center, radius_km),
@@ -374,7 +372,7 @@ impl Emergencies<'_> {
     /// The first search radius: just past the nearest hospital in this instance's
     /// copy of the hospital index (no read; a guess, which the answer does not
     /// depend on), all of `radius_km` where no hospital is that near.
-    pub(super) fn first_target_km(self, center: LatLng, radius_km: f64) -> f64 {
+    pub(super) fn first_target_km(self, center: Point, radius_km: f64) -> f64 {
         match self
             .store
             .hospitals()

@@ -108,7 +108,7 @@ impl AmbulanceItem {
     /// AVAILABLE in the `avail` index and at its hospital's point in `freegeo`.
     pub(crate) fn new(id: Id, new: &NewAmbulance, hospital: &Hospital) -> AmbulanceItem {
         let available = new.status == AmbulanceStatus::Available;
-        let free_geo = available.then(|| keys::free_geo(hospital.latitude, hospital.longitude));
+        let free_geo = available.then(|| keys::free_geo(hospital.point()));
         AmbulanceItem {
             key: keys::ambulance(id),
             id,
@@ -133,16 +133,16 @@ impl AmbulanceItem {
             held_by: None,
             not_responding: None,
             crew_count: 0,
-            fleetcell: Some(keys::fleet_cell(hospital.latitude, hospital.longitude)),
+            fleetcell: Some(keys::fleet_cell(hospital.point())),
             fleetat: None,
         }
     }
 
-    /// The same item shown at (lat, lng) in the `fleet` index: an ambulance whose
-    /// last report is there (the bulk loaders).
-    pub(crate) fn seen_at(self, lat: f64, lng: f64) -> AmbulanceItem {
+    /// The same item shown at `at` in the `fleet` index: an ambulance whose last
+    /// report is there (the bulk loaders).
+    pub(crate) fn seen_at(self, at: Point) -> AmbulanceItem {
         AmbulanceItem {
-            fleetcell: Some(keys::fleet_cell(lat, lng)),
+            fleetcell: Some(keys::fleet_cell(at)),
             ..self
         }
     }
@@ -202,7 +202,7 @@ impl StatusMove {
             Some(spot) => {
                 sets.push("availpk = :avail, availsk = :availsk");
                 sets.push("freegeopk = :freepk, freegeosk = :freesk");
-                let (freepk, freesk) = keys::free_geo(spot.hospital.lat, spot.hospital.lng);
+                let (freepk, freesk) = keys::free_geo(spot.hospital);
                 write = write
                     .value(":avail", keys::AVAILABLE)
                     .value(
@@ -581,7 +581,7 @@ impl Fleet<'_> {
             let write = Write::update(keys::ambulance(a.id), "SET fleetcell = :cell")
                 .exists()
                 .when("attribute_not_exists(fleetcell)")
-                .value(":cell", keys::fleet_cell(at.lat, at.lng));
+                .value(":cell", keys::fleet_cell(at));
             if self
                 .store
                 .update_returning::<serde::de::IgnoredAny>(write)

@@ -65,7 +65,7 @@ use super::{
     tx::{Label, Tx, TxError, Write},
 };
 use crate::error::StoreError;
-use domain::hospital::Hospital;
+use domain::{geo::Point, hospital::Hospital};
 
 /// Changes the version item remembers. An instance that missed more reloads whole.
 pub const LOG_LEN: usize = 32;
@@ -142,7 +142,7 @@ impl Index<'_> {
     /// `manage migrate` builds it for data from before it existed.
     pub(crate) async fn nearest_hospitals(
         self,
-        center: domain::types::LatLng,
+        center: Point,
         k: usize,
         radius_km: f64,
     ) -> Result<(Vec<Hospital>, NearestStats), StoreError> {
@@ -154,7 +154,7 @@ impl Index<'_> {
             return Ok((vec![], stats));
         };
         let snapshot = self.current_snapshot(&version, &mut stats).await?;
-        let found = snapshot.nearest(center.lat.get(), center.lng.get(), k, radius_km);
+        let found = snapshot.nearest(center, k, radius_km);
         Ok((found, stats))
     }
 
@@ -164,12 +164,12 @@ impl Index<'_> {
     /// search for a free ambulance starts), never for an answer.
     pub(crate) fn nearest_hospitals_held(
         self,
-        center: domain::types::LatLng,
+        center: Point,
         k: usize,
         radius_km: f64,
     ) -> Option<Vec<Hospital>> {
         let snapshot = self.store.hospital_index().held()?;
-        Some(snapshot.nearest(center.lat.get(), center.lng.get(), k, radius_km))
+        Some(snapshot.nearest(center, k, radius_km))
     }
 
     /// This instance's copy, brought up to at least `version` first if it is older.

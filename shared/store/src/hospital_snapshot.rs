@@ -13,7 +13,11 @@ use serde::{Deserialize, Serialize};
 
 use super::keys::{self, Key};
 use crate::error::StoreError;
-use domain::{geo::points::PointIndex, hospital::Hospital, types::Id};
+use domain::{
+    geo::{Point, points::PointIndex},
+    hospital::Hospital,
+    types::Id,
+};
 
 /// Hospitals per chunk, by id: chunk `c` holds ids `100c ..= 100c + 99`. At the
 /// longest names, addresses and contacts the API accepts (800 characters of up to 4
@@ -257,7 +261,10 @@ impl Snapshot {
         for chunk in chunks.values() {
             for row in 0..chunk.rows.len() {
                 entries.push((chunk.clone(), row));
-                points.push((chunk.rows.latitude[row], chunk.rows.longitude[row]));
+                points.push(Point::new(
+                    chunk.rows.latitude[row],
+                    chunk.rows.longitude[row],
+                ));
             }
         }
         Snapshot {
@@ -273,9 +280,9 @@ impl Snapshot {
         self.chunks.get(&chunk).map_or(0, |c| c.generation)
     }
 
-    pub(super) fn nearest(&self, lat: f64, lng: f64, k: usize, radius_km: f64) -> Vec<Hospital> {
+    pub(super) fn nearest(&self, at: Point, k: usize, radius_km: f64) -> Vec<Hospital> {
         self.points
-            .nearest(lat, lng, k, radius_km)
+            .nearest(at, k, radius_km)
             .into_iter()
             .map(|(i, d)| {
                 let (chunk, row) = &self.entries[i];

@@ -25,7 +25,7 @@ use domain::{
     geo::{self, Located, Point, Range, SearchParams, SearchStats},
     hospital::{self, Hospital, NewHospital},
     page::Page,
-    types::{Id, LatLng, Timestamp},
+    types::{Id, Timestamp},
 };
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -77,7 +77,7 @@ impl Located for HospitalItem {
 
 impl HospitalItem {
     pub(crate) fn new(id: Id, new: NewHospital) -> Self {
-        let (geopk, geosk) = keys::hospital_geo(new.location.lat.get(), new.location.lng.get());
+        let (geopk, geosk) = keys::hospital_geo(new.location);
         HospitalItem {
             key: keys::hospital(id),
             id,
@@ -85,8 +85,8 @@ impl HospitalItem {
             listsk: keys::by_name(&new.name, id),
             name: new.name,
             address: new.address,
-            latitude: new.location.lat.get(),
-            longitude: new.location.lng.get(),
+            latitude: new.location.lat,
+            longitude: new.location.lng,
             contact_info: new.contact_info,
             on_diversion_until: None,
             ambulance_count: 0,
@@ -110,7 +110,7 @@ impl<'a> Hospitals<'a> {
     /// strongly consistent read of the version item (`hospital_index.rs`).
     pub async fn nearest_hospitals(
         self,
-        center: LatLng,
+        center: Point,
         k: usize,
         radius_km: f64,
     ) -> Result<(Vec<Hospital>, NearestStats), StoreError> {
@@ -123,7 +123,7 @@ impl<'a> Hospitals<'a> {
     /// search for a free ambulance starts), never for an answer.
     pub fn nearest_hospitals_held(
         self,
-        center: LatLng,
+        center: Point,
         k: usize,
         radius_km: f64,
     ) -> Option<Vec<Hospital>> {
@@ -267,14 +267,13 @@ impl<'a> Hospitals<'a> {
     /// benchmark's comparison.
     pub async fn nearest_hospitals_h3(
         self,
-        center: LatLng,
+        center: Point,
         k: usize,
         radius_km: f64,
     ) -> Result<(Vec<Hospital>, SearchStats), StoreError> {
         let (found, stats) = geo::nearest(
             SearchParams::default(),
-            center.lat.get(),
-            center.lng.get(),
+            center,
             k,
             radius_km,
             |ranges: Vec<Range>| async move {

@@ -6,7 +6,10 @@ use std::collections::HashMap;
 use aws_sdk_dynamodb::types::AttributeValue;
 use serde::{Deserialize, Serialize};
 
-use domain::types::{Email, Id, Username};
+use domain::{
+    geo::Point,
+    types::{Email, Id, Username},
+};
 
 /// An item's primary key.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -381,17 +384,13 @@ pub const BOOKINGS: &str = "BOOKINGS";
 pub const CREW: &str = "CREW";
 
 /// The res-2 H3 cell (~86 000 km²) of a point: the partitions of `open` and `freegeo`.
-fn res2_cell(lat: f64, lng: f64) -> h3o::CellIndex {
-    point(lat, lng).to_cell(h3o::Resolution::Two)
+fn res2_cell(at: Point) -> h3o::CellIndex {
+    at.h3().to_cell(h3o::Resolution::Two)
 }
 
-fn point(lat: f64, lng: f64) -> h3o::LatLng {
-    h3o::LatLng::new(lat, lng).expect("coordinates are validated before they are stored")
-}
-
-/// `openpk` of an open booking with its pickup at (lat, lng): its res-2 cell.
-pub fn open_bookings(lat: f64, lng: f64) -> String {
-    open_bookings_in(res2_cell(lat, lng))
+/// `openpk` of an open booking with its pickup at `pickup`: its res-2 cell.
+pub fn open_bookings(pickup: Point) -> String {
+    open_bookings_in(res2_cell(pickup))
 }
 
 /// `openpk` of the open bookings with their pickup in the res-2 cell `cell`.
@@ -406,10 +405,10 @@ pub fn open_bookings_in(cell: h3o::CellIndex) -> String {
 /// reads the ambulances of a few such cells, not of a whole city.
 pub const FLEET_RESOLUTION: h3o::Resolution = h3o::Resolution::Six;
 
-/// `fleetcell` of an ambulance shown at (lat, lng): the cell's number, so that the
+/// `fleetcell` of an ambulance shown at `at`: the cell's number, so that the
 /// res-4 cells inside any coarser cell are one `BETWEEN` range.
-pub fn fleet_cell(lat: f64, lng: f64) -> u64 {
-    u64::from(point(lat, lng).to_cell(FLEET_RESOLUTION))
+pub fn fleet_cell(at: Point) -> u64 {
+    u64::from(at.h3().to_cell(FLEET_RESOLUTION))
 }
 
 /// Shards of each `freegeo` partition (docs/decisions/0007-dispatch-data.md has
@@ -428,7 +427,7 @@ fn shard_of_res4(prefix: u64) -> u64 {
     prefix.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - FREE_SHARDS.trailing_zeros())
 }
 
-/// `(freegeopk, freegeosk)` of a free ambulance's entry at (lat, lng): like the
+/// `(freegeopk, freegeosk)` of a free ambulance's entry at `at`: like the
 /// hospitals' `geo` keys (the res-15 cell as a number, so one Query reads any cell of
 /// resolution ≥ 2), the partition split into [`FREE_SHARDS`] by res-4 cell.
 ///
@@ -436,8 +435,8 @@ fn shard_of_res4(prefix: u64) -> u64 {
 /// H3 cells are not exactly nested, so near a res-2 outline the point's own res-2
 /// cell may be another one, and a search reading the res-15 range of a cell would
 /// look for the entry in the wrong partition.
-pub fn free_geo(lat: f64, lng: f64) -> (String, u64) {
-    let cell = point(lat, lng).to_cell(h3o::Resolution::Fifteen);
+pub fn free_geo(at: Point) -> (String, u64) {
+    let cell = at.h3().to_cell(h3o::Resolution::Fifteen);
     let partition = cell
         .parent(h3o::Resolution::Two)
         .expect("a res-15 cell has a res-2 parent");
@@ -477,10 +476,10 @@ pub fn free_geo_search_partition(freegeopk: &str) -> Option<String> {
     Some(cell.to_owned())
 }
 
-/// `(geopk, geosk)` of a hospital at (lat, lng): its res-2 partition and res-15
+/// `(geopk, geosk)` of a hospital at `at`: its res-2 partition and res-15
 /// cell number (`geo::keys_of`), the `geo` index's keys.
-pub fn hospital_geo(lat: f64, lng: f64) -> (String, u64) {
-    let (cell, number) = domain::geo::keys_of(lat, lng);
+pub fn hospital_geo(at: Point) -> (String, u64) {
+    let (cell, number) = domain::geo::keys_of(at);
     (hospital_geo_partition(&cell), number)
 }
 
@@ -513,13 +512,13 @@ mod tests {
     #[test]
     fn free_entries_are_where_the_search_reads_them() {
         let mut differing = 0;
-        let center = point(30.0, 74.0).to_cell(h3o::Resolution::Two);
+        let center = Point::new(30.0, 74.0).h3().to_cell(h3o::Resolution::Two);
         for cell in center.grid_disk::<Vec<_>>(1) {
             for v in cell.boundary().iter() {
                 for (dlat, dlng) in [(0.0, 0.0), (1e-4, 0.0), (0.0, -1e-4), (-3e-5, 2e-5)] {
-                    let (lat, lng) = (v.lat() + dlat, v.lng() + dlng);
-                    let (pk, sk) = free_geo(lat, lng);
-                    let (search_pk, search_sk) = domain::geo::keys_of(lat, lng);
+                    let at = Point::new(v.lat() + dlat, v.lng() + dlng);
+                    let (pk, sk) = free_geo(at);
+                    let (search_pk, search_sk) = domain::geo::keys_of(at);
                     assert_eq!(free_geo_search_partition(&pk), Some(search_pk));
                     assert_eq!(sk, search_sk);
                     let leaf = h3o::CellIndex::try_from(sk).unwrap();
@@ -535,7 +534,7 @@ mod tests {
                             assert_eq!(shards.len(), 1, "a res-{res} cell is one Query");
                         }
                     }
-                    let own = format!("F2#{}#", res2_cell(lat, lng));
+                    let own = format!("F2#{}#", res2_cell(at));
                     differing += usize::from(!pk.starts_with(&own));
                 }
             }
@@ -545,9 +544,10 @@ mod tests {
             "no point whose own res-2 cell differs was tried"
         );
         assert_eq!(free_geo_search_partition("G2#x"), None);
-        let (geopk, geosk) = hospital_geo(30.0, 74.0);
-        assert_eq!(geopk, format!("G2#{}", res2_cell(30.0, 74.0)));
-        assert_eq!(geosk, domain::geo::keys_of(30.0, 74.0).1);
+        let at = Point::new(30.0, 74.0);
+        let (geopk, geosk) = hospital_geo(at);
+        assert_eq!(geopk, format!("G2#{}", res2_cell(at)));
+        assert_eq!(geosk, domain::geo::keys_of(at).1);
     }
 
     /// The stored forms of a few keys, written out: the table's items keep them.
@@ -571,7 +571,7 @@ mod tests {
     /// about evenly.
     #[test]
     fn res4_cells_spread_over_the_shards() {
-        let parent = point(30.0, 74.0).to_cell(h3o::Resolution::Two);
+        let parent = Point::new(30.0, 74.0).h3().to_cell(h3o::Resolution::Two);
         let mut counts = [0usize; FREE_SHARDS as usize];
         for child in parent.children(h3o::Resolution::Four) {
             let leaf = child.center_child(h3o::Resolution::Fifteen).unwrap();

@@ -33,7 +33,7 @@ use domain::{
         Verdict,
     },
     presence::{CrewPresence, Seen},
-    types::{Id, LatLng, Timestamp},
+    types::{Id, Timestamp},
 };
 
 /// `AMBULANCE#<id>` / `POSITION`: the last accepted report (none before the first:
@@ -237,11 +237,11 @@ impl FreeSpot {
     }
 
     pub(crate) fn item(&self) -> FreePositionItem {
-        let (latitude, longitude, recorded_at) = match &self.last {
-            Some(fix) => (fix.latitude, fix.longitude, Some(fix.recorded_at)),
-            None => (self.hospital.lat, self.hospital.lng, None),
+        let (at, recorded_at) = match &self.last {
+            Some(fix) => (fix.point(), Some(fix.recorded_at)),
+            None => (self.hospital, None),
         };
-        let (freegeopk, freegeosk) = keys::free_geo(latitude, longitude);
+        let (freegeopk, freegeosk) = keys::free_geo(at);
         FreePositionItem {
             key: keys::free_position(self.ambulance),
             id: self.ambulance,
@@ -249,8 +249,8 @@ impl FreeSpot {
             hospital_id: self.hospital_id,
             hospital_latitude: self.hospital.lat,
             hospital_longitude: self.hospital.lng,
-            latitude,
-            longitude,
+            latitude: at.lat,
+            longitude: at.lng,
             number: self.number.clone(),
             driver_info: self.driver_info.clone(),
             recorded_at,
@@ -302,8 +302,7 @@ impl FreeGeoEntry {
                 return Err(bad("no position"));
             };
             Spot::Live {
-                latitude,
-                longitude,
+                at: Point::new(latitude, longitude),
                 recorded_at: self.recorded_at.map(Timestamp::get),
             }
         } else {
@@ -438,14 +437,13 @@ impl Positions<'_> {
             .collect())
     }
 
-    /// At most `k` free ambulances (any type) within the SOS search radius of `at`
+    /// At most `k` free ambulances (any type) within the SOS search radius of `pickup`
     /// (the setting), each at its ranking point and ranked as an emergency ranks
     /// them (by expected start): the dispatcher's choice for a reassign. The
     /// emergency's search over `freegeo` proves them; one ranked at its hospital
     /// whose `POSITION` is fresh elsewhere is ranked by that position instead (one
     /// BatchGetItem), or left out past the radius.
-    pub async fn free_near(self, at: LatLng, k: usize) -> Result<Vec<FreeNear>, StoreError> {
-        let pickup = Point::from(at);
+    pub async fn free_near(self, pickup: Point, k: usize) -> Result<Vec<FreeNear>, StoreError> {
         let now = self.store.now();
         let settings = self.store.settings().await;
         let (radius_km, delays) = (settings.sos_radius_km(), settings.presence_delay_seconds);
@@ -453,7 +451,7 @@ impl Positions<'_> {
             pickup,
             None,
             now,
-            self.store.emergencies().first_target_km(at, radius_km),
+            self.store.emergencies().first_target_km(pickup, radius_km),
             delays,
         )
         .within(radius_km)
@@ -690,7 +688,7 @@ impl Positions<'_> {
         fix: &Fix,
         written_at: Timestamp,
     ) -> Result<(), StoreError> {
-        let cell = keys::fleet_cell(fix.latitude, fix.longitude);
+        let cell = keys::fleet_cell(fix.point());
         if fleetcell == Some(cell) {
             return Ok(());
         }
@@ -726,7 +724,7 @@ impl Positions<'_> {
         let now = self.store.now();
         let at =
             |t: OffsetDateTime| Timestamp::new(t).ok_or_else(|| StoreError::internal("bad clock"));
-        let (pk, sk) = keys::free_geo(fix.latitude, fix.longitude);
+        let (pk, sk) = keys::free_geo(fix.point());
         // Holds an older position, and was not moved in the last 30 s unless
         // `at_once`; `:cutoff` only where it is used (DynamoDB refuses an unused value,
         // and also parentheses it deems redundant, such as `((a OR b))`).

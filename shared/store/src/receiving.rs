@@ -236,16 +236,14 @@ impl Receiving<'_> {
         if !receiving::offer_alternative(&destination, job.trip_stage, now) {
             return Ok((Some(shown), None));
         }
-        let from = from.unwrap_or(Point::new(destination.latitude, destination.longitude));
-        let center =
-            domain::types::LatLng::new(from.lat, from.lng).map_err(StoreError::internal)?;
+        let from = from.unwrap_or(destination.point());
         // On the H3 `geo` index, whose items carry the diversion: a rare read (a
         // diverted destination before TO_HOSPITAL) that needs no copy of the
         // nearest-search index in the crew's function.
         let (nearest, _) = self
             .store
             .hospitals()
-            .nearest_hospitals_h3(center, ALTERNATIVES, ALTERNATIVE_RADIUS_KM)
+            .nearest_hospitals_h3(from, ALTERNATIVES, ALTERNATIVE_RADIUS_KM)
             .await?;
         Ok((Some(shown), receiving::first_open(nearest, now)))
     }

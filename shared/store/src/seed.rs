@@ -11,9 +11,10 @@ use crate::error::StoreError;
 use domain::{
     ambulance::{AmbulanceStatus, AmbulanceType, NewAmbulance},
     crew::NewCrew,
+    geo::Point,
     hospital::NewHospital,
     hospital_staff::NewHospitalStaff,
-    types::{Email, LatLng, Phone, Username},
+    types::{Email, Phone, Username},
     user::NewAccount,
 };
 
@@ -76,8 +77,7 @@ const DRIVERS: &[&str] = &[
 struct City {
     name: &'static str,
     state: &'static str,
-    lat: f64,
-    lng: f64,
+    centre: Point,
     hospitals: usize,
     spread_km: f64,
     std_code: &'static str,
@@ -88,8 +88,7 @@ const CITIES: &[City] = &[
     City {
         name: "Bathinda",
         state: "Punjab",
-        lat: 30.67,
-        lng: 74.33,
+        centre: Point::new(30.67, 74.33),
         hospitals: 40,
         spread_km: 60.0,
         std_code: "164",
@@ -98,8 +97,7 @@ const CITIES: &[City] = &[
     City {
         name: "Ludhiana",
         state: "Punjab",
-        lat: 30.90,
-        lng: 75.85,
+        centre: Point::new(30.90, 75.85),
         hospitals: 4,
         spread_km: 12.0,
         std_code: "161",
@@ -108,8 +106,7 @@ const CITIES: &[City] = &[
     City {
         name: "Amritsar",
         state: "Punjab",
-        lat: 31.63,
-        lng: 74.87,
+        centre: Point::new(31.63, 74.87),
         hospitals: 4,
         spread_km: 12.0,
         std_code: "183",
@@ -118,8 +115,7 @@ const CITIES: &[City] = &[
     City {
         name: "Chandigarh",
         state: "Chandigarh",
-        lat: 30.73,
-        lng: 76.78,
+        centre: Point::new(30.73, 76.78),
         hospitals: 4,
         spread_km: 10.0,
         std_code: "172",
@@ -162,8 +158,11 @@ pub async fn seed_hospitals_and_ambulances(store: &Store) -> Result<SeedSummary,
             // A point within `spread_km` of the city centre, uniform over the disk.
             let r = city.spread_km * rng.random::<f64>().sqrt();
             let angle = rng.random::<f64>() * std::f64::consts::TAU;
-            let lat = city.lat + r * angle.sin() / 111.2;
-            let lng = city.lng + r * angle.cos() / (111.2 * city.lat.to_radians().cos());
+            let Point { lat, lng } = city.centre;
+            let at = Point::new(
+                lat + r * angle.sin() / 111.2,
+                lng + r * angle.cos() / (111.2 * lat.to_radians().cos()),
+            );
             let (first, second) = names.next().expect("enough name combinations");
             let name = if city.hospitals > 10 {
                 format!("{first} {second}")
@@ -181,7 +180,7 @@ pub async fn seed_hospitals_and_ambulances(store: &Store) -> Result<SeedSummary,
                         city.name,
                         city.state
                     ),
-                    location: LatLng::new(lat, lng).map_err(StoreError::internal)?,
+                    location: at,
                     contact_info: Some(phone(&mut rng, city.std_code)),
                 })
                 .await?;
@@ -252,7 +251,7 @@ pub async fn seed_hospital_staff(
     store: &Store,
     password_hash: &str,
 ) -> Result<Option<HospitalStaffLogin>, StoreError> {
-    let centre = LatLng::new(CITIES[0].lat, CITIES[0].lng).map_err(StoreError::internal)?;
+    let centre = CITIES[0].centre;
     let (nearest, _) = store
         .hospitals()
         .nearest_hospitals(centre, 1, 100.0)
@@ -300,7 +299,7 @@ pub struct CrewLogin {
 /// the password [`CREW_PASSWORD`] (hashed by the caller). Accounts that exist are
 /// left alone; the logins are answered either way.
 pub async fn seed_crew(store: &Store, password_hash: &str) -> Result<Vec<CrewLogin>, StoreError> {
-    let centre = LatLng::new(CITIES[0].lat, CITIES[0].lng).map_err(StoreError::internal)?;
+    let centre = CITIES[0].centre;
     let (nearest, _) = store
         .hospitals()
         .nearest_hospitals(centre, 1, 100.0)

@@ -16,8 +16,9 @@ use super::{
 use crate::error::StoreError;
 use domain::{
     crew::Crew,
+    geo::Point,
     hospital_staff::HospitalStaffRef,
-    types::{Email, Id, LatLng, Phone, Timestamp, Username},
+    types::{Email, Id, Phone, Timestamp, Username},
     user::{self, NewAccount, NewUser, ProfileChange, Role, User},
 };
 
@@ -109,7 +110,7 @@ pub(crate) fn guard(key: Key, user_id: Id) -> Write {
 
 impl UserItem {
     /// A new account's item: session version 0, no crew fields.
-    pub(crate) fn new(id: Id, account: &NewAccount, role: Role, at: Option<LatLng>) -> UserItem {
+    pub(crate) fn new(id: Id, account: &NewAccount, role: Role, at: Option<Point>) -> UserItem {
         UserItem {
             key: keys::user(id),
             user: User {
@@ -117,8 +118,8 @@ impl UserItem {
                 username: account.username.to_string(),
                 email: account.email.to_string(),
                 phone: account.phone.to_string(),
-                latitude: at.map(|l| l.lat.get()),
-                longitude: at.map(|l| l.lng.get()),
+                latitude: at.map(|p| p.lat),
+                longitude: at.map(|p| p.lng),
                 role,
                 created_at: Timestamp::now(),
             },
@@ -265,9 +266,7 @@ impl Users<'_> {
         .value(":email", change.email.as_str())
         .value(":old", current.email.as_str());
         if let Some(loc) = change.location {
-            update = update
-                .value(":lat", loc.lat.get())
-                .value(":lng", loc.lng.get());
+            update = update.value(":lat", loc.lat).value(":lng", loc.lng);
         }
         if let Some(hash) = &change.password_hash {
             update = update.value(":hash", hash).value(":one", 1);

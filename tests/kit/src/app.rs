@@ -13,6 +13,7 @@ use http::Method;
 use serde_json::Value;
 use tower::ServiceExt;
 
+use domain::geo::Point;
 use store::Store;
 use web::AppState;
 
@@ -233,8 +234,9 @@ impl TestApp {
         self.delete(&uri, token).await
     }
 
-    /// `GET /api/hospitals/nearest` of (`lat`, `lng`), signed out.
-    pub async fn nearest(&self, lat: f64, lng: f64, limit: usize, radius_km: f64) -> TestResponse {
+    /// `GET /api/hospitals/nearest` of `at`, signed out.
+    pub async fn nearest(&self, at: Point, limit: usize, radius_km: f64) -> TestResponse {
+        let Point { lat, lng } = at;
         let query = format!("lat={lat}&lng={lng}&limit={limit}&radiusKm={radius_km}");
         self.get(&format!("/api/hospitals/nearest?{query}"), None)
             .await

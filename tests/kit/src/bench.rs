@@ -3,8 +3,9 @@
 //! have patient timeouts; the large-fleet tests lay out their cities the same way.
 
 use domain::{
+    geo::Point,
     hospital::{Hospital, NewHospital},
-    types::{Id, LatLng},
+    types::Id,
 };
 use store::schema;
 
@@ -56,13 +57,13 @@ pub async fn timed_get_item(store: &store::Store) -> f64 {
 }
 
 /// Hospital `i` of a made-up city laid out in bulk ([`bulk_load_hospitals`]).
-pub fn numbered_hospital(i: u64, (latitude, longitude): (f64, f64)) -> Hospital {
+pub fn numbered_hospital(i: u64, at: Point) -> Hospital {
     Hospital {
         id: Id::try_from(i).expect("hospital numbers start at 1"),
         name: format!("Hospital {i}"),
         address: format!("{i} Bench Road"),
-        latitude,
-        longitude,
+        latitude: at.lat,
+        longitude: at.lng,
         contact_info: Some("+911234567".into()),
         distance: None,
         on_diversion_until: None,
@@ -78,8 +79,7 @@ pub async fn bulk_load_hospitals(store: &store::Store, hospitals: &[Hospital]) {
             let new = NewHospital {
                 name: h.name.clone(),
                 address: h.address.clone(),
-                location: LatLng::new(h.latitude, h.longitude)
-                    .expect("a test hospital's coordinates are valid"),
+                location: h.point(),
                 contact_info: h.contact_info.clone(),
             };
             (h.id, new)

@@ -7,8 +7,9 @@ use tokio::sync::OnceCell;
 use domain::{
     ambulance::{Ambulance, AmbulanceStatus, AmbulanceType, NewAmbulance},
     crew::NewCrew,
+    geo::Point,
     hospital::{Hospital, NewHospital},
-    types::{Email, Id, LatLng, Phone, Username},
+    types::{Email, Id, Phone, Username},
     user::{NewAccount, NewUser, Role},
 };
 
@@ -65,14 +66,14 @@ impl TestApp {
     }
 
     /// A hospital straight in the store.
-    pub async fn seed_hospital(&self, name: &str, lat: f64, lng: f64) -> Hospital {
+    pub async fn seed_hospital(&self, name: &str, at: Point) -> Hospital {
         self.state
             .store
             .hospitals()
             .add_hospital(NewHospital {
                 name: name.to_owned(),
                 address: format!("{name} Road"),
-                location: LatLng::new(lat, lng).unwrap(),
+                location: at,
                 contact_info: Some("+911234567".into()),
             })
             .await
@@ -110,7 +111,7 @@ impl TestApp {
             .create_user(NewUser {
                 account: test_account(username, "+15550001111").await,
                 location: match role {
-                    Role::User => Some(LatLng::new(30.67, 74.33).unwrap()),
+                    Role::User => Some(Point::new(30.67, 74.33)),
                     Role::Admin | Role::Crew | Role::Hospital => None,
                 },
                 role,

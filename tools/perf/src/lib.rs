@@ -10,9 +10,10 @@ use std::time::Duration;
 use domain::{
     ambulance::{AmbulanceStatus, AmbulanceType, NewAmbulance},
     crew::NewCrew,
+    geo::Point,
     hospital::NewHospital,
     hospital_staff::NewHospitalStaff,
-    types::{Email, Id, LatLng, Password, Phone, Username},
+    types::{Email, Id, Password, Phone, Username},
     user::{NewAccount, NewUser, Role},
 };
 use store::{
@@ -75,7 +76,7 @@ pub struct Account {
 /// Where the crew's hospital stands: far from the demo data (Punjab) and from the
 /// hospitals the benchmarks add, so an emergency asked from here (within 50 km) can
 /// only go to the crew's ambulance.
-pub const CREW_PLACE: (f64, f64) = (12.97, 77.59);
+pub const CREW_PLACE: Point = Point::new(12.97, 77.59);
 
 /// A fresh table with the demo hospitals and ambulances, two users and one admin,
 /// and apart from the demo data ([`CREW_PLACE`]) a hospital with one AVAILABLE
@@ -122,8 +123,7 @@ impl Fixture {
                         phone: Phone::try_from("+919800000000".to_owned()).expect("valid phone"),
                         password_hash: hash.clone(),
                     },
-                    location: (role == Role::User)
-                        .then(|| LatLng::new(30.67, 74.33).expect("in range")),
+                    location: (role == Role::User).then_some(Point::new(30.67, 74.33)),
                     role,
                 })
                 .await
@@ -143,7 +143,7 @@ impl Fixture {
             .add_hospital(NewHospital {
                 name: "Bench Crew Hospital".into(),
                 address: "1 Crew Road".into(),
-                location: LatLng::new(CREW_PLACE.0, CREW_PLACE.1).expect("in range"),
+                location: CREW_PLACE,
                 contact_info: Some("+911234567".into()),
             })
             .await
@@ -230,4 +230,12 @@ impl Fixture {
             .send()
             .await;
     }
+}
+
+/// A point uniform within `km` of `center` (the benchmarks' cities).
+pub fn near(rng: &mut impl rand::Rng, center: Point, km: f64) -> Point {
+    let r = km / 111.2 * rng.random::<f64>().sqrt();
+    let a = rng.random::<f64>() * std::f64::consts::TAU;
+    let lng = center.lng + r * a.cos() / center.lat.to_radians().cos();
+    Point::new(center.lat + r * a.sin(), lng)
 }

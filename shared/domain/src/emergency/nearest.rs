@@ -98,8 +98,7 @@ pub enum Spot {
     /// `FREEPOS`: the last reported position and when it was taken; at the
     /// hospital's point, with no time, before any report.
     Live {
-        latitude: f64,
-        longitude: f64,
+        at: Point,
         recorded_at: Option<OffsetDateTime>,
     },
 }
@@ -126,11 +125,7 @@ impl FreeEntry {
     pub fn point(&self) -> Point {
         match &self.spot {
             Spot::Hospital => self.hospital,
-            Spot::Live {
-                latitude,
-                longitude,
-                ..
-            } => Point::new(*latitude, *longitude),
+            Spot::Live { at, .. } => *at,
         }
     }
 
@@ -402,25 +397,18 @@ impl Dispatcher {
             ..SearchParams::default()
         };
         let (want, now, known) = (self.want, self.now, &self.known);
-        let (proven, search) = geo::nearest_proven(
-            params,
-            self.pickup.lat,
-            self.pickup.lng,
-            k,
-            radius_km,
-            |ranges| {
-                let read = fetch(ranges);
-                async move {
-                    let mut entries = read.await?;
-                    // Live entries first, so a batch's fresh ones rule out their
-                    // ambulances' hospital entries in the same batch.
-                    entries.sort_by_key(|e| matches!(e.spot, Spot::Hospital));
-                    let mut known = known.lock().expect("not poisoned");
-                    entries.retain(|e| known.keep(e, want, now));
-                    Ok(entries)
-                }
-            },
-        )
+        let (proven, search) = geo::nearest_proven(params, self.pickup, k, radius_km, |ranges| {
+            let read = fetch(ranges);
+            async move {
+                let mut entries = read.await?;
+                // Live entries first, so a batch's fresh ones rule out their
+                // ambulances' hospital entries in the same batch.
+                entries.sort_by_key(|e| matches!(e.spot, Spot::Hospital));
+                let mut known = known.lock().expect("not poisoned");
+                entries.retain(|e| known.keep(e, want, now));
+                Ok(entries)
+            }
+        })
         .await?;
         self.stats.searches += 1;
         self.stats.search_rounds += search.rounds;
@@ -661,21 +649,18 @@ mod tests {
                 number: format!("N-{}", self.id),
                 driver_info: None,
             };
-            let Point { lat, lng } = e.point();
-            e.keys = keys_of(lat, lng);
+            e.keys = keys_of(e.point());
             e
         }
         /// Its two entries, as the store writes them.
         fn entries(&self) -> [FreeEntry; 2] {
             let live = match self.last {
-                Some((Point { lat, lng }, age)) => Spot::Live {
-                    latitude: lat,
-                    longitude: lng,
+                Some((at, age)) => Spot::Live {
+                    at,
                     recorded_at: Some(NOW - time::Duration::seconds(age)),
                 },
                 None => Spot::Live {
-                    latitude: self.hospital.lat,
-                    longitude: self.hospital.lng,
+                    at: self.hospital,
                     recorded_at: None,
                 },
             };
@@ -735,14 +720,7 @@ mod tests {
         let mut all: Vec<(f64, CrewPresence, u64)> = fleet
             .iter()
             .filter(|t| !t.taken && want.is_none_or(|w| w == t.ambulance_type))
-            .map(|t| {
-                let Point { lat, lng } = t.ranking_point();
-                (
-                    haversine_km(pickup.lat, pickup.lng, lat, lng),
-                    t.presence,
-                    t.id,
-                )
-            })
+            .map(|t| (haversine_km(pickup, t.ranking_point()), t.presence, t.id))
             .filter(|(d, _, _)| *d <= EMERGENCY_RADIUS_KM)
             .collect();
         rank::rank(&mut all, |c| (c.0, c.1), &delays());
@@ -763,8 +741,7 @@ mod tests {
                     "{result} is not the best"
                 );
                 let truth = fleet.iter().find(|t| t.id == result).unwrap();
-                let Point { lat, lng } = truth.ranking_point();
-                assert_eq!(haversine_km(pickup.lat, pickup.lng, lat, lng), *d);
+                assert_eq!(haversine_km(pickup, truth.ranking_point()), *d);
                 assert_eq!(candidate.presence, truth.presence);
             }
             (Dispatch::NoneNear, None) => {}

@@ -121,23 +121,29 @@ pub(super) fn upper_bound_km(pv: V3, cell: CellIndex) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geo::{cells::point, haversine_km};
+    use crate::geo::{Point, haversine_km};
     use h3o::Resolution;
 
     #[test]
     fn arc_distance_is_exact_on_simple_cases() {
-        let u = |lat: f64, lng: f64| unit(point(lat, lng));
+        let u = |lat, lng| unit(Point::new(lat, lng).h3());
         let km = |r: f64| r * EARTH_RADIUS_KM;
         // Along the equator from lng 0 to 2: a point 1 degree north of lng 1.
         let d = km(arc_distance(u(1.0, 1.0), u(0.0, 0.0), u(0.0, 2.0)));
-        assert!((d - haversine_km(1.0, 1.0, 0.0, 1.0)).abs() < 1e-6, "{d}");
+        assert!(
+            (d - haversine_km(Point::new(1.0, 1.0), Point::new(0.0, 1.0))).abs() < 1e-6,
+            "{d}"
+        );
         // Beyond the end: the distance to the end point.
         let d = km(arc_distance(u(0.0, 3.0), u(0.0, 0.0), u(0.0, 2.0)));
-        assert!((d - haversine_km(0.0, 3.0, 0.0, 2.0)).abs() < 1e-6, "{d}");
+        assert!(
+            (d - haversine_km(Point::new(0.0, 3.0), Point::new(0.0, 2.0))).abs() < 1e-6,
+            "{d}"
+        );
         // Across the antimeridian.
         let d = km(arc_distance(u(0.5, 180.0), u(0.0, 179.0), u(0.0, -179.0)));
         assert!(
-            (d - haversine_km(0.5, 180.0, 0.0, 180.0)).abs() < 1e-6,
+            (d - haversine_km(Point::new(0.5, 180.0), Point::new(0.0, 180.0))).abs() < 1e-6,
             "{d}"
         );
         // On the arc.
@@ -179,7 +185,11 @@ mod tests {
             for _ in 0..12 {
                 let lat = (2.0 * next() - 1.0).asin().to_degrees();
                 let lng = 360.0 * next() - 180.0;
-                cells.push(point(lat, lng).to_cell(Resolution::try_from(res).unwrap()));
+                cells.push(
+                    Point::new(lat, lng)
+                        .h3()
+                        .to_cell(Resolution::try_from(res).unwrap()),
+                );
             }
         }
         for res in [2u8, 3, 7, 12, 14] {

@@ -4,19 +4,17 @@
 //! from 2 to 15. The stored keys' prefixes (`geopk`, `freegeopk`) are the store's
 //! (`shared/store/src/keys.rs`): here a partition is its res-2 cell.
 
-use h3o::{CellIndex, LatLng, Resolution};
+use h3o::{CellIndex, Resolution};
+
+use super::Point;
 
 /// Items are partitioned by their res-2 cell (~86 000 km² each).
 pub const PARTITION_RES: Resolution = Resolution::Two;
 
-pub(super) fn point(lat: f64, lng: f64) -> LatLng {
-    LatLng::new(lat, lng).expect("coordinates were validated before reaching the index")
-}
-
 /// The search's keys of a location: its partition (its res-15 cell's res-2 ancestor,
 /// as text) and its res-15 cell as a number.
-pub fn keys_of(lat: f64, lng: f64) -> (String, u64) {
-    let cell = point(lat, lng).to_cell(Resolution::Fifteen);
+pub fn keys_of(at: Point) -> (String, u64) {
+    let cell = at.h3().to_cell(Resolution::Fifteen);
     (partition_of(cell), u64::from(cell))
 }
 
@@ -143,7 +141,7 @@ mod tests {
 
     #[test]
     fn a_cell_range_holds_exactly_its_descendants() {
-        let p = point(30.67, 74.33);
+        let p = Point::new(30.67, 74.33).h3();
         let leaf = u64::from(p.to_cell(Resolution::Fifteen));
         for res in 2..=15u8 {
             // H3 is not geometrically nested: the range holds the *descendants*.
@@ -179,7 +177,7 @@ mod tests {
 
     #[test]
     fn no_cell_number_lies_between_consecutive_siblings() {
-        let cell = point(-33.9, 151.2).to_cell(Resolution::Seven);
+        let cell = Point::new(-33.9, 151.2).h3().to_cell(Resolution::Seven);
         let kids: Vec<CellIndex> = cell.children(Resolution::Eight).collect();
         for pair in kids.windows(2) {
             let (a, b) = (cell_range(pair[0]), cell_range(pair[1]));
@@ -190,7 +188,7 @@ mod tests {
             vec![cell_range(cell)]
         );
         // A leaf is its own ceiling; a gap with a digit 7 rounds up to the next leaf.
-        let leaf = u64::from(point(1.0, 2.0).to_cell(Resolution::Fifteen));
+        let leaf = u64::from(Point::new(1.0, 2.0).h3().to_cell(Resolution::Fifteen));
         assert_eq!(leaf_at_or_after(leaf), Some(leaf));
         let next = leaf_at_or_after(leaf | 7).unwrap();
         assert!(next > leaf);

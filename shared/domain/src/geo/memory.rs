@@ -4,6 +4,7 @@
 use std::{collections::BTreeMap, convert::Infallible};
 
 use super::{
+    Point,
     cells::Range,
     search::{Located, SearchParams, SearchStats, nearest},
 };
@@ -33,14 +34,13 @@ impl<T: Located + Clone> MemoryIndex<T> {
     pub fn nearest(
         &self,
         params: SearchParams,
-        lat: f64,
-        lng: f64,
+        at: Point,
         k: usize,
         radius_km: f64,
     ) -> (Vec<(T, f64)>, SearchStats) {
         let fetch =
             |ranges: Vec<Range>| std::future::ready(Ok::<_, Infallible>(self.read(&ranges)));
-        match futures::executor::block_on(nearest(params, lat, lng, k, radius_km, fetch)) {
+        match futures::executor::block_on(nearest(params, at, k, radius_km, fetch)) {
             Ok(found) => found,
             Err(never) => match never {},
         }

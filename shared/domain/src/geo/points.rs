@@ -15,19 +15,19 @@ use std::num::NonZero;
 
 use kiddo::{ImmutableKdTree, SquaredEuclidean};
 
-use super::{EARTH_RADIUS_KM, haversine_km};
+use super::{EARTH_RADIUS_KM, Point, haversine_km};
 
-/// Points (latitude, longitude) in a k-d tree; results name a point by its position
+/// Points in a k-d tree; results name a point by its position
 /// in the slice it was built from.
 pub struct PointIndex {
     /// `None` when there are no points (kiddo wants at least one).
     tree: Option<ImmutableKdTree<f64, 3>>,
-    points: Vec<(f64, f64)>,
+    points: Vec<Point>,
 }
 
-/// The unit vector of a point given in degrees.
-fn unit(lat: f64, lng: f64) -> [f64; 3] {
-    let (lat, lng) = (lat.to_radians(), lng.to_radians());
+/// The unit vector of a point.
+fn unit(at: Point) -> [f64; 3] {
+    let (lat, lng) = (at.lat.to_radians(), at.lng.to_radians());
     [lat.cos() * lng.cos(), lat.cos() * lng.sin(), lat.sin()]
 }
 
@@ -43,9 +43,9 @@ fn widen(chord2: f64) -> f64 {
 }
 
 impl PointIndex {
-    /// Builds the tree over `points` (latitude, longitude in degrees, in range).
-    pub fn new(points: Vec<(f64, f64)>) -> Self {
-        let vectors: Vec<[f64; 3]> = points.iter().map(|(lat, lng)| unit(*lat, *lng)).collect();
+    /// Builds the tree over `points` (in range).
+    pub fn new(points: Vec<Point>) -> Self {
+        let vectors: Vec<[f64; 3]> = points.iter().map(|p| unit(*p)).collect();
         let tree = (!vectors.is_empty()).then(|| ImmutableKdTree::new_from_slice(&vectors));
         PointIndex { tree, points }
     }
@@ -58,7 +58,7 @@ impl PointIndex {
         self.points.is_empty()
     }
 
-    /// The `k` points nearest to (`lat`, `lng`) within `radius_km`, nearest first, as
+    /// The `k` points nearest to `at` within `radius_km`, nearest first, as
     /// (position, great-circle km); equal distances in the order of the positions.
     ///
     /// Exact: let `c_k` be the k-th smallest chord the tree reports. Every point of
@@ -68,14 +68,14 @@ impl PointIndex {
     /// points with a chord up to `widen(c_k)` (and within the widened radius) are
     /// measured with the haversine, and the k smallest of those within the radius are
     /// the answer.
-    pub fn nearest(&self, lat: f64, lng: f64, k: usize, radius_km: f64) -> Vec<(usize, f64)> {
+    pub fn nearest(&self, at: Point, k: usize, radius_km: f64) -> Vec<(usize, f64)> {
         let (Some(tree), Some(k)) = (&self.tree, NonZero::new(k)) else {
             return vec![];
         };
         if radius_km.is_nan() || radius_km <= 0.0 {
             return vec![];
         }
-        let query = unit(lat, lng);
+        let query = unit(at);
         let reach = widened_chord2(radius_km);
         let first = tree.nearest_n_within::<SquaredEuclidean>(&query, reach, k, true);
         let bound = match first.last() {
@@ -88,8 +88,7 @@ impl PointIndex {
             .into_iter()
             .map(|n| {
                 let i = n.item as usize;
-                let (plat, plng) = self.points[i];
-                (i, haversine_km(lat, lng, plat, plng))
+                (i, haversine_km(at, self.points[i]))
             })
             .filter(|(_, d)| *d <= radius_km)
             .collect();
@@ -103,11 +102,11 @@ impl PointIndex {
 mod tests {
     use super::*;
 
-    fn brute(points: &[(f64, f64)], lat: f64, lng: f64, k: usize, r: f64) -> Vec<(usize, f64)> {
+    fn brute(points: &[Point], at: Point, k: usize, r: f64) -> Vec<(usize, f64)> {
         let mut all: Vec<(usize, f64)> = points
             .iter()
             .enumerate()
-            .map(|(i, (plat, plng))| (i, haversine_km(lat, lng, *plat, *plng)))
+            .map(|(i, p)| (i, haversine_km(at, *p)))
             .filter(|(_, d)| *d <= r)
             .collect();
         all.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
@@ -118,27 +117,27 @@ mod tests {
     #[test]
     fn nothing_to_find() {
         let empty = PointIndex::new(vec![]);
-        assert!(empty.nearest(10.0, 10.0, 5, 100.0).is_empty());
-        let one = PointIndex::new(vec![(10.0, 10.0)]);
-        assert!(one.nearest(10.0, 10.0, 0, 100.0).is_empty());
-        assert!(one.nearest(10.0, 10.0, 5, f64::NAN).is_empty());
-        assert!(one.nearest(10.0, 10.0, 5, 0.0).is_empty());
-        assert!(one.nearest(-40.0, 10.0, 5, 500.0).is_empty());
-        assert_eq!(one.nearest(10.0, 10.0, 5, 1.0), vec![(0, 0.0)]);
+        assert!(empty.nearest(Point::new(10.0, 10.0), 5, 100.0).is_empty());
+        let one = PointIndex::new(vec![Point::new(10.0, 10.0)]);
+        assert!(one.nearest(Point::new(10.0, 10.0), 0, 100.0).is_empty());
+        assert!(one.nearest(Point::new(10.0, 10.0), 5, f64::NAN).is_empty());
+        assert!(one.nearest(Point::new(10.0, 10.0), 5, 0.0).is_empty());
+        assert!(one.nearest(Point::new(-40.0, 10.0), 5, 500.0).is_empty());
+        assert_eq!(one.nearest(Point::new(10.0, 10.0), 5, 1.0), vec![(0, 0.0)]);
     }
 
     /// Many points on one spot (every longitude of a pole is one point), and ties
     /// that must come in the order of the positions, whatever the tree's order.
     #[test]
     fn duplicates_and_ties() {
-        let mut points = vec![(90.0, 0.0); 500];
-        points.extend((0..500).map(|i| (90.0, f64::from(i) * 0.7 - 175.0)));
-        points.extend((0..300).map(|i| (89.9, f64::from(i))));
+        let mut points = vec![Point::new(90.0, 0.0); 500];
+        points.extend((0..500).map(|i| Point::new(90.0, f64::from(i) * 0.7 - 175.0)));
+        points.extend((0..300).map(|i| Point::new(89.9, f64::from(i))));
         let index = PointIndex::new(points.clone());
         for (lat, lng, k) in [(90.0, 0.0, 10), (89.95, 10.0, 40), (88.0, -90.0, 1200)] {
             assert_eq!(
-                index.nearest(lat, lng, k, 500.0),
-                brute(&points, lat, lng, k, 500.0),
+                index.nearest(Point::new(lat, lng), k, 500.0),
+                brute(&points, Point::new(lat, lng), k, 500.0),
                 "{lat},{lng} k {k}"
             );
         }
@@ -151,7 +150,7 @@ mod tests {
         let mut points = vec![];
         for i in 0..200 {
             let a = f64::from(i) * std::f64::consts::TAU / 200.0;
-            points.push((
+            points.push(Point::new(
                 30.0 + 0.1 * a.sin(),
                 74.0 + 0.1 * a.cos() / 30f64.to_radians().cos(),
             ));
@@ -159,8 +158,8 @@ mod tests {
         let index = PointIndex::new(points.clone());
         for k in [1, 7, 50, 199, 200] {
             assert_eq!(
-                index.nearest(30.0, 74.0, k, 100.0),
-                brute(&points, 30.0, 74.0, k, 100.0)
+                index.nearest(Point::new(30.0, 74.0), k, 100.0),
+                brute(&points, Point::new(30.0, 74.0), k, 100.0)
             );
         }
     }

@@ -45,7 +45,7 @@ use h3o::{CellIndex, LatLng, Resolution};
 use super::{
     Point,
     bounds::{lower_bound_km, unit, upper_bound_km},
-    cells::{PARTITION_RES, Range, cell_range, keys_of, merge, point, subtract},
+    cells::{PARTITION_RES, Range, cell_range, keys_of, merge, subtract},
     haversine_km,
 };
 
@@ -94,8 +94,7 @@ pub trait Located {
     /// The item's keys in the search's terms ([`keys_of`]: its partition's res-2
     /// cell, its res-15 cell number); stored items return what is stored.
     fn geo_keys(&self) -> (String, u64) {
-        let p = self.point();
-        keys_of(p.lat, p.lng)
+        keys_of(self.point())
     }
 }
 
@@ -276,14 +275,13 @@ pub struct SearchStats {
     pub rounds: usize,
 }
 
-/// The `k` nearest items within `radius_km` of (`lat`, `lng`), nearest first, each
+/// The `k` nearest items within `radius_km` of `at`, nearest first, each
 /// with its distance in km, searched with `params` (`SearchParams::default()`, or
 /// other knobs to tune them). `fetch` reads the items of a batch of ranges (one
 /// Query each; the store runs them concurrently).
 pub async fn nearest<T, E, F, Fut>(
     params: SearchParams,
-    lat: f64,
-    lng: f64,
+    at: Point,
     k: usize,
     radius_km: f64,
     fetch: F,
@@ -293,7 +291,7 @@ where
     F: FnMut(Vec<Range>) -> Fut,
     Fut: Future<Output = Result<Vec<T>, E>>,
 {
-    let (mut proven, stats) = nearest_proven(params, lat, lng, k, radius_km, fetch).await?;
+    let (mut proven, stats) = nearest_proven(params, at, k, radius_km, fetch).await?;
     proven.items.truncate(k);
     Ok((proven.items, stats))
 }
@@ -312,8 +310,7 @@ pub struct Proven<T> {
 /// the same distance in the order read).
 pub async fn nearest_proven<T, E, F, Fut>(
     params: SearchParams,
-    lat: f64,
-    lng: f64,
+    at: Point,
     k: usize,
     radius_km: f64,
     mut fetch: F,
@@ -323,7 +320,7 @@ where
     F: FnMut(Vec<Range>) -> Fut,
     Fut: Future<Output = Result<Vec<T>, E>>,
 {
-    let p = point(lat, lng);
+    let p = at.h3();
     let mut stats = SearchStats::default();
     let mut read = ReadSet::default();
     let mut found: Vec<(T, f64)> = vec![];
@@ -364,8 +361,7 @@ where
             let mut keys = Vec::with_capacity(keyed.len());
             for ((partition, key), item) in keyed {
                 if !read.contains(&partition, key) {
-                    let at = item.point();
-                    let d = haversine_km(lat, lng, at.lat, at.lng);
+                    let d = haversine_km(at, item.point());
                     found.push((item, d));
                 }
                 keys.push((partition, key));
@@ -421,46 +417,33 @@ mod tests {
     #[derive(Debug, Clone, PartialEq)]
     struct P {
         id: usize,
-        lat: f64,
-        lng: f64,
+        at: Point,
     }
 
     impl Located for P {
         fn point(&self) -> Point {
-            Point::new(self.lat, self.lng)
+            self.at
         }
     }
 
-    fn search(
-        points: &[P],
-        lat: f64,
-        lng: f64,
-        k: usize,
-        radius: f64,
-    ) -> (Vec<(P, f64)>, SearchStats) {
-        MemoryIndex::new(points.iter().cloned()).nearest(
-            SearchParams::default(),
-            lat,
-            lng,
-            k,
-            radius,
-        )
+    fn search(points: &[P], at: Point, k: usize, radius: f64) -> (Vec<(P, f64)>, SearchStats) {
+        MemoryIndex::new(points.iter().cloned()).nearest(SearchParams::default(), at, k, radius)
     }
 
     /// The distances the in-memory k-d tree ([`points::PointIndex`]) finds: every test
     /// that checks the H3 search against brute force checks it too.
-    fn tree(points: &[P], lat: f64, lng: f64, k: usize, radius: f64) -> Vec<f64> {
-        points::PointIndex::new(points.iter().map(|p| (p.lat, p.lng)).collect())
-            .nearest(lat, lng, k, radius)
+    fn tree(points: &[P], at: Point, k: usize, radius: f64) -> Vec<f64> {
+        points::PointIndex::new(points.iter().map(|p| p.at).collect())
+            .nearest(at, k, radius)
             .into_iter()
             .map(|(_, d)| d)
             .collect()
     }
 
-    fn brute(points: &[P], lat: f64, lng: f64, k: usize, radius: f64) -> Vec<f64> {
+    fn brute(points: &[P], at: Point, k: usize, radius: f64) -> Vec<f64> {
         let mut d: Vec<f64> = points
             .iter()
-            .map(|p| haversine_km(lat, lng, p.lat, p.lng))
+            .map(|p| haversine_km(at, p.at))
             .filter(|d| *d <= radius)
             .collect();
         d.sort_by(f64::total_cmp);
@@ -480,14 +463,13 @@ mod tests {
             let r = (i as f64).sqrt() * 0.004;
             points.push(P {
                 id: i,
-                lat: 30.67 + r * a.sin(),
-                lng: 74.33 + r * a.cos(),
+                at: Point::new(30.67 + r * a.sin(), 74.33 + r * a.cos()),
             });
         }
-        let (got, stats) = search(&points, 30.67, 74.33, 10, 100.0);
-        let want = brute(&points, 30.67, 74.33, 10, 100.0);
+        let (got, stats) = search(&points, Point::new(30.67, 74.33), 10, 100.0);
+        let want = brute(&points, Point::new(30.67, 74.33), 10, 100.0);
         assert_eq!(distances(&got), want);
-        assert_eq!(tree(&points, 30.67, 74.33, 10, 100.0), want);
+        assert_eq!(tree(&points, Point::new(30.67, 74.33), 10, 100.0), want);
         assert!(stats.items_read < 60, "{stats:?}");
     }
 
@@ -496,21 +478,19 @@ mod tests {
         let points = vec![
             P {
                 id: 1,
-                lat: 10.0,
-                lng: 10.0,
+                at: Point::new(10.0, 10.0),
             },
             P {
                 id: 2,
-                lat: 10.5,
-                lng: 10.0,
+                at: Point::new(10.5, 10.0),
             },
         ];
-        let (got, _) = search(&points, 10.0, 10.2, 10, 40.0);
+        let (got, _) = search(&points, Point::new(10.0, 10.2), 10, 40.0);
         assert_eq!(got.len(), 1);
-        let (got, stats) = search(&points, -40.0, -70.0, 10, 500.0);
+        let (got, stats) = search(&points, Point::new(-40.0, -70.0), 10, 500.0);
         assert!(got.is_empty());
         assert_eq!(stats.items_read, 0);
-        let (got, _) = search(&points, 10.0, 10.0, 0, 100.0);
+        let (got, _) = search(&points, Point::new(10.0, 10.0), 0, 100.0);
         assert!(got.is_empty());
     }
 
@@ -519,35 +499,34 @@ mod tests {
         let points = vec![
             P {
                 id: 1,
-                lat: 89.99,
-                lng: 0.0,
+                at: Point::new(89.99, 0.0),
             },
             P {
                 id: 2,
-                lat: 89.99,
-                lng: 180.0,
+                at: Point::new(89.99, 180.0),
             },
             P {
                 id: 3,
-                lat: -89.0,
-                lng: 45.0,
+                at: Point::new(-89.0, 45.0),
             },
             P {
                 id: 4,
-                lat: 0.0,
-                lng: -179.99,
+                at: Point::new(0.0, -179.99),
             },
             P {
                 id: 5,
-                lat: 0.0,
-                lng: 179.99,
+                at: Point::new(0.0, 179.99),
             },
         ];
         for (lat, lng) in [(90.0, 0.0), (-90.0, 0.0), (0.0, 180.0), (0.0, -180.0)] {
-            let (got, _) = search(&points, lat, lng, 2, 500.0);
-            let want = brute(&points, lat, lng, 2, 500.0);
+            let (got, _) = search(&points, Point::new(lat, lng), 2, 500.0);
+            let want = brute(&points, Point::new(lat, lng), 2, 500.0);
             assert_eq!(distances(&got), want, "{lat},{lng}");
-            assert_eq!(tree(&points, lat, lng, 2, 500.0), want, "{lat},{lng}");
+            assert_eq!(
+                tree(&points, Point::new(lat, lng), 2, 500.0),
+                want,
+                "{lat},{lng}"
+            );
             assert!(!got.is_empty());
         }
     }
@@ -559,39 +538,41 @@ mod tests {
         for (lat, lng) in [(30.67, 74.33), (64.1, -21.9), (-0.01, 179.99), (84.0, 60.0)] {
             let mut points = vec![];
             for res in [8u8, 9, 10, 11, 12] {
-                let center = point(lat, lng).to_cell(Resolution::try_from(res).unwrap());
+                let center = Point::new(lat, lng)
+                    .h3()
+                    .to_cell(Resolution::try_from(res).unwrap());
                 for cell in center.grid_disk::<Vec<_>>(3) {
                     for v in cell.boundary().iter() {
                         points.push(P {
                             id: points.len(),
-                            lat: v.lat(),
-                            lng: v.lng(),
+                            at: Point::new(v.lat(), v.lng()),
                         });
                     }
                 }
             }
             for k in [1, 5, 10, 40] {
-                let (got, _) = search(&points, lat, lng, k, 100.0);
-                let want = brute(&points, lat, lng, k, 100.0);
+                let (got, _) = search(&points, Point::new(lat, lng), k, 100.0);
+                let want = brute(&points, Point::new(lat, lng), k, 100.0);
                 assert_eq!(distances(&got), want, "{lat},{lng} k {k}");
-                assert_eq!(tree(&points, lat, lng, k, 100.0), want, "{lat},{lng} k {k}");
+                assert_eq!(
+                    tree(&points, Point::new(lat, lng), k, 100.0),
+                    want,
+                    "{lat},{lng} k {k}"
+                );
             }
         }
     }
 
-    fn make_points(
-        center_lat: f64,
-        center_lng: f64,
-        spread: f64,
-        offsets: &[(f64, f64)],
-    ) -> Vec<P> {
+    fn make_points(center: Point, spread: f64, offsets: &[(f64, f64)]) -> Vec<P> {
         offsets
             .iter()
             .enumerate()
             .map(|(id, (a, b))| P {
                 id,
-                lat: (center_lat + a * spread).clamp(-90.0, 90.0),
-                lng: wrap_longitude(center_lng + b * spread),
+                at: Point::new(
+                    (center.lat + a * spread).clamp(-90.0, 90.0),
+                    wrap_longitude(center.lng + b * spread),
+                ),
             })
             .collect()
     }
@@ -611,11 +592,11 @@ mod tests {
             k in 1usize..30,
             radius in prop_oneof![0.5f64..20.0, 20.0f64..500.0],
         ) {
-            let points = make_points(clat, clng, spread, &offs);
-            let (got, _) = search(&points, clat, clng, k, radius);
-            let want = brute(&points, clat, clng, k, radius);
+            let points = make_points(Point::new(clat, clng), spread, &offs);
+            let (got, _) = search(&points, Point::new(clat, clng), k, radius);
+            let want = brute(&points, Point::new(clat, clng), k, radius);
             prop_assert_eq!(distances(&got), want.clone());
-            prop_assert_eq!(tree(&points, clat, clng, k, radius), want);
+            prop_assert_eq!(tree(&points, Point::new(clat, clng), k, radius), want);
         }
 
         #[test]
@@ -633,13 +614,13 @@ mod tests {
             k in 1usize..15,
             radius in prop_oneof![Just(500.0), 1.0f64..200.0],
         ) {
-            let points = make_points(clat, clng, spread, &offs);
+            let points = make_points(Point::new(clat, clng), spread, &offs);
             let lat = (clat + qlat_off * spread).clamp(-90.0, 90.0);
             let lng = wrap_longitude(clng + qlng_off * spread);
-            let (got, _) = search(&points, lat, lng, k, radius);
-            let want = brute(&points, lat, lng, k, radius);
+            let (got, _) = search(&points, Point::new(lat, lng), k, radius);
+            let want = brute(&points, Point::new(lat, lng), k, radius);
             prop_assert_eq!(distances(&got), want.clone());
-            prop_assert_eq!(tree(&points, lat, lng, k, radius), want);
+            prop_assert_eq!(tree(&points, Point::new(lat, lng), k, radius), want);
         }
     }
 }

@@ -21,7 +21,8 @@
 use std::process::ExitCode;
 
 use domain::{
-    types::{Email, LatLng, Password, Phone, Username},
+    geo::Point,
+    types::{Email, Password, Phone, Username},
     user::{NewUser, Role},
 };
 use store::{Store, config::Config, schema};
@@ -182,10 +183,7 @@ async fn seed(store: &Store) -> Result<(), ApiError> {
             .users()
             .create_user(NewUser {
                 account: new_account(username, email, phone, &password).await?,
-                location: (role == Role::User)
-                    .then(|| LatLng::new(30.67, 74.33))
-                    .transpose()
-                    .map_err(ApiError::internal)?,
+                location: (role == Role::User).then_some(Point::new(30.67, 74.33)),
                 role,
             })
             .await?;

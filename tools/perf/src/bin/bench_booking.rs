@@ -13,9 +13,10 @@ use domain::refusal::Refusal;
 use domain::{
     ambulance::{AmbulanceStatus, AmbulanceType, NewAmbulance},
     booking::BookingRequest,
+    geo::Point,
     hospital::NewHospital,
     refusal::Conflict,
-    types::{Id, LatLng},
+    types::Id,
 };
 use futures::future::join_all;
 use store::StoreError;
@@ -56,7 +57,7 @@ async fn main() {
         .add_hospital(NewHospital {
             name: "Bench".into(),
             address: "1 Road".into(),
-            location: LatLng::new(30.0, 74.0).unwrap(),
+            location: Point::new(30.0, 74.0),
             contact_info: None,
         })
         .await

@@ -32,10 +32,12 @@ use domain::{
     ambulance::{AmbulanceStatus, AmbulanceType, NewAmbulance},
     booking::{BookingStatus, Goal, Mover},
     emergency::EmergencyRequest,
+    geo::Point,
     hospital::Hospital,
     refusal::Conflict,
-    types::{Id, LatLng},
+    types::Id,
 };
+use perf_tools::near;
 use rand::{Rng, SeedableRng, rngs::StdRng};
 use store::StoreError;
 use store::bulk::BulkAmbulance;
@@ -43,7 +45,7 @@ use store::{Store, key, limits::EMERGENCIES_PER_USER};
 use testkit::hooks::Hooks;
 
 const BOX: (f64, f64, f64, f64) = (22.0, 31.0, 70.0, 80.0); // lat min/max, lng min/max
-const CITY: (f64, f64) = (28.61, 77.21);
+const CITY: Point = Point::new(28.61, 77.21);
 /// Requesters: each asks for at most its hourly limit of emergencies
 /// (`EMERGENCIES_PER_USER`), so the bench measures dispatches, not 429s.
 const USERS: usize = 50;
@@ -56,23 +58,15 @@ const TX_ITEMS: usize = 9;
 static CALLS: AtomicUsize = AtomicUsize::new(0);
 
 /// A point: uniform over the box, or (half the time) over the city.
-fn point(rng: &mut StdRng) -> (f64, f64) {
+fn point(rng: &mut StdRng) -> Point {
     if rng.random_bool(0.5) {
-        (
+        Point::new(
             rng.random_range(BOX.0..BOX.1),
             rng.random_range(BOX.2..BOX.3),
         )
     } else {
         near(rng, CITY, 15.0)
     }
-}
-
-/// A point uniform within `km` of `center`.
-fn near(rng: &mut StdRng, center: (f64, f64), km: f64) -> (f64, f64) {
-    let r = km / 111.2 * rng.random::<f64>().sqrt();
-    let a = rng.random::<f64>() * std::f64::consts::TAU;
-    let lng = center.1 + r * a.cos() / center.0.to_radians().cos();
-    (center.0 + r * a.sin(), lng)
 }
 
 fn percentile(sorted: &[f64], p: f64) -> f64 {
@@ -94,7 +88,7 @@ async fn load(store: &Store, ambulances: usize) -> Vec<Id> {
     let mut fleet = vec![];
     for i in 0..ambulances {
         let hospital = hospitals[i / 10 % hospitals.len()].clone();
-        let at = (hospital.latitude, hospital.longitude);
+        let at = hospital.point();
         let roll = rng.random::<f64>();
         let last = if roll < 0.3 {
             Some((near(&mut rng, at, 2.0), time::Duration::seconds(30)))
@@ -229,13 +223,10 @@ async fn main() {
             let _ = testkit::timed_get_item(&store).await;
             let _ = transact(&store, 0, 1).await;
         }
-        let warm = store
-            .hospitals()
-            .nearest_hospitals(LatLng::new(CITY.0, CITY.1).unwrap(), 3, 200.0)
-            .await;
+        let warm = store.hospitals().nearest_hospitals(CITY, 3, 200.0).await;
         warm.unwrap();
         for i in 0..requests {
-            let (lat, lng) = point(&mut rng);
+            let Point { lat, lng } = point(&mut rng);
             let req: EmergencyRequest = web::http::parse_json(
                 serde_json::json!({"pickup": {"latitude": lat, "longitude": lng}})
                     .to_string()

@@ -31,6 +31,7 @@ use aws_sdk_dynamodb::types::{AttributeValue, KeysAndAttributes};
 use domain::{
     ambulance::{AmbulanceStatus, AmbulanceType, NewAmbulance},
     booking::Booking,
+    geo::Point,
     hospital::Hospital,
     hospital_staff::HospitalStaffRef,
     receiving::ENDED_SHOWN_FOR,
@@ -278,7 +279,7 @@ async fn main() {
     let started = Instant::now();
 
     let hospitals: Vec<Hospital> = (1..=10u64)
-        .map(|i| testkit::numbered_hospital(i, (30.6 + i as f64 * 0.02, 74.3)))
+        .map(|i| testkit::numbered_hospital(i, Point::new(30.6 + i as f64 * 0.02, 74.3)))
         .collect();
     testkit::bulk_load_hospitals(&store, &hospitals).await;
     let board = &hospitals[0];
@@ -296,7 +297,7 @@ async fn main() {
             },
             hospital: board.clone(),
             last: Some((
-                (board.latitude + 0.045, board.longitude),
+                Point::new(board.latitude + 0.045, board.longitude),
                 Duration::seconds(30),
             )),
         })

@@ -25,22 +25,24 @@ use std::time::Instant;
 use domain::{
     ambulance::{AmbulanceStatus, AmbulanceType, NewAmbulance},
     dispatch::Bbox,
+    geo::Point,
     hospital::Hospital,
     types::Id,
 };
+use perf_tools::near;
 use rand::{Rng, SeedableRng, rngs::StdRng};
 use store::{Store, bulk::BulkAmbulance};
 
 const BOX: (f64, f64, f64, f64) = (22.0, 31.0, 70.0, 80.0); // lat min/max, lng min/max
-const CITY: (f64, f64) = (28.61, 77.21);
+const CITY: Point = Point::new(28.61, 77.21);
 /// Far-apart regions (London, New York, São Paulo, Lagos, Sydney, Tokyo).
-const WORLD_CITIES: [(f64, f64); 6] = [
-    (51.51, -0.13),
-    (40.71, -74.01),
-    (-23.55, -46.63),
-    (6.52, 3.38),
-    (-33.87, 151.21),
-    (35.68, 139.69),
+const WORLD_CITIES: [Point; 6] = [
+    Point::new(51.51, -0.13),
+    Point::new(40.71, -74.01),
+    Point::new(-23.55, -46.63),
+    Point::new(6.52, 3.38),
+    Point::new(-33.87, 151.21),
+    Point::new(35.68, 139.69),
 ];
 const BOXES: [(&str, &str); 4] = [
     ("world", "-90,-180,90,180"),
@@ -49,22 +51,14 @@ const BOXES: [(&str, &str); 4] = [
     ("street", "28.60,77.20,28.62,77.22"),
 ];
 
-/// A point uniform within `km` of `center`.
-fn near(rng: &mut StdRng, center: (f64, f64), km: f64) -> (f64, f64) {
-    let r = km / 111.2 * rng.random::<f64>().sqrt();
-    let a = rng.random::<f64>() * std::f64::consts::TAU;
-    let lng = center.1 + r * a.cos() / center.0.to_radians().cos();
-    (center.0 + r * a.sin(), lng)
-}
-
 /// A hospital's place: half in the city, a quarter over the country, a quarter in
 /// the world's regions.
-fn place(rng: &mut StdRng) -> (f64, f64) {
+fn place(rng: &mut StdRng) -> Point {
     let roll = rng.random::<f64>();
     if roll < 0.5 {
         near(rng, CITY, 15.0)
     } else if roll < 0.75 {
-        (
+        Point::new(
             rng.random_range(BOX.0..BOX.1),
             rng.random_range(BOX.2..BOX.3),
         )
@@ -83,7 +77,7 @@ async fn load(store: &Store, ambulances: usize) {
     let fleet = (0..ambulances)
         .map(|i| {
             let hospital = hospitals[i / 10 % hospitals.len()].clone();
-            let at = (hospital.latitude, hospital.longitude);
+            let at = hospital.point();
             let last = rng
                 .random_bool(0.3)
                 .then(|| (near(&mut rng, at, 2.0), time::Duration::seconds(30)));

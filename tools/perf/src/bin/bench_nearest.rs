@@ -24,12 +24,10 @@
 //! `BENCH_SEARCHES` (default 200) searches per size; `BENCH_SIZES` (default
 //! `100,10000,100000`).
 
+use domain::geo::Point;
 use std::time::Instant;
 
-use domain::{
-    hospital::NewHospital,
-    types::{Id, LatLng},
-};
+use domain::{hospital::NewHospital, types::Id};
 use rand::{Rng, SeedableRng, rngs::StdRng};
 use store::{
     Store,
@@ -37,21 +35,26 @@ use store::{
 };
 
 const BOX: (f64, f64, f64, f64) = (22.0, 31.0, 70.0, 80.0); // lat min/max, lng min/max
-const CITY: (f64, f64) = (28.61, 77.21);
+const CITY: Point = Point::new(28.61, 77.21);
 const COLD_RUNS: usize = 5;
 
 /// A point: uniform over the box, or (half the time) over the city; and which.
-fn point(rng: &mut StdRng) -> (f64, f64, bool) {
+fn point(rng: &mut StdRng) -> (Point, bool) {
     if rng.random_bool(0.5) {
         (
-            rng.random_range(BOX.0..BOX.1),
-            rng.random_range(BOX.2..BOX.3),
+            Point::new(
+                rng.random_range(BOX.0..BOX.1),
+                rng.random_range(BOX.2..BOX.3),
+            ),
             false,
         )
     } else {
         let r = 0.135 * rng.random::<f64>().sqrt();
         let a = rng.random::<f64>() * std::f64::consts::TAU;
-        (CITY.0 + r * a.sin(), CITY.1 + r * a.cos(), true)
+        (
+            Point::new(CITY.lat + r * a.sin(), CITY.lng + r * a.cos()),
+            true,
+        )
     }
 }
 
@@ -146,13 +149,13 @@ async fn load(store: &Store, size: usize) -> (f64, IndexBuild) {
     let mut rng = StdRng::seed_from_u64(size as u64);
     let hospitals = (1..=size as u64)
         .map(|i| {
-            let (lat, lng, _) = point(&mut rng);
+            let (at, _) = point(&mut rng);
             (
                 Id::try_from(i).unwrap(),
                 NewHospital {
                     name: format!("Hospital {i}"),
                     address: format!("{i} Bench Road"),
-                    location: LatLng::new(lat, lng).unwrap(),
+                    location: at,
                     contact_info: None,
                 },
             )
@@ -190,13 +193,13 @@ async fn main() {
         let mut rng = StdRng::seed_from_u64(7);
         let mut cold = vec![];
         for _ in 0..COLD_RUNS {
-            let (lat, lng, _) = point(&mut rng);
+            let (at, _) = point(&mut rng);
             let fresh = Store::new(client.clone(), store.table());
             testkit::hooks::take_reads();
             let (start, cpu) = (Instant::now(), cpu_ms());
             let (_, stats) = fresh
                 .hospitals()
-                .nearest_hospitals(LatLng::new(lat, lng).unwrap(), 10, 100.0)
+                .nearest_hospitals(at, 10, 100.0)
                 .await
                 .unwrap();
             let ms = start.elapsed().as_secs_f64() * 1000.0;
@@ -206,7 +209,7 @@ async fn main() {
         // Warm the copy of `store` once (its own cold start is not measured again).
         store
             .hospitals()
-            .nearest_hospitals(LatLng::new(CITY.0, CITY.1).unwrap(), 10, 100.0)
+            .nearest_hospitals(CITY, 10, 100.0)
             .await
             .unwrap();
 
@@ -215,8 +218,7 @@ async fn main() {
         // [h3, memory] x [all, country, city]
         let mut groups: [[Group; 3]; 2] = Default::default();
         for i in 0..searches {
-            let (lat, lng, in_city) = point(&mut rng);
-            let at = LatLng::new(lat, lng).unwrap();
+            let (at, in_city) = point(&mut rng);
             testkit::hooks::take_reads();
             let start = Instant::now();
             let (found, h3) = store

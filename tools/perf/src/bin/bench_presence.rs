@@ -51,22 +51,23 @@ use domain::{
     booking::{BookingStatus, Goal, Mover, TripStage},
     crew::NewCrew,
     emergency::EmergencyRequest,
+    geo::Point,
     hospital::{Hospital, NewHospital},
     refusal::Conflict,
     settings::{PresenceDelays, Settings},
-    types::{Id, LatLng, Timestamp},
+    types::{Id, Timestamp},
     user::Role,
 };
 use http::{Method, Request, StatusCode};
 use http_body_util::BodyExt;
-use perf_tools::{Fixture, percentile};
+use perf_tools::{Fixture, near, percentile};
 use rand::{Rng, SeedableRng, rngs::StdRng, seq::SliceRandom};
 use serde_json::{Value, json};
 use store::StoreError;
 use store::bulk::BulkAmbulance;
 use tower::ServiceExt;
 
-const CITY: (f64, f64) = (28.61, 77.21);
+const CITY: Point = Point::new(28.61, 77.21);
 /// A trip keeps its ambulance this long after the accept.
 const TRIP_SECS: u64 = 20 * 60;
 /// How often the clock sweeps, as deployed (`clock::EVERY`).
@@ -97,15 +98,7 @@ struct Scenario {
     /// Each ambulance, its hospital (index) and its crew.
     fleet: Vec<(Id, usize, Truth)>,
     /// Each emergency: when (s) and where.
-    emergencies: Vec<(u64, (f64, f64))>,
-}
-
-/// A point uniform within `km` of `center`.
-fn near(rng: &mut StdRng, center: (f64, f64), km: f64) -> (f64, f64) {
-    let r = km / 111.2 * rng.random::<f64>().sqrt();
-    let a = rng.random::<f64>() * std::f64::consts::TAU;
-    let lng = center.1 + r * a.cos() / center.0.to_radians().cos();
-    (center.0 + r * a.sin(), lng)
+    emergencies: Vec<(u64, Point)>,
 }
 
 fn scenario(ambulances: usize, emergencies: usize, gap: u64) -> Scenario {
@@ -276,7 +269,7 @@ async fn run(rule: Rule, sc: &Scenario) -> Outcome {
             }
         }
         let mut alerts_may_change = false;
-        for (e, (at, (lat, lng))) in sc.emergencies.iter().enumerate() {
+        for (e, (at, Point { lat, lng })) in sc.emergencies.iter().enumerate() {
             if *at != t {
                 continue;
             }
@@ -522,13 +515,13 @@ async fn end_to_end(runs: usize, minute: bool) {
 async fn measure(f: &Fixture, router: &Router, admin: &str, runs: usize, minute: bool) {
     let store = f.state.store.clone();
     // Only crewless ambulances in reach: a place of its own, far from the rest.
-    let place = (19.07, 72.88);
+    let place = Point::new(19.07, 72.88);
     let hospital = store
         .hospitals()
         .add_hospital(NewHospital {
             name: "Crewless Station".into(),
             address: "1 Harbour Road".into(),
-            location: LatLng::new(place.0, place.1).expect("in range"),
+            location: place,
             contact_info: Some("+912222000000".into()),
         })
         .await
@@ -549,7 +542,7 @@ async fn measure(f: &Fixture, router: &Router, admin: &str, runs: usize, minute:
     }
     let users = store.bulk().bench_users(runs + 1).await.expect("users");
     let pickup =
-        |(lat, lng): (f64, f64)| json!({"pickup": {"latitude": lat + 0.003, "longitude": lng}});
+        |Point { lat, lng }: Point| json!({"pickup": {"latitude": lat + 0.003, "longitude": lng}});
     let mut seen = vec![];
     for user in users.iter().take(runs) {
         let token = f.state.auth.issue(*user, Role::User).expect("a token");

@@ -23,6 +23,7 @@
 //!    pushes delivered: reading the recipients, enqueueing, encrypting, signing and
 //!    sending, with DynamoDB Local's, moto's and the stand-in's own work elsewhere.
 
+use domain::geo::Point;
 use std::{
     collections::HashMap,
     time::{Duration, Instant},
@@ -100,7 +101,7 @@ async fn main() {
 
     // One hospital near the pickup, an ambulance per dispatch, each with a crew whose
     // phone is subscribed; a requester per dispatch (one open emergency each).
-    let h = app.seed_hospital("Bench", 30.70, 74.35).await;
+    let h = app.seed_hospital("Bench", Point::new(30.70, 74.35)).await;
     for i in 0..pushes {
         let amb = app
             .seed_ambulance(h.id, &format!("P-{i}"), AmbulanceStatus::Available)
@@ -220,7 +221,7 @@ async fn one_bad_phone(every: Duration) {
 
     // An ambulance and a crew phone per healthy dispatch, and one for the attackers'
     // dispatch under way (each is cancelled before the next wave).
-    let h = app.seed_hospital("Bench", 30.70, 74.35).await;
+    let h = app.seed_hospital("Bench", Point::new(30.70, 74.35)).await;
     let mut phone_of: HashMap<u64, testkit::push_service::TestDevice> = HashMap::new();
     for i in 0..healthy + 3 {
         let amb = app

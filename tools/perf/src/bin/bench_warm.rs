@@ -348,13 +348,13 @@ async fn main() {
     // An emergency asked from 1 km north of the crew's hospital: the crew's
     // ambulance is the only one within 50 km.
     let emergency_body = json!({
-        "pickup": {"latitude": CREW_PLACE.0 + 1.0 / 111.2, "longitude": CREW_PLACE.1, "landmark": "bench gate"},
+        "pickup": {"latitude": CREW_PLACE.lat + 1.0 / 111.2, "longitude": CREW_PLACE.lng, "landmark": "bench gate"},
         "patient": {"age": 64, "condition": "warm benchmark"}
     });
     // Where the crew reports from: its hospital (every report the same place, so the
     // speed rule always holds).
     let crew_report = |at: time::OffsetDateTime| {
-        json!({"latitude": CREW_PLACE.0, "longitude": CREW_PLACE.1,
+        json!({"latitude": CREW_PLACE.lat, "longitude": CREW_PLACE.lng,
                "recordedAt": domain::types::format_rfc3339(at)})
     };
     eprintln!(

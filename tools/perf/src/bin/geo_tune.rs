@@ -12,46 +12,40 @@
 //! the true 10th distance (found by brute force): what the search would read if it
 //! knew where to stop.
 
-use domain::geo::{Located, MemoryIndex, SearchParams, SearchStats, haversine_km};
+use domain::geo::{Located, MemoryIndex, Point, SearchParams, SearchStats, haversine_km};
 use rand::{Rng, SeedableRng, rngs::StdRng};
 
 const K: usize = 10;
 const RADIUS_KM: f64 = 100.0;
 
 #[derive(Clone)]
-struct Site {
-    lat: f64,
-    lng: f64,
-}
+struct Site(Point);
 
 impl Located for Site {
-    fn point(&self) -> domain::geo::Point {
-        domain::geo::Point::new(self.lat, self.lng)
+    fn point(&self) -> Point {
+        self.0
     }
 }
 
 /// A point of the workload, and whether it is in the city.
 fn place(rng: &mut StdRng) -> (Site, bool) {
-    const CITY: (f64, f64) = (28.61, 77.21);
+    const CITY: Point = Point::new(28.61, 77.21);
     if rng.random_bool(0.5) {
-        let p = Site {
-            lat: rng.random_range(22.0..31.0),
-            lng: rng.random_range(70.0..80.0),
-        };
+        let p = Site(Point::new(
+            rng.random_range(22.0..31.0),
+            rng.random_range(70.0..80.0),
+        ));
         (p, false)
     } else {
         let r = 0.135 * rng.random::<f64>().sqrt();
         let a = rng.random::<f64>() * std::f64::consts::TAU;
-        let p = Site {
-            lat: CITY.0 + r * a.sin(),
-            lng: CITY.1 + r * a.cos(),
-        };
+        let p = Site(Point::new(CITY.lat + r * a.sin(), CITY.lng + r * a.cos()));
         (p, true)
     }
 }
 
 fn search(params: SearchParams, idx: &MemoryIndex<Site>, at: &Site) -> SearchStats {
-    idx.nearest(params, at.lat, at.lng, K, RADIUS_KM).1
+    idx.nearest(params, at.0, K, RADIUS_KM).1
 }
 
 fn parse_params(v: &str) -> Vec<SearchParams> {
@@ -93,7 +87,7 @@ fn main() {
                 let (at, in_city) = place(&mut rng);
                 let mut within: Vec<f64> = all
                     .iter()
-                    .map(|q| haversine_km(at.lat, at.lng, q.lat, q.lng))
+                    .map(|q| haversine_km(at.0, q.0))
                     .filter(|d| *d <= RADIUS_KM)
                     .collect();
                 within.sort_by(f64::total_cmp);
