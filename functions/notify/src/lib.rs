@@ -192,7 +192,7 @@ impl Notifier {
         ) else {
             return Ok(vec![]);
         };
-        let now = Timestamp::new(self.store.now()).unwrap_or_else(Timestamp::now);
+        let now = self.store.timestamp();
         let mut deliveries = vec![];
         for message in who_is_told(&change, now) {
             let message = self.with_distance(message).await?;

@@ -44,7 +44,7 @@ impl AnswerTimes {
             BookingType::Emergency => self.emergency,
             BookingType::Normal => self.normal,
         };
-        Timestamp::new(given + wait).unwrap_or_else(Timestamp::now)
+        Timestamp::new_or_now(given + wait)
     }
 }
 

@@ -459,6 +459,13 @@ impl Timestamp {
         (0..=9999).contains(&utc.year()).then_some(Timestamp(utc))
     }
 
+    /// `t`, or the system clock's now should `t` lie outside years 0000 to 9999 (a
+    /// computed time or a test clock moved that far): for a moment the code itself
+    /// makes, where a refusal would help nobody.
+    pub fn new_or_now(t: time::OffsetDateTime) -> Timestamp {
+        Timestamp::new(t).unwrap_or_else(Timestamp::now)
+    }
+
     /// Any RFC 3339 time (any offset) whose UTC form has a 4-digit year.
     pub fn parse(text: &str) -> Option<Timestamp> {
         time::OffsetDateTime::parse(text.trim(), &time::format_description::well_known::Rfc3339)

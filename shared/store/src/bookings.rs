@@ -539,7 +539,7 @@ impl Bookings<'_> {
         let pickup = booking::pickup_or_profile(req.pickup.clone(), &account)?;
         let id = id?;
         let now = time::OffsetDateTime::now_utc();
-        let at = Timestamp::new(now).unwrap_or_else(Timestamp::now);
+        let at = Timestamp::new_or_now(now);
         let booking = Booking::booked(
             NewBooking {
                 id,

@@ -369,7 +369,7 @@ impl Deadlines<'_> {
         let entry = &candidate.entry;
         let to = entry.ambulance;
         let (number, driver_info) = (entry.number.clone(), entry.driver_info.clone());
-        let at = Timestamp::new(now).unwrap_or_else(Timestamp::now);
+        let at = Timestamp::new_or_now(now);
         let answer_by = answer_times.answer_by(booking.booking_type, now);
         let warned = item.unanswered_alert.is_some() || ids.unanswered.is_some();
         let due = deadline::next_due(booking, answer_by, warned);
@@ -449,7 +449,11 @@ impl Deadlines<'_> {
             .when("heldBy = :booking AND #status = :onDuty"),
         );
         emergencies::take_candidate(&mut tx, &candidate, booking.id, now)?;
-        let mut alert = Alert::new(ids.not_responding, AlertKind::NotResponding, timestamp(now));
+        let mut alert = Alert::new(
+            ids.not_responding,
+            AlertKind::NotResponding,
+            Timestamp::new_or_now(now),
+        );
         alert.ambulance_id = Some(from);
         alert.ambulance_number = Some(booking.ambulance_number.clone());
         alert.booking_id = Some(booking.id);
@@ -469,7 +473,7 @@ impl Deadlines<'_> {
                 Label::Alert,
                 alerts::call_station(
                     id,
-                    timestamp(now),
+                    Timestamp::new_or_now(now),
                     &moved_booking,
                     presence,
                     entry.hospital_id,
@@ -525,7 +529,7 @@ impl Deadlines<'_> {
             .await?
             .filter(|a| a.held_by == Some(id));
         let now = self.store.now();
-        let at = Timestamp::new(now).unwrap_or_else(Timestamp::now);
+        let at = Timestamp::new_or_now(now);
         let answer_by = self
             .store
             .settings()
@@ -595,7 +599,7 @@ impl Deadlines<'_> {
                 Label::Alert,
                 alerts::call_station(
                     *alert,
-                    timestamp(now),
+                    Timestamp::new_or_now(now),
                     &moved,
                     presence,
                     target.hospital_id,
@@ -717,7 +721,7 @@ impl Deadlines<'_> {
             } else if self
                 .store
                 .alerts()
-                .close_alert(alert.id, timestamp(now))
+                .close_alert(alert.id, Timestamp::new_or_now(now))
                 .await?
             {
                 closed += 1;
@@ -781,17 +785,13 @@ struct MoveAlerts {
 /// The `UNANSWERED` alert `id` of `booking` (with its ambulance now) after `moves`
 /// automatic moves.
 fn unanswered(id: Id, booking: &Booking, moves: u32, now: OffsetDateTime) -> Alert {
-    let mut alert = Alert::new(id, AlertKind::Unanswered, timestamp(now));
+    let mut alert = Alert::new(id, AlertKind::Unanswered, Timestamp::new_or_now(now));
     alert.booking_id = Some(booking.id);
     alert.ambulance_id = Some(booking.ambulance_id);
     alert.ambulance_number = Some(booking.ambulance_number.clone());
     alert.pickup = booking.pickup.clone();
     alert.moves = (booking.booking_type == BookingType::Emergency).then_some(moves);
     alert
-}
-
-fn timestamp(t: OffsetDateTime) -> Timestamp {
-    Timestamp::new(t).unwrap_or_else(Timestamp::now)
 }
 
 /// A job moved to another ambulance before the pickup goes to the new ambulance's

@@ -451,7 +451,7 @@ impl Emergencies<'_> {
             },
             patient: order.req.patient.clone().unwrap_or_default(),
             pickup: order.pickup.clone(),
-            at: Timestamp::new(now).unwrap_or_else(Timestamp::now),
+            at: Timestamp::new_or_now(now),
             answer_by: order
                 .settings
                 .answer_times()

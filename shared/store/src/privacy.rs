@@ -91,10 +91,6 @@ fn epoch_ms(t: OffsetDateTime) -> i64 {
     (t.unix_timestamp_nanos() / 1_000_000) as i64
 }
 
-fn timestamp(t: OffsetDateTime) -> Timestamp {
-    Timestamp::new(t).unwrap_or_else(Timestamp::now)
-}
-
 /// `ERASURE#<user>` / `ERASURE`: a deleted account whose bookings the clock is still
 /// erasing.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -197,7 +193,7 @@ impl Privacy<'_> {
             return Err(privacy::open_bookings(open).into());
         }
         let now = self.store.now();
-        let at = timestamp(now);
+        let at = Timestamp::new_or_now(now);
         let username = Username::try_from(user.username.clone()).map_err(StoreError::internal)?;
         let email = Email::try_from(user.email.clone()).map_err(StoreError::internal)?;
         let mine = |w: Write| {
@@ -359,7 +355,7 @@ impl Privacy<'_> {
     ) -> Result<(), StoreError> {
         let user = marker.user_id;
         self.store.push().forget_devices(user, None).await?;
-        let at = timestamp(now);
+        let at = Timestamp::new_or_now(now);
         let mut done = 0;
         loop {
             let chunk = self.history_chunk(user, (budget - done).min(100)).await?;
@@ -450,7 +446,7 @@ impl Privacy<'_> {
             .store
             .batch_get(due.iter().map(|d| d.key.clone()).collect())
             .await?;
-        let at = timestamp(now);
+        let at = Timestamp::new_or_now(now);
         // As read from the table: an entry the index still showed after its
         // erasure is no longer due.
         let still_due = items
@@ -527,7 +523,7 @@ impl Privacy<'_> {
             })
             .collect();
         Ok(Export {
-            exported_at: timestamp(self.store.now()),
+            exported_at: self.store.timestamp(),
             profile: user,
             bookings: items
                 .into_iter()

@@ -327,7 +327,7 @@ impl Store {
     /// [`Store::now`] as a [`Timestamp`] (the system clock's, should this store's
     /// test clock ever be moved past year 9999).
     pub fn timestamp(&self) -> Timestamp {
-        Timestamp::new(self.now()).unwrap_or_else(Timestamp::now)
+        Timestamp::new_or_now(self.now())
     }
 
     /// Moves this store's clock (and its clones') forward: a test's way to let the
