@@ -6,7 +6,7 @@
 # `scripts/bench.sh --smoke`: every benchmark once at its smallest size, in the dev
 # profile, so that the test run catches a benchmark that no longer runs to its end:
 # figures are printed but not judged; any panic or unexpected status fails it. Its
-# build is make test's own (`cargo build --workspace --all-targets`), so there it
+# build is make test's own (`cargo build` of EVERY_TARGET), so there it
 # compiles nothing.
 . "$(dirname "$0")/lib.sh"
 cd "$ROOT"
@@ -27,7 +27,7 @@ start_ddb() {
 
 if [ "$SMOKE" = 1 ]; then
   log "bench smoke: building the benchmarks and the functions (dev profile)"
-  cargo build --quiet --workspace --all-targets
+  cargo build --quiet "${EVERY_TARGET[@]}"
   start_ddb
   BIN=target/debug
   timings=()

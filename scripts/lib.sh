@@ -146,6 +146,14 @@ wait_lanes() {
 
 # What the local stack runs, as cargo arguments: every function (one per folder of
 # functions/, the one list of route groups) and web's bin (`manage`).
+# Every target of the workspace, as make test builds it once and the benchmarks' smoke
+# run reuses it. Not `--all-targets`: that also builds every `test = false` library and
+# binary again as an empty test harness (39 units, 37 of 481 unit-seconds of CI's
+# build of our crates at 3c40b65). A crate with unit tests keeps `test = true`
+# (tests/api/manifests.rs). The workspace has no `[[bench]]`: the benchmarks are
+# tools/perf's binaries.
+EVERY_TARGET=(--workspace --lib --bins --tests --examples)
+
 stack_build_args() {
   local dir
   printf '%s\n' --bins -p web -p local-gateway
