@@ -46,7 +46,7 @@ if [ "$SMOKE" = 1 ]; then
   timed bench_deadlines env BENCH_SIZES=10 BENCH_JOBS=5 BENCH_WINDOW_SECS=12 "$BIN/bench_deadlines"
   timed bench_live env BENCH_SIZES=100 BENCH_REQUESTS=2 "$BIN/bench_live"
   timed bench_privacy env BENCH_SIZES=100 BENCH_HISTORIES=45 "$BIN/bench_privacy"
-  timed bench_push env BENCH_PUSHES=3 BENCH_REPLAYS=1 "$BIN/bench_push"
+  timed bench_push env BENCH_PUSHES=3 BENCH_REPLAYS=1 BENCH_HEALTHY=6 BENCH_WAVES=2 "$BIN/bench_push"
   timed bench_presence env BENCH_AMBULANCES=20 BENCH_EMERGENCIES=6 BENCH_GAP_SECS=20 BENCH_E2E_RUNS=1 BENCH_E2E_MINUTE=0 "$BIN/bench_presence"
   timed bench_reports env BENCH_TRIPS=2000 BENCH_HOSPITALS=4 BENCH_REQUESTS=2 BENCH_FOLDS=20 "$BIN/bench_reports"
   timed bench_incoming env BENCH_OPEN=10 BENCH_TOTAL=200 BENCH_REQUESTS=3 "$BIN/bench_incoming"

@@ -97,6 +97,17 @@ describe('HoldButton', () => {
     expect(onConfirm).toHaveBeenCalledTimes(1)
   })
 
+  it('focus passing through is no press: a screen reader’s click right after still asks', () => {
+    const { onConfirm, button } = renderHold()
+    act(() => vi.advanceTimersByTime(1000))
+    // Tab through the button (or a screen reader moving on), then its click at once.
+    fireEvent.focus(button)
+    fireEvent.blur(button)
+    fireEvent.click(button, { detail: 0 })
+    expect(screen.getByRole('button', { name: 'Yes, send now' })).toHaveFocus()
+    expect(onConfirm).not.toHaveBeenCalled()
+  })
+
   it('cannot be held while disabled or busy', () => {
     const { onConfirm } = renderHold({ busy: true })
     const button = screen.getByRole('button', { name: 'Sending...' })

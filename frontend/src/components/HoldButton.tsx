@@ -53,11 +53,17 @@ export function HoldButton({
   const hintId = useId()
   const off = disabled || busy
 
-  const stop = () => {
-    lastPress.current = Date.now()
+  // Lets go of a hold. Only a press's own end (a finger, the mouse or a key released)
+  // marks the press: focus merely passing through the button (Tab, a screen reader
+  // moving on) must not make the next assistive click look like the tail of a press.
+  const cancel = () => {
     if (timer.current) clearTimeout(timer.current)
     timer.current = null
     setHolding(false)
+  }
+  const stop = () => {
+    lastPress.current = Date.now()
+    cancel()
   }
   const start = () => {
     if (off || timer.current) return
@@ -111,7 +117,7 @@ export function HoldButton({
         onLostPointerCapture={stop}
         onKeyDown={onKeyDown}
         onKeyUp={onKeyUp}
-        onBlur={stop}
+        onBlur={cancel}
         onClick={onClick}
         onContextMenu={(e) => e.preventDefault()}
         className="relative isolate flex min-h-20 w-full touch-manipulation select-none items-center justify-center gap-3 overflow-hidden rounded-2xl bg-slate-900 px-6 py-5 text-xl font-bold text-white shadow-lg transition [-webkit-touch-callout:none] hover:bg-slate-800 disabled:cursor-not-allowed disabled:opacity-60"
