@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright'
 import { type APIRequestContext, type Locator, type Page } from '@playwright/test'
+import { runAxe, serious, type AxeViolation } from './axe'
 import { blockThirdParty, crewWithAFreeAmbulance, expect, fillPatient, screenshot, signIn, test } from './support'
 
 // Accessibility in the browser: axe-core (WCAG 2.0/2.1 A and AA) on every screen and
@@ -10,9 +10,6 @@ import { blockThirdParty, crewWithAFreeAmbulance, expect, fillPatient, screensho
 
 test.beforeEach(async ({ page }) => blockThirdParty(page))
 
-type Result = Awaited<ReturnType<AxeBuilder['analyze']>>['violations'][number]
-
-const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']
 const WIDTHS = [
   { width: 1280, height: 800 },
   { width: 390, height: 844 },
@@ -40,22 +37,9 @@ async function expectAccessible(page: Page, screen: string) {
 }
 
 async function axeCheck(page: Page, screen: string) {
-  const { violations, incomplete } = await new AxeBuilder({ page })
-    // WCAG 2.5.3 Label in Name (level A): axe still calls this rule experimental.
-    // (options() first: it replaces what withTags() sets.)
-    .options({ rules: { 'label-content-name-mismatch': { enabled: true } } })
-    .withTags(TAGS)
-    .analyze()
-  const found = [...report(violations), ...(await gradientContrast(page, incomplete))]
+  const { violations, incomplete } = await runAxe(page)
+  const found = [...serious(violations), ...(await gradientContrast(page, incomplete))]
   expect(found, `axe found serious or critical violations on ${screen}`).toEqual([])
-}
-
-function report(violations: Result[], note = '') {
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .flatMap((v) =>
-      v.nodes.map((n) => `[${v.impact}] ${v.id}${note}: ${v.help} at ${n.target.join(' ')}\n    ${(n.failureSummary ?? '').replace(/\n/g, '\n    ')}`),
-    )
 }
 
 /**
@@ -64,7 +48,7 @@ function report(violations: Result[], note = '') {
  * background, and axe checks the text against every one: the text must be readable
  * at both ends of the gradient, so on all of it.
  */
-async function gradientContrast(page: Page, incomplete: Result[]) {
+async function gradientContrast(page: Page, incomplete: AxeViolation[]) {
   const targets = incomplete
     .filter((v) => v.id === 'color-contrast')
     .flatMap((v) => v.nodes)
@@ -100,8 +84,8 @@ async function gradientContrast(page: Page, incomplete: Result[]) {
       )
       // The element was rendered anew meanwhile: the caller starts over.
       if (!there) throw new PageChanged()
-      const { violations } = await new AxeBuilder({ page }).withRules(['color-contrast']).include(selector).analyze()
-      problems.push(...report(violations, ` (on a gradient, at its stop ${stop})`))
+      const { violations } = await runAxe(page, { rules: ['color-contrast'], include: [selector] })
+      problems.push(...serious(violations, ` (on a gradient, at its stop ${stop})`))
     }
     await page.evaluate((selector) => {
       const el = document.querySelector<HTMLElement>(selector)

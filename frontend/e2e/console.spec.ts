@@ -1,6 +1,6 @@
-import AxeBuilder from '@axe-core/playwright'
 import { request, type APIResponse, type Page } from '@playwright/test'
 import { expect, PHONE, screenshot, screenshotPath, test, uniqueName } from './support'
+import { expectAccessible } from './axe'
 
 // The dispatcher's console (docs/decisions/0024-a-console-row-acts-alone.md) after a
 // busy hour: 100 open alerts. The cheapest real way to 100 is jobs given to crewless
@@ -49,25 +49,6 @@ async function pool<T, R>(items: T[], atOnce: number, work: (item: T, i: number)
 async function ok(res: APIResponse, what: string) {
   expect(res.status(), `${what}: ${await res.text()}`).toBeLessThan(300)
   return res.json()
-}
-
-/**
- * axe as e2e/a11y.spec.ts runs it (WCAG 2.1 A and AA, and Label in Name), on what this
- * spec adds (`include`: the tabs, the map's panel, the queue, a dialog): nothing serious
- * or critical. The whole page with 100 alerts (and the 300 rows of its fleet tables,
- * unchanged, checked by languages.spec.ts) took axe 35 s, the queue's 100 rows 14 s.
- */
-async function expectAccessible(page: Page, screen: string, include: string[]) {
-  let axe = new AxeBuilder({ page })
-  for (const selector of include) axe = axe.include(selector)
-  const { violations } = await axe
-    .options({ rules: { 'label-content-name-mismatch': { enabled: true } } })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .analyze()
-  const found = violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .flatMap((v) => v.nodes.map((n) => `[${v.impact}] ${v.id}: ${v.help} at ${n.target.join(' ')}`))
-  expect(found, `axe on ${screen}`).toEqual([])
 }
 
 async function expectNoOverflow(page: Page, screen: string) {
@@ -165,7 +146,8 @@ test('100 open alerts: the map stays in the first screenful, a row centres it, a
   const queueBox = (await queue.boundingBox())!
   expect(queueBox.x).toBeGreaterThan(box.x + box.width - 1)
   await screenshot(page, 'console')
-  await expectAccessible(page, 'the console (1280 px)', ['#console-map', ...QUEUE_HEAD])
+  // axe on what this spec adds (the whole page's 300 fleet rows are languages.spec.ts's).
+  await expectAccessible(page, 'the console (1280 px)', { include: ['#console-map', ...QUEUE_HEAD] })
 
   // A row half-way down the queue: chosen, the map centres on its pickup.
   const target = bookings[57]!
@@ -196,7 +178,7 @@ test('100 open alerts: the map stays in the first screenful, a row centres it, a
   await page.setViewportSize(PHONE)
   await expect(send).toBeVisible()
   await page.setViewportSize({ width: 1280, height: 800 })
-  await expectAccessible(page, 'the reassign dialog', ['dialog[open]'])
+  await expectAccessible(page, 'the reassign dialog', { include: ['dialog[open]'] })
   await act(() => send.click())
   await expect(page.getByText(`Booking #${bookings[0]!.id} is now with ambulance ${spare.number}.`)).toBeVisible()
   expect(actions).toBeLessThanOrEqual(3)
@@ -211,7 +193,7 @@ test('100 open alerts: the map stays in the first screenful, a row centres it, a
   await all.click()
   const confirm = page.getByRole('dialog', { name: /^Acknowledge \d+ alerts\?$/ })
   await expect(confirm.getByRole('button', { name: 'Cancel' })).toBeFocused()
-  await expectAccessible(page, 'acknowledge all', ['dialog[open]'])
+  await expectAccessible(page, 'acknowledge all', { include: ['dialog[open]'] })
   await page.keyboard.press('Escape')
   await expect(confirm).toHaveCount(0)
   await expect(all).toBeFocused()
@@ -229,7 +211,7 @@ test('100 open alerts: the map stays in the first screenful, a row centres it, a
   await page.waitForTimeout(300)
   expect(await view()).toEqual(before)
   await expect(queue).toBeVisible()
-  await expectAccessible(page, 'the console, queue tab (390 px)', ['[role="tablist"]', ...QUEUE_HEAD])
+  await expectAccessible(page, 'the console, queue tab (390 px)', { include: ['[role="tablist"]', ...QUEUE_HEAD] })
   // The first screenful only: the queue's 100 rows make a page 20 000 px long.
   await page.screenshot({ path: screenshotPath('console-queue.png'), animations: 'disabled' })
 

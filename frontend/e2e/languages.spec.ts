@@ -1,6 +1,6 @@
-import AxeBuilder from '@axe-core/playwright'
 import { type Locator, type Page } from '@playwright/test'
 import { contextPage, crewWithAFreeAmbulance, expect, leaveFree, liveViewAt, PHONE, screenshot, test, uniqueName } from './support'
+import { expectAccessible } from './axe'
 
 // Hindi and Punjabi against the real stack (decision 0016): a phone whose browser speaks
 // hi-IN or pa-IN opens the app in that language, gets an ambulance dispatched in the
@@ -48,18 +48,6 @@ const TEXT = {
 const PLACES = {
   hi: { crew: { latitude: 30.573, longitude: 74.32 }, pickup: { latitude: 30.57, longitude: 74.32 } },
   pa: { crew: { latitude: 30.543, longitude: 74.38 }, pickup: { latitude: 30.54, longitude: 74.38 } },
-}
-
-/** axe (WCAG 2.0/2.1 A and AA, and label-in-name) finds nothing serious or critical. */
-async function expectAccessible(page: Page, screen: string) {
-  const { violations } = await new AxeBuilder({ page })
-    .options({ rules: { 'label-content-name-mismatch': { enabled: true } } })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .analyze()
-  const found = violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .flatMap((v) => v.nodes.map((n) => `[${v.impact}] ${v.id}: ${v.help} at ${n.target.join(' ')}`))
-  expect(found, `axe on ${screen}`).toEqual([])
 }
 
 /** Nothing sticks out sideways: no element wider than the screen (long words, big script). */

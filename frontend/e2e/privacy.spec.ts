@@ -1,7 +1,7 @@
-import AxeBuilder from '@axe-core/playwright'
 import { readFile } from 'node:fs/promises'
-import { expect, test, type Page } from '@playwright/test'
+import { expect, test } from '@playwright/test'
 import { blockThirdParty, contextPage, signIn, PHONE, register, screenshot, uniqueName } from './support'
+import { expectAccessible } from './axe'
 
 // Your data, your choice (docs/decisions/0022-personal-data.md), against the real stack:
 // the privacy page reached from registration, in three languages; a new user takes
@@ -9,13 +9,6 @@ import { blockThirdParty, contextPage, signIn, PHONE, register, screenshot, uniq
 // its name is free again. The texts are written out here, not imported.
 
 test.beforeEach(async ({ page }) => blockThirdParty(page))
-
-/** No serious or critical axe violation on what the page shows now. */
-async function accessible(page: Page, screen: string) {
-  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()
-  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
-  expect(serious, `axe on ${screen}`).toEqual([])
-}
 
 test('the privacy page says it plainly, in English, Hindi and Punjabi', async ({ page, browser }) => {
   test.setTimeout(120_000)
@@ -27,7 +20,7 @@ test('the privacy page says it plainly, in English, Hindi and Punjabi', async ({
   await expect(page.getByRole('navigation', { name: 'Footer' }).getByRole('link', { name: 'Privacy' })).toBeVisible()
   for (const width of [1280, PHONE.width]) {
     await page.setViewportSize({ width, height: width === 1280 ? 800 : PHONE.height })
-    await accessible(page, `privacy (${width} px)`)
+    await expectAccessible(page, `privacy (${width} px)`)
   }
   await screenshot(page, 'privacy')
 
@@ -39,7 +32,7 @@ test('the privacy page says it plainly, in English, Hindi and Punjabi', async ({
     await phone.goto('/privacy')
     await expect(phone.getByRole('heading', { level: 1, name: title })).toBeVisible()
     await expect(phone.locator('html')).toHaveAttribute('lang', lang)
-    await accessible(phone, `privacy in ${lang}`)
+    await expectAccessible(phone, `privacy in ${lang}`)
     await screenshot(phone, `lang-${lang}-privacy`, { phone: true })
     await phone.context().close()
   }
@@ -70,7 +63,7 @@ test('a user takes their data, then deletes their account; its name is free agai
   await dialog.getByLabel('Your password').fill('not-my-password')
   await dialog.getByRole('button', { name: 'Delete my account' }).click()
   await expect(dialog.getByRole('alert')).toHaveText('That password is not correct.')
-  await accessible(page, 'the delete dialog with its error')
+  await expectAccessible(page, 'the delete dialog with its error')
   await screenshot(page, 'profile-delete-dialog')
   await dialog.getByLabel('Your password').fill(password)
   await dialog.getByRole('button', { name: 'Delete my account' }).click()

@@ -1,9 +1,9 @@
 import { createECDH, createDecipheriv, generateKeyPairSync, hkdfSync, randomBytes, type ECDH } from 'node:crypto'
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import AxeBuilder from '@axe-core/playwright'
 import { type APIRequestContext, type BrowserContext, type Page } from '@playwright/test'
 import { contextPage, crewWithAFreeAmbulance, expect, hold, liveViewAt, newUser, PHONE, screenshot, signIn, test, uniqueName } from './support'
+import { expectAccessible } from './axe'
 
 // The phone rings (decision 0015), in the browser: the crew's phone allows notifications and
 // subscribes; a job's push reaches the service worker, which shows a notification that
@@ -190,13 +190,6 @@ const notifications = (page: Page) =>
       data: n.data as { url?: string },
     })),
   ) as Promise<ShownNotification[]>
-
-/** axe (WCAG 2.x A and AA) on what the page shows: no serious or critical violation. */
-async function expectAccessible(page: Page, what: string) {
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()
-  const found = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
-  expect(found, `axe on ${what}`).toEqual([])
-}
 
 test("the crew's phone allows alerts and subscribes; a job rings it, and a tap opens the job", async ({ browser }, info) => {
   test.setTimeout(240_000)

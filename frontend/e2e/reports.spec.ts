@@ -1,7 +1,7 @@
-import AxeBuilder from '@axe-core/playwright'
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
+import { expect, test, type APIRequestContext } from '@playwright/test'
 import { readFileSync } from 'node:fs'
 import { blockThirdParty, signIn as signInPage, screenshot } from './support'
+import { expectAccessible } from './axe'
 
 // The response-time report (docs/decisions/0021-response-time-report.md) against the
 // whole stack: a trip driven to COMPLETED by its crew and one cancelled by its
@@ -57,14 +57,6 @@ async function finishedTrips(request: APIRequestContext) {
   const cancelled = await book()
   expect((await request.patch(`/api/booking/cancel?bookingId=${cancelled}`, { headers: user.headers })).status()).toBe(200)
   return crew.ambulance.hospitalId
-}
-
-async function expectAccessible(page: Page, screen: string) {
-  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()
-  const serious = violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .flatMap((v) => v.nodes.map((n) => `${v.id}: ${v.help} at ${n.target.join(' ')}`))
-  expect(serious, `axe on ${screen}`).toEqual([])
 }
 
 test('an admin reads how fast help came, as figures, charts, a table and a CSV, in any language', async ({ page, request }) => {
