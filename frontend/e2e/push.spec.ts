@@ -255,6 +255,9 @@ test("the crew's phone allows alerts and subscribes; a job rings it, and a tap o
   } else {
     payload = JSON.stringify({ kind: 'JOB', bookingId, bookingType: 'EMERGENCY', answerBy: new Date(Date.now() + 60_000).toISOString(), distanceKm: 0.2 })
   }
+  // The worker shows a notification only while they are allowed: if that was lost on
+  // the way (as a DevTools session's overrides once were, above), say so here.
+  expect(await page.evaluate(() => Notification.permission), 'notifications still allowed when the push comes').toBe('granted')
   const sw = await registrationId(page)
   await sw.cdp.send('ServiceWorker.deliverPushMessage', { origin: sw.origin, registrationId: sw.id, data: payload })
 
