@@ -1,7 +1,7 @@
 import { defineConfig } from '@playwright/test'
 
-// scripts/e2e.sh runs the projects below one after the other, each against a stack of
-// its own (E2E_GROUP=<project>): each keeps its traces and report apart.
+// scripts/e2e.sh runs the projects below at the same time, each against a stack of its
+// own (E2E_GROUP=<project>): each keeps its traces and report apart.
 const group = process.env.E2E_GROUP ? `-${process.env.E2E_GROUP}` : ''
 
 /**
