@@ -144,8 +144,6 @@ wait_lanes() {
   fi
 }
 
-# What the local stack runs, as cargo arguments: every function (one per folder of
-# functions/, the one list of route groups) and web's bin (`manage`).
 # Every target of the workspace, as make test builds it once and the benchmarks' smoke
 # run reuses it. Not `--all-targets`: that also builds every `test = false` library and
 # binary again as an empty test harness (39 units, 37 of 481 unit-seconds of CI's
@@ -154,6 +152,8 @@ wait_lanes() {
 # tools/perf's binaries.
 EVERY_TARGET=(--workspace --lib --bins --tests --examples)
 
+# What the local stack runs, as cargo arguments: every function (one per folder of
+# functions/, the one list of route groups) and web's bin (`manage`).
 stack_build_args() {
   local dir
   printf '%s\n' --bins -p web -p local-gateway

@@ -36,8 +36,8 @@ fn files_of(kind: &str, root: &Path) -> Vec<PathBuf> {
     }
 }
 
-#[test]
-fn no_test_hides_in_a_target_built_without_a_harness() {
+/// The workspace's packages, as `cargo metadata` lists them.
+fn packages() -> Vec<Value> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let out = Command::new(cargo)
         .args([
@@ -56,9 +56,14 @@ fn no_test_hides_in_a_target_built_without_a_harness() {
         String::from_utf8_lossy(&out.stderr)
     );
     let metadata: Value = serde_json::from_slice(&out.stdout).unwrap();
+    metadata["packages"].as_array().unwrap().clone()
+}
+
+#[test]
+fn no_test_hides_in_a_target_built_without_a_harness() {
     let mut without_harness = 0;
     let mut hidden = vec![];
-    for package in metadata["packages"].as_array().unwrap() {
+    for package in &packages() {
         for target in package["targets"].as_array().unwrap() {
             let kind = target["kind"][0].as_str().unwrap();
             if !matches!(kind, "lib" | "bin") || target["test"] != Value::Bool(false) {
@@ -83,5 +88,23 @@ fn no_test_hides_in_a_target_built_without_a_harness() {
         hidden.is_empty(),
         "tests in targets with `test = false` never run; remove `test = false` from their \
          Cargo.toml target, or move the tests: {hidden:#?}"
+    );
+}
+
+/// make test builds and clippy checks `--lib --bins --tests --examples`, not
+/// `--all-targets` (scripts/lib.sh, EVERY_TARGET): a `[[bench]]` would be neither built
+/// nor linted. The benchmarks are tools/perf's binaries.
+#[test]
+fn no_bench_target_escapes_the_build() {
+    let benches: Vec<String> = packages()
+        .iter()
+        .flat_map(|p| p["targets"].as_array().unwrap().clone())
+        .filter(|t| t["kind"].as_array().unwrap().iter().any(|k| k == "bench"))
+        .map(|t| t["src_path"].as_str().unwrap().to_owned())
+        .collect();
+    assert!(
+        benches.is_empty(),
+        "bench targets are not in scripts/lib.sh's EVERY_TARGET: add `--benches` there, or \
+         make them tools/perf binaries: {benches:#?}"
     );
 }
