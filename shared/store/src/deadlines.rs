@@ -449,11 +449,7 @@ impl Deadlines<'_> {
             .when("heldBy = :booking AND #status = :onDuty"),
         );
         emergencies::take_candidate(&mut tx, &candidate, booking.id, now)?;
-        let mut alert = Alert::new(
-            ids.not_responding,
-            AlertKind::NotResponding,
-            Timestamp::new_or_now(now),
-        );
+        let mut alert = Alert::new(ids.not_responding, AlertKind::NotResponding, at);
         alert.ambulance_id = Some(from);
         alert.ambulance_number = Some(booking.ambulance_number.clone());
         alert.booking_id = Some(booking.id);
@@ -473,7 +469,7 @@ impl Deadlines<'_> {
                 Label::Alert,
                 alerts::call_station(
                     id,
-                    Timestamp::new_or_now(now),
+                    at,
                     &moved_booking,
                     presence,
                     entry.hospital_id,
@@ -599,7 +595,7 @@ impl Deadlines<'_> {
                 Label::Alert,
                 alerts::call_station(
                     *alert,
-                    Timestamp::new_or_now(now),
+                    at,
                     &moved,
                     presence,
                     target.hospital_id,
@@ -710,6 +706,7 @@ impl Deadlines<'_> {
             .buffered(AT_ONCE)
             .collect()
             .await;
+        let at = Timestamp::new_or_now(now);
         let mut closed = 0;
         let mut oldest = 0;
         for (alert, gone) in open.iter().zip(gone) {
@@ -718,12 +715,7 @@ impl Deadlines<'_> {
                     let age = (now - alert.since.get()).whole_seconds();
                     oldest = oldest.max(u64::try_from(age).unwrap_or(0));
                 }
-            } else if self
-                .store
-                .alerts()
-                .close_alert(alert.id, Timestamp::new_or_now(now))
-                .await?
-            {
+            } else if self.store.alerts().close_alert(alert.id, at).await? {
                 closed += 1;
             }
         }
